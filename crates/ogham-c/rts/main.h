@@ -1,0 +1,444 @@
+/* ogham runtime, executables: Futhark's command-line conventions and the
+ * `--server` protocol. The generated program defines og_entries,
+ * og_num_entries, og_opaque_types and og_num_opaque_types before this file. */
+
+static inline const og_entry *og_find_entry(const char *name) {
+  for (int i = 0; i < og_num_entries; i++)
+    if (strcmp(og_entries[i].name, name) == 0) return &og_entries[i];
+  return NULL;
+}
+
+static inline void og_ctx_init(og_ctx *ctx, int threads) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->num_threads = threads < 1 ? 1 : threads;
+#if OG_MULTICORE
+  pthread_mutex_init(&ctx->lock, NULL);
+  if (og_pool_start(ctx)) ctx->num_threads = 1;
+#else
+  ctx->num_threads = 1;
+#endif
+  og_global_ctx = ctx;
+}
+
+static inline void og_ctx_free(og_ctx *ctx) {
+#if OG_MULTICORE
+  og_pool_stop(ctx);
+  pthread_mutex_destroy(&ctx->lock);
+#endif
+  free(ctx->error);
+  og_global_ctx = NULL;
+}
+
+/* A deep copy, so a consumed input can be given fresh for every run. */
+static inline og_value *og_value_clone(og_ctx *ctx, const og_value *v) {
+  og_value *c = calloc(1, sizeof *c);
+  if (c == NULL) return NULL;
+  *c = *v;
+  c->mem = NULL;
+  c->parts = NULL;
+  if (v->prim >= 0) {
+    c->mem = og_mem_alloc(ctx, v->mem->bytes, NULL);
+    if (c->mem == NULL) { free(c); return NULL; }
+    memcpy(og_mem_data(c->mem), og_mem_data(v->mem), (size_t)v->mem->bytes);
+  } else {
+    c->parts = calloc((size_t)v->nparts + 1, sizeof *c->parts);
+    if (c->parts == NULL) { free(c); return NULL; }
+    for (int i = 0; i < v->nparts; i++) {
+      c->parts[i] = og_value_clone(ctx, v->parts[i]);
+      if (c->parts[i] == NULL) { og_value_free(c); return NULL; }
+    }
+  }
+  return c;
+}
+
+/* ---- The server ---- */
+
+typedef struct og_var {
+  char *name;
+  og_value *value;
+  struct og_var *next;
+} og_var;
+
+static inline og_var **og_var_find(og_var **vars, const char *name) {
+  for (og_var **v = vars; *v != NULL; v = &(*v)->next)
+    if (strcmp((*v)->name, name) == 0) return v;
+  return NULL;
+}
+
+/* Splits a command line into words; "quoted words" may contain spaces. */
+static inline int og_split_words(char *line, char **words, int max) {
+  int n = 0;
+  char *p = line;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+    if (*p == 0 || n == max) break;
+    if (*p == '"') {
+      p++;
+      words[n++] = p;
+      while (*p && *p != '"') p++;
+    } else {
+      words[n++] = p;
+      while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') p++;
+    }
+    if (*p == 0) break;
+    *p++ = 0;
+  }
+  return n;
+}
+
+static inline const og_type_desc *og_type_by_name(const char *name) {
+  for (int i = 0; i < og_num_entries; i++) {
+    const og_entry *e = &og_entries[i];
+    for (int k = 0; k < e->n_in; k++) if (strcmp(e->in_types[k]->name, name) == 0) return e->in_types[k];
+    for (int k = 0; k < e->n_out; k++) if (strcmp(e->out_types[k]->name, name) == 0) return e->out_types[k];
+  }
+  for (int i = 0; i < og_num_opaque_types; i++)
+    for (int k = 0; k < og_opaque_types[i]->nparts; k++)
+      if (strcmp(og_opaque_types[i]->parts[k]->name, name) == 0) return og_opaque_types[i]->parts[k];
+  return NULL;
+}
+
+/* A primitive or array type spelled like `[][]f32`, described on the fly. */
+static inline bool og_parse_array_type(const char *name, int *prim, int *rank) {
+  int r = 0;
+  while (name[0] == '[' && name[1] == ']') { r++; name += 2; }
+  for (int t = 0; t < 12; t++)
+    if (strcmp(name, og_prim_names[t]) == 0 && r <= OG_MAX_RANK) { *prim = t; *rank = r; return true; }
+  return false;
+}
+
+static inline bool og_value_has_type(const og_value *v, const og_type_desc *t) {
+  if (t->prim >= 0) return v->prim == t->prim && v->rank == t->rank;
+  return v->type != NULL && strcmp(v->type->name, t->name) == 0;
+}
+
+#define OG_FAIL(...) do { printf("%%%%%% FAILURE\n"); printf(__VA_ARGS__); printf("\n"); return; } while (0)
+
+static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n) {
+  const char *cmd = w[0];
+  if (strcmp(cmd, "call") == 0) {
+    if (n < 2) OG_FAIL("call: missing entry point name");
+    const og_entry *e = og_find_entry(w[1]);
+    if (e == NULL) OG_FAIL("Unknown entry point: %s", w[1]);
+    if (n != 2 + e->n_out + e->n_in) OG_FAIL("Invalid argument count, expected %d outputs and %d inputs", e->n_out, e->n_in);
+    for (int i = 0; i < e->n_out; i++)
+      if (og_var_find(vars, w[2 + i]) != NULL) OG_FAIL("Variable already exists: %s", w[2 + i]);
+    og_value *ins[64];
+    og_value *outs[64] = {NULL};
+    if (e->n_in > 64 || e->n_out > 64) OG_FAIL("too many arguments");
+    for (int i = 0; i < e->n_in; i++) {
+      og_var **v = og_var_find(vars, w[2 + e->n_out + i]);
+      if (v == NULL) OG_FAIL("Unknown variable: %s", w[2 + e->n_out + i]);
+      if (!og_value_has_type((*v)->value, e->in_types[i])) OG_FAIL("Wrong input type for %s: expected %s", (*v)->name, e->in_types[i]->name);
+      ins[i] = (*v)->value;
+    }
+    int64_t t0 = og_now_us();
+    int err = e->call(ctx, outs, ins);
+    int64_t t1 = og_now_us();
+    if (err) {
+      char *msg = og_take_error(ctx);
+      printf("%%%%%% FAILURE\n%s\n", msg ? msg : "unknown error");
+      free(msg);
+      return;
+    }
+    printf("runtime: %lld\n", (long long)(t1 - t0));
+    for (int i = 0; i < e->n_out; i++) {
+      og_var *v = calloc(1, sizeof *v);
+      if (v == NULL) { og_value_free(outs[i]); continue; }
+      v->name = strdup(w[2 + i]);
+      v->value = outs[i];
+      v->next = *vars;
+      *vars = v;
+    }
+  } else if (strcmp(cmd, "restore") == 0) {
+    if (n < 2 || n % 2 != 0) OG_FAIL("restore: expected a file and pairs of variable and type");
+    FILE *f = fopen(w[1], "rb");
+    if (f == NULL) OG_FAIL("Failed to open %s: %s", w[1], strerror(errno));
+    og_reader r = {NULL, 0, 0, {0}};
+    unsigned char *buf = og_slurp(f, &r.len);
+    fclose(f);
+    if (buf == NULL) OG_FAIL("Failed to read %s", w[1]);
+    r.buf = buf;
+    for (int i = 2; i + 1 < n; i += 2) {
+      if (og_var_find(vars, w[i]) != NULL) { free(buf); OG_FAIL("Variable already exists: %s", w[i]); }
+      const og_type_desc *t = og_type_by_name(w[i + 1]);
+      og_type_desc tmp = {w[i + 1], 0, 0, 0, NULL, 0, NULL, NULL, NULL};
+      if (t == NULL && og_parse_array_type(w[i + 1], &tmp.prim, &tmp.rank)) t = &tmp;
+      if (t == NULL) { free(buf); OG_FAIL("Unknown type: %s", w[i + 1]); }
+      og_value *v = og_read_typed(ctx, &r, t);
+      if (v == NULL) { free(buf); OG_FAIL("Failed to restore variable %s: %s", w[i], r.error); }
+      if (t == &tmp) v->type = NULL;
+      og_var *var = calloc(1, sizeof *var);
+      if (var == NULL) { og_value_free(v); free(buf); OG_FAIL("out of memory"); }
+      var->name = strdup(w[i]);
+      var->value = v;
+      var->next = *vars;
+      *vars = var;
+    }
+    free(buf);
+  } else if (strcmp(cmd, "store") == 0) {
+    if (n < 2) OG_FAIL("store: expected a file");
+    for (int i = 2; i < n; i++) if (og_var_find(vars, w[i]) == NULL) OG_FAIL("Unknown variable: %s", w[i]);
+    FILE *f = fopen(w[1], "wb");
+    if (f == NULL) OG_FAIL("Failed to open %s: %s", w[1], strerror(errno));
+    for (int i = 2; i < n; i++) og_write_binary(f, (*og_var_find(vars, w[i]))->value);
+    fclose(f);
+  } else if (strcmp(cmd, "free") == 0) {
+    for (int i = 1; i < n; i++) if (og_var_find(vars, w[i]) == NULL) OG_FAIL("Unknown variable: %s", w[i]);
+    for (int i = 1; i < n; i++) {
+      og_var **v = og_var_find(vars, w[i]);
+      if (v == NULL) continue;
+      og_var *dead = *v;
+      *v = dead->next;
+      og_value_free(dead->value);
+      free(dead->name);
+      free(dead);
+    }
+  } else if (strcmp(cmd, "rename") == 0) {
+    if (n != 3) OG_FAIL("rename: expected two variables");
+    og_var **v = og_var_find(vars, w[1]);
+    if (v == NULL) OG_FAIL("Unknown variable: %s", w[1]);
+    if (og_var_find(vars, w[2]) != NULL) OG_FAIL("Variable already exists: %s", w[2]);
+    char *name = strdup(w[2]);
+    if (name == NULL) OG_FAIL("out of memory");
+    free((*v)->name);
+    (*v)->name = name;
+  } else if (strcmp(cmd, "inputs") == 0 || strcmp(cmd, "outputs") == 0) {
+    if (n != 2) OG_FAIL("%s: expected an entry point", cmd);
+    const og_entry *e = og_find_entry(w[1]);
+    if (e == NULL) OG_FAIL("Unknown entry point: %s", w[1]);
+    bool in = cmd[0] == 'i';
+    for (int i = 0; i < (in ? e->n_in : e->n_out); i++) {
+      bool u = in ? e->in_unique[i] : e->out_unique[i];
+      printf("%s%s\n", u ? "*" : "", in ? e->in_types[i]->name : e->out_types[i]->name);
+    }
+  } else if (strcmp(cmd, "entry_points") == 0) {
+    for (int i = 0; i < og_num_entries; i++) printf("%s\n", og_entries[i].name);
+  } else if (strcmp(cmd, "types") == 0) {
+    for (int i = 0; i < og_num_opaque_types; i++) printf("%s\n", og_opaque_types[i]->name);
+  } else if (strcmp(cmd, "type") == 0) {
+    if (n != 2) OG_FAIL("type: expected a variable");
+    og_var **v = og_var_find(vars, w[1]);
+    if (v == NULL) OG_FAIL("Unknown variable: %s", w[1]);
+    const og_value *x = (*v)->value;
+    if (x->type != NULL) printf("%s\n", x->type->name);
+    else { for (int i = 0; i < x->rank; i++) printf("[]"); printf("%s\n", og_prim_names[x->prim]); }
+  } else if (strcmp(cmd, "kind") == 0) {
+    if (n != 2) OG_FAIL("kind: expected a type");
+    int prim, rank;
+    const og_type_desc *t = og_type_by_name(w[1]);
+    if (og_parse_array_type(w[1], &prim, &rank)) printf("%s\n", rank == 0 ? "primitive" : "array");
+    else if (t != NULL) printf("%s\n", t->nfields > 0 ? "record" : "opaque");
+    else OG_FAIL("Unknown type: %s", w[1]);
+  } else if (strcmp(cmd, "fields") == 0) {
+    if (n != 2) OG_FAIL("fields: expected a type");
+    const og_type_desc *t = og_type_by_name(w[1]);
+    if (t == NULL || t->nfields == 0) OG_FAIL("Not a record type: %s", w[1]);
+    for (int i = 0; i < t->nfields; i++) printf("%s %s\n", t->field_names[i], t->field_types[i]->name);
+  } else if (strcmp(cmd, "project") == 0) {
+    if (n != 4) OG_FAIL("project: expected an output, a record variable and a field");
+    og_var **v = og_var_find(vars, w[2]);
+    if (v == NULL) OG_FAIL("Unknown variable: %s", w[2]);
+    if (og_var_find(vars, w[1]) != NULL) OG_FAIL("Variable already exists: %s", w[1]);
+    const og_value *rec = (*v)->value;
+    const og_type_desc *t = rec->type;
+    if (t == NULL || t->nfields == 0) OG_FAIL("Not a record: %s", w[2]);
+    int first = 0, f = -1;
+    for (int i = 0; i < t->nfields; i++) {
+      if (strcmp(t->field_names[i], w[3]) == 0) { f = i; break; }
+      first += t->field_parts[i];
+    }
+    if (f < 0) OG_FAIL("No field %s", w[3]);
+    og_value *out;
+    if (t->field_parts[f] == 1 && t->field_types[f]->prim >= 0) {
+      out = og_value_clone(ctx, rec->parts[first]);
+      if (out != NULL) out->type = t->field_types[f];
+    } else {
+      og_value tmp = {t->field_types[f], -1, 0, {0}, NULL, t->field_parts[f], rec->parts + first};
+      out = og_value_clone(ctx, &tmp);
+    }
+    if (out == NULL) OG_FAIL("out of memory");
+    og_var *var = calloc(1, sizeof *var);
+    if (var == NULL) { og_value_free(out); OG_FAIL("out of memory"); }
+    var->name = strdup(w[1]);
+    var->value = out;
+    var->next = *vars;
+    *vars = var;
+  } else if (strcmp(cmd, "new") == 0) {
+    if (n < 3) OG_FAIL("new: expected an output, a type and fields");
+    const og_type_desc *t = og_type_by_name(w[2]);
+    if (t == NULL || t->nfields == 0) OG_FAIL("Not a record type: %s", w[2]);
+    if (n != 3 + t->nfields) OG_FAIL("new: expected %d fields", t->nfields);
+    if (og_var_find(vars, w[1]) != NULL) OG_FAIL("Variable already exists: %s", w[1]);
+    og_value *out = calloc(1, sizeof *out);
+    if (out == NULL) OG_FAIL("out of memory");
+    out->type = t;
+    out->prim = -1;
+    out->parts = calloc((size_t)t->nparts + 1, sizeof *out->parts);
+    if (out->parts == NULL) { free(out); OG_FAIL("out of memory"); }
+    int k = 0;
+    for (int i = 0; i < t->nfields; i++) {
+      og_var **v = og_var_find(vars, w[3 + i]);
+      if (v == NULL || !og_value_has_type((*v)->value, t->field_types[i])) { og_value_free(out); OG_FAIL("Invalid field %s", w[3 + i]); }
+      const og_value *fv = (*v)->value;
+      if (fv->prim >= 0) { out->parts[k] = og_value_clone(ctx, fv); if (out->parts[k]) out->nparts = ++k; }
+      else for (int j = 0; j < fv->nparts; j++) { out->parts[k] = og_value_clone(ctx, fv->parts[j]); if (out->parts[k]) out->nparts = ++k; }
+    }
+    if (k != t->nparts) { og_value_free(out); OG_FAIL("Invalid fields for %s", w[2]); }
+    og_var *var = calloc(1, sizeof *var);
+    if (var == NULL) { og_value_free(out); OG_FAIL("out of memory"); }
+    var->name = strdup(w[1]);
+    var->value = out;
+    var->next = *vars;
+    *vars = var;
+  } else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "pause_profiling") == 0 || strcmp(cmd, "unpause_profiling") == 0 ||
+             strcmp(cmd, "set_tuning_param") == 0) {
+    /* Nothing is cached and nothing is profiled, so these succeed silently. */
+  } else if (strcmp(cmd, "report") == 0) {
+    printf("Peak memory usage: %lld bytes\n", (long long)ctx->peak_bytes);
+  } else if (strcmp(cmd, "tuning_params") == 0 || strcmp(cmd, "attributes") == 0) {
+    if (n != 2 || og_find_entry(w[1]) == NULL) OG_FAIL("%s: expected an entry point", cmd);
+  } else {
+    OG_FAIL("Unknown command: %s", cmd);
+  }
+}
+
+static inline int og_server(og_ctx *ctx) {
+  og_var *vars = NULL;
+  char *line = NULL;
+  size_t cap = 0;
+  printf("%%%%%% OK\n");
+  fflush(stdout);
+  while (getline(&line, &cap, stdin) >= 0) {
+    char *w[256];
+    int n = og_split_words(line, w, 256);
+    if (n == 0) continue;
+    og_server_command(ctx, &vars, w, n);
+    printf("%%%%%% OK\n");
+    fflush(stdout);
+  }
+  free(line);
+  while (vars != NULL) {
+    og_var *next = vars->next;
+    og_value_free(vars->value);
+    free(vars->name);
+    free(vars);
+    vars = next;
+  }
+  return 0;
+}
+
+/* ---- The executable ---- */
+
+static inline void og_usage(const char *prog) {
+  fprintf(stderr,
+          "Usage: %s [options]\n"
+          "  -e, --entry-point NAME  run this entry point (default main)\n"
+          "  -b, --binary-output     print results in the binary format\n"
+          "  -n, --no-print-result   print no results\n"
+          "  -t, --write-runtime-to FILE  write the runtime in microseconds\n"
+          "  -r, --runs N            run N times\n"
+          "  -P, --num-threads N     worker threads (multicore)\n"
+          "      --server            speak the server protocol on stdin/stdout\n",
+          prog);
+}
+
+int main(int argc, char **argv) {
+  const char *entry_name = "main", *runtime_file = NULL;
+  bool binary = false, print = true, server = false;
+  int runs = 1, threads = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    bool has_arg = i + 1 < argc;
+    if ((!strcmp(a, "-e") || !strcmp(a, "--entry-point")) && has_arg) entry_name = argv[++i];
+    else if (!strcmp(a, "-b") || !strcmp(a, "--binary-output")) binary = true;
+    else if (!strcmp(a, "-n") || !strcmp(a, "--no-print-result")) print = false;
+    else if ((!strcmp(a, "-t") || !strcmp(a, "--write-runtime-to")) && has_arg) runtime_file = argv[++i];
+    else if ((!strcmp(a, "-r") || !strcmp(a, "--runs")) && has_arg) {
+      runs = atoi(argv[++i]);
+      if (runs < 1) { fprintf(stderr, "Error: -r needs a positive number\n"); return 1; }
+    } else if ((!strcmp(a, "-P") || !strcmp(a, "--num-threads")) && has_arg) {
+      threads = atoi(argv[++i]);
+      if (threads < 1) { fprintf(stderr, "Error: --num-threads needs a positive number\n"); return 1; }
+    } else if (!strcmp(a, "--server")) server = true;
+    else if (!strcmp(a, "-D") || !strcmp(a, "--debugging") || !strcmp(a, "-L") || !strcmp(a, "--log")) { /* accepted, no effect */ }
+    else if ((!strcmp(a, "--tuning") || !strcmp(a, "--cache-file") || !strcmp(a, "--param")) && has_arg) i++;
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { og_usage(argv[0]); return 0; }
+    else { fprintf(stderr, "Error: unknown option %s\n", a); og_usage(argv[0]); return 1; }
+  }
+#if OG_MULTICORE
+  if (threads == 0) threads = og_default_threads();
+#endif
+  og_ctx ctx;
+  og_ctx_init(&ctx, threads);
+  if (server) {
+    int rc = og_server(&ctx);
+    og_ctx_free(&ctx);
+    return rc;
+  }
+  const og_entry *e = og_find_entry(entry_name);
+  if (e == NULL) {
+    fprintf(stderr, "Error: no entry point named \"%s\". Entry points:", entry_name);
+    for (int i = 0; i < og_num_entries; i++) fprintf(stderr, " %s", og_entries[i].name);
+    fprintf(stderr, "\n");
+    og_ctx_free(&ctx);
+    return 1;
+  }
+  og_reader r = {NULL, 0, 0, {0}};
+  unsigned char *input = og_slurp(stdin, &r.len);
+  if (input == NULL) { fprintf(stderr, "Error: cannot read stdin\n"); return 1; }
+  r.buf = input;
+  og_value *ins[64] = {NULL};
+  og_value *outs[64] = {NULL};
+  int rc = 0;
+  if (e->n_in > 64 || e->n_out > 64) { fprintf(stderr, "Error: too many arguments\n"); return 1; }
+  for (int i = 0; i < e->n_in; i++) {
+    ins[i] = og_read_typed(&ctx, &r, e->in_types[i]);
+    if (ins[i] == NULL) {
+      fprintf(stderr, "Error: failed to read input #%d of type %s: %s\n", i, e->in_types[i]->name, r.error);
+      return 1;
+    }
+  }
+  if (!og_at_end(&r)) {
+    fprintf(stderr, "Error: expected end of input after the arguments of \"%s\" (byte %zu).\n", e->name, r.pos);
+    return 1;
+  }
+  FILE *tf = NULL;
+  if (runtime_file != NULL) {
+    tf = fopen(runtime_file, "w");
+    if (tf == NULL) { fprintf(stderr, "Error: cannot open %s: %s\n", runtime_file, strerror(errno)); return 1; }
+  }
+  for (int run = 0; run < runs; run++) {
+    og_value *args[64];
+    for (int i = 0; i < e->n_in; i++) {
+      /* A consumed input may be overwritten, so every run but the last gets a copy. */
+      args[i] = (e->in_unique[i] && run + 1 < runs) ? og_value_clone(&ctx, ins[i]) : ins[i];
+      if (args[i] == NULL) { fprintf(stderr, "Error: out of memory\n"); return 1; }
+    }
+    for (int i = 0; i < e->n_out; i++) { og_value_free(outs[i]); outs[i] = NULL; }
+    int64_t t0 = og_now_us();
+    int err = e->call(&ctx, outs, args);
+    int64_t t1 = og_now_us();
+    for (int i = 0; i < e->n_in; i++) if (args[i] != ins[i]) og_value_free(args[i]);
+    if (err) {
+      char *msg = og_take_error(&ctx);
+      fprintf(stderr, "Error: %s", msg ? msg : "unknown error\n");
+      free(msg);
+      rc = 1;
+      break;
+    }
+    if (tf != NULL) fprintf(tf, "%lld\n", (long long)(t1 - t0));
+  }
+  if (tf != NULL) fclose(tf);
+  if (rc == 0 && print) {
+    for (int i = 0; i < e->n_out; i++) {
+      if (binary) og_write_binary(stdout, outs[i]);
+      else { og_write_text(stdout, outs[i]); fputc('\n', stdout); }
+    }
+  }
+  for (int i = 0; i < e->n_out; i++) og_value_free(outs[i]);
+  for (int i = 0; i < e->n_in; i++) og_value_free(ins[i]);
+  free(input);
+  og_ctx_free(&ctx);
+  return rc;
+}

@@ -1,0 +1,154 @@
+/* ogham runtime, scheduler: a small pthread pool running chunked parallel
+ * loops. A job is `nchunks` chunks of an index range; chunks are handed out
+ * dynamically (an atomic counter), and the calling thread works too. Each
+ * chunk knows its number, so per-chunk partial results can be combined in
+ * order afterwards (which non-commutative reductions and scans need).
+ * Without OG_MULTICORE every job runs on the calling thread. */
+
+/* Runs chunk `chunk` = [start, end); returns nonzero on failure. */
+typedef int (*og_task_fn)(void *closure, int64_t start, int64_t end, int64_t chunk);
+
+#if OG_MULTICORE
+struct og_pool {
+  int nworkers;
+  pthread_t *threads;
+  pthread_mutex_t lock;
+  pthread_cond_t work_cv, done_cv;
+  uint64_t generation;
+  bool job_open, shutdown;
+  int active;
+  og_task_fn fn;
+  void *closure;
+  int64_t n, nchunks;
+  int64_t next_chunk; /* atomic */
+  int failed;         /* atomic */
+};
+
+static inline int64_t og_chunk_start(int64_t n, int64_t nchunks, int64_t c) {
+  /* c*n/nchunks without overflow for large n. */
+  return (int64_t)(((__int128)c * n) / nchunks);
+}
+
+static inline void og_pool_run_chunks(struct og_pool *p, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+  for (;;) {
+    if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) return;
+    int64_t c = __atomic_fetch_add(&p->next_chunk, 1, __ATOMIC_RELAXED);
+    if (c >= nchunks) return;
+    if (fn(closure, og_chunk_start(n, nchunks, c), og_chunk_start(n, nchunks, c + 1), c)) {
+      __atomic_store_n(&p->failed, 1, __ATOMIC_RELAXED);
+    }
+  }
+}
+
+static void *og_worker_main(void *arg) {
+  struct og_pool *p = arg;
+  uint64_t seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&p->lock);
+    while (!p->shutdown && (p->generation == seen || !p->job_open)) pthread_cond_wait(&p->work_cv, &p->lock);
+    if (p->shutdown) {
+      pthread_mutex_unlock(&p->lock);
+      return NULL;
+    }
+    seen = p->generation;
+    p->active++;
+    og_task_fn fn = p->fn;
+    void *closure = p->closure;
+    int64_t n = p->n, nchunks = p->nchunks;
+    pthread_mutex_unlock(&p->lock);
+    og_pool_run_chunks(p, fn, closure, n, nchunks);
+    pthread_mutex_lock(&p->lock);
+    p->active--;
+    pthread_cond_signal(&p->done_cv);
+    pthread_mutex_unlock(&p->lock);
+  }
+}
+
+static inline int og_pool_start(og_ctx *ctx) {
+  if (ctx->num_threads <= 1) return 0;
+  struct og_pool *p = calloc(1, sizeof *p);
+  if (p == NULL) return 1;
+  p->nworkers = ctx->num_threads - 1;
+  p->threads = calloc((size_t)p->nworkers, sizeof(pthread_t));
+  if (p->threads == NULL) {
+    free(p);
+    return 1;
+  }
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->work_cv, NULL);
+  pthread_cond_init(&p->done_cv, NULL);
+  for (int i = 0; i < p->nworkers; i++) {
+    if (pthread_create(&p->threads[i], NULL, og_worker_main, p) != 0) {
+      p->nworkers = i;
+      break;
+    }
+  }
+  ctx->pool = p;
+  return 0;
+}
+
+static inline void og_pool_stop(og_ctx *ctx) {
+  struct og_pool *p = ctx->pool;
+  if (p == NULL) return;
+  pthread_mutex_lock(&p->lock);
+  p->shutdown = true;
+  pthread_cond_broadcast(&p->work_cv);
+  pthread_mutex_unlock(&p->lock);
+  for (int i = 0; i < p->nworkers; i++) pthread_join(p->threads[i], NULL);
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->work_cv);
+  pthread_cond_destroy(&p->done_cv);
+  free(p->threads);
+  free(p);
+  ctx->pool = NULL;
+}
+
+static inline int og_default_threads(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : (int)n;
+}
+#endif
+
+/* How many chunks to split n iterations into: a few per thread, for balance. */
+static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n) {
+  int64_t c = (int64_t)ctx->num_threads * 4;
+  if (ctx->num_threads <= 1) c = 1;
+  if (c > n) c = n;
+  return c < 1 ? 1 : c;
+}
+
+/* Runs fn over [0, n) in nchunks chunks; returns nonzero if any chunk failed. */
+static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+  if (n <= 0) return 0;
+#if OG_MULTICORE
+  struct og_pool *p = ctx->pool;
+  if (p != NULL && p->nworkers > 0 && nchunks > 1) {
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->closure = closure;
+    p->n = n;
+    p->nchunks = nchunks;
+    p->next_chunk = 0;
+    p->failed = 0;
+    p->generation++;
+    p->job_open = true;
+    pthread_cond_broadcast(&p->work_cv);
+    pthread_mutex_unlock(&p->lock);
+    og_pool_run_chunks(p, fn, closure, n, nchunks);
+    pthread_mutex_lock(&p->lock);
+    while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->lock);
+    p->job_open = false;
+    int failed = p->failed;
+    pthread_mutex_unlock(&p->lock);
+    return failed;
+  }
+  for (int64_t c = 0; c < nchunks; c++) {
+    if (fn(closure, og_chunk_start(n, nchunks, c), og_chunk_start(n, nchunks, c + 1), c)) return 1;
+  }
+  return 0;
+#else
+  (void)ctx;
+  (void)nchunks;
+  return fn(closure, 0, n, 0);
+#endif
+}

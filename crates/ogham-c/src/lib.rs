@@ -1,0 +1,99 @@
+//! The C backend: core IR to one self-contained C file, and executables.
+//!
+//! The pipeline inside this crate is: [`fuse`] (producer `map`s merged into
+//! their consumer SOACs, so intermediate arrays are never materialised), then
+//! [`codegen`], which lowers the IR to imperative C with explicit memory:
+//! every array is a view (reference-counted block, offset, shape, strides),
+//! so slices, transposes and reshapes of contiguous arrays are index
+//! arithmetic; consumed arrays are updated in place; SOAC results are
+//! allocated once and written directly. The C runtime lives in `rts/` as real
+//! C files and is embedded into every generated program.
+
+pub mod codegen;
+pub mod fuse;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+use ogham_ir::{Program, Span};
+
+/// Which flavour of C to generate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    #[default]
+    Sequential,
+    /// Parallel SOACs on a pthread pool (outermost level only).
+    Multicore,
+}
+
+/// Code generation options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub backend: Backend,
+    /// Generate a library (no `main`) instead of an executable.
+    pub library: bool,
+    /// How each statement span is shown in run-time error messages
+    /// (`file:line:col-line:col`); spans not listed are shown by byte offsets.
+    pub span_text: HashMap<Span, String>,
+    /// The C compiler; overrides `CC` from the environment.
+    pub cc: Option<String>,
+    /// Run the fusion pass before code generation.
+    pub fuse: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { backend: Backend::Sequential, library: false, span_text: HashMap::new(), cc: None, fuse: true }
+    }
+}
+
+/// The generated C program.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The whole C source, runtime included.
+    pub c: String,
+}
+
+/// Generates C for the program. Fails (with a message) on IR constructs the
+/// backend does not support.
+pub fn generate(prog: &Program, opts: &Options) -> Result<Generated, String> {
+    let fused;
+    let prog = if opts.fuse {
+        fused = fuse::fuse_program(prog);
+        &fused
+    } else {
+        prog
+    };
+    let c = codegen::program(prog, opts)?;
+    Ok(Generated { c })
+}
+
+/// Generates `out.c` next to `out` and compiles it into the executable `out`
+/// with the system C compiler (`opts.cc`, else `$CC`, else `cc`; `$CFLAGS` adds flags).
+pub fn compile_executable(prog: &Program, opts: &Options, out: &Path) -> Result<(), String> {
+    let generated = generate(prog, opts)?;
+    let c_path = out.with_extension("c");
+    std::fs::write(&c_path, &generated.c).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
+    compile_c(&c_path, out, opts, &[])
+}
+
+/// Compiles a generated C file into an executable, adding `extra_flags`.
+pub fn compile_c(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[&str]) -> Result<(), String> {
+    let cc = opts.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| "cc".to_string());
+    let mut cmd = Command::new(&cc);
+    cmd.arg(c_path).arg("-o").arg(out).args(["-O3", "-std=c11"]);
+    if opts.backend == Backend::Multicore {
+        cmd.arg("-pthread");
+    }
+    if let Ok(flags) = std::env::var("CFLAGS") {
+        cmd.args(flags.split_whitespace());
+    }
+    cmd.args(extra_flags);
+    cmd.arg("-lm");
+    let output = cmd.output().map_err(|e| format!("cannot run C compiler `{cc}`: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("C compiler `{cc}` failed:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok(())
+}

@@ -1,0 +1,161 @@
+//! From a `.fut` file to checked core IR.
+//!
+//! Loading resolves `import "path"` relative to the importing file (adding
+//! `.fut`), in dependency order, each file once; the prelude comes first.
+//! Every phase's diagnostics are rendered against the one [`SourceMap`].
+
+use std::path::{Path, PathBuf};
+
+use ogham_syntax::ast::{Dec, NodeIds, Program};
+use ogham_syntax::{Diagnostic, SourceMap, Span};
+
+/// A program that compiled: its sources (for rendering run-time error
+/// locations) and its core IR.
+pub struct Compiled {
+    pub sources: SourceMap,
+    pub ir: ogham_ir::Program,
+}
+
+/// Why a program did not compile: rendered diagnostics, ready to print.
+#[derive(Debug)]
+pub struct CompileError {
+    pub rendered: String,
+    /// The stable names of the errors, in order.
+    pub names: Vec<&'static str>,
+}
+
+impl CompileError {
+    fn from_diagnostics(diags: &[Diagnostic], sources: &SourceMap) -> CompileError {
+        let rendered = diags.iter().map(|d| d.render(sources)).collect::<Vec<_>>().join("\n");
+        CompileError { rendered, names: diags.iter().map(|d| d.name).collect() }
+    }
+
+    fn plain(name: &'static str, message: String) -> CompileError {
+        CompileError { rendered: format!("Error[{name}]: {message}\n"), names: vec![name] }
+    }
+}
+
+/// Which phases to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Stop after type checking (`ogham check`).
+    AfterCheck,
+    /// Produce core IR.
+    Ir,
+}
+
+struct Loader {
+    sources: SourceMap,
+    ids: NodeIds,
+    /// Parsed files in dependency order, with their canonical paths.
+    files: Vec<(Option<PathBuf>, Program)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Loader {
+    fn new() -> Loader {
+        Loader { sources: SourceMap::default(), ids: NodeIds::default(), files: Vec::new(), diagnostics: Vec::new() }
+    }
+
+    fn load_prelude(&mut self) {
+        for (name, text) in ogham_types::prelude::PRELUDE {
+            let file = self.sources.add(format!("<prelude>/{name}"), *text);
+            let (program, diags) = ogham_syntax::parser::parse_program(file, text, &mut self.ids);
+            self.diagnostics.extend(diags);
+            self.files.push((None, program));
+        }
+    }
+
+    /// Parses `text` (the contents of `path`, if it has one), after first loading its imports.
+    fn load(&mut self, path: Option<&Path>, display_name: &str, text: String, stack: &mut Vec<PathBuf>) {
+        let file = self.sources.add(display_name.to_string(), text.clone());
+        let (program, diags) = ogham_syntax::parser::parse_program(file, &text, &mut self.ids);
+        self.diagnostics.extend(diags);
+        let dir = path.and_then(|p| p.parent()).map(Path::to_path_buf).unwrap_or_default();
+        for dec in &program.decs {
+            if let Dec::Import { path: import, span } = dec {
+                self.load_import(&dir, import, *span, stack);
+            }
+        }
+        self.files.push((path.map(Path::to_path_buf), program));
+    }
+
+    fn load_import(&mut self, dir: &Path, import: &str, span: Span, stack: &mut Vec<PathBuf>) {
+        let target = dir.join(format!("{import}.fut"));
+        let canonical = match target.canonicalize() {
+            Ok(c) => c,
+            Err(e) => {
+                self.diagnostics.push(Diagnostic::error(
+                    "import-not-found",
+                    span,
+                    format!("cannot import \"{import}\": {} ({e})", target.display()),
+                ));
+                return;
+            }
+        };
+        if stack.contains(&canonical) {
+            self.diagnostics.push(Diagnostic::error(
+                "import-cycle",
+                span,
+                format!("\"{import}\" imports itself (through {} files)", stack.len()),
+            ));
+            return;
+        }
+        if self.files.iter().any(|(p, _)| p.as_deref() == Some(canonical.as_path())) {
+            return;
+        }
+        match std::fs::read_to_string(&canonical) {
+            Ok(text) => {
+                stack.push(canonical.clone());
+                self.load(Some(&canonical), &target.display().to_string(), text, stack);
+                stack.pop();
+            }
+            Err(e) => self.diagnostics.push(Diagnostic::error(
+                "import-not-found",
+                span,
+                format!("cannot read \"{import}\": {e}"),
+            )),
+        }
+    }
+}
+
+/// Compiles a file from disk.
+pub fn compile_file(path: &Path, stop: Stop) -> Result<Compiled, CompileError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CompileError::plain("file-not-found", format!("cannot read {}: {e}", path.display())))?;
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    compile(Some(&canonical), &path.display().to_string(), text, stop)
+}
+
+/// Compiles source text that has no file (imports are resolved relative to the working directory).
+pub fn compile_source(name: &str, text: &str, stop: Stop) -> Result<Compiled, CompileError> {
+    compile(None, name, text.to_string(), stop)
+}
+
+fn compile(path: Option<&Path>, display_name: &str, text: String, stop: Stop) -> Result<Compiled, CompileError> {
+    let mut loader = Loader::new();
+    loader.load_prelude();
+    let mut stack: Vec<PathBuf> = path.map(Path::to_path_buf).into_iter().collect();
+    loader.load(path, display_name, text, &mut stack);
+    let Loader { sources, files, diagnostics, .. } = loader;
+    if !diagnostics.is_empty() {
+        return Err(CompileError::from_diagnostics(&diagnostics, &sources));
+    }
+    let last = files.len() - 1;
+    let inputs: Vec<ogham_types::CheckInput<'_>> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (_, program))| ogham_types::CheckInput { program, is_main: i == last })
+        .collect();
+    let info = ogham_types::check(&inputs).map_err(|diags| CompileError::from_diagnostics(&diags, &sources))?;
+    if stop == Stop::AfterCheck {
+        return Ok(Compiled { sources, ir: ogham_ir::Program::default() });
+    }
+    let programs: Vec<&Program> = files.iter().map(|(_, p)| p).collect();
+    let ir = ogham_lower::lower(&programs, &info).map_err(|diags| CompileError::from_diagnostics(&diags, &sources))?;
+    if cfg!(debug_assertions) || std::env::var_os("OGHAM_VERIFY").is_some() {
+        ogham_ir::verify::verify_after("lower", &ir)
+            .map_err(|msg| CompileError::plain("internal-compiler-error", msg))?;
+    }
+    Ok(Compiled { sources, ir })
+}

@@ -1,0 +1,75 @@
+//! Running an entry point: read its arguments as values, run it on a
+//! backend, and print its results the way a Futhark executable does.
+
+use ogham_data::{Value, ValueReader};
+use ogham_syntax::SourceMap;
+
+use crate::pipeline::Compiled;
+
+/// A run-time failure, rendered with its source location.
+#[derive(Debug)]
+pub struct RunError {
+    pub message: String,
+}
+
+/// Finds the entry point to run: the one named, else `main`, else the only one.
+pub fn select_entry<'a>(ir: &'a ogham_ir::Program, name: Option<&str>) -> Result<&'a ogham_ir::FunDef, RunError> {
+    let mut entries = ir.entry_points();
+    let found = match name {
+        Some(name) => ir.entry_points().find(|f| f.name == name),
+        None => ir.fun("main").filter(|f| f.entry.is_some()).or_else(|| {
+            let first = entries.next();
+            if entries.next().is_none() {
+                first
+            } else {
+                None
+            }
+        }),
+    };
+    found.ok_or_else(|| {
+        let names: Vec<&str> = ir.entry_points().map(|f| f.name.as_str()).collect();
+        RunError {
+            message: match name {
+                Some(n) => format!("No entry point '{n}'. Select another with -e. Entry points: {}", names.join(", ")),
+                None => format!("No entry point 'main'. Select one with -e. Entry points: {}", names.join(", ")),
+            },
+        }
+    })
+}
+
+/// Reads exactly as many values as the entry point has inputs.
+pub fn read_arguments(fun: &ogham_ir::FunDef, input: &[u8]) -> Result<Vec<Value>, RunError> {
+    let count = fun.entry.as_ref().map_or(0, |e| e.inputs.len());
+    let mut reader = ValueReader::new(input);
+    let values = reader.read_values(count).map_err(|e| RunError { message: format!("Error: {e}") })?;
+    Ok(values)
+}
+
+/// Runs an entry point on the reference interpreter.
+pub fn run_interpreter(compiled: &Compiled, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunError> {
+    ogham_interp::run_entry(&compiled.ir, entry, args)
+        .map_err(|e| RunError { message: render_runtime_error(&compiled.sources, &e.message, e.span) })
+}
+
+/// Futhark's layout for a run-time error: the message, then where it happened.
+pub fn render_runtime_error(sources: &SourceMap, message: &str, span: ogham_syntax::Span) -> String {
+    if span.is_dummy() {
+        format!("Error: {message}\n")
+    } else {
+        format!("Error: {message}\n\nBacktrace:\n-> #0  {}\n", sources.range(span))
+    }
+}
+
+/// Formats results one per line, in text or binary.
+pub fn format_results(values: &[Value], binary: bool) -> Vec<u8> {
+    if binary {
+        ogham_data::values_to_binary(values)
+    } else {
+        let mut out = String::new();
+        for v in values {
+            out.push_str(&ogham_data::value_to_text(v));
+            out.push('\n');
+        }
+        out.into_bytes()
+    }
+}

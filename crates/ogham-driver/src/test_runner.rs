@@ -1,0 +1,234 @@
+//! The test runner behind `ogham test` and `cargo test`: finds `.fut` files,
+//! reads their `-- ==` blocks, compiles each program once, runs every case
+//! on the chosen backend and compares the results with Futhark's tolerance.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use ogham_data::testspec::{parse_test_spec, CaseInput, Expected, RunCase, TestAction};
+use ogham_data::Value;
+
+use crate::pipeline::{compile_file, Compiled, Stop};
+use crate::run;
+
+/// Which backend runs the test programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The reference interpreter.
+    Interp,
+    /// Sequential C.
+    C,
+    /// Multithreaded C.
+    Multicore,
+}
+
+impl Backend {
+    /// The name used in `no_<backend>` tags.
+    pub fn tag_name(self) -> &'static str {
+        match self {
+            Backend::Interp => "interpreter",
+            Backend::C => "c",
+            Backend::Multicore => "multicore",
+        }
+    }
+}
+
+pub struct TestOptions {
+    pub backend: Backend,
+    pub exclude: Vec<String>,
+    pub verbose: bool,
+}
+
+/// Counts of one test run.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+}
+
+/// All `.fut` files under the given paths, sorted.
+pub fn find_programs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+        if path.is_dir() {
+            let Ok(entries) = std::fs::read_dir(path) else { return };
+            let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            children.sort();
+            for child in children {
+                walk(&child, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "fut") {
+            out.push(path.to_path_buf());
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        walk(p, &mut out);
+    }
+    out
+}
+
+/// The outcome of testing one program: counts and failure messages.
+struct ProgramReport {
+    passed: usize,
+    failures: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// Runs the tests of every program under `paths`, printing failures and a
+/// final `N passed, N failed` line.
+pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
+    let programs = find_programs(paths);
+    let next = AtomicUsize::new(0);
+    let summary = Mutex::new(Summary::default());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(program) = programs.get(i) else { break };
+                let report = test_program(program, opts);
+                let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
+                s.passed += report.passed;
+                s.failed += report.failures.len();
+                for f in &report.failures {
+                    println!("FAILED {}: {f}", program.display());
+                }
+                if opts.verbose {
+                    for n in &report.notes {
+                        println!("{}: {n}", program.display());
+                    }
+                }
+            });
+        }
+    });
+    let s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    println!("{} passed, {} failed", s.passed, s.failed);
+    s
+}
+
+fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
+    let mut report = ProgramReport { passed: 0, failures: Vec::new(), notes: Vec::new() };
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            report.failures.push(format!("cannot read: {e}"));
+            return report;
+        }
+    };
+    let spec = match parse_test_spec(&source) {
+        Ok(Some(spec)) => spec,
+        Ok(None) => return report,
+        Err(e) => {
+            report.failures.push(format!("malformed test block: {e}"));
+            return report;
+        }
+    };
+    if spec.tags.iter().any(|t| opts.exclude.contains(t)) {
+        return report;
+    }
+    match spec.action {
+        TestAction::CompileError { regex, .. } => {
+            match compile_file(path, Stop::Ir) {
+                Ok(_) => report.failures.push(format!("expected a compile error matching `{regex}`, but it compiled")),
+                Err(e) => match regex::Regex::new(&regex) {
+                    Ok(re) if re.is_match(&e.rendered) => report.passed += 1,
+                    Ok(_) => report.failures.push(format!(
+                        "compile error does not match `{regex}`:\n{}",
+                        indent(&e.rendered)
+                    )),
+                    Err(err) => report.failures.push(format!("bad regex `{regex}`: {err}")),
+                },
+            }
+            report
+        }
+        TestAction::Property { .. } => {
+            report.notes.push("property tests are not supported; skipped".into());
+            report
+        }
+        TestAction::Run { groups, .. } => {
+            let cases: Vec<(&str, &RunCase)> = groups
+                .iter()
+                .flat_map(|g| g.entries.iter().flat_map(move |e| g.cases.iter().map(move |c| (e.as_str(), c))))
+                .filter(|(_, c)| !c.excluded(opts.backend.tag_name(), false))
+                .filter(|(_, c)| !c.tags.iter().any(|t| opts.exclude.contains(t)))
+                .collect();
+            if cases.is_empty() {
+                return report;
+            }
+            let compiled = match compile_file(path, Stop::Ir) {
+                Ok(c) => c,
+                Err(e) => {
+                    report.failures.push(format!("compilation failed:\n{}", indent(&e.rendered)));
+                    return report;
+                }
+            };
+            let dir = path.parent().unwrap_or(Path::new("."));
+            for (entry, case) in cases {
+                match run_case(&compiled, dir, entry, case, opts.backend) {
+                    Ok(()) => report.passed += 1,
+                    Err(msg) => report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name)),
+                }
+            }
+            report
+        }
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+}
+
+fn load_values(dir: &Path, input: &CaseInput) -> Result<Vec<Value>, String> {
+    match input {
+        CaseInput::Values(text) => ogham_data::parse_values(text).map_err(|e| format!("bad input values: {e}")),
+        CaseInput::File(file) => {
+            ogham_data::read_values_file(&dir.join(file)).map_err(|e| format!("cannot read input {file}: {e}"))
+        }
+        CaseInput::Random(items) => {
+            let items = ogham_data::parse_random_items(items).map_err(|e| format!("bad random input: {e}"))?;
+            ogham_data::generate_random_input(&items, 1, &ogham_data::RandomBounds::default())
+                .map_err(|e| format!("cannot generate random input: {e}"))
+        }
+        CaseInput::Script(_) | CaseInput::ScriptFile(_) => Err("script inputs are not supported".into()),
+    }
+}
+
+fn run_case(compiled: &Compiled, dir: &Path, entry: &str, case: &RunCase, backend: Backend) -> Result<(), String> {
+    let args = load_values(dir, &case.input)?;
+    let result = match backend {
+        Backend::Interp => run::run_interpreter(compiled, entry, args).map_err(|e| e.message),
+        Backend::C | Backend::Multicore => Err("the C backends are not available yet".into()),
+    };
+    match (&case.expected, result) {
+        (Expected::RunError(regex), Err(msg)) => {
+            let re = regex::Regex::new(regex).map_err(|e| format!("bad regex `{regex}`: {e}"))?;
+            if re.is_match(&msg) {
+                Ok(())
+            } else {
+                Err(format!("error does not match `{regex}`:\n{}", indent(&msg)))
+            }
+        }
+        (Expected::RunError(regex), Ok(_)) => Err(format!("expected an error matching `{regex}`, but it succeeded")),
+        (_, Err(msg)) => Err(format!("run failed:\n{}", indent(&msg))),
+        (Expected::Success | Expected::Auto, Ok(_)) => Ok(()),
+        (Expected::Values(text), Ok(got)) => {
+            let expected = ogham_data::parse_values(text).map_err(|e| format!("bad expected values: {e}"))?;
+            compare(&expected, &got)
+        }
+        (Expected::File(file), Ok(got)) => {
+            let expected =
+                ogham_data::read_values_file(&dir.join(file)).map_err(|e| format!("cannot read output {file}: {e}"))?;
+            compare(&expected, &got)
+        }
+    }
+}
+
+fn compare(expected: &[Value], got: &[Value]) -> Result<(), String> {
+    let cmp = ogham_data::compare_values(expected, got);
+    if cmp.is_match() {
+        Ok(())
+    } else {
+        Err(cmp.report())
+    }
+}

@@ -1,0 +1,170 @@
+//! The reference interpreter: runs core-IR programs directly. It is the
+//! oracle every compiled backend is tested against, so it implements the
+//! IR's documented semantics plainly — and fast enough to run real tests.
+//!
+//! Entry: [`run_entry`] takes an entry point's source-level arguments as
+//! [`Value`]s and returns its outputs. Arrays are flat typed buffers shared
+//! by reference count ([`value`]); array primitives live in [`arrays`],
+//! statements and control flow in [`eval`], the SOACs in [`soac`].
+//!
+//! Run-time failures (bounds, division by zero, failed assertions, bad entry
+//! arguments) are [`RuntimeError`]s carrying the failing statement's span.
+//! Bounds are always checked, even under `#[unsafe]`: the interpreter never
+//! reads outside a buffer.
+
+pub mod arrays;
+mod eval;
+mod soac;
+pub mod value;
+
+use std::fmt;
+
+use ogham_data::Value;
+use ogham_ir::{FunDef, PrimValue, Program, Span, SubExp, Type};
+
+use crate::eval::Interp;
+use crate::value::Val;
+
+/// A run-time error, reported at the span of the statement whose check failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeError {
+    pub message: String,
+    pub span: Span,
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// Stack for the interpreter thread: evaluation recurses once per nested
+/// body and per call, and deep recursion in the program must not overflow.
+const INTERPRETER_STACK_BYTES: usize = 512 << 20;
+
+/// Runs entry point `entry` of `prog` on `args` (one per source-level input)
+/// and returns its outputs (one per source-level output).
+pub fn run_entry(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RuntimeError> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("ogham-interp".to_string())
+            .stack_size(INTERPRETER_STACK_BYTES)
+            .spawn_scoped(scope, move || run_entry_on_this_thread(prog, entry, args));
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                Err(RuntimeError {
+                    message: format!("internal error: the interpreter panicked: {what}"),
+                    span: Span::default(),
+                })
+            }),
+            Err(e) => Err(RuntimeError {
+                message: format!("internal error: cannot start the interpreter thread: {e}"),
+                span: Span::default(),
+            }),
+        }
+    })
+}
+
+/// [`run_entry`] on the calling thread's stack (usable where threads are not wanted).
+pub fn run_entry_on_this_thread(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RuntimeError> {
+    let no_span = |message: String| RuntimeError { message, span: Span::default() };
+    let (index, fun) = prog
+        .funs
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.name == entry && f.entry.is_some())
+        .ok_or_else(|| no_span(format!("No entry point named \"{entry}\".")))?;
+    let error = |message: String| RuntimeError { message, span: fun.span };
+    let params = bind_entry_arguments(fun, args).map_err(error)?;
+    let mut interp = Interp::new(prog);
+    let mut results = interp.call(index, params).map_err(|f| f.at(fun.span))?;
+    let outputs = fun.entry.as_ref().map(|e| e.outputs.as_slice()).unwrap_or(&[]);
+    let mut values = Vec::with_capacity(outputs.len());
+    for output in outputs {
+        let part = match (&output.parts[..], &output.opaque) {
+            ([part], None) => *part,
+            _ => return Err(error(format!("Output of type {}: opaque values cannot be printed.", output.type_name))),
+        };
+        let value = results
+            .get_mut(part)
+            .map(std::mem::take)
+            .ok_or_else(|| error(format!("internal error: entry point has no result number {part}")))?;
+        values.push(value.into_value().map_err(error)?);
+    }
+    Ok(values)
+}
+
+/// The entry function's parameter values: the inputs, type-checked, plus the
+/// size parameters read off the shapes of the array inputs.
+fn bind_entry_arguments(fun: &FunDef, args: Vec<Value>) -> Result<Vec<Val>, String> {
+    let inputs = fun.entry.as_ref().map(|e| e.inputs.as_slice()).unwrap_or(&[]);
+    if args.len() != inputs.len() {
+        return Err(format!(
+            "Entry point \"{}\" takes {} argument(s), but {} were given.",
+            fun.name,
+            inputs.len(),
+            args.len()
+        ));
+    }
+    let mut bound: Vec<Option<Val>> = vec![None; fun.params.len()];
+    for (input, arg) in inputs.iter().zip(args) {
+        let part = match (&input.parts[..], &input.opaque) {
+            ([part], None) => *part,
+            _ => return Err(format!("Input of type {}: opaque values cannot be passed yet.", input.type_name)),
+        };
+        let param = fun.params.get(part).ok_or_else(|| format!("internal error: no parameter number {part}"))?;
+        let fits = match (&param.ty, &arg) {
+            (Type::Prim(t), Value::Scalar(v)) => v.prim_type() == *t,
+            (Type::Array { elem, shape }, Value::Array(a)) => a.elem_type() == *elem && a.rank() == shape.len(),
+            _ => false,
+        };
+        if !fits {
+            return Err(format!(
+                "Expected input of type {} but got value of type {}.",
+                input.type_name,
+                arg.value_type()
+            ));
+        }
+        bound[part] = Some(Val::from_value(arg));
+    }
+    // Sizes: every dimension naming a parameter must agree with the argument's shape.
+    let position = |v: ogham_ir::VName| fun.params.iter().position(|p| p.name == v);
+    let invalid = || "Entry point arguments have invalid sizes.".to_string();
+    for (k, param) in fun.params.iter().enumerate() {
+        let actual: Vec<i64> = match &bound[k] {
+            Some(Val::Array(a)) => a.shape.clone(),
+            _ => continue,
+        };
+        for (dim, &size) in param.ty.shape().iter().zip(&actual) {
+            match dim {
+                SubExp::Const(c) => {
+                    if c.as_i64() != size {
+                        return Err(invalid());
+                    }
+                }
+                SubExp::Var(v) => {
+                    let Some(j) = position(*v) else { continue };
+                    match &bound[j] {
+                        Some(Val::Prim(p)) if p.as_i64() == size => {}
+                        Some(_) => return Err(invalid()),
+                        None => bound[j] = Some(Val::Prim(PrimValue::I64(size))),
+                    }
+                }
+            }
+        }
+    }
+    bound
+        .into_iter()
+        .zip(&fun.params)
+        .map(|(v, p)| {
+            v.ok_or_else(|| format!("Entry point size parameter {} is not determined by any argument.", p.name.0))
+        })
+        .collect()
+}

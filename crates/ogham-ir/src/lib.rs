@@ -1,0 +1,360 @@
+//! The core IR: typed, monomorphic, first-order, in A-normal form.
+//!
+//! Invariants (checked by [`verify`]):
+//! - Every operand is a [`SubExp`]: a constant or a variable bound earlier in
+//!   scope. Every variable is bound exactly once in the whole program.
+//! - There are no tuples, records or sum types: they were flattened into
+//!   several values by lowering. Arrays are arrays of primitives; an array of
+//!   records is several arrays.
+//! - Every array type's shape is a list of `i64` [`SubExp`]s in scope where
+//!   the type is written. A statement whose results have sizes not known
+//!   before it (`if` branches of different sizes, size-variant loops, filter
+//!   results) returns those sizes as extra `i64` results, bound in the same
+//!   pattern, earlier than the arrays that use them.
+//! - The second-order array combinators (SOACs) are IR constructs with their
+//!   lambdas inline; there are no function values.
+//! - A variable that is consumed (the array of an [`Exp::Update`], a loop's
+//!   consumed initial value, a consumed function argument) is not used after.
+//!
+//! Run-time checks: `Index`/`Update` check bounds (unless the statement's
+//! attributes say `unsafe`), integer division checks for zero, and explicit
+//! [`Exp::Assert`] statements carry the other checks (size coercions, ranges,
+//! user assertions). Every statement carries the source span reported when
+//! one of its checks fails.
+
+pub mod builder;
+pub mod parse;
+pub mod print;
+pub mod verify;
+pub mod visit;
+
+use std::fmt;
+
+pub use ogham_prim::ops::{BinOp, CmpOp, ConvOp, TernOp, UnOp};
+pub use ogham_prim::{PrimType, PrimValue};
+pub use ogham_syntax::Span;
+
+/// A variable. The number is unique in the program; its base name (for
+/// printing) is kept in the program's [`NameTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VName(pub u32);
+
+/// Base names of variables, and the source of fresh ones.
+#[derive(Clone, Debug, Default)]
+pub struct NameTable {
+    pub names: Vec<String>,
+}
+
+impl NameTable {
+    pub fn fresh(&mut self, base: &str) -> VName {
+        self.names.push(base.to_string());
+        VName(self.names.len() as u32 - 1)
+    }
+
+    pub fn base(&self, v: VName) -> &str {
+        self.names.get(v.0 as usize).map(|s| s.as_str()).unwrap_or("v")
+    }
+
+    /// The printed form of a variable: `base_number`.
+    pub fn display(&self, v: VName) -> String {
+        format!("{}_{}", self.base(v), v.0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// An atomic operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SubExp {
+    Const(PrimValue),
+    Var(VName),
+}
+
+impl SubExp {
+    pub fn i64(x: i64) -> SubExp {
+        SubExp::Const(PrimValue::I64(x))
+    }
+    pub fn as_var(self) -> Option<VName> {
+        match self {
+            SubExp::Var(v) => Some(v),
+            SubExp::Const(_) => None,
+        }
+    }
+}
+
+impl From<VName> for SubExp {
+    fn from(v: VName) -> SubExp {
+        SubExp::Var(v)
+    }
+}
+
+/// The type of a value: a scalar, or a regular array of scalars.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Prim(PrimType),
+    /// `shape` is outermost first; each dimension is an `i64` operand.
+    Array { elem: PrimType, shape: Vec<SubExp> },
+}
+
+impl Type {
+    pub fn elem(&self) -> PrimType {
+        match self {
+            Type::Prim(t) => *t,
+            Type::Array { elem, .. } => *elem,
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        match self {
+            Type::Prim(_) => 0,
+            Type::Array { shape, .. } => shape.len(),
+        }
+    }
+
+    pub fn shape(&self) -> &[SubExp] {
+        match self {
+            Type::Prim(_) => &[],
+            Type::Array { shape, .. } => shape,
+        }
+    }
+
+    /// The type with `outer` prepended to its shape (the type of an array of these).
+    pub fn array_of(&self, outer: SubExp) -> Type {
+        let mut shape = vec![outer];
+        shape.extend_from_slice(self.shape());
+        Type::Array { elem: self.elem(), shape }
+    }
+
+    /// The type of one row (the element type after dropping the outer dimension).
+    pub fn row(&self) -> Type {
+        match self {
+            Type::Array { elem, shape } if shape.len() > 1 => Type::Array { elem: *elem, shape: shape[1..].to_vec() },
+            other => Type::Prim(other.elem()),
+        }
+    }
+}
+
+/// A name with its type, as bound by patterns, parameters and loop variables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: VName,
+    pub ty: Type,
+}
+
+/// One dimension of an [`Exp::Index`] or [`Exp::Update`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum DimIndex {
+    /// A single index: removes the dimension.
+    Fix(SubExp),
+    /// `len` elements starting at `start`, `stride` apart (stride may be negative;
+    /// `start + (len-1)*stride` must be in bounds when `len > 0`).
+    Slice { start: SubExp, len: SubExp, stride: SubExp },
+}
+
+/// Attributes of a statement that change how it is run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StmAttrs {
+    /// `#[unsafe]`: no bounds checks.
+    pub unsafe_: bool,
+    /// `#[sequential]`: do not run in parallel.
+    pub sequential: bool,
+}
+
+/// `let pat = exp`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stm {
+    pub pat: Vec<Param>,
+    pub exp: Exp,
+    pub attrs: StmAttrs,
+    /// The source position reported if a run-time check in `exp` fails.
+    pub span: Span,
+}
+
+/// A sequence of statements and the results of the block.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Body {
+    pub stms: Vec<Stm>,
+    pub result: Vec<SubExp>,
+}
+
+/// An anonymous function, as used by the SOACs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lambda {
+    pub params: Vec<Param>,
+    pub body: Body,
+    pub ret: Vec<Type>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoopForm {
+    /// `for i < bound`; `i` is an `i64` bound by the loop.
+    For { i: VName, bound: SubExp },
+    /// `while cond`, where `cond` is one of the loop parameters (a bool), tested before each iteration.
+    While { cond: VName },
+}
+
+/// A reduction or scan operator with its neutral element(s).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operator {
+    /// Takes `2·k` parameters (k accumulated values, then k new ones), returns k values.
+    pub lambda: Lambda,
+    pub neutral: Vec<SubExp>,
+    /// Whether the operator is known to be commutative (`reduce_comm`), allowing any order.
+    pub commutative: bool,
+}
+
+/// One histogram computed by [`Soac::Hist`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistOp {
+    /// The shape of the destination (one dimension per index).
+    pub shape: Vec<SubExp>,
+    /// Destination arrays (consumed), one per value component.
+    pub dests: Vec<VName>,
+    pub op: Operator,
+}
+
+/// The second-order array combinators.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Soac {
+    /// `screma w arrs (scans) (reduces) map`: applies `map` to each row of the
+    /// `arrs` (all of outer size `w`); its results are, in order, the inputs of
+    /// every scan, the inputs of every reduce, and further mapped values. The
+    /// statement returns the scanned arrays, then the reduced values, then the
+    /// mapped arrays. A plain `map` has no scans or reduces.
+    Screma { w: SubExp, arrs: Vec<VName>, scans: Vec<Operator>, reduces: Vec<Operator>, map: Lambda },
+    /// `hist w arrs ops map`: `map` gives, per row, for each op in turn its
+    /// indices (one `i64` per dimension of the op's shape) then its values;
+    /// out-of-range indices are ignored. Returns the updated destinations.
+    Hist { w: SubExp, arrs: Vec<VName>, ops: Vec<HistOp>, map: Lambda },
+    /// `scatter w arrs dests map`: `map` gives, per row, for each destination
+    /// its indices (one `i64` per dimension) then its value; out-of-range
+    /// indices are ignored. Returns the updated destinations (consumed).
+    Scatter { w: SubExp, arrs: Vec<VName>, dests: Vec<VName>, map: Lambda },
+}
+
+/// A function, or an entry point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunDef {
+    pub name: String,
+    pub params: Vec<Param>,
+    /// Result types. A dimension variable that is not a parameter is existential:
+    /// only known when the function returns.
+    pub ret: Vec<Type>,
+    pub body: Body,
+    /// Present when the function is an entry point.
+    pub entry: Option<EntryPoint>,
+    pub span: Span,
+}
+
+/// How an entry point looks from outside: its source-level inputs and
+/// outputs, each made of some of the function's flat parameters or results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryPoint {
+    pub inputs: Vec<EntryValue>,
+    pub outputs: Vec<EntryValue>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryValue {
+    /// The source type as Futhark prints it without sizes: `[][]f32`, `i64`,
+    /// or an opaque name such as `(f32, f32)` / a type abbreviation's name.
+    pub type_name: String,
+    /// `*` on an input (consumed) or an output (fresh).
+    pub unique: bool,
+    /// Indices into the function's `params` (for inputs) or results (for
+    /// outputs) that make up this value. A primitive or an array of primitives
+    /// is exactly one; records, tuples and sum types are opaque and have several.
+    /// Parameters listed in no input are sizes, bound from the shapes of the
+    /// array parameters in which they occur.
+    pub parts: Vec<usize>,
+    /// For opaque values: the structure, so values can be assembled and taken apart.
+    pub opaque: Option<Opaque>,
+}
+
+/// The structure of an opaque (non-primitive, non-array-of-primitive) entry value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opaque {
+    /// A record or tuple: fields in order, each with its type name and the number of parts it spans.
+    Record { fields: Vec<(String, String, usize)> },
+    /// A sum type: constructors in tag order; the first part is the `i8` tag.
+    Sum { variants: Vec<String> },
+    /// An array of records.
+    RecordArray { rank: usize, fields: Vec<(String, String, usize)> },
+}
+
+/// Expressions: the right-hand sides of statements.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exp {
+    SubExp(SubExp),
+    /// Operands and result of the given type (for `Shl`/`Shr`/`UShr` both operands have it).
+    BinOp(BinOp, PrimType, SubExp, SubExp),
+    /// Operands of the given type; result `bool`.
+    CmpOp(CmpOp, PrimType, SubExp, SubExp),
+    UnOp(UnOp, PrimType, SubExp),
+    TernOp(TernOp, PrimType, SubExp, SubExp, SubExp),
+    /// Convert from the first type to the second.
+    Conv(ConvOp, PrimType, PrimType, SubExp),
+    /// Call a function of the program by name.
+    Apply { func: String, args: Vec<SubExp> },
+    /// Both branches return values of the pattern's types.
+    If { cond: SubExp, then_body: Body, else_body: Body },
+    /// Loop parameters with their initial values; the body returns the next values.
+    /// The statement's pattern binds the final values.
+    Loop { params: Vec<(Param, SubExp)>, form: LoopForm, body: Body },
+    /// Index and/or slice an array. All `Fix` gives a scalar; otherwise an
+    /// array view with one dimension per `Slice`, then the array's remaining
+    /// dimensions (the slice may list fewer dimensions than the rank).
+    Index { array: VName, slice: Vec<DimIndex> },
+    /// Write `value` (a scalar, or an array of the slice's shape) into the
+    /// slice of `array` in place, consuming `array`; the result is the updated array.
+    Update { array: VName, slice: Vec<DimIndex>, value: SubExp },
+    /// `[start, start+step, …]`, `n` elements of integer type `elem`.
+    Iota { n: SubExp, start: SubExp, step: SubExp, elem: PrimType },
+    /// An array of the given shape with every element (or row) equal to `value`.
+    Replicate { shape: Vec<SubExp>, value: SubExp },
+    /// An array with unspecified contents, to be overwritten.
+    Scratch { elem: PrimType, shape: Vec<SubExp> },
+    /// The same elements in row-major order, in a new shape (same element count; checked).
+    Reshape { array: VName, shape: Vec<SubExp> },
+    /// Permute the dimensions (`transpose` is `[1, 0]`).
+    Rearrange { array: VName, perm: Vec<usize> },
+    /// Concatenate along dimension `dim`; `len` is the result's size in that dimension.
+    Concat { dim: usize, arrays: Vec<VName>, len: SubExp },
+    /// A fresh copy (the result aliases nothing).
+    Copy(VName),
+    /// `[a, b, …]` of elements (scalars or arrays) of type `elem_ty`.
+    ArrayLit { elems: Vec<SubExp>, elem_ty: Type },
+    /// Fails at run time with `message` at the statement's span unless `cond` holds.
+    /// Binds nothing (empty pattern).
+    Assert { cond: SubExp, message: String },
+    Soac(Soac),
+}
+
+/// A whole program: functions (entry points among them) and the names they use.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub funs: Vec<FunDef>,
+    pub names: NameTable,
+}
+
+impl Program {
+    pub fn fun(&self, name: &str) -> Option<&FunDef> {
+        self.funs.iter().find(|f| f.name == name)
+    }
+
+    pub fn entry_points(&self) -> impl Iterator<Item = &FunDef> {
+        self.funs.iter().filter(|f| f.entry.is_some())
+    }
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&print::program(self))
+    }
+}

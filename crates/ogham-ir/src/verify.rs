@@ -1,0 +1,849 @@
+//! The IR verifier: checks the invariants listed in the crate documentation.
+//!
+//! Checked: every variable is bound once in the program and before use
+//! (lambda and loop parameters and the loop index scope over their bodies;
+//! a pattern's sizes may be used by later names of the same pattern);
+//! operand types of every operation; shapes are `i64` operands in scope;
+//! results match patterns and return types in count, element type and rank;
+//! SOAC operands and lambdas agree with each other; no variable is used
+//! after being consumed in the same body; entry point parts are in range.
+//!
+//! Dimensions are compared leniently: two constants must be equal, anything
+//! else is accepted, because sizes may be existential or merely equal at run
+//! time. Dimension variables of function and lambda return types that are not
+//! in scope are existential and accepted.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use crate::visit::{consumed_deep, free_vars_exp, type_vars};
+use crate::{
+    BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator,
+    Param, PrimType, Program, Soac, Stm, SubExp, Type, UnOp, VName,
+};
+
+/// One broken invariant, in the named function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    pub fun: String,
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "in function `{}`: {}", self.fun, self.message)
+    }
+}
+
+/// Checks the whole program, returning every problem found.
+pub fn verify(prog: &Program) -> Result<(), Vec<VerifyError>> {
+    let mut v = Verifier {
+        prog,
+        fun: String::new(),
+        errors: Vec::new(),
+        bound: HashSet::new(),
+        scope: HashMap::new(),
+        scope_log: Vec::new(),
+    };
+    let mut seen_funs = HashSet::new();
+    for f in &prog.funs {
+        v.fun = f.name.clone();
+        if !seen_funs.insert(f.name.as_str()) {
+            v.err("the function is defined more than once".to_string());
+        }
+        v.fun_def(f);
+    }
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(v.errors)
+    }
+}
+
+/// Runs [`verify`] and formats its errors for a compiler diagnostic naming `pass`.
+pub fn verify_after(pass: &str, prog: &Program) -> Result<(), String> {
+    verify(prog).map_err(|errors| {
+        let mut msg = format!("IR verifier failed after pass `{pass}`:");
+        for e in errors.iter().take(20) {
+            msg.push_str("\n  ");
+            msg.push_str(&e.to_string());
+        }
+        if errors.len() > 20 {
+            msg.push_str(&format!("\n  … and {} more", errors.len() - 20));
+        }
+        msg
+    })
+}
+
+/// Whether two types agree: same element type and rank, and no two constant dimensions differ.
+pub fn types_agree(a: &Type, b: &Type) -> bool {
+    a.elem() == b.elem()
+        && a.rank() == b.rank()
+        && a.shape().iter().zip(b.shape()).all(|(x, y)| match (x, y) {
+            (SubExp::Const(x), SubExp::Const(y)) => x == y,
+            _ => true,
+        })
+}
+
+struct Verifier<'a> {
+    prog: &'a Program,
+    /// The function being checked.
+    fun: String,
+    errors: Vec<VerifyError>,
+    /// Every variable bound so far in the program.
+    bound: HashSet<VName>,
+    /// The variables in scope and their types.
+    scope: HashMap<VName, Type>,
+    /// Variables in the order they entered scope, so a body can drop its own at its end.
+    scope_log: Vec<VName>,
+}
+
+impl Verifier<'_> {
+    fn err(&mut self, message: String) {
+        self.errors.push(VerifyError {
+            fun: self.fun.clone(),
+            message,
+        });
+    }
+
+    fn name(&self, v: VName) -> String {
+        format!("`{}`", crate::print::var(v, &self.prog.names))
+    }
+
+    fn ty(&self, t: &Type) -> String {
+        format!("`{}`", crate::print::type_(t, &self.prog.names))
+    }
+
+    fn se(&self, se: &SubExp) -> String {
+        format!("`{}`", crate::print::subexp(se, &self.prog.names))
+    }
+
+    fn mark(&self) -> usize {
+        self.scope_log.len()
+    }
+
+    fn restore(&mut self, mark: usize) {
+        for v in self.scope_log.drain(mark..) {
+            self.scope.remove(&v);
+        }
+    }
+
+    /// Brings a parameter into scope after checking its type's shape.
+    fn bind(&mut self, p: &Param, what: &str) {
+        self.check_shape_in_scope(&p.ty, what);
+        if !self.bound.insert(p.name) {
+            self.err(format!(
+                "{} ({what}) is bound more than once in the program",
+                self.name(p.name)
+            ));
+        }
+        if p.name.0 as usize >= self.prog.names.len() {
+            self.err(format!(
+                "{} ({what}) has no entry in the name table",
+                self.name(p.name)
+            ));
+        }
+        self.scope.insert(p.name, p.ty.clone());
+        self.scope_log.push(p.name);
+    }
+
+    fn bind_index(&mut self, i: VName) {
+        self.bind(
+            &Param {
+                name: i,
+                ty: Type::Prim(PrimType::I64),
+            },
+            "loop index",
+        );
+    }
+
+    /// Every dimension must be an `i64` constant or an `i64` variable in scope.
+    fn check_shape_in_scope(&mut self, ty: &Type, what: &str) {
+        for d in ty.shape() {
+            self.check_dim(d, what, false);
+        }
+    }
+
+    /// Like [`Self::check_shape_in_scope`], but variables not in scope are existential sizes.
+    fn check_ret_shape(&mut self, ty: &Type, what: &str) {
+        for d in ty.shape() {
+            self.check_dim(d, what, true);
+        }
+    }
+
+    fn check_dim(&mut self, d: &SubExp, what: &str, existential_ok: bool) {
+        match d {
+            SubExp::Const(c) if c.prim_type() != PrimType::I64 => {
+                self.err(format!("dimension {} in {what} is not an i64", self.se(d)));
+            }
+            SubExp::Const(_) => {}
+            SubExp::Var(v) => match self.scope.get(v) {
+                Some(Type::Prim(PrimType::I64)) => {}
+                Some(t) => {
+                    let t = t.clone();
+                    self.err(format!(
+                        "dimension {} in {what} has type {}, not i64",
+                        self.name(*v),
+                        self.ty(&t)
+                    ));
+                }
+                None if existential_ok => {}
+                None => self.err(format!(
+                    "dimension {} in {what} is not in scope",
+                    self.name(*v)
+                )),
+            },
+        }
+    }
+
+    /// The type of an operand; reports an error (and gives `None`) for a variable not in scope.
+    fn type_of(&mut self, se: &SubExp, what: &str) -> Option<Type> {
+        match se {
+            SubExp::Const(c) => Some(Type::Prim(c.prim_type())),
+            SubExp::Var(v) => match self.scope.get(v) {
+                Some(t) => Some(t.clone()),
+                None => {
+                    self.err(format!(
+                        "{} is used in {what} but not in scope",
+                        self.name(*v)
+                    ));
+                    None
+                }
+            },
+        }
+    }
+
+    /// Checks that an operand is a scalar of type `t`.
+    fn expect_prim(&mut self, se: &SubExp, t: PrimType, what: &str) {
+        if let Some(actual) = self.type_of(se, what) {
+            if actual != Type::Prim(t) {
+                self.err(format!(
+                    "{} in {what} has type {}, expected {t}",
+                    self.se(se),
+                    self.ty(&actual)
+                ));
+            }
+        }
+    }
+
+    /// Checks that an operand has a type agreeing with `t`.
+    fn expect_type(&mut self, se: &SubExp, t: &Type, what: &str) {
+        if let Some(actual) = self.type_of(se, what) {
+            if !types_agree(&actual, t) {
+                self.err(format!(
+                    "{} in {what} has type {}, expected {}",
+                    self.se(se),
+                    self.ty(&actual),
+                    self.ty(t)
+                ));
+            }
+        }
+    }
+
+    /// The type of a variable that must be an array.
+    fn array_type(&mut self, v: VName, what: &str) -> Option<Type> {
+        let t = self.type_of(&SubExp::Var(v), what)?;
+        if t.rank() == 0 {
+            self.err(format!(
+                "{} in {what} is not an array (type {})",
+                self.name(v),
+                self.ty(&t)
+            ));
+            return None;
+        }
+        Some(t)
+    }
+
+    /// Compares a list of types with what was expected, in count and pairwise.
+    fn expect_types(&mut self, actual: &[Type], expected: &[Type], what: &str) {
+        if actual.len() != expected.len() {
+            self.err(format!(
+                "{what}: {} values where {} are expected",
+                actual.len(),
+                expected.len()
+            ));
+            return;
+        }
+        for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+            if !types_agree(a, e) {
+                self.err(format!(
+                    "{what}: value {i} has type {}, expected {}",
+                    self.ty(a),
+                    self.ty(e)
+                ));
+            }
+        }
+    }
+
+    fn fun_def(&mut self, f: &FunDef) {
+        let mark = self.mark();
+        for p in &f.params {
+            self.bind(p, "function parameter");
+        }
+        for t in &f.ret {
+            self.check_ret_shape(t, "the return type");
+        }
+        self.body(&f.body, &f.ret, "the function body");
+        self.restore(mark);
+        if let Some(entry) = &f.entry {
+            for input in &entry.inputs {
+                self.entry_value(input, f.params.len(), "input", "parameters");
+            }
+            for output in &entry.outputs {
+                self.entry_value(output, f.ret.len(), "output", "results");
+            }
+        }
+    }
+
+    fn entry_value(&mut self, v: &EntryValue, available: usize, kind: &str, of: &str) {
+        if v.parts.is_empty() {
+            self.err(format!("entry {kind} `{}` has no parts", v.type_name));
+        }
+        for &p in &v.parts {
+            if p >= available {
+                self.err(format!(
+                    "entry {kind} `{}` refers to part {p}, but there are only {available} {of}",
+                    v.type_name
+                ));
+            }
+        }
+        let fields_parts =
+            |fields: &[(String, String, usize)]| fields.iter().map(|f| f.2).sum::<usize>();
+        match &v.opaque {
+            None if v.parts.len() != 1 => self.err(format!(
+                "entry {kind} `{}` is not opaque but has {} parts",
+                v.type_name,
+                v.parts.len()
+            )),
+            Some(Opaque::Record { fields }) | Some(Opaque::RecordArray { fields, .. })
+                if fields_parts(fields) != v.parts.len() =>
+            {
+                self.err(format!(
+                    "entry {kind} `{}`: its fields span {} parts, but it has {}",
+                    v.type_name,
+                    fields_parts(fields),
+                    v.parts.len()
+                ))
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks a body whose results must agree with `expected`; its bindings leave scope at its end.
+    fn body(&mut self, body: &Body, expected: &[Type], what: &str) {
+        let mark = self.mark();
+        let mut consumed: HashSet<VName> = HashSet::new();
+        for stm in &body.stms {
+            let mut uses = free_vars_exp(&stm.exp);
+            uses.extend(stm.pat.iter().flat_map(|p| type_vars(&p.ty)));
+            for v in uses {
+                if consumed.contains(&v) {
+                    let what = self.stm_description(stm);
+                    self.err(format!(
+                        "{} is used in {what} after being consumed",
+                        self.name(v)
+                    ));
+                }
+            }
+            self.stm(stm);
+            let newly: Vec<VName> = consumed_deep(&stm.exp)
+                .into_iter()
+                .filter(|v| self.scope.contains_key(v))
+                .collect();
+            consumed.extend(newly);
+        }
+        let mut result_types = Vec::new();
+        for r in &body.result {
+            if let Some(v) = r.as_var() {
+                if consumed.contains(&v) {
+                    self.err(format!("{} is returned after being consumed", self.name(v)));
+                }
+            }
+            match self.type_of(r, &format!("the result of {what}")) {
+                Some(t) => result_types.push(t),
+                None => {
+                    self.restore(mark);
+                    return;
+                }
+            }
+        }
+        self.expect_types(&result_types, expected, &format!("the result of {what}"));
+        self.restore(mark);
+    }
+
+    /// How messages refer to a statement: by the first name it binds.
+    fn stm_description(&self, stm: &Stm) -> String {
+        match stm.pat.first() {
+            Some(p) => format!("the definition of {}", self.name(p.name)),
+            None => "a statement with an empty pattern".to_string(),
+        }
+    }
+
+    fn stm(&mut self, stm: &Stm) {
+        let what = self.stm_description(stm);
+        let pat_types: Vec<Type> = stm.pat.iter().map(|p| p.ty.clone()).collect();
+        if let Some(types) = self.exp(&stm.exp, &pat_types, &what) {
+            self.expect_types(&pat_types, &types, &format!("the pattern of {what}"));
+        }
+        for p in &stm.pat {
+            self.bind(p, "pattern");
+        }
+    }
+
+    fn slice(&mut self, array_ty: &Type, slice: &[DimIndex], what: &str) -> Option<Type> {
+        if slice.len() > array_ty.rank() {
+            self.err(format!(
+                "{what}: a slice of {} dimensions on an array of rank {}",
+                slice.len(),
+                array_ty.rank()
+            ));
+            return None;
+        }
+        let mut shape = Vec::new();
+        for d in slice {
+            match d {
+                DimIndex::Fix(i) => self.expect_prim(i, PrimType::I64, what),
+                DimIndex::Slice { start, len, stride } => {
+                    self.expect_prim(start, PrimType::I64, what);
+                    self.expect_prim(len, PrimType::I64, what);
+                    self.expect_prim(stride, PrimType::I64, what);
+                    shape.push(*len);
+                }
+            }
+        }
+        shape.extend_from_slice(&array_ty.shape()[slice.len()..]);
+        Some(if shape.is_empty() {
+            Type::Prim(array_ty.elem())
+        } else {
+            Type::Array {
+                elem: array_ty.elem(),
+                shape,
+            }
+        })
+    }
+
+    /// Checks an expression and gives the types of its results (`None` when
+    /// they cannot be determined because of an error already reported).
+    fn exp(&mut self, exp: &Exp, pat_types: &[Type], what: &str) -> Option<Vec<Type>> {
+        let prim = |t: PrimType| Some(vec![Type::Prim(t)]);
+        match exp {
+            Exp::SubExp(se) => Some(vec![self.type_of(se, what)?]),
+            Exp::BinOp(op, t, a, b) => {
+                self.expect_prim(a, *t, what);
+                let second = if *op == BinOp::Ldexp {
+                    PrimType::I32
+                } else {
+                    *t
+                };
+                self.expect_prim(b, second, what);
+                prim(*t)
+            }
+            Exp::CmpOp(_, t, a, b) => {
+                self.expect_prim(a, *t, what);
+                self.expect_prim(b, *t, what);
+                prim(PrimType::Bool)
+            }
+            Exp::UnOp(op, t, a) => {
+                self.expect_prim(a, *t, what);
+                match op {
+                    UnOp::IsNan | UnOp::IsInf => prim(PrimType::Bool),
+                    UnOp::Popc | UnOp::Clz | UnOp::Ctz => prim(PrimType::I32),
+                    _ => prim(*t),
+                }
+            }
+            Exp::TernOp(_, t, a, b, c) => {
+                for x in [a, b, c] {
+                    self.expect_prim(x, *t, what);
+                }
+                prim(*t)
+            }
+            Exp::Conv(op, from, to, a) => {
+                self.expect_prim(a, *from, what);
+                if *op == ConvOp::Bitcast && from.bits() != to.bits() {
+                    self.err(format!(
+                        "{what}: bitcast between {from} and {to}, of different widths"
+                    ));
+                }
+                prim(*to)
+            }
+            Exp::Apply { func, args } => {
+                let Some(callee) = self.prog.fun(func) else {
+                    self.err(format!("{what}: call of unknown function `{func}`"));
+                    return None;
+                };
+                if callee.params.len() != args.len() {
+                    self.err(format!(
+                        "{what}: `{func}` takes {} arguments, given {}",
+                        callee.params.len(),
+                        args.len()
+                    ));
+                    return None;
+                }
+                for (a, p) in args.iter().zip(&callee.params) {
+                    self.expect_type(a, &p.ty, &format!("an argument of `{func}` in {what}"));
+                }
+                Some(callee.ret.clone())
+            }
+            Exp::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                self.expect_prim(cond, PrimType::Bool, &format!("the condition of {what}"));
+                self.body(
+                    then_body,
+                    pat_types,
+                    &format!("the `then` branch of {what}"),
+                );
+                self.body(
+                    else_body,
+                    pat_types,
+                    &format!("the `else` branch of {what}"),
+                );
+                Some(pat_types.to_vec())
+            }
+            Exp::Loop { params, form, body } => {
+                for (p, init) in params {
+                    self.expect_type(
+                        init,
+                        &p.ty,
+                        &format!("the initial value of loop parameter {}", self.name(p.name)),
+                    );
+                }
+                if let LoopForm::For { bound, .. } = form {
+                    self.expect_prim(bound, PrimType::I64, &format!("the loop bound of {what}"));
+                }
+                let mark = self.mark();
+                for (p, _) in params {
+                    self.bind(p, "loop parameter");
+                }
+                match form {
+                    LoopForm::For { i, .. } => self.bind_index(*i),
+                    LoopForm::While { cond } => {
+                        match params.iter().find(|(p, _)| p.name == *cond) {
+                            Some((p, _)) if p.ty == Type::Prim(PrimType::Bool) => {}
+                            Some(_) => self.err(format!(
+                                "{what}: the while condition {} is not a bool",
+                                self.name(*cond)
+                            )),
+                            None => self.err(format!(
+                                "{what}: the while condition {} is not a loop parameter",
+                                self.name(*cond)
+                            )),
+                        }
+                    }
+                }
+                let param_types: Vec<Type> = params.iter().map(|(p, _)| p.ty.clone()).collect();
+                self.body(body, &param_types, &format!("the loop body of {what}"));
+                self.restore(mark);
+                Some(param_types)
+            }
+            Exp::Index { array, slice } => {
+                let t = self.array_type(*array, what)?;
+                Some(vec![self.slice(&t, slice, what)?])
+            }
+            Exp::Update {
+                array,
+                slice,
+                value,
+            } => {
+                let t = self.array_type(*array, what)?;
+                let target = self.slice(&t, slice, what)?;
+                self.expect_type(value, &target, &format!("the value written in {what}"));
+                Some(vec![t])
+            }
+            Exp::Iota {
+                n,
+                start,
+                step,
+                elem,
+            } => {
+                if !elem.is_int() {
+                    self.err(format!("{what}: iota of non-integer type {elem}"));
+                }
+                self.expect_prim(n, PrimType::I64, what);
+                self.expect_prim(start, *elem, what);
+                self.expect_prim(step, *elem, what);
+                Some(vec![Type::Array {
+                    elem: *elem,
+                    shape: vec![*n],
+                }])
+            }
+            Exp::Replicate { shape, value } => {
+                shape
+                    .iter()
+                    .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                let t = self.type_of(value, what)?;
+                let mut full = shape.clone();
+                full.extend_from_slice(t.shape());
+                Some(vec![array_or_prim(t.elem(), full)])
+            }
+            Exp::Scratch { elem, shape } => {
+                shape
+                    .iter()
+                    .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                Some(vec![array_or_prim(*elem, shape.clone())])
+            }
+            Exp::Reshape { array, shape } => {
+                let t = self.array_type(*array, what)?;
+                shape
+                    .iter()
+                    .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                if shape.is_empty() {
+                    self.err(format!("{what}: reshape to an empty shape"));
+                }
+                Some(vec![array_or_prim(t.elem(), shape.clone())])
+            }
+            Exp::Rearrange { array, perm } => {
+                let t = self.array_type(*array, what)?;
+                let mut sorted = perm.clone();
+                sorted.sort_unstable();
+                if sorted != (0..t.rank()).collect::<Vec<_>>() {
+                    self.err(format!(
+                        "{what}: {perm:?} is not a permutation of the {} dimensions",
+                        t.rank()
+                    ));
+                    return None;
+                }
+                let shape = perm.iter().map(|&d| t.shape()[d]).collect();
+                Some(vec![Type::Array {
+                    elem: t.elem(),
+                    shape,
+                }])
+            }
+            Exp::Concat { dim, arrays, len } => {
+                self.expect_prim(len, PrimType::I64, what);
+                let Some(&first) = arrays.first() else {
+                    self.err(format!("{what}: concatenation of no arrays"));
+                    return None;
+                };
+                let t = self.array_type(first, what)?;
+                if *dim >= t.rank() {
+                    self.err(format!(
+                        "{what}: concatenation along dimension {dim} of an array of rank {}",
+                        t.rank()
+                    ));
+                    return None;
+                }
+                for &a in &arrays[1..] {
+                    if let Some(other) = self.array_type(a, what) {
+                        if other.elem() != t.elem() || other.rank() != t.rank() {
+                            self.err(format!(
+                                "{what}: concatenated arrays {} and {} have types {} and {}",
+                                self.name(first),
+                                self.name(a),
+                                self.ty(&t),
+                                self.ty(&other)
+                            ));
+                        }
+                    }
+                }
+                let mut shape = t.shape().to_vec();
+                shape[*dim] = *len;
+                Some(vec![Type::Array {
+                    elem: t.elem(),
+                    shape,
+                }])
+            }
+            Exp::Copy(v) => Some(vec![self.type_of(&SubExp::Var(*v), what)?]),
+            Exp::ArrayLit { elems, elem_ty } => {
+                self.check_shape_in_scope(elem_ty, what);
+                for e in elems {
+                    self.expect_type(e, elem_ty, &format!("an element of {what}"));
+                }
+                Some(vec![elem_ty.array_of(SubExp::i64(elems.len() as i64))])
+            }
+            Exp::Assert { cond, .. } => {
+                self.expect_prim(
+                    cond,
+                    PrimType::Bool,
+                    &format!("the condition of the assertion in {what}"),
+                );
+                Some(Vec::new())
+            }
+            Exp::Soac(soac) => self.soac(soac, what),
+        }
+    }
+
+    /// Checks the arrays of a SOAC against its width; gives their row types.
+    fn soac_inputs(&mut self, w: &SubExp, arrs: &[VName], what: &str) -> Vec<Type> {
+        self.expect_prim(w, PrimType::I64, &format!("the width of {what}"));
+        let mut rows = Vec::new();
+        for &a in arrs {
+            let Some(t) = self.array_type(a, what) else {
+                continue;
+            };
+            if let (SubExp::Const(outer), SubExp::Const(width)) = (t.shape()[0], w) {
+                if outer != *width {
+                    self.err(format!(
+                        "{what}: array {} has outer size {outer}, but the width is {width}",
+                        self.name(a)
+                    ));
+                }
+            }
+            rows.push(t.row());
+        }
+        rows
+    }
+
+    /// Checks a lambda whose parameters should agree with `param_types` (when known).
+    fn lambda(&mut self, lam: &Lambda, param_types: Option<&[Type]>, what: &str) {
+        if let Some(expected) = param_types {
+            let actual: Vec<Type> = lam.params.iter().map(|p| p.ty.clone()).collect();
+            self.expect_types(
+                &actual,
+                expected,
+                &format!("the parameters of the lambda of {what}"),
+            );
+        }
+        let mark = self.mark();
+        for p in &lam.params {
+            self.bind(p, "lambda parameter");
+        }
+        for t in &lam.ret {
+            self.check_ret_shape(t, &format!("the return type of the lambda of {what}"));
+        }
+        self.body(&lam.body, &lam.ret, &format!("the lambda of {what}"));
+        self.restore(mark);
+    }
+
+    /// Checks an operator; gives the types it combines.
+    fn operator(&mut self, op: &Operator, what: &str) -> Vec<Type> {
+        let k = op.lambda.ret.len();
+        let what = format!("an operator of {what}");
+        if op.lambda.params.len() != 2 * k {
+            self.err(format!(
+                "{what}: the operator returns {k} values but takes {} parameters",
+                op.lambda.params.len()
+            ));
+        }
+        if op.neutral.len() != k {
+            self.err(format!(
+                "{what}: {} neutral elements for {k} values",
+                op.neutral.len()
+            ));
+        }
+        for (n, t) in op.neutral.iter().zip(&op.lambda.ret) {
+            self.expect_type(n, t, &format!("the neutral element of {what}"));
+        }
+        let doubled: Vec<Type> = op
+            .lambda
+            .ret
+            .iter()
+            .chain(&op.lambda.ret)
+            .cloned()
+            .collect();
+        self.lambda(&op.lambda, Some(&doubled), &what);
+        op.lambda.ret.clone()
+    }
+
+    fn soac(&mut self, soac: &Soac, what: &str) -> Option<Vec<Type>> {
+        match soac {
+            Soac::Screma {
+                w,
+                arrs,
+                scans,
+                reduces,
+                map,
+            } => {
+                let rows = self.soac_inputs(w, arrs, what);
+                let rows_known = rows.len() == arrs.len();
+                let scan_ts: Vec<Type> = scans
+                    .iter()
+                    .flat_map(|op| self.operator(op, what))
+                    .collect();
+                let red_ts: Vec<Type> = reduces
+                    .iter()
+                    .flat_map(|op| self.operator(op, what))
+                    .collect();
+                self.lambda(map, rows_known.then_some(&rows[..]), what);
+                let ops_len = scan_ts.len() + red_ts.len();
+                if map.ret.len() < ops_len {
+                    self.err(format!(
+                        "{what}: the map function returns {} values, but the operators take {ops_len}",
+                        map.ret.len()
+                    ));
+                    return None;
+                }
+                let op_ts: Vec<Type> = scan_ts.iter().chain(&red_ts).cloned().collect();
+                self.expect_types(
+                    &map.ret[..ops_len],
+                    &op_ts,
+                    &format!("the operator inputs of {what}"),
+                );
+                let mut results: Vec<Type> = scan_ts.iter().map(|t| t.array_of(*w)).collect();
+                results.extend(red_ts);
+                results.extend(map.ret[ops_len..].iter().map(|t| t.array_of(*w)));
+                Some(results)
+            }
+            Soac::Hist { w, arrs, ops, map } => {
+                let rows = self.soac_inputs(w, arrs, what);
+                let rows_known = rows.len() == arrs.len();
+                self.lambda(map, rows_known.then_some(&rows[..]), what);
+                let mut expected_ret = Vec::new();
+                let mut results = Vec::new();
+                for op in ops {
+                    op.shape
+                        .iter()
+                        .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                    let value_ts = self.operator(&op.op, what);
+                    if op.dests.len() != value_ts.len() {
+                        self.err(format!(
+                            "{what}: a histogram has {} destinations for {} values",
+                            op.dests.len(),
+                            value_ts.len()
+                        ));
+                    }
+                    for (&d, vt) in op.dests.iter().zip(&value_ts) {
+                        let mut shape = op.shape.clone();
+                        shape.extend_from_slice(vt.shape());
+                        self.expect_type(&SubExp::Var(d), &array_or_prim(vt.elem(), shape), what);
+                    }
+                    for &d in &op.dests {
+                        results.push(self.type_of(&SubExp::Var(d), what)?);
+                    }
+                    expected_ret.extend(op.shape.iter().map(|_| Type::Prim(PrimType::I64)));
+                    expected_ret.extend(value_ts);
+                }
+                self.expect_types(
+                    &map.ret,
+                    &expected_ret,
+                    &format!("the map function of {what}"),
+                );
+                Some(results)
+            }
+            Soac::Scatter {
+                w,
+                arrs,
+                dests,
+                map,
+            } => {
+                let rows = self.soac_inputs(w, arrs, what);
+                let rows_known = rows.len() == arrs.len();
+                self.lambda(map, rows_known.then_some(&rows[..]), what);
+                let mut expected_ret = Vec::new();
+                let mut results = Vec::new();
+                for &d in dests {
+                    let t = self.array_type(d, what)?;
+                    expected_ret.extend((0..t.rank()).map(|_| Type::Prim(PrimType::I64)));
+                    expected_ret.push(Type::Prim(t.elem()));
+                    results.push(t);
+                }
+                self.expect_types(
+                    &map.ret,
+                    &expected_ret,
+                    &format!("the map function of {what}"),
+                );
+                Some(results)
+            }
+        }
+    }
+}
+
+fn array_or_prim(elem: PrimType, shape: Vec<SubExp>) -> Type {
+    if shape.is_empty() {
+        Type::Prim(elem)
+    } else {
+        Type::Array { elem, shape }
+    }
+}

@@ -1,0 +1,274 @@
+//! Generic traversals: the variables an expression uses and binds, and free variables.
+//!
+//! Because every variable is bound exactly once in a (verified) program, the
+//! free variables of a construct are simply the variables it uses minus those
+//! bound anywhere inside it.
+
+use std::collections::BTreeSet;
+
+use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Soac, SubExp, Type, VName};
+
+/// Calls `f` on every operand written directly in `exp` (not inside nested
+/// bodies or lambdas, and not in types): arrays, indices, shapes, conditions.
+pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
+    let var = |v: &VName| SubExp::Var(*v);
+    let slice = |s: &[DimIndex], f: &mut dyn FnMut(SubExp)| {
+        for d in s {
+            match d {
+                DimIndex::Fix(i) => f(*i),
+                DimIndex::Slice { start, len, stride } => {
+                    f(*start);
+                    f(*len);
+                    f(*stride);
+                }
+            }
+        }
+    };
+    match exp {
+        Exp::SubExp(a) | Exp::UnOp(_, _, a) | Exp::Conv(_, _, _, a) => f(*a),
+        Exp::BinOp(_, _, a, b) | Exp::CmpOp(_, _, a, b) => {
+            f(*a);
+            f(*b);
+        }
+        Exp::TernOp(_, _, a, b, c) => {
+            f(*a);
+            f(*b);
+            f(*c);
+        }
+        Exp::Apply { args, .. } => args.iter().for_each(|a| f(*a)),
+        Exp::If { cond, .. } => f(*cond),
+        Exp::Loop { params, form, .. } => {
+            params.iter().for_each(|(_, init)| f(*init));
+            if let LoopForm::For { bound, .. } = form {
+                f(*bound);
+            }
+        }
+        Exp::Index { array, slice: s } => {
+            f(var(array));
+            slice(s, f);
+        }
+        Exp::Update {
+            array,
+            slice: s,
+            value,
+        } => {
+            f(var(array));
+            slice(s, f);
+            f(*value);
+        }
+        Exp::Iota { n, start, step, .. } => {
+            f(*n);
+            f(*start);
+            f(*step);
+        }
+        Exp::Replicate { shape, value } => {
+            shape.iter().for_each(|d| f(*d));
+            f(*value);
+        }
+        Exp::Scratch { shape, .. } => shape.iter().for_each(|d| f(*d)),
+        Exp::Reshape { array, shape } => {
+            f(var(array));
+            shape.iter().for_each(|d| f(*d));
+        }
+        Exp::Rearrange { array, .. } | Exp::Copy(array) => f(var(array)),
+        Exp::Concat { arrays, len, .. } => {
+            arrays.iter().for_each(|a| f(var(a)));
+            f(*len);
+        }
+        Exp::ArrayLit { elems, .. } => elems.iter().for_each(|e| f(*e)),
+        Exp::Assert { cond, .. } => f(*cond),
+        Exp::Soac(soac) => match soac {
+            Soac::Screma {
+                w,
+                arrs,
+                scans,
+                reduces,
+                ..
+            } => {
+                f(*w);
+                arrs.iter().for_each(|a| f(var(a)));
+                scans
+                    .iter()
+                    .chain(reduces)
+                    .for_each(|op| op.neutral.iter().for_each(|n| f(*n)));
+            }
+            Soac::Hist { w, arrs, ops, .. } => {
+                f(*w);
+                arrs.iter().for_each(|a| f(var(a)));
+                for op in ops {
+                    op.shape.iter().for_each(|d| f(*d));
+                    op.dests.iter().for_each(|d| f(var(d)));
+                    op.op.neutral.iter().for_each(|n| f(*n));
+                }
+            }
+            Soac::Scatter { w, arrs, dests, .. } => {
+                f(*w);
+                arrs.iter().chain(dests).for_each(|a| f(var(a)));
+            }
+        },
+    }
+}
+
+/// The lambdas written directly in `exp` (the SOACs' map functions and operators).
+pub fn lambdas(exp: &Exp) -> Vec<&Lambda> {
+    let Exp::Soac(soac) = exp else {
+        return Vec::new();
+    };
+    fn op_lambdas(ops: &[Operator]) -> impl Iterator<Item = &Lambda> {
+        ops.iter().map(|op| &op.lambda)
+    }
+    match soac {
+        Soac::Screma {
+            scans,
+            reduces,
+            map,
+            ..
+        } => {
+            let mut ls: Vec<&Lambda> = op_lambdas(scans).collect();
+            ls.extend(op_lambdas(reduces));
+            ls.push(map);
+            ls
+        }
+        Soac::Hist {
+            ops: hist_ops, map, ..
+        } => {
+            let mut ls: Vec<&Lambda> = hist_ops.iter().map(|op| &op.op.lambda).collect();
+            ls.push(map);
+            ls
+        }
+        Soac::Scatter { map, .. } => vec![map],
+    }
+}
+
+/// The bodies written directly in `exp` (branches, loop bodies; not lambda bodies).
+pub fn bodies(exp: &Exp) -> Vec<&Body> {
+    match exp {
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => vec![then_body, else_body],
+        Exp::Loop { body, .. } => vec![body],
+        _ => Vec::new(),
+    }
+}
+
+/// The variables that `exp` binds for its nested bodies (loop parameters and
+/// index; not those bound inside the bodies or lambdas).
+pub fn exp_binders(exp: &Exp) -> Vec<&Param> {
+    match exp {
+        Exp::Loop { params, .. } => params.iter().map(|(p, _)| p).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The variables a type mentions in its shape.
+pub fn type_vars(ty: &Type) -> impl Iterator<Item = VName> + '_ {
+    ty.shape().iter().filter_map(|d| d.as_var())
+}
+
+/// Collects every variable used and every variable bound, at any depth.
+#[derive(Default)]
+struct UseBind {
+    used: BTreeSet<VName>,
+    bound: BTreeSet<VName>,
+}
+
+impl UseBind {
+    fn param(&mut self, p: &Param) {
+        self.bound.insert(p.name);
+        self.used.extend(type_vars(&p.ty));
+    }
+
+    fn body(&mut self, body: &Body) {
+        for stm in &body.stms {
+            stm.pat.iter().for_each(|p| self.param(p));
+            self.exp(&stm.exp);
+        }
+        self.used
+            .extend(body.result.iter().filter_map(|r| r.as_var()));
+    }
+
+    fn lambda(&mut self, lam: &Lambda) {
+        lam.params.iter().for_each(|p| self.param(p));
+        lam.ret.iter().for_each(|t| self.used.extend(type_vars(t)));
+        self.body(&lam.body);
+    }
+
+    fn exp(&mut self, exp: &Exp) {
+        for_each_operand(exp, &mut |se| {
+            if let SubExp::Var(v) = se {
+                self.used.insert(v);
+            }
+        });
+        match exp {
+            Exp::Loop { params, form, .. } => {
+                params.iter().for_each(|(p, _)| self.param(p));
+                match form {
+                    LoopForm::For { i, .. } => {
+                        self.bound.insert(*i);
+                    }
+                    LoopForm::While { cond } => {
+                        self.used.insert(*cond);
+                    }
+                }
+            }
+            Exp::ArrayLit { elem_ty, .. } => self.used.extend(type_vars(elem_ty)),
+            _ => {}
+        }
+        bodies(exp).into_iter().for_each(|b| self.body(b));
+        lambdas(exp).into_iter().for_each(|l| self.lambda(l));
+    }
+}
+
+/// The variables used in `body` but not bound inside it.
+pub fn free_vars_body(body: &Body) -> BTreeSet<VName> {
+    let mut ub = UseBind::default();
+    ub.body(body);
+    ub.used.difference(&ub.bound).copied().collect()
+}
+
+/// The variables used in `exp` (including nested bodies) but not bound inside it.
+pub fn free_vars_exp(exp: &Exp) -> BTreeSet<VName> {
+    let mut ub = UseBind::default();
+    ub.exp(exp);
+    ub.used.difference(&ub.bound).copied().collect()
+}
+
+/// The variables used in `lam` but not bound by it or inside it.
+pub fn free_vars_lambda(lam: &Lambda) -> BTreeSet<VName> {
+    let mut ub = UseBind::default();
+    ub.lambda(lam);
+    ub.used.difference(&ub.bound).copied().collect()
+}
+
+/// The variables an expression consumes directly: the array of an `Update`,
+/// the destinations of a `Scatter` or `Hist`.
+pub fn consumed_directly(exp: &Exp) -> Vec<VName> {
+    match exp {
+        Exp::Update { array, .. } => vec![*array],
+        Exp::Soac(Soac::Scatter { dests, .. }) => dests.clone(),
+        Exp::Soac(Soac::Hist { ops, .. }) => {
+            ops.iter().flat_map(|op| op.dests.iter().copied()).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Every variable consumed by `exp` or by any statement nested in it (the
+/// caller filters out those bound inside).
+pub fn consumed_deep(exp: &Exp) -> BTreeSet<VName> {
+    fn body(b: &Body, out: &mut BTreeSet<VName>) {
+        for stm in &b.stms {
+            go(&stm.exp, out);
+        }
+    }
+    fn go(exp: &Exp, out: &mut BTreeSet<VName>) {
+        out.extend(consumed_directly(exp));
+        bodies(exp).into_iter().for_each(|b| body(b, out));
+        lambdas(exp).into_iter().for_each(|l| body(&l.body, out));
+    }
+    let mut out = BTreeSet::new();
+    go(exp, &mut out);
+    out
+}

@@ -1,0 +1,305 @@
+//! Emitting scalar arithmetic, folding constants on the way, and the index
+//! computations built from it: size polynomials, Futhark slices and ranges.
+//!
+//! Folding matters because most sizes and slice bounds are constants or
+//! plain variables; without it every slice would leave a trail of `x + 0`.
+
+use ogham_ir::builder::BodyBuilder;
+use ogham_ir::{BinOp, CmpOp, ConvOp, DimIndex, Exp, PrimType, PrimValue, SubExp, Type, UnOp};
+use ogham_types::Poly;
+
+use crate::value::{Scope, Val};
+use crate::{LResult, Lowerer};
+
+/// The constant value of an `i64` operand, if it is one.
+pub fn const_i64(se: SubExp) -> Option<i64> {
+    match se {
+        SubExp::Const(PrimValue::I64(x)) => Some(x),
+        _ => None,
+    }
+}
+
+/// Folds an `i64` binary operation on constants, where the result is certain.
+pub fn fold_i64(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => Some(x.wrapping_add(y)),
+        BinOp::Sub => Some(x.wrapping_sub(y)),
+        BinOp::Mul => Some(x.wrapping_mul(y)),
+        BinOp::Quot if y != 0 => Some(x.wrapping_div(y)),
+        BinOp::Div if y != 0 => {
+            let q = x.wrapping_div(y);
+            Some(if x.wrapping_rem(y) != 0 && ((x < 0) != (y < 0)) { q - 1 } else { q })
+        }
+        BinOp::Min => Some(x.min(y)),
+        BinOp::Max => Some(x.max(y)),
+        _ => None,
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// `x op y` on operands of type `t` (result of type `t`).
+    pub fn binop(&mut self, b: &mut BodyBuilder, op: BinOp, t: PrimType, x: SubExp, y: SubExp) -> SubExp {
+        if t == PrimType::I64 {
+            match (const_i64(x), const_i64(y)) {
+                (Some(cx), Some(cy)) => {
+                    if let Some(r) = fold_i64(op, cx, cy) {
+                        return SubExp::i64(r);
+                    }
+                }
+                (Some(0), None) if op == BinOp::Add => return y,
+                (None, Some(0)) if matches!(op, BinOp::Add | BinOp::Sub) => return x,
+                (Some(1), None) if op == BinOp::Mul => return y,
+                (None, Some(1)) if matches!(op, BinOp::Mul | BinOp::Quot) => return x,
+                _ => {}
+            }
+        }
+        SubExp::Var(self.bind(b, "t", Type::Prim(t), Exp::BinOp(op, t, x, y)))
+    }
+
+    pub fn add64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        self.binop(b, BinOp::Add, PrimType::I64, x, y)
+    }
+    pub fn sub64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        self.binop(b, BinOp::Sub, PrimType::I64, x, y)
+    }
+    pub fn mul64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        self.binop(b, BinOp::Mul, PrimType::I64, x, y)
+    }
+
+    /// A comparison, folded when both operands are `i64` constants.
+    pub fn cmp(&mut self, b: &mut BodyBuilder, op: CmpOp, t: PrimType, x: SubExp, y: SubExp) -> SubExp {
+        if let (Some(cx), Some(cy)) = (const_i64(x), const_i64(y)) {
+            let r = match op {
+                CmpOp::Eq => cx == cy,
+                CmpOp::Ne => cx != cy,
+                CmpOp::Lt => cx < cy,
+                CmpOp::Le => cx <= cy,
+                CmpOp::Gt => cx > cy,
+                CmpOp::Ge => cx >= cy,
+            };
+            return SubExp::Const(PrimValue::Bool(r));
+        }
+        if x == y && op == CmpOp::Eq && t.is_int() {
+            return SubExp::Const(PrimValue::Bool(true));
+        }
+        SubExp::Var(self.bind(b, "c", Type::Prim(PrimType::Bool), Exp::CmpOp(op, t, x, y)))
+    }
+
+    /// Logical and of two already-computed booleans.
+    pub fn and(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (x, y) {
+            (SubExp::Const(PrimValue::Bool(true)), o) | (o, SubExp::Const(PrimValue::Bool(true))) => o,
+            (SubExp::Const(PrimValue::Bool(false)), _) | (_, SubExp::Const(PrimValue::Bool(false))) => {
+                SubExp::Const(PrimValue::Bool(false))
+            }
+            _ => self.binop(b, BinOp::LogAnd, PrimType::Bool, x, y),
+        }
+    }
+
+    /// Logical or of two already-computed booleans.
+    pub fn or(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (x, y) {
+            (SubExp::Const(PrimValue::Bool(false)), o) | (o, SubExp::Const(PrimValue::Bool(false))) => o,
+            (SubExp::Const(PrimValue::Bool(true)), _) | (_, SubExp::Const(PrimValue::Bool(true))) => {
+                SubExp::Const(PrimValue::Bool(true))
+            }
+            _ => self.binop(b, BinOp::LogOr, PrimType::Bool, x, y),
+        }
+    }
+
+    pub fn not(&mut self, b: &mut BodyBuilder, x: SubExp) -> SubExp {
+        match x {
+            SubExp::Const(PrimValue::Bool(v)) => SubExp::Const(PrimValue::Bool(!v)),
+            _ => SubExp::Var(self.bind(b, "not", Type::Prim(PrimType::Bool), Exp::UnOp(UnOp::Not, PrimType::Bool, x))),
+        }
+    }
+
+    /// Value conversion between primitive types (a no-op when they are equal).
+    pub fn convert(&mut self, b: &mut BodyBuilder, from: PrimType, to: PrimType, x: SubExp) -> SubExp {
+        if from == to {
+            return x;
+        }
+        if let SubExp::Const(v) = x {
+            if from.is_int() && to.is_int() {
+                return SubExp::Const(PrimValue::from_i64(to, v.as_i64()));
+            }
+        }
+        SubExp::Var(self.bind(b, "conv", Type::Prim(to), Exp::Conv(ConvOp::Convert, from, to, x)))
+    }
+
+    /// Converts an integer operand of any type to `i64`.
+    pub fn to_i64(&mut self, b: &mut BodyBuilder, x: SubExp) -> SubExp {
+        let t = self.se_type(x).elem();
+        self.convert(b, t, PrimType::I64, x)
+    }
+
+    /// Evaluates a size polynomial over size variables bound in `scope`.
+    /// `None` when one of its variables has no known value here.
+    pub fn eval_poly(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, p: &Poly) -> LResult<Option<SubExp>> {
+        let mut total = SubExp::i64(0);
+        for (mono, coeff) in &p.terms {
+            let mut term = SubExp::i64(*coeff);
+            for v in mono {
+                let Some(x) = self.size_var(b, scope, *v)? else { return Ok(None) };
+                term = self.mul64(b, term, x);
+            }
+            total = self.add64(b, total, term);
+        }
+        Ok(Some(total))
+    }
+
+    /// The value of a size variable: a local `i64` binding, or a top-level constant.
+    pub fn size_var(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, id: ogham_syntax::ast::NodeId) -> LResult<Option<SubExp>> {
+        match scope.env.get(id) {
+            Some(Val::Leaf(se)) => {
+                let se = *se;
+                if self.se_type(se).rank() == 0 {
+                    return Ok(Some(self.to_i64(b, se)));
+                }
+                Ok(None)
+            }
+            Some(_) => Ok(None),
+            None => match self.def_by_binder.get(&id).copied() {
+                Some(def) => match self.def_constant(b, def)? {
+                    Some(Val::Leaf(se)) => Ok(Some(self.to_i64(b, se))),
+                    _ => Ok(None),
+                },
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// Converts a Futhark slice `start:end:stride` of a dimension of size `n`
+    /// (each part optional; negative strides walk backwards) to an IR slice,
+    /// asserting that it describes a valid (possibly empty) range.
+    pub fn slice_dim(
+        &mut self,
+        b: &mut BodyBuilder,
+        n: SubExp,
+        start: Option<SubExp>,
+        end: Option<SubExp>,
+        stride: Option<SubExp>,
+    ) -> DimIndex {
+        let stride = stride.unwrap_or(SubExp::i64(1));
+        // Whether the stride is negative, as 0/1, so defaults can be chosen without branching.
+        let neg = match const_i64(stride) {
+            Some(s) => SubExp::i64((s < 0) as i64),
+            None => {
+                let c = self.cmp(b, CmpOp::Lt, PrimType::I64, stride, SubExp::i64(0));
+                self.convert(b, PrimType::Bool, PrimType::I64, c)
+            }
+        };
+        let start = match start {
+            Some(s) => s,
+            None => {
+                // 0 going forwards, n-1 going backwards.
+                let last = self.sub64(b, n, SubExp::i64(1));
+                self.mul64(b, neg, last)
+            }
+        };
+        let end = match end {
+            Some(e) => e,
+            None => {
+                // n going forwards, -1 going backwards.
+                let np1 = self.add64(b, n, SubExp::i64(1));
+                let back = self.mul64(b, neg, np1);
+                self.sub64(b, n, back)
+            }
+        };
+        // len = (end - start + stride - sgn(stride)) quot stride
+        let sgn = match const_i64(stride) {
+            Some(s) => SubExp::i64(s.signum()),
+            None => SubExp::Var(self.bind(b, "sgn", Type::Prim(PrimType::I64), Exp::UnOp(UnOp::Sgn, PrimType::I64, stride))),
+        };
+        let dist = self.sub64(b, end, start);
+        let adj = self.sub64(b, stride, sgn);
+        let num = self.add64(b, dist, adj);
+        let len = self.binop(b, BinOp::Quot, PrimType::I64, num, stride);
+        let ok = self.cmp(b, CmpOp::Ge, PrimType::I64, len, SubExp::i64(0));
+        let nonzero = self.cmp(b, CmpOp::Ne, PrimType::I64, stride, SubExp::i64(0));
+        let ok = self.and(b, ok, nonzero);
+        self.assert(b, ok, "Invalid slice: the end lies before the start in the direction of the stride.");
+        DimIndex::Slice { start, len, stride }
+    }
+
+    /// Emits a run-time check unless it is statically true.
+    pub fn assert(&mut self, b: &mut BodyBuilder, cond: SubExp, message: &str) {
+        if cond == SubExp::Const(PrimValue::Bool(true)) {
+            return;
+        }
+        b.push(Vec::new(), Exp::Assert { cond, message: message.to_string() });
+    }
+
+    /// The number of elements of a range from `start` with stride `step`
+    /// (all `i64`), asserting validity; see the range rules in `expr`.
+    pub fn range_len(
+        &mut self,
+        b: &mut BodyBuilder,
+        start: SubExp,
+        step: SubExp,
+        end: SubExp,
+        kind: ogham_syntax::ast::RangeEnd,
+        message: &str,
+    ) -> SubExp {
+        use ogham_syntax::ast::RangeEnd;
+        let zero = SubExp::i64(0);
+        let (len, ok) = match kind {
+            RangeEnd::UpToExclusive => {
+                let step_ok = self.cmp(b, CmpOp::Gt, PrimType::I64, step, zero);
+                let order_ok = self.cmp(b, CmpOp::Le, PrimType::I64, start, end);
+                let dist = self.sub64(b, end, start);
+                let adj = self.sub64(b, step, SubExp::i64(1));
+                let num = self.add64(b, dist, adj);
+                (self.binop(b, BinOp::Quot, PrimType::I64, num, step), self.and(b, step_ok, order_ok))
+            }
+            RangeEnd::DownToExclusive => {
+                let step_ok = self.cmp(b, CmpOp::Lt, PrimType::I64, step, zero);
+                let order_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, start, end);
+                let dist = self.sub64(b, start, end);
+                let mag = self.sub64(b, zero, step);
+                let adj = self.sub64(b, mag, SubExp::i64(1));
+                let num = self.add64(b, dist, adj);
+                (self.binop(b, BinOp::Quot, PrimType::I64, num, mag), self.and(b, step_ok, order_ok))
+            }
+            RangeEnd::ToInclusive => {
+                let up = self.cmp(b, CmpOp::Gt, PrimType::I64, step, zero);
+                let up_ok = self.cmp(b, CmpOp::Le, PrimType::I64, start, end);
+                let up_ok = self.and(b, up, up_ok);
+                let down = self.cmp(b, CmpOp::Lt, PrimType::I64, step, zero);
+                let down_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, start, end);
+                let down_ok = self.and(b, down, down_ok);
+                let ok = self.or(b, up_ok, down_ok);
+                // Divide by a non-zero stand-in when the range is invalid, so
+                // the failure is the assertion and not a division by zero.
+                let safe_step = match const_i64(step) {
+                    Some(s) if s != 0 => step,
+                    Some(_) => SubExp::i64(1),
+                    None => {
+                        let is_zero = self.cmp(b, CmpOp::Eq, PrimType::I64, step, zero);
+                        let z = self.convert(b, PrimType::Bool, PrimType::I64, is_zero);
+                        self.add64(b, step, z)
+                    }
+                };
+                let dist = self.sub64(b, end, start);
+                let q = self.binop(b, BinOp::Quot, PrimType::I64, dist, safe_step);
+                (self.add64(b, q, SubExp::i64(1)), ok)
+            }
+        };
+        self.assert(b, ok, message);
+        len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floored_division_folds() {
+        assert_eq!(fold_i64(BinOp::Div, -7, 2), Some(-4));
+        assert_eq!(fold_i64(BinOp::Div, 7, 2), Some(3));
+        assert_eq!(fold_i64(BinOp::Div, 7, -2), Some(-4));
+        assert_eq!(fold_i64(BinOp::Quot, -7, 2), Some(-3));
+        assert_eq!(fold_i64(BinOp::Quot, 1, 0), None);
+    }
+}

@@ -1,0 +1,241 @@
+//! Entry points: the only functions that remain in the IR. Their source
+//! parameters are flattened into IR parameters (size parameters first), and
+//! the [`EntryPoint`] description tells the outside world how flat
+//! parameters and results make up the source-level values.
+
+use std::collections::HashMap;
+
+use ogham_ir::builder::BodyBuilder;
+use ogham_ir::{CmpOp, EntryPoint, EntryValue, FunDef, Opaque, Param, PrimType, SubExp, Type as IrType, VName};
+use ogham_syntax::ast::{Expr, ExprKind, Literal, Pat, PatKind, TypeExp, TypeParam};
+use ogham_types::{DefId, Type};
+
+use crate::types::{array_type, type_name};
+use crate::value::{RType, Scope, Val};
+use crate::{internal, unsupported, LResult, Lowerer};
+
+impl<'a> Lowerer<'a> {
+    pub fn entry_point(&mut self, def: DefId) -> LResult<FunDef> {
+        let dec = self.dec(def).ok_or_else(|| internal(ogham_syntax::Span::DUMMY, "an entry point that is not a value declaration"))?;
+        let mut b = BodyBuilder::new(dec.span);
+        let mut size_params: Vec<Param> = Vec::new();
+        let mut scope = Scope::default();
+        for tp in &dec.type_params {
+            match tp {
+                TypeParam::Size(binder) => {
+                    let p = self.param(&binder.name.text, IrType::Prim(PrimType::I64));
+                    scope = scope.bind(binder.id, Val::Leaf(SubExp::Var(p.name)));
+                    size_params.push(p);
+                }
+                TypeParam::Type(binder, _) => {
+                    return Err(unsupported(binder.name.span, "a polymorphic entry point"));
+                }
+            }
+        }
+        // Each input's flat parameters, and any sizes they need beyond the declared ones.
+        let mut inputs: Vec<(Vec<Param>, EntryValue)> = Vec::new();
+        for pat in &dec.params {
+            let t = self.binding_type(pat.id, pat.span)?;
+            let rt = self.rtype(&mut b, &scope, t, true)?;
+            if matches!(rt, RType::Arrow(..)) {
+                return Err(unsupported(pat.span, "a function-typed entry point parameter"));
+            }
+            let mut shapes = Vec::new();
+            Self::leaf_shapes(&rt, &[], &mut shapes);
+            let mut parts = Vec::new();
+            for (elem, shape) in shapes {
+                let mut dims = Vec::with_capacity(shape.len());
+                for d in shape {
+                    let is_param = |v: &VName| size_params.iter().any(|p| p.name == *v) || inputs.iter().any(|(ps, _)| ps.iter().any(|p| p.name == *v));
+                    match d {
+                        Some(SubExp::Const(c)) => dims.push(SubExp::Const(c)),
+                        Some(SubExp::Var(v)) if is_param(&v) => dims.push(SubExp::Var(v)),
+                        other => {
+                            let p = self.param("size", IrType::Prim(PrimType::I64));
+                            if let Some(expected) = other {
+                                let ok = self.cmp(&mut b, CmpOp::Eq, PrimType::I64, SubExp::Var(p.name), expected);
+                                self.assert(&mut b, ok, "Entry point argument does not have the size its type requires.");
+                            }
+                            dims.push(SubExp::Var(p.name));
+                            size_params.push(p);
+                        }
+                    }
+                }
+                parts.push(self.param("in", array_type(elem, dims)));
+            }
+            let val = shape_template(&rt).rebuild(&mut parts.iter().map(|p| SubExp::Var(p.name)));
+            scope = self.bind_pat(&mut b, &scope, pat, val)?;
+            let ev = entry_value(t, pat_type_exp(pat), Vec::new());
+            inputs.push((parts, ev));
+        }
+        let mut params = size_params.clone();
+        let mut input_values = Vec::new();
+        for (parts, mut ev) in inputs {
+            ev.parts = (params.len()..params.len() + parts.len()).collect();
+            params.extend(parts);
+            input_values.push(ev);
+        }
+
+        let v = self.expr(&mut b, &scope, &dec.body)?;
+        if v.has_fun() {
+            return Err(unsupported(dec.span, "an entry point returning a function"));
+        }
+        let result = v.leaves();
+        let param_names: Vec<VName> = params.iter().map(|p| p.name).collect();
+        let mut existential: HashMap<VName, VName> = HashMap::new();
+        let mut ret = Vec::with_capacity(result.len());
+        for r in &result {
+            let t = self.se_type(*r);
+            let shape = t
+                .shape()
+                .iter()
+                .map(|d| match d {
+                    SubExp::Var(x) if !param_names.contains(x) => {
+                        SubExp::Var(*existential.entry(*x).or_insert_with(|| self.names.fresh("ext")))
+                    }
+                    other => *other,
+                })
+                .collect();
+            ret.push(array_type(t.elem(), shape));
+        }
+        for e in existential.values() {
+            self.types.insert(*e, IrType::Prim(PrimType::I64));
+        }
+
+        // Outputs: one per component of a top-level tuple, otherwise one.
+        let body_t = self.expr_type(dec.body.id, dec.body.span)?;
+        let ret_exp = dec.ret.as_ref();
+        let mut outputs = Vec::new();
+        let components: Vec<(&Type, Option<&TypeExp>)> = match body_t.as_tuple() {
+            Some(items) if items.len() >= 2 => {
+                let exps: Vec<Option<&TypeExp>> = match ret_exp.map(strip_unique) {
+                    Some(TypeExp::Tuple(ts, _)) if ts.len() == items.len() => ts.iter().map(Some).collect(),
+                    _ => vec![None; items.len()],
+                };
+                items.into_iter().zip(exps).collect()
+            }
+            _ => vec![(body_t, ret_exp)],
+        };
+        let mut next = 0;
+        for (t, te) in components {
+            let n = leaf_count(t);
+            outputs.push(entry_value(t, te, (next..next + n).collect()));
+            next += n;
+        }
+        let body = b.finish(result);
+        let name = self.info.defs.get(def.0 as usize).map(|d| d.name.clone()).unwrap_or_else(|| dec.name.name.text.clone());
+        Ok(FunDef { name, params, ret, body, entry: Some(EntryPoint { inputs: input_values, outputs }), span: dec.span })
+    }
+}
+
+/// A value of the structure of `t` with placeholder leaves (to be rebuilt).
+pub fn shape_template<'a>(t: &RType) -> Val<'a> {
+    match t {
+        RType::Prim(_) => Val::Leaf(SubExp::i64(0)),
+        RType::Array { elem, .. } => shape_template(elem),
+        RType::Record(fields) => Val::Record(fields.iter().map(|(k, f)| (k.clone(), shape_template(f))).collect()),
+        RType::Sum(cs) => Val::Sum {
+            tag: SubExp::i64(0),
+            payloads: cs.values().map(|ps| ps.iter().map(shape_template).collect()).collect(),
+        },
+        RType::Arrow(..) => Val::unit(),
+    }
+}
+
+/// The number of IR values a value of type `t` flattens to.
+pub fn leaf_count(t: &Type) -> usize {
+    match t {
+        Type::Prim(_) => 1,
+        Type::Array { elem, .. } => leaf_count(elem),
+        Type::Record(fields) => fields.values().map(leaf_count).sum(),
+        Type::Sum(cs) => 1 + cs.values().flatten().map(leaf_count).sum::<usize>(),
+        Type::Arrow { .. } | Type::Param(_) => 0,
+    }
+}
+
+fn strip_unique(t: &TypeExp) -> &TypeExp {
+    match t {
+        TypeExp::Unique(inner, _) => strip_unique(inner),
+        other => other,
+    }
+}
+
+/// The type written on a parameter pattern, if any.
+fn pat_type_exp(p: &Pat) -> Option<&TypeExp> {
+    match &p.kind {
+        PatKind::Ascribe(_, t) => Some(t),
+        PatKind::Attr(_, inner) => pat_type_exp(inner),
+        _ => None,
+    }
+}
+
+/// The description of one entry input or output of type `t`, written as `te` in the source.
+fn entry_value(t: &Type, te: Option<&TypeExp>, parts: Vec<usize>) -> EntryValue {
+    let unique = matches!(te, Some(TypeExp::Unique(..)));
+    let written_name = match te.map(strip_unique) {
+        Some(TypeExp::Var(q)) if PrimType::from_name(&q.name).is_none() || !q.quals.is_empty() => Some(q.to_string()),
+        _ => None,
+    };
+    let fields_of = |fields: &std::collections::BTreeMap<String, Type>| -> Vec<(String, String, usize)> {
+        fields.iter().map(|(k, f)| (k.clone(), type_name(f), leaf_count(f))).collect()
+    };
+    let opaque = match t {
+        Type::Record(fields) => Some(Opaque::Record { fields: fields_of(fields) }),
+        Type::Sum(cs) => Some(Opaque::Sum { variants: cs.keys().cloned().collect() }),
+        Type::Array { elem, shape } => match &**elem {
+            Type::Record(fields) => Some(Opaque::RecordArray { rank: shape.len(), fields: fields_of(fields) }),
+            Type::Sum(cs) => Some(Opaque::Sum { variants: cs.keys().cloned().collect() }),
+            _ => None,
+        },
+        _ => None,
+    };
+    let type_name = match (&opaque, written_name) {
+        (Some(_), Some(n)) => n,
+        _ => type_name(t),
+    };
+    EntryValue { type_name, unique, parts, opaque }
+}
+
+/// A short rendering of an expression for assertion messages.
+pub fn show_expr(e: &Expr) -> String {
+    let e = match &e.kind {
+        ExprKind::Parens(inner) => inner,
+        _ => e,
+    };
+    let s = show(e, 0);
+    if s.len() > 80 {
+        format!("{}…", &s[..s.char_indices().take_while(|(i, _)| *i < 77).last().map(|(i, c)| i + c.len_utf8()).unwrap_or(0)])
+    } else {
+        s
+    }
+}
+
+fn show(e: &Expr, depth: usize) -> String {
+    if depth > 6 {
+        return "…".to_string();
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ExprKind::Literal(Literal::Int { value, .. }) => value.to_string(),
+        ExprKind::Literal(Literal::Float { value, .. }) => format!("{value:?}"),
+        ExprKind::Literal(Literal::Bool(x)) => x.to_string(),
+        ExprKind::Literal(Literal::String(s)) => format!("{:?}", String::from_utf8_lossy(s)),
+        ExprKind::Var(q) => q.to_string(),
+        ExprKind::Parens(x) => format!("({})", show(x, d)),
+        ExprKind::Tuple(xs) => format!("({})", xs.iter().map(|x| show(x, d)).collect::<Vec<_>>().join(", ")),
+        ExprKind::Project(x, n) => format!("{}.{}", show(x, d), n.text),
+        ExprKind::Apply(f, args) => {
+            let mut s = show(f, d);
+            for a in args {
+                s.push(' ');
+                s.push_str(&show(a, d));
+            }
+            s
+        }
+        ExprKind::BinOp { op, lhs, rhs, .. } => format!("{} {} {}", show(lhs, d), op, show(rhs, d)),
+        ExprKind::Negate(x) => format!("-{}", show(x, d)),
+        ExprKind::Not(x) => format!("!{}", show(x, d)),
+        ExprKind::Index(x, _) => format!("{}[…]", show(x, d)),
+        _ => "…".to_string(),
+    }
+}

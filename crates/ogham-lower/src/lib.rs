@@ -1,0 +1,164 @@
+//! Lowering from the checked AST to the core IR.
+//!
+//! Strategy: static evaluation with full inlining. Only entry points become
+//! IR functions. Every other function — top-level, local, lambda, prelude —
+//! is inlined where it is applied, by lowering its body in an environment
+//! that binds its parameters to the arguments' static values ([`value`]).
+//! Monomorphisation and defunctionalisation fall out of this: type
+//! parameters are substituted at each inlining, and function values exist
+//! only during lowering. Records, tuples and sums are flattened into their
+//! leaves, arrays of records into records of arrays.
+//!
+//! Input: the parsed files in the order given to the checker, and the
+//! checker's [`TypeInfo`]. The checker rejects recursion, so inlining
+//! terminates. Output: an [`ogham_ir::Program`] satisfying the IR's
+//! invariants, or `not-supported-yet` diagnostics for constructs that cannot
+//! be lowered yet.
+
+mod arith;
+mod builtin;
+mod control;
+mod entry;
+mod expr;
+mod intrinsic;
+mod pat;
+mod types;
+pub mod value;
+
+use std::collections::{HashMap, HashSet};
+
+use ogham_ir::builder::BodyBuilder;
+use ogham_ir::{Exp, NameTable, Param, SubExp, Type, VName};
+use ogham_syntax::ast::{Dec, NodeId, Program, ValueDec};
+use ogham_syntax::{Diagnostic, Span};
+use ogham_types::{DefId, TypeInfo};
+
+pub use arith::{const_i64, fold_i64};
+
+/// Lowers a checked program: every entry point in `info.entries` becomes an
+/// IR function. `files` are in the order given to the checker.
+pub fn lower(files: &[&Program], info: &TypeInfo) -> Result<ogham_ir::Program, Vec<Diagnostic>> {
+    let mut lowerer = Lowerer::new(files, info);
+    let mut funs = Vec::new();
+    let mut errors = Vec::new();
+    for &def in &info.entries {
+        match lowerer.entry_point(def) {
+            Ok(f) => funs.push(f),
+            Err(d) => errors.push(d),
+        }
+    }
+    if errors.is_empty() {
+        Ok(ogham_ir::Program { funs, names: lowerer.names })
+    } else {
+        Err(errors)
+    }
+}
+
+/// The result of lowering one construct; the error is a `not-supported-yet`
+/// (or, for inconsistent checker output, `internal-error`) diagnostic.
+pub(crate) type LResult<T> = Result<T, Diagnostic>;
+
+/// How deeply calls may be inlined inside each other before lowering gives up.
+const MAX_INLINE_DEPTH: usize = 2000;
+
+/// State of one lowering run.
+pub(crate) struct Lowerer<'a> {
+    files: &'a [&'a Program],
+    info: &'a TypeInfo,
+    pub names: NameTable,
+    /// The IR type of every variable bound so far.
+    types: HashMap<VName, Type>,
+    /// Arrays that are visible under more than one source value although the
+    /// checker considers one of them fresh (`zip` does not copy); they are
+    /// copied before being consumed.
+    shared: HashSet<VName>,
+    /// The binder id of every top-level definition's name.
+    def_by_binder: HashMap<NodeId, DefId>,
+    /// Current nesting of inlined calls.
+    depth: usize,
+}
+
+pub(crate) fn unsupported(span: Span, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("not-supported-yet", span, message)
+}
+
+pub(crate) fn internal(span: Span, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("internal-error", span, format!("lowering: {}", message.into()))
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(files: &'a [&'a Program], info: &'a TypeInfo) -> Lowerer<'a> {
+        let mut lowerer = Lowerer {
+            files,
+            info,
+            names: NameTable::default(),
+            types: HashMap::new(),
+            shared: HashSet::new(),
+            def_by_binder: HashMap::new(),
+            depth: 0,
+        };
+        for (i, _) in info.defs.iter().enumerate() {
+            if let Some(dec) = lowerer.dec(DefId(i as u32)) {
+                lowerer.def_by_binder.insert(dec.name.id, DefId(i as u32));
+            }
+        }
+        lowerer
+    }
+
+    /// The declaration of a top-level definition.
+    pub fn dec(&self, def: DefId) -> Option<&'a ValueDec> {
+        let info = self.info.defs.get(def.0 as usize)?;
+        match self.files.get(info.file_index)?.decs.get(info.dec_index)? {
+            Dec::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The IR type of an operand.
+    pub fn se_type(&self, se: SubExp) -> Type {
+        match se {
+            SubExp::Const(v) => Type::Prim(v.prim_type()),
+            SubExp::Var(v) => self.types.get(&v).cloned().unwrap_or(Type::Prim(ogham_ir::PrimType::I64)),
+        }
+    }
+
+    /// A fresh parameter (or pattern element) of the given type.
+    pub fn param(&mut self, base: &str, ty: Type) -> Param {
+        let name = self.names.fresh(base);
+        self.types.insert(name, ty.clone());
+        Param { name, ty }
+    }
+
+    /// Binds a fresh variable to `exp`.
+    pub fn bind(&mut self, b: &mut BodyBuilder, base: &str, ty: Type, exp: Exp) -> VName {
+        let p = self.param(base, ty);
+        let name = p.name;
+        b.push(vec![p], exp);
+        name
+    }
+
+    /// Binds several fresh variables to `exp`.
+    pub fn bind_many(&mut self, b: &mut BodyBuilder, base: &str, tys: Vec<Type>, exp: Exp) -> Vec<VName> {
+        let pat: Vec<Param> = tys.into_iter().map(|t| self.param(base, t)).collect();
+        let names = pat.iter().map(|p| p.name).collect();
+        b.push(pat, exp);
+        names
+    }
+
+    /// A fresh builder for a nested body, inheriting span and attributes.
+    pub fn sub_builder(&self, b: &BodyBuilder) -> BodyBuilder {
+        let mut nb = BodyBuilder::new(b.span);
+        nb.attrs = b.attrs;
+        nb
+    }
+
+    /// An array operand that may be consumed: copied first if it is shared.
+    pub fn consumable(&mut self, b: &mut BodyBuilder, v: VName) -> VName {
+        if self.shared.contains(&v) {
+            let ty = self.types[&v].clone();
+            self.bind(b, "copy", ty, Exp::Copy(v))
+        } else {
+            v
+        }
+    }
+}

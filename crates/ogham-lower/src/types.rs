@@ -1,0 +1,213 @@
+//! Checked types at lowering time: substituting type parameters, evaluating
+//! sizes to IR operands, the leaf layout of a type, blank values (the
+//! payloads of inactive sum constructors), and size matching that binds size
+//! parameters from the shapes of actual arguments.
+
+use std::collections::HashMap;
+
+use ogham_ir::builder::BodyBuilder;
+use ogham_ir::{Exp, PrimType, PrimValue, SubExp, Type as IrType};
+use ogham_syntax::ast::NodeId;
+use ogham_syntax::Span;
+use ogham_types::{Size, Type};
+
+use crate::value::{RType, Scope, Val};
+use crate::{internal, LResult, Lowerer};
+
+impl<'a> Lowerer<'a> {
+    /// The checked type of an expression node.
+    pub fn expr_type(&self, id: NodeId, span: Span) -> LResult<&'a Type> {
+        self.info.expr_types.get(&id).ok_or_else(|| internal(span, "expression without a type"))
+    }
+
+    /// The checked type of a pattern node or binder.
+    pub fn binding_type(&self, id: NodeId, span: Span) -> LResult<&'a Type> {
+        self.info.binding_types.get(&id).ok_or_else(|| internal(span, "binding without a type"))
+    }
+
+    /// Resolves a checked type in `scope`: type parameters substituted, and
+    /// sizes evaluated (emitting arithmetic into `b`) when `dims` is set.
+    pub fn rtype(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, t: &Type, dims: bool) -> LResult<RType> {
+        Ok(match t {
+            Type::Prim(p) => RType::Prim(*p),
+            Type::Array { elem, shape } => {
+                let mut ds = Vec::with_capacity(shape.len());
+                for s in shape {
+                    ds.push(if dims { self.eval_size(b, scope, s)? } else { None });
+                }
+                let elem = self.rtype(b, scope, elem, dims)?;
+                elem.array_of(ds)
+            }
+            Type::Record(fields) => {
+                let mut out = std::collections::BTreeMap::new();
+                for (k, v) in fields {
+                    out.insert(k.clone(), self.rtype(b, scope, v, dims)?);
+                }
+                RType::Record(out)
+            }
+            Type::Sum(cs) => {
+                let mut out = std::collections::BTreeMap::new();
+                for (k, ts) in cs {
+                    let mut items = Vec::new();
+                    for t in ts {
+                        items.push(self.rtype(b, scope, t, dims)?);
+                    }
+                    out.insert(k.clone(), items);
+                }
+                RType::Sum(out)
+            }
+            Type::Arrow { from, to, .. } => {
+                RType::Arrow(Box::new(self.rtype(b, scope, from, dims)?), Box::new(self.rtype(b, scope, to, dims)?))
+            }
+            Type::Param(p) => match scope.subst.get(p) {
+                Some(t) => t.clone(),
+                None => return Err(internal(b.span, "a type parameter without an instantiation")),
+            },
+        })
+    }
+
+    /// The value of a size, if it is known here.
+    pub fn eval_size(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, s: &Size) -> LResult<Option<SubExp>> {
+        match s {
+            Size::Poly(p) => self.eval_poly(b, scope, p),
+            Size::Unknown(_) => Ok(None),
+        }
+    }
+
+    /// The full shape of every leaf of a value of type `t` (in leaf order),
+    /// each prefixed by `outer`; `None` where a dimension is unknown.
+    pub fn leaf_shapes(t: &RType, outer: &[Option<SubExp>], out: &mut Vec<(PrimType, Vec<Option<SubExp>>)>) {
+        match t {
+            RType::Prim(p) => out.push((*p, outer.to_vec())),
+            RType::Array { elem, shape } => {
+                let mut o = outer.to_vec();
+                o.extend(shape.iter().copied());
+                Self::leaf_shapes(elem, &o, out);
+            }
+            RType::Record(fields) => fields.values().for_each(|f| Self::leaf_shapes(f, outer, out)),
+            RType::Sum(cs) => {
+                out.push((PrimType::I8, outer.to_vec()));
+                cs.values().flatten().for_each(|p| Self::leaf_shapes(p, outer, out));
+            }
+            RType::Arrow(..) => {}
+        }
+    }
+
+    /// A blank value of type `t`: zeros, and arrays with the type's shape
+    /// (zero where a dimension is unknown).
+    pub fn blank(&mut self, b: &mut BodyBuilder, t: &RType) -> Val<'a> {
+        self.blank_with_outer(b, t, &[])
+    }
+
+    fn blank_with_outer(&mut self, b: &mut BodyBuilder, t: &RType, outer: &[Option<SubExp>]) -> Val<'a> {
+        let scalar = |this: &mut Self, b: &mut BodyBuilder, p: PrimType, outer: &[Option<SubExp>]| -> Val<'a> {
+            let zero = SubExp::Const(PrimValue::zero(p));
+            if outer.is_empty() {
+                return Val::Leaf(zero);
+            }
+            let shape: Vec<SubExp> = outer.iter().map(|d| d.unwrap_or(SubExp::i64(0))).collect();
+            let ty = IrType::Array { elem: p, shape: shape.clone() };
+            Val::Leaf(SubExp::Var(this.bind(b, "blank", ty, Exp::Replicate { shape, value: zero })))
+        };
+        match t {
+            RType::Prim(p) => scalar(self, b, *p, outer),
+            RType::Array { elem, shape } => {
+                let mut o = outer.to_vec();
+                o.extend(shape.iter().copied());
+                self.blank_with_outer(b, elem, &o)
+            }
+            RType::Record(fields) => {
+                Val::Record(fields.iter().map(|(k, f)| (k.clone(), self.blank_with_outer(b, f, outer))).collect())
+            }
+            RType::Sum(cs) => {
+                let tag = match scalar(self, b, PrimType::I8, outer) {
+                    Val::Leaf(se) => se,
+                    _ => SubExp::Const(PrimValue::I8(0)),
+                };
+                let payloads =
+                    cs.values().map(|ps| ps.iter().map(|p| self.blank_with_outer(b, p, outer)).collect()).collect();
+                Val::Sum { tag, payloads }
+            }
+            RType::Arrow(..) => Val::unit(),
+        }
+    }
+
+    /// Binds size variables that occur as a whole dimension of `t` (a checked
+    /// type in the callee's terms) to the matching dimension of `val`.
+    /// `outer` is the number of array dimensions already walked through.
+    pub fn match_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut HashMap<NodeId, SubExp>) {
+        match (t, val) {
+            (Type::Array { elem, shape }, _) => {
+                if let Some(first) = val.leaves().first() {
+                    let actual = self.se_type(*first);
+                    for (k, s) in shape.iter().enumerate() {
+                        if let (Size::Poly(p), Some(d)) = (s, actual.shape().get(outer + k)) {
+                            if let Some(v) = p.as_var() {
+                                out.entry(v).or_insert(*d);
+                            }
+                        }
+                    }
+                }
+                self.match_sizes(elem, val, outer + shape.len(), out);
+            }
+            (Type::Record(fields), Val::Record(vals)) => {
+                for (k, ft) in fields {
+                    if let Some(v) = vals.get(k) {
+                        self.match_sizes(ft, v, outer, out);
+                    }
+                }
+            }
+            (Type::Sum(cs), Val::Sum { payloads, .. }) => {
+                for (ts, vs) in cs.values().zip(payloads) {
+                    for (t, v) in ts.iter().zip(vs) {
+                        self.match_sizes(t, v, outer, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Futhark's size-free notation for a type: `[][]f32`, `(i32, bool)`,
+/// `{x: f64}`, `#a i32 | #b`.
+pub fn type_name(t: &Type) -> String {
+    match t {
+        Type::Prim(p) => p.name().to_string(),
+        Type::Array { elem, shape } => {
+            let inner = type_name(elem);
+            let inner = if matches!(**elem, Type::Sum(_)) { format!("({inner})") } else { inner };
+            format!("{}{inner}", "[]".repeat(shape.len()))
+        }
+        Type::Record(fields) => match t.as_tuple() {
+            Some(items) if !items.is_empty() => {
+                format!("({})", items.iter().map(|t| type_name(t)).collect::<Vec<_>>().join(", "))
+            }
+            _ if fields.is_empty() => "()".to_string(),
+            _ => format!("{{{}}}", fields.iter().map(|(k, t)| format!("{k}: {}", type_name(t))).collect::<Vec<_>>().join(", ")),
+        },
+        Type::Sum(cs) => cs
+            .iter()
+            .map(|(k, ts)| {
+                let mut s = format!("#{k}");
+                for t in ts {
+                    s.push(' ');
+                    s.push_str(&type_name(t));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Type::Arrow { from, to, .. } => format!("{} -> {}", type_name(from), type_name(to)),
+        Type::Param(_) => "t".to_string(),
+    }
+}
+
+/// The IR type of an array of `elem` with the given shape.
+pub fn array_type(elem: PrimType, shape: Vec<SubExp>) -> IrType {
+    if shape.is_empty() {
+        IrType::Prim(elem)
+    } else {
+        IrType::Array { elem, shape }
+    }
+}

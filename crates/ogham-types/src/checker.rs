@@ -1,0 +1,586 @@
+//! The checker's state and the per-definition driver: environments, schemes
+//! and instantiation, checking one top-level definition and finalising it
+//! (defaulting overloaded types, resolving operators, exhaustiveness, entry
+//! point restrictions, generalisation), and recording the results in
+//! [`TypeInfo`].
+
+use std::collections::{BTreeSet, HashMap};
+
+use ogham_prim::PrimType;
+use ogham_syntax::ast::{
+    Binder, Dec, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec,
+};
+use ogham_syntax::{Diagnostic, Span};
+
+use crate::info::{DefId, DefInfo, Instantiation, Resolution, TypeInfo};
+use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty};
+use crate::CheckInput;
+
+/// The set of local variables a value may share memory with.
+pub type Aliases = BTreeSet<NodeId>;
+
+/// A pseudo-variable standing for every top-level definition: values that
+/// alias it cannot be consumed.
+pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
+
+/// A polymorphic type.
+#[derive(Clone, Debug)]
+pub struct Scheme {
+    pub type_params: Vec<NodeId>,
+    pub size_params: Vec<NodeId>,
+    pub ty: Ty,
+}
+
+impl Scheme {
+    pub fn mono(ty: Ty) -> Scheme {
+        Scheme { type_params: Vec::new(), size_params: Vec::new(), ty }
+    }
+}
+
+pub struct GlobalDef {
+    pub binder: NodeId,
+    pub scheme: Scheme,
+}
+
+/// A local binding in scope.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub id: NodeId,
+    pub ty: Ty,
+    /// Present for local functions with explicit type or size parameters.
+    pub scheme: Option<Scheme>,
+    pub aliases: Aliases,
+    pub consumable: bool,
+    /// Lambda and loop nesting at the binding, to forbid consuming free variables.
+    pub lambda_depth: u32,
+    pub loop_depth: u32,
+}
+
+/// A type abbreviation.
+#[derive(Clone, Debug)]
+pub struct TypeAbbrev {
+    pub params: Vec<(NodeId, bool)>,
+    pub ty: Ty,
+}
+
+/// Per-definition facts awaiting the final substitution.
+#[derive(Default)]
+pub struct Pending {
+    pub expr_types: HashMap<NodeId, Ty>,
+    pub binding_types: HashMap<NodeId, Ty>,
+    pub insts: Vec<(NodeId, Vec<(NodeId, Ty)>, Vec<(NodeId, Dim)>)>,
+    /// Built-in operators whose exact operation depends on the operand type.
+    pub ops: Vec<(NodeId, String, Ty)>,
+    pub literals: Vec<(Literal, bool, Ty, Span)>,
+    pub matches: Vec<(Vec<Pat>, Ty, Span)>,
+    pub irrefutable: Vec<Pat>,
+}
+
+pub struct Checker {
+    pub store: Store,
+    pub names: Names,
+    pub diags: Vec<Diagnostic>,
+    pub info: TypeInfo,
+    pub globals: Vec<GlobalDef>,
+    pub global_names: HashMap<String, DefId>,
+    pub types: HashMap<String, TypeAbbrev>,
+    pub locals: Vec<Local>,
+    pub local_types: Vec<(String, Ty)>,
+    pub pending: Pending,
+    pub pending_sizes: Vec<(Dim, Dim, Span)>,
+    pub consumed: HashMap<NodeId, Span>,
+    pub lambda_depth: u32,
+    pub loop_depth: u32,
+    pub current_def: Option<String>,
+    /// Implicit size parameters created for anonymous sizes in the current definition's parameters.
+    pub implicit_sizes: Option<Vec<NodeId>>,
+    /// Schemes of built-ins, by signature text.
+    pub builtin_schemes: HashMap<String, Scheme>,
+    /// Set while checking a top-level definition's parameters, where anonymous sizes become implicit size parameters.
+    pub top_level_header: bool,
+    /// The aliases of each component of tuple expressions (for `unique-return-aliased`).
+    pub tuple_aliases: HashMap<NodeId, Vec<Aliases>>,
+    /// Local functions whose bodies are being checked (a use inside is recursion).
+    pub defining_locals: Vec<String>,
+}
+
+impl Checker {
+    pub fn new() -> Checker {
+        Checker {
+            store: Store::default(),
+            names: Names::new(),
+            diags: Vec::new(),
+            info: TypeInfo::default(),
+            globals: Vec::new(),
+            global_names: HashMap::new(),
+            types: HashMap::new(),
+            locals: Vec::new(),
+            local_types: Vec::new(),
+            pending: Pending::default(),
+            pending_sizes: Vec::new(),
+            consumed: HashMap::new(),
+            lambda_depth: 0,
+            loop_depth: 0,
+            current_def: None,
+            implicit_sizes: None,
+            builtin_schemes: HashMap::new(),
+            top_level_header: false,
+            tuple_aliases: HashMap::new(),
+            defining_locals: Vec::new(),
+        }
+    }
+
+    pub fn error(&mut self, name: &'static str, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(name, span, msg));
+    }
+
+    pub fn show(&self, ty: &Ty) -> String {
+        ty::show_ty(&self.store.resolve(ty), &self.names)
+    }
+
+    pub fn show_dim(&self, d: &Dim) -> String {
+        ty::show_dim(&self.store.resolve_dim(d), &self.names)
+    }
+
+    pub fn fresh_var(&mut self, span: Span) -> Ty {
+        self.store.fresh_var(Constraint::None, span)
+    }
+
+    pub fn note_name(&mut self, binder: &Binder) {
+        self.names.insert(binder.id, binder.name.text.clone());
+    }
+
+    pub fn lookup_local(&self, name: &str) -> Option<&Local> {
+        self.locals.iter().rev().find(|l| l.name == name)
+    }
+
+    /// Instantiates a scheme: fresh variables for type parameters, fresh size
+    /// variables for size parameters, fresh unknown sizes for existentials.
+    pub fn instantiate(&mut self, scheme: &Scheme, node: NodeId, span: Span) -> Ty {
+        let mut types = HashMap::new();
+        let mut inst_types = Vec::new();
+        for p in &scheme.type_params {
+            let v = self.store.fresh_var(Constraint::None, span);
+            types.insert(*p, v.clone());
+            inst_types.push((*p, v));
+        }
+        let mut sizes = HashMap::new();
+        let mut inst_sizes = Vec::new();
+        for p in &scheme.size_params {
+            let d = self.store.fresh_svar();
+            sizes.insert(*p, d.clone());
+            inst_sizes.push((*p, d));
+        }
+        let mut ty = ty::subst_params(&scheme.ty, &types);
+        ty = ty::subst_sizes(&ty, &sizes);
+        let mut existentials: HashMap<u32, Dim> = HashMap::new();
+        ty = ty::map_dims(&ty, &mut |d| match d {
+            Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
+            other => other.clone(),
+        });
+        if !inst_types.is_empty() || !inst_sizes.is_empty() {
+            self.pending.insts.push((node, inst_types, inst_sizes));
+        }
+        ty
+    }
+
+    /// Registers the built-in type names' absence of definitions: nothing to do;
+    /// primitive names are recognised directly.
+    pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
+        for (file_index, file) in files.iter().enumerate() {
+            for (dec_index, dec) in file.program.decs.iter().enumerate() {
+                match dec {
+                    Dec::Value(vd) => self.check_value_dec(vd, file_index, dec_index, file.is_main),
+                    Dec::Type(td) => self.check_type_dec(td),
+                    Dec::Import { .. } => {}
+                    Dec::Unsupported { what, span } => {
+                        self.error("not-supported-yet", *span, format!("`{what}` declarations are not supported yet."))
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_type_dec(&mut self, td: &TypeDec) {
+        self.note_name(&td.name);
+        let saved_types = self.local_types.len();
+        let saved_locals = self.locals.len();
+        let mut params = Vec::new();
+        for p in &td.params {
+            match p {
+                TypeParam::Size(b) => {
+                    self.note_name(b);
+                    self.push_size_binder(b);
+                    params.push((b.id, true));
+                }
+                TypeParam::Type(b, _) => {
+                    self.note_name(b);
+                    self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
+                    params.push((b.id, false));
+                }
+            }
+        }
+        let errors_before = self.diags.len();
+        let ty = self.type_exp(&td.def, crate::expr::AnonMode::Unknown);
+        let ty = self.store.resolve(&ty);
+        if self.diags.len() == errors_before
+            && td.liftedness == ogham_syntax::ast::Liftedness::Unlifted
+            && contains_arrow(&ty)
+        {
+            self.error(
+                "type-mismatch",
+                td.span,
+                format!("Type abbreviation `{}` contains a function type; declare it with `type^`.", td.name.name.text),
+            );
+        }
+        self.local_types.truncate(saved_types);
+        self.locals.truncate(saved_locals);
+        self.types.insert(td.name.name.text.clone(), TypeAbbrev { params, ty });
+    }
+
+    pub fn push_size_binder(&mut self, b: &Binder) {
+        self.note_name(b);
+        self.pending.binding_types.insert(b.id, Ty::i64());
+        self.locals.push(Local {
+            name: b.name.text.clone(),
+            id: b.id,
+            ty: Ty::i64(),
+            scheme: None,
+            aliases: Aliases::new(),
+            consumable: false,
+            lambda_depth: self.lambda_depth,
+            loop_depth: self.loop_depth,
+        });
+    }
+
+    fn check_value_dec(&mut self, vd: &ValueDec, file_index: usize, dec_index: usize, is_main: bool) {
+        self.note_name(&vd.name);
+        self.pending = Pending::default();
+        self.pending_sizes.clear();
+        self.consumed.clear();
+        self.locals.clear();
+        self.local_types.clear();
+        self.lambda_depth = 0;
+        self.loop_depth = 0;
+        self.current_def = Some(vd.name.name.text.clone());
+        self.implicit_sizes = Some(Vec::new());
+        let errors_before = self.diags.len();
+        self.top_level_header = true;
+        self.tuple_aliases.clear();
+
+        let (fun_ty, explicit_types, explicit_sizes, body_aliases, param_ids) =
+            self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
+        let implicit_sizes = self.implicit_sizes.take().unwrap_or_default();
+
+        // Return aliasing: a unique return must not alias a non-consumable parameter.
+        if let Some(ret) = &vd.ret {
+            if crate::expr::is_unique_type_exp(ret) {
+                for p in &body_aliases {
+                    if let Some((name, consumable)) =
+                        param_ids.iter().find(|(id, _, _)| id == p).map(|(_, n, c)| (n.clone(), *c))
+                    {
+                        if !consumable {
+                            self.error(
+                                "return-aliased",
+                                vd.body.span,
+                                format!("Unique-typed return value of `{}` is aliased to `{name}`, which is not consumable.", vd.name.name.text),
+                            );
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        if let Some(TypeExp::Tuple(components, _)) = &vd.ret {
+            self.check_unique_components(vd, components);
+        }
+        self.finalise_definition();
+        let resolved = self.store.resolve(&fun_ty);
+        // Generalise over the remaining type variables.
+        let mut type_params = explicit_types;
+        let mut free = Vec::new();
+        collect_vars(&self.store, &resolved, &mut free);
+        for v in free {
+            let id = self.store.fresh_synthetic();
+            self.names.insert(id, format!("'{}", (b'a' + (type_params.len() % 26) as u8) as char));
+            self.store.vars[v as usize].binding = Some(Ty::Param(id));
+            type_params.push(id);
+        }
+        let final_ty = self.store.resolve(&fun_ty);
+        let mut size_params = explicit_sizes;
+        size_params.extend(implicit_sizes);
+
+        let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
+        if is_entry {
+            self.check_entry(vd, &final_ty, !type_params.is_empty());
+        }
+        self.record_pending();
+
+        let failed = self.diags.len() > errors_before;
+        let scheme =
+            if failed { Scheme::mono(Ty::Error) } else { Scheme { type_params, size_params, ty: final_ty.clone() } };
+        let def_id = DefId(self.globals.len() as u32);
+        self.info.defs.push(DefInfo {
+            name: vd.name.name.text.clone(),
+            file_index,
+            dec_index,
+            is_entry,
+            ty: ty::to_public(&final_ty),
+        });
+        if is_entry {
+            self.info.entries.push(def_id);
+        }
+        self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
+        self.globals.push(GlobalDef { binder: vd.name.id, scheme });
+        self.global_names.insert(vd.name.name.text.clone(), def_id);
+        self.current_def = None;
+    }
+
+    /// A unique component of a returned tuple must not alias another component.
+    fn check_unique_components(&mut self, vd: &ValueDec, components: &[TypeExp]) {
+        let mut tail: &Expr = &vd.body;
+        loop {
+            match &tail.kind {
+                ExprKind::Parens(e) | ExprKind::Attr(_, e) => tail = e,
+                ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => tail = body,
+                _ => break,
+            }
+        }
+        let Some(parts) = self.tuple_aliases.get(&tail.id).cloned() else { return };
+        for (i, te) in components.iter().enumerate() {
+            if !crate::expr::is_unique_type_exp(te) {
+                continue;
+            }
+            let Some(mine) = parts.get(i) else { continue };
+            let clash = parts.iter().enumerate().any(|(j, other)| j != i && other.intersection(mine).next().is_some());
+            if clash {
+                self.error(
+                    "unique-return-aliased",
+                    tail.span,
+                    format!(
+                        "A unique-typed component of the return value of `{}` is aliased to some other component.",
+                        vd.name.name.text
+                    ),
+                );
+                return;
+            }
+        }
+    }
+
+    fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool) {
+        let span = vd.name.name.span;
+        if polymorphic {
+            self.error(
+                "polymorphic-entry",
+                span,
+                format!("Entry point `{}` must not be polymorphic.", vd.name.name.text),
+            );
+            return;
+        }
+        let mut t = ty.clone();
+        let mut params = Vec::new();
+        while let Ty::Arrow(a) = t {
+            params.push(a.from.clone());
+            t = a.to.clone();
+        }
+        if params.iter().any(contains_arrow) || contains_arrow(&t) {
+            self.error(
+                "higher-order-entry",
+                span,
+                format!("Entry point `{}` must not be higher-order.", vd.name.name.text),
+            );
+        }
+    }
+
+    /// Defaults overloaded types, checks literals, resolves operators and
+    /// checks matches; run once per top-level definition.
+    pub fn finalise_definition(&mut self) {
+        // Retry deferred size equations now that more is known.
+        for _ in 0..3 {
+            let eqs = std::mem::take(&mut self.pending_sizes);
+            if eqs.is_empty() {
+                break;
+            }
+            for (a, b, span) in eqs {
+                if let Err(m) = self.unify_dims(&a, &b, span) {
+                    let t = Ty::unit();
+                    self.report_mismatch(m, &t, &t, span);
+                }
+            }
+        }
+        for (a, b, span) in std::mem::take(&mut self.pending_sizes) {
+            let (sa, sb) = (self.show_dim(&a), self.show_dim(&b));
+            self.error(
+                "size-mismatch",
+                span,
+                format!("Sizes `{sa}` and `{sb}` do not match (cannot solve the size equation)."),
+            );
+        }
+        // Default overloaded literals and operators.
+        for v in 0..self.store.vars.len() {
+            if self.store.vars[v].binding.is_some() {
+                continue;
+            }
+            let default = match self.store.vars[v].constraint.clone() {
+                Constraint::Num | Constraint::Int | Constraint::IntOrBool | Constraint::Prim => {
+                    Some(Ty::Prim(PrimType::I32))
+                }
+                Constraint::Float => Some(Ty::Prim(PrimType::F64)),
+                Constraint::Sum(cs) => Some(Ty::Sum(cs)),
+                Constraint::Record(_) => {
+                    let origin = self.store.vars[v].origin;
+                    self.error(
+                        "record-type-not-known",
+                        origin,
+                        "Full type of the record is not known at this point; add a type annotation.",
+                    );
+                    Some(Ty::Error)
+                }
+                Constraint::None | Constraint::Eq => None,
+            };
+            if let Some(t) = default {
+                self.store.vars[v].binding = Some(t);
+            }
+        }
+        for (lit, negated, ty, span) in std::mem::take(&mut self.pending.literals) {
+            self.check_literal_bounds(&lit, negated, &ty, span);
+        }
+        for (node, op, operand) in std::mem::take(&mut self.pending.ops) {
+            let operand = self.store.resolve(&operand);
+            let res = crate::expr::resolve_builtin_op(&op, &operand);
+            self.info.resolutions.insert(node, Resolution::Builtin(res));
+        }
+        for (pats, ty, span) in std::mem::take(&mut self.pending.matches) {
+            let ty = self.store.resolve(&ty);
+            let refs: Vec<&Pat> = pats.iter().collect();
+            if let Some(missing) = crate::exhaust::missing_case(&refs, &ty) {
+                self.error(
+                    "unmatched-cases",
+                    span,
+                    format!("Unmatched cases in match expression: `{missing}` is not covered."),
+                );
+            }
+        }
+        for pat in std::mem::take(&mut self.pending.irrefutable) {
+            let ty = self.pending.binding_types.get(&pat.id).map(|t| self.store.resolve(t)).unwrap_or(Ty::Error);
+            if let Some(missing) = crate::exhaust::missing_case(&[&pat], &ty) {
+                self.error(
+                    "refutable-pattern",
+                    pat.span,
+                    format!("Refutable pattern not allowed here; `{missing}` is not matched. Use `match` instead."),
+                );
+            }
+        }
+    }
+
+    fn check_literal_bounds(&mut self, lit: &Literal, negated: bool, ty: &Ty, span: Span) {
+        let Ty::Prim(p) = self.store.resolve(ty) else { return };
+        if let Literal::Int { value, .. } = lit {
+            let v = if negated { value.wrapping_neg() } else { *value };
+            let ok = match p {
+                PrimType::I8 => (i8::MIN as i128..=i8::MAX as i128).contains(&v),
+                PrimType::I16 => (i16::MIN as i128..=i16::MAX as i128).contains(&v),
+                PrimType::I32 => (i32::MIN as i128..=i32::MAX as i128).contains(&v),
+                PrimType::I64 => (i64::MIN as i128..=i64::MAX as i128).contains(&v),
+                PrimType::U8 => (0..=u8::MAX as i128).contains(&v),
+                PrimType::U16 => (0..=u16::MAX as i128).contains(&v),
+                PrimType::U32 => (0..=u32::MAX as i128).contains(&v),
+                PrimType::U64 => (0..=u64::MAX as i128).contains(&v),
+                _ => true,
+            };
+            if !ok {
+                self.error(
+                    "literal-out-of-bounds",
+                    span,
+                    format!("Literal `{v}` out of bounds for type `{}`.", p.name()),
+                );
+            }
+        }
+    }
+
+    /// Moves the current definition's facts, fully resolved, into `TypeInfo`.
+    pub fn record_pending(&mut self) {
+        for (node, t) in std::mem::take(&mut self.pending.expr_types) {
+            let t = self.store.resolve(&t);
+            self.info.expr_types.insert(node, ty::to_public(&t));
+        }
+        for (node, t) in std::mem::take(&mut self.pending.binding_types) {
+            let t = self.store.resolve(&t);
+            self.info.binding_types.insert(node, ty::to_public(&t));
+        }
+        for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {
+            let mut inst = Instantiation::default();
+            for (p, t) in types {
+                inst.types.insert(p, ty::to_public(&self.store.resolve(&t)));
+            }
+            for (p, d) in sizes {
+                let t = ty::to_public(&Ty::Array(Box::new(Ty::unit()), vec![self.store.resolve_dim(&d)]));
+                if let crate::info::Type::Array { shape, .. } = t {
+                    if let Some(s) = shape.into_iter().next() {
+                        inst.sizes.insert(p, s);
+                    }
+                }
+            }
+            self.info.instantiations.insert(node, inst);
+        }
+        // NodeId(0) stands for implied expressions that have no node of their own.
+        self.info.resolutions.remove(&NodeId(0));
+        self.info.expr_types.remove(&NodeId(0));
+        self.info.instantiations.remove(&NodeId(0));
+    }
+
+    pub fn record_resolution(&mut self, node: NodeId, res: Resolution) {
+        self.info.resolutions.insert(node, res);
+    }
+
+    /// Builds the curried type of a function from parameter types and result.
+    pub fn curry(params: Vec<(Ty, bool, Option<NodeId>)>, ret: Ty, ret_unique: bool) -> Ty {
+        let mut out = ret;
+        let n = params.len();
+        for (i, (from, consumes, named)) in params.into_iter().enumerate().rev() {
+            let mut vars = Vec::new();
+            ty::dim_vars(&out, &mut vars);
+            let param = named.filter(|id| vars.contains(id));
+            out = Ty::Arrow(Box::new(ArrowTy { param, from, to: out, consumes, ret_unique: ret_unique && i + 1 == n }));
+        }
+        out
+    }
+
+    /// Records that a pattern must be irrefutable (checked once types are final).
+    pub fn require_irrefutable(&mut self, pat: &Pat) {
+        if pat_may_be_refutable(pat) {
+            self.pending.irrefutable.push(pat.clone());
+        }
+    }
+}
+
+fn pat_may_be_refutable(p: &Pat) -> bool {
+    match &p.kind {
+        PatKind::Literal(_) | PatKind::Constructor(..) => true,
+        PatKind::Tuple(ps) => ps.iter().any(pat_may_be_refutable),
+        PatKind::Record(fs) => fs.iter().any(|(_, p)| pat_may_be_refutable(p)),
+        PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_may_be_refutable(p),
+        PatKind::Var(_) | PatKind::Wildcard => false,
+    }
+}
+
+/// The unresolved type variables of a resolved type, in order of appearance.
+pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
+    match store.shallow(ty) {
+        Ty::Var(v) => {
+            if !out.contains(&v) {
+                out.push(v)
+            }
+        }
+        Ty::Array(e, _) => collect_vars(store, &e, out),
+        Ty::Record(fs) => fs.values().for_each(|t| collect_vars(store, t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| collect_vars(store, t, out)),
+        Ty::Arrow(a) => {
+            collect_vars(store, &a.from, out);
+            collect_vars(store, &a.to, out);
+        }
+        _ => {}
+    }
+}

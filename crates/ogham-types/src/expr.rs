@@ -1,0 +1,1735 @@
+//! Checking expressions, patterns and type expressions.
+//!
+//! Every expression check returns its type and the set of local variables the
+//! value may alias; consumption (`with` updates, `*` parameters, loops) is
+//! checked in the same walk against the set of consumed variables.
+
+use std::collections::{BTreeMap, HashMap};
+
+use ogham_prim::ops::{BinOp, CmpOp};
+use ogham_prim::PrimType;
+use ogham_syntax::ast::{
+    Binder, DimIndex, Expr, ExprKind, Literal, LoopForm, Name, NodeId, Pat, PatKind, QualName, RangeEnd, RecordField,
+    SizeExp, TypeArg, TypeExp, TypeParam,
+};
+use ogham_syntax::Span;
+
+use crate::builtins::{intrinsic_signature, Builtin};
+use crate::checker::{Aliases, Checker, Local, Scheme, GLOBAL_ALIAS};
+use crate::info::Resolution;
+use crate::size::Poly;
+use crate::ty::{self, contains_arrow, may_alias, ArrowTy, Constraint, Dim, Ty};
+use crate::unify::SizeMode;
+
+/// What an anonymous size `[]` means where a type expression occurs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum AnonMode {
+    /// A fresh size variable, solved by unification (ascriptions, local parameters).
+    Fresh,
+    /// An existential size (return types).
+    Unknown,
+    /// A new implicit size parameter of the enclosing top-level definition.
+    Implicit,
+}
+
+/// The names of the built-in infix operators.
+pub const BUILTIN_OPS: &[&str] = &[
+    "+", "-", "*", "/", "%", "//", "%%", "**", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "<", "<=", ">", ">=",
+    "&&", "||",
+];
+
+/// Names that are automatic differentiation, reported as unsupported rather than unknown.
+const AD_NAMES: &[&str] = &["jvp", "vjp", "jvp2", "vjp2", "jmp", "mjp", "with_vjp"];
+
+pub fn is_unique_type_exp(t: &TypeExp) -> bool {
+    match t {
+        TypeExp::Unique(..) => true,
+        TypeExp::Tuple(items, _) => items.iter().any(is_unique_type_exp),
+        TypeExp::Record(fs, _) => fs.iter().any(|(_, t)| is_unique_type_exp(t)),
+        TypeExp::Existential(_, t, _) => is_unique_type_exp(t),
+        _ => false,
+    }
+}
+
+fn pat_is_unique(p: &Pat) -> bool {
+    match &p.kind {
+        PatKind::Ascribe(_, t) => is_unique_type_exp(t),
+        PatKind::Attr(_, p) => pat_is_unique(p),
+        PatKind::Tuple(ps) => ps.iter().any(pat_is_unique),
+        PatKind::Record(fs) => fs.iter().any(|(_, p)| pat_is_unique(p)),
+        _ => false,
+    }
+}
+
+/// The variable a parameter pattern names directly, if any (`x`, `(x: t)`).
+fn pat_var(p: &Pat) -> Option<NodeId> {
+    match &p.kind {
+        PatKind::Var(_) => Some(p.id),
+        PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_var(p),
+        _ => None,
+    }
+}
+
+/// Which built-in a primitive operator is, given its (resolved) operand type.
+pub fn resolve_builtin_op(op: &str, operand: &Ty) -> Builtin {
+    let prim = matches!(operand, Ty::Prim(_));
+    match op {
+        "+" => Builtin::BinOp(BinOp::Add),
+        "-" => Builtin::BinOp(BinOp::Sub),
+        "*" => Builtin::BinOp(BinOp::Mul),
+        "/" => Builtin::BinOp(BinOp::Div),
+        "%" => Builtin::BinOp(BinOp::Mod),
+        "//" => Builtin::BinOp(BinOp::Quot),
+        "%%" => Builtin::BinOp(BinOp::Rem),
+        "**" => Builtin::BinOp(BinOp::Pow),
+        "&" => Builtin::BinOp(BinOp::And),
+        "|" => Builtin::BinOp(BinOp::Or),
+        "^" => Builtin::BinOp(BinOp::Xor),
+        "<<" => Builtin::BinOp(BinOp::Shl),
+        ">>" => Builtin::BinOp(BinOp::Shr),
+        ">>>" => Builtin::BinOp(BinOp::UShr),
+        "==" if prim => Builtin::CmpOp(CmpOp::Eq),
+        "!=" if prim => Builtin::CmpOp(CmpOp::Ne),
+        "==" => Builtin::Equal,
+        "!=" => Builtin::NotEqual,
+        "<" => Builtin::CmpOp(CmpOp::Lt),
+        "<=" => Builtin::CmpOp(CmpOp::Le),
+        ">" => Builtin::CmpOp(CmpOp::Gt),
+        ">=" => Builtin::CmpOp(CmpOp::Ge),
+        "&&" => Builtin::LogAnd,
+        "||" => Builtin::LogOr,
+        "neg" => Builtin::Neg,
+        _ => Builtin::Not,
+    }
+}
+
+/// The operand constraint and whether the result is `bool`, for a built-in operator.
+fn op_shape(op: &str) -> Option<(Constraint, bool)> {
+    Some(match op {
+        "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" => (Constraint::Num, false),
+        "&" | "|" | "^" => (Constraint::IntOrBool, false),
+        "<<" | ">>" | ">>>" => (Constraint::Int, false),
+        "==" | "!=" => (Constraint::Eq, true),
+        "<" | "<=" | ">" | ">=" => (Constraint::Prim, true),
+        "&&" | "||" => (Constraint::None, true),
+        _ => return None,
+    })
+}
+
+/// The polynomial an expression denotes as a size, if it is one (constants,
+/// `i64` variables in scope, `+ - *` of those).
+impl Checker {
+    pub fn size_poly_of(&self, e: &Expr) -> Option<Poly> {
+        match &e.kind {
+            ExprKind::Literal(Literal::Int { value, .. }) => i64::try_from(*value).ok().map(Poly::constant),
+            ExprKind::Parens(inner) => self.size_poly_of(inner),
+            ExprKind::Var(q) if q.quals.is_empty() => {
+                if let Some(l) = self.lookup_local(&q.name) {
+                    return (self.store.resolve(&l.ty) == Ty::i64()).then(|| Poly::var(l.id));
+                }
+                let def = self.global_names.get(&q.name)?;
+                let g = &self.globals[def.0 as usize];
+                (g.scheme.ty == Ty::i64()).then(|| Poly::var(g.binder))
+            }
+            ExprKind::BinOp { op, backquoted: false, lhs, rhs } if op.quals.is_empty() && !self.user_op(&op.name) => {
+                let a = self.size_poly_of(lhs)?;
+                let b = self.size_poly_of(rhs)?;
+                match op.name.as_str() {
+                    "+" => Some(a.add(&b)),
+                    "-" => Some(a.sub(&b)),
+                    "*" => Some(a.mul(&b)),
+                    _ => None,
+                }
+            }
+            ExprKind::Negate(inner) => self.size_poly_of(inner).map(|p| p.neg()),
+            _ => None,
+        }
+    }
+
+    fn user_op(&self, name: &str) -> bool {
+        self.lookup_local(name).is_some() || self.global_names.contains_key(name)
+    }
+
+    fn record(&mut self, e: &Expr, ty: &Ty) {
+        self.pending.expr_types.insert(e.id, ty.clone());
+    }
+
+    // ---------------------------------------------------------------- types
+
+    pub fn type_exp(&mut self, te: &TypeExp, mode: AnonMode) -> Ty {
+        match te {
+            TypeExp::Var(q) => self.type_name(q, &[], te.span(), mode),
+            TypeExp::Tuple(items, _) => Ty::tuple(items.iter().map(|t| self.type_exp(t, mode)).collect()),
+            TypeExp::Record(fields, _) => {
+                let mut out = BTreeMap::new();
+                for (name, t) in fields {
+                    let ty = self.type_exp(t, mode);
+                    if out.insert(name.text.clone(), ty).is_some() {
+                        self.error(
+                            "duplicate-field",
+                            name.span,
+                            format!("Field `{}` is defined more than once.", name.text),
+                        );
+                    }
+                }
+                Ty::Record(out)
+            }
+            TypeExp::Array(size, elem, span) => {
+                let dim = self.size_exp(size, mode);
+                let elem_ty = self.type_exp(elem, mode);
+                if contains_arrow(&self.store.resolve(&elem_ty)) {
+                    self.error("array-of-functions", *span, "Arrays of functions are not allowed.");
+                    return Ty::Error;
+                }
+                Ty::array_of(elem_ty, dim)
+            }
+            TypeExp::Unique(t, _) => self.type_exp(t, mode),
+            TypeExp::Arrow { param, from, to, .. } => {
+                let from_ty = self.type_exp(from, mode);
+                let consumes = is_unique_type_exp(from);
+                let saved = self.locals.len();
+                let param_id = param.as_ref().map(|n| {
+                    let id = self.store.fresh_synthetic();
+                    self.push_size_binder(&Binder { name: n.clone(), id });
+                    id
+                });
+                let to_ty = self.type_exp(to, if mode == AnonMode::Implicit { AnonMode::Unknown } else { mode });
+                self.locals.truncate(saved);
+                let ret_unique = is_unique_type_exp(to);
+                Ty::Arrow(Box::new(ArrowTy { param: param_id, from: from_ty, to: to_ty, consumes, ret_unique }))
+            }
+            TypeExp::Sum(cons, _) => {
+                let mut out = BTreeMap::new();
+                for (name, ts) in cons {
+                    let tys = ts.iter().map(|t| self.type_exp(t, mode)).collect();
+                    if out.insert(name.text.clone(), tys).is_some() {
+                        self.error(
+                            "duplicate-field",
+                            name.span,
+                            format!("Constructor `#{}` is defined more than once.", name.text),
+                        );
+                    }
+                }
+                Ty::Sum(out)
+            }
+            TypeExp::Apply(..) => {
+                let mut args = Vec::new();
+                let mut head = te;
+                while let TypeExp::Apply(f, arg, _) = head {
+                    args.push(arg.as_ref());
+                    head = f;
+                }
+                args.reverse();
+                match head {
+                    TypeExp::Var(q) => self.type_name(q, &args, te.span(), mode),
+                    _ => {
+                        self.error("unknown-type", te.span(), "Only named types can be applied to arguments.");
+                        Ty::Error
+                    }
+                }
+            }
+            TypeExp::Existential(binders, t, _) => {
+                let saved = self.locals.len();
+                let mut sizes = HashMap::new();
+                for b in binders {
+                    self.push_size_binder(b);
+                    let d = if mode == AnonMode::Fresh { self.store.fresh_svar() } else { self.store.fresh_unknown() };
+                    sizes.insert(b.id, d);
+                }
+                let inner = self.type_exp(t, mode);
+                self.locals.truncate(saved);
+                if mode == AnonMode::Fresh {
+                    return ty::subst_sizes(&inner, &sizes);
+                }
+                // Each distinct size mentioning an existential is its own unknown size.
+                let ids: Vec<NodeId> = binders.iter().map(|b| b.id).collect();
+                let mut mapping: HashMap<Poly, Dim> = HashMap::new();
+                ty::map_dims(&inner, &mut |d| match d {
+                    Dim::Poly(p) if p.vars().any(|v| ids.contains(&v)) => {
+                        mapping.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
+                    }
+                    other => other.clone(),
+                })
+            }
+        }
+    }
+
+    fn type_name(&mut self, q: &QualName, args: &[&TypeArg], span: Span, mode: AnonMode) -> Ty {
+        if q.quals.is_empty() {
+            if let Some((_, t)) = self.local_types.iter().rev().find(|(n, _)| *n == q.name) {
+                let t = t.clone();
+                if !args.is_empty() {
+                    self.error(
+                        "unknown-type",
+                        span,
+                        format!("Type parameter `{}` cannot be applied to arguments.", q.name),
+                    );
+                }
+                return t;
+            }
+            if let Some(abbrev) = self.types.get(&q.name).cloned() {
+                if abbrev.params.len() != args.len() {
+                    self.error(
+                        "arity-mismatch",
+                        span,
+                        format!(
+                            "Type `{}` expects {} arguments but was given {}.",
+                            q.name,
+                            abbrev.params.len(),
+                            args.len()
+                        ),
+                    );
+                    return Ty::Error;
+                }
+                let mut types = HashMap::new();
+                let mut sizes = HashMap::new();
+                for ((pid, is_size), arg) in abbrev.params.iter().zip(args) {
+                    match (is_size, arg) {
+                        (true, TypeArg::Size(s)) => {
+                            sizes.insert(*pid, self.size_exp(s, mode));
+                        }
+                        (false, TypeArg::Type(t)) => {
+                            types.insert(*pid, self.type_exp(t, mode));
+                        }
+                        // `t n` where `n` was parsed as a type name but a size is expected.
+                        (true, TypeArg::Type(TypeExp::Var(name))) => {
+                            let e = Expr { id: NodeId(0), kind: ExprKind::Var(name.clone()), span: name.span };
+                            let d = match self.size_poly_of(&e) {
+                                Some(p) => Dim::Poly(p),
+                                None => {
+                                    self.error("unknown-name", name.span, format!("Unknown size `{name}`."));
+                                    self.store.fresh_unknown()
+                                }
+                            };
+                            sizes.insert(*pid, d);
+                        }
+                        _ => {
+                            self.error("type-mismatch", span, format!("Wrong kind of argument to type `{}`.", q.name));
+                            return Ty::Error;
+                        }
+                    }
+                }
+                let t = ty::subst_params(&abbrev.ty, &types);
+                let t = ty::subst_sizes(&t, &sizes);
+                // Existential sizes inside an abbreviation are fresh at each use.
+                let mut fresh: HashMap<u32, Dim> = HashMap::new();
+                return ty::map_dims(&t, &mut |d| match d {
+                    Dim::Unknown(u) => fresh
+                        .entry(*u)
+                        .or_insert_with(|| {
+                            if mode == AnonMode::Fresh {
+                                self.store.fresh_svar()
+                            } else {
+                                self.store.fresh_unknown()
+                            }
+                        })
+                        .clone(),
+                    other => other.clone(),
+                });
+            }
+            if let Some(p) = PrimType::from_name(&q.name) {
+                if args.is_empty() {
+                    return Ty::Prim(p);
+                }
+            }
+        } else if q.quals.len() == 1 && q.name == "t" && PrimType::from_name(&q.quals[0]).is_some() {
+            // `f32.t` is the module's own type.
+            return Ty::Prim(PrimType::from_name(&q.quals[0]).unwrap_or(PrimType::I32));
+        }
+        self.error("unknown-type", q.span, format!("Unknown type `{q}`."));
+        Ty::Error
+    }
+
+    pub fn size_exp(&mut self, s: &SizeExp, mode: AnonMode) -> Dim {
+        match s {
+            SizeExp::Anonymous(_) => match mode {
+                AnonMode::Fresh => self.store.fresh_svar(),
+                AnonMode::Unknown => self.store.fresh_unknown(),
+                AnonMode::Implicit => {
+                    let id = self.store.fresh_synthetic();
+                    self.names.insert(id, format!("d{}", self.implicit_sizes.as_ref().map_or(0, |v| v.len())));
+                    match &mut self.implicit_sizes {
+                        Some(v) => {
+                            v.push(id);
+                            Dim::var(id)
+                        }
+                        None => self.store.fresh_svar(),
+                    }
+                }
+            },
+            SizeExp::Expr(e) => {
+                let (t, _) = self.expr(e);
+                if !self.unify_at(&Ty::i64(), &t, e.span) {
+                    return self.store.fresh_unknown();
+                }
+                match self.size_poly_of(e) {
+                    Some(p) => Dim::Poly(p),
+                    None => self.store.fresh_unknown(),
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ functions
+
+    /// Checks a function's parameters, return type and body in a new scope.
+    /// Returns its type, explicit type/size parameter ids, the body's aliases,
+    /// and the parameters' variables (id, name, consumable).
+    #[allow(clippy::type_complexity)]
+    pub fn check_function(
+        &mut self,
+        type_params: &[TypeParam],
+        params: &[Pat],
+        ret: Option<&ogham_syntax::ast::TypeExp>,
+        body: &Expr,
+        name_span: Span,
+    ) -> (Ty, Vec<NodeId>, Vec<NodeId>, Aliases, Vec<(NodeId, String, bool)>) {
+        let saved_locals = self.locals.len();
+        let saved_types = self.local_types.len();
+        let mut explicit_types = Vec::new();
+        let mut explicit_sizes = Vec::new();
+        for tp in type_params {
+            match tp {
+                TypeParam::Size(b) => {
+                    self.push_size_binder(b);
+                    explicit_sizes.push(b.id);
+                }
+                TypeParam::Type(b, _) => {
+                    self.note_name(b);
+                    self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
+                    explicit_types.push(b.id);
+                }
+            }
+        }
+        let top_level_header = std::mem::take(&mut self.top_level_header);
+        let mode = if top_level_header { AnonMode::Implicit } else { AnonMode::Fresh };
+        let mut param_tys = Vec::new();
+        let mut param_vars = Vec::new();
+        let mut seen: Vec<Name> = Vec::new();
+        for p in params {
+            let t = self.fresh_var(p.span);
+            let mut bound = Vec::new();
+            self.pat(p, &t, mode, &mut bound);
+            self.require_irrefutable(p);
+            let unique = pat_is_unique(p);
+            for (name, id) in bound {
+                if let Some(prev) = seen.iter().find(|n| n.text == name.text) {
+                    let _ = prev;
+                    self.error(
+                        "duplicate-binding",
+                        name.span,
+                        format!("Name `{}` is bound twice in the parameters.", name.text),
+                    );
+                }
+                seen.push(name.clone());
+                param_vars.push((id, name.text.clone(), unique));
+                self.bind_local(&name, id, Aliases::from([id]), unique);
+            }
+            param_tys.push((t, unique, pat_var(p)));
+        }
+        for (sid, b) in explicit_sizes.iter().zip(type_params.iter().filter_map(|tp| match tp {
+            TypeParam::Size(b) => Some(b),
+            _ => None,
+        })) {
+            let mut used = Vec::new();
+            for (t, _, _) in &param_tys {
+                ty::dim_vars(&self.store.resolve(t), &mut used);
+            }
+            if !used.contains(sid) {
+                self.error(
+                    "unused-size",
+                    b.name.span,
+                    format!(
+                        "Size parameter `{}` is not used in any parameter type, so it cannot be inferred.",
+                        b.name.text
+                    ),
+                );
+            }
+        }
+        let (ret_ty, ret_unique) = match ret {
+            Some(r) => {
+                if let TypeExp::Existential(..) = r {
+                } else if contains_existential(r) {
+                    self.error(
+                        "existential-param-ret",
+                        r.span(),
+                        "Existential sizes may only appear at the top of a return type.",
+                    );
+                }
+                (Some(self.type_exp(r, AnonMode::Fresh)), is_unique_type_exp(r))
+            }
+            None => (None, false),
+        };
+        let (body_ty, body_aliases) = self.expr(body);
+        let result = match &ret_ty {
+            Some(r) => {
+                // An existential return's sizes are whatever the body produces.
+                let existential = matches!(ret, Some(TypeExp::Existential(..)));
+                let mode = if existential { SizeMode::Ignore } else { SizeMode::Exact };
+                self.unify_mode_at(r, &body_ty, body.span, mode);
+                // The declared type, with anonymous sizes existential.
+                match ret {
+                    Some(r) => {
+                        let declared = self.type_exp_quiet(r);
+                        let _ = self.unify(&declared, &body_ty, SizeMode::Ignore, body.span);
+                        declared
+                    }
+                    None => body_ty.clone(),
+                }
+            }
+            None => body_ty.clone(),
+        };
+        let fun_ty = Checker::curry(param_tys, result, ret_unique);
+        if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
+            let _ = name_span;
+        }
+        self.locals.truncate(saved_locals);
+        self.local_types.truncate(saved_types);
+        (fun_ty, explicit_types, explicit_sizes, body_aliases, param_vars)
+    }
+
+    /// Converts a type expression a second time without reporting errors (they were reported the first time).
+    fn type_exp_quiet(&mut self, te: &TypeExp) -> Ty {
+        let n = self.diags.len();
+        let saved = std::mem::take(&mut self.pending.expr_types);
+        let t = self.type_exp(te, AnonMode::Unknown);
+        let mut discarded = std::mem::replace(&mut self.pending.expr_types, saved);
+        for (k, v) in discarded.drain() {
+            self.pending.expr_types.entry(k).or_insert(v);
+        }
+        self.diags.truncate(n);
+        t
+    }
+
+    /// Replaces sizes that mention locals bound after `mark` (going out of
+    /// scope) by unknown sizes; parameters of the function itself are kept when `keep_params`.
+    fn forget_local_sizes(&mut self, t: &Ty, mark: usize, keep_params: bool) -> Ty {
+        let t = self.store.resolve(t);
+        let out_of_scope: Vec<NodeId> = self.locals[mark.min(self.locals.len())..].iter().map(|l| l.id).collect();
+        if out_of_scope.is_empty() {
+            return t;
+        }
+        let _ = keep_params;
+        let mut mapping: HashMap<Poly, Dim> = HashMap::new();
+        let mut bound_params = Vec::new();
+        if keep_params {
+            let mut tt = &t;
+            while let Ty::Arrow(a) = tt {
+                bound_params.extend(a.param);
+                tt = &a.to;
+            }
+        }
+        let mut fresh = Vec::new();
+        let result = ty::map_dims(&t, &mut |d| match d {
+            Dim::Poly(p) if p.vars().any(|v| out_of_scope.contains(&v) && !bound_params.contains(&v)) => {
+                let n = mapping.len();
+                mapping
+                    .entry(p.clone())
+                    .or_insert_with(|| {
+                        fresh.push(n);
+                        Dim::Unknown(u32::MAX - n as u32)
+                    })
+                    .clone()
+            }
+            other => other.clone(),
+        });
+        // Allocate real unknown ids for the placeholders.
+        let mut real: HashMap<u32, Dim> = HashMap::new();
+        ty::map_dims(&result, &mut |d| match d {
+            Dim::Unknown(u) if *u > u32::MAX - 1_000_000 => {
+                real.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone()
+            }
+            other => other.clone(),
+        })
+    }
+
+    pub fn bind_local(&mut self, name: &Name, id: NodeId, aliases: Aliases, consumable: bool) {
+        self.names.insert(id, name.text.clone());
+        let ty = self.pending.binding_types.get(&id).cloned().unwrap_or(Ty::Error);
+        self.locals.push(Local {
+            name: name.text.clone(),
+            id,
+            ty,
+            scheme: None,
+            aliases,
+            consumable,
+            lambda_depth: self.lambda_depth,
+            loop_depth: self.loop_depth,
+        });
+    }
+
+    // ------------------------------------------------------------- patterns
+
+    /// Checks a pattern against `expected`, recording binding types; the
+    /// variables it binds are appended to `bound` (not yet in scope).
+    pub fn pat(&mut self, p: &Pat, expected: &Ty, mode: AnonMode, bound: &mut Vec<(Name, NodeId)>) {
+        self.pending.binding_types.insert(p.id, expected.clone());
+        match &p.kind {
+            PatKind::Var(name) => {
+                if bound.iter().any(|(n, _)| n.text == name.text) {
+                    self.error(
+                        "duplicate-binding",
+                        name.span,
+                        format!("Name `{}` is bound twice in the pattern.", name.text),
+                    );
+                }
+                bound.push((name.clone(), p.id));
+            }
+            PatKind::Wildcard => {}
+            PatKind::Tuple(items) => {
+                let tys: Vec<Ty> = items.iter().map(|q| self.fresh_var(q.span)).collect();
+                let tuple = Ty::tuple(tys.clone());
+                self.unify_at(&tuple, expected, p.span);
+                for (q, t) in items.iter().zip(&tys) {
+                    self.pat(q, t, mode, bound);
+                }
+            }
+            PatKind::Record(fields) => {
+                let mut tys = BTreeMap::new();
+                for (name, q) in fields {
+                    if tys.insert(name.text.clone(), self.fresh_var(q.span)).is_some() {
+                        self.error(
+                            "duplicate-field",
+                            name.span,
+                            format!("Field `{}` appears twice in the pattern.", name.text),
+                        );
+                    }
+                }
+                self.unify_at(&Ty::Record(tys.clone()), expected, p.span);
+                for (name, q) in fields {
+                    let t = tys.get(&name.text).cloned().unwrap_or(Ty::Error);
+                    self.pat(q, &t, mode, bound);
+                }
+            }
+            PatKind::Ascribe(inner, te) => {
+                if contains_existential(te) {
+                    self.error(
+                        "existential-param-ret",
+                        te.span(),
+                        "Existential sizes are not allowed in parameter or pattern types.",
+                    );
+                }
+                let t = self.type_exp(te, mode);
+                self.unify_at(&t, expected, p.span);
+                self.pending.binding_types.insert(p.id, t.clone());
+                self.pat(inner, &t, mode, bound);
+            }
+            PatKind::Literal(lit) => {
+                let t = self.literal_type(lit, false, p.span);
+                self.unify_at(expected, &t, p.span);
+            }
+            PatKind::Constructor(name, args) => {
+                let tys: Vec<Ty> = args.iter().map(|q| self.fresh_var(q.span)).collect();
+                let sum =
+                    self.store.fresh_var(Constraint::Sum(BTreeMap::from([(name.text.clone(), tys.clone())])), p.span);
+                self.unify_at(expected, &sum, p.span);
+                for (q, t) in args.iter().zip(&tys) {
+                    self.pat(q, t, mode, bound);
+                }
+            }
+            PatKind::Attr(_, inner) => self.pat(inner, expected, mode, bound),
+        }
+    }
+
+    fn literal_type(&mut self, lit: &Literal, negated: bool, span: Span) -> Ty {
+        match lit {
+            Literal::Int { suffix: Some(p), .. } | Literal::Float { suffix: Some(p), .. } => {
+                let t = Ty::Prim(*p);
+                self.pending.literals.push((lit.clone(), negated, t.clone(), span));
+                t
+            }
+            Literal::Int { .. } => {
+                let t = self.store.fresh_var(Constraint::Num, span);
+                self.pending.literals.push((lit.clone(), negated, t.clone(), span));
+                t
+            }
+            Literal::Float { .. } => self.store.fresh_var(Constraint::Float, span),
+            Literal::Bool(_) => Ty::bool(),
+            Literal::String(bytes) => Ty::array_of(Ty::Prim(PrimType::U8), Dim::constant(bytes.len() as i64)),
+        }
+    }
+
+    // ---------------------------------------------------------- consumption
+
+    /// Checks that a use of local `id` does not touch a consumed value.
+    fn check_use(&mut self, id: NodeId, name: &str, span: Span) {
+        let aliases = self.locals.iter().rev().find(|l| l.id == id).map(|l| l.aliases.clone()).unwrap_or_default();
+        for a in std::iter::once(id).chain(aliases) {
+            if let Some(at) = self.consumed.get(&a).copied() {
+                self.diags.push(
+                    ogham_syntax::Diagnostic::error(
+                        "use-after-consume",
+                        span,
+                        format!("Using `{name}`, but this was consumed."),
+                    )
+                    .with_label(at, "consumed here"),
+                );
+                return;
+            }
+        }
+    }
+
+    /// Consumes every variable in `aliases`, reporting those that may not be consumed.
+    pub fn consume(&mut self, aliases: &Aliases, span: Span) {
+        for a in aliases {
+            if *a == GLOBAL_ALIAS {
+                self.error("not-consumable", span, "Would consume a top-level definition, which is not consumable.");
+                continue;
+            }
+            let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
+            if !local.consumable {
+                self.error(
+                    "not-consumable",
+                    span,
+                    format!(
+                        "Would consume `{}`, which is not consumable (declare the parameter with a `*` type).",
+                        local.name
+                    ),
+                );
+            } else if local.lambda_depth < self.lambda_depth {
+                self.error(
+                    "not-consumable",
+                    span,
+                    format!("Would consume `{}`, which is free in this anonymous function.", local.name),
+                );
+            } else if local.loop_depth < self.loop_depth {
+                self.error(
+                    "not-consumable",
+                    span,
+                    format!(
+                        "Would consume `{}` in every iteration of the loop; only loop parameters may be consumed here.",
+                        local.name
+                    ),
+                );
+            }
+            self.consumed.entry(*a).or_insert(span);
+        }
+    }
+
+    fn alias_filter(&self, ty: &Ty, aliases: Aliases) -> Aliases {
+        let t = self.store.resolve(ty);
+        if may_alias(&t) {
+            aliases
+        } else {
+            Aliases::new()
+        }
+    }
+
+    // ---------------------------------------------------------- expressions
+
+    pub fn expr(&mut self, e: &Expr) -> (Ty, Aliases) {
+        let (t, a) = self.expr_inner(e);
+        self.record(e, &t);
+        let a = self.alias_filter(&t, a);
+        (t, a)
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> (Ty, Aliases) {
+        let none = Aliases::new;
+        match &e.kind {
+            ExprKind::Literal(lit) => (self.literal_type(lit, false, e.span), none()),
+            ExprKind::Var(q) => self.var(e.id, q),
+            ExprKind::Parens(inner) => self.expr(inner),
+            ExprKind::Attr(_, inner) => self.expr(inner),
+            ExprKind::Tuple(items) => {
+                let mut tys = Vec::new();
+                let mut al = none();
+                let mut parts = Vec::new();
+                for i in items {
+                    let (t, a) = self.expr(i);
+                    tys.push(t);
+                    parts.push(a.clone());
+                    al.extend(a);
+                }
+                self.tuple_aliases.insert(e.id, parts);
+                (Ty::tuple(tys), al)
+            }
+            ExprKind::Record(fields) => {
+                let mut out = BTreeMap::new();
+                let mut al = none();
+                for f in fields {
+                    let (name, t, a) = match f {
+                        RecordField::Explicit(name, value) => {
+                            let (t, a) = self.expr(value);
+                            (name, t, a)
+                        }
+                        RecordField::Pun(name, id) => {
+                            let (t, a) = self.var(*id, &QualName::unqualified(name.text.clone(), name.span));
+                            self.pending.expr_types.insert(*id, t.clone());
+                            (name, t, a)
+                        }
+                    };
+                    al.extend(a);
+                    if out.insert(name.text.clone(), t).is_some() {
+                        self.error(
+                            "duplicate-field",
+                            name.span,
+                            format!("Field `{}` is defined more than once.", name.text),
+                        );
+                    }
+                }
+                (Ty::Record(out), al)
+            }
+            ExprKind::ArrayLit(items) => {
+                let elem = self.fresh_var(e.span);
+                for i in items {
+                    let (t, _) = self.expr(i);
+                    self.unify_at(&elem, &t, i.span);
+                }
+                if contains_arrow(&self.store.resolve(&elem)) {
+                    self.error("array-of-functions", e.span, "Arrays of functions are not allowed.");
+                }
+                (Ty::array_of(elem, Dim::constant(items.len() as i64)), none())
+            }
+            ExprKind::Range { start, second, end, kind } => {
+                let t = self.store.fresh_var(Constraint::Int, e.span);
+                for part in std::iter::once(start).chain(second.iter()).chain(std::iter::once(end)) {
+                    let (pt, _) = self.expr(part);
+                    self.unify_at(&t, &pt, part.span);
+                }
+                let dim = if second.is_some() || self.store.resolve(&t) != Ty::i64() {
+                    self.store.fresh_unknown()
+                } else {
+                    match (self.size_poly_of(start), self.size_poly_of(end)) {
+                        (Some(a), Some(b)) => Dim::Poly(match kind {
+                            RangeEnd::UpToExclusive => b.sub(&a),
+                            RangeEnd::ToInclusive => b.sub(&a).add(&Poly::constant(1)),
+                            RangeEnd::DownToExclusive => a.sub(&b),
+                        }),
+                        _ => self.store.fresh_unknown(),
+                    }
+                };
+                (Ty::array_of(t, dim), none())
+            }
+            ExprKind::Project(inner, field) => {
+                let (t, a) = self.expr(inner);
+                (self.project(&t, &field.text, field.span), a)
+            }
+            ExprKind::Index(arr, idx) => {
+                let (t, a) = self.expr(arr);
+                (self.index_type(&t, arr, idx, e.span), a)
+            }
+            ExprKind::Apply(f, args) => {
+                let (ft, fa) = self.expr(f);
+                self.apply(ft, fa, args, f.span)
+            }
+            ExprKind::BinOp { op, backquoted, lhs, rhs } => {
+                let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
+                let args = [lhs.as_ref().clone(), rhs.as_ref().clone()];
+                if self.is_short_circuit(op, *backquoted) {
+                    // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
+                }
+                self.apply(ft, fa, &args, op.span)
+            }
+            ExprKind::Negate(inner) => {
+                if let ExprKind::Literal(lit @ Literal::Int { .. }) = &inner.kind {
+                    let t = self.literal_type(lit, true, inner.span);
+                    // Checked with its sign, so that `-128i8` is in bounds.
+                    self.record(inner, &t);
+                    self.record_resolution(e.id, Resolution::Builtin(Builtin::Neg));
+                    return (t, none());
+                }
+                let (t, _) = self.expr(inner);
+                let c = self.store.fresh_var(Constraint::Num, e.span);
+                self.unify_at(&c, &t, inner.span);
+                self.record_resolution(e.id, Resolution::Builtin(Builtin::Neg));
+                (t, none())
+            }
+            ExprKind::Not(inner) => {
+                let (t, _) = self.expr(inner);
+                let c = self.store.fresh_var(Constraint::IntOrBool, e.span);
+                self.unify_at(&c, &t, inner.span);
+                self.record_resolution(e.id, Resolution::Builtin(Builtin::Not));
+                (t, none())
+            }
+            ExprKind::OpSection(op, backquoted) => self.operator(e.id, op, *backquoted, e.span),
+            ExprKind::LeftSection { op, backquoted, lhs } => {
+                let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
+                self.apply(ft, fa, std::slice::from_ref(lhs.as_ref()), op.span)
+            }
+            ExprKind::RightSection { op, backquoted, rhs } => {
+                let (ft, _) = self.operator(e.id, op, *backquoted, e.span);
+                let a = self.fresh_var(e.span);
+                let b = self.fresh_var(e.span);
+                let c = self.fresh_var(e.span);
+                self.unify_at(&Ty::arrow(a.clone(), Ty::arrow(b.clone(), c.clone())), &ft, op.span);
+                let (rt, ra) = self.expr(rhs);
+                self.unify_at(&b, &rt, rhs.span);
+                (Ty::arrow(a, c), ra)
+            }
+            ExprKind::ProjectSection(fields) => {
+                let r = self.fresh_var(e.span);
+                let mut t = r.clone();
+                for f in fields {
+                    t = self.project(&t, &f.text, f.span);
+                }
+                (Ty::arrow(r, t), none())
+            }
+            ExprKind::IndexSection(idx) => {
+                let a = self.fresh_var(e.span);
+                let dummy = Expr { id: NodeId(0), kind: ExprKind::Hole, span: e.span };
+                let t = self.index_type(&a, &dummy, idx, e.span);
+                (Ty::arrow(a, t), none())
+            }
+            ExprKind::If { cond, then_branch, else_branch } => {
+                let (ct, _) = self.expr(cond);
+                self.unify_at(&Ty::bool(), &ct, cond.span);
+                let before = self.consumed.clone();
+                let (tt, ta) = self.expr(then_branch);
+                let after_then = std::mem::replace(&mut self.consumed, before);
+                let (et, ea) = self.expr(else_branch);
+                self.consumed.extend(after_then);
+                let t = self.join(&tt, &et, else_branch.span);
+                if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
+                    self.error("higher-order-branch", e.span, "Conditional expressions may not return functions.");
+                }
+                (t, ta.union(&ea).copied().collect())
+            }
+            ExprKind::Match { scrutinee, cases } => {
+                let (st, sa) = self.expr(scrutinee);
+                let result = self.fresh_var(e.span);
+                let before = self.consumed.clone();
+                let mut all_consumed = before.clone();
+                let mut al = none();
+                let mut first = true;
+                let mut joined = result.clone();
+                for case in cases {
+                    self.consumed = before.clone();
+                    let saved = self.locals.len();
+                    let mut bound = Vec::new();
+                    self.pat(&case.pat, &st, AnonMode::Fresh, &mut bound);
+                    for (name, id) in bound {
+                        let a = self.alias_filter(
+                            &self.pending.binding_types.get(&id).cloned().unwrap_or(Ty::Error),
+                            sa.clone(),
+                        );
+                        self.bind_local(&name, id, a, true);
+                    }
+                    let (bt, ba) = self.expr(&case.body);
+                    let bt = self.forget_local_sizes(&bt, saved, false);
+                    self.locals.truncate(saved);
+                    joined = if first { bt } else { self.join(&joined, &bt, case.body.span) };
+                    first = false;
+                    al.extend(ba.into_iter().filter(|v| self.locals.iter().any(|l| l.id == *v) || *v == GLOBAL_ALIAS));
+                    all_consumed.extend(self.consumed.drain());
+                }
+                self.consumed = all_consumed;
+                self.unify_at(&result, &joined, e.span);
+                if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
+                    self.error("higher-order-branch", e.span, "Match expressions may not return functions.");
+                }
+                self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
+                (result, al)
+            }
+            ExprKind::Let { sizes, pat, value, body } => self.let_expr(sizes, pat, value, body),
+            ExprKind::LetFun { name, type_params, params, ret, value, body } => {
+                self.note_name(name);
+                self.defining_locals.push(name.name.text.clone());
+                let (ft, explicit_types, explicit_sizes, _, _) =
+                    self.check_function(type_params, params, ret.as_ref(), value, name.name.span);
+                self.defining_locals.pop();
+                self.pending.binding_types.insert(name.id, ft.clone());
+                let scheme = (!explicit_types.is_empty() || !explicit_sizes.is_empty()).then(|| Scheme {
+                    type_params: explicit_types,
+                    size_params: explicit_sizes,
+                    ty: ft.clone(),
+                });
+                let saved = self.locals.len();
+                self.locals.push(Local {
+                    name: name.name.text.clone(),
+                    id: name.id,
+                    ty: ft,
+                    scheme,
+                    aliases: Aliases::new(),
+                    consumable: false,
+                    lambda_depth: self.lambda_depth,
+                    loop_depth: self.loop_depth,
+                });
+                let (bt, ba) = self.expr(body);
+                let bt = self.forget_local_sizes(&bt, saved, false);
+                self.locals.truncate(saved);
+                (bt, ba)
+            }
+            ExprKind::Update { array, index, value } => {
+                let (at, aa) = self.expr(array);
+                let slice = self.index_type(&at, array, index, e.span);
+                let (vt, _) = self.expr(value);
+                self.unify_at(&slice, &vt, value.span);
+                if aa.is_empty() && !matches!(strip_parens(array).kind, ExprKind::Var(_)) {
+                    // Updating a fresh value is harmless.
+                }
+                self.consume(&aa, array.span);
+                (at, none())
+            }
+            ExprKind::RecordUpdate { record, fields, value } => {
+                let (rt, ra) = self.expr(record);
+                let mut t = rt.clone();
+                for f in fields {
+                    t = self.project(&t, &f.text, f.span);
+                }
+                let (vt, va) = self.expr(value);
+                self.unify_at(&t, &vt, value.span);
+                (rt, ra.union(&va).copied().collect())
+            }
+            ExprKind::Lambda { params, ret, body } => {
+                self.lambda_depth += 1;
+                let (t, _, _, _, _) = self.check_function(&[], params, ret.as_ref(), body, e.span);
+                self.lambda_depth -= 1;
+                (t, none())
+            }
+            ExprKind::Loop { pat, init, form, body } => self.loop_expr(e, pat, init.as_deref(), form, body),
+            ExprKind::Ascribe(inner, te) => {
+                let (t, a) = self.expr(inner);
+                let want = self.type_exp(te, AnonMode::Fresh);
+                self.unify_at(&want, &t, inner.span);
+                (want, a)
+            }
+            ExprKind::Coerce(inner, te) => {
+                let (t, a) = self.expr(inner);
+                let want = self.type_exp(te, AnonMode::Unknown);
+                self.unify_mode_at(&want, &t, inner.span, SizeMode::Ignore);
+                (want, a)
+            }
+            ExprKind::Assert { cond, body } => {
+                let (ct, _) = self.expr(cond);
+                self.unify_at(&Ty::bool(), &ct, cond.span);
+                self.expr(body)
+            }
+            ExprKind::Constructor(name, args) => {
+                let mut tys = Vec::new();
+                let mut al = none();
+                for a in args {
+                    let (t, aa) = self.expr(a);
+                    tys.push(t);
+                    al.extend(aa);
+                }
+                let t = self.store.fresh_var(Constraint::Sum(BTreeMap::from([(name.text.clone(), tys)])), e.span);
+                (t, al)
+            }
+            ExprKind::Hole => (self.fresh_var(e.span), none()),
+        }
+    }
+
+    fn is_short_circuit(&self, op: &QualName, backquoted: bool) -> bool {
+        !backquoted && (op.name == "&&" || op.name == "||")
+    }
+
+    /// Joins the types of two branches: sizes that differ become unknown.
+    fn join(&mut self, a: &Ty, b: &Ty, span: Span) -> Ty {
+        if !self.unify_mode_at(a, b, span, SizeMode::Ignore) {
+            return Ty::Error;
+        }
+        let ra = self.store.resolve(a);
+        let rb = self.store.resolve(b);
+        self.join_dims(&ra, &rb)
+    }
+
+    fn join_dims(&mut self, a: &Ty, b: &Ty) -> Ty {
+        match (a, b) {
+            (Ty::Array(ea, sa), Ty::Array(eb, sb)) if sa.len() == sb.len() => {
+                let elem = self.join_dims(ea, eb);
+                let mut out = elem;
+                for (da, db) in sa.iter().zip(sb).rev() {
+                    let d = if da == db {
+                        da.clone()
+                    } else if self.unify_dims_quiet(da, db) {
+                        self.store.resolve_dim(da)
+                    } else {
+                        self.store.fresh_unknown()
+                    };
+                    out = Ty::array_of(out, d);
+                }
+                out
+            }
+            (Ty::Record(fa), Ty::Record(fb)) => Ty::Record(
+                fa.iter()
+                    .map(|(k, t)| (k.clone(), fb.get(k).map(|u| self.join_dims(t, u)).unwrap_or(t.clone())))
+                    .collect(),
+            ),
+            _ => a.clone(),
+        }
+    }
+
+    /// Unifies two sizes only when one side is an unsolved size variable.
+    fn unify_dims_quiet(&mut self, a: &Dim, b: &Dim) -> bool {
+        let a = self.store.resolve_dim(a);
+        let b = self.store.resolve_dim(b);
+        let is_var = |d: &Dim| matches!(d, Dim::Poly(p) if p.as_var().is_some_and(ty::is_svar));
+        if is_var(&a) || is_var(&b) {
+            return self.unify_dims(&a, &b, Span::DUMMY).is_ok();
+        }
+        false
+    }
+
+    fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> (Ty, Aliases) {
+        let (vt, va) = self.expr(value);
+        let mut vt = self.store.resolve(&vt);
+        let saved = self.locals.len();
+        if !sizes.is_empty() {
+            // Bind existential sizes of the value, in order of appearance, to the names.
+            let mut unknowns = Vec::new();
+            ty::map_dims(&vt, &mut |d| {
+                if let Dim::Unknown(u) = d {
+                    if !unknowns.contains(u) {
+                        unknowns.push(*u);
+                    }
+                }
+                d.clone()
+            });
+            let mut mapping = HashMap::new();
+            for (i, b) in sizes.iter().enumerate() {
+                self.push_size_binder(b);
+                match unknowns.get(i) {
+                    Some(u) => {
+                        mapping.insert(*u, Dim::var(b.id));
+                    }
+                    None => self.error(
+                        "unused-size",
+                        b.name.span,
+                        format!("Size `{}` is not an existential size of the bound value.", b.name.text),
+                    ),
+                }
+            }
+            vt = ty::map_dims(&vt, &mut |d| match d {
+                Dim::Unknown(u) => mapping.get(u).cloned().unwrap_or(Dim::Unknown(*u)),
+                other => other.clone(),
+            });
+        }
+        let mut bound = Vec::new();
+        self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+        self.require_irrefutable(pat);
+        for (name, id) in bound {
+            let t = self.pending.binding_types.get(&id).cloned().unwrap_or(Ty::Error);
+            let a = self.alias_filter(&t, va.clone());
+            self.bind_local(&name, id, a, true);
+        }
+        let (bt, ba) = self.expr(body);
+        let bt = self.forget_local_sizes(&bt, saved, false);
+        // Aliases of the let-bound variables become aliases of what they aliased.
+        let mut out = Aliases::new();
+        for a in ba {
+            match self.locals[saved..].iter().find(|l| l.id == a) {
+                Some(l) => out.extend(l.aliases.iter().filter(|x| **x != l.id).copied()),
+                None => {
+                    out.insert(a);
+                }
+            }
+        }
+        let bound_ids: Vec<NodeId> = self.locals[saved..].iter().map(|l| l.id).collect();
+        out.retain(|a| !bound_ids.contains(a));
+        self.locals.truncate(saved);
+        (bt, out)
+    }
+
+    fn loop_expr(&mut self, e: &Expr, pat: &Pat, init: Option<&Expr>, form: &LoopForm, body: &Expr) -> (Ty, Aliases) {
+        let (it, ia) = match init {
+            Some(i) => self.expr(i),
+            None => self.pattern_as_expr(pat),
+        };
+        let it = self.store.resolve(&it);
+        let saved = self.locals.len();
+        // First attempt with the initial sizes; if the body changes them, redo with unknown sizes.
+        let snapshot = (self.store.vars.clone(), self.store.svars.clone(), self.diags.len(), self.consumed.clone());
+        let pending_snapshot = (
+            self.pending.insts.len(),
+            self.pending.ops.len(),
+            self.pending.literals.len(),
+            self.pending.matches.len(),
+            self.pending.irrefutable.len(),
+        );
+        let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
+        let param_ty = self.store.resolve(&first.0);
+        let body_ty = self.store.resolve(&first.1);
+        let changed = !self.same_dims(&param_ty, &body_ty);
+        let (param_ty, body_ty, consumed_param) = if changed {
+            // Variables created by the first attempt stay allocated (stale types may
+            // still mention them); the older ones get their earlier state back.
+            for (i, v) in snapshot.0.into_iter().enumerate() {
+                self.store.vars[i] = v;
+            }
+            for (i, v) in snapshot.1.into_iter().enumerate() {
+                self.store.svars[i] = v;
+            }
+            self.diags.truncate(snapshot.2);
+            self.consumed = snapshot.3;
+            self.pending.insts.truncate(pending_snapshot.0);
+            self.pending.ops.truncate(pending_snapshot.1);
+            self.pending.literals.truncate(pending_snapshot.2);
+            self.pending.matches.truncate(pending_snapshot.3);
+            self.pending.irrefutable.truncate(pending_snapshot.4);
+            let generalised = self.generalise_changed(&param_ty, &body_ty);
+            let (p, b, c) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
+            self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
+            (p, b, c)
+        } else {
+            let (p, b, c) = first;
+            self.unify_at(&p, &it, e.span);
+            (p, b, c)
+        };
+        let _ = body_ty;
+        if contains_arrow(&self.store.resolve(&param_ty)) {
+            self.error("higher-order-loop", pat.span, "Loop parameters may not be functions.");
+        }
+        if consumed_param {
+            self.consume(&ia, init.map(|i| i.span).unwrap_or(pat.span));
+        }
+        let result = self.forget_local_sizes(&param_ty, saved, false);
+        let aliases = if consumed_param { Aliases::new() } else { ia };
+        (result, aliases)
+    }
+
+    /// One check of a loop body. Returns the parameter type, the body type, and whether a parameter was consumed.
+    #[allow(clippy::too_many_arguments)]
+    fn loop_attempt(
+        &mut self,
+        _e: &Expr,
+        pat: &Pat,
+        init_ty: &Ty,
+        form: &LoopForm,
+        body: &Expr,
+        saved: usize,
+        _mode: SizeMode,
+    ) -> (Ty, Ty, bool) {
+        let param_ty = init_ty.clone();
+        self.loop_depth += 1;
+        let mut bound = Vec::new();
+        self.pat(pat, &param_ty, AnonMode::Fresh, &mut bound);
+        self.require_irrefutable(pat);
+        let mut param_ids = Vec::new();
+        for (name, id) in bound {
+            param_ids.push(id);
+            self.bind_local(&name, id, Aliases::from([id]), true);
+        }
+        match form {
+            LoopForm::For { var, bound } => {
+                let (bt, _) = self.expr(bound);
+                let c = self.store.fresh_var(Constraint::Int, bound.span);
+                self.unify_at(&c, &bt, bound.span);
+                let mut vb = Vec::new();
+                self.pat(var, &bt, AnonMode::Fresh, &mut vb);
+                for (name, id) in vb {
+                    self.bind_local(&name, id, Aliases::new(), false);
+                }
+            }
+            LoopForm::ForIn { pat: elem_pat, array } => {
+                let (at, aa) = self.expr(array);
+                let elem = self.fresh_var(array.span);
+                let row = Ty::array_of(elem.clone(), self.store.fresh_svar());
+                self.unify_mode_at(&row, &at, array.span, SizeMode::Ignore);
+                let elem = self.row_type(&at).unwrap_or(elem);
+                let mut vb = Vec::new();
+                self.pat(elem_pat, &elem, AnonMode::Fresh, &mut vb);
+                for (name, id) in vb {
+                    self.bind_local(&name, id, aa.clone(), false);
+                }
+            }
+            LoopForm::While(cond) => {
+                let (ct, _) = self.expr(cond);
+                self.unify_at(&Ty::bool(), &ct, cond.span);
+            }
+        }
+        let (bt, _) = self.expr(body);
+        self.unify_mode_at(&param_ty, &bt, body.span, SizeMode::Ignore);
+        let consumed_param = param_ids.iter().any(|id| self.consumed.contains_key(id));
+        for id in &param_ids {
+            self.consumed.remove(id);
+        }
+        self.locals.truncate(saved);
+        self.loop_depth -= 1;
+        (param_ty, bt, consumed_param)
+    }
+
+    fn row_type(&self, t: &Ty) -> Option<Ty> {
+        match self.store.resolve(t) {
+            Ty::Array(elem, shape) if shape.len() > 1 => Some(Ty::Array(elem, shape[1..].to_vec())),
+            Ty::Array(elem, _) => Some(*elem),
+            _ => None,
+        }
+    }
+
+    fn same_dims(&self, a: &Ty, b: &Ty) -> bool {
+        let mut da = Vec::new();
+        let mut db = Vec::new();
+        ty::map_dims(a, &mut |d| {
+            da.push(self.store.resolve_dim(d));
+            d.clone()
+        });
+        ty::map_dims(b, &mut |d| {
+            db.push(self.store.resolve_dim(d));
+            d.clone()
+        });
+        da == db
+    }
+
+    /// The loop parameter type with every size the body changes replaced by a fresh unknown.
+    fn generalise_changed(&mut self, param: &Ty, body: &Ty) -> Ty {
+        let mut db = Vec::new();
+        ty::map_dims(body, &mut |d| {
+            db.push(d.clone());
+            d.clone()
+        });
+        let mut i = 0;
+        let mut out_dims = Vec::new();
+        ty::map_dims(param, &mut |d| {
+            out_dims.push((d.clone(), db.get(i).cloned()));
+            i += 1;
+            d.clone()
+        });
+        let mut fresh = Vec::new();
+        for (d, b) in &out_dims {
+            fresh.push(if Some(d) == b.as_ref() { d.clone() } else { self.store.fresh_unknown() });
+        }
+        let mut j = 0;
+        ty::map_dims(param, &mut |d| {
+            let r = fresh.get(j).cloned().unwrap_or(d.clone());
+            j += 1;
+            r
+        })
+    }
+
+    /// `loop (x, y) for ...` without `= init`: the pattern's variables are the initial values.
+    fn pattern_as_expr(&mut self, p: &Pat) -> (Ty, Aliases) {
+        match &p.kind {
+            PatKind::Var(name) => {
+                let q = QualName::unqualified(name.text.clone(), name.span);
+                self.var(NodeId(0), &q)
+            }
+            PatKind::Tuple(items) => {
+                let mut tys = Vec::new();
+                let mut al = Aliases::new();
+                for i in items {
+                    let (t, a) = self.pattern_as_expr(i);
+                    tys.push(t);
+                    al.extend(a);
+                }
+                (Ty::tuple(tys), al)
+            }
+            PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => self.pattern_as_expr(inner),
+            _ => {
+                self.error("parse-error", p.span, "A loop without an initial value needs a pattern of variables.");
+                (Ty::Error, Aliases::new())
+            }
+        }
+    }
+
+    fn project(&mut self, t: &Ty, field: &str, span: Span) -> Ty {
+        match self.store.shallow(t) {
+            Ty::Record(fs) => match fs.get(field) {
+                Some(ft) => ft.clone(),
+                None => {
+                    let shown = self.show(t);
+                    self.error("unknown-field", span, format!("Type `{shown}` has no field `{field}`."));
+                    Ty::Error
+                }
+            },
+            Ty::Var(_) => {
+                let ft = self.fresh_var(span);
+                let c =
+                    self.store.fresh_var(Constraint::Record(BTreeMap::from([(field.to_string(), ft.clone())])), span);
+                self.unify_at(&c, t, span);
+                ft
+            }
+            Ty::Error => Ty::Error,
+            _ => {
+                let shown = self.show(t);
+                self.error(
+                    "unknown-field",
+                    span,
+                    format!("Type `{shown}` is not a record and has no field `{field}`."),
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    /// The type of `arr[idx]`; checks the indices.
+    fn index_type(&mut self, t: &Ty, arr: &Expr, idx: &[DimIndex], span: Span) -> Ty {
+        let resolved = self.store.resolve(t);
+        let (elem, shape) = match resolved {
+            Ty::Array(elem, shape) => (*elem, shape),
+            Ty::Error => return Ty::Error,
+            Ty::Var(_) => {
+                let elem = self.fresh_var(span);
+                let shape: Vec<Dim> = idx.iter().map(|_| self.store.fresh_svar()).collect();
+                let arr_ty = Ty::Array(Box::new(elem.clone()), shape.clone());
+                self.unify_at(&arr_ty, t, span);
+                (elem, shape)
+            }
+            other => {
+                let shown = ty::show_ty(&other, &self.names);
+                self.error(
+                    "type-mismatch",
+                    arr.span,
+                    format!("Cannot index a value of type `{shown}`; it is not an array."),
+                );
+                return Ty::Error;
+            }
+        };
+        if idx.len() > shape.len() {
+            let shown = self.show(t);
+            self.error(
+                "type-mismatch",
+                span,
+                format!("Too many indices ({}) for a value of type `{shown}`.", idx.len()),
+            );
+            return Ty::Error;
+        }
+        let mut out_dims = Vec::new();
+        for (d, i) in shape.iter().zip(idx) {
+            match i {
+                DimIndex::Index(e) => {
+                    let (it, _) = self.expr(e);
+                    self.unify_at(&Ty::i64(), &it, e.span);
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    for part in [start, end, stride].into_iter().flatten() {
+                        let (pt, _) = self.expr(part);
+                        self.unify_at(&Ty::i64(), &pt, part.span);
+                    }
+                    let start_p = match start {
+                        None => Some(Poly::constant(0)),
+                        Some(s) => self.size_poly_of(s),
+                    };
+                    let end_p = match end {
+                        None => match self.store.resolve_dim(d) {
+                            Dim::Poly(p) => Some(p),
+                            Dim::Unknown(_) => None,
+                        },
+                        Some(s) => self.size_poly_of(s),
+                    };
+                    let stride_one = match stride {
+                        None => true,
+                        Some(s) => self.size_poly_of(s) == Some(Poly::constant(1)),
+                    };
+                    let reverse = start.is_none()
+                        && end.is_none()
+                        && stride.as_ref().and_then(|s| self.size_poly_of(s)) == Some(Poly::constant(-1));
+                    let dim = match (start_p, end_p) {
+                        _ if reverse => d.clone(),
+                        (Some(a), Some(b)) if stride_one => {
+                            if start.is_none() && end.is_none() {
+                                d.clone()
+                            } else {
+                                Dim::Poly(b.sub(&a))
+                            }
+                        }
+                        _ => self.store.fresh_unknown(),
+                    };
+                    out_dims.push(dim);
+                }
+            }
+        }
+        out_dims.extend(shape[idx.len()..].iter().cloned());
+        if out_dims.is_empty() {
+            elem
+        } else {
+            Ty::Array(Box::new(elem), out_dims)
+        }
+    }
+
+    /// Applies a function of type `ft` to arguments, left to right.
+    pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[Expr], fspan: Span) -> (Ty, Aliases) {
+        let mut t = ft;
+        let mut arg_info: Vec<(Aliases, bool, Span)> = Vec::new();
+        let mut last_unique = false;
+        for (i, arg) in args.iter().enumerate() {
+            let shallow = self.store.shallow(&t);
+            let arrow = match shallow {
+                Ty::Arrow(a) => *a,
+                Ty::Var(_) => {
+                    let from = self.fresh_var(arg.span);
+                    let to = self.fresh_var(arg.span);
+                    self.unify_at(&t, &Ty::arrow(from.clone(), to.clone()), fspan);
+                    ArrowTy { param: None, from, to, consumes: false, ret_unique: false }
+                }
+                Ty::Error => {
+                    for a in &args[i..] {
+                        self.expr(a);
+                    }
+                    return (Ty::Error, Aliases::new());
+                }
+                other => {
+                    let shown = ty::show_ty(&self.store.resolve(&other), &self.names);
+                    if i == 0 {
+                        self.error(
+                            "not-a-function",
+                            fspan,
+                            format!("This has type `{shown}` and cannot be applied to an argument."),
+                        );
+                    } else {
+                        self.error(
+                            "arity-mismatch",
+                            arg.span,
+                            format!("Function applied to too many arguments (result type `{shown}`)."),
+                        );
+                    }
+                    for a in &args[i..] {
+                        self.expr(a);
+                    }
+                    return (Ty::Error, Aliases::new());
+                }
+            };
+            let (at, aa) = self.expr(arg);
+            if let (Ty::Arrow(pa), Ty::Arrow(aa_ty)) = (self.store.resolve(&arrow.from), self.store.resolve(&at)) {
+                if aa_ty.consumes && !pa.consumes {
+                    self.error(
+                        "consuming-argument",
+                        arg.span,
+                        "A function that consumes its argument cannot be passed where a non-consuming function is expected.",
+                    );
+                }
+            }
+            self.unify_at(&arrow.from, &at, arg.span);
+            arg_info.push((aa, arrow.consumes, arg.span));
+            last_unique = arrow.ret_unique;
+            t = match arrow.param {
+                Some(p) => {
+                    let d = match self.size_poly_of(arg) {
+                        Some(poly) => Dim::Poly(poly),
+                        None => self.store.fresh_unknown(),
+                    };
+                    ty::subst_sizes(&arrow.to, &HashMap::from([(p, d)]))
+                }
+                None => arrow.to,
+            };
+        }
+        // Consumption happens after all arguments are evaluated.
+        for (i, (aa, consumes, span)) in arg_info.iter().enumerate() {
+            if !*consumes {
+                continue;
+            }
+            for (j, (other, _, _)) in arg_info.iter().enumerate() {
+                if i != j && other.intersection(aa).next().is_some() {
+                    self.error(
+                        "consuming-argument",
+                        *span,
+                        "This argument is consumed, but it is also used by another argument.",
+                    );
+                }
+            }
+            let aa = aa.clone();
+            self.consume(&aa, *span);
+        }
+        let fully_applied = !matches!(self.store.shallow(&t), Ty::Arrow(_));
+        let aliases = if fully_applied && last_unique {
+            Aliases::new()
+        } else {
+            let mut out = fa;
+            for (aa, consumes, _) in arg_info {
+                if !consumes {
+                    out.extend(aa);
+                }
+            }
+            out
+        };
+        (t, aliases)
+    }
+
+    /// The type of an operator used infix or in a section; records its resolution.
+    fn operator(&mut self, node: NodeId, op: &QualName, backquoted: bool, span: Span) -> (Ty, Aliases) {
+        if backquoted || !op.quals.is_empty() || self.user_op(&op.name) || op_shape(&op.name).is_none() {
+            return self.var(node, op);
+        }
+        let (constraint, to_bool) = op_shape(&op.name).unwrap_or((Constraint::None, false));
+        let t = if op.name == "&&" || op.name == "||" {
+            let res = if op.name == "&&" { Builtin::LogAnd } else { Builtin::LogOr };
+            self.record_resolution(node, Resolution::Builtin(res));
+            Ty::bool()
+        } else {
+            let t = self.store.fresh_var(constraint, span);
+            self.pending.ops.push((node, op.name.clone(), t.clone()));
+            t
+        };
+        let ret = if to_bool { Ty::bool() } else { t.clone() };
+        (Ty::arrow(t.clone(), Ty::arrow(t, ret)), Aliases::new())
+    }
+
+    /// A name in expression position.
+    pub fn var(&mut self, node: NodeId, q: &QualName) -> (Ty, Aliases) {
+        if q.quals.is_empty() {
+            return self.simple_var(node, &q.name, q.span);
+        }
+        let head = &q.quals[0];
+        let is_value = self.lookup_local(head).is_some() || self.global_names.contains_key(head);
+        if is_value {
+            let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
+            let (mut t, a) = self.simple_var(NodeId(0), head, head_span);
+            let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
+            let mut fields: Vec<String> = q.quals[1..].to_vec();
+            fields.push(q.name.clone());
+            for f in &fields {
+                t = self.project(&t, f, q.span);
+            }
+            if let Some(inst) = self.pending.insts.iter_mut().find(|(n, _, _)| *n == NodeId(0)) {
+                inst.0 = node;
+            }
+            self.record_resolution(node, Resolution::Projection { head: Box::new(head_res), fields });
+            return (t, a);
+        }
+        if q.quals.len() == 1 && head == "intrinsics" {
+            let Some(sig) = intrinsic_signature(&q.name) else {
+                self.error("unknown-name", q.span, format!("Unknown intrinsic `{q}`."));
+                return (Ty::Error, Aliases::new());
+            };
+            let t = self.builtin_signature(sig, node, q.span);
+            self.record_resolution(node, Resolution::Builtin(Builtin::Intrinsic(q.name.clone())));
+            return (t, Aliases::new());
+        }
+        if q.quals.len() == 1 {
+            if let Some(module) = crate::members::module_type(head) {
+                if let Some(sig) = crate::members::member_signature(module, &q.name) {
+                    let t = self.builtin_signature(&sig, node, q.span);
+                    self.record_resolution(
+                        node,
+                        Resolution::Builtin(Builtin::ModuleMember { module, name: q.name.clone() }),
+                    );
+                    return (t, Aliases::new());
+                }
+                self.error("unknown-name", q.span, format!("Module `{head}` has no member `{}`.", q.name));
+                return (Ty::Error, Aliases::new());
+            }
+        }
+        self.error("unknown-name", q.span, format!("Unknown name `{q}`."));
+        (Ty::Error, Aliases::new())
+    }
+
+    fn simple_var(&mut self, node: NodeId, name: &str, span: Span) -> (Ty, Aliases) {
+        if let Some(local) = self.lookup_local(name).cloned() {
+            self.check_use(local.id, name, span);
+            self.record_resolution(node, Resolution::Local(local.id));
+            let t = match &local.scheme {
+                Some(s) => self.instantiate(s, node, span),
+                None => local.ty.clone(),
+            };
+            let mut aliases = local.aliases.clone();
+            aliases.insert(local.id);
+            return (t, aliases);
+        }
+        if let Some(def) = self.global_names.get(name).copied() {
+            if self.current_def.as_deref() == Some(name) {
+                self.error(
+                    "not-supported-yet",
+                    span,
+                    format!("`{name}` refers to itself: recursion is not supported yet."),
+                );
+                return (Ty::Error, Aliases::new());
+            }
+            let scheme = self.globals[def.0 as usize].scheme.clone();
+            self.record_resolution(node, Resolution::Def(def));
+            let t = self.instantiate(&scheme, node, span);
+            return (t, Aliases::from([GLOBAL_ALIAS]));
+        }
+        if self.current_def.as_deref() == Some(name) || self.defining_locals.iter().any(|n| n == name) {
+            self.error(
+                "not-supported-yet",
+                span,
+                format!("`{name}` refers to itself: recursion is not supported yet."),
+            );
+        } else if AD_NAMES.contains(&name) {
+            self.error("not-supported-yet", span, format!("`{name}`: automatic differentiation is not supported yet."));
+        } else if BUILTIN_OPS.contains(&name) {
+            // An operator used as a name, e.g. `(+)` reached through a backquote.
+            let (t, a) = self.operator(node, &QualName::unqualified(name, span), false, span);
+            return (t, a);
+        } else {
+            self.error("unknown-name", span, format!("Unknown name `{name}`."));
+        }
+        (Ty::Error, Aliases::new())
+    }
+
+    /// Types a built-in from its signature string, instantiated at `node`.
+    pub fn builtin_signature(&mut self, sig: &str, node: NodeId, span: Span) -> Ty {
+        let key = sig.to_string();
+        let scheme = match self.builtin_schemes.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let s = self.scheme_of_signature(sig);
+                self.builtin_schemes.insert(key, s.clone());
+                s
+            }
+        };
+        self.instantiate(&scheme, node, span)
+    }
+
+    fn scheme_of_signature(&mut self, sig: &str) -> Scheme {
+        let mut ids = Vec::new();
+        let parsed = {
+            let store = &mut self.store;
+            crate::sig::parse_signature(sig, &mut || {
+                let id = store.fresh_synthetic();
+                ids.push(id);
+                id
+            })
+        };
+        let Ok(parsed) = parsed else { return Scheme::mono(Ty::Error) };
+        // Built-in signatures are checked in an empty scope, silently and separately from user code.
+        let saved_locals = std::mem::take(&mut self.locals);
+        let saved_types = std::mem::take(&mut self.local_types);
+        let saved_pending = std::mem::take(&mut self.pending);
+        let saved_implicit = self.implicit_sizes.replace(Vec::new());
+        let errors = self.diags.len();
+        let mut type_params = Vec::new();
+        let mut size_params = Vec::new();
+        for tp in &parsed.type_params {
+            match tp {
+                TypeParam::Size(b) => {
+                    self.push_size_binder(b);
+                    size_params.push(b.id);
+                }
+                TypeParam::Type(b, _) => {
+                    self.note_name(b);
+                    self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
+                    type_params.push(b.id);
+                }
+            }
+        }
+        let mut params = Vec::new();
+        for (name, id, te) in &parsed.params {
+            let t = self.type_exp(te, AnonMode::Implicit);
+            let unique = is_unique_type_exp(te);
+            self.names.insert(*id, name.clone());
+            self.locals.push(Local {
+                name: name.clone(),
+                id: *id,
+                ty: t.clone(),
+                scheme: None,
+                aliases: Aliases::new(),
+                consumable: false,
+                lambda_depth: 0,
+                loop_depth: 0,
+            });
+            params.push((t, unique, Some(*id)));
+        }
+        let ret = self.type_exp(&parsed.ret, AnonMode::Unknown);
+        let ty = Checker::curry(params, ret, is_unique_type_exp(&parsed.ret));
+        size_params.extend(self.implicit_sizes.take().unwrap_or_default());
+        self.diags.truncate(errors);
+        self.locals = saved_locals;
+        self.local_types = saved_types;
+        self.pending = saved_pending;
+        self.implicit_sizes = saved_implicit;
+        Scheme { type_params, size_params, ty }
+    }
+}
+
+fn strip_parens(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Parens(inner) => strip_parens(inner),
+        _ => e,
+    }
+}
+
+fn contains_existential(t: &TypeExp) -> bool {
+    match t {
+        TypeExp::Existential(..) => true,
+        TypeExp::Tuple(items, _) => items.iter().any(contains_existential),
+        TypeExp::Record(fs, _) => fs.iter().any(|(_, t)| contains_existential(t)),
+        TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) => contains_existential(t),
+        TypeExp::Arrow { from, to, .. } => contains_existential(from) || contains_existential(to),
+        TypeExp::Sum(cs, _) => cs.iter().flat_map(|(_, ts)| ts).any(contains_existential),
+        TypeExp::Apply(f, a, _) => {
+            contains_existential(f) || matches!(a.as_ref(), TypeArg::Type(t) if contains_existential(t))
+        }
+        TypeExp::Var(_) => false,
+    }
+}

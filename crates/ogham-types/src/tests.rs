@@ -1,0 +1,258 @@
+//! Unit tests on source snippets: the prelude checks, well-typed programs get
+//! the expected types, and every diagnostic name is produced by a minimal
+//! program.
+
+use ogham_syntax::ast::{NodeIds, Program};
+use ogham_syntax::parser::parse_program;
+use ogham_syntax::{Diagnostic, FileId};
+
+use crate::prelude::PRELUDE;
+use crate::{check, CheckInput, TypeInfo};
+
+fn parse_all(main: &str) -> Result<Vec<Program>, Vec<Diagnostic>> {
+    let mut ids = NodeIds::default();
+    let mut programs = Vec::new();
+    let mut texts: Vec<&str> = PRELUDE.iter().map(|(_, t)| *t).collect();
+    texts.push(main);
+    for (i, text) in texts.iter().enumerate() {
+        let (p, diags) = parse_program(FileId(i as u32), text, &mut ids);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        programs.push(p);
+    }
+    Ok(programs)
+}
+
+fn run(main: &str) -> Result<TypeInfo, Vec<Diagnostic>> {
+    let programs = parse_all(main).unwrap_or_else(|d| panic!("parse errors: {d:?}"));
+    let n = programs.len();
+    let inputs: Vec<CheckInput> =
+        programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n }).collect();
+    check(&inputs)
+}
+
+fn ok(main: &str) -> TypeInfo {
+    match run(main) {
+        Ok(info) => info,
+        Err(diags) => {
+            panic!("expected success, got {:#?}", diags.iter().map(|d| (d.name, &d.message)).collect::<Vec<_>>())
+        }
+    }
+}
+
+fn err(main: &str, name: &str) -> Vec<Diagnostic> {
+    match run(main) {
+        Ok(_) => panic!("expected error {name}, but the program checked"),
+        Err(diags) => {
+            assert!(
+                diags.iter().any(|d| d.name == name),
+                "expected {name}, got {:#?}",
+                diags.iter().map(|d| (d.name, &d.message)).collect::<Vec<_>>()
+            );
+            diags
+        }
+    }
+}
+
+/// The pretty-printed type of the last definition.
+fn last_type(info: &TypeInfo) -> String {
+    let def = info.defs.last().expect("a definition");
+    crate::show_type(&def.ty, &Default::default())
+}
+
+#[test]
+fn prelude_checks() {
+    ok("");
+}
+
+#[test]
+fn simple_types() {
+    assert_eq!(last_type(&ok("def f (x: i32) = x + 1")), "i32 -> i32");
+    assert_eq!(last_type(&ok("def x = 1")), "i32");
+    assert_eq!(last_type(&ok("def x = 1.5")), "f64");
+    assert_eq!(last_type(&ok("def x: f32 = 1")), "f32");
+    assert_eq!(last_type(&ok("def x = (1, true)")), "(i32, bool)");
+    assert_eq!(last_type(&ok("def r = {x = 1f64, y = 2f64}")), "{x: f64, y: f64}");
+    assert_eq!(last_type(&ok("def f (xs: []f32) = map (+1) xs |> f32.sum")).contains("-> f32"), true);
+}
+
+#[test]
+fn polymorphism_and_prelude() {
+    ok("def main (xs: []i32) = reduce (+) 0 (map (*2) xs)");
+    ok("def main [n] (xs: [n]i32) (ys: [n]i32) : []i32 = map2 (+) xs ys");
+    err("def main (xs: []i32) (ys: []i32) : []i32 = map2 (+) xs ys", "size-mismatch");
+    ok("def main (xs: []f32) = let (a, b) = unzip (zip xs xs) in map2 (*) a b");
+    ok("def main (n: i64) = tabulate_2d n n (\\i j -> i + j)");
+    ok("def main (xs: []i32) = filter (>0) xs");
+    ok("def main (xs: []i32) = let (a, b) = partition (>0) xs in (length a, length b)");
+    ok("def main (xs: [6]i32) = unflatten xs : [2][3]i32");
+    ok("def main [n] [m] (xss: [n][m]f64) : [n*m]f64 = flatten xss");
+    ok("def main (xs: []i32) = scan (+) 0 xs |> reverse |> head");
+    ok("def main (x: f32) = f32.sqrt x + f32.pi + f32.i32 3 + f32.from_bits (f32.to_bits x)");
+    ok("def main (xs: []i32) = i32.sum xs + i32.maximum xs + i32.num_bits");
+    ok("def main [n] (dest: *[10]i32) (is: [n]i64) (vs: [n]i32) = scatter dest is vs");
+    ok("def main (xs: []f32) = hist (+) 0 10 (map (\\_ -> 0) xs) xs");
+    ok("def id2 x = x\ndef main = (id2 1i32, id2 true)");
+}
+
+#[test]
+fn sizes() {
+    ok("def f [n] (xs: [n]i32) (ys: [n]i32) = map2 (+) xs ys");
+    ok("def f [n] (xs: [n]i32) : [n+1]i32 = xs ++ [1]");
+    ok("def f [n] (xs: [n]i32) : [1+n]i32 = xs ++ [1]");
+    ok("def f [n] (xs: [n+1]i32) : [n]i32 = tail xs");
+    ok("def f (n: i64) : [n]i64 = iota n");
+    ok("def f (xs: []i32) = let [k] (ys: [k]i32) = filter (>0) xs in length ys");
+    ok("def f [n] (xs: [n]i32) = if true then xs else xs");
+    ok("def f [n] [m] (xs: [n]i32) (ys: [m]i32) = if true then xs else ys");
+    ok("def f [n] (xs: [n]i32) = loop acc = xs for i < 3 do map (+1) acc");
+    ok("def f = loop acc = [] for i < 3 do acc ++ [i]");
+    ok("def f [n] (xs: [n]i32) : [n]i32 = xs :> [n]i32");
+    err("def f [n] [m] (xs: [n]i32) (ys: [m]i32) = map2 (+) xs ys", "size-mismatch");
+    let diags = err("def f [n] [m] (xs: [n]i32) (ys: [m]i32) = zip xs ys", "size-mismatch");
+    assert!(diags[0].message.contains("do not match"));
+    err("def f (xs: []i32) = let ys = filter (>0) xs in zip xs ys", "size-mismatch");
+}
+
+#[test]
+fn records_and_sums() {
+    ok("def f (p: {x: f64, y: f64}) = p.x + p.y");
+    ok("def f (p: (i32, bool)) = p.0");
+    ok("def f (ps: [](i32, f32)) = map (\\p -> p.1) ps");
+    ok("def f (p: {x: f64, y: f64}) = p with x = 2");
+    ok("type t = #a i32 | #b\ndef f (x: t) = match x case #a v -> v case #b -> 0");
+    ok("def f (b: bool) : #yes | #no = if b then #yes else #no");
+    err("def f (p: {x: f64}) = p.z", "unknown-field");
+    err("def f p = p.x", "record-type-not-known");
+}
+
+#[test]
+fn consumption() {
+    ok("def f (xs: *[]i32) = xs with [0] = 1");
+    ok("def f (xs: []i32) = let ys = copy xs in ys with [0] = 1");
+    ok("def f (n: i64) = let xs = replicate n 0 let xs[0] = 1 in xs");
+    ok("def f (xs: *[]i32) = loop xs for i < 3 do xs with [i] = 0");
+    err("def f (xs: []i32) = xs with [0] = 1", "not-consumable");
+    err("def f (xs: *[]i32) = let ys = xs with [0] = 1 in xs[0]", "use-after-consume");
+    err("def f (xs: *[]i32) = let ys = xs let zs = ys with [0] = 1 in xs", "use-after-consume");
+    err("def g (xs: *[]i32) (ys: []i32) = xs\ndef f (xs: *[]i32) = g xs xs", "consuming-argument");
+    err("def f (xs: []i32) : *[]i32 = xs", "return-aliased");
+    err("def f (xs: *[]i32) : (*[]i32, *[]i32) = (xs, xs)", "unique-return-aliased");
+    err("def f (xs: *[]i32) = map (\\i -> let ys = xs with [0] = i in ys[0]) (iota 3)", "not-consumable");
+}
+
+#[test]
+fn matches() {
+    ok("def f (b: bool) = match b case true -> 1 case false -> 0");
+    ok("def f (x: i32) = match x case 0 -> 1 case _ -> 2");
+    let d = err("def f (b: bool) = match b case true -> 1", "unmatched-cases");
+    assert!(d[0].message.contains("false"));
+    let d = err("def f (x: #a | #b | #c) : i32 = match x case #a -> 1 case #b -> 2", "unmatched-cases");
+    assert!(d[0].message.contains("#c"));
+    err("def f (x: i32) = match x case 0 -> 1", "unmatched-cases");
+    err("def f (x: #a i32 | #b) = let (#a y) = x in y", "refutable-pattern");
+}
+
+#[test]
+fn restrictions() {
+    err("def f (b: bool) = if b then (\\x -> x + 1i32) else (\\x -> x)", "higher-order-branch");
+    err("def f = loop g = (\\x -> x + 1i32) for i < 3 do g", "higher-order-loop");
+    err("def f = [\\x -> x + 1i32]", "array-of-functions");
+    err("entry f 't (x: t) = x", "polymorphic-entry");
+    err("entry f (g: i32 -> i32) = g 1", "higher-order-entry");
+    err("def f (x: i32) : i32 = f x", "not-supported-yet");
+    err("def f (x: i32) = let g (y: i32) : i32 = g y in g x", "not-supported-yet");
+    err("def f (x: f64) = jvp f64.sin x 1", "not-supported-yet");
+    err("module m = {}", "not-supported-yet");
+}
+
+#[test]
+fn name_and_type_errors() {
+    err("def f = y", "unknown-name");
+    err("def f (x: t) = x", "unknown-type");
+    err("def f = 1 + true", "type-mismatch");
+    err("def f = 300u8", "literal-out-of-bounds");
+    ok("def f = -128i8");
+    err("def f (x: i32) = x 1", "not-a-function");
+    err("def f (g: i32 -> i32) = g 1 2", "arity-mismatch");
+    err("def f (x: i32) (x: i32) = x", "duplicate-binding");
+    err("def f = {a = 1, a = 2}", "duplicate-field");
+    err("def f [n] (x: i32) = x", "unused-size");
+    err("def f x = x x", "occurs-check");
+    err("def f = f32.nosuch 1", "unknown-name");
+    err("def f = intrinsics.nosuch", "unknown-name");
+}
+
+#[test]
+fn independent_errors_are_all_reported() {
+    let run = run("def a = y\ndef b = z\ndef c = a + 1");
+    let diags = run.err().expect("errors");
+    assert_eq!(diags.iter().filter(|d| d.name == "unknown-name").count(), 2, "{diags:#?}");
+    assert_eq!(diags.len(), 2, "{diags:#?}");
+}
+
+#[test]
+fn resolutions_and_entries() {
+    let info = ok("def main (xs: []i32) = map (+1) xs");
+    assert_eq!(info.entries.len(), 1);
+    assert!(info
+        .resolutions
+        .values()
+        .any(|r| matches!(r, crate::Resolution::Builtin(crate::Builtin::Intrinsic(n)) if n == "map")));
+    assert!(info
+        .resolutions
+        .values()
+        .any(|r| matches!(r, crate::Resolution::Builtin(crate::Builtin::BinOp(ogham_prim::ops::BinOp::Add)))));
+}
+
+/// Mutated programs (characters deleted or swapped) must never make the checker panic.
+#[test]
+fn mutations_never_panic() {
+    let seeds = [
+        "def f [n] (xs: [n]i32) (ys: [n]i32) : [n]i32 = map2 (+) xs ys",
+        "def f (xs: *[]i32) = loop xs for i < 3 do xs with [i] = 0",
+        "type t = #a i32 | #b\ndef f (x: t) = match x case #a v -> v case #b -> 0",
+        "def f (p: {x: f64, y: f64}) = let q = p with x = 2 in q.x + p.y",
+        "def f (xs: []i32) = let [k] (ys: [k]i32) = filter (>0) xs in unflatten (ys :> [k*1]i32) : [k][1]i32",
+        "def f = loop acc = [] for i < 3 do acc ++ [i]\nentry main (x: f32) = f32.sqrt x |> (\\y -> y * 2)",
+    ];
+    let iterations: usize = std::env::var("OGHAM_MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in 0..iterations {
+        let seed: Vec<char> = seeds[i % seeds.len()].chars().collect();
+        let mut text = seed.clone();
+        for _ in 0..1 + next() % 3 {
+            if text.is_empty() {
+                break;
+            }
+            let a = (next() as usize) % text.len();
+            match next() % 3 {
+                0 => {
+                    text.remove(a);
+                }
+                1 => {
+                    let b = (next() as usize) % text.len();
+                    text.swap(a, b);
+                }
+                _ => {
+                    let c = seed[(next() as usize) % seed.len()];
+                    text.insert(a, c);
+                }
+            }
+        }
+        let text: String = text.into_iter().collect();
+        if let Ok(programs) = parse_all(&text) {
+            let n = programs.len();
+            let inputs: Vec<CheckInput> =
+                programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n }).collect();
+            let _ = check(&inputs);
+        }
+    }
+}

@@ -1,0 +1,582 @@
+//! The checker's internal type representation: types with unification
+//! variables, size variables inside size polynomials, and the substitution
+//! store that unification extends. Also the conversion to the public
+//! [`Type`](crate::info::Type) and the Futhark-notation pretty-printer used
+//! in error messages.
+//!
+//! Size unification variables are encoded as [`NodeId`]s in a reserved range
+//! ([`SVAR_BASE`]..) so that they can live inside [`Poly`] terms and reuse its
+//! normalisation; they never escape into `TypeInfo`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use ogham_prim::PrimType;
+use ogham_syntax::ast::NodeId;
+
+use crate::info::Type;
+use crate::size::{Poly, Size};
+
+/// First id of the range that encodes size unification variables.
+pub const SVAR_BASE: u32 = 0xC000_0000;
+/// First id of the range used for synthetic binders (implicit type and size
+/// parameters, parameters of intrinsic signatures).
+pub const SYNTHETIC_BASE: u32 = 0xE000_0000;
+
+pub fn is_svar(id: NodeId) -> bool {
+    (SVAR_BASE..SYNTHETIC_BASE).contains(&id.0)
+}
+
+/// One array dimension during inference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dim {
+    Poly(Poly),
+    /// A rigid size not known statically; equal only to itself.
+    Unknown(u32),
+}
+
+impl Dim {
+    pub fn var(id: NodeId) -> Dim {
+        Dim::Poly(Poly::var(id))
+    }
+    pub fn constant(c: i64) -> Dim {
+        Dim::Poly(Poly::constant(c))
+    }
+}
+
+/// A function type's parameter side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrowTy {
+    /// The named parameter whose value may occur in sizes of `to`.
+    pub param: Option<NodeId>,
+    pub from: Ty,
+    pub to: Ty,
+    /// The parameter is consuming (`*t`).
+    pub consumes: bool,
+    /// The result (when `to` is not itself a function) is unique (`*t`).
+    pub ret_unique: bool,
+}
+
+/// A type during inference.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    Prim(PrimType),
+    /// Element type is never an array; shape outermost first, never empty.
+    Array(Box<Ty>, Vec<Dim>),
+    Record(BTreeMap<String, Ty>),
+    Sum(BTreeMap<String, Vec<Ty>>),
+    Arrow(Box<ArrowTy>),
+    Param(NodeId),
+    Var(u32),
+    /// The type of an erroneous expression; unifies with everything so that one error does not cascade.
+    Error,
+}
+
+impl Ty {
+    pub fn unit() -> Ty {
+        Ty::Record(BTreeMap::new())
+    }
+    pub fn tuple(items: Vec<Ty>) -> Ty {
+        if items.len() == 1 {
+            return items.into_iter().next().unwrap_or(Ty::Error);
+        }
+        Ty::Record(items.into_iter().enumerate().map(|(i, t)| (i.to_string(), t)).collect())
+    }
+    pub fn arrow(from: Ty, to: Ty) -> Ty {
+        Ty::Arrow(Box::new(ArrowTy { param: None, from, to, consumes: false, ret_unique: false }))
+    }
+    /// `[d]t`, flattening nested arrays so the element is never an array.
+    pub fn array_of(elem: Ty, dim: Dim) -> Ty {
+        match elem {
+            Ty::Array(inner, mut shape) => {
+                shape.insert(0, dim);
+                Ty::Array(inner, shape)
+            }
+            other => Ty::Array(Box::new(other), vec![dim]),
+        }
+    }
+    pub fn bool() -> Ty {
+        Ty::Prim(PrimType::Bool)
+    }
+    pub fn i64() -> Ty {
+        Ty::Prim(PrimType::I64)
+    }
+}
+
+/// What is known about an unresolved type variable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Constraint {
+    None,
+    /// Any numeric type (integer literals, `+`).
+    Num,
+    /// Any integral type (`&`, `<<`).
+    Int,
+    /// Any float type (decimal literals).
+    Float,
+    /// Integral or bool (`!`, `&`, `|`, `^`).
+    IntOrBool,
+    /// Any primitive (`<`).
+    Prim,
+    /// Any non-function type (`==`).
+    Eq,
+    /// A record with at least these fields (projection on an unknown type).
+    Record(BTreeMap<String, Ty>),
+    /// A sum type with at least these constructors.
+    Sum(BTreeMap<String, Vec<Ty>>),
+}
+
+impl Constraint {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Constraint::None => "any type",
+            Constraint::Num => "a numeric type",
+            Constraint::Int => "an integral type",
+            Constraint::Float => "a floating-point type",
+            Constraint::IntOrBool => "an integral type or bool",
+            Constraint::Prim => "a primitive type",
+            Constraint::Eq => "a type supporting equality",
+            Constraint::Record(_) => "a record type",
+            Constraint::Sum(_) => "a sum type",
+        }
+    }
+
+    /// Whether a primitive type satisfies the constraint.
+    pub fn allows_prim(&self, p: PrimType) -> bool {
+        match self {
+            Constraint::None | Constraint::Prim | Constraint::Eq => true,
+            Constraint::Num => p.is_numeric(),
+            Constraint::Int => p.is_int(),
+            Constraint::Float => p.is_float(),
+            Constraint::IntOrBool => p.is_int() || p == PrimType::Bool,
+            Constraint::Record(_) | Constraint::Sum(_) => false,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    pub binding: Option<Ty>,
+    pub constraint: Constraint,
+    /// Where the constraint came from, for messages.
+    pub origin: ogham_syntax::Span,
+}
+
+/// The substitution built by unification, and the counters for fresh names.
+#[derive(Default, Debug)]
+pub struct Store {
+    pub vars: Vec<VarInfo>,
+    pub svars: Vec<Option<Dim>>,
+    pub next_unknown: u32,
+    pub next_synthetic: u32,
+}
+
+impl Store {
+    pub fn fresh_var(&mut self, constraint: Constraint, origin: ogham_syntax::Span) -> Ty {
+        self.vars.push(VarInfo { binding: None, constraint, origin });
+        Ty::Var(self.vars.len() as u32 - 1)
+    }
+    pub fn fresh_svar(&mut self) -> Dim {
+        self.svars.push(None);
+        Dim::var(NodeId(SVAR_BASE + self.svars.len() as u32 - 1))
+    }
+    pub fn fresh_unknown(&mut self) -> Dim {
+        self.next_unknown += 1;
+        Dim::Unknown(self.next_unknown)
+    }
+    pub fn fresh_synthetic(&mut self) -> NodeId {
+        self.next_synthetic += 1;
+        NodeId(SYNTHETIC_BASE + self.next_synthetic)
+    }
+
+    fn svar_binding(&self, id: NodeId) -> Option<&Dim> {
+        if !is_svar(id) {
+            return None;
+        }
+        self.svars.get((id.0 - SVAR_BASE) as usize).and_then(|b| b.as_ref())
+    }
+
+    pub fn bind_svar(&mut self, id: NodeId, dim: Dim) {
+        if let Some(slot) = self.svars.get_mut((id.0 - SVAR_BASE) as usize) {
+            *slot = Some(dim);
+        }
+    }
+
+    /// A dimension with every bound size variable substituted.
+    pub fn resolve_dim(&self, dim: &Dim) -> Dim {
+        self.resolve_dim_depth(dim, 0)
+    }
+
+    fn resolve_dim_depth(&self, dim: &Dim, depth: u32) -> Dim {
+        let Dim::Poly(p) = dim else { return dim.clone() };
+        if depth > 64 || !p.vars().any(|v| self.svar_binding(v).is_some()) {
+            return dim.clone();
+        }
+        // A variable bound to an unknown size makes the whole polynomial unknown
+        // unless the polynomial is exactly that variable.
+        if let Some(v) = p.as_var() {
+            if let Some(b) = self.svar_binding(v) {
+                return self.resolve_dim_depth(&b.clone(), depth + 1);
+            }
+        }
+        let mut unknown = None;
+        let out = subst_poly(p, &mut |v| match self.svar_binding(v) {
+            Some(Dim::Poly(q)) => Some(q.clone()),
+            Some(Dim::Unknown(u)) => {
+                unknown = Some(*u);
+                None
+            }
+            None => None,
+        });
+        if let Some(u) = unknown {
+            return Dim::Unknown(u);
+        }
+        self.resolve_dim_depth(&Dim::Poly(out), depth + 1)
+    }
+
+    /// Follows variable bindings at the top of a type.
+    pub fn shallow(&self, ty: &Ty) -> Ty {
+        let mut t = ty.clone();
+        let mut fuel = 10_000;
+        while let Ty::Var(v) = t {
+            match self.vars.get(v as usize).and_then(|i| i.binding.clone()) {
+                Some(b) if fuel > 0 => {
+                    fuel -= 1;
+                    t = b
+                }
+                _ => break,
+            }
+        }
+        t
+    }
+
+    /// The type with every bound variable substituted, arrays re-flattened.
+    pub fn resolve(&self, ty: &Ty) -> Ty {
+        self.resolve_depth(ty, 0)
+    }
+
+    fn resolve_depth(&self, ty: &Ty, depth: u32) -> Ty {
+        if depth > 500 {
+            return Ty::Error;
+        }
+        match self.shallow(ty) {
+            Ty::Array(elem, shape) => {
+                let elem = self.resolve_depth(&elem, depth + 1);
+                let mut out = elem;
+                for d in shape.iter().rev() {
+                    out = Ty::array_of(out, self.resolve_dim(d));
+                }
+                out
+            }
+            Ty::Record(fs) => {
+                Ty::Record(fs.iter().map(|(k, t)| (k.clone(), self.resolve_depth(t, depth + 1))).collect())
+            }
+            Ty::Sum(cs) => Ty::Sum(
+                cs.iter()
+                    .map(|(k, ts)| (k.clone(), ts.iter().map(|t| self.resolve_depth(t, depth + 1)).collect()))
+                    .collect(),
+            ),
+            Ty::Arrow(a) => Ty::Arrow(Box::new(ArrowTy {
+                param: a.param,
+                from: self.resolve_depth(&a.from, depth + 1),
+                to: self.resolve_depth(&a.to, depth + 1),
+                consumes: a.consumes,
+                ret_unique: a.ret_unique,
+            })),
+            other => other,
+        }
+    }
+}
+
+/// Substitutes variables of a polynomial by polynomials.
+pub fn subst_poly(p: &Poly, f: &mut dyn FnMut(NodeId) -> Option<Poly>) -> Poly {
+    let mut out = Poly::default();
+    for (mono, coeff) in &p.terms {
+        let mut term = Poly::constant(*coeff);
+        for v in mono {
+            let factor = f(*v).unwrap_or_else(|| Poly::var(*v));
+            term = term.mul(&factor);
+        }
+        out = out.add(&term);
+    }
+    out
+}
+
+/// Applies `f` to every dimension in a type (structure-preserving).
+pub fn map_dims(ty: &Ty, f: &mut dyn FnMut(&Dim) -> Dim) -> Ty {
+    match ty {
+        Ty::Array(elem, shape) => {
+            let elem = map_dims(elem, f);
+            let mut out = elem;
+            for d in shape.iter().rev() {
+                out = Ty::array_of(out, f(d));
+            }
+            out
+        }
+        Ty::Record(fs) => Ty::Record(fs.iter().map(|(k, t)| (k.clone(), map_dims(t, f))).collect()),
+        Ty::Sum(cs) => {
+            Ty::Sum(cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| map_dims(t, f)).collect())).collect())
+        }
+        Ty::Arrow(a) => Ty::Arrow(Box::new(ArrowTy {
+            param: a.param,
+            from: map_dims(&a.from, f),
+            to: map_dims(&a.to, f),
+            consumes: a.consumes,
+            ret_unique: a.ret_unique,
+        })),
+        other => other.clone(),
+    }
+}
+
+/// Substitutes type parameters.
+pub fn subst_params(ty: &Ty, params: &HashMap<NodeId, Ty>) -> Ty {
+    match ty {
+        Ty::Param(p) => params.get(p).cloned().unwrap_or(Ty::Param(*p)),
+        Ty::Array(elem, shape) => {
+            let mut out = subst_params(elem, params);
+            for d in shape.iter().rev() {
+                out = Ty::array_of(out, d.clone());
+            }
+            out
+        }
+        Ty::Record(fs) => Ty::Record(fs.iter().map(|(k, t)| (k.clone(), subst_params(t, params))).collect()),
+        Ty::Sum(cs) => Ty::Sum(
+            cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| subst_params(t, params)).collect())).collect(),
+        ),
+        Ty::Arrow(a) => Ty::Arrow(Box::new(ArrowTy {
+            param: a.param,
+            from: subst_params(&a.from, params),
+            to: subst_params(&a.to, params),
+            consumes: a.consumes,
+            ret_unique: a.ret_unique,
+        })),
+        other => other.clone(),
+    }
+}
+
+/// Substitutes size variables in every dimension of a type.
+pub fn subst_sizes(ty: &Ty, sizes: &HashMap<NodeId, Dim>) -> Ty {
+    if sizes.is_empty() {
+        return ty.clone();
+    }
+    map_dims(ty, &mut |d| subst_dim(d, sizes))
+}
+
+pub fn subst_dim(d: &Dim, sizes: &HashMap<NodeId, Dim>) -> Dim {
+    match d {
+        Dim::Poly(p) => {
+            if let Some(v) = p.as_var() {
+                if let Some(r) = sizes.get(&v) {
+                    return r.clone();
+                }
+            }
+            let mut unknown = None;
+            let out = subst_poly(p, &mut |v| match sizes.get(&v) {
+                Some(Dim::Poly(q)) => Some(q.clone()),
+                Some(Dim::Unknown(u)) => {
+                    unknown = Some(*u);
+                    None
+                }
+                None => None,
+            });
+            match unknown {
+                Some(u) => Dim::Unknown(u),
+                None => Dim::Poly(out),
+            }
+        }
+        Dim::Unknown(u) => Dim::Unknown(*u),
+    }
+}
+
+/// Every size variable occurring in a type's dimensions.
+pub fn dim_vars(ty: &Ty, out: &mut Vec<NodeId>) {
+    map_dims(ty, &mut |d| {
+        if let Dim::Poly(p) = d {
+            out.extend(p.vars());
+        }
+        d.clone()
+    });
+}
+
+pub fn contains_arrow(ty: &Ty) -> bool {
+    match ty {
+        Ty::Arrow(_) => true,
+        Ty::Array(e, _) => contains_arrow(e),
+        Ty::Record(fs) => fs.values().any(contains_arrow),
+        Ty::Sum(cs) => cs.values().flatten().any(contains_arrow),
+        _ => false,
+    }
+}
+
+/// Whether values of this (resolved) type can share memory with others; primitives cannot.
+pub fn may_alias(ty: &Ty) -> bool {
+    match ty {
+        Ty::Prim(_) => false,
+        Ty::Record(fs) => fs.values().any(may_alias),
+        Ty::Sum(cs) => cs.values().flatten().any(may_alias),
+        _ => true,
+    }
+}
+
+/// Converts a resolved internal type to the public representation.
+pub fn to_public(ty: &Ty) -> Type {
+    match ty {
+        Ty::Prim(p) => Type::Prim(*p),
+        Ty::Array(elem, shape) => Type::Array {
+            elem: Box::new(to_public(elem)),
+            shape: shape
+                .iter()
+                .map(|d| match d {
+                    Dim::Poly(p) if !p.vars().any(is_svar) => Size::Poly(p.clone()),
+                    // Unresolved size variables are not known statically.
+                    Dim::Poly(p) => Size::Unknown(
+                        0x8000_0000 | p.vars().find(|v| is_svar(*v)).map(|v| v.0 - SVAR_BASE).unwrap_or(0),
+                    ),
+                    Dim::Unknown(u) => Size::Unknown(*u),
+                })
+                .collect(),
+        },
+        Ty::Record(fs) => Type::Record(fs.iter().map(|(k, t)| (k.clone(), to_public(t))).collect()),
+        Ty::Sum(cs) => Type::Sum(cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(to_public).collect())).collect()),
+        Ty::Arrow(a) => {
+            Type::Arrow { param: a.param, from: Box::new(to_public(&a.from)), to: Box::new(to_public(&a.to)) }
+        }
+        Ty::Param(p) => Type::Param(*p),
+        // Unresolved variables only remain in erroneous programs or unused
+        // positions; unit is a harmless stand-in.
+        Ty::Var(_) | Ty::Error => Type::unit(),
+    }
+}
+
+/// Names for printing: binder ids to source names.
+pub type Names = HashMap<NodeId, String>;
+
+pub fn show_poly(p: &Poly, names: &Names) -> String {
+    if p.terms.is_empty() {
+        return "0".to_string();
+    }
+    let mut out = String::new();
+    for (i, (mono, coeff)) in p.terms.iter().rev().enumerate() {
+        let mut c = *coeff;
+        if i > 0 {
+            if c < 0 {
+                out.push('-');
+                c = -c;
+            } else {
+                out.push('+');
+            }
+        } else if c < 0 && !mono.is_empty() {
+            out.push('-');
+            c = -c;
+        }
+        let factors: Vec<String> = mono.iter().map(|v| show_size_var(*v, names)).collect();
+        if mono.is_empty() {
+            let _ = write!(out, "{c}");
+        } else if c == 1 {
+            out.push_str(&factors.join("*"));
+        } else {
+            let _ = write!(out, "{c}*{}", factors.join("*"));
+        }
+    }
+    out
+}
+
+fn show_size_var(v: NodeId, names: &Names) -> String {
+    if is_svar(v) {
+        return format!("?{}", v.0 - SVAR_BASE);
+    }
+    names.get(&v).cloned().unwrap_or_else(|| format!("d{}", v.0 & 0xffff))
+}
+
+pub fn show_dim(d: &Dim, names: &Names) -> String {
+    match d {
+        Dim::Poly(p) => show_poly(p, names),
+        Dim::Unknown(u) => format!("?k{u}"),
+    }
+}
+
+/// Futhark notation: `[n][2]f32`, `{x: f64, y: f64}`, `(i32, bool)`, `#a i32 | #b`.
+pub fn show_ty(ty: &Ty, names: &Names) -> String {
+    match ty {
+        Ty::Prim(p) => p.name().to_string(),
+        Ty::Array(elem, shape) => {
+            let mut s = String::new();
+            for d in shape {
+                let _ = write!(s, "[{}]", show_dim(d, names));
+            }
+            s + &show_atomic(elem, names)
+        }
+        Ty::Record(fs) => {
+            let tuple = (0..fs.len()).all(|i| fs.contains_key(&i.to_string())) && fs.len() != 1;
+            if tuple {
+                let items: Vec<String> = (0..fs.len()).map(|i| show_ty(&fs[&i.to_string()], names)).collect();
+                format!("({})", items.join(", "))
+            } else {
+                let items: Vec<String> = fs.iter().map(|(k, t)| format!("{k}: {}", show_ty(t, names))).collect();
+                format!("{{{}}}", items.join(", "))
+            }
+        }
+        Ty::Sum(cs) => {
+            let items: Vec<String> = cs
+                .iter()
+                .map(|(k, ts)| {
+                    let mut s = format!("#{k}");
+                    for t in ts {
+                        s.push(' ');
+                        s.push_str(&show_atomic(t, names));
+                    }
+                    s
+                })
+                .collect();
+            items.join(" | ")
+        }
+        Ty::Arrow(a) => {
+            let from = match (&a.param, &a.from) {
+                (Some(p), f) if names.contains_key(p) => format!("({}: {})", names[p], show_ty(f, names)),
+                (_, f @ Ty::Arrow(_)) => format!("({})", show_ty(f, names)),
+                (_, f) => show_ty(f, names),
+            };
+            let star = if a.consumes { "*" } else { "" };
+            format!("{star}{from} -> {}", show_ty(&a.to, names))
+        }
+        Ty::Param(p) => names.get(p).cloned().unwrap_or_else(|| format!("'t{}", p.0 & 0xffff)),
+        Ty::Var(v) => format!("'a{v}"),
+        Ty::Error => "?".to_string(),
+    }
+}
+
+fn show_atomic(ty: &Ty, names: &Names) -> String {
+    match ty {
+        Ty::Arrow(_) | Ty::Sum(_) => format!("({})", show_ty(ty, names)),
+        _ => show_ty(ty, names),
+    }
+}
+
+/// Converts a public type back to the internal representation (for printing).
+pub fn from_public(ty: &Type) -> Ty {
+    match ty {
+        Type::Prim(p) => Ty::Prim(*p),
+        Type::Array { elem, shape } => {
+            let mut out = from_public(elem);
+            for s in shape.iter().rev() {
+                out = Ty::array_of(
+                    out,
+                    match s {
+                        Size::Poly(p) => Dim::Poly(p.clone()),
+                        Size::Unknown(u) => Dim::Unknown(*u),
+                    },
+                );
+            }
+            out
+        }
+        Type::Record(fs) => Ty::Record(fs.iter().map(|(k, t)| (k.clone(), from_public(t))).collect()),
+        Type::Sum(cs) => Ty::Sum(cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(from_public).collect())).collect()),
+        Type::Arrow { param, from, to } => Ty::Arrow(Box::new(ArrowTy {
+            param: *param,
+            from: from_public(from),
+            to: from_public(to),
+            consumes: false,
+            ret_unique: false,
+        })),
+        Type::Param(p) => Ty::Param(*p),
+    }
+}

@@ -1,0 +1,346 @@
+//! Unification of types and sizes.
+//!
+//! Sizes unify modulo polynomial normalisation; an equation that still has
+//! unsolved size variables on both sides is deferred and retried at the end of
+//! the top-level definition. Failures are reported by the caller, which
+//! knows the span and how to describe the two types.
+
+use std::collections::BTreeMap;
+
+use ogham_syntax::ast::NodeId;
+use ogham_syntax::Span;
+
+use crate::size::Poly;
+use crate::ty::{is_svar, Constraint, Dim, Ty};
+
+use crate::checker::Checker;
+
+/// Why two types do not unify.
+#[derive(Debug)]
+pub enum Mismatch {
+    /// The structures differ.
+    Types,
+    /// Two sizes differ (resolved dims).
+    Sizes(Dim, Dim),
+    Occurs,
+    /// A variable's constraint rules the type out.
+    Constraint(Constraint, Ty),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SizeMode {
+    Exact,
+    /// Sizes are not compared (branches are joined separately; coercions are checked at run time).
+    Ignore,
+}
+
+impl Checker {
+    /// Unifies, reporting a `type-mismatch`/`size-mismatch` at `span` on failure.
+    /// Returns false on failure.
+    pub fn unify_at(&mut self, expected: &Ty, actual: &Ty, span: Span) -> bool {
+        self.unify_mode_at(expected, actual, span, SizeMode::Exact)
+    }
+
+    pub fn unify_mode_at(&mut self, expected: &Ty, actual: &Ty, span: Span, mode: SizeMode) -> bool {
+        match self.unify(expected, actual, mode, span) {
+            Ok(()) => true,
+            Err(m) => {
+                self.report_mismatch(m, expected, actual, span);
+                false
+            }
+        }
+    }
+
+    pub fn report_mismatch(&mut self, m: Mismatch, expected: &Ty, actual: &Ty, span: Span) {
+        let e = self.show(expected);
+        let a = self.show(actual);
+        match m {
+            Mismatch::Types => {
+                self.error("type-mismatch", span, format!("Type mismatch: expected `{e}`, but got `{a}`."))
+            }
+            Mismatch::Sizes(d1, d2) => {
+                let s1 = self.show_dim(&d1);
+                let s2 = self.show_dim(&d2);
+                self.error(
+                    "size-mismatch",
+                    span,
+                    format!("Sizes `{s1}` and `{s2}` do not match (expected `{e}`, but got `{a}`)."),
+                )
+            }
+            Mismatch::Occurs => self.error(
+                "occurs-check",
+                span,
+                format!("Occurs check: cannot construct the infinite type `{e}` = `{a}`."),
+            ),
+            Mismatch::Constraint(c, t) => {
+                let t = self.show(&t);
+                self.error("type-mismatch", span, format!("Type mismatch: expected {}, but got `{t}`.", c.describe()))
+            }
+        }
+    }
+
+    pub fn unify(&mut self, t1: &Ty, t2: &Ty, mode: SizeMode, span: Span) -> Result<(), Mismatch> {
+        let a = self.store.shallow(t1);
+        let b = self.store.shallow(t2);
+        match (&a, &b) {
+            (Ty::Error, _) | (_, Ty::Error) => Ok(()),
+            (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
+            (Ty::Var(x), _) => self.bind_var(*x, &b, mode, span),
+            (_, Ty::Var(y)) => self.bind_var(*y, &a, mode, span),
+            (Ty::Prim(p), Ty::Prim(q)) if p == q => Ok(()),
+            (Ty::Param(p), Ty::Param(q)) if p == q => Ok(()),
+            (Ty::Array(e1, s1), Ty::Array(e2, s2)) => {
+                if s1.len() == s2.len() {
+                    self.unify(e1, e2, mode, span)?;
+                    if mode == SizeMode::Exact {
+                        for (d1, d2) in s1.iter().zip(s2) {
+                            self.unify_dims(d1, d2, span)?;
+                        }
+                    }
+                    return Ok(());
+                }
+                // Ranks differ: the element type of the lower-rank side may be a variable
+                // standing for an array.
+                let (short, se, long, le) = if s1.len() < s2.len() { (s1, e1, s2, e2) } else { (s2, e2, s1, e1) };
+                if mode == SizeMode::Exact {
+                    for (d1, d2) in short.iter().zip(long.iter()) {
+                        self.unify_dims(d1, d2, span)?;
+                    }
+                }
+                let rest = Ty::Array(le.clone(), long[short.len()..].to_vec());
+                self.unify(se, &rest, mode, span)
+            }
+            (Ty::Record(f1), Ty::Record(f2)) => {
+                if f1.len() != f2.len() || f1.keys().any(|k| !f2.contains_key(k)) {
+                    return Err(Mismatch::Types);
+                }
+                for (k, t) in f1 {
+                    self.unify(t, &f2[k], mode, span)?;
+                }
+                Ok(())
+            }
+            (Ty::Sum(c1), Ty::Sum(c2)) => {
+                if c1.len() != c2.len() || c1.keys().any(|k| !c2.contains_key(k)) {
+                    return Err(Mismatch::Types);
+                }
+                for (k, ts) in c1 {
+                    let us = &c2[k];
+                    if ts.len() != us.len() {
+                        return Err(Mismatch::Types);
+                    }
+                    for (t, u) in ts.iter().zip(us) {
+                        self.unify(t, u, mode, span)?;
+                    }
+                }
+                Ok(())
+            }
+            (Ty::Arrow(x), Ty::Arrow(y)) => {
+                self.unify(&x.from, &y.from, mode, span)?;
+                // Named parameters are renamed so that dependent result sizes line up.
+                let yto = match (x.param, y.param) {
+                    (Some(p), Some(q)) if p != q => {
+                        crate::ty::subst_sizes(&y.to, &std::collections::HashMap::from([(q, Dim::var(p))]))
+                    }
+                    _ => y.to.clone(),
+                };
+                self.unify(&x.to, &yto, mode, span)
+            }
+            _ => Err(Mismatch::Types),
+        }
+    }
+
+    fn occurs(&self, v: u32, ty: &Ty) -> bool {
+        match self.store.shallow(ty) {
+            Ty::Var(w) => w == v,
+            Ty::Array(e, _) => self.occurs(v, &e),
+            Ty::Record(fs) => fs.values().any(|t| self.occurs(v, t)),
+            Ty::Sum(cs) => cs.values().flatten().any(|t| self.occurs(v, t)),
+            Ty::Arrow(a) => self.occurs(v, &a.from) || self.occurs(v, &a.to),
+            _ => false,
+        }
+    }
+
+    fn bind_var(&mut self, v: u32, ty: &Ty, mode: SizeMode, span: Span) -> Result<(), Mismatch> {
+        if self.occurs(v, ty) {
+            return Err(Mismatch::Occurs);
+        }
+        let constraint = self.store.vars[v as usize].constraint.clone();
+        if let Ty::Var(w) = ty {
+            // Merge constraints into the surviving variable.
+            let other = self.store.vars[*w as usize].constraint.clone();
+            let merged = self.merge_constraints(constraint, other, mode, span)?;
+            self.store.vars[*w as usize].constraint = merged;
+            self.store.vars[v as usize].binding = Some(ty.clone());
+            return Ok(());
+        }
+        self.check_constraint(&constraint, ty, mode, span)?;
+        self.store.vars[v as usize].binding = Some(ty.clone());
+        Ok(())
+    }
+
+    fn check_constraint(&mut self, c: &Constraint, ty: &Ty, mode: SizeMode, span: Span) -> Result<(), Mismatch> {
+        let fail = || Err(Mismatch::Constraint(c.clone(), ty.clone()));
+        match (c, ty) {
+            (Constraint::None, _) => Ok(()),
+            (_, Ty::Error) => Ok(()),
+            (Constraint::Eq, t) => {
+                if crate::ty::contains_arrow(&self.store.resolve(t)) {
+                    fail()
+                } else {
+                    Ok(())
+                }
+            }
+            (Constraint::Record(fields), Ty::Record(actual)) => {
+                for (k, t) in fields {
+                    match actual.get(k) {
+                        Some(u) => self.unify(t, u, mode, span)?,
+                        None => return fail(),
+                    }
+                }
+                Ok(())
+            }
+            (Constraint::Sum(cons), Ty::Sum(actual)) => {
+                for (k, ts) in cons {
+                    match actual.get(k) {
+                        Some(us) if us.len() == ts.len() => {
+                            for (t, u) in ts.iter().zip(us) {
+                                self.unify(t, u, mode, span)?;
+                            }
+                        }
+                        _ => return fail(),
+                    }
+                }
+                Ok(())
+            }
+            (c, Ty::Prim(p)) if c.allows_prim(*p) => Ok(()),
+            _ => fail(),
+        }
+    }
+
+    fn merge_constraints(
+        &mut self,
+        a: Constraint,
+        b: Constraint,
+        mode: SizeMode,
+        span: Span,
+    ) -> Result<Constraint, Mismatch> {
+        use Constraint::*;
+        let prim_rank = |c: &Constraint| match c {
+            Float => Some(0),
+            Int => Some(0),
+            IntOrBool => Some(1),
+            Num => Some(1),
+            Prim => Some(2),
+            Eq => Some(3),
+            None => Some(4),
+            _ => Option::None,
+        };
+        Ok(match (a, b) {
+            (None, c) | (c, None) => c,
+            (Record(mut f1), Record(f2)) => {
+                for (k, t) in f2 {
+                    if let Some(u) = f1.get(&k).cloned() {
+                        self.unify(&u, &t, mode, span)?;
+                    } else {
+                        f1.insert(k, t);
+                    }
+                }
+                Record(f1)
+            }
+            (Sum(mut c1), Sum(c2)) => {
+                for (k, ts) in c2 {
+                    if let Some(us) = c1.get(&k).cloned() {
+                        if us.len() != ts.len() {
+                            return Err(Mismatch::Types);
+                        }
+                        for (t, u) in ts.iter().zip(&us) {
+                            self.unify(t, u, mode, span)?;
+                        }
+                    } else {
+                        c1.insert(k, ts);
+                    }
+                }
+                Sum(c1)
+            }
+            (Eq, c @ (Record(_) | Sum(_))) | (c @ (Record(_) | Sum(_)), Eq) => c,
+            (x, y) => match (prim_rank(&x), prim_rank(&y)) {
+                (Some(_), Some(_)) => {
+                    // Intersect the sets of primitive types each allows.
+                    let allowed: Vec<_> = ogham_prim::PrimType::ALL
+                        .into_iter()
+                        .filter(|p| x.allows_prim(*p) && y.allows_prim(*p))
+                        .collect();
+                    if allowed.is_empty() {
+                        return Err(Mismatch::Types);
+                    }
+                    let candidates = [Float, Int, IntOrBool, Num, Prim, Eq];
+                    candidates
+                        .into_iter()
+                        .find(|c| {
+                            ogham_prim::PrimType::ALL.into_iter().all(|p| c.allows_prim(p) == allowed.contains(&p))
+                        })
+                        .unwrap_or(if allowed.iter().all(|p| p.is_int()) { Int } else { Num })
+                }
+                _ => return Err(Mismatch::Types),
+            },
+        })
+    }
+
+    /// Unifies two sizes; defers equations that cannot be solved yet.
+    pub fn unify_dims(&mut self, d1: &Dim, d2: &Dim, span: Span) -> Result<(), Mismatch> {
+        let a = self.store.resolve_dim(d1);
+        let b = self.store.resolve_dim(d2);
+        if a == b {
+            return Ok(());
+        }
+        match (&a, &b) {
+            (Dim::Poly(p), other) | (other, Dim::Poly(p)) if p.as_var().is_some_and(is_svar) => {
+                let v = p.as_var().unwrap_or(NodeId(0));
+                if let Dim::Poly(q) = other {
+                    if q.vars().any(|w| w == v) {
+                        self.pending_sizes.push((a.clone(), b.clone(), span));
+                        return Ok(());
+                    }
+                }
+                self.store.bind_svar(v, other.clone());
+                Ok(())
+            }
+            (Dim::Poly(p), Dim::Poly(q)) => {
+                let diff = p.sub(q);
+                if let Some((v, value)) = solve_linear(&diff) {
+                    self.store.bind_svar(v, Dim::Poly(value));
+                    return Ok(());
+                }
+                if diff.vars().any(is_svar) {
+                    self.pending_sizes.push((a.clone(), b.clone(), span));
+                    return Ok(());
+                }
+                Err(Mismatch::Sizes(a, b))
+            }
+            (Dim::Poly(p), Dim::Unknown(_)) | (Dim::Unknown(_), Dim::Poly(p)) if p.vars().any(is_svar) => {
+                self.pending_sizes.push((a.clone(), b.clone(), span));
+                Ok(())
+            }
+            _ => Err(Mismatch::Sizes(a, b)),
+        }
+    }
+}
+
+/// Solves `diff = 0` when exactly one size variable occurs, linearly with coefficient ±1.
+fn solve_linear(diff: &Poly) -> Option<(NodeId, Poly)> {
+    let with_svars: Vec<_> = diff.terms.iter().filter(|(m, _)| m.iter().any(|v| is_svar(*v))).collect();
+    if with_svars.len() != 1 {
+        return None;
+    }
+    let (mono, coeff) = with_svars[0];
+    if mono.len() != 1 || coeff.abs() != 1 {
+        return None;
+    }
+    let v = mono[0];
+    let rest = Poly {
+        terms: diff.terms.iter().filter(|(m, _)| *m != mono).map(|(m, c)| (m.clone(), *c)).collect::<BTreeMap<_, _>>(),
+    };
+    // coeff*v + rest = 0  =>  v = -rest/coeff
+    let value = if *coeff == 1 { rest.neg() } else { rest };
+    Some((v, value))
+}

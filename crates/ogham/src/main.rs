@@ -1,0 +1,146 @@
+//! The `ogham` command: one binary, one subcommand per task, in the manner
+//! of the `futhark` tool (`run`, `check`, `test`, `dev`, `dataset`).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use ogham_driver::pipeline::{compile_file, Stop};
+use ogham_driver::run;
+use ogham_driver::test_runner::{self, Backend, TestOptions};
+
+#[derive(Parser)]
+#[command(name = "ogham", version, about = "A compiler for a data-parallel array language, compatible with Futhark")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an entry point on the reference interpreter, reading its arguments from standard input.
+    Run {
+        program: PathBuf,
+        /// The entry point to run (default: main).
+        #[arg(short = 'e', long = "entry-point")]
+        entry: Option<String>,
+        /// Print results in the binary value format.
+        #[arg(short = 'b', long = "binary-output")]
+        binary: bool,
+    },
+    /// Type-check a program without running it.
+    Check { program: PathBuf },
+    /// Run the `-- ==` test blocks of every `.fut` file under the given paths.
+    Test {
+        paths: Vec<PathBuf>,
+        /// Which backend runs the programs.
+        #[arg(long, default_value = "interp")]
+        backend: Backend,
+        /// Skip cases and programs with this tag (repeatable).
+        #[arg(long)]
+        exclude: Vec<String>,
+        /// Print every case, not only failures.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Developer views of the compiler's intermediate stages.
+    Dev {
+        program: PathBuf,
+        /// Print the core IR after lowering.
+        #[arg(long)]
+        ir: bool,
+    },
+    /// Generate random values, like `futhark dataset`.
+    Dataset {
+        /// A type to generate, e.g. `[100][3]f32` (repeatable).
+        #[arg(short = 'g', long = "generate")]
+        generate: Vec<String>,
+        /// Write the binary value format.
+        #[arg(short = 'b', long = "binary")]
+        binary: bool,
+        /// Seed of the random generator.
+        #[arg(short = 's', long = "seed", default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run { program, entry, binary } => cmd_run(&program, entry.as_deref(), binary),
+        Command::Check { program } => match compile_file(&program, Stop::AfterCheck) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => fail(&e.rendered),
+        },
+        Command::Test { paths, backend, exclude, verbose } => {
+            let paths = if paths.is_empty() { vec![PathBuf::from("tests")] } else { paths };
+            let summary = test_runner::run_tests(&paths, &TestOptions { backend, exclude, verbose });
+            if summary.failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Command::Dev { program, ir } => match compile_file(&program, Stop::Ir) {
+            Ok(c) => {
+                if ir {
+                    print!("{}", ogham_ir::print::program(&c.ir));
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e.rendered),
+        },
+        Command::Dataset { generate, binary, seed } => cmd_dataset(&generate, binary, seed),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprint!("{message}");
+    if !message.ends_with('\n') {
+        eprintln!();
+    }
+    ExitCode::FAILURE
+}
+
+fn cmd_run(program: &std::path::Path, entry: Option<&str>, binary: bool) -> ExitCode {
+    let compiled = match compile_file(program, Stop::Ir) {
+        Ok(c) => c,
+        Err(e) => return fail(&e.rendered),
+    };
+    let fun = match run::select_entry(&compiled.ir, entry) {
+        Ok(f) => f,
+        Err(e) => return fail(&e.message),
+    };
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        return fail(&format!("Error: cannot read standard input: {e}"));
+    }
+    let args = match run::read_arguments(fun, &input) {
+        Ok(a) => a,
+        Err(e) => return fail(&e.message),
+    };
+    match run::run_interpreter(&compiled, &fun.name, args) {
+        Ok(values) => {
+            let out = run::format_results(&values, binary);
+            let _ = std::io::stdout().write_all(&out);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e.message),
+    }
+}
+
+fn cmd_dataset(types: &[String], binary: bool, seed: u64) -> ExitCode {
+    let text = types.join(" ");
+    let items = match ogham_data::parse_random_items(&text) {
+        Ok(items) => items,
+        Err(e) => return fail(&format!("Error: {e}")),
+    };
+    match ogham_data::generate_random_input(&items, seed, &ogham_data::RandomBounds::default()) {
+        Ok(values) => {
+            let _ = std::io::stdout().write_all(&run::format_results(&values, binary));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&format!("Error: {e}")),
+    }
+}

@@ -1,0 +1,4 @@
+-- A character that cannot start any token.
+-- ==
+-- error: lexical-error
+def main (x: i32) = x @ 1

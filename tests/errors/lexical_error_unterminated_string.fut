@@ -1,0 +1,5 @@
+-- An unterminated string literal.
+-- ==
+-- error: lexical-error
+def main = "abc
+

@@ -1,0 +1,4 @@
+-- Call of an undefined function.
+-- ==
+-- error: unknown-name
+def main (x: i32) = frobnicate x

@@ -1,0 +1,13 @@
+-- Integer division and remainder on i32: / and % round toward negative infinity,
+-- // and %% truncate toward zero.
+-- ==
+-- input { 7i32 2i32 } output { 3i32 1i32 3i32 1i32 }
+-- input { -7i32 2i32 } output { -4i32 1i32 -3i32 -1i32 }
+-- input { 7i32 -2i32 } output { -4i32 -1i32 -3i32 1i32 }
+-- input { -7i32 -2i32 } output { 3i32 -1i32 3i32 -1i32 }
+-- input { 6i32 3i32 } output { 2i32 0i32 2i32 0i32 }
+-- input { -6i32 3i32 } output { -2i32 0i32 -2i32 0i32 }
+-- input { 0i32 -5i32 } output { 0i32 0i32 0i32 0i32 }
+-- input { 1i32 7i32 } output { 0i32 1i32 0i32 1i32 }
+-- input { -1i32 7i32 } output { -1i32 6i32 0i32 -1i32 }
+def main (a: i32) (b: i32) = (a / b, a % b, a // b, a %% b)

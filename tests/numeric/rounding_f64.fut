@@ -1,0 +1,11 @@
+-- ceil, floor, trunc and round on f64; round goes to the nearest even integer on ties.
+-- ==
+-- input { 2.5 } output { 3.0 2.0 2.0 2.0 }
+-- input { -2.5 } output { -2.0 -3.0 -2.0 -2.0 }
+-- input { 3.5 } output { 4.0 3.0 3.0 4.0 }
+-- input { 0.5 } output { 1.0 0.0 0.0 0.0 }
+-- input { 1.5 } output { 2.0 1.0 1.0 2.0 }
+-- input { 2.4 } output { 3.0 2.0 2.0 2.0 }
+-- input { -2.6 } output { -2.0 -3.0 -2.0 -3.0 }
+-- input { 7.0 } output { 7.0 7.0 7.0 7.0 }
+def main (x: f64) = (f64.ceil x, f64.floor x, f64.trunc x, f64.round x)
