@@ -9,7 +9,8 @@
  *   -r N     one untimed warm-up run, then N timed runs (default: 1 timed
  *            run and no warm-up);
  *   -b       print the result in the binary value format;
- *   -n       print no result.
+ *   -n       print no result;
+ *   -e NAME  accepted for NAME = main only (the one entry point).
  *
  * Only the computation is timed: reading the input, allocating the output
  * and printing are outside the timed region. */
@@ -48,10 +49,12 @@ static inline struct opts parse_opts(int argc, char **argv) {
       if (o.runs < 1) die("-r needs a positive count");
     } else if (strcmp(argv[i], "-b") == 0) {
       o.binary = 1;
+    } else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc) {
+      if (strcmp(argv[++i], "main") != 0) die("the only entry point is main");
     } else if (strcmp(argv[i], "-n") == 0) {
       o.no_print = 1;
     } else {
-      fprintf(stderr, "usage: %s [-t FILE] [-r N] [-b] [-n] < input\n", argv[0]);
+      fprintf(stderr, "usage: %s [-t FILE] [-r N] [-b] [-n] [-e main] < input\n", argv[0]);
       exit(2);
     }
   }

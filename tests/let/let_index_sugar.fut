@@ -1,6 +1,6 @@
 -- let a[i] = v on a fresh local array.
 -- ==
--- input { 3i64 } output { [1i64, 0i64, 1i64] }
+-- input { 3i64 } output { [1, 0, 1] }
 def main (n: i64) =
   let a = replicate n 1
   let a[1] = 0

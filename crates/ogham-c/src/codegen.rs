@@ -73,7 +73,9 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
         c.push_str(rts);
         c.push('\n');
     }
-    for (float, ints) in [("og_f16", ["int16_t", "uint16_t"]), ("float", ["int32_t", "uint32_t"]), ("double", ["int64_t", "uint64_t"])] {
+    for (float, ints) in
+        [("og_f16", ["int16_t", "uint16_t"]), ("float", ["int32_t", "uint32_t"]), ("double", ["int64_t", "uint64_t"])]
+    {
         for int in ints {
             let _ = writeln!(c, "OG_BITCAST({float}, {int})\nOG_BITCAST({int}, {float})");
         }
@@ -205,7 +207,11 @@ fn literal(v: PrimValue) -> String {
         if x.is_nan() {
             "NAN".to_string()
         } else if x.is_infinite() {
-            if x < 0.0 { "(-INFINITY)".to_string() } else { "INFINITY".to_string() }
+            if x < 0.0 {
+                "(-INFINITY)".to_string()
+            } else {
+                "INFINITY".to_string()
+            }
         } else {
             let t = if text.contains(['.', 'e', 'E']) { text } else { format!("{text}.0") };
             format!("({t}{suffix})")
@@ -271,7 +277,9 @@ impl<'a> Gen<'a> {
     }
 
     fn ty(&self, v: VName) -> Res<&Type> {
-        self.types.get(&v).ok_or_else(|| format!("C backend: variable {} has no known type", self.prog.names.display(v)))
+        self.types
+            .get(&v)
+            .ok_or_else(|| format!("C backend: variable {} has no known type", self.prog.names.display(v)))
     }
 
     fn rank_of(&self, v: VName) -> Res<usize> {
@@ -315,7 +323,11 @@ impl<'a> Gen<'a> {
         let k = idxs.len();
         for d in 0..MAX_RANK {
             if d + k < rank {
-                self.line(&format!("{v}.shape[{d}] = {arr}.shape[{}]; {v}.stride[{d}] = {arr}.stride[{}];", d + k, d + k));
+                self.line(&format!(
+                    "{v}.shape[{d}] = {arr}.shape[{}]; {v}.stride[{d}] = {arr}.stride[{}];",
+                    d + k,
+                    d + k
+                ));
             } else if d < rank {
                 self.line(&format!("{v}.shape[{d}] = 0; {v}.stride[{d}] = 0;"));
             }
@@ -366,7 +378,12 @@ impl<'a> Gen<'a> {
     }
 
     fn fun_name(&self, name: &str) -> Res<String> {
-        let i = self.prog.funs.iter().position(|f| f.name == name).ok_or_else(|| format!("C backend: no function `{name}`"))?;
+        let i = self
+            .prog
+            .funs
+            .iter()
+            .position(|f| f.name == name)
+            .ok_or_else(|| format!("C backend: no function `{name}`"))?;
         Ok(Self::c_fun_name(i, name))
     }
 
@@ -390,6 +407,7 @@ impl<'a> Gen<'a> {
     }
 
     fn fun_body(&mut self, f: &FunDef) -> Res<()> {
+        self.line("(void)ctx;");
         for p in &f.params {
             self.line(&format!("(void){};", vname(p.name)));
         }
@@ -444,11 +462,7 @@ impl<'a> Gen<'a> {
     fn alloc(&mut self, c: &str, elem: PrimType, dims: &[String], span: Span) {
         let s = self.shape_array(dims);
         let loc = self.loc(span);
-        self.line(&format!(
-            "if (og_alloc_arr(ctx, &{c}, {}, {}, {s}, {loc})) return 1;",
-            elem.byte_size(),
-            dims.len()
-        ));
+        self.line(&format!("if (og_alloc_arr(ctx, &{c}, {}, {}, {s}, {loc})) return 1;", elem.byte_size(), dims.len()));
         self.own(c);
     }
 
@@ -537,7 +551,12 @@ impl<'a> Gen<'a> {
                 let c = one(0);
                 self.declare(pat);
                 let n = self.se(n);
-                self.fail(&format!("{n} < 0"), stm.span, "Cannot iota a negative number of elements (%lld).", &[n.clone()]);
+                self.fail(
+                    &format!("{n} < 0"),
+                    stm.span,
+                    "Cannot iota a negative number of elements (%lld).",
+                    &[n.clone()],
+                );
                 self.alloc(&c, *elem, &[n.clone()], stm.span);
                 let t = ctype(*elem);
                 let i = self.fresh("i");
@@ -619,7 +638,9 @@ impl<'a> Gen<'a> {
                     let a = vname(*a);
                     let v = self.fresh("part");
                     self.line(&format!("og_arr {v} = {c};"));
-                    self.line(&format!("{v}.offset += {off} * {c}.stride[{dim}]; {v}.shape[{dim}] = {a}.shape[{dim}];"));
+                    self.line(&format!(
+                        "{v}.offset += {off} * {c}.stride[{dim}]; {v}.shape[{dim}] = {a}.shape[{dim}];"
+                    ));
                     self.line(&format!("og_copy_into(&{v}, &{a}, {}, {rank});", ty.elem().byte_size()));
                     self.line(&format!("{off} += {a}.shape[{dim}];"));
                 }
@@ -670,7 +691,10 @@ impl<'a> Gen<'a> {
             Exp::Assert { cond, message } => {
                 let cond = self.se(cond);
                 let loc = self.loc(stm.span);
-                self.line(&format!("if (!{cond}) return og_fail(ctx, {loc}, \"%s\", {});", c_string(message).replace("%%", "%")));
+                self.line(&format!(
+                    "if (!{cond}) return og_fail(ctx, {loc}, \"%s\", {});",
+                    c_string(message).replace("%%", "%")
+                ));
             }
             Exp::Soac(soac) => self.soac(stm, soac)?,
         }
@@ -799,13 +823,16 @@ impl<'a> Gen<'a> {
                 DimIndex::Slice { start, len, stride } => {
                     let (s, l, k) = (self.se(start), self.se(len), self.se(stride));
                     let _ = write!(off, " + ({s}) * {arr}.stride[{d}]");
-                    assigns.push(format!("{v}.shape[{out_dim}] = {l}; {v}.stride[{out_dim}] = ({k}) * {arr}.stride[{d}];"));
+                    assigns.push(format!(
+                        "{v}.shape[{out_dim}] = {l}; {v}.stride[{out_dim}] = ({k}) * {arr}.stride[{d}];"
+                    ));
                     out_dim += 1;
                 }
             }
         }
         for d in slice.len()..rank {
-            assigns.push(format!("{v}.shape[{out_dim}] = {arr}.shape[{d}]; {v}.stride[{out_dim}] = {arr}.stride[{d}];"));
+            assigns
+                .push(format!("{v}.shape[{out_dim}] = {arr}.shape[{d}]; {v}.stride[{out_dim}] = {arr}.stride[{d}];"));
             out_dim += 1;
         }
         for d in out_dim..rank {
@@ -884,7 +911,11 @@ impl<'a> Gen<'a> {
         let aty = self.ty(array)?.clone();
         let c = vname(stm.pat[0].name);
         let dims: Vec<String> = shape.iter().map(|d| self.se(d)).collect();
-        let new_n = if dims.is_empty() { "1".to_string() } else { dims.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" * ") };
+        let new_n = if dims.is_empty() {
+            "1".to_string()
+        } else {
+            dims.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" * ")
+        };
         let old_n = self.fresh("n");
         self.line(&format!("int64_t {old_n} = og_shape_elems({}, {a}.shape);", aty.rank()));
         let neg = dims.iter().map(|d| format!("({d}) < 0")).collect::<Vec<_>>();
@@ -1229,7 +1260,9 @@ impl<'a> Gen<'a> {
         let cl = self.closure_init(&sname, &free, &extra);
         let loc = self.loc(stm.span);
         let free_partials: String = partials.iter().map(|p| format!(" free({p});")).collect();
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_partials} (void){loc}; return 1; }}"));
+        self.line(&format!(
+            "if (og_parallel(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_partials} (void){loc}; return 1; }}"
+        ));
         // Scans: turn chunk totals into carries (exclusive scan), then pass 2 adds each carry to its chunk.
         let mut pos = 0;
         for op in scans {
@@ -1289,7 +1322,9 @@ impl<'a> Gen<'a> {
             let mut extra2: Vec<(String, String)> = scan_outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
             extra2.extend((0..k).map(|i| (partials[pos + i].clone(), partials[pos + i].clone())));
             let cl2 = self.closure_init(&sname2, &free2, &extra2);
-            self.line(&format!("if (og_parallel(ctx, {fname2}, &{cl2}, {w}, {nchunks})) {{{free_partials} return 1; }}"));
+            self.line(&format!(
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {w}, {nchunks})) {{{free_partials} return 1; }}"
+            ));
             pos += k;
         }
         // Reduces: combine the chunks' partial results in order (none were computed when w is 0).
@@ -1402,7 +1437,15 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    fn scatter(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], dests: &[VName], map: &Lambda, parallel: bool) -> Res<()> {
+    fn scatter(
+        &mut self,
+        stm: &Stm,
+        w: &SubExp,
+        arrs: &[VName],
+        dests: &[VName],
+        map: &Lambda,
+        parallel: bool,
+    ) -> Res<()> {
         for (p, d) in stm.pat.iter().zip(dests) {
             self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
         }
@@ -1520,8 +1563,7 @@ impl<'a> Gen<'a> {
         if let Some((_, id)) = opaque_seen.iter().find(|(n, _)| *n == ev.type_name) {
             return id.clone();
         }
-        let parts: Vec<String> =
-            part_types.iter().map(|t| self.type_desc(out, &Self::array_type_name(t), t)).collect();
+        let parts: Vec<String> = part_types.iter().map(|t| self.type_desc(out, &Self::array_type_name(t), t)).collect();
         self.counter += 1;
         let id = format!("og_type_{}", self.counter);
         let part_refs: Vec<String> = parts.iter().map(|p| format!("&{p}")).collect();
@@ -1595,11 +1637,21 @@ impl<'a> Gen<'a> {
             }
             let wrapper = format!("og_entry_{fi}");
             self.entry_wrapper(out, fi, f, &wrapper, &out_descs)?;
-            let refs = |d: &[String]| if d.is_empty() { "NULL".to_string() } else { d.iter().map(|x| format!("&{x}")).collect::<Vec<_>>().join(", ") };
+            let refs = |d: &[String]| {
+                if d.is_empty() {
+                    "NULL".to_string()
+                } else {
+                    d.iter().map(|x| format!("&{x}")).collect::<Vec<_>>().join(", ")
+                }
+            };
             let _ = writeln!(out, "static const og_type_desc *const {wrapper}_in[] = {{{}}};", refs(&in_descs));
             let _ = writeln!(out, "static const og_type_desc *const {wrapper}_out[] = {{{}}};", refs(&out_descs));
             let uniq = |vs: &[ogham_ir::EntryValue]| {
-                if vs.is_empty() { "false".to_string() } else { vs.iter().map(|v| v.unique.to_string()).collect::<Vec<_>>().join(", ") }
+                if vs.is_empty() {
+                    "false".to_string()
+                } else {
+                    vs.iter().map(|v| v.unique.to_string()).collect::<Vec<_>>().join(", ")
+                }
             };
             let _ = writeln!(out, "static const bool {wrapper}_in_unique[] = {{{}}};", uniq(&entry.inputs));
             let _ = writeln!(out, "static const bool {wrapper}_out_unique[] = {{{}}};", uniq(&entry.outputs));
@@ -1626,7 +1678,14 @@ impl<'a> Gen<'a> {
         Ok(s)
     }
 
-    fn entry_wrapper(&mut self, out: &mut String, fi: usize, f: &FunDef, wrapper: &str, out_descs: &[String]) -> Res<()> {
+    fn entry_wrapper(
+        &mut self,
+        out: &mut String,
+        fi: usize,
+        f: &FunDef,
+        wrapper: &str,
+        out_descs: &[String],
+    ) -> Res<()> {
         let entry = f.entry.as_ref().expect("entry point");
         let mut w = String::new();
         let _ = writeln!(w, "static int {wrapper}(og_ctx *ctx, og_value **outs, og_value *const *ins) {{");
@@ -1635,7 +1694,11 @@ impl<'a> Gen<'a> {
         for (i, ev) in entry.inputs.iter().enumerate() {
             for (k, &p) in ev.parts.iter().enumerate() {
                 let param = &f.params[p];
-                let src = if ev.opaque.is_none() && ev.parts.len() == 1 { format!("ins[{i}]") } else { format!("ins[{i}]->parts[{k}]") };
+                let src = if ev.opaque.is_none() && ev.parts.len() == 1 {
+                    format!("ins[{i}]")
+                } else {
+                    format!("ins[{i}]->parts[{k}]")
+                };
                 let c = vname(param.name);
                 if param.ty.is_array() {
                     let _ = writeln!(w, "  og_arr {c} = {{0}}; {c}.mem = {src}->mem;");
@@ -1659,14 +1722,23 @@ impl<'a> Gen<'a> {
                 if !bound[ai] {
                     return None;
                 }
-                a.ty.shape().iter().position(|d| *d == SubExp::Var(p.name)).map(|d| format!("{}.shape[{d}]", vname(a.name)))
+                a.ty.shape()
+                    .iter()
+                    .position(|d| *d == SubExp::Var(p.name))
+                    .map(|d| format!("{}.shape[{d}]", vname(a.name)))
             });
             let c = vname(p.name);
             match src {
                 Some(s) => {
                     let _ = writeln!(w, "  {} {c} = ({})({s});", cty(&p.ty), cty(&p.ty));
                 }
-                None => return Err(format!("C backend: entry point {}: size parameter {} is not the size of any input", f.name, self.prog.names.display(p.name))),
+                None => {
+                    return Err(format!(
+                        "C backend: entry point {}: size parameter {} is not the size of any input",
+                        f.name,
+                        self.prog.names.display(p.name)
+                    ))
+                }
             }
         }
         // Every array argument's shape must agree with its declared sizes.
@@ -1698,8 +1770,16 @@ impl<'a> Gen<'a> {
             let _ = writeln!(w, "    if (v == NULL) return og_fail(ctx, NULL, \"Out of memory.\");");
             let _ = writeln!(w, "    v->type = &{};", out_descs[i]);
             if opaque {
-                let _ = writeln!(w, "    v->prim = -1; v->nparts = {}; v->parts = calloc({}, sizeof *v->parts);", ev.parts.len(), ev.parts.len() + 1);
-                let _ = writeln!(w, "    if (v->parts == NULL) {{ free(v); return og_fail(ctx, NULL, \"Out of memory.\"); }}");
+                let _ = writeln!(
+                    w,
+                    "    v->prim = -1; v->nparts = {}; v->parts = calloc({}, sizeof *v->parts);",
+                    ev.parts.len(),
+                    ev.parts.len() + 1
+                );
+                let _ = writeln!(
+                    w,
+                    "    if (v->parts == NULL) {{ free(v); return og_fail(ctx, NULL, \"Out of memory.\"); }}"
+                );
             }
             for (k, &r) in ev.parts.iter().enumerate() {
                 let ty = &f.ret[r];
@@ -1733,7 +1813,11 @@ impl<'a> Gen<'a> {
                 let _ = writeln!(w, "  og_unref(r{k}.mem);");
             }
         }
-        let _ = writeln!(w, "  if (failed) {{ for (int i = 0; i < {}; i++) {{ og_value_free(outs[i]); outs[i] = NULL; }} return 1; }}", entry.outputs.len());
+        let _ = writeln!(
+            w,
+            "  if (failed) {{ for (int i = 0; i < {}; i++) {{ og_value_free(outs[i]); outs[i] = NULL; }} return 1; }}",
+            entry.outputs.len()
+        );
         let _ = writeln!(w, "  return 0;\n}}");
         out.push_str(&w);
         Ok(())
@@ -1817,7 +1901,11 @@ fn binop(op: BinOp, t: PrimType, a: &str, b: &str) -> Res<String> {
 }
 
 fn cmpop(op: CmpOp, t: PrimType, a: &str, b: &str) -> String {
-    let (a, b) = if t == PrimType::F16 { (format!("og_f16_to_f32({a})"), format!("og_f16_to_f32({b})")) } else { (a.to_string(), b.to_string()) };
+    let (a, b) = if t == PrimType::F16 {
+        (format!("og_f16_to_f32({a})"), format!("og_f16_to_f32({b})"))
+    } else {
+        (a.to_string(), b.to_string())
+    };
     let o = match op {
         CmpOp::Eq => "==",
         CmpOp::Ne => "!=",
@@ -1906,7 +1994,13 @@ fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
 
 fn ternop(op: TernOp, t: PrimType, a: &str, b: &str, c: &str) -> Res<String> {
     if t == PrimType::F16 {
-        let inner = ternop(op, PrimType::F32, &format!("og_f16_to_f32({a})"), &format!("og_f16_to_f32({b})"), &format!("og_f16_to_f32({c})"))?;
+        let inner = ternop(
+            op,
+            PrimType::F32,
+            &format!("og_f16_to_f32({a})"),
+            &format!("og_f16_to_f32({b})"),
+            &format!("og_f16_to_f32({c})"),
+        )?;
         return Ok(format!("og_f32_to_f16({inner})"));
     }
     Ok(match op {

@@ -384,7 +384,7 @@ fn print_line(name: &str, width: usize, outcome: &Result<Measurement, String>) {
             println!("{label:<width$}{:>10.0}μs (95% CI: [{lo:>10.1}, {hi:>10.1}])", m.mean());
         }
         Err(msg) => {
-            println!("{label:<width$}failed");
+            println!("{label:<width$} failed");
             for line in msg.lines() {
                 println!("  {line}");
             }
@@ -777,6 +777,70 @@ mod tests {
         let m = measure(&mut sampler, 10, &opts, "d").unwrap();
         assert!(relative_standard_error(&m.runtimes) <= TARGET_RSE);
         assert!(m.runtimes.len() > 10);
+    }
+
+    /// A program with four cases and a stand-in "executable": a shell script
+    /// that behaves like a compiled program (timing file, `-r`, prints 3).
+    #[cfg(unix)]
+    fn fake_program(tag: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("ogham-bench-test-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        let prog = dir.join("prog.fut");
+        std::fs::write(
+            &prog,
+            "-- ==\n-- input { 1i32 } output { 3i32 }\n-- nobench input { 2i32 }\n-- \"big\" input @ data/x.in\n\
+             -- input { 5i32 } output { 4i32 }\ndef main (x: i32) : i32 = x\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("data/x.in"), "7i32\n").unwrap();
+        let exe = dir.join("prog");
+        std::fs::write(
+            &exe,
+            "#!/bin/sh\nt=; r=1\nwhile [ $# -gt 0 ]; do case $1 in -t) t=$2; shift;; -r) r=$2; shift;; esac; shift; done\n\
+             cat > /dev/null\necho 999 > \"$t\"\ni=0\nwhile [ $i -lt $r ]; do echo $((100 + i)) >> \"$t\"; i=$((i + 1)); done\n\
+             echo 3i32\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        prog
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn benchmarks_an_executable_end_to_end() {
+        let prog = fake_program("e2e");
+        let json = prog.with_file_name("out.json");
+        let opts = BenchOptions {
+            skip_compilation: true,
+            min_time: Duration::ZERO,
+            convergence_phase: false,
+            json: Some(json.clone()),
+            ..Default::default()
+        };
+        let report = run_bench(&[prog.clone()], &opts).unwrap();
+        assert_eq!(report.programs.len(), 1);
+        let sets = &report.programs[0].datasets;
+        assert_eq!(sets.len(), 3, "the nobench case is skipped");
+        let first = sets[0].outcome.as_ref().unwrap();
+        assert_eq!(first.runtimes, (100..110).collect::<Vec<u64>>(), "the warm-up line is dropped");
+        assert_eq!(sets[1].name, "big");
+        assert!(sets[1].outcome.is_ok());
+        assert!(sets[2].outcome.as_ref().unwrap_err().contains("differs from the expected output"));
+        assert_eq!(report.failures(), 1);
+        let text = std::fs::read_to_string(&json).unwrap();
+        assert!(text.contains("\"big\": {\"runtimes\": [100, 101, 102"), "{text}");
+        let _ = std::fs::remove_dir_all(prog.parent().unwrap());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn without_a_c_backend_every_dataset_fails() {
+        let prog = fake_program("noc");
+        let opts = BenchOptions { min_time: Duration::ZERO, convergence_phase: false, ..Default::default() };
+        let report = run_bench(&[prog.clone()], &opts).unwrap();
+        assert_eq!(report.failures(), 3);
+        let _ = std::fs::remove_dir_all(prog.parent().unwrap());
     }
 
     #[test]

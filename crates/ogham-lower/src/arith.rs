@@ -48,6 +48,7 @@ impl<'a> Lowerer<'a> {
                 }
                 (Some(0), None) if op == BinOp::Add => return y,
                 (None, Some(0)) if matches!(op, BinOp::Add | BinOp::Sub) => return x,
+                (Some(0), None) | (None, Some(0)) if op == BinOp::Mul => return SubExp::i64(0),
                 (Some(1), None) if op == BinOp::Mul => return y,
                 (None, Some(1)) if matches!(op, BinOp::Mul | BinOp::Quot) => return x,
                 _ => {}
@@ -78,6 +79,12 @@ impl<'a> Lowerer<'a> {
                 CmpOp::Ge => cx >= cy,
             };
             return SubExp::Const(PrimValue::Bool(r));
+        }
+        // Tags and other small integer constants: equality folds for any integer type.
+        if let (SubExp::Const(a), SubExp::Const(c)) = (x, y) {
+            if (t.is_int() || t == PrimType::Bool) && matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                return SubExp::Const(PrimValue::Bool((a == c) == (op == CmpOp::Eq)));
+            }
         }
         if x == y && op == CmpOp::Eq && t.is_int() {
             return SubExp::Const(PrimValue::Bool(true));
@@ -149,7 +156,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The value of a size variable: a local `i64` binding, or a top-level constant.
-    pub fn size_var(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, id: ogham_syntax::ast::NodeId) -> LResult<Option<SubExp>> {
+    pub fn size_var(
+        &mut self,
+        b: &mut BodyBuilder,
+        scope: &Scope<'a>,
+        id: ogham_syntax::ast::NodeId,
+    ) -> LResult<Option<SubExp>> {
         match scope.env.get(id) {
             Some(Val::Leaf(se)) => {
                 let se = *se;
@@ -209,7 +221,9 @@ impl<'a> Lowerer<'a> {
         // len = (end - start + stride - sgn(stride)) quot stride
         let sgn = match const_i64(stride) {
             Some(s) => SubExp::i64(s.signum()),
-            None => SubExp::Var(self.bind(b, "sgn", Type::Prim(PrimType::I64), Exp::UnOp(UnOp::Sgn, PrimType::I64, stride))),
+            None => {
+                SubExp::Var(self.bind(b, "sgn", Type::Prim(PrimType::I64), Exp::UnOp(UnOp::Sgn, PrimType::I64, stride)))
+            }
         };
         let dist = self.sub64(b, end, start);
         let adj = self.sub64(b, stride, sgn);
@@ -293,6 +307,78 @@ impl<'a> Lowerer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use ogham_types::TypeInfo;
+
+    fn with_lowerer(f: impl FnOnce(&mut Lowerer<'_>, &mut BodyBuilder)) {
+        let info = TypeInfo::default();
+        let mut l = Lowerer::new(&[], &info);
+        let mut b = BodyBuilder::new(ogham_ir::Span::DUMMY);
+        f(&mut l, &mut b);
+    }
+
+    #[test]
+    fn constant_slices_fold() {
+        with_lowerer(|l, b| {
+            // xs[::-1] of 5 elements: from 4, 5 elements, stride -1.
+            let d = l.slice_dim(b, SubExp::i64(5), None, None, Some(SubExp::i64(-1)));
+            assert_eq!(d, DimIndex::Slice { start: SubExp::i64(4), len: SubExp::i64(5), stride: SubExp::i64(-1) });
+            // xs[1:6:2]: 1, 3, 5.
+            let d = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(1)), Some(SubExp::i64(6)), Some(SubExp::i64(2)));
+            assert_eq!(d, DimIndex::Slice { start: SubExp::i64(1), len: SubExp::i64(3), stride: SubExp::i64(2) });
+            // xs[3:3] is empty.
+            let d = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(3)), Some(SubExp::i64(3)), None);
+            assert_eq!(d, DimIndex::Slice { start: SubExp::i64(3), len: SubExp::i64(0), stride: SubExp::i64(1) });
+            assert!(b.stms.is_empty(), "constant slices need no statements");
+        });
+    }
+
+    #[test]
+    fn invalid_constant_slice_asserts() {
+        with_lowerer(|l, b| {
+            l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(5)), Some(SubExp::i64(2)), None);
+            assert!(matches!(
+                b.stms.last().map(|s| &s.exp),
+                Some(Exp::Assert { cond: SubExp::Const(PrimValue::Bool(false)), .. })
+            ));
+        });
+    }
+
+    #[test]
+    fn size_polynomials_evaluate() {
+        use ogham_syntax::ast::NodeId;
+        with_lowerer(|l, b| {
+            let n = NodeId(1);
+            let m = NodeId(2);
+            let scope = Scope::default().bind(n, Val::Leaf(SubExp::i64(4))).bind(m, Val::Leaf(SubExp::i64(5)));
+            // 2*n*m + n - 3 = 41
+            let p = Poly::var(n).mul(&Poly::var(m)).mul(&Poly::constant(2)).add(&Poly::var(n)).sub(&Poly::constant(3));
+            assert_eq!(l.eval_poly(b, &scope, &p).ok().flatten(), Some(SubExp::i64(41)));
+            // An unbound variable makes the size unknown.
+            assert_eq!(l.eval_poly(b, &scope, &Poly::var(NodeId(3))).ok().flatten(), None);
+            // With a variable operand, arithmetic is emitted.
+            let v = l.param("n", ogham_ir::Type::Prim(PrimType::I64));
+            let scope = Scope::default().bind(n, Val::Leaf(SubExp::Var(v.name)));
+            let p = Poly::var(n).add(&Poly::constant(1));
+            assert!(matches!(l.eval_poly(b, &scope, &p).ok().flatten(), Some(SubExp::Var(_))));
+            assert_eq!(b.stms.len(), 1);
+        });
+    }
+
+    #[test]
+    fn range_lengths() {
+        use ogham_syntax::ast::RangeEnd;
+        with_lowerer(|l, b| {
+            let len = |l: &mut Lowerer<'_>, b: &mut BodyBuilder, s, st, e, k| {
+                l.range_len(b, SubExp::i64(s), SubExp::i64(st), SubExp::i64(e), k, "bad")
+            };
+            assert_eq!(len(l, b, 0, 1, 5, RangeEnd::UpToExclusive), SubExp::i64(5));
+            assert_eq!(len(l, b, 1, 2, 9, RangeEnd::ToInclusive), SubExp::i64(5));
+            assert_eq!(len(l, b, 5, -1, 2, RangeEnd::DownToExclusive), SubExp::i64(3));
+            assert_eq!(len(l, b, 9, -3, 0, RangeEnd::ToInclusive), SubExp::i64(4));
+            assert!(b.stms.is_empty());
+        });
+    }
 
     #[test]
     fn floored_division_folds() {

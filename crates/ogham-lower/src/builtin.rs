@@ -164,7 +164,14 @@ pub fn constant_member(t: PrimType, name: &str) -> Option<PrimValue> {
 
 impl<'a> Lowerer<'a> {
     /// Applies a built-in to all its arguments. `ty` is the built-in's type at this use.
-    pub fn apply_builtin(&mut self, b: &mut BodyBuilder, builtin: &Builtin, ty: &RType, args: Vec<Val<'a>>, span: Span) -> LResult<Val<'a>> {
+    pub fn apply_builtin(
+        &mut self,
+        b: &mut BodyBuilder,
+        builtin: &Builtin,
+        ty: &RType,
+        args: Vec<Val<'a>>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let prim_of = |t: Option<&RType>| match t {
             Some(RType::Prim(p)) => Some(*p),
             _ => None,
@@ -201,24 +208,42 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn member(&mut self, b: &mut BodyBuilder, t: PrimType, name: &str, ty: &RType, args: Vec<Val<'a>>, span: Span) -> LResult<Val<'a>> {
+    fn member(
+        &mut self,
+        b: &mut BodyBuilder,
+        t: PrimType,
+        name: &str,
+        ty: &RType,
+        args: Vec<Val<'a>>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         if args.is_empty() {
             return match constant_member(t, name) {
                 Some(v) => Ok(Val::Leaf(SubExp::Const(v))),
                 None => Err(unsupported(span, format!("the built-in {t}.{name}"))),
             };
         }
-        let scalars: Vec<SubExp> = args.iter().filter_map(|a| if let Val::Leaf(x) = a { Some(*x) } else { None }).collect();
+        let scalars: Vec<SubExp> =
+            args.iter().filter_map(|a| if let Val::Leaf(x) = a { Some(*x) } else { None }).collect();
         if scalars.len() != args.len() {
             return Err(internal(span, format!("{t}.{name} applied to a non-primitive")));
         }
-        let arg = |i: usize| scalars.get(i).copied().ok_or_else(|| internal(span, format!("{t}.{name}: missing argument")));
+        let arg =
+            |i: usize| scalars.get(i).copied().ok_or_else(|| internal(span, format!("{t}.{name}: missing argument")));
         let out = |this: &mut Self, b: &mut BodyBuilder, rt: PrimType, exp: Exp| -> LResult<Val<'a>> {
             Ok(Val::Leaf(SubExp::Var(this.bind(b, name_base(name), IrType::Prim(rt), exp))))
         };
         // Conversions `t.from`: the member's name is the source type.
         if let Some(from) = PrimType::from_name(name) {
-            return Ok(Val::Leaf(self.convert(b, from, t, arg(0)?)));
+            let x = arg(0)?;
+            // Into an unsigned type, a signed integer is zero-extended: go
+            // through the unsigned type of the source's width first.
+            if from.is_signed_int() && t.is_unsigned_int() && t.bits() > from.bits() {
+                let same_width = bits_type(from);
+                let x = self.convert(b, from, same_width, x);
+                return Ok(Val::Leaf(self.convert(b, same_width, t, x)));
+            }
+            return Ok(Val::Leaf(self.convert(b, from, t, x)));
         }
         if let Some(op) = unop_member(name) {
             let rt = match op {
@@ -311,7 +336,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Reduces a one-dimensional array of primitives with a binary operation.
-    pub fn reduce_prim(&mut self, b: &mut BodyBuilder, op: BinOp, t: PrimType, ne: SubExp, xs: SubExp, span: Span) -> LResult<SubExp> {
+    pub fn reduce_prim(
+        &mut self,
+        b: &mut BodyBuilder,
+        op: BinOp,
+        t: PrimType,
+        ne: SubExp,
+        xs: SubExp,
+        span: Span,
+    ) -> LResult<SubExp> {
         let SubExp::Var(arr) = xs else { return Err(internal(span, "reducing a scalar")) };
         let at = self.se_type(xs);
         let w = *at.shape().first().ok_or_else(|| internal(span, "reducing a scalar"))?;
@@ -386,7 +419,9 @@ impl<'a> Lowerer<'a> {
     /// Same shape and all elements equal.
     fn arrays_equal(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp, span: Span) -> LResult<SubExp> {
         let (tx, ty) = (self.se_type(x), self.se_type(y));
-        let (Some(xv), Some(yv)) = (x.as_var(), y.as_var()) else { return Err(internal(span, "comparing scalars as arrays")) };
+        let (Some(xv), Some(yv)) = (x.as_var(), y.as_var()) else {
+            return Err(internal(span, "comparing scalars as arrays"));
+        };
         let mut same_shape = SubExp::Const(PrimValue::Bool(true));
         for (dx, dy) in tx.shape().iter().zip(ty.shape()) {
             let e = self.cmp(b, CmpOp::Eq, PrimType::I64, *dx, *dy);
@@ -405,13 +440,18 @@ impl<'a> Lowerer<'a> {
         let c = self.param("b", IrType::Prim(elem));
         let mut mb = BodyBuilder::new(b.span);
         let eq = self.cmp(&mut mb, CmpOp::Eq, elem, SubExp::Var(a.name), SubExp::Var(c.name));
-        let map = ogham_ir::Lambda { params: vec![a, c], body: mb.finish(vec![eq]), ret: vec![IrType::Prim(PrimType::Bool)] };
+        let map =
+            ogham_ir::Lambda { params: vec![a, c], body: mb.finish(vec![eq]), ret: vec![IrType::Prim(PrimType::Bool)] };
         let and = self.binop_lambda(BinOp::LogAnd, PrimType::Bool, IrType::Prim(PrimType::Bool));
         let exp = Exp::Soac(Soac::Screma {
             w: total,
             arrs: vec![xf, yf],
             scans: Vec::new(),
-            reduces: vec![Operator { lambda: and, neutral: vec![SubExp::Const(PrimValue::Bool(true))], commutative: true }],
+            reduces: vec![Operator {
+                lambda: and,
+                neutral: vec![SubExp::Const(PrimValue::Bool(true))],
+                commutative: true,
+            }],
             map,
         });
         let all = self.bind(&mut tb, "alleq", IrType::Prim(PrimType::Bool), exp);

@@ -115,7 +115,14 @@ impl<'a> Lowerer<'a> {
         Ok(tv.rebuild(&mut leaf_params.iter().map(|p| SubExp::Var(p.name))))
     }
 
-    pub fn match_cases(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, v: &Val<'a>, cases: &'a [Case], span: Span) -> LResult<Val<'a>> {
+    pub fn match_cases(
+        &mut self,
+        b: &mut BodyBuilder,
+        sc: &Scope<'a>,
+        v: &Val<'a>,
+        cases: &'a [Case],
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let Some((case, rest)) = cases.split_first() else {
             return Err(internal(span, "a match without cases"));
         };
@@ -189,7 +196,8 @@ impl<'a> Lowerer<'a> {
         Self::leaf_shapes(&pat_t, &[], &mut expected);
         let init_leaves = init_v.leaves();
         if expected.len() != init_leaves.len() {
-            expected = init_leaves.iter().map(|l| (self.se_type(*l).elem(), vec![None; self.se_type(*l).rank()])).collect();
+            expected =
+                init_leaves.iter().map(|l| (self.se_type(*l).elem(), vec![None; self.se_type(*l).rank()])).collect();
         }
 
         let mut params: Vec<(Param, SubExp)> = Vec::new();
@@ -276,7 +284,35 @@ impl<'a> Lowerer<'a> {
             let t = self.se_type(new_leaves[*i]);
             result.push(*t.shape().get(*k).ok_or_else(|| internal(span, "loop result of a different rank"))?);
         }
-        result.extend(new_leaves.iter().copied());
+        // A dimension taken as invariant must really be: check, and give the
+        // new value the parameter's shape.
+        let variant: HashSet<VName> = dim_params.iter().map(|(p, _, _)| p.name).collect();
+        for (l, p) in new_leaves.iter().zip(&leaf_params) {
+            let have = self.se_type(*l);
+            let mut want = p.ty.shape().to_vec();
+            let mut same = true;
+            for (h, w) in have.shape().iter().zip(want.iter_mut()) {
+                if matches!(w, SubExp::Var(v) if variant.contains(v)) {
+                    // Variant: the body's size is returned as the next size.
+                    *w = *h;
+                } else if h != w {
+                    let ok = self.cmp(&mut bb, ogham_ir::CmpOp::Eq, PrimType::I64, *h, *w);
+                    self.assert(
+                        &mut bb,
+                        ok,
+                        "Loop body changes the size of a loop parameter whose size its type fixes.",
+                    );
+                    same = false;
+                }
+            }
+            if same {
+                result.push(*l);
+                continue;
+            }
+            let SubExp::Var(arr) = l else { return Err(internal(span, "a scalar loop result of array type")) };
+            let ty = array_type(have.elem(), want.clone());
+            result.push(SubExp::Var(self.bind(&mut bb, "sized", ty, Exp::Reshape { array: *arr, shape: want })));
+        }
         let body = bb.finish(result);
 
         // The statement's pattern: one name per loop parameter, with array
@@ -301,7 +337,8 @@ impl<'a> Lowerer<'a> {
             renames.insert(p.name, SubExp::Var(np.name));
             pat_params.push(np);
         }
-        let out_leaves: Vec<SubExp> = pat_params[pat_params.len() - leaf_params.len()..].iter().map(|p| SubExp::Var(p.name)).collect();
+        let out_leaves: Vec<SubExp> =
+            pat_params[pat_params.len() - leaf_params.len()..].iter().map(|p| SubExp::Var(p.name)).collect();
         b.push(pat_params, Exp::Loop { params, form: ir_form, body });
         Ok(new_v.rebuild(&mut out_leaves.into_iter()))
     }

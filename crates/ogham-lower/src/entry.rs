@@ -16,7 +16,9 @@ use crate::{internal, unsupported, LResult, Lowerer};
 
 impl<'a> Lowerer<'a> {
     pub fn entry_point(&mut self, def: DefId) -> LResult<FunDef> {
-        let dec = self.dec(def).ok_or_else(|| internal(ogham_syntax::Span::DUMMY, "an entry point that is not a value declaration"))?;
+        let dec = self
+            .dec(def)
+            .ok_or_else(|| internal(ogham_syntax::Span::DUMMY, "an entry point that is not a value declaration"))?;
         let mut b = BodyBuilder::new(dec.span);
         let mut size_params: Vec<Param> = Vec::new();
         let mut scope = Scope::default();
@@ -46,7 +48,10 @@ impl<'a> Lowerer<'a> {
             for (elem, shape) in shapes {
                 let mut dims = Vec::with_capacity(shape.len());
                 for d in shape {
-                    let is_param = |v: &VName| size_params.iter().any(|p| p.name == *v) || inputs.iter().any(|(ps, _)| ps.iter().any(|p| p.name == *v));
+                    let is_param = |v: &VName| {
+                        size_params.iter().any(|p| p.name == *v)
+                            || inputs.iter().any(|(ps, _)| ps.iter().any(|p| p.name == *v))
+                    };
                     match d {
                         Some(SubExp::Const(c)) => dims.push(SubExp::Const(c)),
                         Some(SubExp::Var(v)) if is_param(&v) => dims.push(SubExp::Var(v)),
@@ -54,7 +59,11 @@ impl<'a> Lowerer<'a> {
                             let p = self.param("size", IrType::Prim(PrimType::I64));
                             if let Some(expected) = other {
                                 let ok = self.cmp(&mut b, CmpOp::Eq, PrimType::I64, SubExp::Var(p.name), expected);
-                                self.assert(&mut b, ok, "Entry point argument does not have the size its type requires.");
+                                self.assert(
+                                    &mut b,
+                                    ok,
+                                    "Entry point argument does not have the size its type requires.",
+                                );
                             }
                             dims.push(SubExp::Var(p.name));
                             size_params.push(p);
@@ -80,7 +89,14 @@ impl<'a> Lowerer<'a> {
         if v.has_fun() {
             return Err(unsupported(dec.span, "an entry point returning a function"));
         }
-        let result = v.leaves();
+        // Outputs of a top-level tuple come in component order (the
+        // record's own order is by field name, which puts "10" before "2").
+        let result = match (&v, self.expr_type(dec.body.id, dec.body.span)?.as_tuple()) {
+            (Val::Record(fields), Some(items)) if items.len() >= 2 => {
+                (0..items.len()).flat_map(|i| fields.get(&i.to_string()).map(Val::leaves).unwrap_or_default()).collect()
+            }
+            _ => v.leaves(),
+        };
         let param_names: Vec<VName> = params.iter().map(|p| p.name).collect();
         let mut existential: HashMap<VName, VName> = HashMap::new();
         let mut ret = Vec::with_capacity(result.len());
@@ -123,8 +139,16 @@ impl<'a> Lowerer<'a> {
             next += n;
         }
         let body = b.finish(result);
-        let name = self.info.defs.get(def.0 as usize).map(|d| d.name.clone()).unwrap_or_else(|| dec.name.name.text.clone());
-        Ok(FunDef { name, params, ret, body, entry: Some(EntryPoint { inputs: input_values, outputs }), span: dec.span })
+        let name =
+            self.info.defs.get(def.0 as usize).map(|d| d.name.clone()).unwrap_or_else(|| dec.name.name.text.clone());
+        Ok(FunDef {
+            name,
+            params,
+            ret,
+            body,
+            entry: Some(EntryPoint { inputs: input_values, outputs }),
+            span: dec.span,
+        })
     }
 }
 
@@ -204,7 +228,10 @@ pub fn show_expr(e: &Expr) -> String {
     };
     let s = show(e, 0);
     if s.len() > 80 {
-        format!("{}…", &s[..s.char_indices().take_while(|(i, _)| *i < 77).last().map(|(i, c)| i + c.len_utf8()).unwrap_or(0)])
+        format!(
+            "{}…",
+            &s[..s.char_indices().take_while(|(i, _)| *i < 77).last().map(|(i, c)| i + c.len_utf8()).unwrap_or(0)]
+        )
     } else {
         s
     }

@@ -53,9 +53,7 @@ impl<'a> Lowerer<'a> {
                 Ok(Val::Record(out))
             }
             ExprKind::ArrayLit(items) => self.array_literal(b, sc, e, items),
-            ExprKind::Range { start, second, end, kind } => {
-                self.range(b, sc, e, start, second.as_deref(), end, *kind)
-            }
+            ExprKind::Range { start, second, end, kind } => self.range(b, sc, e, start, second.as_deref(), end, *kind),
             ExprKind::Project(inner, name) => {
                 let v = self.expr(b, sc, inner)?;
                 project(v, &name.text, name.span)
@@ -101,7 +99,9 @@ impl<'a> Lowerer<'a> {
                     for s in sizes {
                         let size = match found.get(&s.id) {
                             Some(d) => *d,
-                            None => return Err(unsupported(s.name.span, "cannot determine this size from the bound value")),
+                            None => {
+                                return Err(unsupported(s.name.span, "cannot determine this size from the bound value"))
+                            }
                         };
                         scope = scope.bind(s.id, Val::Leaf(size));
                     }
@@ -264,7 +264,8 @@ impl<'a> Lowerer<'a> {
     /// `given` says which operand the node supplies (0: none, 1: left, 2:
     /// right), to rebuild the operator's full type from the node's type.
     fn operator_value(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, e: &'a Expr, given: u8) -> LResult<Val<'a>> {
-        let res = self.info.resolutions.get(&e.id).ok_or_else(|| internal(e.span, "an operator without a resolution"))?;
+        let res =
+            self.info.resolutions.get(&e.id).ok_or_else(|| internal(e.span, "an operator without a resolution"))?;
         match res {
             Resolution::Builtin(builtin) => {
                 let node_ty = self.expr_type(e.id, e.span)?;
@@ -284,7 +285,12 @@ impl<'a> Lowerer<'a> {
                     }
                     _ => node_ty,
                 };
-                Ok(Val::Fun(Rc::new(FunVal::Builtin { builtin: builtin.clone(), ty, applied: Vec::new(), span: e.span })))
+                Ok(Val::Fun(Rc::new(FunVal::Builtin {
+                    builtin: builtin.clone(),
+                    ty,
+                    applied: Vec::new(),
+                    span: e.span,
+                })))
             }
             other => self.resolution_value(b, sc, e.id, other, e.span),
         }
@@ -292,7 +298,14 @@ impl<'a> Lowerer<'a> {
 
     /// A top-level definition as a value. Constants (no parameters) are
     /// evaluated here; functions become closures instantiated for this use.
-    fn def_value(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, def: DefId, node: NodeId, span: Span) -> LResult<Val<'a>> {
+    fn def_value(
+        &mut self,
+        b: &mut BodyBuilder,
+        sc: &Scope<'a>,
+        def: DefId,
+        node: NodeId,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let dec = self.dec(def).ok_or_else(|| internal(span, "a reference to a missing definition"))?;
         let scope = self.instantiate(b, sc, &Scope::default(), node)?;
         if dec.params.is_empty() {
@@ -328,7 +341,13 @@ impl<'a> Lowerer<'a> {
 
     /// Extends `base` with the instantiation recorded at `node`: type
     /// arguments resolved and sizes evaluated in the caller's scope `sc`.
-    fn instantiate(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, base: &Scope<'a>, node: NodeId) -> LResult<Scope<'a>> {
+    fn instantiate(
+        &mut self,
+        b: &mut BodyBuilder,
+        sc: &Scope<'a>,
+        base: &Scope<'a>,
+        node: NodeId,
+    ) -> LResult<Scope<'a>> {
         let Some(inst) = self.info.instantiations.get(&node) else { return Ok(base.clone()) };
         let mut subst = (*base.subst).clone();
         for (id, t) in &inst.types {
@@ -444,8 +463,16 @@ impl<'a> Lowerer<'a> {
         self.inline_body(b, &scope, body, span)
     }
 
-    fn binop_expr(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, e: &'a Expr, lhs: &'a Expr, rhs: &'a Expr) -> LResult<Val<'a>> {
-        let res = self.info.resolutions.get(&e.id).ok_or_else(|| internal(e.span, "an operator without a resolution"))?;
+    fn binop_expr(
+        &mut self,
+        b: &mut BodyBuilder,
+        sc: &Scope<'a>,
+        e: &'a Expr,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+    ) -> LResult<Val<'a>> {
+        let res =
+            self.info.resolutions.get(&e.id).ok_or_else(|| internal(e.span, "an operator without a resolution"))?;
         match res {
             Resolution::Builtin(Builtin::LogAnd) | Resolution::Builtin(Builtin::LogOr) => {
                 let is_and = matches!(res, Resolution::Builtin(Builtin::LogAnd));
@@ -514,7 +541,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `[a, b, c]`: one array literal per leaf.
-    fn array_literal(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, e: &'a Expr, items: &'a [Expr]) -> LResult<Val<'a>> {
+    fn array_literal(
+        &mut self,
+        b: &mut BodyBuilder,
+        sc: &Scope<'a>,
+        e: &'a Expr,
+        items: &'a [Expr],
+    ) -> LResult<Val<'a>> {
         if items.is_empty() {
             let t = self.expr_type(e.id, e.span)?;
             let t = self.rtype(b, sc, t, true)?;
@@ -622,7 +655,14 @@ impl<'a> Lowerer<'a> {
         Ok(out)
     }
 
-    pub fn index_expr(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, v: Val<'a>, dims: &'a [DimIndex], span: Span) -> LResult<Val<'a>> {
+    pub fn index_expr(
+        &mut self,
+        b: &mut BodyBuilder,
+        sc: &Scope<'a>,
+        v: Val<'a>,
+        dims: &'a [DimIndex],
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let shape = self.outer_shape(&v, span)?;
         let slice = self.dim_indices(b, sc, &shape, dims, span)?;
         self.index_val(b, &v, &slice, span)
@@ -637,7 +677,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Indexes/slices every leaf of an array value.
-    pub fn index_val(&mut self, b: &mut BodyBuilder, v: &Val<'a>, slice: &[IrDimIndex], span: Span) -> LResult<Val<'a>> {
+    pub fn index_val(
+        &mut self,
+        b: &mut BodyBuilder,
+        v: &Val<'a>,
+        slice: &[IrDimIndex],
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let mut results = Vec::new();
         for l in v.leaves() {
             let SubExp::Var(arr) = l else { return Err(internal(span, "indexing a scalar")) };
@@ -672,7 +718,14 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `#c args` of sum type `t`.
-    pub fn construct(&mut self, b: &mut BodyBuilder, t: &RType, name: &str, args: Vec<Val<'a>>, span: Span) -> LResult<Val<'a>> {
+    pub fn construct(
+        &mut self,
+        b: &mut BodyBuilder,
+        t: &RType,
+        name: &str,
+        args: Vec<Val<'a>>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let RType::Sum(cs) = t else { return Err(internal(span, "a constructor of non-sum type")) };
         let mut payloads = Vec::with_capacity(cs.len());
         let mut tag = None;
@@ -699,12 +752,9 @@ impl<'a> Lowerer<'a> {
             return Ok(v);
         }
         let target_name = match &e.kind {
-            ExprKind::Coerce(..) | ExprKind::Ascribe(..) => self
-                .info
-                .expr_types
-                .get(&e.id)
-                .map(crate::types::type_name)
-                .unwrap_or_default(),
+            ExprKind::Coerce(..) | ExprKind::Ascribe(..) => {
+                self.info.expr_types.get(&e.id).map(crate::types::type_name).unwrap_or_default()
+            }
             _ => String::new(),
         };
         let mut results = Vec::with_capacity(leaves.len());
@@ -722,7 +772,11 @@ impl<'a> Lowerer<'a> {
                 if let Some(w) = w {
                     if *w != have[k] {
                         let ok = self.cmp(b, CmpOp::Eq, PrimType::I64, have[k], *w);
-                        self.assert(b, ok, &format!("Value does not have the shape of type {target_name} (dimension {k} differs)."));
+                        self.assert(
+                            b,
+                            ok,
+                            &format!("Value does not have the shape of type {target_name} (dimension {k} differs)."),
+                        );
                         new_shape[k] = *w;
                         leaf_changed = true;
                     }
@@ -821,8 +875,5 @@ pub fn arrow_count(t: &RType) -> usize {
 
 /// The array leaves of a value as variables.
 pub fn array_leaves(v: &Val<'_>, span: Span) -> LResult<Vec<VName>> {
-    v.leaves()
-        .into_iter()
-        .map(|l| l.as_var().ok_or_else(|| internal(span, "expected an array")))
-        .collect()
+    v.leaves().into_iter().map(|l| l.as_var().ok_or_else(|| internal(span, "expected an array"))).collect()
 }

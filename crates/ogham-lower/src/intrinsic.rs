@@ -17,7 +17,14 @@ use crate::value::{RType, Val};
 use crate::{internal, unsupported, LResult, Lowerer};
 
 impl<'a> Lowerer<'a> {
-    pub fn intrinsic(&mut self, b: &mut BodyBuilder, name: &str, ty: &RType, args: Vec<Val<'a>>, span: Span) -> LResult<Val<'a>> {
+    pub fn intrinsic(
+        &mut self,
+        b: &mut BodyBuilder,
+        name: &str,
+        ty: &RType,
+        args: Vec<Val<'a>>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let mut args = args.into_iter();
         let mut next = || args.next().ok_or_else(|| internal(span, format!("intrinsics.{name}: missing argument")));
         match name {
@@ -263,7 +270,14 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `map f xs…` over arrays of the same outer size.
-    pub fn map(&mut self, b: &mut BodyBuilder, f: &Val<'a>, inputs: &[Val<'a>], expected: Option<&RType>, span: Span) -> LResult<Val<'a>> {
+    pub fn map(
+        &mut self,
+        b: &mut BodyBuilder,
+        f: &Val<'a>,
+        inputs: &[Val<'a>],
+        expected: Option<&RType>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let w = self.outer_size(&inputs[0], expected, span)?;
         let expected_row = expected.map(RType::row);
         let (lam, template) = self.row_lambda(b, f, inputs, expected_row.as_ref(), span)?;
@@ -289,9 +303,22 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The operator lambda for `op`: accumulated values first, then new ones.
-    fn operator(&mut self, b: &BodyBuilder, op: &Val<'a>, ne: &Val<'a>, row_types: &[IrType], span: Span) -> LResult<Lambda> {
+    fn operator(
+        &mut self,
+        b: &BodyBuilder,
+        op: &Val<'a>,
+        ne: &Val<'a>,
+        row_types: &[IrType],
+        span: Span,
+    ) -> LResult<Lambda> {
         let ne_leaves = ne.leaves();
-        let acc: Vec<Param> = ne_leaves.iter().map(|l| self.se_type(*l)).collect::<Vec<_>>().into_iter().map(|t| self.param("acc", t)).collect();
+        let acc: Vec<Param> = ne_leaves
+            .iter()
+            .map(|l| self.se_type(*l))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| self.param("acc", t))
+            .collect();
         let new: Vec<Param> = row_types.iter().map(|t| self.param("x", t.clone())).collect();
         let acc_v = ne.rebuild(&mut acc.iter().map(|p| SubExp::Var(p.name)));
         let new_v = ne.rebuild(&mut new.iter().map(|p| SubExp::Var(p.name)));
@@ -330,7 +357,12 @@ impl<'a> Lowerer<'a> {
         } else {
             (Vec::new(), vec![operator], ne_types)
         };
-        let names = self.bind_many(b, if scan { "scan" } else { "red" }, tys, Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }));
+        let names = self.bind_many(
+            b,
+            if scan { "scan" } else { "red" },
+            tys,
+            Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }),
+        );
         Ok(ne.rebuild(&mut names.into_iter().map(SubExp::Var)))
     }
 
@@ -350,7 +382,10 @@ impl<'a> Lowerer<'a> {
         let vs_arrs = array_leaves(vs, span)?;
         let w = self.outer_size(is, None, span)?;
         let dest_arrs: Vec<VName> = array_leaves(dest, span)?.into_iter().map(|d| self.consumable(b, d)).collect();
-        let dest_t = self.types.get(dest_arrs.first().ok_or_else(|| unsupported(span, "a histogram of values without data"))?).cloned();
+        let dest_t = self
+            .types
+            .get(dest_arrs.first().ok_or_else(|| unsupported(span, "a histogram of values without data"))?)
+            .cloned();
         let shape = dest_t.map(|t| t.shape()[..rank].to_vec()).unwrap_or_default();
         let value_types: Vec<IrType> = vs_arrs.iter().map(|a| self.types[a].row()).collect();
         let lambda = self.operator(b, op, ne, &value_types, span)?;
@@ -366,7 +401,15 @@ impl<'a> Lowerer<'a> {
         Ok(dest.rebuild(&mut names.into_iter().map(SubExp::Var)))
     }
 
-    fn scatter(&mut self, b: &mut BodyBuilder, rank: usize, dest: &Val<'a>, is: &Val<'a>, vs: &Val<'a>, span: Span) -> LResult<Val<'a>> {
+    fn scatter(
+        &mut self,
+        b: &mut BodyBuilder,
+        rank: usize,
+        dest: &Val<'a>,
+        is: &Val<'a>,
+        vs: &Val<'a>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let is_arrs = array_leaves(is, span)?;
         let vs_arrs = array_leaves(vs, span)?;
         let w = self.outer_size(is, None, span)?;
@@ -374,8 +417,20 @@ impl<'a> Lowerer<'a> {
         if is_arrs.len() != rank || vs_arrs.len() != dest_arrs.len() {
             return Err(internal(span, "scatter arguments of mismatched structure"));
         }
-        let idx_params: Vec<Param> = is_arrs.iter().map(|a| self.types[a].row()).collect::<Vec<_>>().into_iter().map(|t| self.param("i", t)).collect();
-        let val_params: Vec<Param> = vs_arrs.iter().map(|a| self.types[a].row()).collect::<Vec<_>>().into_iter().map(|t| self.param("v", t)).collect();
+        let idx_params: Vec<Param> = is_arrs
+            .iter()
+            .map(|a| self.types[a].row())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| self.param("i", t))
+            .collect();
+        let val_params: Vec<Param> = vs_arrs
+            .iter()
+            .map(|a| self.types[a].row())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| self.param("v", t))
+            .collect();
         let mut result = Vec::new();
         let mut ret = Vec::new();
         for vp in &val_params {
@@ -438,7 +493,12 @@ impl<'a> Lowerer<'a> {
         let tb = self.sub_builder(b);
         let mut eb = self.sub_builder(b);
         let last = self.sub64(&mut eb, w, SubExp::i64(1));
-        let x = self.bind(&mut eb, "count", IrType::Prim(PrimType::I64), Exp::Index { array: offsets, slice: vec![DimIndex::Fix(last)] });
+        let x = self.bind(
+            &mut eb,
+            "count",
+            IrType::Prim(PrimType::I64),
+            Exp::Index { array: offsets, slice: vec![DimIndex::Fix(last)] },
+        );
         let v = self.merge_if(b, empty, tb, Val::Leaf(SubExp::i64(0)), eb, Val::Leaf(SubExp::Var(x)))?;
         match v {
             Val::Leaf(se) => Ok(se),
@@ -469,7 +529,13 @@ impl<'a> Lowerer<'a> {
         }
         let off = self.param("off", IrType::Prim(PrimType::I64));
         let flag = self.param("flag", IrType::Prim(PrimType::I64));
-        let rows: Vec<Param> = arrs.iter().map(|a| self.types[a].row()).collect::<Vec<_>>().into_iter().map(|t| self.param("row", t)).collect();
+        let rows: Vec<Param> = arrs
+            .iter()
+            .map(|a| self.types[a].row())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| self.param("row", t))
+            .collect();
         let mut lb = self.sub_builder(b);
         // flag 1: offset-1; flag 0: -1 (ignored as out of range).
         let prod = self.mul64(&mut lb, SubExp::Var(flag.name), SubExp::Var(off.name));
@@ -496,7 +562,14 @@ impl<'a> Lowerer<'a> {
     /// Stable partition into `k` classes: per-class counts by a histogram,
     /// class starts by a scan, and each element's rank within its class by
     /// one flag scan per class (a loop over the classes).
-    fn partition(&mut self, b: &mut BodyBuilder, k: &Val<'a>, f: &Val<'a>, xs: &Val<'a>, span: Span) -> LResult<Val<'a>> {
+    fn partition(
+        &mut self,
+        b: &mut BodyBuilder,
+        k: &Val<'a>,
+        f: &Val<'a>,
+        xs: &Val<'a>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         let k = leaf(k, span)?;
         let k = self.to_i64(b, k);
         let w = self.outer_size(xs, None, span)?;
@@ -511,15 +584,29 @@ impl<'a> Lowerer<'a> {
         lam.body = lb.finish(vec![c64]);
         lam.ret = vec![i64t.clone()];
         let classes_t = IrType::Array { elem: PrimType::I64, shape: vec![w] };
-        let classes = self.bind(b, "class", classes_t.clone(), Exp::Soac(Soac::Screma { w, arrs: arrs.clone(), scans: vec![], reduces: vec![], map: lam }));
+        let classes = self.bind(
+            b,
+            "class",
+            classes_t.clone(),
+            Exp::Soac(Soac::Screma { w, arrs: arrs.clone(), scans: vec![], reduces: vec![], map: lam }),
+        );
         // Counts per class (out-of-range classes are ignored by the histogram).
         let k_t = IrType::Array { elem: PrimType::I64, shape: vec![k] };
         let zeros = self.bind(b, "zeros", k_t.clone(), Exp::Replicate { shape: vec![k], value: SubExp::i64(0) });
         let ones = self.bind(b, "ones", classes_t.clone(), Exp::Replicate { shape: vec![w], value: SubExp::i64(1) });
         let plus = self.binop_lambda(BinOp::Add, PrimType::I64, i64t.clone());
         let map = self.identity_lambda(vec![i64t.clone(), i64t.clone()]);
-        let hop = HistOp { shape: vec![k], dests: vec![zeros], op: Operator { lambda: plus, neutral: vec![SubExp::i64(0)], commutative: true } };
-        let counts = self.bind(b, "counts", k_t.clone(), Exp::Soac(Soac::Hist { w, arrs: vec![classes, ones], ops: vec![hop], map }));
+        let hop = HistOp {
+            shape: vec![k],
+            dests: vec![zeros],
+            op: Operator { lambda: plus, neutral: vec![SubExp::i64(0)], commutative: true },
+        };
+        let counts = self.bind(
+            b,
+            "counts",
+            k_t.clone(),
+            Exp::Soac(Soac::Hist { w, arrs: vec![classes, ones], ops: vec![hop], map }),
+        );
         // Inclusive scan of counts; start of class j = incl[j] - counts[j].
         let plus = self.binop_lambda(BinOp::Add, PrimType::I64, i64t.clone());
         let idmap = self.identity_lambda(vec![i64t.clone()]);
@@ -542,8 +629,10 @@ impl<'a> Lowerer<'a> {
         let pos_p = self.param("pos", classes_t.clone());
         let mut lb = self.sub_builder(b);
         let jv = SubExp::Var(j);
-        let inc_j = self.bind(&mut lb, "incj", i64t.clone(), Exp::Index { array: incl, slice: vec![DimIndex::Fix(jv)] });
-        let cnt_j = self.bind(&mut lb, "cntj", i64t.clone(), Exp::Index { array: counts, slice: vec![DimIndex::Fix(jv)] });
+        let inc_j =
+            self.bind(&mut lb, "incj", i64t.clone(), Exp::Index { array: incl, slice: vec![DimIndex::Fix(jv)] });
+        let cnt_j =
+            self.bind(&mut lb, "cntj", i64t.clone(), Exp::Index { array: counts, slice: vec![DimIndex::Fix(jv)] });
         let start_j = self.sub64(&mut lb, SubExp::Var(inc_j), SubExp::Var(cnt_j));
         // Flags of class j, scanned.
         let c = self.param("c", i64t.clone());
@@ -564,7 +653,8 @@ impl<'a> Lowerer<'a> {
                 map: flam,
             }),
         );
-        let (c2, o2, p2) = (self.param("c", i64t.clone()), self.param("o", i64t.clone()), self.param("p", i64t.clone()));
+        let (c2, o2, p2) =
+            (self.param("c", i64t.clone()), self.param("o", i64t.clone()), self.param("p", i64t.clone()));
         let mut sb = self.sub_builder(b);
         let is_j = self.cmp(&mut sb, CmpOp::Eq, PrimType::I64, SubExp::Var(c2.name), jv);
         let at = self.add64(&mut sb, start_j, SubExp::Var(o2.name));
@@ -578,14 +668,24 @@ impl<'a> Lowerer<'a> {
             &mut lb,
             "pos",
             classes_t.clone(),
-            Exp::Soac(Soac::Screma { w, arrs: vec![classes, offs, pos_p.name], scans: vec![], reduces: vec![], map: slam }),
+            Exp::Soac(Soac::Screma {
+                w,
+                arrs: vec![classes, offs, pos_p.name],
+                scans: vec![],
+                reduces: vec![],
+                map: slam,
+            }),
         );
         let body = lb.finish(vec![SubExp::Var(new_pos)]);
         let pos = self.bind(
             b,
             "positions",
             classes_t,
-            Exp::Loop { params: vec![(pos_p, SubExp::Var(minus1))], form: ogham_ir::LoopForm::For { i: j, bound: k }, body },
+            Exp::Loop {
+                params: vec![(pos_p, SubExp::Var(minus1))],
+                form: ogham_ir::LoopForm::For { i: j, bound: k },
+                body,
+            },
         );
         // Scatter every element to its position.
         let mut dests = Vec::new();
@@ -594,7 +694,13 @@ impl<'a> Lowerer<'a> {
             dests.push(self.bind(b, "dest", t.clone(), Exp::Scratch { elem: t.elem(), shape: t.shape().to_vec() }));
         }
         let ip = self.param("at", i64t.clone());
-        let rows: Vec<Param> = arrs.iter().map(|a| self.types[a].row()).collect::<Vec<_>>().into_iter().map(|t| self.param("row", t)).collect();
+        let rows: Vec<Param> = arrs
+            .iter()
+            .map(|a| self.types[a].row())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| self.param("row", t))
+            .collect();
         let mut result = Vec::new();
         let mut ret = Vec::new();
         for r in &rows {
@@ -619,7 +725,12 @@ impl<'a> Lowerer<'a> {
         let n = self.outer_size(xs, None, span)?;
         let arrs = array_leaves(xs, span)?;
         let idx_t = IrType::Array { elem: PrimType::I64, shape: vec![n] };
-        let iota = self.bind(b, "iota", idx_t, Exp::Iota { n, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 });
+        let iota = self.bind(
+            b,
+            "iota",
+            idx_t,
+            Exp::Iota { n, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+        );
         let i = self.param("i", IrType::Prim(PrimType::I64));
         let mut lb = self.sub_builder(b);
         let s = self.add64(&mut lb, SubExp::Var(i.name), r);
@@ -628,12 +739,22 @@ impl<'a> Lowerer<'a> {
         let mut ret = Vec::new();
         for a in &arrs {
             let rt = self.types[a].row();
-            result.push(SubExp::Var(self.bind(&mut lb, "rot", rt.clone(), Exp::Index { array: *a, slice: vec![DimIndex::Fix(j)] })));
+            result.push(SubExp::Var(self.bind(
+                &mut lb,
+                "rot",
+                rt.clone(),
+                Exp::Index { array: *a, slice: vec![DimIndex::Fix(j)] },
+            )));
             ret.push(rt);
         }
         let tys: Vec<IrType> = ret.iter().map(|t| t.array_of(n)).collect();
         let map = Lambda { params: vec![i], body: lb.finish(result), ret };
-        let names = self.bind_many(b, "rotated", tys, Exp::Soac(Soac::Screma { w: n, arrs: vec![iota], scans: vec![], reduces: vec![], map }));
+        let names = self.bind_many(
+            b,
+            "rotated",
+            tys,
+            Exp::Soac(Soac::Screma { w: n, arrs: vec![iota], scans: vec![], reduces: vec![], map }),
+        );
         Ok(xs.rebuild(&mut names.into_iter().map(SubExp::Var)))
     }
 }

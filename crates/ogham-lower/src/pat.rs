@@ -100,7 +100,9 @@ impl<'a> Lowerer<'a> {
             }
             PatKind::Constructor(name, items) => {
                 let index = self.constructor_index(pat, &name.text)?;
-                let Val::Sum { tag, .. } = v else { return Err(internal(pat.span, "a constructor pattern on a non-sum value")) };
+                let Val::Sum { tag, .. } = v else {
+                    return Err(internal(pat.span, "a constructor pattern on a non-sum value"));
+                };
                 let mut acc = self.cmp(b, CmpOp::Eq, PrimType::I8, *tag, SubExp::Const(PrimValue::I8(index as i8)));
                 let payload = self.payload_of(pat, &name.text, v.clone())?;
                 for (p, x) in items.iter().zip(&payload) {

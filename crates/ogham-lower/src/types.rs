@@ -184,7 +184,10 @@ pub fn type_name(t: &Type) -> String {
                 format!("({})", items.iter().map(|t| type_name(t)).collect::<Vec<_>>().join(", "))
             }
             _ if fields.is_empty() => "()".to_string(),
-            _ => format!("{{{}}}", fields.iter().map(|(k, t)| format!("{k}: {}", type_name(t))).collect::<Vec<_>>().join(", ")),
+            _ => format!(
+                "{{{}}}",
+                fields.iter().map(|(k, t)| format!("{k}: {}", type_name(t))).collect::<Vec<_>>().join(", ")
+            ),
         },
         Type::Sum(cs) => cs
             .iter()

@@ -24,7 +24,10 @@ pub enum Val<'a> {
     /// A sum value: the `i8` tag is the index of the active constructor in
     /// sorted-by-name order; every constructor has its payload, inactive ones
     /// filled with blank values.
-    Sum { tag: SubExp, payloads: Vec<Vec<Val<'a>>> },
+    Sum {
+        tag: SubExp,
+        payloads: Vec<Vec<Val<'a>>>,
+    },
     Fun(Rc<FunVal<'a>>),
 }
 
@@ -171,7 +174,10 @@ impl<'a> Scope<'a> {
 pub enum RType {
     Prim(PrimType),
     /// The element is never an array.
-    Array { elem: Box<RType>, shape: Vec<Option<SubExp>> },
+    Array {
+        elem: Box<RType>,
+        shape: Vec<Option<SubExp>>,
+    },
     Record(BTreeMap<String, RType>),
     Sum(BTreeMap<String, Vec<RType>>),
     Arrow(Box<RType>, Box<RType>),
@@ -241,7 +247,10 @@ mod tests {
     fn leaves_and_rebuild_agree() {
         let v = Val::Record(BTreeMap::from([
             ("b".to_string(), Val::Leaf(SubExp::i64(2))),
-            ("a".to_string(), Val::Sum { tag: SubExp::i64(0), payloads: vec![vec![Val::Leaf(SubExp::i64(1))], vec![]] }),
+            (
+                "a".to_string(),
+                Val::Sum { tag: SubExp::i64(0), payloads: vec![vec![Val::Leaf(SubExp::i64(1))], vec![]] },
+            ),
         ]));
         let leaves = v.leaves();
         assert_eq!(leaves, vec![SubExp::i64(0), SubExp::i64(1), SubExp::i64(2)]);

@@ -18,7 +18,8 @@ fn compile(src: &str) -> ogham_ir::Program {
         progs.push(p);
     }
     let last = progs.len() - 1;
-    let inputs: Vec<CheckInput> = progs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i == last }).collect();
+    let inputs: Vec<CheckInput> =
+        progs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i == last }).collect();
     let info = ogham_types::check(&inputs).unwrap_or_else(|e| panic!("type errors: {e:?}"));
     let refs: Vec<&Program> = progs.iter().collect();
     let prog = ogham_lower::lower(&refs, &info).unwrap_or_else(|e| panic!("lowering errors: {e:?}"));
@@ -106,7 +107,10 @@ fn indexing_and_slicing() {
 #[test]
 fn ranges() {
     let src = "entry main (n: i32) = (0..<n, 1..3...9, 5..>2, 1...n)";
-    assert_eq!(run(src, "main", &["3i32"]), "[0i32, 1i32, 2i32] [1i32, 3i32, 5i32, 7i32, 9i32] [5i32, 4i32, 3i32] [1i32, 2i32, 3i32]");
+    assert_eq!(
+        run(src, "main", &["3i32"]),
+        "[0i32, 1i32, 2i32] [1i32, 3i32, 5i32, 7i32, 9i32] [5i32, 4i32, 3i32] [1i32, 2i32, 3i32]"
+    );
 }
 
 #[test]
@@ -207,4 +211,82 @@ fn strings_and_short_circuit() {
 fn reduce_on_tuples_and_arrays() {
     let src = "entry main (xs: []i32) = let (a, b) = reduce (\\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip xs xs) in (a, b, reduce (map2 (+)) [0, 0] [[1, 2], [3, 4]])";
     assert_eq!(run(src, "main", &["[1i32, 5i32, 3i32]"]), "9i32 5i32 [4i32, 6i32]");
+}
+
+#[test]
+fn arrays_of_sums() {
+    let src = "type t = #a i32 | #b bool\n\
+               def f (x: i32) : t = if x > 1 then #a x else #b (x == 0)\n\
+               entry main (xs: []i32) = map (\\v -> match v case #a y -> y case #b z -> if z then 100 else -100) (map f xs)";
+    assert_eq!(run(src, "main", &["[0i32, 1i32, 5i32]"]), "[100i32, -100i32, 5i32]");
+}
+
+#[test]
+fn slices_inside_map() {
+    let src = "entry main [n][m] (xss: [n][m]i32) = map (\\r -> i32.sum r[1:]) xss";
+    assert_eq!(run(src, "main", &["[[1i32, 2i32, 3i32], [4i32, 5i32, 6i32]]"]), "[5i32, 11i32]");
+}
+
+#[test]
+fn prelude_combinators() {
+    let src = "entry main (n: i64) = \
+               let t = tabulate_2d n n (\\i j -> i * 10 + j) \
+               let e = exscan (+) 0 (iota n) \
+               let fr = foldr (\\x acc -> acc * 2 + x) 0 (iota n) \
+               let it = iterate 3 (\\x -> x * 2) 1i32 \
+               in (flatten t, e, fr, it, and (map (> -1) (iota n)), any (== 7) (iota n))";
+    assert_eq!(run(src, "main", &["2i64"]), "[0i64, 1i64, 10i64, 11i64] [0i64, 0i64] 2i64 8i32 true false");
+}
+
+#[test]
+fn hist_and_scatter_2d() {
+    let src = "entry main (n: i64) = \
+               let h = reduce_by_index_2d (replicate 2 (replicate 2 0i32)) (+) 0 [(0, 0), (1, 1), (0, 0), (5, 5)] [1, 2, 3, 4] \
+               let s = scatter_2d (replicate n (replicate 2 0i32)) [(0, 1), (1, 0)] [7, 8] \
+               in (h, s)";
+    assert_eq!(run(src, "main", &["2i64"]), "[[4i32, 0i32], [0i32, 2i32]] [[0i32, 7i32], [8i32, 0i32]]");
+}
+
+#[test]
+fn let_sizes_and_constants() {
+    let src = "def k : i64 = 3\n\
+               entry main (xs: []i32) = let [n] (ys: [n]i32) = filter (> 0) xs in (n, replicate k 1i32, ys)";
+    assert_eq!(run(src, "main", &["[1i32, -2i32, 3i32]"]), "2i64 [1i32, 1i32, 1i32] [1i32, 3i32]");
+}
+
+#[test]
+fn opaque_entry_values() {
+    let src = "type pair = {x: f32, y: i32}\n\
+               entry mk (x: f32) : pair = {x, y = 2}\n\
+               entry get (p: pair) : f32 = p.x + f32.i32 p.y";
+    let prog = compile(src);
+    let mk = prog.fun("mk").and_then(|f| f.entry.as_ref()).expect("entry mk");
+    assert_eq!(mk.outputs.len(), 1);
+    assert_eq!(mk.outputs[0].type_name, "pair");
+    assert_eq!(mk.outputs[0].parts, vec![0, 1]);
+    let get = prog.fun("get").and_then(|f| f.entry.as_ref()).expect("entry get");
+    assert!(matches!(get.inputs[0].opaque, Some(ogham_ir::Opaque::Record { .. })));
+}
+
+#[test]
+fn unsafe_attribute_and_records_of_arrays() {
+    let src = "entry main (xs: []i32) = \
+               let rs = map (\\x -> {a = x, b = [x, x]}) xs \
+               let rs = rs with [0] = {a = 9, b = [8, 7]} \
+               in (#[unsafe] rs[0].a, map (.b) rs)";
+    assert_eq!(run(src, "main", &["[1i32, 2i32]"]), "9i32 [[8i32, 7i32], [2i32, 2i32]]");
+}
+
+#[test]
+fn while_loop_with_shrinking_array() {
+    let src = "entry main (xs: []i32) = loop ys = xs while length ys > 1 do ys[1:]";
+    assert_eq!(run(src, "main", &["[1i32, 2i32, 3i32]"]), "[3i32]");
+}
+
+#[test]
+fn polymorphic_local_function_and_composition() {
+    // (A polymorphic *local* function `let dup 't (v: t) = …` is rejected by the checker for now.)
+    let src = "def dup 't (v: t) = (v, v)\n\
+               entry main (x: i32) (y: f64) = let (a, _) = dup x in let (_, d) = dup y in (a, d, ((+ 1) >-> (* 2)) x)";
+    assert_eq!(run(src, "main", &["3i32", "1.5f64"]), "3i32 1.5f64 8i32");
 }

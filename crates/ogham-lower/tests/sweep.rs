@@ -51,7 +51,8 @@ fn sweep_one(path: &Path, tally: &mut Tally) {
         progs.push(p);
     }
     let last = progs.len() - 1;
-    let inputs: Vec<CheckInput> = progs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i == last }).collect();
+    let inputs: Vec<CheckInput> =
+        progs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i == last }).collect();
     let Ok(info) = ogham_types::check(&inputs) else { return tally.skipped += 1 };
     let refs: Vec<&Program> = progs.iter().collect();
     let lowered = std::panic::catch_unwind(|| ogham_lower::lower(&refs, &info));
@@ -70,7 +71,9 @@ fn sweep_one(path: &Path, tally: &mut Tally) {
                 if case.excluded("interpreter", false) {
                     continue;
                 }
-                let (CaseInput::Values(input), Expected::Values(output)) = (&case.input, &case.expected) else { continue };
+                let (CaseInput::Values(input), Expected::Values(output)) = (&case.input, &case.expected) else {
+                    continue;
+                };
                 let mut r = ValueReader::new(input.as_bytes());
                 let mut args = Vec::new();
                 while let Ok(Some(x)) = r.next_value() {
