@@ -5,8 +5,7 @@ hand-written C references, and prints a table of times and ratios.
     python3 benchmarks/run.py [options] [BENCHMARK ...]
 
 Steps: generate missing data files (gen.py); build ogham (`cargo build
---release -p ogham`); build the C references (refs.py); measure ogham's
-compile time per program; run `ogham bench --backend c` and `--backend
+--release -p ogham`); build the C references (refs.py); run `ogham bench --backend c` and `--backend
 multicore` (fixed runs, no convergence phase); run each reference with
 `-r N -t FILE` on the same data files; print the table.
 
@@ -20,23 +19,20 @@ Options:
   --only-refs      run only the C references (no ogham)
   --backends LIST  comma-separated ogham backends (default c,multicore)
   --ogham PATH     the ogham binary (default target/release/ogham)
-  --compile-cmd T  how to time compilation from source to C, without the C
-                   compiler; {ogham}, {prog} and {out} are substituted
-                   (default "{ogham} c --no-cc -o {out} {prog}"; when that
-                   fails, the time of "{ogham} dev --ir {prog}" is shown,
-                   marked with *)
+The compile time is what `ogham bench -v` reports for the first backend
+run: front end plus C generation, without the C compiler.
 Results are also written to benchmarks/build/{ogham-c,ogham-multicore,ref}.json
 in Futhark's JSON schema.
 """
 
 import json
 import math
+import re
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
-import time
 
 import gen
 import refs
@@ -93,35 +89,29 @@ def run_reference(bench, fname, runs):
     return times
 
 
-def compile_time(ogham, bench, template):
-    """(best-of-3 seconds, marker) for compiling a program to C, or (None, reason)."""
-    out = os.path.join(BUILD, "compile-" + bench)
-    attempts = [(template, ""), ("{ogham} dev --ir {prog}", "*")]
-    for tmpl, mark in attempts:
-        cmd = [a.format(ogham=ogham, prog=prog_path(bench), out=out) for a in shlex.split(tmpl)]
-        best = None
-        for _ in range(3):
-            start = time.perf_counter()
-            res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            elapsed = time.perf_counter() - start
-            if res.returncode != 0:
-                best = None
-                break
-            best = elapsed if best is None else min(best, elapsed)
-        if best is not None:
-            return best, mark
-    return None, "failed"
+COMPILED = re.compile(r"^Compiled (.*\.fut): front end ([0-9.]+) ms(?:, C generation ([0-9.]+) ms)?")
 
 
-def run_ogham_bench(ogham, backend, benches, runs):
-    """{(bench, dataset name): runtimes or error string} from `ogham bench --json`."""
+def run_ogham_bench(ogham, backend, benches, runs, compile_times):
+    """{(bench, dataset name): runtimes or error string} from `ogham bench --json`;
+    fills compile_times[bench] with the ms from source to C, parsed from `-v`."""
     jpath = os.path.join(BUILD, "ogham-%s.json" % backend)
     if os.path.exists(jpath):
         os.unlink(jpath)
     progs = [prog_path(b) for b in benches]
-    cmd = [ogham, "bench", "--backend", backend, "-r", str(runs), "--no-convergence-phase", "--json", jpath] + progs
+    cmd = [ogham, "bench", "-v", "--backend", backend, "-r", str(runs), "--no-convergence-phase", "--json", jpath]
+    cmd += progs
     print("$ " + " ".join(shlex.quote(c) for c in cmd), file=sys.stderr, flush=True)
-    res = subprocess.run(cmd, stdout=sys.stderr)
+    proc = subprocess.Popen(cmd, stdout=sys.stderr, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:
+        sys.stderr.write(line)
+        m = COMPILED.match(line)
+        if m:
+            bench = os.path.splitext(os.path.basename(m.group(1)))[0]
+            ms = float(m.group(2)) + float(m.group(3) or 0)
+            compile_times.setdefault(bench, (ms, "" if m.group(3) else "*"))
+    proc.wait()
+    res = proc
     results = {}
     if not os.path.exists(jpath):
         for b in benches:
@@ -172,7 +162,6 @@ def ratio(a, b):
 def main(argv):
     runs, build, only_refs, backends = 10, True, False, ["c", "multicore"]
     ogham = os.path.join(ROOT, "target", "release", "ogham")
-    template = "{ogham} c --no-cc -o {out} {prog}"
     names = []
     it = iter(argv)
     for a in it:
@@ -186,8 +175,6 @@ def main(argv):
             backends = [b for b in next(it).split(",") if b]
         elif a == "--ogham":
             ogham = next(it)
-        elif a == "--compile-cmd":
-            template = next(it)
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -212,11 +199,8 @@ def main(argv):
 
     compile_times = {}
     ogham_results = {}
-    if backends:
-        for b in benches:
-            compile_times[b] = compile_time(ogham, b, template)
-        for backend in backends:
-            ogham_results[backend] = run_ogham_bench(ogham, backend, benches, runs)
+    for backend in backends:
+        ogham_results[backend] = run_ogham_bench(ogham, backend, benches, runs, compile_times)
 
     ref_results = {}
     for b in benches:
@@ -239,8 +223,7 @@ def main(argv):
                     errors.append("%s %s, %s: %s" % (b, fname, label, r.strip().splitlines()[0] if r.strip() else r))
             ct = ""
             if i == 0 and b in compile_times:
-                secs, mark = compile_times[b]
-                ct = "failed" if secs is None else "%.1f%s" % (secs * 1000, mark)
+                ct = "%.1f%s" % compile_times[b]
             rows.append([b, fname[:-3], fmt_ms(c), fmt_ms(mc), fmt_ms(ref), ratio(c, ref), ratio(mc, c), ct])
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     line = lambda r: "  ".join(str(x).ljust(w) if j < 2 else str(x).rjust(w) for j, (x, w) in enumerate(zip(r, widths)))
@@ -252,7 +235,7 @@ def main(argv):
     print("Times: mean of %d+ timed runs after a warm-up, ± half the 95%% confidence interval." % runs)
     print("c/ref: ogham sequential over the C reference (below 1: ogham is faster).")
     print("mc/c: ogham multicore over ogham sequential (below 1: parallel speed-up).")
-    print("compile: source to C without the C compiler, best of 3 (* = `ogham dev --ir` only).")
+    print("compile: source to generated C, before the C compiler (* = front end only).")
     for e in errors:
         print("error: " + e)
     return 1 if errors else 0

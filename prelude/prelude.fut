@@ -24,6 +24,12 @@ def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a) : a =
   loop x while p x do f x
 
 def not (x: bool) : bool = !x
+
+-- Conversions between i32 and the float types; t32 and t64 truncate.
+def r32 (x: i32) : f32 = f32.i32 x
+def t32 (x: f32) : i32 = i32.f32 x
+def r64 (x: i32) : f64 = f64.i32 x
+def t64 (x: f64) : i32 = i32.f64 x
 def opaque 't (x: t) : t = x
 def trace 't (x: t) : t = x
 
@@ -88,6 +94,8 @@ def any [n] 'a (f: a -> bool) (as: [n]a) : bool = reduce (||) false (map f as)
 
 def iota (n: i64) : *[n]i64 = intrinsics.iota n
 def replicate 't (n: i64) (x: t) : *[n]t = intrinsics.replicate n x
+-- The size comes from the context of the use.
+def rep 't [n] (x: t) : *[n]t = replicate n x
 def indices [n] 't (_xs: [n]t) : *[n]i64 = iota n
 def copy 't (a: t) : *t = intrinsics.copy a
 def manifest 't (a: t) : *t = intrinsics.copy a
@@ -105,6 +113,7 @@ def init [n] 't (x: [n]t) : [n-1]t = x[0:n - 1]
 def take [n] 't (i: i64) (x: [n]t) : [i]t = x[0:i]
 def drop [n] 't (i: i64) (x: [n]t) : [n-i]t = x[i:]
 def split [n] [m] 't (xs: [n+m]t) : ([n]t, [m]t) = (xs[0:n], xs[n:n + m])
+def sized [m] 't (n: i64) (xs: [m]t) : [n]t = xs :> [n]t
 def reverse [n] 't (x: [n]t) : [n]t = x[::-1]
 
 def (++) [n] [m] 't (xs: [n]t) (ys: [m]t) : *[n+m]t = intrinsics.concat xs ys

@@ -5,6 +5,7 @@
 
 #![no_main]
 
+#[allow(dead_code)]
 mod common;
 
 use libfuzzer_sys::fuzz_target;

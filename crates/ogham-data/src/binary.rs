@@ -63,18 +63,12 @@ pub fn values_to_binary(values: &[Value]) -> Vec<u8> {
 pub fn read_binary(input: &[u8], start: usize) -> Result<(Value, usize), DataError> {
     let err = |offset: usize, msg: String| DataError::at(input, offset, msg);
     let header = |n: usize, what: &str| -> Result<&[u8], DataError> {
-        input.get(start..start + n).ok_or_else(|| {
-            err(
-                start,
-                format!("binary value truncated in its header (missing the {what})"),
-            )
-        })
+        input
+            .get(start..start + n)
+            .ok_or_else(|| err(start, format!("binary value truncated in its header (missing the {what})")))
     };
     if input.get(start) != Some(&b'b') {
-        return Err(err(
-            start,
-            "a binary value must start with the byte `b`".to_string(),
-        ));
+        return Err(err(start, "a binary value must start with the byte `b`".to_string()));
     }
     let version = header(2, "version byte")?[1];
     if version != BINARY_VERSION {
@@ -86,45 +80,21 @@ pub fn read_binary(input: &[u8], start: usize) -> Result<(Value, usize), DataErr
     let rank = header(3, "rank byte")?[2] as usize;
     let tag = &header(7, "type tag")?[3..7];
     let elem = type_from_tag(tag).ok_or_else(|| {
-        err(
-            start + 3,
-            format!(
-                "unknown element type tag {:?} in binary value",
-                String::from_utf8_lossy(tag)
-            ),
-        )
+        err(start + 3, format!("unknown element type tag {:?} in binary value", String::from_utf8_lossy(tag)))
     })?;
     let dims_bytes = &header(7 + 8 * rank, "sizes")?[7..];
     let mut shape = Vec::with_capacity(rank);
     for (i, chunk) in dims_bytes.chunks_exact(8).enumerate() {
         let d = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
-        let d = i64::try_from(d).map_err(|_| {
-            err(
-                start + 7 + 8 * i,
-                format!("binary array size {d} is too large"),
-            )
-        })?;
+        let d = i64::try_from(d).map_err(|_| err(start + 7 + 8 * i, format!("binary array size {d} is too large")))?;
         shape.push(d);
     }
     let payload_start = start + 7 + 8 * rank;
-    let count = element_count(&shape).ok_or_else(|| {
-        err(
-            start + 7,
-            format!(
-                "binary array shape {} has too many elements",
-                shape_text(&shape)
-            ),
-        )
-    })?;
-    let payload_len = count.checked_mul(elem.byte_size()).ok_or_else(|| {
-        err(
-            start + 7,
-            format!(
-                "binary array shape {} has too many elements",
-                shape_text(&shape)
-            ),
-        )
-    })?;
+    let count = element_count(&shape)
+        .ok_or_else(|| err(start + 7, format!("binary array shape {} has too many elements", shape_text(&shape))))?;
+    let payload_len = count
+        .checked_mul(elem.byte_size())
+        .ok_or_else(|| err(start + 7, format!("binary array shape {} has too many elements", shape_text(&shape))))?;
     // Check the length before allocating, so a corrupt size cannot ask for
     // terabytes of memory.
     let available = input.len() - payload_start;
@@ -138,8 +108,7 @@ pub fn read_binary(input: &[u8], start: usize) -> Result<(Value, usize), DataErr
         ));
     }
     let payload = &input[payload_start..payload_start + payload_len];
-    let data = Buffer::from_le_bytes(elem, payload)
-        .expect("payload length is a multiple of the element size");
+    let data = Buffer::from_le_bytes(elem, payload).expect("payload length is a multiple of the element size");
     let end = payload_start + payload_len;
     let value = if rank == 0 {
         Value::Scalar(data.at(0))
@@ -160,20 +129,11 @@ mod tests {
         // [500]i64 header from the notes: 62 02 01 " i64" f4 01 00 ...
         let v = Value::vector(Buffer::I64(vec![7; 500]));
         let bytes = value_to_binary(&v);
-        assert_eq!(
-            &bytes[..15],
-            &[0x62, 2, 1, b' ', b'i', b'6', b'4', 0xf4, 1, 0, 0, 0, 0, 0, 0]
-        );
+        assert_eq!(&bytes[..15], &[0x62, 2, 1, b' ', b'i', b'6', b'4', 0xf4, 1, 0, 0, 0, 0, 0, 0]);
         assert_eq!(bytes.len(), 15 + 500 * 8);
         // A scalar: no sizes, one element.
-        assert_eq!(
-            value_to_binary(&Value::Scalar(PrimValue::I32(-2))),
-            b"b\x02\x00 i32\xfe\xff\xff\xff".to_vec()
-        );
-        assert_eq!(
-            value_to_binary(&Value::Scalar(PrimValue::Bool(true))),
-            b"b\x02\x00bool\x01".to_vec()
-        );
+        assert_eq!(value_to_binary(&Value::Scalar(PrimValue::I32(-2))), b"b\x02\x00 i32\xfe\xff\xff\xff".to_vec());
+        assert_eq!(value_to_binary(&Value::Scalar(PrimValue::Bool(true))), b"b\x02\x00bool\x01".to_vec());
         assert_eq!(type_tag(PrimType::U8), *b"  u8");
     }
 
@@ -218,34 +178,19 @@ mod tests {
         }
         let mut bad_version = good.clone();
         bad_version[1] = 1;
-        assert!(read_binary(&bad_version, 0)
-            .unwrap_err()
-            .message
-            .contains("version 1"));
+        assert!(read_binary(&bad_version, 0).unwrap_err().message.contains("version 1"));
         let mut bad_tag = good.clone();
         bad_tag[3..7].copy_from_slice(b" i31");
-        assert!(read_binary(&bad_tag, 0)
-            .unwrap_err()
-            .message
-            .contains("unknown element type tag"));
+        assert!(read_binary(&bad_tag, 0).unwrap_err().message.contains("unknown element type tag"));
         let mut huge = good.clone();
         huge[7..15].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(read_binary(&huge, 0)
-            .unwrap_err()
-            .message
-            .contains("too large"));
+        assert!(read_binary(&huge, 0).unwrap_err().message.contains("too large"));
         let mut big = good.clone();
         big[7..15].copy_from_slice(&(1u64 << 40).to_le_bytes());
-        assert!(read_binary(&big, 0)
-            .unwrap_err()
-            .message
-            .contains("only 8 remain"));
+        assert!(read_binary(&big, 0).unwrap_err().message.contains("only 8 remain"));
         let mut two_d = b"b\x02\x02 i32".to_vec();
         two_d.extend_from_slice(&(1u64 << 62).to_le_bytes());
         two_d.extend_from_slice(&(1u64 << 62).to_le_bytes());
-        assert!(read_binary(&two_d, 0)
-            .unwrap_err()
-            .message
-            .contains("too many elements"));
+        assert!(read_binary(&two_d, 0).unwrap_err().message.contains("too many elements"));
     }
 }

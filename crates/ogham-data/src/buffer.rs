@@ -103,11 +103,7 @@ pub struct ElemTypeMismatch {
 
 impl std::fmt::Display for ElemTypeMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "expected an element of type {}, got {}",
-            self.expected, self.found
-        )
+        write!(f, "expected an element of type {}, got {}", self.expected, self.found)
     }
 }
 
@@ -239,12 +235,7 @@ impl Buffer {
             (Buffer::F32(b), PrimValue::F32(x)) => b[i] = x,
             (Buffer::F64(b), PrimValue::F64(x)) => b[i] = x,
             (Buffer::Bool(b), PrimValue::Bool(x)) => b[i] = x,
-            _ => {
-                return Err(ElemTypeMismatch {
-                    expected,
-                    found: v.prim_type(),
-                })
-            }
+            _ => return Err(ElemTypeMismatch { expected, found: v.prim_type() }),
         }
         Ok(())
     }
@@ -273,12 +264,7 @@ impl Buffer {
             (Buffer::F32(b), PrimValue::F32(x)) => b.push(x),
             (Buffer::F64(b), PrimValue::F64(x)) => b.push(x),
             (Buffer::Bool(b), PrimValue::Bool(x)) => b.push(x),
-            _ => {
-                return Err(ElemTypeMismatch {
-                    expected,
-                    found: v.prim_type(),
-                })
-            }
+            _ => return Err(ElemTypeMismatch { expected, found: v.prim_type() }),
         }
         Ok(())
     }
@@ -412,33 +398,15 @@ impl Buffer {
             Buffer::I8(v) => out.extend(v.iter().map(|x| *x as u8)),
             Buffer::U8(v) => out.extend_from_slice(v),
             Buffer::Bool(v) => out.extend(v.iter().map(|x| *x as u8)),
-            Buffer::I16(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::I32(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::I64(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::U16(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::U32(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::U64(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::F16(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_bits().to_le_bytes())),
-            Buffer::F32(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Buffer::F64(v) => v
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::I16(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::I32(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::I64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::U16(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::U32(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::U64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::F16(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_bits().to_le_bytes())),
+            Buffer::F32(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Buffer::F64(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
         }
     }
 
@@ -455,9 +423,7 @@ impl Buffer {
                 Buffer::$variant(
                     bytes
                         .chunks_exact($n)
-                        .map(|c| {
-                            <$ty>::from_le_bytes(c.try_into().expect("chunk has element size"))
-                        })
+                        .map(|c| <$ty>::from_le_bytes(c.try_into().expect("chunk has element size")))
                         .collect(),
                 )
             };
@@ -474,12 +440,9 @@ impl Buffer {
             PrimType::U64 => decode!(U64, u64, 8),
             PrimType::F32 => decode!(F32, f32, 4),
             PrimType::F64 => decode!(F64, f64, 8),
-            PrimType::F16 => Buffer::F16(
-                bytes
-                    .chunks_exact(2)
-                    .map(|c| f16::from_bits(u16::from_le_bytes([c[0], c[1]])))
-                    .collect(),
-            ),
+            PrimType::F16 => {
+                Buffer::F16(bytes.chunks_exact(2).map(|c| f16::from_bits(u16::from_le_bytes([c[0], c[1]]))).collect())
+            }
         })
     }
 }
@@ -495,10 +458,7 @@ mod tests {
         assert_eq!(b.elem_type(), PrimType::F32);
         assert_eq!(b.get(3), Some(PrimValue::F32(0.0)));
         assert_eq!(b.get(4), None);
-        assert_eq!(
-            Buffer::zeros(PrimType::Bool, 1).at(0),
-            PrimValue::Bool(false)
-        );
+        assert_eq!(Buffer::zeros(PrimType::Bool, 1).at(0), PrimValue::Bool(false));
     }
 
     #[test]
@@ -523,14 +483,8 @@ mod tests {
         assert_eq!(b.slice(2..5), Buffer::I64(vec![2, 3, 4]));
         assert_eq!(b.gather(&[9, 0, 9]), Buffer::I64(vec![9, 0, 9]));
         assert_eq!(b.strided(9, -3, 4), Buffer::I64(vec![9, 6, 3, 0]));
-        assert_eq!(
-            b.gather_rows(5, &[1, 0]),
-            Buffer::I64(vec![5, 6, 7, 8, 9, 0, 1, 2, 3, 4])
-        );
-        assert_eq!(
-            Buffer::I8(vec![1, 2]).repeat(2),
-            Buffer::I8(vec![1, 2, 1, 2])
-        );
+        assert_eq!(b.gather_rows(5, &[1, 0]), Buffer::I64(vec![5, 6, 7, 8, 9, 0, 1, 2, 3, 4]));
+        assert_eq!(Buffer::I8(vec![1, 2]).repeat(2), Buffer::I8(vec![1, 2, 1, 2]));
     }
 
     #[test]
@@ -549,10 +503,7 @@ mod tests {
     #[test]
     fn little_endian_round_trip_for_every_type() {
         for t in PrimType::ALL {
-            let values: Vec<PrimValue> = [0i64, 1, -1, 100]
-                .iter()
-                .map(|&x| PrimValue::from_i64(t, x))
-                .collect();
+            let values: Vec<PrimValue> = [0i64, 1, -1, 100].iter().map(|&x| PrimValue::from_i64(t, x)).collect();
             let b = Buffer::from_prim_values(t, &values).unwrap();
             let bytes = b.to_le_bytes();
             assert_eq!(bytes.len(), 4 * t.byte_size());
@@ -566,9 +517,6 @@ mod tests {
     fn convert_between_types() {
         let b = Buffer::F32(vec![1.5, -2.5]);
         assert_eq!(b.convert(PrimType::I32), Buffer::I32(vec![1, -2]));
-        assert_eq!(
-            Buffer::U8(vec![255]).convert(PrimType::F64),
-            Buffer::F64(vec![255.0])
-        );
+        assert_eq!(Buffer::U8(vec![255]).convert(PrimType::F64), Buffer::F64(vec![255.0]));
     }
 }

@@ -38,11 +38,7 @@ impl Comparison {
         let mut lines = self.mismatches.clone();
         let left_out = self.total - self.mismatches.len();
         if left_out > 0 {
-            let noun = if left_out == 1 {
-                "mismatch"
-            } else {
-                "mismatches"
-            };
+            let noun = if left_out == 1 { "mismatch" } else { "mismatches" };
             lines.push(format!("...and {left_out} other {noun}."));
         }
         lines.join("\n")
@@ -62,17 +58,10 @@ pub fn compare_values(expected: &[Value], got: &[Value]) -> Comparison {
 }
 
 /// Compares with an explicit tolerance and cap on reported lines.
-pub fn compare_values_with(
-    expected: &[Value],
-    got: &[Value],
-    tolerance: f64,
-    max_reported: usize,
-) -> Comparison {
+pub fn compare_values_with(expected: &[Value], got: &[Value], tolerance: f64, max_reported: usize) -> Comparison {
     let mut result = Comparison::default();
     if expected.len() != got.len() {
-        result.add(max_reported, || {
-            format!("Expected {} values, got {}.", expected.len(), got.len())
-        });
+        result.add(max_reported, || format!("Expected {} values, got {}.", expected.len(), got.len()));
         return result;
     }
     for (i, (e, g)) in expected.iter().zip(got).enumerate() {
@@ -81,19 +70,10 @@ pub fn compare_values_with(
     result
 }
 
-fn compare_one(
-    index: usize,
-    expected: &Value,
-    got: &Value,
-    tolerance: f64,
-    max_reported: usize,
-    out: &mut Comparison,
-) {
+fn compare_one(index: usize, expected: &Value, got: &Value, tolerance: f64, max_reported: usize, out: &mut Comparison) {
     let (et, gt) = (expected.value_type(), got.value_type());
     if et != gt {
-        out.add(max_reported, || {
-            format!("Value #{index}: expected type {et}, got {gt}")
-        });
+        out.add(max_reported, || format!("Value #{index}: expected type {et}, got {gt}"));
         return;
     }
     let allowed = tolerance.max(tolerance * largest_finite_magnitude(expected));
@@ -104,11 +84,7 @@ fn compare_one(
         };
         if !elements_match(e, g, allowed) {
             out.add(max_reported, || {
-                let at = if shape.is_empty() {
-                    String::new()
-                } else {
-                    format!(" index {}", index_text(shape, flat))
-                };
+                let at = if shape.is_empty() { String::new() } else { format!(" index {}", index_text(shape, flat)) };
                 format!("Value #{index}{at}: expected {}, got {}", bare(e), bare(g))
             });
         }
@@ -175,10 +151,7 @@ mod tests {
     use crate::parse_values;
 
     fn cmp(expected: &str, got: &str) -> Comparison {
-        compare_values(
-            &parse_values(expected).unwrap(),
-            &parse_values(got).unwrap(),
-        )
+        compare_values(&parse_values(expected).unwrap(), &parse_values(got).unwrap())
     }
 
     #[test]
@@ -193,30 +166,15 @@ mod tests {
         let c = cmp("[1, 2, 3, 4, 4]", "[1, 2, 3, 4, 0]");
         assert_eq!(c.mismatches, vec!["Value #0 index [4]: expected 4, got 0"]);
         let c = cmp("1i64 [[1u8, 2], [3, 4]]", "1i64 [[1u8, 2], [9, 4]]");
-        assert_eq!(
-            c.mismatches,
-            vec!["Value #1 index [1, 0]: expected 3, got 9"]
-        );
-        assert_eq!(
-            cmp("true", "false").mismatches,
-            vec!["Value #0: expected true, got false"]
-        );
+        assert_eq!(c.mismatches, vec!["Value #1 index [1, 0]: expected 3, got 9"]);
+        assert_eq!(cmp("true", "false").mismatches, vec!["Value #0: expected true, got false"]);
     }
 
     #[test]
     fn types_shapes_and_counts_must_match() {
-        assert_eq!(
-            cmp("[1, 2]", "[1, 2, 3]").mismatches,
-            vec!["Value #0: expected type [2]i32, got [3]i32"]
-        );
-        assert_eq!(
-            cmp("1i32", "1i64").mismatches,
-            vec!["Value #0: expected type i32, got i64"]
-        );
-        assert_eq!(
-            cmp("1 2", "1").mismatches,
-            vec!["Expected 2 values, got 1."]
-        );
+        assert_eq!(cmp("[1, 2]", "[1, 2, 3]").mismatches, vec!["Value #0: expected type [2]i32, got [3]i32"]);
+        assert_eq!(cmp("1i32", "1i64").mismatches, vec!["Value #0: expected type i32, got i64"]);
+        assert_eq!(cmp("1 2", "1").mismatches, vec!["Expected 2 values, got 1."]);
     }
 
     #[test]
@@ -234,36 +192,17 @@ mod tests {
         assert!(!cmp("[1f32]", "[f32.nan]").is_match());
         assert!(!cmp("[f32.nan]", "[1f32]").is_match());
         assert!(!cmp("[1f32]", "[f32.inf]").is_match());
-        assert_eq!(
-            cmp("0.5f16", "0.75f16").mismatches,
-            vec!["Value #0: expected 0.5, got 0.75"]
-        );
-        assert_eq!(
-            cmp("[f64.nan]", "[-f64.inf]").mismatches,
-            vec!["Value #0 index [0]: expected nan, got -inf"]
-        );
+        assert_eq!(cmp("0.5f16", "0.75f16").mismatches, vec!["Value #0: expected 0.5, got 0.75"]);
+        assert_eq!(cmp("[f64.nan]", "[-f64.inf]").mismatches, vec!["Value #0 index [0]: expected nan, got -inf"]);
     }
 
     #[test]
     fn reports_are_capped() {
-        let c = cmp(
-            "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]",
-            "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
-        );
+        let c = cmp("[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]", "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]");
         assert_eq!(c.total, 15);
         assert_eq!(c.mismatches.len(), DEFAULT_MAX_REPORTED);
-        assert!(c
-            .report()
-            .ends_with("Value #0 index [9]: expected 0, got 1\n...and 5 other mismatches."));
-        let c = compare_values_with(
-            &parse_values("[0, 0]").unwrap(),
-            &parse_values("[1, 1]").unwrap(),
-            0.002,
-            1,
-        );
-        assert_eq!(
-            c.report(),
-            "Value #0 index [0]: expected 0, got 1\n...and 1 other mismatch."
-        );
+        assert!(c.report().ends_with("Value #0 index [9]: expected 0, got 1\n...and 5 other mismatches."));
+        let c = compare_values_with(&parse_values("[0, 0]").unwrap(), &parse_values("[1, 1]").unwrap(), 0.002, 1);
+        assert_eq!(c.report(), "Value #0 index [0]: expected 0, got 1\n...and 1 other mismatch.");
     }
 }

@@ -18,15 +18,8 @@ impl Position {
         let offset = offset.min(input.len());
         let before = &input[..offset];
         let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        Position {
-            offset,
-            line,
-            column: offset - line_start + 1,
-        }
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        Position { offset, line, column: offset - line_start + 1 }
     }
 }
 
@@ -46,18 +39,12 @@ pub struct DataError {
 impl DataError {
     /// An error with no position (for example about a whole value).
     pub fn new(message: impl Into<String>) -> DataError {
-        DataError {
-            position: None,
-            message: message.into(),
-        }
+        DataError { position: None, message: message.into() }
     }
 
     /// An error at byte `offset` of `input`.
     pub fn at(input: &[u8], offset: usize, message: impl Into<String>) -> DataError {
-        DataError {
-            position: Some(Position::locate(input, offset)),
-            message: message.into(),
-        }
+        DataError { position: Some(Position::locate(input, offset)), message: message.into() }
     }
 
     /// Prefixes the message with context, e.g. the name of the file read.
@@ -85,30 +72,9 @@ mod tests {
     #[test]
     fn locate_counts_lines_and_columns() {
         let text = b"ab\ncde\nf";
-        assert_eq!(
-            Position::locate(text, 0),
-            Position {
-                offset: 0,
-                line: 1,
-                column: 1
-            }
-        );
-        assert_eq!(
-            Position::locate(text, 4),
-            Position {
-                offset: 4,
-                line: 2,
-                column: 2
-            }
-        );
-        assert_eq!(
-            Position::locate(text, 7),
-            Position {
-                offset: 7,
-                line: 3,
-                column: 1
-            }
-        );
+        assert_eq!(Position::locate(text, 0), Position { offset: 0, line: 1, column: 1 });
+        assert_eq!(Position::locate(text, 4), Position { offset: 4, line: 2, column: 2 });
+        assert_eq!(Position::locate(text, 7), Position { offset: 7, line: 3, column: 1 });
         assert_eq!(Position::locate(text, 99).offset, 8);
         let e = DataError::at(text, 4, "bad");
         assert_eq!(e.to_string(), "line 2, column 2: bad");

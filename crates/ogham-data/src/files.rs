@@ -25,8 +25,7 @@ pub fn gunzip_if_compressed(bytes: Vec<u8>) -> Result<Vec<u8>, DataError> {
 
 /// The contents of a file, decompressed if it is gzipped.
 pub fn read_data_file(path: &Path) -> Result<Vec<u8>, DataError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| DataError::new(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| DataError::new(format!("cannot read {}: {e}", path.display())))?;
     gunzip_if_compressed(bytes).map_err(|e| e.context(path.display()))
 }
 
@@ -70,13 +69,7 @@ mod tests {
     fn corrupt_gzip_is_an_error() {
         let mut bad = gzip(b"[1, 2, 3]");
         bad.truncate(bad.len() / 2);
-        assert!(gunzip_if_compressed(bad)
-            .unwrap_err()
-            .message
-            .contains("corrupt gzip"));
-        assert_eq!(
-            gunzip_if_compressed(b"1i32".to_vec()).unwrap(),
-            b"1i32".to_vec()
-        );
+        assert!(gunzip_if_compressed(bad).unwrap_err().message.contains("corrupt gzip"));
+        assert_eq!(gunzip_if_compressed(b"1i32".to_vec()).unwrap(), b"1i32".to_vec());
     }
 }

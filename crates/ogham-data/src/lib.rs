@@ -56,13 +56,9 @@ pub use buffer::{Buffer, ElemTypeMismatch};
 pub use compare::{compare_values, compare_values_with, Comparison, DEFAULT_TOLERANCE};
 pub use error::{DataError, Position};
 pub use files::{gunzip_if_compressed, read_data_file, read_values_file};
-pub use random::{
-    generate_random_input, generate_value, parse_random_items, RandomBounds, RandomItem, Rng,
-};
+pub use random::{generate_random_input, generate_value, parse_random_items, RandomBounds, RandomItem, Rng};
 pub use reader::{parse_values, read_values, ValueReader};
-pub use testspec::{
-    parse_test_spec, CaseInput, EntryGroup, Expected, RunCase, TestAction, TestSpec,
-};
+pub use testspec::{parse_test_spec, CaseInput, EntryGroup, Expected, RunCase, TestAction, TestSpec};
 pub use text::{parse_text_value, value_to_text, values_to_text, write_text};
 pub use types::{Dim, ValueType};
 pub use value::{ArrayValue, Value};

@@ -86,9 +86,7 @@ impl RandomBounds {
     pub fn set(&mut self, lo: PrimValue, hi: PrimValue) -> Result<(), DataError> {
         let t = lo.prim_type();
         if hi.prim_type() != t {
-            return Err(DataError::new(format!(
-                "bounds {lo} and {hi} have different types"
-            )));
+            return Err(DataError::new(format!("bounds {lo} and {hi} have different types")));
         }
         let ordered = if t.is_float() {
             lo.as_f64().is_finite() && hi.as_f64().is_finite() && lo.as_f64() <= hi.as_f64()
@@ -96,9 +94,7 @@ impl RandomBounds {
             integer_of(lo) <= integer_of(hi)
         };
         if !ordered {
-            return Err(DataError::new(format!(
-                "invalid bounds for {t}: {lo} to {hi}"
-            )));
+            return Err(DataError::new(format!("invalid bounds for {t}: {lo} to {hi}")));
         }
         self.overrides.insert(t, (lo, hi));
         Ok(())
@@ -107,18 +103,15 @@ impl RandomBounds {
     /// Sets bounds for `t` from text `lo:hi`, as in `--f32-bounds=-1:1`.
     /// The numbers may omit the suffix.
     pub fn set_from_text(&mut self, t: PrimType, text: &str) -> Result<(), DataError> {
-        let (lo, hi) = text.split_once(':').ok_or_else(|| {
-            DataError::new(format!("bounds must be written `lo:hi`, not `{text}`"))
-        })?;
+        let (lo, hi) = text
+            .split_once(':')
+            .ok_or_else(|| DataError::new(format!("bounds must be written `lo:hi`, not `{text}`")))?;
         let parse = |s: &str| -> Result<PrimValue, DataError> {
             let bytes = s.trim().as_bytes();
             let mut p = TextParser::new(bytes, 0);
             let v = p.parse_scalar(Some(t))?;
             if p.pos() != bytes.len() || v.prim_type() != t {
-                return Err(DataError::new(format!(
-                    "`{}` is not a bound of type {t}",
-                    s.trim()
-                )));
+                return Err(DataError::new(format!("`{}` is not a bound of type {t}", s.trim())));
             }
             Ok(v)
         };
@@ -135,32 +128,19 @@ fn integer_of(v: PrimValue) -> i128 {
 }
 
 /// A random value of type `ty`, whose sizes must all be known numbers.
-pub fn generate_value(
-    ty: &ValueType,
-    rng: &mut Rng,
-    bounds: &RandomBounds,
-) -> Result<Value, DataError> {
-    let shape = ty.known_shape().ok_or_else(|| {
-        DataError::new(format!(
-            "cannot generate a random `{ty}`: every size must be a number"
-        ))
+pub fn generate_value(ty: &ValueType, rng: &mut Rng, bounds: &RandomBounds) -> Result<Value, DataError> {
+    let shape = ty
+        .known_shape()
+        .ok_or_else(|| DataError::new(format!("cannot generate a random `{ty}`: every size must be a number")))?;
+    let count = element_count(&shape).filter(|&n| n <= MAX_RANDOM_ELEMENTS).ok_or_else(|| {
+        DataError::new(format!("cannot generate a random `{ty}`: more than {MAX_RANDOM_ELEMENTS} elements"))
     })?;
-    let count = element_count(&shape)
-        .filter(|&n| n <= MAX_RANDOM_ELEMENTS)
-        .ok_or_else(|| {
-            DataError::new(format!(
-                "cannot generate a random `{ty}`: more than {MAX_RANDOM_ELEMENTS} elements"
-            ))
-        })?;
     let (lo, hi) = bounds.get(ty.elem);
     let mut data = Buffer::with_capacity(ty.elem, count);
     if ty.elem.is_float() {
         let (lo, hi) = (lo.as_f64(), hi.as_f64());
         for _ in 0..count {
-            data.push(PrimValue::from_f64(
-                ty.elem,
-                lo + (hi - lo) * rng.next_f64(),
-            ));
+            data.push(PrimValue::from_f64(ty.elem, lo + (hi - lo) * rng.next_f64()));
         }
     } else {
         let (lo, hi) = (integer_of(lo), integer_of(hi));
@@ -203,11 +183,7 @@ pub fn parse_random_items(text: &str) -> Result<Vec<RandomItem>, DataError> {
         // A type is tried first; `[1, 2]` fails to parse as one and is then
         // read as a literal.
         match ValueType::parse_prefix(input, pos) {
-            Ok((ty, end))
-                if input
-                    .get(end)
-                    .is_none_or(|c| c.is_ascii_whitespace() || *c == b'-') =>
-            {
+            Ok((ty, end)) if input.get(end).is_none_or(|c| c.is_ascii_whitespace() || *c == b'-') => {
                 items.push(RandomItem::Type(ty));
                 pos = end;
             }
@@ -224,11 +200,7 @@ pub fn parse_random_items(text: &str) -> Result<Vec<RandomItem>, DataError> {
 
 /// The values of a `random input` block: one per item, all drawn from one
 /// generator seeded with `seed`.
-pub fn generate_random_input(
-    items: &[RandomItem],
-    seed: u64,
-    bounds: &RandomBounds,
-) -> Result<Vec<Value>, DataError> {
+pub fn generate_random_input(items: &[RandomItem], seed: u64, bounds: &RandomBounds) -> Result<Vec<Value>, DataError> {
     let mut rng = Rng::new(seed);
     items
         .iter()
@@ -263,10 +235,7 @@ mod tests {
         assert_eq!(v.value_type().to_string(), "[100][3]f32");
         assert_eq!(v, gen("[100][3]f32", 7, &b));
         assert_ne!(v, gen("[100][3]f32", 8, &b));
-        assert!(matches!(
-            gen("i64", 1, &b),
-            Value::Scalar(PrimValue::I64(_))
-        ));
+        assert!(matches!(gen("i64", 1, &b), Value::Scalar(PrimValue::I64(_))));
         assert_eq!(gen("[0][5]u8", 1, &b).shape(), &[0, 5]);
     }
 
@@ -284,8 +253,7 @@ mod tests {
         assert!(ns.contains(&-5) && ns.contains(&5));
         // Full-range unsigned: some values above i64::MAX should appear.
         let v = gen("[64]u64", 1, &RandomBounds::default());
-        assert!((0..64)
-            .any(|i| matches!(v.flat_get(i), Some(PrimValue::U64(x)) if x > i64::MAX as u64)));
+        assert!((0..64).any(|i| matches!(v.flat_get(i), Some(PrimValue::U64(x)) if x > i64::MAX as u64)));
         b.set_from_text(PrimType::F16, "-1:1").unwrap();
         let v = gen("[100]f16", 1, &b);
         assert!((0..100).all(|i| v.flat_get(i).unwrap().as_f64().abs() <= 1.0));
@@ -296,12 +264,7 @@ mod tests {
         let b = RandomBounds::default();
         let mut rng = Rng::new(1);
         assert!(generate_value(&ValueType::parse("[n]f32").unwrap(), &mut rng, &b).is_err());
-        assert!(generate_value(
-            &ValueType::parse("[100000][100000]f32").unwrap(),
-            &mut rng,
-            &b
-        )
-        .is_err());
+        assert!(generate_value(&ValueType::parse("[100000][100000]f32").unwrap(), &mut rng, &b).is_err());
         let mut b = RandomBounds::default();
         assert!(b.set_from_text(PrimType::I32, "5:1").is_err());
         assert!(b.set_from_text(PrimType::I32, "1").is_err());
@@ -315,14 +278,8 @@ mod tests {
     fn random_items() {
         let items = parse_random_items("[100]f32 3i64 -- comment\n [2]i32 [1, 2] true").unwrap();
         assert_eq!(items.len(), 5);
-        assert_eq!(
-            items[0],
-            RandomItem::Type(ValueType::parse("[100]f32").unwrap())
-        );
-        assert_eq!(
-            items[1],
-            RandomItem::Literal(Value::Scalar(PrimValue::I64(3)))
-        );
+        assert_eq!(items[0], RandomItem::Type(ValueType::parse("[100]f32").unwrap()));
+        assert_eq!(items[1], RandomItem::Literal(Value::Scalar(PrimValue::I64(3))));
         assert_eq!(items[3].to_string(), "[1i32, 2i32]");
         let values = generate_random_input(&items, 1, &RandomBounds::default()).unwrap();
         assert_eq!(values[0].shape(), &[100]);

@@ -126,9 +126,7 @@ mod tests {
     #[test]
     fn reads_mixed_text_and_binary() {
         let mut input = b"1i32 -- first\n".to_vec();
-        input.extend(value_to_binary(
-            &parse_text_value("[1.5f32, 2.5f32]").unwrap(),
-        ));
+        input.extend(value_to_binary(&parse_text_value("[1.5f32, 2.5f32]").unwrap()));
         input.extend(b"\n  [true]\n".iter());
         input.extend(value_to_binary(&Value::Scalar(PrimValue::U8(b'b'))));
         let values = read_values(&input).unwrap();
@@ -144,33 +142,23 @@ mod tests {
         let mut r = ValueReader::new(b"1 2 3");
         assert_eq!(r.read_values(2).unwrap().len(), 2);
         let e = r.read_values(2).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 1, column 6: expected 2 values, but the input ended after 1"
-        );
+        assert_eq!(e.to_string(), "line 1, column 6: expected 2 values, but the input ended after 1");
         assert!(r.at_end());
         assert_eq!(parse_values("-- only a comment\n").unwrap(), vec![]);
     }
 
     #[test]
     fn typed_reading_checks_types() {
-        let types = [
-            ValueType::parse("i64").unwrap(),
-            ValueType::parse("[]f32").unwrap(),
-        ];
+        let types = [ValueType::parse("i64").unwrap(), ValueType::parse("[]f32").unwrap()];
         let ok = ValueReader::new(b"3i64 [1f32]").read_typed(&types).unwrap();
         assert_eq!(ok[0], Value::Scalar(PrimValue::I64(3)));
-        let e = ValueReader::new(b"3i64\n  1")
-            .read_typed(&types)
-            .unwrap_err();
+        let e = ValueReader::new(b"3i64\n  1").read_typed(&types).unwrap_err();
         assert_eq!(
             e.to_string(),
             "line 2, column 3: input #1: expected a value of type []f32, but got one of type i32"
         );
         let e = ValueReader::new(b"3").read_typed(&types).unwrap_err();
-        assert!(e
-            .message
-            .contains("expected a value of type i64, but got one of type i32"));
+        assert!(e.message.contains("expected a value of type i64, but got one of type i32"));
         let e = ValueReader::new(b"3i64").read_typed(&types).unwrap_err();
         assert!(e.message.contains("input #1 of type []f32 is missing"));
         let sized = [ValueType::parse("[2]i32").unwrap()];
@@ -179,15 +167,7 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        for input in [
-            &b"b"[..],
-            b"b\x02",
-            b"bogus",
-            b"[1,",
-            b"\xff\xfe",
-            b"1 ]",
-            b"--\n)",
-        ] {
+        for input in [&b"b"[..], b"b\x02", b"bogus", b"[1,", b"\xff\xfe", b"1 ]", b"--\n)"] {
             assert!(read_values(input).is_err(), "{input:?}");
         }
     }

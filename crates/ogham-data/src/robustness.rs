@@ -2,9 +2,7 @@
 //! a value or an error, never a panic.
 
 use crate::random::Rng;
-use crate::{
-    parse_test_spec, parse_values, read_values, value_to_binary, values_to_binary, ValueType,
-};
+use crate::{parse_test_spec, parse_values, read_values, value_to_binary, values_to_binary, ValueType};
 
 const SEEDS: &[&str] = &[
     "[1i32, 2, 3] -- c\n 2.5f32 true empty([0][2]u8) \"ab\\n\" [[f32.nan], [-f32.inf]] 0xffu8 0b1_0i64",
@@ -17,11 +15,7 @@ fn mutate(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
     let mut out = input.to_vec();
     let interesting = b"[]{},-\"@b\x02\x00:0123456789fie.-_ \n";
     for _ in 0..1 + rng.next_u64() % 4 {
-        let pos = if out.is_empty() {
-            0
-        } else {
-            (rng.next_u64() as usize) % out.len()
-        };
+        let pos = if out.is_empty() { 0 } else { (rng.next_u64() as usize) % out.len() };
         let byte = if rng.next_u64().is_multiple_of(2) {
             interesting[(rng.next_u64() as usize) % interesting.len()]
         } else {
@@ -53,11 +47,7 @@ fn mutated_inputs_never_panic() {
                     let back = read_values(&value_to_binary(&v)).unwrap();
                     assert_eq!(back[0].value_type(), v.value_type());
                     let text = v.to_string();
-                    assert_eq!(
-                        parse_values(&text).unwrap()[0].value_type(),
-                        v.value_type(),
-                        "{text}"
-                    );
+                    assert_eq!(parse_values(&text).unwrap()[0].value_type(), v.value_type(), "{text}");
                 }
             }
         }

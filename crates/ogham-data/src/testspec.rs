@@ -43,10 +43,7 @@ pub enum TestAction {
     /// Property-based tests of the listed entry points.
     Property { entries: Vec<String> },
     /// Run the cases; `warnings` are regexes the compiler's warnings must match.
-    Run {
-        groups: Vec<EntryGroup>,
-        warnings: Vec<String>,
-    },
+    Run { groups: Vec<EntryGroup>, warnings: Vec<String> },
 }
 
 /// Cases shared by the entry points of one `entry:` line.
@@ -126,18 +123,11 @@ pub fn parse_test_spec(source: &str) -> Result<Option<TestSpec>, DataError> {
     let mut spec = TestSpec {
         description: blocks[0].description.clone(),
         tags: Vec::new(),
-        action: TestAction::Run {
-            groups: Vec::new(),
-            warnings: Vec::new(),
-        },
+        action: TestAction::Run { groups: Vec::new(), warnings: Vec::new() },
     };
     let block_count = blocks.len();
     for block in &blocks {
-        let mut parser = BlockParser {
-            text: block.text.as_bytes(),
-            lines: &block.lines,
-            pos: 0,
-        };
+        let mut parser = BlockParser { text: block.text.as_bytes(), lines: &block.lines, pos: 0 };
         parser.parse_into(&mut spec, block_count)?;
     }
     if let TestAction::Run { groups, .. } = &spec.action {
@@ -186,10 +176,7 @@ fn find_blocks(source: &str) -> Vec<RawBlock> {
             }
             None => {
                 let content = content.strip_prefix(' ').unwrap_or(content);
-                let content = content
-                    .strip_prefix("| ")
-                    .or_else(|| content.strip_prefix('|'))
-                    .unwrap_or(content);
+                let content = content.strip_prefix("| ").or_else(|| content.strip_prefix('|')).unwrap_or(content);
                 description.push(content);
             }
         }
@@ -212,18 +199,11 @@ impl BlockParser<'_> {
             // Past the last line: point just after the block.
             self.lines.last().map_or((1, 0), |&(l, _)| (l + 1, 0))
         });
-        Position {
-            offset,
-            line: file_line,
-            column: local.column + prefix,
-        }
+        Position { offset, line: file_line, column: local.column + prefix }
     }
 
     fn error(&self, offset: usize, message: impl Into<String>) -> DataError {
-        DataError {
-            position: Some(self.file_position(offset)),
-            message: message.into(),
-        }
+        DataError { position: Some(self.file_position(offset)), message: message.into() }
     }
 
     fn line_of(&self, offset: usize) -> usize {
@@ -279,13 +259,8 @@ impl BlockParser<'_> {
 
     /// The rest of the current line, trimmed (for regexes and name lists).
     fn rest_of_line(&mut self) -> String {
-        let end = self.text[self.pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(self.text.len(), |i| self.pos + i);
-        let rest = String::from_utf8_lossy(&self.text[self.pos..end])
-            .trim()
-            .to_string();
+        let end = self.text[self.pos..].iter().position(|&b| b == b'\n').map_or(self.text.len(), |i| self.pos + i);
+        let rest = String::from_utf8_lossy(&self.text[self.pos..end]).trim().to_string();
         self.pos = end;
         rest
     }
@@ -330,17 +305,11 @@ impl BlockParser<'_> {
                 self.pos += 1;
                 match self.take_word() {
                     Some(path) => Ok(ValuesSource::File(path)),
-                    None => Err(self.error(
-                        self.pos,
-                        format!("expected a file name after `@` in {what}"),
-                    )),
+                    None => Err(self.error(self.pos, format!("expected a file name after `@` in {what}"))),
                 }
             }
             Some(b'{') => Ok(ValuesSource::Inline(self.braced(what)?)),
-            _ => Err(self.error(
-                self.pos,
-                format!("expected `{{ values }}` or `@ file` after {what}"),
-            )),
+            _ => Err(self.error(self.pos, format!("expected `{{ values }}` or `@ file` after {what}"))),
         }
     }
 
@@ -348,45 +317,29 @@ impl BlockParser<'_> {
         if self.peek_word() == Some("tags") {
             self.pos += "tags".len();
             let inner = self.braced("tags")?;
-            spec.tags
-                .extend(inner.split_whitespace().map(str::to_string));
+            spec.tags.extend(inner.split_whitespace().map(str::to_string));
         }
         match self.peek_word() {
             Some("error:") => {
                 let at = self.pos;
                 self.pos += "error:".len();
                 let regex = self.rest_of_line();
-                if block_count > 1
-                    || !matches!(&spec.action, TestAction::Run { groups, .. } if groups.is_empty())
-                {
-                    return Err(self.error(
-                        at,
-                        "a compile-error test (`error:`) must be the file's only test block",
-                    ));
+                if block_count > 1 || !matches!(&spec.action, TestAction::Run { groups, .. } if groups.is_empty()) {
+                    return Err(self.error(at, "a compile-error test (`error:`) must be the file's only test block"));
                 }
-                spec.action = TestAction::CompileError {
-                    regex,
-                    line: self.line_of(at),
-                };
+                spec.action = TestAction::CompileError { regex, line: self.line_of(at) };
                 return self.expect_end();
             }
             Some("property:") => {
                 self.pos += "property:".len();
-                let entries = self
-                    .rest_of_line()
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect();
+                let entries = self.rest_of_line().split_whitespace().map(str::to_string).collect();
                 spec.action = TestAction::Property { entries };
                 return self.expect_end();
             }
             _ => {}
         }
         let TestAction::Run { groups, warnings } = &mut spec.action else {
-            return Err(self.error(
-                self.pos,
-                "run cases cannot follow a compile-error or property test block",
-            ));
+            return Err(self.error(self.pos, "run cases cannot follow a compile-error or property test block"));
         };
         let mut group: Option<EntryGroup> = None;
         loop {
@@ -403,20 +356,11 @@ impl BlockParser<'_> {
                 "entry:" => {
                     self.pos += word.len();
                     groups.extend(group.take());
-                    let entries: Vec<String> = self
-                        .rest_of_line()
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect();
+                    let entries: Vec<String> = self.rest_of_line().split_whitespace().map(str::to_string).collect();
                     if entries.is_empty() {
-                        return Err(
-                            self.error(self.pos, "`entry:` needs at least one entry point name")
-                        );
+                        return Err(self.error(self.pos, "`entry:` needs at least one entry point name"));
                     }
-                    group = Some(EntryGroup {
-                        entries,
-                        cases: Vec::new(),
-                    });
+                    group = Some(EntryGroup { entries, cases: Vec::new() });
                 }
                 "structure" => {
                     self.pos += word.len();
@@ -430,14 +374,9 @@ impl BlockParser<'_> {
                     warnings.push(self.rest_of_line());
                 }
                 "error:" => {
-                    return Err(self.error(
-                        self.pos,
-                        "`error:` must follow a case's input, or start the block",
-                    ));
+                    return Err(self.error(self.pos, "`error:` must follow a case's input, or start the block"));
                 }
-                "tags" => {
-                    return Err(self.error(self.pos, "`tags` must come first in a test block"))
-                }
+                "tags" => return Err(self.error(self.pos, "`tags` must come first in a test block")),
                 _ => {
                     let index = group.as_ref().map_or(0, |g| g.cases.len());
                     let case = self.run_case(index)?;
@@ -467,12 +406,7 @@ impl BlockParser<'_> {
                     self.pos += "warning:".len();
                     self.rest_of_line();
                 }
-                _ => {
-                    return Err(self.error(
-                        self.pos,
-                        "unexpected text after a compile-error or property test",
-                    ))
-                }
+                _ => return Err(self.error(self.pos, "unexpected text after a compile-error or property test")),
             }
         }
     }
@@ -497,11 +431,7 @@ impl BlockParser<'_> {
                 "input" => break,
                 "random" | "script" => {
                     self.pos += word.len();
-                    kind = if word == "random" {
-                        InputKind::Random
-                    } else {
-                        InputKind::Script
-                    };
+                    kind = if word == "random" { InputKind::Random } else { InputKind::Script };
                     self.expect_word("input")?;
                     self.pos -= "input".len();
                     break;
@@ -549,13 +479,7 @@ impl BlockParser<'_> {
             _ => Expected::Success,
         };
         let name = explicit_name.unwrap_or_else(|| default_name(index, &input));
-        Ok(RunCase {
-            name,
-            tags,
-            input,
-            expected,
-            line: self.line_of(input_at),
-        })
+        Ok(RunCase { name, tags, input, expected, line: self.line_of(input_at) })
     }
 
     fn string_literal(&mut self) -> Result<String, DataError> {
@@ -596,26 +520,19 @@ enum ValuesSource {
 }
 
 fn default_group() -> EntryGroup {
-    EntryGroup {
-        entries: vec!["main".to_string()],
-        cases: Vec::new(),
-    }
+    EntryGroup { entries: vec!["main".to_string()], cases: Vec::new() }
 }
 
 /// Run tags are identifier-like words (`compiled`, `no_opencl`, …).
 fn is_tag(word: &str) -> bool {
     word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Futhark's name for a dataset that was given none.
 fn default_name(index: usize, input: &CaseInput) -> String {
     match input {
-        CaseInput::File(path) | CaseInput::ScriptFile(path) => {
-            path.strip_suffix(".gz").unwrap_or(path).to_string()
-        }
+        CaseInput::File(path) | CaseInput::ScriptFile(path) => path.strip_suffix(".gz").unwrap_or(path).to_string(),
         CaseInput::Random(text) => collapse_whitespace(&strip_comments(text)),
         CaseInput::Values(text) | CaseInput::Script(text) => {
             let flat = collapse_whitespace(&strip_comments(text));
@@ -627,10 +544,7 @@ fn default_name(index: usize, input: &CaseInput) -> String {
 }
 
 fn strip_comments(text: &str) -> String {
-    text.lines()
-        .map(|l| l.split_once("--").map_or(l, |(before, _)| before))
-        .collect::<Vec<_>>()
-        .join("\n")
+    text.lines().map(|l| l.split_once("--").map_or(l, |(before, _)| before)).collect::<Vec<_>>().join("\n")
 }
 
 fn collapse_whitespace(text: &str) -> String {
@@ -642,11 +556,7 @@ fn check_unique_names(groups: &[EntryGroup]) -> Result<(), DataError> {
         for (i, case) in group.cases.iter().enumerate() {
             if let Some(earlier) = group.cases[..i].iter().find(|c| c.name == case.name) {
                 return Err(DataError {
-                    position: Some(Position {
-                        offset: 0,
-                        line: case.line,
-                        column: 1,
-                    }),
+                    position: Some(Position { offset: 0, line: case.line, column: 1 }),
                     message: format!(
                         "dataset name `{}` is used twice for entry {} (first on line {})",
                         case.name,
@@ -665,9 +575,7 @@ mod tests {
     use super::*;
 
     fn spec(source: &str) -> TestSpec {
-        parse_test_spec(source)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .expect("a test block")
+        parse_test_spec(source).unwrap_or_else(|e| panic!("{e}")).expect("a test block")
     }
 
     fn groups(s: &TestSpec) -> &[EntryGroup] {
@@ -688,10 +596,7 @@ mod tests {
              \n\
              def main (xs: []i32) = map (+1) xs\n",
         );
-        assert_eq!(
-            s.description,
-            "Adds one to every element.\nSecond line of description."
-        );
+        assert_eq!(s.description, "Adds one to every element.\nSecond line of description.");
         assert!(s.tags.is_empty());
         let g = groups(&s);
         assert_eq!(g.len(), 1);
@@ -710,10 +615,7 @@ mod tests {
 
     #[test]
     fn no_block_is_none() {
-        assert_eq!(
-            parse_test_spec("-- just a comment\ndef f = 1\n").unwrap(),
-            None
-        );
+        assert_eq!(parse_test_spec("-- just a comment\ndef f = 1\n").unwrap(), None);
         assert_eq!(parse_test_spec("").unwrap(), None);
     }
 
@@ -745,9 +647,7 @@ mod tests {
         assert_eq!(cases.len(), 6);
 
         assert_eq!(cases[0].tags, vec!["compiled"]);
-        let CaseInput::Values(text) = &cases[0].input else {
-            panic!()
-        };
+        let CaseInput::Values(text) = &cases[0].input else { panic!() };
         let values = crate::parse_values(text).unwrap();
         assert_eq!(values.len(), 2);
         assert_eq!(values[0].shape(), &[2, 2]);
@@ -762,23 +662,14 @@ mod tests {
         assert!(cases[1].excluded("c", true));
         assert!(!cases[1].excluded("c", false));
 
-        assert_eq!(
-            cases[2].input,
-            CaseInput::Random(" [100]f32 [100]f32 ".into())
-        );
+        assert_eq!(cases[2].input, CaseInput::Random(" [100]f32 [100]f32 ".into()));
         assert_eq!(cases[2].name, "[100]f32 [100]f32");
         assert_eq!(cases[2].expected, Expected::Auto);
 
-        assert_eq!(
-            cases[3].input,
-            CaseInput::Script(" (256i64, $loaddata \"data/x.in\") ".into())
-        );
+        assert_eq!(cases[3].input, CaseInput::Script(" (256i64, $loaddata \"data/x.in\") ".into()));
         assert_eq!(cases[3].expected, Expected::Success);
 
-        assert_eq!(
-            cases[4].expected,
-            Expected::RunError("Index \\[.*\\] out of bounds".into())
-        );
+        assert_eq!(cases[4].expected, Expected::RunError("Index \\[.*\\] out of bounds".into()));
         assert_eq!(cases[4].name, "#4 (\"1i64\")");
 
         assert_eq!(cases[5].name, "data/small.in");
@@ -807,9 +698,7 @@ mod tests {
              entry neg (x: i32) = -x\n",
         );
         assert_eq!(s.description, "Two blocks.");
-        let TestAction::Run { groups, warnings } = &s.action else {
-            panic!()
-        };
+        let TestAction::Run { groups, warnings } = &s.action else { panic!() };
         assert_eq!(warnings, &vec!["unused".to_string()]);
         let entries: Vec<_> = groups.iter().map(|g| g.entries.join(" ")).collect();
         assert_eq!(entries, vec!["sum", "prod", "neg"]);
@@ -823,29 +712,12 @@ mod tests {
     #[test]
     fn compile_error_and_property_blocks() {
         let s = spec("-- ==\n-- error: Causality check\ndef main = 1\n");
-        assert_eq!(
-            s.action,
-            TestAction::CompileError {
-                regex: "Causality check".into(),
-                line: 2
-            }
-        );
+        assert_eq!(s.action, TestAction::CompileError { regex: "Causality check".into(), line: 2 });
         let s = spec("-- ==\n-- tags { x }\n-- error:\n");
         assert_eq!(s.tags, vec!["x"]);
-        assert_eq!(
-            s.action,
-            TestAction::CompileError {
-                regex: "".into(),
-                line: 3
-            }
-        );
+        assert_eq!(s.action, TestAction::CompileError { regex: "".into(), line: 3 });
         let s = spec("-- ==\n-- property: prop_a prop_b\n");
-        assert_eq!(
-            s.action,
-            TestAction::Property {
-                entries: vec!["prop_a".into(), "prop_b".into()]
-            }
-        );
+        assert_eq!(s.action, TestAction::Property { entries: vec!["prop_a".into(), "prop_b".into()] });
         let s = spec("-- ==\n-- structure gpu { SegMap 1 }\n");
         assert_eq!(groups(&s).len(), 0);
     }
@@ -876,21 +748,14 @@ mod tests {
         let g = groups(&s);
         assert_eq!(g.len(), 2);
         assert_eq!(g[0].cases[0].name, "22i64 1i64 [22528]u32");
-        let CaseInput::Random(items) = &g[0].cases[0].input else {
-            panic!()
-        };
+        let CaseInput::Random(items) = &g[0].cases[0].input else { panic!() };
         let items = crate::parse_random_items(items).unwrap();
         assert_eq!(items.len(), 3);
         assert_eq!(g[0].cases[1].expected, Expected::Auto);
         assert_eq!(g[1].entries, vec!["other"]);
-        let CaseInput::Values(text) = &g[1].cases[0].input else {
-            panic!()
-        };
+        let CaseInput::Values(text) = &g[1].cases[0].input else { panic!() };
         assert_eq!(crate::parse_values(text).unwrap().len(), 2);
-        assert_eq!(
-            g[1].cases[0].name,
-            "#0 (\"[2i32,0i32,2i32] [1i32,2i32,3i32]\")"
-        );
+        assert_eq!(g[1].cases[0].name, "#0 (\"[2i32,0i32,2i32] [1i32,2i32,3i32]\")");
         assert_eq!(g[1].cases[0].line, 12);
     }
 
@@ -907,20 +772,13 @@ mod tests {
     #[test]
     fn errors_are_positioned_in_the_file() {
         let err = |s: &str| parse_test_spec(s).unwrap_err().to_string();
-        assert_eq!(
-            err("-- ==\n--   output { 1 }\n"),
-            "line 2, column 6: expected `input` before `output`"
-        );
-        assert_eq!(
-            err("-- ==\n-- input { [1, 2\n-- output { 1 }\n"),
-            "line 2, column 10: unclosed `{` in input"
-        );
+        assert_eq!(err("-- ==\n--   output { 1 }\n"), "line 2, column 6: expected `input` before `output`");
+        assert_eq!(err("-- ==\n-- input { [1, 2\n-- output { 1 }\n"), "line 2, column 10: unclosed `{` in input");
         assert!(err("-- ==\n-- input 1\n").contains("expected `{ values }` or `@ file`"));
         assert!(err("-- ==\n-- input @\n").contains("expected a file name"));
         assert!(err("-- ==\n-- random input @ x.in\n").contains("not a file"));
         assert!(err("-- ==\n-- input { 1 } auto\n").contains("expected `output`"));
-        assert!(err("-- ==\n-- \"a\" input { 1 }\n-- \"a\" input { 2 }\n")
-            .contains("dataset name `a` is used twice"));
+        assert!(err("-- ==\n-- \"a\" input { 1 }\n-- \"a\" input { 2 }\n").contains("dataset name `a` is used twice"));
         assert!(err("-- ==\n-- \"unterminated input { 1 }\n").contains("unterminated dataset name"));
         assert!(err("-- ==\n-- entry:\n").contains("at least one entry"));
         assert!(err("-- ==\n-- error: x\n-- input { 1 }\n").contains("unexpected text"));

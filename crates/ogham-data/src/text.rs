@@ -76,31 +76,20 @@ impl<'a> TextParser<'a> {
         self.parse_value_at_depth(hint, 0)
     }
 
-    fn parse_value_at_depth(
-        &mut self,
-        hint: Option<PrimType>,
-        depth: usize,
-    ) -> Result<Value, DataError> {
+    fn parse_value_at_depth(&mut self, hint: Option<PrimType>, depth: usize) -> Result<Value, DataError> {
         self.skip_blank();
         match self.peek() {
             None => Err(self.error_at(self.pos, "expected a value, but the input ended")),
             Some(b'[') => self.parse_array(hint, depth),
             Some(b'"') => self.parse_string(),
-            Some(_)
-                if self.rest().starts_with(b"empty")
-                    && !continues_word(self.input, self.pos + 5) =>
-            {
+            Some(_) if self.rest().starts_with(b"empty") && !continues_word(self.input, self.pos + 5) => {
                 self.parse_empty()
             }
             Some(_) => self.parse_scalar(hint).map(Value::Scalar),
         }
     }
 
-    fn parse_array(
-        &mut self,
-        mut hint: Option<PrimType>,
-        depth: usize,
-    ) -> Result<Value, DataError> {
+    fn parse_array(&mut self, mut hint: Option<PrimType>, depth: usize) -> Result<Value, DataError> {
         let open = self.pos;
         if depth >= MAX_RANK {
             return Err(self.error_at(open, format!("arrays nested more than {MAX_RANK} deep")));
@@ -108,10 +97,7 @@ impl<'a> TextParser<'a> {
         self.pos += 1;
         self.skip_blank();
         if self.peek() == Some(b']') {
-            return Err(self.error_at(
-                open,
-                "an empty array must be written with its type, e.g. `empty([0]i32)`",
-            ));
+            return Err(self.error_at(open, "an empty array must be written with its type, e.g. `empty([0]i32)`"));
         }
         let mut data: Option<Buffer> = None;
         let mut row_shape: Vec<i64> = Vec::new();
@@ -170,17 +156,12 @@ impl<'a> TextParser<'a> {
                     break;
                 }
                 Some(_) => return Err(self.error_at(self.pos, "expected `,` or `]` in array")),
-                None => {
-                    return Err(
-                        self.error_at(open, "unclosed `[`: the input ended inside this array")
-                    )
-                }
+                None => return Err(self.error_at(open, "unclosed `[`: the input ended inside this array")),
             }
         }
         let mut shape = vec![rows];
         shape.extend(row_shape);
-        Value::array(shape, data.expect("array has at least one element"))
-            .map_err(|e| self.error_at(open, e.message))
+        Value::array(shape, data.expect("array has at least one element")).map_err(|e| self.error_at(open, e.message))
     }
 
     fn parse_empty(&mut self) -> Result<Value, DataError> {
@@ -233,10 +214,7 @@ impl<'a> TextParser<'a> {
                             let mut tmp = [0u8; 4];
                             bytes.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
                         }
-                        _ => {
-                            return Err(self
-                                .error_at(escape_at, format!("unknown escape `\\{}`", e as char)))
-                        }
+                        _ => return Err(self.error_at(escape_at, format!("unknown escape `\\{}`", e as char))),
                     }
                 }
                 _ => bytes.push(c),
@@ -255,8 +233,7 @@ impl<'a> TextParser<'a> {
         let Some(len) = self.input[digits_start..].iter().position(|&b| b == b'}') else {
             return Err(bad(self));
         };
-        let digits = std::str::from_utf8(&self.input[digits_start..digits_start + len])
-            .map_err(|_| bad(self))?;
+        let digits = std::str::from_utf8(&self.input[digits_start..digits_start + len]).map_err(|_| bad(self))?;
         let code = u32::from_str_radix(digits, 16).map_err(|_| bad(self))?;
         let c = char::from_u32(code).ok_or_else(|| bad(self))?;
         self.pos = digits_start + len + 1;
@@ -267,9 +244,7 @@ impl<'a> TextParser<'a> {
     pub(crate) fn parse_scalar(&mut self, hint: Option<PrimType>) -> Result<PrimValue, DataError> {
         let start = self.pos;
         for (word, b) in [("true", true), ("false", false)] {
-            if self.rest().starts_with(word.as_bytes())
-                && !continues_word(self.input, start + word.len())
-            {
+            if self.rest().starts_with(word.as_bytes()) && !continues_word(self.input, start + word.len()) {
                 self.pos += word.len();
                 return Ok(PrimValue::Bool(b));
             }
@@ -292,10 +267,7 @@ impl<'a> TextParser<'a> {
         }
         let literal = self.lex_number()?;
         let suffix_start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-        {
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
             self.pos += 1;
         }
         let suffix = std::str::from_utf8(&self.input[suffix_start..self.pos]).unwrap_or("");
@@ -304,12 +276,7 @@ impl<'a> TextParser<'a> {
         } else {
             match PrimType::from_name(suffix) {
                 Some(t) if t != PrimType::Bool => Some(t),
-                _ => {
-                    return Err(self.error_at(
-                        suffix_start,
-                        format!("invalid type suffix `{suffix}` on a number"),
-                    ))
-                }
+                _ => return Err(self.error_at(suffix_start, format!("invalid type suffix `{suffix}` on a number"))),
             }
         };
         let is_decimal = literal.is_decimal();
@@ -317,30 +284,17 @@ impl<'a> TextParser<'a> {
             (Some(t), _) => t,
             (None, Some(h)) if h.is_float() || (h.is_int() && !is_decimal) => h,
             (None, Some(h)) if h.is_int() => {
-                return Err(self.error_at(
-                    start,
-                    format!("the decimal number here cannot have type {h}"),
-                ))
+                return Err(self.error_at(start, format!("the decimal number here cannot have type {h}")))
             }
             (None, _) if is_decimal => PrimType::F64,
             (None, _) => PrimType::I32,
         };
         literal.to_value(t, negative).map_err(|msg| {
-            self.error_at(
-                start,
-                format!(
-                    "{msg}: `{}`",
-                    String::from_utf8_lossy(&self.input[start..self.pos])
-                ),
-            )
+            self.error_at(start, format!("{msg}: `{}`", String::from_utf8_lossy(&self.input[start..self.pos])))
         })
     }
 
-    fn parse_special_float(
-        &mut self,
-        start: usize,
-        negative: bool,
-    ) -> Result<PrimValue, DataError> {
+    fn parse_special_float(&mut self, start: usize, negative: bool) -> Result<PrimValue, DataError> {
         let end = word_end(self.input, self.pos);
         let word = std::str::from_utf8(&self.input[self.pos..end]).unwrap_or("");
         let (type_name, what) = word.split_once('.').unwrap_or((word, ""));
@@ -363,22 +317,13 @@ impl<'a> TextParser<'a> {
     fn lex_number(&mut self) -> Result<NumberLiteral, DataError> {
         let start = self.pos;
         let radix_prefix = |p: &Self, a: u8, b: u8| {
-            p.rest().len() > 2
-                && p.input[p.pos] == b'0'
-                && (p.input[p.pos + 1] == a || p.input[p.pos + 1] == b)
+            p.rest().len() > 2 && p.input[p.pos] == b'0' && (p.input[p.pos + 1] == a || p.input[p.pos + 1] == b)
         };
         if radix_prefix(self, b'x', b'X') || radix_prefix(self, b'b', b'B') {
-            let radix = if matches!(self.input[self.pos + 1], b'x' | b'X') {
-                16
-            } else {
-                2
-            };
+            let radix = if matches!(self.input[self.pos + 1], b'x' | b'X') { 16 } else { 2 };
             self.pos += 2;
             let digits_start = self.pos;
-            while self
-                .peek()
-                .is_some_and(|c| c == b'_' || (c as char).is_digit(radix))
-            {
+            while self.peek().is_some_and(|c| c == b'_' || (c as char).is_digit(radix)) {
                 self.pos += 1;
             }
             let digits: String = digits_of(&self.input[digits_start..self.pos]);
@@ -386,25 +331,14 @@ impl<'a> TextParser<'a> {
                 return Err(self.error_at(start, "expected digits after the radix prefix"));
             }
             return match u128::from_str_radix(&digits, radix) {
-                Ok(m) => Ok(NumberLiteral::Integer {
-                    magnitude: m,
-                    bit_pattern: true,
-                }),
-                Err(_) => Ok(NumberLiteral::Integer {
-                    magnitude: u128::MAX,
-                    bit_pattern: true,
-                }),
+                Ok(m) => Ok(NumberLiteral::Integer { magnitude: m, bit_pattern: true }),
+                Err(_) => Ok(NumberLiteral::Integer { magnitude: u128::MAX, bit_pattern: true }),
             };
         }
         let int_start = self.pos;
         self.skip_digits();
         let mut is_decimal = false;
-        if self.peek() == Some(b'.')
-            && self
-                .input
-                .get(self.pos + 1)
-                .is_some_and(|c| c.is_ascii_digit())
-        {
+        if self.peek() == Some(b'.') && self.input.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit()) {
             is_decimal = true;
             self.pos += 1;
             self.skip_digits();
@@ -427,10 +361,7 @@ impl<'a> TextParser<'a> {
             // A magnitude too large for u128 is out of range for every type;
             // saturating keeps the later range check's message.
             let magnitude = digits.parse::<u128>().unwrap_or(u128::MAX);
-            Ok(NumberLiteral::Integer {
-                magnitude,
-                bit_pattern: false,
-            })
+            Ok(NumberLiteral::Integer { magnitude, bit_pattern: false })
         }
     }
 
@@ -443,11 +374,7 @@ impl<'a> TextParser<'a> {
 
 /// Digits with the `_` separators removed.
 fn digits_of(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .filter(|&&b| b != b'_')
-        .map(|&b| b as char)
-        .collect()
+    bytes.iter().filter(|&&b| b != b'_').map(|&b| b as char).collect()
 }
 
 /// The lexed digits of a number, before a type is chosen.
@@ -469,24 +396,13 @@ impl NumberLiteral {
                 if !t.is_float() {
                     return Err(format!("a decimal number cannot have type {t}"));
                 }
-                let signed = if negative {
-                    format!("-{text}")
-                } else {
-                    text.clone()
-                };
+                let signed = if negative { format!("-{text}") } else { text.clone() };
                 float_from_text(t, &signed)
             }
-            NumberLiteral::Integer {
-                magnitude,
-                bit_pattern,
-            } => {
+            NumberLiteral::Integer { magnitude, bit_pattern } => {
                 if t.is_float() {
                     // Parsing the decimal digits rounds once, directly to the target type.
-                    let signed = if negative {
-                        format!("-{magnitude}")
-                    } else {
-                        magnitude.to_string()
-                    };
+                    let signed = if negative { format!("-{magnitude}") } else { magnitude.to_string() };
                     return float_from_text(t, &signed);
                 }
                 let out_of_range = || format!("number out of range for type {t}");
@@ -529,16 +445,12 @@ fn float_from_text(t: PrimType, text: &str) -> Result<PrimValue, String> {
 }
 
 fn continues_word(input: &[u8], pos: usize) -> bool {
-    input
-        .get(pos)
-        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    input.get(pos).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// The end of the run of word characters (and dots) starting at `pos`.
 fn word_end(input: &[u8], mut pos: usize) -> usize {
-    while pos < input.len()
-        && (input[pos].is_ascii_alphanumeric() || input[pos] == b'_' || input[pos] == b'.')
-    {
+    while pos < input.len() && (input[pos].is_ascii_alphanumeric() || input[pos] == b'_' || input[pos] == b'.') {
         pos += 1;
     }
     pos
@@ -562,9 +474,7 @@ fn empty_shape(ty: &ValueType) -> Result<Vec<i64>, String> {
         .iter()
         .map(|d| match d {
             Dim::Known(n) => Ok(*n),
-            _ => Err(format!(
-                "every size of an `empty` array must be a number, in `{ty}`"
-            )),
+            _ => Err(format!("every size of an `empty` array must be a number, in `{ty}`")),
         })
         .collect::<Result<_, _>>()?;
     if element_count(&shape) != Some(0) {
@@ -691,10 +601,7 @@ mod tests {
         assert_eq!(scalar("-f64.inf"), PrimValue::F64(f64::NEG_INFINITY));
         assert_eq!(scalar("-f16.inf"), PrimValue::F16(f16::NEG_INFINITY));
         assert_eq!(scalar("true"), PrimValue::Bool(true));
-        assert_eq!(
-            scalar(" -- comment\n false -- trailing"),
-            PrimValue::Bool(false)
-        );
+        assert_eq!(scalar(" -- comment\n false -- trailing"), PrimValue::Bool(false));
     }
 
     #[test]
@@ -702,10 +609,7 @@ mod tests {
         let v = parse("[1i64, 2, 3]");
         assert_eq!(v, Value::vector(Buffer::I64(vec![1, 2, 3])));
         let v = parse("[[1f32, 2.5], [3, 4],]");
-        assert_eq!(
-            v,
-            Value::array(vec![2, 2], Buffer::F32(vec![1.0, 2.5, 3.0, 4.0])).unwrap()
-        );
+        assert_eq!(v, Value::array(vec![2, 2], Buffer::F32(vec![1.0, 2.5, 3.0, 4.0])).unwrap());
         let v = parse("[ -- first row\n [true], \n [false] ]");
         assert_eq!(v.value_type().to_string(), "[2][1]bool");
         assert_eq!(parse("[1,2,3]").elem_type(), PrimType::I32);
@@ -714,26 +618,17 @@ mod tests {
 
     #[test]
     fn empty_arrays_and_strings() {
-        assert_eq!(
-            parse("empty([0]i32)"),
-            Value::array(vec![0], Buffer::I32(vec![])).unwrap()
-        );
+        assert_eq!(parse("empty([0]i32)"), Value::array(vec![0], Buffer::I32(vec![])).unwrap());
         assert_eq!(parse("empty( [3][0]f32 )").shape(), &[3, 0]);
         assert_eq!(parse("[empty([0]i32), empty([0]i32)]").shape(), &[2, 0]);
         assert_eq!(parse("\"abc\""), Value::vector(Buffer::U8(b"abc".to_vec())));
-        assert_eq!(
-            parse(r#""a\"\n\u{e9}""#),
-            Value::vector(Buffer::U8("a\"\né".as_bytes().to_vec()))
-        );
+        assert_eq!(parse(r#""a\"\n\u{e9}""#), Value::vector(Buffer::U8("a\"\né".as_bytes().to_vec())));
         assert_eq!(parse(r#"["ab", "cd"]"#).shape(), &[2, 2]);
     }
 
     #[test]
     fn malformed_input_gives_positioned_errors() {
-        assert_eq!(
-            err("[1, 2i64]"),
-            "line 1, column 5: array element has type i64, but the array's elements are i32"
-        );
+        assert_eq!(err("[1, 2i64]"), "line 1, column 5: array element has type i64, but the array's elements are i32");
         assert!(err("[[1], [2, 3]]").contains("irregular array"));
         assert!(err("[[1], 2]").contains("irregular array"));
         assert!(err("[]").contains("empty([0]i32)"));
@@ -773,10 +668,7 @@ mod tests {
         assert_eq!(parse("[1, 2]").to_string(), "[1i32, 2i32]");
         assert_eq!(parse("[[1u8], [2]]").to_string(), "[[1u8], [2u8]]");
         assert_eq!(parse("0.5f32").to_string(), "0.5f32");
-        assert_eq!(
-            parse("[f32.nan, -f32.inf, f32.inf]").to_string(),
-            "[f32.nan, -f32.inf, f32.inf]"
-        );
+        assert_eq!(parse("[f32.nan, -f32.inf, f32.inf]").to_string(), "[f32.nan, -f32.inf, f32.inf]");
         assert_eq!(parse("empty([0][3]i32)").to_string(), "empty([0][3]i32)");
         assert_eq!(parse("[true, false]").to_string(), "[true, false]");
         let lines = values_to_text(&[parse("1i8"), parse("2.0")]);

@@ -29,18 +29,12 @@ pub struct ValueType {
 impl ValueType {
     /// A scalar type.
     pub fn scalar(elem: PrimType) -> ValueType {
-        ValueType {
-            shape: Vec::new(),
-            elem,
-        }
+        ValueType { shape: Vec::new(), elem }
     }
 
     /// An array type with every size known.
     pub fn array(elem: PrimType, shape: &[i64]) -> ValueType {
-        ValueType {
-            shape: shape.iter().map(|&d| Dim::Known(d)).collect(),
-            elem,
-        }
+        ValueType { shape: shape.iter().map(|&d| Dim::Known(d)).collect(), elem }
     }
 
     pub fn rank(&self) -> usize {
@@ -61,10 +55,7 @@ impl ValueType {
     /// The same type with every size forgotten (`[][]f32`), as the server
     /// protocol prints types.
     pub fn without_sizes(&self) -> ValueType {
-        ValueType {
-            shape: vec![Dim::Any; self.rank()],
-            elem: self.elem,
-        }
+        ValueType { shape: vec![Dim::Any; self.rank()], elem: self.elem }
     }
 
     /// Whether a value of type `self` may be passed where `other` is
@@ -85,11 +76,7 @@ impl ValueType {
         let (ty, end) = ValueType::parse_prefix(bytes, 0)?;
         let rest = skip_spaces(bytes, end);
         if rest != bytes.len() {
-            return Err(DataError::at(
-                bytes,
-                rest,
-                format!("unexpected text after type `{ty}`"),
-            ));
+            return Err(DataError::at(bytes, rest, format!("unexpected text after type `{ty}`")));
         }
         Ok(ty)
     }
@@ -104,8 +91,7 @@ impl ValueType {
             let open = pos;
             pos = skip_spaces(input, pos + 1);
             let word_start = pos;
-            while pos < input.len()
-                && (input[pos].is_ascii_alphanumeric() || input[pos] == b'_' || input[pos] == b'\'')
+            while pos < input.len() && (input[pos].is_ascii_alphanumeric() || input[pos] == b'_' || input[pos] == b'\'')
             {
                 pos += 1;
             }
@@ -116,24 +102,14 @@ impl ValueType {
                 let digits: String = word.chars().filter(|&c| c != '_').collect();
                 match digits.parse::<i64>() {
                     Ok(n) => Dim::Known(n),
-                    Err(_) => {
-                        return Err(DataError::at(
-                            input,
-                            word_start,
-                            format!("invalid array size `{word}`"),
-                        ))
-                    }
+                    Err(_) => return Err(DataError::at(input, word_start, format!("invalid array size `{word}`"))),
                 }
             } else {
                 Dim::Named(word.to_string())
             };
             pos = skip_spaces(input, pos);
             if input.get(pos) != Some(&b']') {
-                return Err(DataError::at(
-                    input,
-                    open,
-                    "expected `]` closing an array dimension",
-                ));
+                return Err(DataError::at(input, open, "expected `]` closing an array dimension"));
             }
             pos += 1;
             shape.push(dim);
@@ -145,16 +121,10 @@ impl ValueType {
         let name = std::str::from_utf8(&input[name_start..pos]).unwrap_or("");
         match PrimType::from_name(name) {
             Some(elem) => Ok((ValueType { shape, elem }, pos)),
-            None if name.is_empty() => Err(DataError::at(
-                input,
-                name_start,
-                "expected a primitive type such as `i32` or `f64`",
-            )),
-            None => Err(DataError::at(
-                input,
-                name_start,
-                format!("unknown primitive type `{name}`"),
-            )),
+            None if name.is_empty() => {
+                Err(DataError::at(input, name_start, "expected a primitive type such as `i32` or `f64`"))
+            }
+            None => Err(DataError::at(input, name_start, format!("unknown primitive type `{name}`"))),
         }
     }
 }
@@ -198,14 +168,7 @@ mod tests {
 
     #[test]
     fn parses_and_prints() {
-        for text in [
-            "i64",
-            "[]i32",
-            "[n][m]f32",
-            "[100][3]f32",
-            "[0]bool",
-            "[2][0][x']u16",
-        ] {
+        for text in ["i64", "[]i32", "[n][m]f32", "[100][3]f32", "[0]bool", "[2][0][x']u16"] {
             assert_eq!(ValueType::parse(text).unwrap().to_string(), text);
         }
         let t = ValueType::parse(" [ 10 ][n]f64 ").unwrap();
@@ -213,23 +176,14 @@ mod tests {
         assert_eq!(t.elem, PrimType::F64);
         assert_eq!(t.rank(), 2);
         assert_eq!(t.known_shape(), None);
-        assert_eq!(
-            ValueType::parse("[1_000]i8").unwrap().known_shape(),
-            Some(vec![1000])
-        );
+        assert_eq!(ValueType::parse("[1_000]i8").unwrap().known_shape(), Some(vec![1000]));
         assert_eq!(t.without_sizes().to_string(), "[][]f64");
     }
 
     #[test]
     fn rejects_bad_types() {
-        assert!(ValueType::parse("[3]")
-            .unwrap_err()
-            .message
-            .contains("expected a primitive type"));
-        assert!(ValueType::parse("i33")
-            .unwrap_err()
-            .message
-            .contains("unknown primitive type `i33`"));
+        assert!(ValueType::parse("[3]").unwrap_err().message.contains("expected a primitive type"));
+        assert!(ValueType::parse("i33").unwrap_err().message.contains("unknown primitive type `i33`"));
         assert!(ValueType::parse("[3f32").is_err());
         assert!(ValueType::parse("[99999999999999999999]f32").is_err());
         assert!(ValueType::parse("i32 x").is_err());

@@ -25,12 +25,8 @@ impl ArrayValue {
         if let Some(d) = shape.iter().find(|&&d| d < 0) {
             return Err(DataError::new(format!("negative array size {d}")));
         }
-        let count = element_count(&shape).ok_or_else(|| {
-            DataError::new(format!(
-                "array shape {} has too many elements",
-                shape_text(&shape)
-            ))
-        })?;
+        let count = element_count(&shape)
+            .ok_or_else(|| DataError::new(format!("array shape {} has too many elements", shape_text(&shape))))?;
         if count != data.len() {
             return Err(DataError::new(format!(
                 "array shape {} needs {count} elements, but {} were given",
@@ -86,10 +82,7 @@ impl ArrayValue {
             return self.data.get(i).map(Value::Scalar);
         }
         let n = self.row_len();
-        Some(Value::Array(ArrayValue {
-            shape: self.shape[1..].to_vec(),
-            data: self.data.slice(i * n..(i + 1) * n),
-        }))
+        Some(Value::Array(ArrayValue { shape: self.shape[1..].to_vec(), data: self.data.slice(i * n..(i + 1) * n) }))
     }
 }
 
@@ -108,10 +101,7 @@ impl Value {
 
     /// A one-dimensional array holding `data`.
     pub fn vector(data: Buffer) -> Value {
-        Value::Array(ArrayValue {
-            shape: vec![data.len() as i64],
-            data,
-        })
+        Value::Array(ArrayValue { shape: vec![data.len() as i64], data })
     }
 
     /// An array of the given shape filled with zeros.
@@ -127,9 +117,7 @@ impl Value {
 
     /// Builds an array from rows of equal type and shape (at least one).
     pub fn from_rows(rows: &[Value]) -> Result<Value, DataError> {
-        let first = rows
-            .first()
-            .ok_or_else(|| DataError::new("cannot infer the type of an array with no rows"))?;
+        let first = rows.first().ok_or_else(|| DataError::new("cannot infer the type of an array with no rows"))?;
         let (elem, row_shape) = (first.elem_type(), first.shape().to_vec());
         let mut data = Buffer::with_capacity(elem, rows.len() * first.element_count());
         for (i, row) in rows.iter().enumerate() {
@@ -228,9 +216,7 @@ impl fmt::Display for Value {
 
 /// The product of `shape`, or `None` on overflow or a negative size.
 pub fn element_count(shape: &[i64]) -> Option<usize> {
-    shape.iter().try_fold(1usize, |acc, &d| {
-        usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
-    })
+    shape.iter().try_fold(1usize, |acc, &d| usize::try_from(d).ok().and_then(|d| acc.checked_mul(d)))
 }
 
 /// Formats a shape as `[2][3]`.
@@ -246,10 +232,7 @@ mod tests {
     fn array_checks_its_shape() {
         assert!(Value::array(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4])).is_ok());
         let e = Value::array(vec![2, 3], Buffer::I32(vec![1, 2, 3, 4])).unwrap_err();
-        assert_eq!(
-            e.message,
-            "array shape [2][3] needs 6 elements, but 4 were given"
-        );
+        assert_eq!(e.message, "array shape [2][3] needs 6 elements, but 4 were given");
         assert!(Value::array(vec![-1], Buffer::I32(vec![])).is_err());
         assert!(Value::array(vec![], Buffer::I32(vec![1])).is_err());
         assert!(Value::array(vec![i64::MAX, i64::MAX], Buffer::I32(vec![])).is_err());
@@ -260,24 +243,12 @@ mod tests {
         let v = Value::array(vec![2, 3], Buffer::F32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])).unwrap();
         assert_eq!(v.value_type().to_string(), "[2][3]f32");
         let a = v.as_array().unwrap();
-        assert_eq!(
-            a.row(1),
-            Some(Value::vector(Buffer::F32(vec![4.0, 5.0, 6.0])))
-        );
+        assert_eq!(a.row(1), Some(Value::vector(Buffer::F32(vec![4.0, 5.0, 6.0]))));
         assert_eq!(a.row(2), None);
         let rows = [a.row(0).unwrap(), a.row(1).unwrap()];
         assert_eq!(Value::from_rows(&rows).unwrap(), v);
-        assert!(Value::from_rows(&[
-            Value::Scalar(PrimValue::I32(1)),
-            Value::Scalar(PrimValue::I64(1))
-        ])
-        .is_err());
+        assert!(Value::from_rows(&[Value::Scalar(PrimValue::I32(1)), Value::Scalar(PrimValue::I64(1))]).is_err());
         assert_eq!(Value::string("hi").value_type().to_string(), "[2]u8");
-        assert_eq!(
-            Value::zeros(PrimType::Bool, vec![2, 0])
-                .unwrap()
-                .element_count(),
-            0
-        );
+        assert_eq!(Value::zeros(PrimType::Bool, vec![2, 0]).unwrap().element_count(), 0);
     }
 }

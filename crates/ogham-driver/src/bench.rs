@@ -30,8 +30,10 @@
 //! | NAME: "error message" } } }`, the `:entry` part omitted for `main`.
 //!
 //! The C backends are reached through [`BenchOptions::compile`], a function
-//! that turns the checked program into an executable; until the C backend
-//! exists, the default reports "C backend not available".
+//! that turns the checked program into an executable: by default
+//! [`compile_native`], which also measures the time to generate C apart
+//! from the C compiler's (printed with `-v`: `Compiled prog.fut: front end
+//! A ms, C generation B ms, C compiler C ms`).
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -48,15 +50,24 @@ use crate::run;
 use crate::test_runner::{find_programs, Backend};
 
 /// Turns a checked program into a standalone executable at the given path
-/// for a C backend (`Backend::C` or `Backend::Multicore`).
-pub type CompileExecutable = fn(&Compiled, Backend, &Path) -> Result<(), String>;
+/// for a C backend (`Backend::C` or `Backend::Multicore`). Returns the time
+/// spent generating C (before the C compiler), when it is known.
+pub type CompileExecutable = fn(&Compiled, Backend, &Path) -> Result<Option<Duration>, String>;
 
-/// The default [`CompileExecutable`]: there is no C backend yet.
-///
-/// Once `ogham_c::compile_executable` exists, the CLI passes a function
-/// calling it as [`BenchOptions::compile`] (or this default is changed to
-/// call it).
-pub fn c_backend_unavailable(_: &Compiled, backend: Backend, _: &Path) -> Result<(), String> {
+/// The default [`CompileExecutable`]: ogham's C backend, generating
+/// `out.c` next to the executable and compiling it with the system C
+/// compiler (as `ogham c` / `ogham multicore` do), timing the generation.
+pub fn compile_native(compiled: &Compiled, backend: Backend, out: &Path) -> Result<Option<Duration>, String> {
+    let c_backend = match backend {
+        Backend::Interp => return Err("the interpreter runs programs without an executable".into()),
+        Backend::C => ogham_c::Backend::Sequential,
+        Backend::Multicore => ogham_c::Backend::Multicore,
+    };
+    crate::native::compile_executable(compiled, c_backend, None, out, &[]).map(Some)
+}
+
+/// A [`CompileExecutable`] for when no C backend may be used.
+pub fn c_backend_unavailable(_: &Compiled, backend: Backend, _: &Path) -> Result<Option<Duration>, String> {
     Err(format!("C backend not available (backend `{}`)", backend.tag_name()))
 }
 
@@ -108,7 +119,81 @@ impl Default for BenchOptions {
             convergence_phase: true,
             convergence_max: Duration::from_secs(300),
             verbose: false,
-            compile: c_backend_unavailable,
+            compile: compile_native,
+        }
+    }
+}
+
+/// The command line of `ogham bench`, with `futhark bench`'s option names;
+/// the CLI adds it as a subcommand (`Bench(bench::BenchArgs)`) and calls
+/// [`run_cli`].
+#[derive(Clone, Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Programs, or directories searched for `.fut` files.
+    pub paths: Vec<PathBuf>,
+    /// Which backend runs the programs.
+    #[arg(long, default_value = "c")]
+    pub backend: Backend,
+    /// The least number of timed runs per dataset.
+    #[arg(short = 'r', long = "runs", default_value_t = 10)]
+    pub runs: usize,
+    /// Write the runtimes to this file in Futhark's JSON schema.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Benchmark only this entry point.
+    #[arg(short = 'e', long = "entry-point")]
+    pub entry_point: Option<String>,
+    /// Skip cases and programs with this tag (repeatable).
+    #[arg(long = "exclude-case")]
+    pub exclude: Vec<String>,
+    /// Run the executables already built instead of compiling.
+    #[arg(long)]
+    pub skip_compilation: bool,
+    /// Pass this option to every run of the executable (repeatable).
+    #[arg(long = "pass-option", allow_hyphen_values = true)]
+    pub pass_options: Vec<String>,
+    /// Stop after the initial runs, without waiting for a precise mean.
+    #[arg(long)]
+    pub no_convergence_phase: bool,
+    /// The most seconds the convergence phase may take per dataset.
+    #[arg(long, default_value_t = 300.0)]
+    pub convergence_max_seconds: f64,
+    /// Print compile times and every batch of runs to stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+impl BenchArgs {
+    /// The options these arguments ask for, building executables with `compile`.
+    pub fn options(&self, compile: CompileExecutable) -> BenchOptions {
+        BenchOptions {
+            backend: self.backend,
+            runs: self.runs,
+            json: self.json.clone(),
+            entry_point: self.entry_point.clone(),
+            exclude: self.exclude.clone(),
+            skip_compilation: self.skip_compilation,
+            pass_options: self.pass_options.clone(),
+            convergence_phase: !self.no_convergence_phase,
+            convergence_max: Duration::from_secs_f64(self.convergence_max_seconds.max(0.0)),
+            verbose: self.verbose,
+            compile,
+            ..BenchOptions::default()
+        }
+    }
+}
+
+/// `ogham bench`: runs [`run_bench`] with ogham's C backend and returns the
+/// exit status (0 when every dataset was measured, 1 otherwise). No paths
+/// means `benchmarks`.
+pub fn run_cli(args: &BenchArgs) -> i32 {
+    let paths = if args.paths.is_empty() { vec![PathBuf::from("benchmarks")] } else { args.paths.clone() };
+    match run_bench(&paths, &args.options(compile_native)) {
+        Ok(report) if report.failures() == 0 => 0,
+        Ok(_) => 1,
+        Err(msg) => {
+            eprintln!("Error: {msg}");
+            1
         }
     }
 }
@@ -127,7 +212,11 @@ pub struct ProgramResult {
     pub entry: String,
     /// Time from source to checked IR (`None` when compilation was skipped).
     pub frontend_time: Option<Duration>,
-    /// Time of code generation and the C compiler (`None` for the
+    /// Time of generating C, before the C compiler (`None` for the
+    /// interpreter, when compilation was skipped or failed, or when the
+    /// compile function does not tell).
+    pub codegen_time: Option<Duration>,
+    /// Time of generating C and running the C compiler (`None` for the
     /// interpreter or when compilation was skipped or failed).
     pub backend_time: Option<Duration>,
     pub datasets: Vec<DatasetResult>,
@@ -283,7 +372,7 @@ fn bench_program(path: &Path, opts: &BenchOptions) -> Vec<ProgramResult> {
         return Vec::new();
     }
 
-    let (runner, frontend_time, backend_time) = match prepare(path, opts) {
+    let (runner, times) = match prepare(path, opts) {
         Ok(r) => r,
         Err(msg) => {
             eprintln!("{}: {}", path.display(), msg.trim_end());
@@ -293,6 +382,7 @@ fn bench_program(path: &Path, opts: &BenchOptions) -> Vec<ProgramResult> {
                     path: path.to_path_buf(),
                     entry: entry.clone(),
                     frontend_time: None,
+                    codegen_time: None,
                     backend_time: None,
                     datasets: cases
                         .iter()
@@ -302,10 +392,16 @@ fn bench_program(path: &Path, opts: &BenchOptions) -> Vec<ProgramResult> {
                 .collect();
         }
     };
+    let CompileTimes { frontend: frontend_time, codegen: codegen_time, backend: backend_time } = times;
     if opts.verbose {
         if let Some(fe) = frontend_time {
-            let be = backend_time.map_or(String::new(), |b| format!(", back end and C compiler {:.1} ms", ms(b)));
-            eprintln!("Compiled {}: front end {:.1} ms{be}", path.display(), ms(fe));
+            let mut line = format!("Compiled {}: front end {:.1} ms", path.display(), ms(fe));
+            if let (Some(cg), Some(be)) = (codegen_time, backend_time) {
+                line.push_str(&format!(", C generation {:.1} ms, C compiler {:.1} ms", ms(cg), ms(be - cg.min(be))));
+            } else if let Some(be) = backend_time {
+                line.push_str(&format!(", back end and C compiler {:.1} ms", ms(be)));
+            }
+            eprintln!("{line}");
         }
     }
 
@@ -316,6 +412,7 @@ fn bench_program(path: &Path, opts: &BenchOptions) -> Vec<ProgramResult> {
             path: path.to_path_buf(),
             entry: entry.clone(),
             frontend_time,
+            codegen_time,
             backend_time,
             datasets: Vec::new(),
         };
@@ -341,6 +438,7 @@ fn whole_program_error(path: &Path, entry: &str, msg: String) -> ProgramResult {
         path: path.to_path_buf(),
         entry: entry.to_string(),
         frontend_time: None,
+        codegen_time: None,
         backend_time: None,
         datasets: Vec::new(),
     }
@@ -350,27 +448,36 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Compiles the program for the backend: returns how to run it and the
-/// front-end and back-end compile times.
-fn prepare(path: &Path, opts: &BenchOptions) -> Result<(Runner, Option<Duration>, Option<Duration>), String> {
+/// How long the phases of compiling one program took.
+#[derive(Clone, Copy, Debug, Default)]
+struct CompileTimes {
+    frontend: Option<Duration>,
+    codegen: Option<Duration>,
+    backend: Option<Duration>,
+}
+
+/// Compiles the program for the backend: returns how to run it and how
+/// long compiling took.
+fn prepare(path: &Path, opts: &BenchOptions) -> Result<(Runner, CompileTimes), String> {
     if opts.skip_compilation && opts.backend != Backend::Interp {
         let exe = executable_path(path, opts);
         if !exe.is_file() {
             return Err(format!("--skip-compilation: no executable {}", exe.display()));
         }
-        return Ok((Runner::Executable(exe), None, None));
+        return Ok((Runner::Executable(exe), CompileTimes::default()));
     }
     let start = Instant::now();
     let compiled =
         compile_file(path, Stop::Ir).map_err(|e| format!("compilation failed:\n{}", e.rendered.trim_end()))?;
-    let frontend = start.elapsed();
+    let frontend = Some(start.elapsed());
     match opts.backend {
-        Backend::Interp => Ok((Runner::Interpreter(compiled), Some(frontend), None)),
+        Backend::Interp => Ok((Runner::Interpreter(compiled), CompileTimes { frontend, ..CompileTimes::default() })),
         Backend::C | Backend::Multicore => {
             let exe = executable_path(path, opts);
             let start = Instant::now();
-            (opts.compile)(&compiled, opts.backend, &exe)?;
-            Ok((Runner::Executable(exe), Some(frontend), Some(start.elapsed())))
+            let codegen = (opts.compile)(&compiled, opts.backend, &exe)?;
+            let backend = Some(start.elapsed());
+            Ok((Runner::Executable(exe), CompileTimes { frontend, codegen, backend }))
         }
     }
 }
@@ -456,14 +563,23 @@ fn validate(expected: &Option<Vec<Value>>, got: &[Value]) -> Result<(), String> 
     Ok(())
 }
 
-fn bench_case(runner: &Runner, dir: &Path, entry: &str, case: &RunCase, opts: &BenchOptions) -> Result<Measurement, String> {
+/// Takes `n` timed runs: their microseconds and what they wrote to stderr.
+type Sampler<'a> = Box<dyn FnMut(usize) -> Result<(Vec<u64>, String), String> + 'a>;
+
+fn bench_case(
+    runner: &Runner,
+    dir: &Path,
+    entry: &str,
+    case: &RunCase,
+    opts: &BenchOptions,
+) -> Result<Measurement, String> {
     if let Expected::RunError(_) = case.expected {
         return Err("cases that expect an error are not benchmarked".into());
     }
     let input = case_input(dir, &case.input)?;
     let expected = expected_values(dir, &case.expected)?;
     let runs = opts.runs.max(1);
-    let mut sampler: Box<dyn FnMut(usize) -> Result<(Vec<u64>, String), String> + '_> = match runner {
+    let mut sampler: Sampler<'_> = match runner {
         Runner::Interpreter(compiled) => {
             run::select_entry(&compiled.ir, Some(entry)).map_err(|e| e.message)?;
             let args = input_values(&input)?;
@@ -614,7 +730,9 @@ pub fn parse_runtimes(text: &str) -> Result<Vec<u64>, String> {
         .filter(|l| !l.is_empty())
         .map(|l| {
             l.parse::<u64>()
-                .or_else(|_| l.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64).ok_or(()))
+                .or_else(|_| {
+                    l.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(|x| x.round() as u64).ok_or(())
+                })
                 .map_err(|_| format!("bad line in the timing file: {l:?}"))
         })
         .collect()
@@ -725,6 +843,7 @@ mod tests {
                     path: PathBuf::from("b/prog.fut"),
                     entry: "main".into(),
                     frontend_time: None,
+                    codegen_time: None,
                     backend_time: None,
                     datasets: vec![
                         DatasetResult {
@@ -738,6 +857,7 @@ mod tests {
                     path: PathBuf::from("b/prog.fut"),
                     entry: "other".into(),
                     frontend_time: None,
+                    codegen_time: None,
                     backend_time: None,
                     datasets: vec![DatasetResult {
                         name: "x".into(),
@@ -753,7 +873,8 @@ mod tests {
 
     #[test]
     fn measurement_meets_the_minimum_runs_and_time() {
-        let opts = BenchOptions { min_time: Duration::from_micros(1000), convergence_phase: false, ..Default::default() };
+        let opts =
+            BenchOptions { min_time: Duration::from_micros(1000), convergence_phase: false, ..Default::default() };
         let mut calls = Vec::new();
         let mut sampler = |n: usize| {
             calls.push(n);
@@ -818,7 +939,7 @@ mod tests {
             json: Some(json.clone()),
             ..Default::default()
         };
-        let report = run_bench(&[prog.clone()], &opts).unwrap();
+        let report = run_bench(std::slice::from_ref(&prog), &opts).unwrap();
         assert_eq!(report.programs.len(), 1);
         let sets = &report.programs[0].datasets;
         assert_eq!(sets.len(), 3, "the nobench case is skipped");
@@ -837,10 +958,48 @@ mod tests {
     #[test]
     fn without_a_c_backend_every_dataset_fails() {
         let prog = fake_program("noc");
-        let opts = BenchOptions { min_time: Duration::ZERO, convergence_phase: false, ..Default::default() };
-        let report = run_bench(&[prog.clone()], &opts).unwrap();
+        let opts = BenchOptions {
+            min_time: Duration::ZERO,
+            convergence_phase: false,
+            compile: c_backend_unavailable,
+            ..Default::default()
+        };
+        let report = run_bench(std::slice::from_ref(&prog), &opts).unwrap();
         assert_eq!(report.failures(), 3);
         let _ = std::fs::remove_dir_all(prog.parent().unwrap());
+    }
+
+    #[test]
+    fn command_line() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: BenchArgs,
+        }
+        let cli = Cli::parse_from([
+            "bench",
+            "--backend",
+            "multicore",
+            "-r",
+            "3",
+            "--no-convergence-phase",
+            "--pass-option",
+            "-P",
+            "--json",
+            "x.json",
+            "a.fut",
+        ]);
+        let opts = cli.args.options(c_backend_unavailable);
+        assert_eq!(opts.backend, Backend::Multicore);
+        assert_eq!(opts.runs, 3);
+        assert!(!opts.convergence_phase);
+        assert_eq!(opts.pass_options, vec!["-P".to_string()]);
+        assert_eq!(opts.json, Some(PathBuf::from("x.json")));
+        assert_eq!(cli.args.paths, vec![PathBuf::from("a.fut")]);
+        let cli = Cli::parse_from(["bench"]);
+        assert_eq!(cli.args.options(c_backend_unavailable).backend, Backend::C);
+        assert_eq!(cli.args.runs, 10);
     }
 
     #[test]

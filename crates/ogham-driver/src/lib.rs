@@ -6,8 +6,10 @@
 //! runner for `-- ==` blocks. It is the only library crate that touches the
 //! file system; the phases themselves are pure.
 
+pub mod bench;
+pub mod native;
 pub mod pipeline;
 pub mod run;
 pub mod test_runner;
 
-pub use pipeline::{compile_file, compile_source, Compiled, CompileError};
+pub use pipeline::{compile_file, compile_source, CompileError, Compiled};

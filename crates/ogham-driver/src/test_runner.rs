@@ -10,7 +10,7 @@ use ogham_data::testspec::{parse_test_spec, CaseInput, Expected, RunCase, TestAc
 use ogham_data::Value;
 
 use crate::pipeline::{compile_file, Compiled, Stop};
-use crate::run;
+use crate::{native, run};
 
 /// Which backend runs the test programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -133,10 +133,9 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 Ok(_) => report.failures.push(format!("expected a compile error matching `{regex}`, but it compiled")),
                 Err(e) => match regex::Regex::new(&regex) {
                     Ok(re) if re.is_match(&e.rendered) => report.passed += 1,
-                    Ok(_) => report.failures.push(format!(
-                        "compile error does not match `{regex}`:\n{}",
-                        indent(&e.rendered)
-                    )),
+                    Ok(_) => report
+                        .failures
+                        .push(format!("compile error does not match `{regex}`:\n{}", indent(&e.rendered))),
                     Err(err) => report.failures.push(format!("bad regex `{regex}`: {err}")),
                 },
             }
@@ -164,8 +163,19 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 }
             };
             let dir = path.parent().unwrap_or(Path::new("."));
+            let runner = match Runner::new(&compiled, path, opts.backend) {
+                Ok(r) => r,
+                Err(e) => {
+                    report.failures.push(format!(
+                        "compilation with the {} backend failed:\n{}",
+                        opts.backend.tag_name(),
+                        indent(&e)
+                    ));
+                    return report;
+                }
+            };
             for (entry, case) in cases {
-                match run_case(&compiled, dir, entry, case, opts.backend) {
+                match run_case(&runner, dir, entry, case) {
                     Ok(()) => report.passed += 1,
                     Err(msg) => report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name)),
                 }
@@ -194,12 +204,58 @@ fn load_values(dir: &Path, input: &CaseInput) -> Result<Vec<Value>, String> {
     }
 }
 
-fn run_case(compiled: &Compiled, dir: &Path, entry: &str, case: &RunCase, backend: Backend) -> Result<(), String> {
+/// Runs the cases of one compiled program on its backend.
+enum Runner<'a> {
+    Interp(&'a Compiled),
+    /// A compiled executable in a temporary directory, removed on drop.
+    Native {
+        exe: PathBuf,
+        dir: PathBuf,
+    },
+}
+
+impl<'a> Runner<'a> {
+    fn new(compiled: &'a Compiled, program: &Path, backend: Backend) -> Result<Runner<'a>, String> {
+        let c_backend = match backend {
+            Backend::Interp => return Ok(Runner::Interp(compiled)),
+            Backend::C => ogham_c::Backend::Sequential,
+            Backend::Multicore => ogham_c::Backend::Multicore,
+        };
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "ogham-test-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("prog");
+        let exe = dir.join(stem);
+        let runner = Runner::Native { exe, dir };
+        if let Runner::Native { exe, .. } = &runner {
+            native::compile_executable(compiled, c_backend, None, exe, native::TEST_CFLAGS)?;
+        }
+        Ok(runner)
+    }
+
+    fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+        match self {
+            Runner::Interp(compiled) => run::run_interpreter(compiled, entry, args).map_err(|e| e.message),
+            Runner::Native { exe, .. } => native::run_executable(exe, entry, &args),
+        }
+    }
+}
+
+impl Drop for Runner<'_> {
+    fn drop(&mut self) {
+        if let Runner::Native { dir, .. } = self {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn run_case(runner: &Runner<'_>, dir: &Path, entry: &str, case: &RunCase) -> Result<(), String> {
     let args = load_values(dir, &case.input)?;
-    let result = match backend {
-        Backend::Interp => run::run_interpreter(compiled, entry, args).map_err(|e| e.message),
-        Backend::C | Backend::Multicore => Err("the C backends are not available yet".into()),
-    };
+    let result = runner.run(entry, args);
     match (&case.expected, result) {
         (Expected::RunError(regex), Err(msg)) => {
             let re = regex::Regex::new(regex).map_err(|e| format!("bad regex `{regex}`: {e}"))?;

@@ -99,7 +99,10 @@ impl From<VName> for SubExp {
 pub enum Type {
     Prim(PrimType),
     /// `shape` is outermost first; each dimension is an `i64` operand.
-    Array { elem: PrimType, shape: Vec<SubExp> },
+    Array {
+        elem: PrimType,
+        shape: Vec<SubExp>,
+    },
 }
 
 impl Type {
@@ -301,38 +304,83 @@ pub enum Exp {
     /// Convert from the first type to the second.
     Conv(ConvOp, PrimType, PrimType, SubExp),
     /// Call a function of the program by name.
-    Apply { func: String, args: Vec<SubExp> },
+    Apply {
+        func: String,
+        args: Vec<SubExp>,
+    },
     /// Both branches return values of the pattern's types.
-    If { cond: SubExp, then_body: Body, else_body: Body },
+    If {
+        cond: SubExp,
+        then_body: Body,
+        else_body: Body,
+    },
     /// Loop parameters with their initial values; the body returns the next values.
     /// The statement's pattern binds the final values.
-    Loop { params: Vec<(Param, SubExp)>, form: LoopForm, body: Body },
+    Loop {
+        params: Vec<(Param, SubExp)>,
+        form: LoopForm,
+        body: Body,
+    },
     /// Index and/or slice an array. All `Fix` gives a scalar; otherwise an
     /// array view with one dimension per `Slice`, then the array's remaining
     /// dimensions (the slice may list fewer dimensions than the rank).
-    Index { array: VName, slice: Vec<DimIndex> },
+    Index {
+        array: VName,
+        slice: Vec<DimIndex>,
+    },
     /// Write `value` (a scalar, or an array of the slice's shape) into the
     /// slice of `array` in place, consuming `array`; the result is the updated array.
-    Update { array: VName, slice: Vec<DimIndex>, value: SubExp },
+    Update {
+        array: VName,
+        slice: Vec<DimIndex>,
+        value: SubExp,
+    },
     /// `[start, start+step, …]`, `n` elements of integer type `elem`.
-    Iota { n: SubExp, start: SubExp, step: SubExp, elem: PrimType },
+    Iota {
+        n: SubExp,
+        start: SubExp,
+        step: SubExp,
+        elem: PrimType,
+    },
     /// An array of the given shape with every element (or row) equal to `value`.
-    Replicate { shape: Vec<SubExp>, value: SubExp },
+    Replicate {
+        shape: Vec<SubExp>,
+        value: SubExp,
+    },
     /// An array with unspecified contents, to be overwritten.
-    Scratch { elem: PrimType, shape: Vec<SubExp> },
+    Scratch {
+        elem: PrimType,
+        shape: Vec<SubExp>,
+    },
     /// The same elements in row-major order, in a new shape (same element count; checked).
-    Reshape { array: VName, shape: Vec<SubExp> },
+    Reshape {
+        array: VName,
+        shape: Vec<SubExp>,
+    },
     /// Permute the dimensions (`transpose` is `[1, 0]`).
-    Rearrange { array: VName, perm: Vec<usize> },
+    Rearrange {
+        array: VName,
+        perm: Vec<usize>,
+    },
     /// Concatenate along dimension `dim`; `len` is the result's size in that dimension.
-    Concat { dim: usize, arrays: Vec<VName>, len: SubExp },
+    Concat {
+        dim: usize,
+        arrays: Vec<VName>,
+        len: SubExp,
+    },
     /// A fresh copy (the result aliases nothing).
     Copy(VName),
     /// `[a, b, …]` of elements (scalars or arrays) of type `elem_ty`.
-    ArrayLit { elems: Vec<SubExp>, elem_ty: Type },
+    ArrayLit {
+        elems: Vec<SubExp>,
+        elem_ty: Type,
+    },
     /// Fails at run time with `message` at the statement's span unless `cond` holds.
     /// Binds nothing (empty pattern).
-    Assert { cond: SubExp, message: String },
+    Assert {
+        cond: SubExp,
+        message: String,
+    },
     Soac(Soac),
 }
 

@@ -11,9 +11,8 @@ use std::fmt;
 
 use crate::print::{BIN_OPS, CMP_OPS, CONV_OPS, TERN_OPS, UN_OPS};
 use crate::{
-    Body, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable,
-    Opaque, Operator, Param, PrimType, PrimValue, Program, Soac, Span, Stm, StmAttrs, SubExp, Type,
-    VName,
+    Body, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable, Opaque, Operator, Param,
+    PrimType, PrimValue, Program, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
 };
 use ogham_prim::f16;
 use ogham_syntax::FileId;
@@ -115,44 +114,28 @@ fn lex(text: &str) -> Result<Vec<Lexed>, ParseError> {
             continue;
         }
         if c == '-' && chars.get(i + 1) == Some(&'-') {
-            let end = chars[i..]
-                .iter()
-                .position(|&c| c == '\n')
-                .map_or(chars.len(), |p| i + p);
+            let end = chars[i..].iter().position(|&c| c == '\n').map_or(chars.len(), |p| i + p);
             let comment: String = chars[i + 2..end].iter().collect();
             if let Some(span_text) = comment.trim_start().strip_prefix('@') {
-                let span = parse_span(span_text.trim_end()).ok_or_else(|| {
-                    err(line, col, format!("malformed span comment `--{comment}`"))
-                })?;
-                toks.push(Lexed {
-                    tok: Tok::Span(span),
-                    line,
-                    col,
-                });
+                let span = parse_span(span_text.trim_end())
+                    .ok_or_else(|| err(line, col, format!("malformed span comment `--{comment}`")))?;
+                toks.push(Lexed { tok: Tok::Span(span), line, col });
             }
             i = end;
             continue;
         }
         let start = i;
         let tok = if c.is_ascii_alphabetic() || c == '_' {
-            while i < chars.len()
-                && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '\'')
-            {
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '\'') {
                 i += 1;
             }
             Tok::Ident(chars[start..i].iter().collect())
-        } else if c.is_ascii_digit()
-            || (c == '-' && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit()))
-        {
+        } else if c.is_ascii_digit() || (c == '-' && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit())) {
             i += 1;
             while i < chars.len() {
                 let d = chars[i];
                 let after_exponent = chars[i - 1] == 'e' || chars[i - 1] == 'E';
-                if d.is_ascii_alphanumeric()
-                    || d == '.'
-                    || d == '_'
-                    || ((d == '-' || d == '+') && after_exponent)
-                {
+                if d.is_ascii_alphanumeric() || d == '.' || d == '_' || ((d == '-' || d == '+') && after_exponent) {
                     i += 1;
                 } else {
                     break;
@@ -179,20 +162,13 @@ fn lex(text: &str) -> Result<Vec<Lexed>, ParseError> {
                             Some('t') => s.push('\t'),
                             Some('r') => s.push('\r'),
                             Some('u') if chars.get(i) == Some(&'{') => {
-                                let close =
-                                    chars[i..].iter().position(|&c| c == '}').map(|p| i + p);
+                                let close = chars[i..].iter().position(|&c| c == '}').map(|p| i + p);
                                 let code = close
                                     .and_then(|close| {
-                                        u32::from_str_radix(
-                                            &chars[i + 1..close].iter().collect::<String>(),
-                                            16,
-                                        )
-                                        .ok()
+                                        u32::from_str_radix(&chars[i + 1..close].iter().collect::<String>(), 16).ok()
                                     })
                                     .and_then(char::from_u32)
-                                    .ok_or_else(|| {
-                                        err(line, col, "malformed \\u{…} escape in string".into())
-                                    })?;
+                                    .ok_or_else(|| err(line, col, "malformed \\u{…} escape in string".into()))?;
                                 s.push(code);
                                 i = close.unwrap_or(i) + 1;
                             }
@@ -200,10 +176,7 @@ fn lex(text: &str) -> Result<Vec<Lexed>, ParseError> {
                                 return Err(err(
                                     line,
                                     col,
-                                    format!(
-                                        "unknown escape `\\{}` in string",
-                                        other.unwrap_or(' ')
-                                    ),
+                                    format!("unknown escape `\\{}` in string", other.unwrap_or(' ')),
                                 ))
                             }
                         }
@@ -223,11 +196,7 @@ fn lex(text: &str) -> Result<Vec<Lexed>, ParseError> {
         };
         toks.push(Lexed { tok, line, col });
     }
-    toks.push(Lexed {
-        tok: Tok::Eof,
-        line,
-        col: i - line_start + 1,
-    });
+    toks.push(Lexed { tok: Tok::Eof, line, col: i - line_start + 1 });
     Ok(toks)
 }
 
@@ -235,22 +204,14 @@ fn lex(text: &str) -> Result<Vec<Lexed>, ParseError> {
 fn parse_span(s: &str) -> Option<Span> {
     let (file, range) = s.split_once(':')?;
     let (start, end) = range.split_once('-')?;
-    Some(Span {
-        file: FileId(file.parse().ok()?),
-        start: start.parse().ok()?,
-        end: end.parse().ok()?,
-    })
+    Some(Span { file: FileId(file.parse().ok()?), start: start.parse().ok()?, end: end.parse().ok()? })
 }
 
 /// Reads a literal with a type suffix (`3i64`, `-0.5f32`).
 fn parse_literal(s: &str) -> Option<PrimValue> {
-    let ty = PrimType::ALL
-        .into_iter()
-        .filter(|t| *t != PrimType::Bool)
-        .find(|t| {
-            s.strip_suffix(t.name())
-                .is_some_and(|digits| digits.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
-        })?;
+    let ty = PrimType::ALL.into_iter().filter(|t| *t != PrimType::Bool).find(|t| {
+        s.strip_suffix(t.name()).is_some_and(|digits| digits.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+    })?;
     let digits = s.strip_suffix(ty.name())?.replace('_', "");
     Some(match ty {
         PrimType::I8 => PrimValue::I8(digits.parse().ok()?),
@@ -311,12 +272,7 @@ type PResult<T> = Result<T, ParseError>;
 
 impl Parser {
     fn new(text: &str) -> PResult<Parser> {
-        Ok(Parser {
-            toks: lex(text)?,
-            pos: 0,
-            names: BTreeMap::new(),
-            depth: 0,
-        })
+        Ok(Parser { toks: lex(text)?, pos: 0, names: BTreeMap::new(), depth: 0 })
     }
 
     fn seed_names(&mut self, names: &NameTable) {
@@ -352,11 +308,7 @@ impl Parser {
 
     fn error<T>(&self, message: impl Into<String>) -> PResult<T> {
         let l = &self.toks[self.pos];
-        Err(ParseError {
-            line: l.line,
-            col: l.col,
-            message: message.into(),
-        })
+        Err(ParseError { line: l.line, col: l.col, message: message.into() })
     }
 
     fn unexpected<T>(&self, wanted: &str) -> PResult<T> {
@@ -458,12 +410,7 @@ impl Parser {
     }
 
     /// A comma-separated list between `open` and `close`.
-    fn list<T>(
-        &mut self,
-        open: char,
-        close: char,
-        mut item: impl FnMut(&mut Self) -> PResult<T>,
-    ) -> PResult<Vec<T>> {
+    fn list<T>(&mut self, open: char, close: char, mut item: impl FnMut(&mut Self) -> PResult<T>) -> PResult<Vec<T>> {
         self.sym(open)?;
         let mut items = Vec::new();
         if self.eat_sym(close) {
@@ -484,15 +431,11 @@ impl Parser {
             _ => return self.unexpected("a variable"),
         };
         let Some((base, num)) = split_var(&name) else {
-            return self.error(format!(
-                "`{name}` is not a variable (variables are written `base_number`)"
-            ));
+            return self.error(format!("`{name}` is not a variable (variables are written `base_number`)"));
         };
         match self.names.get(&num) {
             Some(known) if known != base => {
-                return self.error(format!(
-                    "variable number {num} is written both as `{known}_{num}` and `{name}`"
-                ))
+                return self.error(format!("variable number {num} is written both as `{known}_{num}` and `{name}`"))
             }
             Some(_) => {}
             None => {
@@ -523,9 +466,7 @@ impl Parser {
                     self.next();
                     Ok(SubExp::Const(v))
                 }
-                None => self.error(format!(
-                    "`{s}` is not a constant (constants carry a type suffix, as in `3i64`)"
-                )),
+                None => self.error(format!("`{s}` is not a constant (constants carry a type suffix, as in `3i64`)")),
             },
             Tok::Sym('-') => {
                 self.next();
@@ -558,11 +499,7 @@ impl Parser {
             self.sym(']')?;
         }
         let elem = self.prim_type()?;
-        Ok(if shape.is_empty() {
-            Type::Prim(elem)
-        } else {
-            Type::Array { elem, shape }
-        })
+        Ok(if shape.is_empty() { Type::Prim(elem) } else { Type::Array { elem, shape } })
     }
 
     fn types(&mut self) -> PResult<Vec<Type>> {
@@ -604,14 +541,7 @@ impl Parser {
         let span = self.optional_span();
         let body = self.body_contents()?;
         self.sym('}')?;
-        Ok(FunDef {
-            name,
-            params,
-            ret,
-            body,
-            entry,
-            span,
-        })
+        Ok(FunDef { name, params, ret, body, entry, span })
     }
 
     fn entry_value(&mut self) -> PResult<EntryValue> {
@@ -620,30 +550,18 @@ impl Parser {
         let parts = self.list('[', ']', |p| p.natural())?;
         let opaque = if self.is_keyword("record") {
             self.next();
-            Some(Opaque::Record {
-                fields: self.fields()?,
-            })
+            Some(Opaque::Record { fields: self.fields()? })
         } else if self.is_keyword("record_array") {
             self.next();
             let rank = self.natural()?;
-            Some(Opaque::RecordArray {
-                rank,
-                fields: self.fields()?,
-            })
+            Some(Opaque::RecordArray { rank, fields: self.fields()? })
         } else if self.is_keyword("sum") {
             self.next();
-            Some(Opaque::Sum {
-                variants: self.list('{', '}', |p| p.string())?,
-            })
+            Some(Opaque::Sum { variants: self.list('{', '}', |p| p.string())? })
         } else {
             None
         };
-        Ok(EntryValue {
-            type_name,
-            unique,
-            parts,
-            opaque,
-        })
+        Ok(EntryValue { type_name, unique, parts, opaque })
     }
 
     fn fields(&mut self) -> PResult<Vec<(String, String, usize)>> {
@@ -699,12 +617,7 @@ impl Parser {
         self.sym('=')?;
         let exp = self.exp()?;
         let span = self.optional_span();
-        Ok(Stm {
-            pat,
-            exp,
-            attrs,
-            span,
-        })
+        Ok(Stm { pat, exp, attrs, span })
     }
 
     fn shape(&mut self) -> PResult<Vec<SubExp>> {
@@ -754,13 +667,7 @@ impl Parser {
             }
             if let Some((op, _)) = TERN_OPS.iter().find(|(_, n)| *n == word) {
                 let t = self.op_type()?;
-                return Ok(Exp::TernOp(
-                    *op,
-                    t,
-                    self.subexp()?,
-                    self.subexp()?,
-                    self.subexp()?,
-                ));
+                return Ok(Exp::TernOp(*op, t, self.subexp()?, self.subexp()?, self.subexp()?));
             }
             if let Some((op, _)) = CONV_OPS.iter().find(|(_, n)| *n == word) {
                 let from = self.op_type()?;
@@ -773,12 +680,7 @@ impl Parser {
                 let [n, start, step] = args[..] else {
                     return self.error("`iota` takes three operands: (n, start, step)");
                 };
-                return Ok(Exp::Iota {
-                    n,
-                    start,
-                    step,
-                    elem,
-                });
+                return Ok(Exp::Iota { n, start, step, elem });
             }
             if word == "scratch" {
                 let elem = self.op_type()?;
@@ -803,11 +705,7 @@ impl Parser {
                 let then_body = self.body()?;
                 self.keyword("else")?;
                 let else_body = self.body()?;
-                Ok(Exp::If {
-                    cond,
-                    then_body,
-                    else_body,
-                })
+                Ok(Exp::If { cond, then_body, else_body })
             }
             "loop" => {
                 self.next();
@@ -820,10 +718,7 @@ impl Parser {
                     self.next();
                     let i = self.var()?;
                     self.sym('<')?;
-                    LoopForm::For {
-                        i,
-                        bound: self.subexp()?,
-                    }
+                    LoopForm::For { i, bound: self.subexp()? }
                 } else if self.is_keyword("while") {
                     self.next();
                     LoopForm::While { cond: self.var()? }
@@ -845,11 +740,7 @@ impl Parser {
                 let slice = self.slice()?;
                 self.sym('=')?;
                 let value = self.subexp()?;
-                Ok(Exp::Update {
-                    array,
-                    slice,
-                    value,
-                })
+                Ok(Exp::Update { array, slice, value })
             }
             "replicate" => {
                 self.next();
@@ -930,20 +821,12 @@ impl Parser {
         let w = self.subexp()?;
         let mut arrs = Vec::new();
         self.sym(',')?;
-        while !self.is_sym('\\')
-            && !matches!(self.peek(), Tok::Ident(s) if SOAC_KEYWORDS.contains(&s.as_str()))
-        {
+        while !self.is_sym('\\') && !matches!(self.peek(), Tok::Ident(s) if SOAC_KEYWORDS.contains(&s.as_str())) {
             arrs.push(self.var()?);
             self.sym(',')?;
         }
         let soac = match name {
-            "map" => Soac::Screma {
-                w,
-                arrs,
-                scans: Vec::new(),
-                reduces: Vec::new(),
-                map: self.lambda()?,
-            },
+            "map" => Soac::Screma { w, arrs, scans: Vec::new(), reduces: Vec::new(), map: self.lambda()? },
             "screma" => {
                 self.keyword("scans")?;
                 let scans = self.list('[', ']', |p| p.operator())?;
@@ -951,35 +834,19 @@ impl Parser {
                 self.keyword("reduces")?;
                 let reduces = self.list('[', ']', |p| p.operator())?;
                 self.sym(',')?;
-                Soac::Screma {
-                    w,
-                    arrs,
-                    scans,
-                    reduces,
-                    map: self.lambda()?,
-                }
+                Soac::Screma { w, arrs, scans, reduces, map: self.lambda()? }
             }
             "hist" => {
                 self.keyword("ops")?;
                 let ops = self.list('[', ']', |p| p.hist_op())?;
                 self.sym(',')?;
-                Soac::Hist {
-                    w,
-                    arrs,
-                    ops,
-                    map: self.lambda()?,
-                }
+                Soac::Hist { w, arrs, ops, map: self.lambda()? }
             }
             _ => {
                 self.keyword("dests")?;
                 let dests = self.list('[', ']', |p| p.var())?;
                 self.sym(',')?;
-                Soac::Scatter {
-                    w,
-                    arrs,
-                    dests,
-                    map: self.lambda()?,
-                }
+                Soac::Scatter { w, arrs, dests, map: self.lambda()? }
             }
         };
         self.sym(')')?;
@@ -1010,11 +877,7 @@ impl Parser {
         self.sym(',')?;
         let lambda = self.lambda()?;
         self.sym(')')?;
-        Ok(Operator {
-            lambda,
-            neutral,
-            commutative,
-        })
+        Ok(Operator { lambda, neutral, commutative })
     }
 
     fn lambda(&mut self) -> PResult<Lambda> {

@@ -39,9 +39,8 @@
 use std::fmt::Write;
 
 use crate::{
-    BinOp, Body, CmpOp, ConvOp, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda,
-    LoopForm, NameTable, Opaque, Operator, Param, Program, Soac, Span, Stm, SubExp, TernOp, Type,
-    UnOp, VName,
+    BinOp, Body, CmpOp, ConvOp, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable,
+    Opaque, Operator, Param, Program, Soac, Span, Stm, SubExp, TernOp, Type, UnOp, VName,
 };
 
 /// The printed names of binary operators.
@@ -73,14 +72,8 @@ pub(crate) const BIN_OPS: &[(BinOp, &str)] = &[
 ];
 
 /// The printed names of comparisons.
-pub(crate) const CMP_OPS: &[(CmpOp, &str)] = &[
-    (CmpOp::Eq, "eq"),
-    (CmpOp::Ne, "ne"),
-    (CmpOp::Lt, "lt"),
-    (CmpOp::Le, "le"),
-    (CmpOp::Gt, "gt"),
-    (CmpOp::Ge, "ge"),
-];
+pub(crate) const CMP_OPS: &[(CmpOp, &str)] =
+    &[(CmpOp::Eq, "eq"), (CmpOp::Ne, "ne"), (CmpOp::Lt, "lt"), (CmpOp::Le, "le"), (CmpOp::Gt, "gt"), (CmpOp::Ge, "ge")];
 
 /// The printed names of unary operators.
 pub(crate) const UN_OPS: &[(UnOp, &str)] = &[
@@ -131,22 +124,14 @@ pub(crate) const UN_OPS: &[(UnOp, &str)] = &[
 ];
 
 /// The printed names of ternary operators.
-pub(crate) const TERN_OPS: &[(TernOp, &str)] = &[
-    (TernOp::Fma, "fma"),
-    (TernOp::Lerp, "lerp"),
-    (TernOp::MadHi, "madhi"),
-];
+pub(crate) const TERN_OPS: &[(TernOp, &str)] =
+    &[(TernOp::Fma, "fma"), (TernOp::Lerp, "lerp"), (TernOp::MadHi, "madhi")];
 
 /// The printed names of conversions.
-pub(crate) const CONV_OPS: &[(ConvOp, &str)] =
-    &[(ConvOp::Convert, "convert"), (ConvOp::Bitcast, "bitcast")];
+pub(crate) const CONV_OPS: &[(ConvOp, &str)] = &[(ConvOp::Convert, "convert"), (ConvOp::Bitcast, "bitcast")];
 
 fn op_name<T: PartialEq>(table: &[(T, &'static str)], op: &T) -> &'static str {
-    table
-        .iter()
-        .find(|(o, _)| o == op)
-        .map(|(_, n)| *n)
-        .unwrap_or("?")
+    table.iter().find(|(o, _)| o == op).map(|(_, n)| *n).unwrap_or("?")
 }
 
 pub fn binop_name(op: BinOp) -> &'static str {
@@ -167,77 +152,49 @@ pub fn convop_name(op: ConvOp) -> &'static str {
 
 /// Prints a whole program (without spans).
 pub fn program(prog: &Program) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names: &prog.names,
-        spans: false,
-    };
+    let mut p = Printer { out: String::new(), names: &prog.names, spans: false };
     p.program(prog);
     p.out
 }
 
 /// Prints a whole program with every non-dummy span as a `-- @file:start-end` comment.
 pub fn program_with_spans(prog: &Program) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names: &prog.names,
-        spans: true,
-    };
+    let mut p = Printer { out: String::new(), names: &prog.names, spans: true };
     p.program(prog);
     p.out
 }
 
 /// Prints one function.
 pub fn fun_def(fun: &FunDef, names: &NameTable) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names,
-        spans: false,
-    };
+    let mut p = Printer { out: String::new(), names, spans: false };
     p.fun_def(fun);
     p.out
 }
 
 /// Prints a body as a braced block at indentation level 0.
 pub fn body(body: &Body, names: &NameTable) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names,
-        spans: false,
-    };
+    let mut p = Printer { out: String::new(), names, spans: false };
     p.body(body, 0);
     p.out
 }
 
 /// Prints one statement (without a trailing newline).
 pub fn stm(stm: &Stm, names: &NameTable) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names,
-        spans: false,
-    };
+    let mut p = Printer { out: String::new(), names, spans: false };
     p.stm(stm, 0);
     p.out
 }
 
 /// Prints an expression (nested bodies span several lines).
 pub fn exp(exp: &Exp, names: &NameTable) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names,
-        spans: false,
-    };
+    let mut p = Printer { out: String::new(), names, spans: false };
     p.exp(exp, 0);
     p.out
 }
 
 /// Prints a type: `f32`, `[n_0][3i64]f32`.
 pub fn type_(ty: &Type, names: &NameTable) -> String {
-    let mut p = Printer {
-        out: String::new(),
-        names,
-        spans: false,
-    };
+    let mut p = Printer { out: String::new(), names, spans: false };
     p.type_(ty);
     p.out
 }
@@ -258,16 +215,8 @@ pub fn var(v: VName, names: &NameTable) -> String {
     if is_plain_ident(base) || base.is_empty() {
         names.display(v)
     } else {
-        let mut clean: String = base
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '\'' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let mut clean: String =
+            base.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '\'' { c } else { '_' }).collect();
         if !clean.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
             clean.insert(0, '_');
         }
@@ -409,8 +358,7 @@ impl Printer<'_> {
     }
 
     fn fun_def(&mut self, f: &FunDef) {
-        self.out
-            .push_str(if f.entry.is_some() { "entry " } else { "fun " });
+        self.out.push_str(if f.entry.is_some() { "entry " } else { "fun " });
         self.out.push_str(&fun_name(&f.name));
         self.out.push(' ');
         self.params(&f.params);
@@ -475,12 +423,7 @@ impl Printer<'_> {
             if i > 0 {
                 self.out.push_str(", ");
             }
-            let _ = write!(
-                self.out,
-                "{}: {} {parts}",
-                string_literal(name),
-                string_literal(ty)
-            );
+            let _ = write!(self.out, "{}: {} {parts}", string_literal(name), string_literal(ty));
         }
         self.out.push('}');
     }
@@ -585,11 +528,7 @@ impl Printer<'_> {
                 self.subexps(args);
                 self.out.push(')');
             }
-            Exp::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
+            Exp::If { cond, then_body, else_body } => {
                 self.out.push_str("if ");
                 self.subexp(cond);
                 self.out.push_str(" then ");
@@ -628,23 +567,14 @@ impl Printer<'_> {
                 self.var(*array);
                 self.slice(slice);
             }
-            Exp::Update {
-                array,
-                slice,
-                value,
-            } => {
+            Exp::Update { array, slice, value } => {
                 self.out.push_str("update ");
                 self.var(*array);
                 self.slice(slice);
                 self.out.push_str(" = ");
                 self.subexp(value);
             }
-            Exp::Iota {
-                n,
-                start,
-                step,
-                elem,
-            } => {
+            Exp::Iota { n, start, step, elem } => {
                 let _ = write!(self.out, "iota.{elem}(");
                 self.subexps(&[*n, *start, *step]);
                 self.out.push(')');
@@ -718,13 +648,7 @@ impl Printer<'_> {
 
     fn soac(&mut self, soac: &Soac, level: usize) {
         match soac {
-            Soac::Screma {
-                w,
-                arrs,
-                scans,
-                reduces,
-                map,
-            } => {
+            Soac::Screma { w, arrs, scans, reduces, map } => {
                 if scans.is_empty() && reduces.is_empty() {
                     self.soac_head("map", w, arrs);
                 } else {
@@ -757,12 +681,7 @@ impl Printer<'_> {
                 self.lambda(map, level);
                 self.out.push(')');
             }
-            Soac::Scatter {
-                w,
-                arrs,
-                dests,
-                map,
-            } => {
+            Soac::Scatter { w, arrs, dests, map } => {
                 self.soac_head("scatter", w, arrs);
                 self.out.push_str(", dests [");
                 self.vars(dests);
@@ -784,8 +703,7 @@ impl Printer<'_> {
     }
 
     fn operator(&mut self, op: &Operator, level: usize) {
-        self.out
-            .push_str(if op.commutative { "commop([" } else { "op([" });
+        self.out.push_str(if op.commutative { "commop([" } else { "op([" });
         self.subexps(&op.neutral);
         self.out.push_str("], ");
         self.lambda(&op.lambda, level);

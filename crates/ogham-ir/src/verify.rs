@@ -18,8 +18,8 @@ use std::fmt;
 
 use crate::visit::{consumed_deep, free_vars_exp, type_vars};
 use crate::{
-    BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator,
-    Param, PrimType, Program, Soac, Stm, SubExp, Type, UnOp, VName,
+    BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator, Param, PrimType,
+    Program, Soac, Stm, SubExp, Type, UnOp, VName,
 };
 
 /// One broken invariant, in the named function.
@@ -100,10 +100,7 @@ struct Verifier<'a> {
 
 impl Verifier<'_> {
     fn err(&mut self, message: String) {
-        self.errors.push(VerifyError {
-            fun: self.fun.clone(),
-            message,
-        });
+        self.errors.push(VerifyError { fun: self.fun.clone(), message });
     }
 
     fn name(&self, v: VName) -> String {
@@ -132,29 +129,17 @@ impl Verifier<'_> {
     fn bind(&mut self, p: &Param, what: &str) {
         self.check_shape_in_scope(&p.ty, what);
         if !self.bound.insert(p.name) {
-            self.err(format!(
-                "{} ({what}) is bound more than once in the program",
-                self.name(p.name)
-            ));
+            self.err(format!("{} ({what}) is bound more than once in the program", self.name(p.name)));
         }
         if p.name.0 as usize >= self.prog.names.len() {
-            self.err(format!(
-                "{} ({what}) has no entry in the name table",
-                self.name(p.name)
-            ));
+            self.err(format!("{} ({what}) has no entry in the name table", self.name(p.name)));
         }
         self.scope.insert(p.name, p.ty.clone());
         self.scope_log.push(p.name);
     }
 
     fn bind_index(&mut self, i: VName) {
-        self.bind(
-            &Param {
-                name: i,
-                ty: Type::Prim(PrimType::I64),
-            },
-            "loop index",
-        );
+        self.bind(&Param { name: i, ty: Type::Prim(PrimType::I64) }, "loop index");
     }
 
     /// Every dimension must be an `i64` constant or an `i64` variable in scope.
@@ -181,17 +166,10 @@ impl Verifier<'_> {
                 Some(Type::Prim(PrimType::I64)) => {}
                 Some(t) => {
                     let t = t.clone();
-                    self.err(format!(
-                        "dimension {} in {what} has type {}, not i64",
-                        self.name(*v),
-                        self.ty(&t)
-                    ));
+                    self.err(format!("dimension {} in {what} has type {}, not i64", self.name(*v), self.ty(&t)));
                 }
                 None if existential_ok => {}
-                None => self.err(format!(
-                    "dimension {} in {what} is not in scope",
-                    self.name(*v)
-                )),
+                None => self.err(format!("dimension {} in {what} is not in scope", self.name(*v))),
             },
         }
     }
@@ -203,10 +181,7 @@ impl Verifier<'_> {
             SubExp::Var(v) => match self.scope.get(v) {
                 Some(t) => Some(t.clone()),
                 None => {
-                    self.err(format!(
-                        "{} is used in {what} but not in scope",
-                        self.name(*v)
-                    ));
+                    self.err(format!("{} is used in {what} but not in scope", self.name(*v)));
                     None
                 }
             },
@@ -217,11 +192,7 @@ impl Verifier<'_> {
     fn expect_prim(&mut self, se: &SubExp, t: PrimType, what: &str) {
         if let Some(actual) = self.type_of(se, what) {
             if actual != Type::Prim(t) {
-                self.err(format!(
-                    "{} in {what} has type {}, expected {t}",
-                    self.se(se),
-                    self.ty(&actual)
-                ));
+                self.err(format!("{} in {what} has type {}, expected {t}", self.se(se), self.ty(&actual)));
             }
         }
     }
@@ -230,12 +201,7 @@ impl Verifier<'_> {
     fn expect_type(&mut self, se: &SubExp, t: &Type, what: &str) {
         if let Some(actual) = self.type_of(se, what) {
             if !types_agree(&actual, t) {
-                self.err(format!(
-                    "{} in {what} has type {}, expected {}",
-                    self.se(se),
-                    self.ty(&actual),
-                    self.ty(t)
-                ));
+                self.err(format!("{} in {what} has type {}, expected {}", self.se(se), self.ty(&actual), self.ty(t)));
             }
         }
     }
@@ -244,11 +210,7 @@ impl Verifier<'_> {
     fn array_type(&mut self, v: VName, what: &str) -> Option<Type> {
         let t = self.type_of(&SubExp::Var(v), what)?;
         if t.rank() == 0 {
-            self.err(format!(
-                "{} in {what} is not an array (type {})",
-                self.name(v),
-                self.ty(&t)
-            ));
+            self.err(format!("{} in {what} is not an array (type {})", self.name(v), self.ty(&t)));
             return None;
         }
         Some(t)
@@ -257,20 +219,12 @@ impl Verifier<'_> {
     /// Compares a list of types with what was expected, in count and pairwise.
     fn expect_types(&mut self, actual: &[Type], expected: &[Type], what: &str) {
         if actual.len() != expected.len() {
-            self.err(format!(
-                "{what}: {} values where {} are expected",
-                actual.len(),
-                expected.len()
-            ));
+            self.err(format!("{what}: {} values where {} are expected", actual.len(), expected.len()));
             return;
         }
         for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
             if !types_agree(a, e) {
-                self.err(format!(
-                    "{what}: value {i} has type {}, expected {}",
-                    self.ty(a),
-                    self.ty(e)
-                ));
+                self.err(format!("{what}: value {i} has type {}, expected {}", self.ty(a), self.ty(e)));
             }
         }
     }
@@ -307,14 +261,11 @@ impl Verifier<'_> {
                 ));
             }
         }
-        let fields_parts =
-            |fields: &[(String, String, usize)]| fields.iter().map(|f| f.2).sum::<usize>();
+        let fields_parts = |fields: &[(String, String, usize)]| fields.iter().map(|f| f.2).sum::<usize>();
         match &v.opaque {
-            None if v.parts.len() != 1 => self.err(format!(
-                "entry {kind} `{}` is not opaque but has {} parts",
-                v.type_name,
-                v.parts.len()
-            )),
+            None if v.parts.len() != 1 => {
+                self.err(format!("entry {kind} `{}` is not opaque but has {} parts", v.type_name, v.parts.len()))
+            }
             Some(Opaque::Record { fields }) | Some(Opaque::RecordArray { fields, .. })
                 if fields_parts(fields) != v.parts.len() =>
             {
@@ -339,17 +290,12 @@ impl Verifier<'_> {
             for v in uses {
                 if consumed.contains(&v) {
                     let what = self.stm_description(stm);
-                    self.err(format!(
-                        "{} is used in {what} after being consumed",
-                        self.name(v)
-                    ));
+                    self.err(format!("{} is used in {what} after being consumed", self.name(v)));
                 }
             }
             self.stm(stm);
-            let newly: Vec<VName> = consumed_deep(&stm.exp)
-                .into_iter()
-                .filter(|v| self.scope.contains_key(v))
-                .collect();
+            let newly: Vec<VName> =
+                consumed_deep(&stm.exp).into_iter().filter(|v| self.scope.contains_key(v)).collect();
             consumed.extend(newly);
         }
         let mut result_types = Vec::new();
@@ -392,11 +338,7 @@ impl Verifier<'_> {
 
     fn slice(&mut self, array_ty: &Type, slice: &[DimIndex], what: &str) -> Option<Type> {
         if slice.len() > array_ty.rank() {
-            self.err(format!(
-                "{what}: a slice of {} dimensions on an array of rank {}",
-                slice.len(),
-                array_ty.rank()
-            ));
+            self.err(format!("{what}: a slice of {} dimensions on an array of rank {}", slice.len(), array_ty.rank()));
             return None;
         }
         let mut shape = Vec::new();
@@ -412,14 +354,7 @@ impl Verifier<'_> {
             }
         }
         shape.extend_from_slice(&array_ty.shape()[slice.len()..]);
-        Some(if shape.is_empty() {
-            Type::Prim(array_ty.elem())
-        } else {
-            Type::Array {
-                elem: array_ty.elem(),
-                shape,
-            }
-        })
+        Some(if shape.is_empty() { Type::Prim(array_ty.elem()) } else { Type::Array { elem: array_ty.elem(), shape } })
     }
 
     /// Checks an expression and gives the types of its results (`None` when
@@ -430,11 +365,7 @@ impl Verifier<'_> {
             Exp::SubExp(se) => Some(vec![self.type_of(se, what)?]),
             Exp::BinOp(op, t, a, b) => {
                 self.expect_prim(a, *t, what);
-                let second = if *op == BinOp::Ldexp {
-                    PrimType::I32
-                } else {
-                    *t
-                };
+                let second = if *op == BinOp::Ldexp { PrimType::I32 } else { *t };
                 self.expect_prim(b, second, what);
                 prim(*t)
             }
@@ -460,9 +391,7 @@ impl Verifier<'_> {
             Exp::Conv(op, from, to, a) => {
                 self.expect_prim(a, *from, what);
                 if *op == ConvOp::Bitcast && from.bits() != to.bits() {
-                    self.err(format!(
-                        "{what}: bitcast between {from} and {to}, of different widths"
-                    ));
+                    self.err(format!("{what}: bitcast between {from} and {to}, of different widths"));
                 }
                 prim(*to)
             }
@@ -472,11 +401,7 @@ impl Verifier<'_> {
                     return None;
                 };
                 if callee.params.len() != args.len() {
-                    self.err(format!(
-                        "{what}: `{func}` takes {} arguments, given {}",
-                        callee.params.len(),
-                        args.len()
-                    ));
+                    self.err(format!("{what}: `{func}` takes {} arguments, given {}", callee.params.len(), args.len()));
                     return None;
                 }
                 for (a, p) in args.iter().zip(&callee.params) {
@@ -484,22 +409,10 @@ impl Verifier<'_> {
                 }
                 Some(callee.ret.clone())
             }
-            Exp::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
+            Exp::If { cond, then_body, else_body } => {
                 self.expect_prim(cond, PrimType::Bool, &format!("the condition of {what}"));
-                self.body(
-                    then_body,
-                    pat_types,
-                    &format!("the `then` branch of {what}"),
-                );
-                self.body(
-                    else_body,
-                    pat_types,
-                    &format!("the `else` branch of {what}"),
-                );
+                self.body(then_body, pat_types, &format!("the `then` branch of {what}"));
+                self.body(else_body, pat_types, &format!("the `else` branch of {what}"));
                 Some(pat_types.to_vec())
             }
             Exp::Loop { params, form, body } => {
@@ -519,19 +432,12 @@ impl Verifier<'_> {
                 }
                 match form {
                     LoopForm::For { i, .. } => self.bind_index(*i),
-                    LoopForm::While { cond } => {
-                        match params.iter().find(|(p, _)| p.name == *cond) {
-                            Some((p, _)) if p.ty == Type::Prim(PrimType::Bool) => {}
-                            Some(_) => self.err(format!(
-                                "{what}: the while condition {} is not a bool",
-                                self.name(*cond)
-                            )),
-                            None => self.err(format!(
-                                "{what}: the while condition {} is not a loop parameter",
-                                self.name(*cond)
-                            )),
-                        }
-                    }
+                    LoopForm::While { cond } => match params.iter().find(|(p, _)| p.name == *cond) {
+                        Some((p, _)) if p.ty == Type::Prim(PrimType::Bool) => {}
+                        Some(_) => self.err(format!("{what}: the while condition {} is not a bool", self.name(*cond))),
+                        None => self
+                            .err(format!("{what}: the while condition {} is not a loop parameter", self.name(*cond))),
+                    },
                 }
                 let param_types: Vec<Type> = params.iter().map(|(p, _)| p.ty.clone()).collect();
                 self.body(body, &param_types, &format!("the loop body of {what}"));
@@ -542,53 +448,35 @@ impl Verifier<'_> {
                 let t = self.array_type(*array, what)?;
                 Some(vec![self.slice(&t, slice, what)?])
             }
-            Exp::Update {
-                array,
-                slice,
-                value,
-            } => {
+            Exp::Update { array, slice, value } => {
                 let t = self.array_type(*array, what)?;
                 let target = self.slice(&t, slice, what)?;
                 self.expect_type(value, &target, &format!("the value written in {what}"));
                 Some(vec![t])
             }
-            Exp::Iota {
-                n,
-                start,
-                step,
-                elem,
-            } => {
+            Exp::Iota { n, start, step, elem } => {
                 if !elem.is_int() {
                     self.err(format!("{what}: iota of non-integer type {elem}"));
                 }
                 self.expect_prim(n, PrimType::I64, what);
                 self.expect_prim(start, *elem, what);
                 self.expect_prim(step, *elem, what);
-                Some(vec![Type::Array {
-                    elem: *elem,
-                    shape: vec![*n],
-                }])
+                Some(vec![Type::Array { elem: *elem, shape: vec![*n] }])
             }
             Exp::Replicate { shape, value } => {
-                shape
-                    .iter()
-                    .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                shape.iter().for_each(|d| self.expect_prim(d, PrimType::I64, what));
                 let t = self.type_of(value, what)?;
                 let mut full = shape.clone();
                 full.extend_from_slice(t.shape());
                 Some(vec![array_or_prim(t.elem(), full)])
             }
             Exp::Scratch { elem, shape } => {
-                shape
-                    .iter()
-                    .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                shape.iter().for_each(|d| self.expect_prim(d, PrimType::I64, what));
                 Some(vec![array_or_prim(*elem, shape.clone())])
             }
             Exp::Reshape { array, shape } => {
                 let t = self.array_type(*array, what)?;
-                shape
-                    .iter()
-                    .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                shape.iter().for_each(|d| self.expect_prim(d, PrimType::I64, what));
                 if shape.is_empty() {
                     self.err(format!("{what}: reshape to an empty shape"));
                 }
@@ -599,17 +487,11 @@ impl Verifier<'_> {
                 let mut sorted = perm.clone();
                 sorted.sort_unstable();
                 if sorted != (0..t.rank()).collect::<Vec<_>>() {
-                    self.err(format!(
-                        "{what}: {perm:?} is not a permutation of the {} dimensions",
-                        t.rank()
-                    ));
+                    self.err(format!("{what}: {perm:?} is not a permutation of the {} dimensions", t.rank()));
                     return None;
                 }
                 let shape = perm.iter().map(|&d| t.shape()[d]).collect();
-                Some(vec![Type::Array {
-                    elem: t.elem(),
-                    shape,
-                }])
+                Some(vec![Type::Array { elem: t.elem(), shape }])
             }
             Exp::Concat { dim, arrays, len } => {
                 self.expect_prim(len, PrimType::I64, what);
@@ -619,10 +501,7 @@ impl Verifier<'_> {
                 };
                 let t = self.array_type(first, what)?;
                 if *dim >= t.rank() {
-                    self.err(format!(
-                        "{what}: concatenation along dimension {dim} of an array of rank {}",
-                        t.rank()
-                    ));
+                    self.err(format!("{what}: concatenation along dimension {dim} of an array of rank {}", t.rank()));
                     return None;
                 }
                 for &a in &arrays[1..] {
@@ -640,10 +519,7 @@ impl Verifier<'_> {
                 }
                 let mut shape = t.shape().to_vec();
                 shape[*dim] = *len;
-                Some(vec![Type::Array {
-                    elem: t.elem(),
-                    shape,
-                }])
+                Some(vec![Type::Array { elem: t.elem(), shape }])
             }
             Exp::Copy(v) => Some(vec![self.type_of(&SubExp::Var(*v), what)?]),
             Exp::ArrayLit { elems, elem_ty } => {
@@ -654,11 +530,7 @@ impl Verifier<'_> {
                 Some(vec![elem_ty.array_of(SubExp::i64(elems.len() as i64))])
             }
             Exp::Assert { cond, .. } => {
-                self.expect_prim(
-                    cond,
-                    PrimType::Bool,
-                    &format!("the condition of the assertion in {what}"),
-                );
+                self.expect_prim(cond, PrimType::Bool, &format!("the condition of the assertion in {what}"));
                 Some(Vec::new())
             }
             Exp::Soac(soac) => self.soac(soac, what),
@@ -690,11 +562,7 @@ impl Verifier<'_> {
     fn lambda(&mut self, lam: &Lambda, param_types: Option<&[Type]>, what: &str) {
         if let Some(expected) = param_types {
             let actual: Vec<Type> = lam.params.iter().map(|p| p.ty.clone()).collect();
-            self.expect_types(
-                &actual,
-                expected,
-                &format!("the parameters of the lambda of {what}"),
-            );
+            self.expect_types(&actual, expected, &format!("the parameters of the lambda of {what}"));
         }
         let mark = self.mark();
         for p in &lam.params {
@@ -718,44 +586,23 @@ impl Verifier<'_> {
             ));
         }
         if op.neutral.len() != k {
-            self.err(format!(
-                "{what}: {} neutral elements for {k} values",
-                op.neutral.len()
-            ));
+            self.err(format!("{what}: {} neutral elements for {k} values", op.neutral.len()));
         }
         for (n, t) in op.neutral.iter().zip(&op.lambda.ret) {
             self.expect_type(n, t, &format!("the neutral element of {what}"));
         }
-        let doubled: Vec<Type> = op
-            .lambda
-            .ret
-            .iter()
-            .chain(&op.lambda.ret)
-            .cloned()
-            .collect();
+        let doubled: Vec<Type> = op.lambda.ret.iter().chain(&op.lambda.ret).cloned().collect();
         self.lambda(&op.lambda, Some(&doubled), &what);
         op.lambda.ret.clone()
     }
 
     fn soac(&mut self, soac: &Soac, what: &str) -> Option<Vec<Type>> {
         match soac {
-            Soac::Screma {
-                w,
-                arrs,
-                scans,
-                reduces,
-                map,
-            } => {
+            Soac::Screma { w, arrs, scans, reduces, map } => {
                 let rows = self.soac_inputs(w, arrs, what);
                 let rows_known = rows.len() == arrs.len();
-                let scan_ts: Vec<Type> = scans
-                    .iter()
-                    .flat_map(|op| self.operator(op, what))
-                    .collect();
-                let red_ts: Vec<Type> = reduces
-                    .iter()
-                    .flat_map(|op| self.operator(op, what))
-                    .collect();
+                let scan_ts: Vec<Type> = scans.iter().flat_map(|op| self.operator(op, what)).collect();
+                let red_ts: Vec<Type> = reduces.iter().flat_map(|op| self.operator(op, what)).collect();
                 self.lambda(map, rows_known.then_some(&rows[..]), what);
                 let ops_len = scan_ts.len() + red_ts.len();
                 if map.ret.len() < ops_len {
@@ -766,11 +613,7 @@ impl Verifier<'_> {
                     return None;
                 }
                 let op_ts: Vec<Type> = scan_ts.iter().chain(&red_ts).cloned().collect();
-                self.expect_types(
-                    &map.ret[..ops_len],
-                    &op_ts,
-                    &format!("the operator inputs of {what}"),
-                );
+                self.expect_types(&map.ret[..ops_len], &op_ts, &format!("the operator inputs of {what}"));
                 let mut results: Vec<Type> = scan_ts.iter().map(|t| t.array_of(*w)).collect();
                 results.extend(red_ts);
                 results.extend(map.ret[ops_len..].iter().map(|t| t.array_of(*w)));
@@ -783,9 +626,7 @@ impl Verifier<'_> {
                 let mut expected_ret = Vec::new();
                 let mut results = Vec::new();
                 for op in ops {
-                    op.shape
-                        .iter()
-                        .for_each(|d| self.expect_prim(d, PrimType::I64, what));
+                    op.shape.iter().for_each(|d| self.expect_prim(d, PrimType::I64, what));
                     let value_ts = self.operator(&op.op, what);
                     if op.dests.len() != value_ts.len() {
                         self.err(format!(
@@ -805,19 +646,10 @@ impl Verifier<'_> {
                     expected_ret.extend(op.shape.iter().map(|_| Type::Prim(PrimType::I64)));
                     expected_ret.extend(value_ts);
                 }
-                self.expect_types(
-                    &map.ret,
-                    &expected_ret,
-                    &format!("the map function of {what}"),
-                );
+                self.expect_types(&map.ret, &expected_ret, &format!("the map function of {what}"));
                 Some(results)
             }
-            Soac::Scatter {
-                w,
-                arrs,
-                dests,
-                map,
-            } => {
+            Soac::Scatter { w, arrs, dests, map } => {
                 let rows = self.soac_inputs(w, arrs, what);
                 let rows_known = rows.len() == arrs.len();
                 self.lambda(map, rows_known.then_some(&rows[..]), what);
@@ -829,11 +661,7 @@ impl Verifier<'_> {
                     expected_ret.push(Type::Prim(t.elem()));
                     results.push(t);
                 }
-                self.expect_types(
-                    &map.ret,
-                    &expected_ret,
-                    &format!("the map function of {what}"),
-                );
+                self.expect_types(&map.ret, &expected_ret, &format!("the map function of {what}"));
                 Some(results)
             }
         }

@@ -47,11 +47,7 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
             f(var(array));
             slice(s, f);
         }
-        Exp::Update {
-            array,
-            slice: s,
-            value,
-        } => {
+        Exp::Update { array, slice: s, value } => {
             f(var(array));
             slice(s, f);
             f(*value);
@@ -78,19 +74,10 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
         Exp::ArrayLit { elems, .. } => elems.iter().for_each(|e| f(*e)),
         Exp::Assert { cond, .. } => f(*cond),
         Exp::Soac(soac) => match soac {
-            Soac::Screma {
-                w,
-                arrs,
-                scans,
-                reduces,
-                ..
-            } => {
+            Soac::Screma { w, arrs, scans, reduces, .. } => {
                 f(*w);
                 arrs.iter().for_each(|a| f(var(a)));
-                scans
-                    .iter()
-                    .chain(reduces)
-                    .for_each(|op| op.neutral.iter().for_each(|n| f(*n)));
+                scans.iter().chain(reduces).for_each(|op| op.neutral.iter().for_each(|n| f(*n)));
             }
             Soac::Hist { w, arrs, ops, .. } => {
                 f(*w);
@@ -118,20 +105,13 @@ pub fn lambdas(exp: &Exp) -> Vec<&Lambda> {
         ops.iter().map(|op| &op.lambda)
     }
     match soac {
-        Soac::Screma {
-            scans,
-            reduces,
-            map,
-            ..
-        } => {
+        Soac::Screma { scans, reduces, map, .. } => {
             let mut ls: Vec<&Lambda> = op_lambdas(scans).collect();
             ls.extend(op_lambdas(reduces));
             ls.push(map);
             ls
         }
-        Soac::Hist {
-            ops: hist_ops, map, ..
-        } => {
+        Soac::Hist { ops: hist_ops, map, .. } => {
             let mut ls: Vec<&Lambda> = hist_ops.iter().map(|op| &op.op.lambda).collect();
             ls.push(map);
             ls
@@ -143,11 +123,7 @@ pub fn lambdas(exp: &Exp) -> Vec<&Lambda> {
 /// The bodies written directly in `exp` (branches, loop bodies; not lambda bodies).
 pub fn bodies(exp: &Exp) -> Vec<&Body> {
     match exp {
-        Exp::If {
-            then_body,
-            else_body,
-            ..
-        } => vec![then_body, else_body],
+        Exp::If { then_body, else_body, .. } => vec![then_body, else_body],
         Exp::Loop { body, .. } => vec![body],
         _ => Vec::new(),
     }
@@ -185,8 +161,7 @@ impl UseBind {
             stm.pat.iter().for_each(|p| self.param(p));
             self.exp(&stm.exp);
         }
-        self.used
-            .extend(body.result.iter().filter_map(|r| r.as_var()));
+        self.used.extend(body.result.iter().filter_map(|r| r.as_var()));
     }
 
     fn lambda(&mut self, lam: &Lambda) {
@@ -248,9 +223,7 @@ pub fn consumed_directly(exp: &Exp) -> Vec<VName> {
     match exp {
         Exp::Update { array, .. } => vec![*array],
         Exp::Soac(Soac::Scatter { dests, .. }) => dests.clone(),
-        Exp::Soac(Soac::Hist { ops, .. }) => {
-            ops.iter().flat_map(|op| op.dests.iter().copied()).collect()
-        }
+        Exp::Soac(Soac::Hist { ops, .. }) => ops.iter().flat_map(|op| op.dests.iter().copied()).collect(),
         _ => Vec::new(),
     }
 }

@@ -24,16 +24,10 @@ fn assert_round_trip(prog: &Program) {
 fn sample_round_trips() {
     let prog = sample_program();
     let text = print::program(&prog);
-    assert!(
-        text.contains("entry main (n_0: i64, xs_1: [n_0]f32) : ([n_0]f32, f32)"),
-        "{text}"
-    );
+    assert!(text.contains("entry main (n_0: i64, xs_1: [n_0]f32) : ([n_0]f32, f32)"), "{text}");
     assert!(text.contains("mul.f32 x_2 2.0f32"), "{text}");
     assert!(text.contains("#[unsafe] let (first_"), "{text}");
-    assert!(
-        text.contains(r#"assert(pos_"#) && text.contains(r#""n must be \"positive\"\n""#),
-        "{text}"
-    );
+    assert!(text.contains(r#"assert(pos_"#) && text.contains(r#""n must be \"positive\"\n""#), "{text}");
     assert!(print::program_with_spans(&prog).contains("-- @0:10-20"));
     assert_round_trip(&prog);
 }

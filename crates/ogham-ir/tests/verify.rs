@@ -56,26 +56,13 @@ fn good_programs_pass() {
 fn deliberate_type_error_is_found() {
     let errs = errors(common::EVERY_CONSTRUCT);
     assert_eq!(errs.len(), 1, "{errs:#?}");
-    assert!(
-        errs[0].contains("weird.name") && errs[0].contains("u_15"),
-        "{errs:#?}"
-    );
+    assert!(errs[0].contains("weird.name") && errs[0].contains("u_15"), "{errs:#?}");
 }
 
 #[test]
 fn scoping() {
-    rejects(
-        &fun("x_0: i64", "i64", "  in (y_5)"),
-        &["y_5", "not in scope", "`f`"],
-    );
-    rejects(
-        &fun(
-            "x_0: i64",
-            "i64",
-            "  let (x_0: i64) = add.i64 x_0 1i64\n  in (x_0)",
-        ),
-        &["x_0", "more than once"],
-    );
+    rejects(&fun("x_0: i64", "i64", "  in (y_5)"), &["y_5", "not in scope", "`f`"]);
+    rejects(&fun("x_0: i64", "i64", "  let (x_0: i64) = add.i64 x_0 1i64\n  in (x_0)"), &["x_0", "more than once"]);
     // A lambda parameter is not in scope after its lambda.
     rejects(
         &fun(
@@ -92,107 +79,73 @@ fn scoping() {
     );
     // Defined after use.
     rejects(
-        &fun(
-            "x_0: i64",
-            "i64",
-            "  let (a_1: i64) = add.i64 b_2 1i64\n  let (b_2: i64) = x_0\n  in (a_1)",
-        ),
+        &fun("x_0: i64", "i64", "  let (a_1: i64) = add.i64 b_2 1i64\n  let (b_2: i64) = x_0\n  in (a_1)"),
         &["b_2"],
     );
 }
 
 #[test]
 fn operand_types() {
+    rejects(&fun("x_0: i64", "i64", "  let (y_1: i64) = add.i64 x_0 1i32\n  in (y_1)"), &["1i32", "expected i64"]);
+    rejects(&fun("x_0: i64", "i64", "  let (y_1: i64) = lt.i64 x_0 1i64\n  in (y_1)"), &["y_1", "pattern"]);
     rejects(
         &fun(
             "x_0: i64",
             "i64",
-            "  let (y_1: i64) = add.i64 x_0 1i32\n  in (y_1)",
+            "  let (y_1: i64) = if x_0 then {\n      in (1i64)\n    } else {\n      in (2i64)\n    }\n  in (y_1)",
         ),
-        &["1i32", "expected i64"],
-    );
-    rejects(
-        &fun(
-            "x_0: i64",
-            "i64",
-            "  let (y_1: i64) = lt.i64 x_0 1i64\n  in (y_1)",
-        ),
-        &["y_1", "pattern"],
-    );
-    rejects(
-        &fun("x_0: i64", "i64", "  let (y_1: i64) = if x_0 then {\n      in (1i64)\n    } else {\n      in (2i64)\n    }\n  in (y_1)"),
         &["condition", "x_0"],
     );
     rejects(
-        &fun("x_0: i64", "i64", "  let (y_1: i64) = loop (a_2: i64 = 0i64) for i_3 < 10i32 {\n      in (a_2)\n    }\n  in (y_1)"),
+        &fun(
+            "x_0: i64",
+            "i64",
+            "  let (y_1: i64) = loop (a_2: i64 = 0i64) for i_3 < 10i32 {\n      in (a_2)\n    }\n  in (y_1)",
+        ),
         &["loop bound", "10i32"],
     );
     rejects(
-        &fun("c_0: bool", "i64", "  let (y_1: i64) = loop (a_2: i64 = 0i64) while c_0 {\n      in (a_2)\n    }\n  in (y_1)"),
+        &fun(
+            "c_0: bool",
+            "i64",
+            "  let (y_1: i64) = loop (a_2: i64 = 0i64) while c_0 {\n      in (a_2)\n    }\n  in (y_1)",
+        ),
         &["while condition", "c_0", "not a loop parameter"],
-    );
-    rejects(
-        &fun("x_0: i64", "i64", "  let (y_1: i64) = loop (a_2: i64 = 0i64) while a_2 {\n      in (a_2)\n    }\n  in (y_1)"),
-        &["while condition", "not a bool"],
     );
     rejects(
         &fun(
             "x_0: i64",
             "i64",
-            "  let (y_1: i64) = apply g(x_0)\n  in (y_1)",
+            "  let (y_1: i64) = loop (a_2: i64 = 0i64) while a_2 {\n      in (a_2)\n    }\n  in (y_1)",
         ),
-        &["unknown function `g`"],
+        &["while condition", "not a bool"],
     );
+    rejects(&fun("x_0: i64", "i64", "  let (y_1: i64) = apply g(x_0)\n  in (y_1)"), &["unknown function `g`"]);
 }
 
 #[test]
 fn shapes() {
     rejects(
-        &fun(
-            "n_0: i64",
-            "[k_9]i64",
-            "  let (y_1: [k_9]i64) = iota.i64(n_0, 0i64, 1i64)\n  in (y_1)",
-        ),
+        &fun("n_0: i64", "[k_9]i64", "  let (y_1: [k_9]i64) = iota.i64(n_0, 0i64, 1i64)\n  in (y_1)"),
         &["k_9", "not in scope"],
     );
     rejects(
-        &fun(
-            "n_0: f32",
-            "[n_0]i64",
-            "  let (y_1: [n_0]i64) = iota.i64(3i64, 0i64, 1i64)\n  in (y_1)",
-        ),
+        &fun("n_0: f32", "[n_0]i64", "  let (y_1: [n_0]i64) = iota.i64(3i64, 0i64, 1i64)\n  in (y_1)"),
         &["n_0", "not i64"],
     );
     rejects(
-        &fun(
-            "n_0: i64",
-            "[3i32]i64",
-            "  let (y_1: [3i64]i64) = iota.i64(3i64, 0i64, 1i64)\n  in (y_1)",
-        ),
+        &fun("n_0: i64", "[3i32]i64", "  let (y_1: [3i64]i64) = iota.i64(3i64, 0i64, 1i64)\n  in (y_1)"),
         &["3i32", "not an i64"],
     );
 }
 
 #[test]
 fn results() {
-    rejects(
-        &fun("x_0: i64", "i64, i64", "  in (x_0)"),
-        &["result of the function body", "1 values where 2"],
-    );
-    rejects(
-        &fun("xs_0: [3i64]i64", "i64", "  in (xs_0)"),
-        &["result", "[3i64]i64"],
-    );
-    rejects(
-        &fun("xs_0: [3i64]i64", "[4i64]i64", "  in (xs_0)"),
-        &["result", "[4i64]i64"],
-    );
+    rejects(&fun("x_0: i64", "i64, i64", "  in (x_0)"), &["result of the function body", "1 values where 2"]);
+    rejects(&fun("xs_0: [3i64]i64", "i64", "  in (xs_0)"), &["result", "[3i64]i64"]);
+    rejects(&fun("xs_0: [3i64]i64", "[4i64]i64", "  in (xs_0)"), &["result", "[4i64]i64"]);
     // Different size variables are accepted: they may be equal at run time.
-    accepts(&fun(
-        "n_0: i64, m_1: i64, xs_2: [n_0]i64",
-        "[m_1]i64",
-        "  in (xs_2)",
-    ));
+    accepts(&fun("n_0: i64, m_1: i64, xs_2: [n_0]i64", "[m_1]i64", "  in (xs_2)"));
 }
 
 #[test]
@@ -228,18 +181,9 @@ fn soacs() {
         )
     };
     accepts(&reduce("a_3: f32, b_4: f32", "0.0f32"));
-    rejects(
-        &reduce("a_3: f32", "0.0f32"),
-        &["returns 1 values but takes 1 parameters"],
-    );
-    rejects(
-        &reduce("a_3: f32, b_4: f32", "0.0f32, 1.0f32"),
-        &["2 neutral elements for 1 values"],
-    );
-    rejects(
-        &reduce("a_3: f32, b_4: f32", "0i32"),
-        &["neutral element", "0i32"],
-    );
+    rejects(&reduce("a_3: f32", "0.0f32"), &["returns 1 values but takes 1 parameters"]);
+    rejects(&reduce("a_3: f32, b_4: f32", "0.0f32, 1.0f32"), &["2 neutral elements for 1 values"]);
+    rejects(&reduce("a_3: f32, b_4: f32", "0i32"), &["neutral element", "0i32"]);
     rejects(
         &fun(
             "n_0: i64, is_1: [n_0]i64, d_2: [5i64]f32",
@@ -253,19 +197,11 @@ fn soacs() {
 #[test]
 fn indexing() {
     rejects(
-        &fun(
-            "xs_0: [3i64]f32",
-            "f32",
-            "  let (y_1: f32) = index xs_0[0i64, 1i64]\n  in (y_1)",
-        ),
+        &fun("xs_0: [3i64]f32", "f32", "  let (y_1: f32) = index xs_0[0i64, 1i64]\n  in (y_1)"),
         &["slice of 2 dimensions", "rank 1"],
     );
     rejects(
-        &fun(
-            "xs_0: [3i64]f32",
-            "f32",
-            "  let (y_1: f32) = index xs_0[0i32]\n  in (y_1)",
-        ),
+        &fun("xs_0: [3i64]f32", "f32", "  let (y_1: f32) = index xs_0[0i32]\n  in (y_1)"),
         &["0i32", "expected i64"],
     );
     rejects(
@@ -294,11 +230,7 @@ fn consumption() {
         &["xs_0", "used in the definition of `y_2` after being consumed"],
     );
     rejects(
-        &fun(
-            "xs_0: [3i64]f32",
-            "[3i64]f32",
-            "  let (ys_1: [3i64]f32) = update xs_0[0i64] = 1.0f32\n  in (xs_0)",
-        ),
+        &fun("xs_0: [3i64]f32", "[3i64]f32", "  let (ys_1: [3i64]f32) = update xs_0[0i64] = 1.0f32\n  in (xs_0)"),
         &["xs_0", "returned after being consumed"],
     );
     // Consumption inside a branch counts for the enclosing body.
@@ -324,19 +256,10 @@ fn entry_points() {
         format!("entry main (x_0: i64) : (i64)\n  inputs ({inputs})\n  outputs ({outputs}) {{\n  in (x_0)\n}}\n")
     };
     accepts(&entry("\"i64\" [0]", "\"i64\" [0]"));
+    rejects(&entry("\"i64\" [1]", "\"i64\" [0]"), &["entry input", "part 1", "only 1 parameters"]);
+    rejects(&entry("\"i64\" [0]", "\"i64\" [3]"), &["entry output", "part 3"]);
     rejects(
-        &entry("\"i64\" [1]", "\"i64\" [0]"),
-        &["entry input", "part 1", "only 1 parameters"],
-    );
-    rejects(
-        &entry("\"i64\" [0]", "\"i64\" [3]"),
-        &["entry output", "part 3"],
-    );
-    rejects(
-        &entry(
-            "\"(i64, i64)\" [0] record {\"0\": \"i64\" 1, \"1\": \"i64\" 1}",
-            "\"i64\" [0]",
-        ),
+        &entry("\"(i64, i64)\" [0] record {\"0\": \"i64\" 1, \"1\": \"i64\" 1}", "\"i64\" [0]"),
         &["fields span 2 parts"],
     );
 }
@@ -345,13 +268,7 @@ fn entry_points() {
 fn verify_after_names_the_pass() {
     let prog = parse_program(&fun("x_0: i64", "i64", "  in (y_5)")).unwrap();
     let msg = verify_after("lower", &prog).unwrap_err();
-    assert!(
-        msg.starts_with("IR verifier failed after pass `lower`:"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains("in function `f`") && msg.contains("y_5"),
-        "{msg}"
-    );
+    assert!(msg.starts_with("IR verifier failed after pass `lower`:"), "{msg}");
+    assert!(msg.contains("in function `f`") && msg.contains("y_5"), "{msg}");
     assert_eq!(verify_after("lower", &common::sample_program()), Ok(()));
 }

@@ -146,11 +146,8 @@ impl<'a> Lowerer<'a> {
     /// The current value of the variables of a pattern (for `loop (x)` without `= init`).
     fn pattern_current_value(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, pat: &'a Pat) -> LResult<Val<'a>> {
         match &pat.kind {
-            PatKind::Var(name) => match sc.env.get_by_name(&name.text) {
-                Some(v) => Ok(v.clone()),
-                None if self.info.resolutions.contains_key(&pat.id) => self.reference(b, sc, pat.id, pat.span),
-                None => Err(unsupported(pat.span, "a loop without an initial value whose variable is not local")),
-            },
+            // The checker resolved the implied initial value under the pattern's id.
+            PatKind::Var(_) => self.reference(b, sc, pat.id, pat.span),
             PatKind::Tuple(items) => {
                 let mut vals = Vec::new();
                 for p in items {

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{CmpOp, EntryPoint, EntryValue, FunDef, Opaque, Param, PrimType, SubExp, Type as IrType, VName};
+use ogham_syntax::ast::NodeId;
 use ogham_syntax::ast::{Expr, ExprKind, Literal, Pat, PatKind, TypeExp, TypeParam};
-use ogham_types::{DefId, Type};
+use ogham_types::{DefId, Size, Type};
 
 use crate::types::{array_type, type_name};
 use crate::value::{RType, Scope, Val};
@@ -36,6 +37,9 @@ impl<'a> Lowerer<'a> {
         }
         // Each input's flat parameters, and any sizes they need beyond the declared ones.
         let mut inputs: Vec<(Vec<Param>, EntryValue)> = Vec::new();
+        let implicit_ids: Vec<NodeId> =
+            self.info.defs.get(def.0 as usize).map(|d| d.size_params.clone()).unwrap_or_default();
+        let mut implicit_bound: HashMap<NodeId, VName> = HashMap::new();
         for pat in &dec.params {
             let t = self.binding_type(pat.id, pat.span)?;
             let rt = self.rtype(&mut b, &scope, t, true)?;
@@ -44,10 +48,32 @@ impl<'a> Lowerer<'a> {
             }
             let mut shapes = Vec::new();
             Self::leaf_shapes(&rt, &[], &mut shapes);
+            let mut sizes = Vec::new();
+            leaf_sizes(t, &[], &mut sizes);
             let mut parts = Vec::new();
-            for (elem, shape) in shapes {
+            for (k, (elem, shape)) in shapes.into_iter().enumerate() {
                 let mut dims = Vec::with_capacity(shape.len());
-                for d in shape {
+                for (j, d) in shape.into_iter().enumerate() {
+                    // An implicit size parameter (from `[]`) shared by several
+                    // inputs is one IR size parameter, so the inputs must agree.
+                    let implicit = match sizes.get(k).and_then(|s| s.get(j)) {
+                        Some(Size::Poly(p)) if d.is_none() => p.as_var().filter(|v| implicit_ids.contains(v)),
+                        _ => None,
+                    };
+                    if let Some(v) = implicit {
+                        let name = match implicit_bound.get(&v) {
+                            Some(name) => *name,
+                            None => {
+                                let p = self.param("size", IrType::Prim(PrimType::I64));
+                                let name = p.name;
+                                size_params.push(p);
+                                implicit_bound.insert(v, name);
+                                name
+                            }
+                        };
+                        dims.push(SubExp::Var(name));
+                        continue;
+                    }
                     let is_param = |v: &VName| {
                         size_params.iter().any(|p| p.name == *v)
                             || inputs.iter().any(|(ps, _)| ps.iter().any(|p| p.name == *v))
@@ -73,6 +99,9 @@ impl<'a> Lowerer<'a> {
                 parts.push(self.param("in", array_type(elem, dims)));
             }
             let val = shape_template(&rt).rebuild(&mut parts.iter().map(|p| SubExp::Var(p.name)));
+            for (id, name) in &implicit_bound {
+                scope = scope.bind(*id, Val::Leaf(SubExp::Var(*name)));
+            }
             scope = self.bind_pat(&mut b, &scope, pat, val)?;
             let ev = entry_value(t, pat_type_exp(pat), Vec::new());
             inputs.push((parts, ev));
@@ -264,5 +293,24 @@ fn show(e: &Expr, depth: usize) -> String {
         ExprKind::Not(x) => format!("!{}", show(x, d)),
         ExprKind::Index(x, _) => format!("{}[…]", show(x, d)),
         _ => "…".to_string(),
+    }
+}
+
+/// The checked size of every dimension of every leaf of a value of type `t`,
+/// in the same leaf order as `Lowerer::leaf_shapes`.
+fn leaf_sizes(t: &Type, outer: &[Size], out: &mut Vec<Vec<Size>>) {
+    match t {
+        Type::Prim(_) => out.push(outer.to_vec()),
+        Type::Array { elem, shape } => {
+            let mut o = outer.to_vec();
+            o.extend(shape.iter().cloned());
+            leaf_sizes(elem, &o, out);
+        }
+        Type::Record(fields) => fields.values().for_each(|f| leaf_sizes(f, outer, out)),
+        Type::Sum(cs) => {
+            out.push(outer.to_vec());
+            cs.values().flatten().for_each(|p| leaf_sizes(p, outer, out));
+        }
+        Type::Arrow { .. } | Type::Param(_) => {}
     }
 }

@@ -315,7 +315,7 @@ impl<'a> Lowerer<'a> {
             params: &dec.params,
             body: &dec.body,
             scope,
-            size_params: size_params(&dec.type_params),
+            size_params: self.info.defs.get(def.0 as usize).map(|d| d.size_params.clone()).unwrap_or_default(),
             applied: Vec::new(),
         })))
     }

@@ -15,7 +15,7 @@ impl<'a> Lowerer<'a> {
     /// Refutable parts are not tested (see [`Lowerer::pat_test`]).
     pub fn bind_pat(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, pat: &'a Pat, v: Val<'a>) -> LResult<Scope<'a>> {
         match &pat.kind {
-            PatKind::Var(name) => Ok(sc.bind_named(pat.id, &name.text, v)),
+            PatKind::Var(_) => Ok(sc.bind(pat.id, v)),
             PatKind::Wildcard | PatKind::Literal(_) => Ok(sc.clone()),
             PatKind::Tuple(items) => {
                 if items.len() == 1 {

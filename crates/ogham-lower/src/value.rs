@@ -108,32 +108,13 @@ pub struct Env<'a>(Option<Rc<EnvNode<'a>>>);
 #[derive(Debug)]
 pub struct EnvNode<'a> {
     id: NodeId,
-    /// The source name of a variable binding, for `loop x for …` (whose
-    /// initial value is the variable of that name in scope).
-    name: Option<Rc<str>>,
     val: Val<'a>,
     next: Env<'a>,
 }
 
 impl<'a> Env<'a> {
     pub fn with(&self, id: NodeId, val: Val<'a>) -> Env<'a> {
-        Env(Some(Rc::new(EnvNode { id, name: None, val, next: self.clone() })))
-    }
-
-    pub fn with_named(&self, id: NodeId, name: &str, val: Val<'a>) -> Env<'a> {
-        Env(Some(Rc::new(EnvNode { id, name: Some(name.into()), val, next: self.clone() })))
-    }
-
-    /// The innermost variable binding of a source name.
-    pub fn get_by_name(&self, name: &str) -> Option<&Val<'a>> {
-        let mut cur = self.0.as_deref();
-        while let Some(node) = cur {
-            if node.name.as_deref() == Some(name) {
-                return Some(&node.val);
-            }
-            cur = node.next.0.as_deref();
-        }
-        None
+        Env(Some(Rc::new(EnvNode { id, val, next: self.clone() })))
     }
 
     pub fn get(&self, id: NodeId) -> Option<&Val<'a>> {
@@ -161,10 +142,6 @@ pub struct Scope<'a> {
 impl<'a> Scope<'a> {
     pub fn bind(&self, id: NodeId, val: Val<'a>) -> Scope<'a> {
         Scope { env: self.env.with(id, val), subst: self.subst.clone() }
-    }
-
-    pub fn bind_named(&self, id: NodeId, name: &str, val: Val<'a>) -> Scope<'a> {
-        Scope { env: self.env.with_named(id, name, val), subst: self.subst.clone() }
     }
 }
 

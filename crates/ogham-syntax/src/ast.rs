@@ -84,11 +84,17 @@ pub enum Dec {
     Value(ValueDec),
     Type(TypeDec),
     /// `import "path"` (path as written, without `.fut`).
-    Import { path: String, span: Span },
+    Import {
+        path: String,
+        span: Span,
+    },
     /// A declaration form that parses but is not supported yet (`module`,
     /// `module type`, `open`, `local`, `include`); reported by the checker as
     /// `not-supported-yet`.
-    Unsupported { what: &'static str, span: Span },
+    Unsupported {
+        what: &'static str,
+        span: Span,
+    },
 }
 
 /// `def`/`entry`/`let` at top level.
@@ -218,8 +224,14 @@ pub enum PatKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
     /// An integer literal (possibly negated in patterns). A float suffix makes it a `Float`.
-    Int { value: i128, suffix: Option<PrimType> },
-    Float { value: f64, suffix: Option<PrimType> },
+    Int {
+        value: i128,
+        suffix: Option<PrimType>,
+    },
+    Float {
+        value: f64,
+        suffix: Option<PrimType>,
+    },
     Bool(bool),
     /// `"abc"`: a `[]u8` array of UTF-8 bytes.
     String(Vec<u8>),
@@ -293,7 +305,12 @@ pub enum ExprKind {
     Record(Vec<RecordField>),
     ArrayLit(Vec<Expr>),
     /// `a..<b`, `a..s..<b` (where `second` is `s`), `a...b`, `a..>b`.
-    Range { start: Box<Expr>, second: Option<Box<Expr>>, end: Box<Expr>, kind: RangeEnd },
+    Range {
+        start: Box<Expr>,
+        second: Option<Box<Expr>>,
+        end: Box<Expr>,
+        kind: RangeEnd,
+    },
     /// `e.f` where `e` is not a plain name (otherwise it is a `Var` with qualifiers).
     Project(Box<Expr>, Name),
     /// `a[i, j:k]`
@@ -301,7 +318,12 @@ pub enum ExprKind {
     /// Juxtaposition `f a b` (at least one argument).
     Apply(Box<Expr>, Vec<Expr>),
     /// `a op b`; `op` is the operator as written, or the function in `` a `f` b ``.
-    BinOp { op: QualName, backquoted: bool, lhs: Box<Expr>, rhs: Box<Expr> },
+    BinOp {
+        op: QualName,
+        backquoted: bool,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `-e`
     Negate(Box<Expr>),
     /// `!e`
@@ -309,16 +331,33 @@ pub enum ExprKind {
     /// `(+)`, ``(`f`)``
     OpSection(QualName, bool),
     /// `(x +)`: the operator with its left operand given.
-    LeftSection { op: QualName, backquoted: bool, lhs: Box<Expr> },
+    LeftSection {
+        op: QualName,
+        backquoted: bool,
+        lhs: Box<Expr>,
+    },
     /// `(+ y)`: the operator with its right operand given.
-    RightSection { op: QualName, backquoted: bool, rhs: Box<Expr> },
+    RightSection {
+        op: QualName,
+        backquoted: bool,
+        rhs: Box<Expr>,
+    },
     /// `(.a.b)`
     ProjectSection(Vec<Name>),
     /// `(.[i, j])`
     IndexSection(Vec<DimIndex>),
-    If { cond: Box<Expr>, then_branch: Box<Expr>, else_branch: Box<Expr> },
+    If {
+        cond: Box<Expr>,
+        then_branch: Box<Expr>,
+        else_branch: Box<Expr>,
+    },
     /// `let [n] pat = value in body`
-    Let { sizes: Vec<Binder>, pat: Pat, value: Box<Expr>, body: Box<Expr> },
+    Let {
+        sizes: Vec<Binder>,
+        pat: Pat,
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
     /// `let f [n] 'a (x: t) : r = value in body`
     LetFun {
         name: Binder,
@@ -329,20 +368,43 @@ pub enum ExprKind {
         body: Box<Expr>,
     },
     /// `a with [i, j] = v`
-    Update { array: Box<Expr>, index: Vec<DimIndex>, value: Box<Expr> },
+    Update {
+        array: Box<Expr>,
+        index: Vec<DimIndex>,
+        value: Box<Expr>,
+    },
     /// `r with a.b = v`
-    RecordUpdate { record: Box<Expr>, fields: Vec<Name>, value: Box<Expr> },
+    RecordUpdate {
+        record: Box<Expr>,
+        fields: Vec<Name>,
+        value: Box<Expr>,
+    },
     /// `\p1 p2 : t -> body`
-    Lambda { params: Vec<Pat>, ret: Option<TypeExp>, body: Box<Expr> },
+    Lambda {
+        params: Vec<Pat>,
+        ret: Option<TypeExp>,
+        body: Box<Expr>,
+    },
     /// `loop pat = init form do body`; `init` is `None` for `loop pat for ...`
-    Loop { pat: Pat, init: Option<Box<Expr>>, form: LoopForm, body: Box<Expr> },
-    Match { scrutinee: Box<Expr>, cases: Vec<Case> },
+    Loop {
+        pat: Pat,
+        init: Option<Box<Expr>>,
+        form: LoopForm,
+        body: Box<Expr>,
+    },
+    Match {
+        scrutinee: Box<Expr>,
+        cases: Vec<Case>,
+    },
     /// `e : t`
     Ascribe(Box<Expr>, TypeExp),
     /// `e :> t`
     Coerce(Box<Expr>, TypeExp),
     /// `assert cond e`
-    Assert { cond: Box<Expr>, body: Box<Expr> },
+    Assert {
+        cond: Box<Expr>,
+        body: Box<Expr>,
+    },
     /// `#c a b` (constructor with its payload, possibly empty)
     Constructor(Name, Vec<Expr>),
     /// `#[attr] e`

@@ -68,6 +68,8 @@ pub struct TypeAbbrev {
 #[derive(Default)]
 pub struct Pending {
     pub expr_types: HashMap<NodeId, Ty>,
+    /// Where each expression of `expr_types` is, for errors found once types are final.
+    pub expr_spans: HashMap<NodeId, Span>,
     pub binding_types: HashMap<NodeId, Ty>,
     pub insts: Vec<(NodeId, Vec<(NodeId, Ty)>, Vec<(NodeId, Dim)>)>,
     /// Built-in operators whose exact operation depends on the operand type.
@@ -75,6 +77,9 @@ pub struct Pending {
     pub literals: Vec<(Literal, bool, Ty, Span)>,
     pub matches: Vec<(Vec<Pat>, Ty, Span)>,
     pub irrefutable: Vec<Pat>,
+    /// Instantiated size parameters that occur in no parameter type, which
+    /// the context of their use must determine.
+    pub context_sizes: Vec<(Dim, Span)>,
 }
 
 pub struct Checker {
@@ -103,6 +108,12 @@ pub struct Checker {
     pub tuple_aliases: HashMap<NodeId, Vec<Aliases>>,
     /// Local functions whose bodies are being checked (a use inside is recursion).
     pub defining_locals: Vec<String>,
+    /// Size variables standing for anonymous sizes `[]` in the current
+    /// top-level definition's parameters (see `AnonMode::Inferred`).
+    pub inferred_sizes: Vec<NodeId>,
+    /// The names bound by the current top-level definition's header (its
+    /// size and value parameters): what an inferred size may be equated with.
+    pub header_scope: Vec<NodeId>,
 }
 
 impl Checker {
@@ -128,6 +139,8 @@ impl Checker {
             top_level_header: false,
             tuple_aliases: HashMap::new(),
             defining_locals: Vec::new(),
+            inferred_sizes: Vec::new(),
+            header_scope: Vec::new(),
         }
     }
 
@@ -167,8 +180,18 @@ impl Checker {
         }
         let mut sizes = HashMap::new();
         let mut inst_sizes = Vec::new();
+        let mut in_params = Vec::new();
+        let mut t = &scheme.ty;
+        while let Ty::Arrow(a) = t {
+            ty::dim_vars(&a.from, &mut in_params);
+            t = &a.to;
+        }
         for p in &scheme.size_params {
             let d = self.store.fresh_svar();
+            if !in_params.contains(p) {
+                // Only the context of this use can determine it (`rep`).
+                self.pending.context_sizes.push((d.clone(), span));
+            }
             sizes.insert(*p, d.clone());
             inst_sizes.push((*p, d));
         }
@@ -268,6 +291,8 @@ impl Checker {
         let errors_before = self.diags.len();
         self.top_level_header = true;
         self.tuple_aliases.clear();
+        self.inferred_sizes.clear();
+        self.header_scope.clear();
 
         let (fun_ty, explicit_types, explicit_sizes, body_aliases, param_ids) =
             self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
@@ -297,6 +322,17 @@ impl Checker {
             self.check_unique_components(vd, components);
         }
         self.finalise_definition();
+        let mut implicit_sizes = implicit_sizes;
+        self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
+        for (d, span) in std::mem::take(&mut self.pending.context_sizes) {
+            if self.store.resolve_dim(&d).as_var().is_some_and(ty::is_svar) {
+                self.error(
+                    "ambiguous-size",
+                    span,
+                    "The size of this function's result cannot be determined from its context; add a type annotation.",
+                );
+            }
+        }
         let resolved = self.store.resolve(&fun_ty);
         // Generalise over the remaining type variables.
         let mut type_params = explicit_types;
@@ -312,6 +348,12 @@ impl Checker {
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
 
+        if self.diags.len() == errors_before {
+            self.check_function_arrays();
+        }
+        if self.diags.len() == errors_before {
+            self.check_ambiguous_types();
+        }
         let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
         if is_entry {
             self.check_entry(vd, &final_ty, !type_params.is_empty());
@@ -319,8 +361,11 @@ impl Checker {
         self.record_pending();
 
         let failed = self.diags.len() > errors_before;
-        let scheme =
-            if failed { Scheme::mono(Ty::Error) } else { Scheme { type_params, size_params, ty: final_ty.clone() } };
+        let scheme = if failed {
+            Scheme::mono(Ty::Error)
+        } else {
+            Scheme { type_params, size_params: size_params.clone(), ty: final_ty.clone() }
+        };
         let def_id = DefId(self.globals.len() as u32);
         self.info.defs.push(DefInfo {
             name: vd.name.name.text.clone(),
@@ -328,6 +373,7 @@ impl Checker {
             dec_index,
             is_entry,
             ty: ty::to_public(&final_ty),
+            size_params: size_params.clone(),
         });
         if is_entry {
             self.info.entries.push(def_id);
@@ -336,6 +382,88 @@ impl Checker {
         self.globals.push(GlobalDef { binder: vd.name.id, scheme });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.current_def = None;
+    }
+
+    /// Turns the inferred sizes of the definition's parameters that nothing
+    /// determined into implicit size parameters, and rejects those that were
+    /// equated with a size the caller cannot know (a name bound in the body,
+    /// an existential size).
+    fn close_inferred_sizes(&mut self, implicit: &mut Vec<NodeId>, span: Span) {
+        for (i, v) in std::mem::take(&mut self.inferred_sizes).into_iter().enumerate() {
+            let d = self.store.resolve_dim(&Dim::var(v));
+            if let Some(w) = d.as_var().filter(|w| ty::is_svar(*w)) {
+                let id = self.store.fresh_synthetic();
+                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("d{i}"));
+                self.names.insert(id, name);
+                self.store.bind_svar(w, Dim::var(id));
+                implicit.push(id);
+                continue;
+            }
+            let visible = |c: &Checker, x: NodeId| {
+                c.header_scope.contains(&x) || implicit.contains(&x) || c.globals.iter().any(|g| g.binder == x)
+            };
+            let ok = match &d {
+                Dim::Poly(p) => p.vars().all(|x| visible(self, x)),
+                Dim::Unknown(_) => false,
+            };
+            if !ok {
+                let shown = self.show_dim(&d);
+                let name = self.names.get(&v).cloned().unwrap_or_else(|| format!("d{i}"));
+                self.error(
+                    "size-mismatch",
+                    span,
+                    format!(
+                        "Sizes `{name}` and `{shown}` do not match: the anonymous size `{name}` of a parameter would have to equal `{shown}`, which is not known from the parameters; name the size or use a coercion `:>`."
+                    ),
+                );
+            }
+        }
+    }
+
+    /// No expression may have an array-of-functions type; instantiating a
+    /// polymorphic function (`map` with a function-valued lambda) can produce
+    /// one that no type expression spelled out.
+    fn check_function_arrays(&mut self) {
+        let mut first: Option<Span> = None;
+        for (node, t) in &self.pending.expr_types {
+            if array_of_arrows(&self.store.resolve(t)) {
+                if let Some(span) = self.pending.expr_spans.get(node) {
+                    if first.is_none_or(|f| (span.start, span.end) < (f.start, f.end)) {
+                        first = Some(*span);
+                    }
+                }
+            }
+        }
+        if let Some(span) = first {
+            self.error("array-of-functions", span, "Arrays of functions are not allowed.");
+        }
+    }
+
+    /// Every type variable left once the definition's own type has been
+    /// generalised belongs to a subexpression whose type nothing determines
+    /// (`length []`): Futhark rejects the definition.
+    fn check_ambiguous_types(&mut self) {
+        let mut first: Option<(Span, Ty)> = None;
+        for (node, t) in &self.pending.expr_types {
+            let mut vars = Vec::new();
+            collect_vars(&self.store, t, &mut vars);
+            if vars.is_empty() {
+                continue;
+            }
+            if let Some(span) = self.pending.expr_spans.get(node) {
+                if first.as_ref().is_none_or(|(f, _)| (span.start, span.end) < (f.start, f.end)) {
+                    first = Some((*span, t.clone()));
+                }
+            }
+        }
+        if let Some((span, t)) = first {
+            let shown = self.show(&t);
+            self.error(
+                "ambiguous-type",
+                span,
+                format!("The type `{shown}` of this expression is ambiguous; add a type annotation."),
+            );
+        }
     }
 
     /// A unique component of a returned tuple must not alias another component.
@@ -379,9 +507,15 @@ impl Checker {
             );
             return;
         }
+        // Only the declared parameters are inputs; any further arrow is a
+        // function-typed result.
         let mut t = ty.clone();
         let mut params = Vec::new();
         while let Ty::Arrow(a) = t {
+            if params.len() == vd.params.len() {
+                t = Ty::Arrow(a);
+                break;
+            }
             params.push(a.from.clone());
             t = a.to.clone();
         }
@@ -563,6 +697,17 @@ fn pat_may_be_refutable(p: &Pat) -> bool {
         PatKind::Record(fs) => fs.iter().any(|(_, p)| pat_may_be_refutable(p)),
         PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_may_be_refutable(p),
         PatKind::Var(_) | PatKind::Wildcard => false,
+    }
+}
+
+/// Whether a resolved type contains an array whose elements contain functions.
+fn array_of_arrows(t: &Ty) -> bool {
+    match t {
+        Ty::Array(e, _) => contains_arrow(e),
+        Ty::Record(fs) => fs.values().any(array_of_arrows),
+        Ty::Sum(cs) => cs.values().flatten().any(array_of_arrows),
+        Ty::Arrow(a) => array_of_arrows(&a.from) || array_of_arrows(&a.to),
+        _ => false,
     }
 }
 

@@ -28,8 +28,12 @@ pub enum AnonMode {
     Fresh,
     /// An existential size (return types).
     Unknown,
-    /// A new implicit size parameter of the enclosing top-level definition.
+    /// A new implicit size parameter of a built-in signature (rigid).
     Implicit,
+    /// A size to be inferred in a top-level definition's parameters: a size
+    /// variable that unification may equate with other sizes of the header;
+    /// whatever stays unsolved becomes an implicit size parameter.
+    Inferred,
 }
 
 /// The names of the built-in infix operators.
@@ -152,6 +156,7 @@ impl Checker {
 
     fn record(&mut self, e: &Expr, ty: &Ty) {
         self.pending.expr_types.insert(e.id, ty.clone());
+        self.pending.expr_spans.insert(e.id, e.span);
     }
 
     // ---------------------------------------------------------------- types
@@ -193,7 +198,11 @@ impl Checker {
                     self.push_size_binder(&Binder { name: n.clone(), id });
                     id
                 });
-                let to_ty = self.type_exp(to, if mode == AnonMode::Implicit { AnonMode::Unknown } else { mode });
+                let to_mode = match mode {
+                    AnonMode::Implicit | AnonMode::Inferred => AnonMode::Unknown,
+                    other => other,
+                };
+                let to_ty = self.type_exp(to, to_mode);
                 self.locals.truncate(saved);
                 let ret_unique = is_unique_type_exp(to);
                 Ty::Arrow(Box::new(ArrowTy { param: param_id, from: from_ty, to: to_ty, consumes, ret_unique }))
@@ -356,6 +365,14 @@ impl Checker {
                         None => self.store.fresh_svar(),
                     }
                 }
+                AnonMode::Inferred => {
+                    let d = self.store.fresh_svar();
+                    if let Some(v) = d.as_var() {
+                        self.names.insert(v, format!("d{}", self.inferred_sizes.len()));
+                        self.inferred_sizes.push(v);
+                    }
+                    d
+                }
             },
             SizeExp::Expr(e) => {
                 let (t, _) = self.expr(e);
@@ -402,7 +419,7 @@ impl Checker {
             }
         }
         let top_level_header = std::mem::take(&mut self.top_level_header);
-        let mode = if top_level_header { AnonMode::Implicit } else { AnonMode::Fresh };
+        let mode = if top_level_header { AnonMode::Inferred } else { AnonMode::Fresh };
         let mut param_tys = Vec::new();
         let mut param_vars = Vec::new();
         let mut seen: Vec<Name> = Vec::new();
@@ -427,24 +444,9 @@ impl Checker {
             }
             param_tys.push((t, unique, pat_var(p)));
         }
-        for (sid, b) in explicit_sizes.iter().zip(type_params.iter().filter_map(|tp| match tp {
-            TypeParam::Size(b) => Some(b),
-            _ => None,
-        })) {
-            let mut used = Vec::new();
-            for (t, _, _) in &param_tys {
-                ty::dim_vars(&self.store.resolve(t), &mut used);
-            }
-            if !used.contains(sid) {
-                self.error(
-                    "unused-size",
-                    b.name.span,
-                    format!(
-                        "Size parameter `{}` is not used in any parameter type, so it cannot be inferred.",
-                        b.name.text
-                    ),
-                );
-            }
+        if top_level_header {
+            // Inferred sizes may only be equated with names visible here.
+            self.header_scope = self.locals.iter().map(|l| l.id).collect();
         }
         let (ret_ty, ret_unique) = match ret {
             Some(r) => {
@@ -456,10 +458,40 @@ impl Checker {
                         "Existential sizes may only appear at the top of a return type.",
                     );
                 }
+                if let Some(span) = anon_in_returned_param(r) {
+                    self.error(
+                        "existential-param-ret",
+                        span,
+                        "An anonymous size in a parameter of a returned function would be existential; name the size with a size parameter.",
+                    );
+                }
                 (Some(self.type_exp(r, AnonMode::Fresh)), is_unique_type_exp(r))
             }
             None => (None, false),
         };
+        for (sid, b) in explicit_sizes.iter().zip(type_params.iter().filter_map(|tp| match tp {
+            TypeParam::Size(b) => Some(b),
+            _ => None,
+        })) {
+            let mut used = Vec::new();
+            for (t, _, _) in &param_tys {
+                ty::dim_vars(&self.store.resolve(t), &mut used);
+            }
+            // A size used only in the return type is determined by the context of each use (`rep`).
+            if let Some(r) = &ret_ty {
+                ty::dim_vars(&self.store.resolve(r), &mut used);
+            }
+            if !used.contains(sid) {
+                self.error(
+                    "unused-size",
+                    b.name.span,
+                    format!(
+                        "Size parameter `{}` is not used in any parameter or return type, so it cannot be inferred.",
+                        b.name.text
+                    ),
+                );
+            }
+        }
         let (body_ty, body_aliases) = self.expr(body);
         let result = match &ret_ty {
             Some(r) => {
@@ -619,6 +651,24 @@ impl Checker {
                 self.unify_at(expected, &t, p.span);
             }
             PatKind::Constructor(name, args) => {
+                if let Ty::Sum(cs) = self.store.shallow(expected) {
+                    if let Some(payload) = cs.get(&name.text).filter(|ts| ts.len() != args.len()) {
+                        self.error(
+                            "arity-mismatch",
+                            p.span,
+                            format!(
+                                "Constructor `#{}` has {} payload values, but the pattern gives {}.",
+                                name.text,
+                                payload.len(),
+                                args.len()
+                            ),
+                        );
+                        for q in args {
+                            self.pat(q, &Ty::Error, mode, bound);
+                        }
+                        return;
+                    }
+                }
                 let tys: Vec<Ty> = args.iter().map(|q| self.fresh_var(q.span)).collect();
                 let sum =
                     self.store.fresh_var(Constraint::Sum(BTreeMap::from([(name.text.clone(), tys.clone())])), p.span);
@@ -932,7 +982,9 @@ impl Checker {
                 let scheme = (!explicit_types.is_empty() || !explicit_sizes.is_empty()).then(|| Scheme {
                     type_params: explicit_types,
                     size_params: explicit_sizes,
-                    ty: ft.clone(),
+                    // Resolved, so that instantiation sees the type parameters
+                    // behind the parameters' unification variables.
+                    ty: self.store.resolve(&ft),
                 });
                 let saved = self.locals.len();
                 self.locals.push(Local {
@@ -1291,8 +1343,20 @@ impl Checker {
     fn pattern_as_expr(&mut self, p: &Pat) -> (Ty, Aliases) {
         match &p.kind {
             PatKind::Var(name) => {
+                // The resolution of the implied initial value is keyed by the
+                // pattern variable's own id (lowering looks it up there).
                 let q = QualName::unqualified(name.text.clone(), name.span);
-                self.var(NodeId(0), &q)
+                self.var(p.id, &q)
+            }
+            PatKind::Record(fields) => {
+                let mut tys = BTreeMap::new();
+                let mut al = Aliases::new();
+                for (n, q) in fields {
+                    let (t, a) = self.pattern_as_expr(q);
+                    tys.insert(n.text.clone(), t);
+                    al.extend(a);
+                }
+                (Ty::Record(tys), al)
             }
             PatKind::Tuple(items) => {
                 let mut tys = Vec::new();
@@ -1716,6 +1780,37 @@ fn strip_parens(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Parens(inner) => strip_parens(inner),
         _ => e,
+    }
+}
+
+/// The span of an anonymous size `[]` in a parameter type of a function type
+/// that a return type contains: in a return type `[]` means existential,
+/// which a function parameter cannot be.
+fn anon_in_returned_param(t: &TypeExp) -> Option<Span> {
+    match t {
+        TypeExp::Arrow { from, to, .. } => anonymous_size(from).or_else(|| anon_in_returned_param(to)),
+        TypeExp::Tuple(items, _) => items.iter().find_map(anon_in_returned_param),
+        TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| anon_in_returned_param(t)),
+        TypeExp::Existential(_, t, _) | TypeExp::Unique(t, _) => anon_in_returned_param(t),
+        _ => None,
+    }
+}
+
+/// The span of the first anonymous size `[]` in a type expression.
+fn anonymous_size(t: &TypeExp) -> Option<Span> {
+    match t {
+        TypeExp::Array(SizeExp::Anonymous(span), _, _) => Some(*span),
+        TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) | TypeExp::Existential(_, t, _) => anonymous_size(t),
+        TypeExp::Tuple(items, _) => items.iter().find_map(anonymous_size),
+        TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| anonymous_size(t)),
+        TypeExp::Arrow { from, to, .. } => anonymous_size(from).or_else(|| anonymous_size(to)),
+        TypeExp::Sum(cs, _) => cs.iter().flat_map(|(_, ts)| ts).find_map(anonymous_size),
+        TypeExp::Apply(f, a, _) => anonymous_size(f).or(match a.as_ref() {
+            TypeArg::Type(t) => anonymous_size(t),
+            TypeArg::Size(SizeExp::Anonymous(span)) => Some(*span),
+            TypeArg::Size(_) => None,
+        }),
+        TypeExp::Var(_) => None,
     }
 }
 

@@ -111,6 +111,9 @@ pub struct DefInfo {
     pub is_entry: bool,
     /// The definition's full type, curried over its parameters.
     pub ty: Type,
+    /// Its size parameters: the explicit ones, then the implicit ones that
+    /// anonymous sizes `[]` in its parameters became.
+    pub size_params: Vec<NodeId>,
 }
 
 /// Everything the checker found out about a well-typed program.

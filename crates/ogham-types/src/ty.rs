@@ -42,6 +42,13 @@ impl Dim {
     pub fn constant(c: i64) -> Dim {
         Dim::Poly(Poly::constant(c))
     }
+    /// The variable this dimension is exactly, if it is one.
+    pub fn as_var(&self) -> Option<NodeId> {
+        match self {
+            Dim::Poly(p) => p.as_var(),
+            Dim::Unknown(_) => None,
+        }
+    }
 }
 
 /// A function type's parameter side.
@@ -481,10 +488,13 @@ pub fn show_poly(p: &Poly, names: &Names) -> String {
 }
 
 fn show_size_var(v: NodeId, names: &Names) -> String {
+    if let Some(n) = names.get(&v) {
+        return n.clone();
+    }
     if is_svar(v) {
         return format!("?{}", v.0 - SVAR_BASE);
     }
-    names.get(&v).cloned().unwrap_or_else(|| format!("d{}", v.0 & 0xffff))
+    format!("d{}", v.0 & 0xffff)
 }
 
 pub fn show_dim(d: &Dim, names: &Names) -> String {

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ogham_driver::pipeline::{compile_file, Stop};
-use ogham_driver::run;
 use ogham_driver::test_runner::{self, Backend, TestOptions};
+use ogham_driver::{native, run};
 
 #[derive(Parser)]
 #[command(name = "ogham", version, about = "A compiler for a data-parallel array language, compatible with Futhark")]
@@ -29,6 +29,12 @@ enum Command {
         #[arg(short = 'b', long = "binary-output")]
         binary: bool,
     },
+    /// Compile a program to a sequential native executable through C.
+    C(CompileArgs),
+    /// Compile a program to a multithreaded native executable through C.
+    Multicore(CompileArgs),
+    /// Benchmark programs on their datasets, like `futhark bench`.
+    Bench(ogham_driver::bench::BenchArgs),
     /// Type-check a program without running it.
     Check { program: PathBuf },
     /// Run the `-- ==` test blocks of every `.fut` file under the given paths.
@@ -65,10 +71,24 @@ enum Command {
     },
 }
 
+#[derive(clap::Args)]
+struct CompileArgs {
+    program: PathBuf,
+    /// The executable to write (default: the program's name without `.fut`).
+    #[arg(short = 'o')]
+    output: Option<PathBuf>,
+    /// The C compiler to use (default: `$CC`, else `cc`).
+    #[arg(long)]
+    cc: Option<String>,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Run { program, entry, binary } => cmd_run(&program, entry.as_deref(), binary),
+        Command::C(args) => cmd_compile(&args, ogham_c::Backend::Sequential),
+        Command::Multicore(args) => cmd_compile(&args, ogham_c::Backend::Multicore),
+        Command::Bench(args) => ExitCode::from(ogham_driver::bench::run_cli(&args) as u8),
         Command::Check { program } => match compile_file(&program, Stop::AfterCheck) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => fail(&e.rendered),
@@ -127,6 +147,18 @@ fn cmd_run(program: &std::path::Path, entry: Option<&str>, binary: bool) -> Exit
             ExitCode::SUCCESS
         }
         Err(e) => fail(&e.message),
+    }
+}
+
+fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
+    let compiled = match compile_file(&args.program, Stop::Ir) {
+        Ok(c) => c,
+        Err(e) => return fail(&e.rendered),
+    };
+    let out = args.output.clone().unwrap_or_else(|| native::default_output(&args.program));
+    match native::compile_executable(&compiled, backend, args.cc.clone(), &out, &[]) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("Error: {e}")),
     }
 }
 

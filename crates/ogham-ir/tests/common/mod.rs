@@ -10,10 +10,7 @@ fn i64t() -> Type {
     Type::Prim(PrimType::I64)
 }
 fn arr(elem: PrimType, dims: &[SubExp]) -> Type {
-    Type::Array {
-        elem,
-        shape: dims.to_vec(),
-    }
+    Type::Array { elem, shape: dims.to_vec() }
 }
 fn v(name: VName) -> SubExp {
     SubExp::Var(name)
@@ -33,56 +30,24 @@ pub fn sample_program() -> Program {
         &mut names,
         "y",
         f32t(),
-        Exp::BinOp(
-            BinOp::Mul,
-            PrimType::F32,
-            v(x),
-            SubExp::Const(PrimValue::F32(2.0)),
-        ),
+        Exp::BinOp(BinOp::Mul, PrimType::F32, v(x), SubExp::Const(PrimValue::F32(2.0))),
     );
-    let map = Lambda {
-        params: vec![Param {
-            name: x,
-            ty: f32t(),
-        }],
-        body: lb.finish(vec![v(y)]),
-        ret: vec![f32t()],
-    };
+    let map = Lambda { params: vec![Param { name: x, ty: f32t() }], body: lb.finish(vec![v(y)]), ret: vec![f32t()] };
     let ys = b.bind(
         &mut names,
         "ys",
         arr(PrimType::F32, &[v(n)]),
-        Exp::Soac(Soac::Screma {
-            w: v(n),
-            arrs: vec![xs],
-            scans: vec![],
-            reduces: vec![],
-            map,
-        }),
+        Exp::Soac(Soac::Screma { w: v(n), arrs: vec![xs], scans: vec![], reduces: vec![], map }),
     );
 
     // reduce_comm (+) 0 ys
     let a = names.fresh("a");
     let c = names.fresh("b");
     let mut ob = BodyBuilder::new(Span::DUMMY);
-    let s = ob.bind(
-        &mut names,
-        "s",
-        f32t(),
-        Exp::BinOp(BinOp::Add, PrimType::F32, v(a), v(c)),
-    );
+    let s = ob.bind(&mut names, "s", f32t(), Exp::BinOp(BinOp::Add, PrimType::F32, v(a), v(c)));
     let op = Operator {
         lambda: Lambda {
-            params: vec![
-                Param {
-                    name: a,
-                    ty: f32t(),
-                },
-                Param {
-                    name: c,
-                    ty: f32t(),
-                },
-            ],
+            params: vec![Param { name: a, ty: f32t() }, Param { name: c, ty: f32t() }],
             body: ob.finish(vec![v(s)]),
             ret: vec![f32t()],
         },
@@ -91,57 +56,29 @@ pub fn sample_program() -> Program {
     };
     let e = names.fresh("e");
     let id = Lambda {
-        params: vec![Param {
-            name: e,
-            ty: f32t(),
-        }],
-        body: Body {
-            stms: vec![],
-            result: vec![v(e)],
-        },
+        params: vec![Param { name: e, ty: f32t() }],
+        body: Body { stms: vec![], result: vec![v(e)] },
         ret: vec![f32t()],
     };
     let total = b.bind(
         &mut names,
         "total",
         f32t(),
-        Exp::Soac(Soac::Screma {
-            w: v(n),
-            arrs: vec![ys],
-            scans: vec![],
-            reduces: vec![op],
-            map: id,
-        }),
+        Exp::Soac(Soac::Screma { w: v(n), arrs: vec![ys], scans: vec![], reduces: vec![op], map: id }),
     );
 
     // loop (acc = total) for i < n do acc + f32.i64 i
     let acc = names.fresh("acc");
     let i = names.fresh("i");
     let mut loop_b = BodyBuilder::new(Span::DUMMY);
-    let fi = loop_b.bind(
-        &mut names,
-        "fi",
-        f32t(),
-        Exp::Conv(ConvOp::Convert, PrimType::I64, PrimType::F32, v(i)),
-    );
-    let acc2 = loop_b.bind(
-        &mut names,
-        "acc",
-        f32t(),
-        Exp::BinOp(BinOp::Add, PrimType::F32, v(acc), v(fi)),
-    );
+    let fi = loop_b.bind(&mut names, "fi", f32t(), Exp::Conv(ConvOp::Convert, PrimType::I64, PrimType::F32, v(i)));
+    let acc2 = loop_b.bind(&mut names, "acc", f32t(), Exp::BinOp(BinOp::Add, PrimType::F32, v(acc), v(fi)));
     let looped = b.bind(
         &mut names,
         "looped",
         f32t(),
         Exp::Loop {
-            params: vec![(
-                Param {
-                    name: acc,
-                    ty: f32t(),
-                },
-                v(total),
-            )],
+            params: vec![(Param { name: acc, ty: f32t() }, v(total))],
             form: LoopForm::For { i, bound: v(n) },
             body: loop_b.finish(vec![v(acc2)]),
         },
@@ -154,24 +91,11 @@ pub fn sample_program() -> Program {
         Type::Prim(PrimType::Bool),
         Exp::CmpOp(CmpOp::Gt, PrimType::I64, v(n), SubExp::i64(0)),
     );
-    b.push(
-        vec![],
-        Exp::Assert {
-            cond: v(pos),
-            message: "n must be \"positive\"\n".into(),
-        },
-    );
+    b.push(vec![], Exp::Assert { cond: v(pos), message: "n must be \"positive\"\n".into() });
     let mut then_b = BodyBuilder::new(Span::new(ogham_syntax::FileId(0), 10, 20));
     then_b.attrs.unsafe_ = true;
-    let first = then_b.bind(
-        &mut names,
-        "first",
-        f32t(),
-        Exp::Index {
-            array: xs,
-            slice: vec![DimIndex::Fix(SubExp::i64(0))],
-        },
-    );
+    let first =
+        then_b.bind(&mut names, "first", f32t(), Exp::Index { array: xs, slice: vec![DimIndex::Fix(SubExp::i64(0))] });
     let chosen = b.bind(
         &mut names,
         "chosen",
@@ -179,59 +103,31 @@ pub fn sample_program() -> Program {
         Exp::If {
             cond: v(pos),
             then_body: then_b.finish(vec![v(first)]),
-            else_body: Body {
-                stms: vec![],
-                result: vec![SubExp::Const(PrimValue::F32(f32::NAN))],
-            },
+            else_body: Body { stms: vec![], result: vec![SubExp::Const(PrimValue::F32(f32::NAN))] },
         },
     );
-    let sum = b.bind(
-        &mut names,
-        "sum",
-        f32t(),
-        Exp::BinOp(BinOp::Add, PrimType::F32, v(looped), v(chosen)),
-    );
+    let sum = b.bind(&mut names, "sum", f32t(), Exp::BinOp(BinOp::Add, PrimType::F32, v(looped), v(chosen)));
 
     let body = b.finish(vec![v(ys), v(sum)]);
     let main = FunDef {
         name: "main".into(),
-        params: vec![
-            Param {
-                name: n,
-                ty: i64t(),
-            },
-            Param {
-                name: xs,
-                ty: arr(PrimType::F32, &[v(n)]),
-            },
-        ],
+        params: vec![Param { name: n, ty: i64t() }, Param { name: xs, ty: arr(PrimType::F32, &[v(n)]) }],
         ret: vec![arr(PrimType::F32, &[v(n)]), f32t()],
         body,
         entry: Some(EntryPoint {
-            inputs: vec![EntryValue {
-                type_name: "[]f32".into(),
-                unique: false,
-                parts: vec![1],
-                opaque: None,
-            }],
+            inputs: vec![EntryValue { type_name: "[]f32".into(), unique: false, parts: vec![1], opaque: None }],
             outputs: vec![EntryValue {
                 type_name: "([]f32, f32)".into(),
                 unique: true,
                 parts: vec![0, 1],
                 opaque: Some(Opaque::Record {
-                    fields: vec![
-                        ("0".into(), "[]f32".into(), 1),
-                        ("1".into(), "f32".into(), 1),
-                    ],
+                    fields: vec![("0".into(), "[]f32".into(), 1), ("1".into(), "f32".into(), 1)],
                 }),
             }],
         }),
         span: Span::new(ogham_syntax::FileId(0), 0, 100),
     };
-    Program {
-        funs: vec![main],
-        names,
-    }
+    Program { funs: vec![main], names }
 }
 
 /// A program using every construct of the IR, in its printed form. Its one

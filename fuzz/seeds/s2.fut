@@ -1,0 +1,1 @@
+entry main (n: i64) : [n]i64 = scan (+) 0 (map (*2) (iota n))
