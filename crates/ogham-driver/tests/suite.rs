@@ -1,16 +1,31 @@
 //! Runs the whole `tests/` tree of the repository through the same runner as
-//! `ogham test`, on the reference interpreter. Fails if any case fails.
+//! `ogham test`, once per backend: the reference interpreter, sequential C and
+//! multicore C. Each fails if any case fails on its backend.
 
 use std::path::PathBuf;
 
 use ogham_driver::test_runner::{run_tests, Backend, TestOptions};
 
-#[test]
-fn test_suite_on_interpreter() {
+fn run_suite(backend: Backend) {
     // Verify the IR after every pass, even in release builds.
     std::env::set_var("OGHAM_VERIFY", "1");
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
-    let summary = run_tests(&[root], &TestOptions { backend: Backend::Interp, exclude: vec![], verbose: false });
-    assert_eq!(summary.failed, 0, "{} test cases failed", summary.failed);
+    let summary = run_tests(&[root], &TestOptions { backend, exclude: vec![], verbose: false });
+    assert_eq!(summary.failed, 0, "{} test cases failed on {backend:?}", summary.failed);
     assert!(summary.passed > 0);
+}
+
+#[test]
+fn test_suite_on_interpreter() {
+    run_suite(Backend::Interp);
+}
+
+#[test]
+fn test_suite_on_sequential_c() {
+    run_suite(Backend::C);
+}
+
+#[test]
+fn test_suite_on_multicore_c() {
+    run_suite(Backend::Multicore);
 }
