@@ -14,7 +14,11 @@ use ogham_syntax::Span;
 use crate::expr::{array_leaves, leaf};
 use crate::types::array_type;
 use crate::value::{RType, Val};
-use crate::{internal, unsupported, LResult, Lowerer};
+use crate::{internal, unsupported, Irregular, LResult, Lowerer};
+
+/// The `not-supported-yet` message for a lambda whose result size is computed per row.
+const IRREGULAR: &str =
+    "an array-producing function whose result size is computed per element and not known outside (irregular)";
 
 impl<'a> Lowerer<'a> {
     pub fn intrinsic(
@@ -203,6 +207,8 @@ impl<'a> Lowerer<'a> {
         expected: Option<&RType>,
         span: Span,
     ) -> LResult<(Lambda, Val<'a>)> {
+        // The mode is for this lambda's own results, not for SOACs inside `f`.
+        let mut mode = std::mem::take(&mut self.irregular);
         let mut lb = self.sub_builder(b);
         let r = self.apply(&mut lb, f.clone(), args, span)?;
         if r.has_fun() {
@@ -218,7 +224,8 @@ impl<'a> Lowerer<'a> {
         } else {
             vec![None; results.len()]
         };
-        let results = self.fix_result_shapes(&mut lb, &params, results, &expected_shapes, span)?;
+        let results = self.fix_result_shapes(&mut lb, &params, results, &expected_shapes, &mut mode, span)?;
+        self.irregular = mode;
         let ret = results.iter().map(|x| self.se_type(*x)).collect();
         let body = lb.finish(results.clone());
         Ok((Lambda { params, body, ret }, r.rebuild(&mut results.into_iter())))
@@ -232,6 +239,7 @@ impl<'a> Lowerer<'a> {
         params: &[Param],
         results: Vec<SubExp>,
         expected: &[Option<Vec<Option<SubExp>>>],
+        mode: &mut Irregular,
         span: Span,
     ) -> LResult<Vec<SubExp>> {
         let inner: HashSet<VName> =
@@ -248,17 +256,32 @@ impl<'a> Lowerer<'a> {
             let mut shape = Vec::with_capacity(t.rank());
             for (k, d) in t.shape().iter().enumerate() {
                 match (d, want.get(k).copied().flatten()) {
-                    (SubExp::Var(v), Some(w)) if inner.contains(v) && !matches!(w, SubExp::Var(x) if inner.contains(&x)) => {
+                    (SubExp::Var(v), Some(w))
+                        if inner.contains(v) && !matches!(w, SubExp::Var(x) if inner.contains(&x)) =>
+                    {
                         let ok = self.cmp(lb, CmpOp::Eq, PrimType::I64, *d, w);
                         self.assert(lb, ok, "Function result does not have the size its type promises.");
                         shape.push(w);
                     }
-                    (SubExp::Var(v), _) if inner.contains(v) => {
-                        return Err(unsupported(
-                            span,
-                            "an array-producing function whose result size is computed per element and not known outside (irregular)",
-                        ))
-                    }
+                    (SubExp::Var(v), _) if inner.contains(v) => match mode {
+                        Irregular::Fail => return Err(unsupported(span, IRREGULAR)),
+                        Irregular::Probe(found) => {
+                            found.push(*d);
+                            shape.push(*d);
+                        }
+                        Irregular::Use(sizes) => {
+                            let Some(w) = sizes.pop_front() else {
+                                return Err(internal(span, "irregular map: fewer row sizes than in the first pass"));
+                            };
+                            let ok = self.cmp(lb, CmpOp::Eq, PrimType::I64, *d, w);
+                            self.assert(
+                                lb,
+                                ok,
+                                "Irregular array: the rows produced by this function do not all have the same size.",
+                            );
+                            shape.push(w);
+                        }
+                    },
                     _ => shape.push(*d),
                 }
             }
@@ -280,7 +303,12 @@ impl<'a> Lowerer<'a> {
     ) -> LResult<Val<'a>> {
         let w = self.outer_size(&inputs[0], expected, span)?;
         let expected_row = expected.map(RType::row);
-        let (lam, template) = self.row_lambda(b, f, inputs, expected_row.as_ref(), span)?;
+        let (lam, template) = match self.row_lambda(b, f, inputs, expected_row.as_ref(), span) {
+            Err(d) if d.message == IRREGULAR => {
+                self.irregular_row_lambda(b, f, inputs, w, expected_row.as_ref(), span)?
+            }
+            other => other?,
+        };
         let mut arrs = Vec::new();
         for input in inputs {
             arrs.extend(array_leaves(input, span)?);
@@ -289,6 +317,54 @@ impl<'a> Lowerer<'a> {
         let exp = Exp::Soac(Soac::Screma { w, arrs, scans: Vec::new(), reduces: Vec::new(), map: lam });
         let names = self.bind_many(b, "map", tys, exp);
         Ok(template.rebuild(&mut names.into_iter().map(SubExp::Var)))
+    }
+
+    /// The lambda of a `map` whose rows are arrays with a size computed per
+    /// row. Futhark accepts such a map when all rows agree at run time, so
+    /// a first pass computes every row's sizes and their maximum, and the
+    /// real lambda checks each row against that maximum (all rows equal it
+    /// exactly when they are all equal).
+    fn irregular_row_lambda(
+        &mut self,
+        b: &mut BodyBuilder,
+        f: &Val<'a>,
+        inputs: &[Val<'a>],
+        w: SubExp,
+        expected_row: Option<&RType>,
+        span: Span,
+    ) -> LResult<(Lambda, Val<'a>)> {
+        self.irregular = Irregular::Probe(Vec::new());
+        let probe = self.row_lambda(b, f, inputs, expected_row, span);
+        let found = match std::mem::take(&mut self.irregular) {
+            Irregular::Probe(found) => found,
+            _ => Vec::new(),
+        };
+        let (mut probe, _) = probe?;
+        let i64t = IrType::Prim(PrimType::I64);
+        probe.body.result = found.clone();
+        probe.ret = vec![i64t.clone(); found.len()];
+        let reduces = found
+            .iter()
+            .map(|_| Operator {
+                lambda: self.binop_lambda(BinOp::Max, PrimType::I64, i64t.clone()),
+                neutral: vec![SubExp::i64(0)],
+                commutative: true,
+            })
+            .collect();
+        let mut arrs = Vec::new();
+        for input in inputs {
+            arrs.extend(array_leaves(input, span)?);
+        }
+        let sizes = self.bind_many(
+            b,
+            "row_size",
+            vec![i64t; found.len()],
+            Exp::Soac(Soac::Screma { w, arrs, scans: Vec::new(), reduces, map: probe }),
+        );
+        self.irregular = Irregular::Use(sizes.into_iter().map(SubExp::Var).collect());
+        let lam = self.row_lambda(b, f, inputs, expected_row, span);
+        self.irregular = Irregular::Fail;
+        lam
     }
 
     /// The outer size of an array value (from its leaves, else from its type).
@@ -328,7 +404,7 @@ impl<'a> Lowerer<'a> {
             acc.iter().map(|p| Some(p.ty.shape().iter().map(|d| Some(*d)).collect())).collect();
         let mut lb = self.sub_builder(b);
         let r = self.apply(&mut lb, op.clone(), vec![acc_v, new_v], span)?;
-        let results = self.fix_result_shapes(&mut lb, &params, r.leaves(), &ne_shapes, span)?;
+        let results = self.fix_result_shapes(&mut lb, &params, r.leaves(), &ne_shapes, &mut Irregular::Fail, span)?;
         let ret = acc.iter().map(|p| p.ty.clone()).collect();
         Ok(Lambda { params, body: lb.finish(results), ret })
     }

@@ -76,6 +76,22 @@ pub(crate) struct Lowerer<'a> {
     def_by_binder: HashMap<NodeId, DefId>,
     /// Current nesting of inlined calls.
     depth: usize,
+    /// How the next lambda built for a SOAC treats result sizes computed per
+    /// row (see `intrinsic.rs`, irregular `map`).
+    irregular: Irregular,
+}
+
+/// What `fix_result_shapes` does with a result dimension computed inside a
+/// lambda that the checker's row type does not give.
+#[derive(Default)]
+pub(crate) enum Irregular {
+    /// Report `not-supported-yet` (`IRREGULAR` message).
+    #[default]
+    Fail,
+    /// Collect such dimensions (the first pass over an irregular `map`).
+    Probe(Vec<SubExp>),
+    /// Use these sizes, in order, checking each row against them.
+    Use(std::collections::VecDeque<SubExp>),
 }
 
 pub(crate) fn unsupported(span: Span, message: impl Into<String>) -> Diagnostic {
@@ -96,6 +112,7 @@ impl<'a> Lowerer<'a> {
             shared: HashSet::new(),
             def_by_binder: HashMap::new(),
             depth: 0,
+            irregular: Irregular::Fail,
         };
         for (i, _) in info.defs.iter().enumerate() {
             if let Some(dec) = lowerer.dec(DefId(i as u32)) {

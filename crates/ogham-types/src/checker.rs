@@ -64,6 +64,13 @@ pub struct TypeAbbrev {
     pub ty: Ty,
 }
 
+/// One use of a polymorphic definition: the node, and what its type and
+/// size parameters were instantiated with.
+pub type PendingInst = (NodeId, Vec<(NodeId, Ty)>, Vec<(NodeId, Dim)>);
+
+/// A size as written: the whole, whether it is a product (else a sum), and the two operands.
+pub type SizeHint = (crate::size::Poly, bool, crate::size::Poly, crate::size::Poly);
+
 /// Per-definition facts awaiting the final substitution.
 #[derive(Default)]
 pub struct Pending {
@@ -71,7 +78,7 @@ pub struct Pending {
     /// Where each expression of `expr_types` is, for errors found once types are final.
     pub expr_spans: HashMap<NodeId, Span>,
     pub binding_types: HashMap<NodeId, Ty>,
-    pub insts: Vec<(NodeId, Vec<(NodeId, Ty)>, Vec<(NodeId, Dim)>)>,
+    pub insts: Vec<PendingInst>,
     /// Built-in operators whose exact operation depends on the operand type.
     pub ops: Vec<(NodeId, String, Ty)>,
     pub literals: Vec<(Literal, bool, Ty, Span)>,
@@ -114,6 +121,11 @@ pub struct Checker {
     /// The names bound by the current top-level definition's header (its
     /// size and value parameters): what an inferred size may be equated with.
     pub header_scope: Vec<NodeId>,
+    /// Sizes written as a sum or product in a type expression (whether it
+    /// is a product, and the two operands as written): `k + (n - k)`
+    /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
+    /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
+    pub sum_hints: Vec<SizeHint>,
 }
 
 impl Checker {
@@ -141,6 +153,7 @@ impl Checker {
             defining_locals: Vec::new(),
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
+            sum_hints: Vec::new(),
         }
     }
 
@@ -293,6 +306,7 @@ impl Checker {
         self.tuple_aliases.clear();
         self.inferred_sizes.clear();
         self.header_scope.clear();
+        self.sum_hints.clear();
 
         let (fun_ty, explicit_types, explicit_sizes, body_aliases, param_ids) =
             self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
@@ -407,13 +421,16 @@ impl Checker {
                 Dim::Unknown(_) => false,
             };
             if !ok {
-                let shown = self.show_dim(&d);
+                let shown = match &d {
+                    Dim::Unknown(_) => "a size computed in the body".to_string(),
+                    _ => format!("`{}`", self.show_dim(&d)),
+                };
                 let name = self.names.get(&v).cloned().unwrap_or_else(|| format!("d{i}"));
                 self.error(
                     "size-mismatch",
                     span,
                     format!(
-                        "Sizes `{name}` and `{shown}` do not match: the anonymous size `{name}` of a parameter would have to equal `{shown}`, which is not known from the parameters; name the size or use a coercion `:>`."
+                        "Sizes do not match: the anonymous size `{name}` of a parameter would have to equal {shown}, which is not known from the parameters; name the size or use a coercion `:>`."
                     ),
                 );
             }
@@ -714,11 +731,8 @@ fn array_of_arrows(t: &Ty) -> bool {
 /// The unresolved type variables of a resolved type, in order of appearance.
 pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
     match store.shallow(ty) {
-        Ty::Var(v) => {
-            if !out.contains(&v) {
-                out.push(v)
-            }
-        }
+        Ty::Var(v) if !out.contains(&v) => out.push(v),
+        Ty::Var(_) => {}
         Ty::Array(e, _) => collect_vars(store, &e, out),
         Ty::Record(fs) => fs.values().for_each(|t| collect_vars(store, t, out)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| collect_vars(store, t, out)),

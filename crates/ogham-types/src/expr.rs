@@ -380,7 +380,19 @@ impl Checker {
                     return self.store.fresh_unknown();
                 }
                 match self.size_poly_of(e) {
-                    Some(p) => Dim::Poly(p),
+                    Some(p) => {
+                        // Remember how a sum or product was written (`[k + (n - k)]`,
+                        // `[2 * m]`), so that `[n+m]` (`split`) and `[n*m]`
+                        // (`unflatten`) can be solved the way the program spelled it.
+                        if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
+                            if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
+                                if let (Some(a), Some(b)) = (self.size_poly_of(lhs), self.size_poly_of(rhs)) {
+                                    self.sum_hints.push((p.clone(), op.name == "*", a, b));
+                                }
+                            }
+                        }
+                        Dim::Poly(p)
+                    }
                     None => self.store.fresh_unknown(),
                 }
             }
@@ -925,6 +937,7 @@ impl Checker {
                 let (ct, _) = self.expr(cond);
                 self.unify_at(&Ty::bool(), &ct, cond.span);
                 let before = self.consumed.clone();
+                let before_if = before.clone();
                 let (tt, ta) = self.expr(then_branch);
                 let after_then = std::mem::replace(&mut self.consumed, before);
                 let (et, ea) = self.expr(else_branch);
@@ -933,7 +946,11 @@ impl Checker {
                 if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
                     self.error("higher-order-branch", e.span, "Conditional expressions may not return functions.");
                 }
-                (t, ta.union(&ea).copied().collect())
+                // A variable consumed in one branch and returned by the other
+                // (`if c then arr with [i] = x else arr`) is dead afterwards:
+                // the result owns its memory instead of aliasing it.
+                let al = ta.union(&ea).filter(|v| !self.consumed.contains_key(v) || before_if.contains_key(v)).copied();
+                (t, al.collect())
             }
             ExprKind::Match { scrutinee, cases } => {
                 let (st, sa) = self.expr(scrutinee);
@@ -963,6 +980,8 @@ impl Checker {
                     al.extend(ba.into_iter().filter(|v| self.locals.iter().any(|l| l.id == *v) || *v == GLOBAL_ALIAS));
                     all_consumed.extend(self.consumed.drain());
                 }
+                // As for `if`: what one case consumed, no result aliases.
+                al.retain(|v| !all_consumed.contains_key(v) || before.contains_key(v));
                 self.consumed = all_consumed;
                 self.unify_at(&result, &joined, e.span);
                 if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
@@ -1006,7 +1025,9 @@ impl Checker {
                 let (at, aa) = self.expr(array);
                 let slice = self.index_type(&at, array, index, e.span);
                 let (vt, _) = self.expr(value);
-                self.unify_at(&slice, &vt, value.span);
+                // A slice's size is often known only at run time (`[i:j]`,
+                // `[::2]`); lowering checks that the value's shape fits.
+                self.unify_mode_at(&slice, &vt, value.span, SizeMode::Ignore);
                 if aa.is_empty() && !matches!(strip_parens(array).kind, ExprKind::Var(_)) {
                     // Updating a fresh value is harmless.
                 }
@@ -1495,6 +1516,7 @@ impl Checker {
     pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[Expr], fspan: Span) -> (Ty, Aliases) {
         let mut t = ft;
         let mut arg_info: Vec<(Aliases, bool, Span)> = Vec::new();
+        let mut earlier_fun_args: Vec<Ty> = Vec::new();
         let mut last_unique = false;
         for (i, arg) in args.iter().enumerate() {
             let shallow = self.store.shallow(&t);
@@ -1533,7 +1555,9 @@ impl Checker {
                     return (Ty::Error, Aliases::new());
                 }
             };
+            let unknowns_before = self.store.next_unknown;
             let (at, aa) = self.expr(arg);
+            let unknowns_after = self.store.next_unknown;
             if let (Ty::Arrow(pa), Ty::Arrow(aa_ty)) = (self.store.resolve(&arrow.from), self.store.resolve(&at)) {
                 if aa_ty.consumes && !pa.consumes {
                     self.error(
@@ -1544,6 +1568,30 @@ impl Checker {
                 }
             }
             self.unify_at(&arrow.from, &at, arg.span);
+            // Causality: a size first known from this argument (an existential
+            // size it produces) must not be needed by the type of an earlier,
+            // function-typed argument, which is evaluated before it.
+            let created = |u: u32| u > unknowns_before && u <= unknowns_after;
+            let needed_earlier = earlier_fun_args.iter().any(|t: &Ty| {
+                let mut hit = false;
+                ty::map_dims(&self.store.resolve(t), &mut |d| {
+                    if let Dim::Unknown(u) = d {
+                        hit |= created(*u);
+                    }
+                    d.clone()
+                });
+                hit
+            });
+            if needed_earlier {
+                self.error(
+                    "causality-check",
+                    arg.span,
+                    "Causality check: a size computed by this argument is needed by the type of an earlier argument; bind the argument with `let` first.",
+                );
+            }
+            if contains_arrow(&self.store.resolve(&at)) {
+                earlier_fun_args.push(at.clone());
+            }
             arg_info.push((aa, arrow.consumes, arg.span));
             last_unique = arrow.ret_unique;
             t = match arrow.param {

@@ -81,7 +81,28 @@ fn simple_types() {
 fn polymorphism_and_prelude() {
     ok("def main (xs: []i32) = reduce (+) 0 (map (*2) xs)");
     ok("def main [n] (xs: [n]i32) (ys: [n]i32) : []i32 = map2 (+) xs ys");
-    err("def main (xs: []i32) (ys: []i32) : []i32 = map2 (+) xs ys", "size-mismatch");
+    // Anonymous parameter sizes are inferred: the two `[]` become one size (as in Futhark).
+    ok("def main (xs: []i32) (ys: []i32) : []i32 = map2 (+) xs ys");
+    err("def main [n] [m] (xs: [n]i32) (ys: [m]i32) : []i32 = map2 (+) xs ys", "size-mismatch");
+    // ... but not with a size known only inside the body.
+    err("def main (xs: []i32) = let ys = filter (>0) xs in map2 (+) xs ys", "size-mismatch");
+    err("def main (xs: []i64) = let n = length xs in map2 (+) xs (iota n)", "size-mismatch");
+    ok("def main (n: i64) (xs: []i64) = map2 (+) xs (iota n)");
+    ok("def main [n] (xs: [n]i32) = map2 (+) xs (rep 1)");
+    err("def main : []i32 = rep 0", "ambiguous-size");
+    err("def main : i64 = length []", "ambiguous-type");
+    ok("def main [n] (k: i64) (xs: [n]i32) = split (xs :> [k + (n - k)]i32)");
+    ok("def main [n] (xs: [n]i32) = let m = n / 2 in unflatten (xs :> [2 * m]i32)");
+    ok("def main (x: i32) = let id2 't (v: t) : t = v in (id2 x, id2 true)");
+    err(
+        "def ap [n] (f: [n]i32 -> i32) (xs: [n]i32) = f xs\ndef main (ys: []i32) = ap (\\zs -> zs[0]) (filter (>0) ys)",
+        "causality-check",
+    );
+    err("def f (x: i32) : []i32 -> i32 = \\ys -> ys[0] + x", "existential-param-ret");
+    err("def main (xs: []i32) = map (\\x -> \\(y: i32) -> x + y) xs", "array-of-functions");
+    err("def main (x: i32) : i32 -> i32 = \\y -> x + y", "higher-order-entry");
+    err("def f (s: #a i32 i32 | #b) = match s case #a x -> x case #b -> 0", "arity-mismatch");
+    ok("def main (n: i64) = let a = replicate n 0i32 let a = if n > 1 then a with [1] = 1 else a in a with [0] = 2");
     ok("def main (xs: []f32) = let (a, b) = unzip (zip xs xs) in map2 (*) a b");
     ok("def main (n: i64) = tabulate_2d n n (\\i j -> i + j)");
     ok("def main (xs: []i32) = filter (>0) xs");

@@ -311,6 +311,11 @@ impl Checker {
                     self.store.bind_svar(v, Dim::Poly(value));
                     return Ok(());
                 }
+                if let Some((x, y, xv, yv)) = self.split_by_hint(p, q).or_else(|| self.split_by_hint(q, p)) {
+                    self.store.bind_svar(x, Dim::Poly(xv));
+                    self.store.bind_svar(y, Dim::Poly(yv));
+                    return Ok(());
+                }
                 if diff.vars().any(is_svar) {
                     self.pending_sizes.push((a.clone(), b.clone(), span));
                     return Ok(());
@@ -323,6 +328,37 @@ impl Checker {
             }
             _ => Err(Mismatch::Sizes(a, b)),
         }
+    }
+}
+
+impl Checker {
+    /// `?x + ?y = p` where `p` was written as a sum `a + b`: `?x = a`, `?y = b`
+    /// (the size variables in order of creation, which is the order of the
+    /// size parameters they instantiate); likewise `?x * ?y = p` for a
+    /// product.
+    fn split_by_hint(&self, lhs: &Poly, p: &Poly) -> Option<(NodeId, NodeId, Poly, Poly)> {
+        if p.vars().any(is_svar) {
+            return None;
+        }
+        let mut vars = Vec::new();
+        for (mono, coeff) in &lhs.terms {
+            if *coeff != 1 || !mono.iter().all(|v| is_svar(*v)) {
+                return None;
+            }
+            vars.extend(mono.iter().copied());
+        }
+        let product = match (lhs.terms.len(), lhs.terms.keys().next().map(|m| m.len())) {
+            (2, _) if lhs.terms.keys().all(|m| m.len() == 1) => false,
+            (1, Some(2)) => true,
+            _ => return None,
+        };
+        if vars.len() != 2 || vars[0] == vars[1] {
+            return None;
+        }
+        vars.sort();
+        let (_, _, a, b) =
+            self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product == product)?;
+        Some((vars[0], vars[1], a.clone(), b.clone()))
     }
 }
 
