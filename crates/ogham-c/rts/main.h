@@ -1,6 +1,7 @@
 /* ogham runtime, executables: Futhark's command-line conventions and the
  * `--server` protocol. The generated program defines og_entries,
- * og_num_entries, og_opaque_types and og_num_opaque_types before this file. */
+ * og_num_entries, og_opaque_types and og_num_opaque_types before this file;
+ * api.h (type lookup, tuple outputs) comes before it. */
 
 static inline const og_entry *og_find_entry(const char *name) {
   for (int i = 0; i < og_num_entries; i++)
@@ -86,16 +87,23 @@ static inline int og_split_words(char *line, char **words, int max) {
   return n;
 }
 
-static inline const og_type_desc *og_type_by_name(const char *name) {
-  for (int i = 0; i < og_num_entries; i++) {
-    const og_entry *e = &og_entries[i];
-    for (int k = 0; k < e->n_in; k++) if (strcmp(e->in_types[k]->name, name) == 0) return e->in_types[k];
-    for (int k = 0; k < e->n_out; k++) if (strcmp(e->out_types[k]->name, name) == 0) return e->out_types[k];
+static inline const og_type_desc *og_type_by_name(const char *name) { return og_api_find_type(name); }
+
+/* Adds a variable (the name is copied); frees the value when out of memory. */
+static inline bool og_var_add(og_var **vars, const char *name, og_value *value) {
+  og_var *v = calloc(1, sizeof *v);
+  char *copy = strdup(name);
+  if (v == NULL || copy == NULL) {
+    free(v);
+    free(copy);
+    og_value_free(value);
+    return false;
   }
-  for (int i = 0; i < og_num_opaque_types; i++)
-    for (int k = 0; k < og_opaque_types[i]->nparts; k++)
-      if (strcmp(og_opaque_types[i]->parts[k]->name, name) == 0) return og_opaque_types[i]->parts[k];
-  return NULL;
+  v->name = copy;
+  v->value = value;
+  v->next = *vars;
+  *vars = v;
+  return true;
 }
 
 /* A primitive or array type spelled like `[][]f32`, described on the fly. */
@@ -116,19 +124,28 @@ static inline bool og_value_has_type(const og_value *v, const og_type_desc *t) {
 
 static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n) {
   const char *cmd = w[0];
+  /* Commands whose one argument is a type also take an unquoted tuple type
+   * such as (f64, []f64), since futhark-server sends words unquoted. */
+  if ((strcmp(cmd, "kind") == 0 || strcmp(cmd, "fields") == 0) && n > 2) {
+    for (int i = 2; i < n; i++) w[i][-1] = ' ';
+    n = 2;
+  }
   if (strcmp(cmd, "call") == 0) {
     if (n < 2) OG_FAIL("call: missing entry point name");
     const og_entry *e = og_find_entry(w[1]);
     if (e == NULL) OG_FAIL("Unknown entry point: %s", w[1]);
-    if (n != 2 + e->n_out + e->n_in) OG_FAIL("Invalid argument count, expected %d outputs and %d inputs", e->n_out, e->n_in);
-    for (int i = 0; i < e->n_out; i++)
+    /* One output variable, as Futhark >= 0.26.1 (several results form a
+     * tuple), or one variable per result, as older versions. */
+    int n_outvars = n == 3 + e->n_in ? 1 : e->n_out;
+    if (n != 2 + n_outvars + e->n_in) OG_FAIL("Invalid argument count, expected 1 output and %d inputs", e->n_in);
+    for (int i = 0; i < n_outvars; i++)
       if (og_var_find(vars, w[2 + i]) != NULL) OG_FAIL("Variable already exists: %s", w[2 + i]);
     og_value *ins[64];
     og_value *outs[64] = {NULL};
     if (e->n_in > 64 || e->n_out > 64) OG_FAIL("too many arguments");
     for (int i = 0; i < e->n_in; i++) {
-      og_var **v = og_var_find(vars, w[2 + e->n_out + i]);
-      if (v == NULL) OG_FAIL("Unknown variable: %s", w[2 + e->n_out + i]);
+      og_var **v = og_var_find(vars, w[2 + n_outvars + i]);
+      if (v == NULL) OG_FAIL("Unknown variable: %s", w[2 + n_outvars + i]);
       if (!og_value_has_type((*v)->value, e->in_types[i])) OG_FAIL("Wrong input type for %s: expected %s", (*v)->name, e->in_types[i]->name);
       ins[i] = (*v)->value;
     }
@@ -142,13 +159,12 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
       return;
     }
     printf("runtime: %lld\n", (long long)(t1 - t0));
-    for (int i = 0; i < e->n_out; i++) {
-      og_var *v = calloc(1, sizeof *v);
-      if (v == NULL) { og_value_free(outs[i]); continue; }
-      v->name = strdup(w[2 + i]);
-      v->value = outs[i];
-      v->next = *vars;
-      *vars = v;
+    if (n_outvars == 1 && e->n_out > 1) {
+      og_value *tuple = og_api_pack_outputs((int)(e - og_entries), outs);
+      if (tuple == NULL || !og_var_add(vars, w[2], tuple)) OG_FAIL("out of memory");
+    } else {
+      for (int i = 0; i < e->n_out; i++)
+        if (!og_var_add(vars, w[2 + i], outs[i])) OG_FAIL("out of memory");
     }
   } else if (strcmp(cmd, "restore") == 0) {
     if (n < 2 || n % 2 != 0) OG_FAIL("restore: expected a file and pairs of variable and type");
@@ -168,12 +184,7 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
       og_value *v = og_read_typed(ctx, &r, t);
       if (v == NULL) { free(buf); OG_FAIL("Failed to restore variable %s: %s", w[i], r.error); }
       if (t == &tmp) v->type = NULL;
-      og_var *var = calloc(1, sizeof *var);
-      if (var == NULL) { og_value_free(v); free(buf); OG_FAIL("out of memory"); }
-      var->name = strdup(w[i]);
-      var->value = v;
-      var->next = *vars;
-      *vars = var;
+      if (!og_var_add(vars, w[i], v)) { free(buf); OG_FAIL("out of memory"); }
     }
     free(buf);
   } else if (strcmp(cmd, "store") == 0) {
@@ -212,10 +223,26 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
       bool u = in ? e->in_unique[i] : e->out_unique[i];
       printf("%s%s\n", u ? "*" : "", in ? e->in_types[i]->name : e->out_types[i]->name);
     }
+  } else if (strcmp(cmd, "output") == 0) {
+    if (n != 2) OG_FAIL("output: expected an entry point");
+    const og_entry *e = og_find_entry(w[1]);
+    if (e == NULL) OG_FAIL("Unknown entry point: %s", w[1]);
+    int entry = (int)(e - og_entries);
+    const og_type_desc *t = og_api_output_type(entry);
+    if (t == NULL) OG_FAIL("out of memory");
+    printf("%s%s\n", og_api_output_unique(entry) ? "*" : "", t->name);
   } else if (strcmp(cmd, "entry_points") == 0) {
     for (int i = 0; i < og_num_entries; i++) printf("%s\n", og_entries[i].name);
   } else if (strcmp(cmd, "types") == 0) {
     for (int i = 0; i < og_num_opaque_types; i++) printf("%s\n", og_opaque_types[i]->name);
+    for (int i = 0; i < og_num_entries; i++) {
+      if (og_entries[i].n_out < 2) continue;
+      const og_type_desc *t = og_api_output_type(i);
+      bool seen = t == NULL;
+      for (int j = 0; j < og_num_opaque_types && !seen; j++) seen = strcmp(og_opaque_types[j]->name, t->name) == 0;
+      for (int j = 0; j < i && !seen; j++) seen = og_entries[j].n_out > 1 && og_api_output_type(j) != NULL && strcmp(og_api_output_type(j)->name, t->name) == 0;
+      if (!seen) printf("%s\n", t->name);
+    }
   } else if (strcmp(cmd, "type") == 0) {
     if (n != 2) OG_FAIL("type: expected a variable");
     og_var **v = og_var_find(vars, w[1]);
@@ -257,13 +284,7 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
       og_value tmp = {t->field_types[f], -1, 0, {0}, NULL, t->field_parts[f], rec->parts + first};
       out = og_value_clone(ctx, &tmp);
     }
-    if (out == NULL) OG_FAIL("out of memory");
-    og_var *var = calloc(1, sizeof *var);
-    if (var == NULL) { og_value_free(out); OG_FAIL("out of memory"); }
-    var->name = strdup(w[1]);
-    var->value = out;
-    var->next = *vars;
-    *vars = var;
+    if (out == NULL || !og_var_add(vars, w[1], out)) OG_FAIL("out of memory");
   } else if (strcmp(cmd, "new") == 0) {
     if (n < 3) OG_FAIL("new: expected an output, a type and fields");
     const og_type_desc *t = og_type_by_name(w[2]);
@@ -285,15 +306,13 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
       else for (int j = 0; j < fv->nparts; j++) { out->parts[k] = og_value_clone(ctx, fv->parts[j]); if (out->parts[k]) out->nparts = ++k; }
     }
     if (k != t->nparts) { og_value_free(out); OG_FAIL("Invalid fields for %s", w[2]); }
-    og_var *var = calloc(1, sizeof *var);
-    if (var == NULL) { og_value_free(out); OG_FAIL("out of memory"); }
-    var->name = strdup(w[1]);
-    var->value = out;
-    var->next = *vars;
-    *vars = var;
-  } else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "pause_profiling") == 0 || strcmp(cmd, "unpause_profiling") == 0 ||
-             strcmp(cmd, "set_tuning_param") == 0) {
+    if (!og_var_add(vars, w[1], out)) OG_FAIL("out of memory");
+  } else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "pause_profiling") == 0 || strcmp(cmd, "unpause_profiling") == 0) {
     /* Nothing is cached and nothing is profiled, so these succeed silently. */
+  } else if (strcmp(cmd, "set_tuning_param") == 0 || strcmp(cmd, "tuning_param_class") == 0) {
+    /* The program has no tuning parameters, so every name is unknown. */
+    if (n < 2) OG_FAIL("%s: expected a tuning parameter", cmd);
+    OG_FAIL("Unknown tuning parameter: %s", w[1]);
   } else if (strcmp(cmd, "report") == 0) {
     printf("Peak memory usage: %lld bytes\n", (long long)ctx->peak_bytes);
   } else if (strcmp(cmd, "tuning_params") == 0 || strcmp(cmd, "attributes") == 0) {
@@ -330,6 +349,12 @@ static inline int og_server(og_ctx *ctx) {
 
 /* ---- The executable ---- */
 
+/* Defined as 1 by `ogham c --server`: Futhark's tools start server
+ * executables without arguments. */
+#ifndef OG_SERVER_DEFAULT
+#define OG_SERVER_DEFAULT 0
+#endif
+
 static inline void og_usage(const char *prog) {
   fprintf(stderr,
           "Usage: %s [options]\n"
@@ -345,7 +370,7 @@ static inline void og_usage(const char *prog) {
 
 int main(int argc, char **argv) {
   const char *entry_name = "main", *runtime_file = NULL;
-  bool binary = false, print = true, server = false;
+  bool binary = false, print = true, server = OG_SERVER_DEFAULT, runs_given = false;
   int runs = 1, threads = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -356,6 +381,7 @@ int main(int argc, char **argv) {
     else if ((!strcmp(a, "-t") || !strcmp(a, "--write-runtime-to")) && has_arg) runtime_file = argv[++i];
     else if ((!strcmp(a, "-r") || !strcmp(a, "--runs")) && has_arg) {
       runs = atoi(argv[++i]);
+      runs_given = true;
       if (runs < 1) { fprintf(stderr, "Error: -r needs a positive number\n"); return 1; }
     } else if ((!strcmp(a, "-P") || !strcmp(a, "--num-threads")) && has_arg) {
       threads = atoi(argv[++i]);
@@ -408,11 +434,14 @@ int main(int argc, char **argv) {
     tf = fopen(runtime_file, "w");
     if (tf == NULL) { fprintf(stderr, "Error: cannot open %s: %s\n", runtime_file, strerror(errno)); return 1; }
   }
-  for (int run = 0; run < runs; run++) {
+  /* With -r, like Futhark, one untimed warm-up run comes first. */
+  int total = runs_given ? runs + 1 : runs;
+  for (int run = 0; run < total; run++) {
+    bool timed = !runs_given || run > 0;
     og_value *args[64];
     for (int i = 0; i < e->n_in; i++) {
       /* A consumed input may be overwritten, so every run but the last gets a copy. */
-      args[i] = (e->in_unique[i] && run + 1 < runs) ? og_value_clone(&ctx, ins[i]) : ins[i];
+      args[i] = (e->in_unique[i] && run + 1 < total) ? og_value_clone(&ctx, ins[i]) : ins[i];
       if (args[i] == NULL) { fprintf(stderr, "Error: out of memory\n"); return 1; }
     }
     for (int i = 0; i < e->n_out; i++) { og_value_free(outs[i]); outs[i] = NULL; }
@@ -427,7 +456,7 @@ int main(int argc, char **argv) {
       rc = 1;
       break;
     }
-    if (tf != NULL) fprintf(tf, "%lld\n", (long long)(t1 - t0));
+    if (tf != NULL && timed) fprintf(tf, "%lld\n", (long long)(t1 - t0));
   }
   if (tf != NULL) fclose(tf);
   if (rc == 0 && print) {

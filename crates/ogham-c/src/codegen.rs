@@ -30,6 +30,7 @@ const RTS_SCALAR: &str = include_str!("../rts/scalar.h");
 const RTS_VALUES: &str = include_str!("../rts/values.h");
 const RTS_SCHEDULER: &str = include_str!("../rts/scheduler.h");
 const RTS_MAIN: &str = include_str!("../rts/main.h");
+const RTS_API: &str = include_str!("../rts/api.h");
 
 /// The largest array rank the runtime's views hold.
 const MAX_RANK: usize = 8;
@@ -52,6 +53,8 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
         tasks: Vec::new(),
         counter: 0,
         in_parallel: false,
+        virt: HashMap::new(),
+        redirect: HashMap::new(),
     };
     let mut protos = String::new();
     let mut funs = String::new();
@@ -92,6 +95,9 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
     c.push_str(&funs);
     c.push_str(&entries);
     c.push_str(&entry_table);
+    // The boundary helpers serve both the server (main.h) and the C API,
+    // which `crate::generate` appends in library mode (library.rs).
+    c.push_str(RTS_API);
     if !opts.library {
         c.push_str(RTS_MAIN);
     }
@@ -246,6 +252,19 @@ enum Dest {
     At { arr: String, rank: usize, elem: PrimType, idxs: Vec<String> },
 }
 
+/// A one-dimensional array that is never materialised because it is only
+/// read, element by element, as an input of SOACs: its element `j` is
+/// computed where the SOAC binds its parameter. This saves the allocation
+/// and the memory traffic of `iota` index spaces and `replicate`d constants
+/// (a 10⁸-element histogram would otherwise first write 400 MB of ones).
+#[derive(Clone, Debug)]
+enum Virtual {
+    /// `start + j * step` of integer type `elem`.
+    Iota { start: SubExp, step: SubExp, elem: PrimType },
+    /// Every element is `value` (a scalar).
+    Replicate { value: SubExp },
+}
+
 struct Gen<'a> {
     prog: &'a Program,
     opts: &'a Options,
@@ -260,6 +279,12 @@ struct Gen<'a> {
     counter: usize,
     /// Inside a parallel task: nested SOACs run sequentially.
     in_parallel: bool,
+    /// Arrays that are computed on demand instead of stored (see [`Virtual`]).
+    virt: HashMap<VName, Virtual>,
+    /// Array results of SOACs that are written straight into their final
+    /// place (a row of the enclosing map's output) instead of a fresh
+    /// array that would be copied there; taken by [`Gen::screma_outputs`].
+    redirect: HashMap<VName, Dest>,
 }
 
 impl<'a> Gen<'a> {
@@ -420,16 +445,93 @@ impl<'a> Gen<'a> {
     /// Emits a body as a C block whose results go to `dests`.
     fn body(&mut self, body: &Body, dests: &[Dest]) -> Res<()> {
         self.open_scope();
+        let mut counts = HashMap::new();
+        crate::fuse::count_uses(body, &mut counts);
+        self.find_virtual(body, &counts);
+        let redirected = self.find_redirects(body, dests, &counts);
         for stm in &body.stms {
+            if let Some(p) = stm.pat.first() {
+                if self.virt.contains_key(&p.name) {
+                    // Only the iota's size check remains of a virtual array.
+                    if let Exp::Iota { n, .. } = &stm.exp {
+                        let n = self.se(n);
+                        self.fail(
+                            &format!("{n} < 0"),
+                            stm.span,
+                            "Cannot iota a negative number of elements (%lld).",
+                            &[n.clone()],
+                        );
+                    }
+                    continue;
+                }
+            }
             self.stm(stm)?;
         }
         for (r, d) in body.result.iter().zip(dests) {
+            // A redirected result has already been written in place, unless the statement was generated in a way that did not take the redirection.
+            if let SubExp::Var(v) = r {
+                if redirected.contains(v) && self.redirect.remove(v).is_none() {
+                    continue;
+                }
+            }
             let ty = self.se_type(r)?;
             let src = self.se(r);
             self.store(d, &src, &ty);
         }
         self.close_scope();
         Ok(())
+    }
+
+    /// Marks the one-dimensional `iota`s and scalar `replicate`s of a body
+    /// whose every use is as an input array of a SOAC of the same body.
+    fn find_virtual(&mut self, body: &Body, counts: &HashMap<VName, usize>) {
+        let mut soac_uses: HashMap<VName, usize> = HashMap::new();
+        for stm in &body.stms {
+            if let Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) =
+                &stm.exp
+            {
+                for a in arrs {
+                    *soac_uses.entry(*a).or_default() += 1;
+                }
+            }
+        }
+        for stm in &body.stms {
+            let [p] = stm.pat.as_slice() else { continue };
+            let virt = match &stm.exp {
+                Exp::Iota { start, step, elem, .. } => Virtual::Iota { start: *start, step: *step, elem: *elem },
+                Exp::Replicate { shape, value } if shape.len() == 1 && p.ty.rank() == 1 => {
+                    Virtual::Replicate { value: *value }
+                }
+                _ => continue,
+            };
+            let used = counts.get(&p.name).copied().unwrap_or(0);
+            if used > 0 && soac_uses.get(&p.name).copied().unwrap_or(0) == used {
+                self.virt.insert(p.name, virt);
+            }
+        }
+    }
+
+    /// Chooses the array results of a body that a SOAC of the body can write
+    /// straight into their destination (a row of an enclosing array); returns them.
+    fn find_redirects(&mut self, body: &Body, dests: &[Dest], counts: &HashMap<VName, usize>) -> BTreeSet<VName> {
+        let mut out = BTreeSet::new();
+        for (r, d) in body.result.iter().zip(dests) {
+            let (SubExp::Var(v), Dest::At { .. }) = (r, d) else { continue };
+            if counts.get(v).copied().unwrap_or(0) != 1 {
+                continue;
+            }
+            let Some(stm) = body.stms.iter().find(|s| s.pat.iter().any(|p| p.name == *v)) else { continue };
+            let Exp::Soac(Soac::Screma { scans, reduces, .. }) = &stm.exp else { continue };
+            let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
+            let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
+            let pos = stm.pat.iter().position(|p| p.name == *v).unwrap_or(0);
+            if (n_scan..n_scan + n_red).contains(&pos) || !stm.pat[pos].ty.is_array() {
+                continue;
+            }
+            self.redirect.insert(*v, d.clone());
+            out.insert(*v);
+        }
+        out
     }
 
     fn se_type(&self, se: &SubExp) -> Res<Type> {
@@ -498,6 +600,10 @@ impl<'a> Gen<'a> {
                 let (a, b) = (self.se(a), self.se(b));
                 if t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem) {
                     self.fail(&format!("{b} == 0"), stm.span, "division by zero", &[]);
+                }
+                // Integer `**` with a negative exponent is an error, as in the interpreter (ogham-prim's ops).
+                if t.is_signed_int() && *op == BinOp::Pow {
+                    self.fail(&format!("{b} < 0"), stm.span, "negative exponent", &[]);
                 }
                 let e = binop(*op, *t, &a, &b)?;
                 self.line(&format!("{} {} = {e};", cty(&pat[0].ty), one(0)));
@@ -962,11 +1068,19 @@ impl<'a> Gen<'a> {
             Soac::Screma { w, arrs, scans, reduces, map } => {
                 if parallel && self.screma_parallelisable(stm, scans, reduces)? {
                     self.screma_par(stm, w, arrs, scans, reduces, map)
+                } else if let Some(inner) = self.interchangeable(stm, scans, reduces, map)? {
+                    self.screma_interchanged(stm, w, arrs, map, inner)
                 } else {
                     self.screma_seq(stm, w, arrs, scans, reduces, map)
                 }
             }
-            Soac::Hist { w, arrs, ops, map } => self.hist(stm, w, arrs, ops, map),
+            Soac::Hist { w, arrs, ops, map } => {
+                if parallel && self.hist_parallelisable(ops)? {
+                    self.hist_par(stm, w, arrs, ops, map)
+                } else {
+                    self.hist(stm, w, arrs, ops, map)
+                }
+            }
             Soac::Scatter { w, arrs, dests, map } => self.scatter(stm, w, arrs, dests, map, parallel),
         }
     }
@@ -974,6 +1088,18 @@ impl<'a> Gen<'a> {
     /// Binds lambda parameters to row `j` of the input arrays (borrowed views for rows that are arrays).
     fn bind_rows(&mut self, params: &[Param], arrs: &[VName], j: &str) -> Res<()> {
         for (p, a) in params.iter().zip(arrs) {
+            if let Some(v) = self.virt.get(a).cloned() {
+                let c = vname(p.name);
+                let e = match v {
+                    Virtual::Iota { start, step, elem } => {
+                        let t = ctype(elem);
+                        format!("og_add_{t}({}, og_mul_{t}(({t}){j}, {}))", self.se(&start), self.se(&step))
+                    }
+                    Virtual::Replicate { value } => self.se(&value),
+                };
+                self.line(&format!("{} {c} = {e};", cty(&p.ty)));
+                continue;
+            }
             let rank = self.rank_of(*a)?;
             let elem = self.ty(*a)?.elem();
             let c = vname(p.name);
@@ -1089,6 +1215,160 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
+    /// Recognises a `map` whose lambda is one `reduce` (after fusion, e.g. the
+    /// dot products of matmul's rows with the columns of `transpose b`):
+    /// `map (\x_j -> reduce op ne (map f x_j ys)) xs`. Returns the inner
+    /// reduction statement when the loops can be interchanged: every input of
+    /// the reduction is a row parameter of the map or invariant, and the
+    /// lambdas are plain scalar code that cannot fail (so evaluating the
+    /// iterations in another order is unobservable). Each output element
+    /// still folds its terms in index order, so the results are identical.
+    fn interchangeable<'b>(
+        &self,
+        stm: &Stm,
+        scans: &[Operator],
+        reduces: &[Operator],
+        map: &'b Lambda,
+    ) -> Res<Option<&'b Stm>> {
+        if !scans.is_empty() || !reduces.is_empty() || stm.pat.len() != 1 || stm.pat[0].ty.rank() != 1 {
+            return Ok(None);
+        }
+        let [inner] = map.body.stms.as_slice() else { return Ok(None) };
+        if map.body.result != [SubExp::Var(inner.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX as _)))] {
+            return Ok(None);
+        }
+        let Exp::Soac(Soac::Screma { w: w2, arrs: arrs2, scans: s2, reduces: r2, map: lam2 }) = &inner.exp else {
+            return Ok(None);
+        };
+        if !s2.is_empty() || r2.len() != 1 || inner.pat.len() != 1 || r2[0].neutral.len() != 1 || lam2.ret.len() != 1 {
+            return Ok(None);
+        }
+        if inner.attrs.sequential || stm.attrs.sequential || inner.pat[0].ty.is_array() {
+            return Ok(None);
+        }
+        let params: Vec<VName> = map.params.iter().map(|p| p.name).collect();
+        if let SubExp::Var(v) = w2 {
+            if params.contains(v) {
+                return Ok(None);
+            }
+        }
+        for a in arrs2 {
+            if self.rank_of(*a)? != 1 {
+                return Ok(None);
+            }
+        }
+        // Row parameters may only be used as inputs of the reduction.
+        let mut fv = ogham_ir::visit::free_vars_lambda(lam2);
+        fv.extend(ogham_ir::visit::free_vars_lambda(&r2[0].lambda));
+        for n in &r2[0].neutral {
+            if let SubExp::Var(v) = n {
+                fv.insert(*v);
+            }
+        }
+        if params.iter().any(|p| fv.contains(p)) {
+            return Ok(None);
+        }
+        let safe = |b: &Body| {
+            b.stms.iter().all(|s| match &s.exp {
+                Exp::BinOp(op, t, _, _) => {
+                    !(t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow))
+                }
+                Exp::SubExp(_) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::TernOp(..) | Exp::Conv(..) => true,
+                _ => false,
+            })
+        };
+        if !safe(&lam2.body) || !safe(&r2[0].lambda.body) {
+            return Ok(None);
+        }
+        Ok(Some(inner))
+    }
+
+    /// Emits an interchanged map-of-reduce (see [`Gen::interchangeable`]):
+    /// the output row holds the accumulators, the reduction loop is outside
+    /// and the map loop inside, so the innermost loop walks contiguous memory
+    /// (for matmul: rows of `b` instead of its columns) and vectorises. The
+    /// inner loop is emitted twice, the second copy specialised for unit
+    /// strides so the C compiler sees plain contiguous accesses.
+    fn screma_interchanged(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], map: &Lambda, inner: &Stm) -> Res<()> {
+        let Exp::Soac(Soac::Screma { w: w2, arrs: arrs2, reduces, map: lam2, .. }) = &inner.exp else {
+            return Err("C backend: malformed interchange".to_string());
+        };
+        let op = &reduces[0];
+        let outs = self.screma_outputs(stm, 0, 0);
+        let (out, out_ty) = outs[0].clone();
+        let elem = out_ty.elem();
+        let (w, w2) = (self.se(w), self.se(w2));
+        let neutral = self.se(&op.neutral[0]);
+        let j = self.fresh("j");
+        let k = self.fresh("k");
+        let out_j = Self::elem(&out, elem, &[j.clone()]);
+        self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++) {out_j} = {neutral};"));
+        // Which map input each row parameter comes from.
+        let row_src: HashMap<VName, VName> = map.params.iter().zip(arrs).map(|(p, a)| (p.name, *a)).collect();
+        let mut unit_conds = vec![format!("{out}.stride[0] == 1")];
+        let mut unit_arrs = vec![out.clone()];
+        for a in arrs2 {
+            if let Some(src) = row_src.get(a) {
+                if !self.virt.contains_key(src) {
+                    unit_conds.push(format!("{}.stride[0] == 1", vname(*src)));
+                    unit_arrs.push(vname(*src));
+                }
+            }
+        }
+        self.line(&format!("for (int64_t {k} = 0; {k} < {w2}; {k}++) {{"));
+        self.indent += 1;
+        // Invariant inputs: their element k, once per k.
+        let (inv_params, inv_arrs): (Vec<Param>, Vec<VName>) = lam2
+            .params
+            .iter()
+            .zip(arrs2)
+            .filter(|(_, a)| !row_src.contains_key(a))
+            .map(|(p, a)| (p.clone(), *a))
+            .unzip();
+        self.bind_rows(&inv_params, &inv_arrs, &k)?;
+        let unit = self.fresh("unit");
+        self.line(&format!("bool {unit} = {};", unit_conds.join(" && ")));
+        let start = self.out.len();
+        self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++) {{"));
+        self.indent += 1;
+        for (p, a) in lam2.params.iter().zip(arrs2) {
+            if let Some(src) = row_src.get(a) {
+                // Element k of row j of the map input.
+                let c = vname(p.name);
+                if let Some(v) = self.virt.get(src).cloned() {
+                    // A virtual source is one-dimensional, so it cannot have rows; never happens.
+                    let _ = v;
+                    return Err("C backend: interchange over a virtual array".to_string());
+                }
+                let sty = self.ty(*src)?.clone();
+                let e = Self::elem(&vname(*src), sty.elem(), &[j.clone(), k.clone()]);
+                self.line(&format!("{} {c} = {e};", cty(&p.ty)));
+            }
+        }
+        let x = self.fresh("x");
+        self.line(&format!("{} {x};", cty(&lam2.ret[0])));
+        self.body(&lam2.body, &[Dest::Fresh(x.clone())])?;
+        let acc = self.fresh("acc");
+        self.line(&format!("{} {acc} = {out_j};", ctype(elem)));
+        self.apply_op(op, &[acc.clone()], &[x])?;
+        self.line(&format!("{out_j} = {acc};"));
+        self.indent -= 1;
+        self.line("}");
+        let generic = self.out.split_off(start);
+        let mut special = generic.clone();
+        for a in &unit_arrs {
+            special = special.replace(&format!("({j}) * {a}.stride[0]"), &j);
+        }
+        self.line(&format!("if ({unit}) {{"));
+        self.out.push_str(&special);
+        self.line("} else {");
+        self.out.push_str(&generic);
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
     /// Declares and allocates the array outputs of a screma (scans then maps).
     fn screma_outputs(&mut self, stm: &Stm, n_scan: usize, n_red: usize) -> Vec<(String, Type)> {
         let mut outs = Vec::new();
@@ -1097,9 +1377,20 @@ impl<'a> Gen<'a> {
                 continue;
             }
             let c = vname(p.name);
-            self.line(&format!("og_arr {c} = {{0}};"));
             let dims = self.type_dims(&p.ty);
-            self.alloc(&c, p.ty.elem(), &dims, stm.span);
+            if let Some(Dest::At { arr, rank, idxs, .. }) = self.redirect.remove(&p.name) {
+                // Written in place into its final row; the enclosing array owns the memory.
+                let view = self.subview(&arr, rank, &idxs);
+                self.line(&format!("og_arr {c} = {view};"));
+                let conds: Vec<String> =
+                    dims.iter().enumerate().map(|(d, n)| format!("{c}.shape[{d}] != {n}")).collect();
+                if !conds.is_empty() {
+                    self.fail(&conds.join(" || "), stm.span, "Result shape differs from its destination's.", &[]);
+                }
+            } else {
+                self.line(&format!("og_arr {c} = {{0}};"));
+                self.alloc(&c, p.ty.elem(), &dims, stm.span);
+            }
             outs.push((c, p.ty.clone()));
         }
         outs
@@ -1154,6 +1445,21 @@ impl<'a> Gen<'a> {
             for d in p.ty.shape() {
                 if let SubExp::Var(v) = d {
                     fv.insert(*v);
+                }
+            }
+        }
+        // A virtual array is recomputed inside the task from its operands.
+        for v in fv.clone() {
+            if let Some(virt) = self.virt.get(&v) {
+                fv.remove(&v);
+                let ops = match virt {
+                    Virtual::Iota { start, step, .. } => vec![*start, *step],
+                    Virtual::Replicate { value } => vec![*value],
+                };
+                for o in ops {
+                    if let SubExp::Var(x) = o {
+                        fv.insert(x);
+                    }
                 }
             }
         }
@@ -1349,6 +1655,195 @@ impl<'a> Gen<'a> {
             self.line(&format!("free({p});"));
         }
         Ok(())
+    }
+
+    /// Whether a `hist` can run with per-chunk partial histograms: one index
+    /// per operator and scalar buckets (the partials are plain C arrays).
+    fn hist_parallelisable(&self, ops: &[HistOp]) -> Res<bool> {
+        for op in ops {
+            if op.shape.len() != 1 || op.op.lambda.params.iter().any(|p| p.ty.is_array()) {
+                return Ok(false);
+            }
+            for d in &op.dests {
+                if self.rank_of(*d)? != 1 {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// A parallel `hist`: when the histograms are small next to the input
+    /// (each chunk's private copy costs as much as `w / nchunks` updates at
+    /// most), every chunk accumulates into its own partial histograms starting
+    /// from the neutral elements, and a second parallel pass over the buckets
+    /// folds the partials into the destinations. Operators are associative
+    /// and commutative, so the order of combination does not matter. Large
+    /// histograms run sequentially instead (no atomics: operators are
+    /// arbitrary lambdas).
+    fn hist_par(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
+        let mut k = 0;
+        for op in ops {
+            for d in &op.dests {
+                let p = &stm.pat[k];
+                self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
+                k += 1;
+            }
+        }
+        let wc = self.se(w);
+        let nchunks = self.fresh("nchunks");
+        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc});"));
+        // Buckets of every operator (its destinations share the shape).
+        let sizes: Vec<String> = ops.iter().map(|op| format!("{}.shape[0]", vname(op.dests[0]))).collect();
+        let total = sizes.join(" + ");
+        let small = self.fresh("small");
+        self.line(&format!("bool {small} = {nchunks} > 1 && ({total}) * {nchunks} <= {wc};"));
+        self.line(&format!("if (!{small}) {{"));
+        self.indent += 1;
+        self.in_parallel = true; // the fallback is the sequential loop
+        let seq_stm = stm.clone();
+        let res = self.hist(&seq_stm, w, arrs, ops, map);
+        self.in_parallel = false;
+        res?;
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        // The partial histograms: chunk c's buckets of destination i start at partial_i + c * size.
+        let mut partials = Vec::new();
+        for (oi, op) in ops.iter().enumerate() {
+            for (di, d) in op.dests.iter().enumerate() {
+                let t = ctype(self.ty(*d)?.elem());
+                let p = self.fresh("partial");
+                self.line(&format!("{t} *{p} = malloc((size_t)({nchunks} * {} + 1) * sizeof({t}));", sizes[oi]));
+                partials.push((p, t, oi, di));
+            }
+        }
+        let any_null: Vec<String> = partials.iter().map(|(p, ..)| format!("{p} == NULL")).collect();
+        let free_all: String = partials.iter().map(|(p, ..)| format!(" free({p});")).collect();
+        let loc = self.loc(stm.span);
+        self.line(&format!(
+            "if ({}) {{{free_all} return og_fail(ctx, {loc}, \"Out of memory.\"); }}",
+            any_null.join(" || ")
+        ));
+        let mut free = self.task_free_vars(stm);
+        for op in ops {
+            for d in &op.dests {
+                if !free.contains(d) {
+                    free.push(*d);
+                }
+            }
+        }
+        let fields: Vec<String> = partials.iter().map(|(p, t, ..)| format!("{t} *{p}")).collect();
+        // Pass 1: each chunk fills its own partial histograms.
+        let (sname, fname, saved) = self.begin_task(&free, &fields);
+        for (p, t, oi, di) in &partials {
+            let n = self.se(&ops[*oi].op.neutral[*di]);
+            let size = &sizes[*oi];
+            self.line(&format!("{t} *{p} = cl->{p} + chunk * {size};"));
+            self.line(&format!("for (int64_t b = 0; b < {size}; b++) {p}[b] = {n};"));
+        }
+        self.line("for (int64_t j = start; j < end; j++) {");
+        self.indent += 1;
+        let temps = self.hist_map_body(arrs, map, "j")?;
+        let mut pos = 0;
+        for (oi, op) in ops.iter().enumerate() {
+            let kk = op.dests.len();
+            let idx = temps[pos].0.clone();
+            self.line(&format!("if ({idx} >= 0 && {idx} < {}) {{", sizes[oi]));
+            self.indent += 1;
+            let mine: Vec<&(String, &str, usize, usize)> = partials.iter().filter(|x| x.2 == oi).collect();
+            let accs: Vec<String> = (0..kk).map(|_| self.fresh("acc")).collect();
+            for (a, (p, t, ..)) in accs.iter().zip(&mine) {
+                self.line(&format!("{t} {a} = {p}[{idx}];"));
+            }
+            let news: Vec<String> = temps[pos + 1..pos + 1 + kk].iter().map(|(t, _)| t.clone()).collect();
+            self.apply_op(&op.op, &accs, &news)?;
+            for (a, (p, ..)) in accs.iter().zip(&mine) {
+                self.line(&format!("{p}[{idx}] = {a};"));
+            }
+            self.indent -= 1;
+            self.line("}");
+            pos += 1 + kk;
+        }
+        self.indent -= 1;
+        self.line("}");
+        self.end_task(&fname, saved);
+        let extra: Vec<(String, String)> = partials.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
+        let cl = self.closure_init(&sname, &free, &extra);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) {{{free_all} return 1; }}"));
+        // Pass 2: per operator, the buckets in parallel, each folding the chunks' partials in.
+        for (oi, op) in ops.iter().enumerate() {
+            let size = sizes[oi].clone();
+            let dests: Vec<VName> = op.dests.clone();
+            let mut free2: Vec<VName> = {
+                let mut fv = ogham_ir::visit::free_vars_lambda(&op.op.lambda);
+                fv.extend(dests.iter().copied());
+                fv.into_iter().filter(|v| self.types.contains_key(v)).collect()
+            };
+            free2.dedup();
+            let mine: Vec<(String, &str, usize, usize)> =
+                partials.iter().filter(|x| x.2 == oi).map(|x| (x.0.clone(), x.1, x.2, x.3)).collect();
+            let mut fields2: Vec<String> = mine.iter().map(|(p, t, ..)| format!("{t} *{p}")).collect();
+            fields2.push("int64_t nchunks".to_string());
+            let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
+            self.line("for (int64_t b = start; b < end; b++) {");
+            self.indent += 1;
+            let mut accs = Vec::new();
+            for d in &dests {
+                let dty = self.ty(*d)?.clone();
+                let a = self.fresh("acc");
+                let e = Self::elem(&vname(*d), dty.elem(), &["b".to_string()]);
+                self.line(&format!("{} {a} = {e};", ctype(dty.elem())));
+                accs.push(a);
+            }
+            self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
+            self.indent += 1;
+            let news: Vec<String> = mine.iter().map(|(p, ..)| format!("cl->{p}[c * {size} + b]")).collect();
+            self.apply_op(&op.op, &accs, &news)?;
+            self.indent -= 1;
+            self.line("}");
+            for (d, a) in dests.iter().zip(&accs) {
+                let dty = self.ty(*d)?.clone();
+                let e = Self::elem(&vname(*d), dty.elem(), &["b".to_string()]);
+                self.line(&format!("{e} = {a};"));
+            }
+            self.indent -= 1;
+            self.line("}");
+            self.end_task(&fname2, saved2);
+            let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
+            extra2.push(("nchunks".to_string(), nchunks.clone()));
+            let cl2 = self.closure_init(&sname2, &free2, &extra2);
+            self.line(&format!(
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}, og_num_chunks(ctx, {size}))) {{{free_all} return 1; }}"
+            ));
+        }
+        self.line(free_all.trim_start());
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// Declares the map results of one `hist`/`scatter` iteration and runs the map lambda on row `j`.
+    fn hist_map_body(&mut self, arrs: &[VName], map: &Lambda, j: &str) -> Res<Vec<(String, Type)>> {
+        let mut temps = Vec::new();
+        let mut dests = Vec::new();
+        for rt in &map.ret {
+            let t = self.fresh("t");
+            if rt.is_array() {
+                self.line(&format!("og_arr {t} = {{0}};"));
+            } else {
+                self.line(&format!("{} {t};", cty(rt)));
+            }
+            dests.push(Dest::Fresh(t.clone()));
+            temps.push((t, rt.clone()));
+        }
+        self.line("{");
+        self.indent += 1;
+        self.bind_rows(&map.params, arrs, j)?;
+        self.body(&map.body, &dests)?;
+        self.indent -= 1;
+        self.line("}");
+        Ok(temps)
     }
 
     fn hist(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
@@ -1689,6 +2184,9 @@ impl<'a> Gen<'a> {
         let entry = f.entry.as_ref().expect("entry point");
         let mut w = String::new();
         let _ = writeln!(w, "static int {wrapper}(og_ctx *ctx, og_value **outs, og_value *const *ins) {{");
+        // Entry points without inputs (`entry pi = ...`) never read `ins`.
+        let _ = writeln!(w, "  (void)ins;");
+        let _ = writeln!(w, "  (void)outs; (void)ins;");
         // Where each flat parameter comes from.
         let mut bound = vec![false; f.params.len()];
         for (i, ev) in entry.inputs.iter().enumerate() {

@@ -64,7 +64,7 @@ fn fuse_nested(exp: &mut Exp) {
 }
 
 /// Counts the uses of every variable in a body (nested bodies included).
-fn count_uses(body: &Body, counts: &mut HashMap<VName, usize>) {
+pub(crate) fn count_uses(body: &Body, counts: &mut HashMap<VName, usize>) {
     for stm in &body.stms {
         count_uses_exp(&stm.exp, counts);
     }
@@ -75,7 +75,7 @@ fn count_uses(body: &Body, counts: &mut HashMap<VName, usize>) {
     }
 }
 
-fn count_uses_exp(exp: &Exp, counts: &mut HashMap<VName, usize>) {
+pub(crate) fn count_uses_exp(exp: &Exp, counts: &mut HashMap<VName, usize>) {
     for_each_operand(exp, &mut |se| {
         if let SubExp::Var(v) = se {
             *counts.entry(v).or_default() += 1;

@@ -11,6 +11,7 @@
 
 pub mod codegen;
 pub mod fuse;
+pub mod library;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -40,11 +41,21 @@ pub struct Options {
     pub cc: Option<String>,
     /// Run the fusion pass before code generation.
     pub fuse: bool,
+    /// Make the executable speak the server protocol without `--server`
+    /// (`futhark c --server`), as Futhark's tools run server executables bare.
+    pub server: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { backend: Backend::Sequential, library: false, span_text: HashMap::new(), cc: None, fuse: true }
+        Options {
+            backend: Backend::Sequential,
+            library: false,
+            span_text: HashMap::new(),
+            cc: None,
+            fuse: true,
+            server: false,
+        }
     }
 }
 
@@ -53,6 +64,9 @@ impl Default for Options {
 pub struct Generated {
     /// The whole C source, runtime included.
     pub c: String,
+    /// In library mode: the header (Futhark's C API) and the JSON manifest.
+    pub header: Option<String>,
+    pub manifest: Option<String>,
 }
 
 /// Generates C for the program. Fails (with a message) on IR constructs the
@@ -65,8 +79,30 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<Generated, String> {
     } else {
         prog
     };
-    let c = codegen::program(prog, opts)?;
-    Ok(Generated { c })
+    let mut c = codegen::program(prog, opts)?;
+    if opts.library {
+        let lib = library::generate(prog, opts)?;
+        c.push_str(&lib.c);
+        return Ok(Generated { c, header: Some(lib.header), manifest: Some(lib.manifest) });
+    }
+    if opts.server {
+        c.insert_str(0, "#define OG_SERVER_DEFAULT 1\n");
+    }
+    Ok(Generated { c, header: None, manifest: None })
+}
+
+/// Writes a library's three files, `out.c`, `out.h` and `out.json`
+/// (Futhark's `--library` output); `out` is the path without extension.
+pub fn write_library(prog: &Program, opts: &Options, out: &Path) -> Result<(), String> {
+    let opts = Options { library: true, ..opts.clone() };
+    let generated = generate(prog, &opts)?;
+    let write = |ext: &str, text: &str| {
+        let path = out.with_extension(ext);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write("c", &generated.c)?;
+    write("h", generated.header.as_deref().unwrap_or_default())?;
+    write("json", generated.manifest.as_deref().unwrap_or_default())
 }
 
 /// Generates `out.c` next to `out` and compiles it into the executable `out`

@@ -52,19 +52,42 @@ pub fn compile_executable(
     out: &Path,
     extra_cflags: &[&str],
 ) -> Result<Duration, String> {
+    compile_executable_with(
+        compiled,
+        ogham_c::Options { backend, cc, ..ogham_c::Options::default() },
+        out,
+        extra_cflags,
+    )
+}
+
+/// [`compile_executable`] with every code generation option given (the
+/// statement spans are filled in here).
+pub fn compile_executable_with(
+    compiled: &Compiled,
+    opts: ogham_c::Options,
+    out: &Path,
+    extra_cflags: &[&str],
+) -> Result<Duration, String> {
     let start = Instant::now();
-    let opts = ogham_c::Options {
-        backend,
-        span_text: span_texts(&compiled.sources, &compiled.ir),
-        cc,
-        ..ogham_c::Options::default()
-    };
+    let opts = ogham_c::Options { span_text: span_texts(&compiled.sources, &compiled.ir), ..opts };
     let generated = ogham_c::generate(&compiled.ir, &opts)?;
     let c_path = out.with_extension("c");
     std::fs::write(&c_path, &generated.c).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
     let codegen = start.elapsed();
     ogham_c::compile_c(&c_path, out, &opts, extra_cflags)?;
     Ok(codegen)
+}
+
+/// Writes Futhark's `--library` output for the program: `out.c`, `out.h`
+/// and `out.json` (`out` is the path without extension).
+pub fn write_library(compiled: &Compiled, backend: ogham_c::Backend, out: &Path) -> Result<(), String> {
+    let opts = ogham_c::Options {
+        backend,
+        library: true,
+        span_text: span_texts(&compiled.sources, &compiled.ir),
+        ..ogham_c::Options::default()
+    };
+    ogham_c::write_library(&compiled.ir, &opts, out)
 }
 
 /// The default executable name for a program: its path without `.fut`.

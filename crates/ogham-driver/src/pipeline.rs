@@ -132,7 +132,30 @@ pub fn compile_source(name: &str, text: &str, stop: Stop) -> Result<Compiled, Co
     compile(None, name, text.to_string(), stop)
 }
 
+/// Stack size for the compiler's phases: the checker and lowering recurse over
+/// the AST, and long operator or `let` chains are deep trees.
+const COMPILER_STACK_BYTES: usize = 1 << 30;
+
 fn compile(path: Option<&Path>, display_name: &str, text: String, stop: Stop) -> Result<Compiled, CompileError> {
+    let path = path.map(Path::to_path_buf);
+    let display_name = display_name.to_string();
+    let worker = std::thread::Builder::new()
+        .name("ogham-compile".into())
+        .stack_size(COMPILER_STACK_BYTES)
+        .spawn(move || compile_on_this_thread(path.as_deref(), &display_name, text, stop));
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(CompileError::plain("internal-compiler-error", "the compiler panicked".into())),
+        Err(e) => Err(CompileError::plain("internal-compiler-error", format!("cannot start the compiler thread: {e}"))),
+    }
+}
+
+fn compile_on_this_thread(
+    path: Option<&Path>,
+    display_name: &str,
+    text: String,
+    stop: Stop,
+) -> Result<Compiled, CompileError> {
     let mut loader = Loader::new();
     loader.load_prelude();
     let mut stack: Vec<PathBuf> = path.map(Path::to_path_buf).into_iter().collect();

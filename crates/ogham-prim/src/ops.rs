@@ -16,8 +16,9 @@
 //! * Shift amounts are read in the operand type; an amount that is negative or
 //!   at least the bit width shifts every bit out: `<<` and `>>>` give 0, `>>`
 //!   gives 0 or −1 (the sign fill) for signed types and 0 for unsigned ones.
-//! * Float → integer conversion truncates toward zero and then wraps modulo
-//!   2^bits, like every other integer conversion; NaN and ±∞ become 0.
+//! * Float → integer conversion truncates toward zero and saturates at the
+//!   target type's bounds, like Rust's `as`: NaN becomes 0, ±∞ and every
+//!   out-of-range value the nearest bound.
 //! * Float `%` is the floored modulus (result has the sign of the divisor),
 //!   `%%` (`Rem`) is C's `fmod` (sign of the dividend), `//` (`Quot`) is the
 //!   truncated quotient.
@@ -854,13 +855,18 @@ pub fn from_bits(t: PrimType, bits: u64) -> PrimValue {
 
 /// Float → integer: truncate toward zero, then wrap modulo 2^bits; NaN and ±∞ give 0.
 fn float_to_int(to: PrimType, x: f64) -> PrimValue {
-    if !x.is_finite() {
-        return PrimValue::zero(to);
+    // Rust's float-to-integer `as` is exactly the chosen semantics (truncate, saturate, NaN → 0).
+    match to {
+        PrimType::I8 => PrimValue::I8(x as i8),
+        PrimType::I16 => PrimValue::I16(x as i16),
+        PrimType::I32 => PrimValue::I32(x as i32),
+        PrimType::I64 => PrimValue::I64(x as i64),
+        PrimType::U8 => PrimValue::U8(x as u8),
+        PrimType::U16 => PrimValue::U16(x as u16),
+        PrimType::U32 => PrimValue::U32(x as u32),
+        PrimType::U64 => PrimValue::U64(x as u64),
+        other => PrimValue::zero(other),
     }
-    let truncated = x.trunc();
-    // |x| ≥ 2^117 is a multiple of 2^64 (its ulp is at least 2^65), so it wraps to 0.
-    let wrapped = if truncated.abs() < 2f64.powi(117) { truncated as i128 as u64 } else { 0 };
-    from_bits(to, wrapped)
 }
 
 /// Converts `v` from type `from` to type `to` (see [`ConvOp`]).
@@ -1163,12 +1169,14 @@ mod tests {
         assert_eq!(conv(T::I64, T::F32, V::I64(tricky)), V::F32(((1u64 << 60) + (1u64 << 37)) as f32));
         assert_eq!(conv(T::F64, T::I32, V::F64(-2.9)), V::I32(-2));
         assert_eq!(conv(T::F64, T::I32, V::F64(f64::NAN)), V::I32(0));
-        assert_eq!(conv(T::F32, T::I64, V::F32(f32::INFINITY)), V::I64(0));
-        assert_eq!(conv(T::F64, T::U8, V::F64(-1.5)), V::U8(255));
-        assert_eq!(conv(T::F64, T::I8, V::F64(300.7)), V::I8(44));
-        // The double nearest 10^30, modulo 2^64 (Python: int(1e30) % 2**64).
-        assert_eq!(conv(T::F64, T::I64, V::F64(1e30)), V::I64(5076964154930102272));
-        assert_eq!(conv(T::F64, T::I64, V::F64(2f64.powi(120) * 3.0)), V::I64(0));
+        // Out of range saturates, like Rust's `as`.
+        assert_eq!(conv(T::F32, T::I64, V::F32(f32::INFINITY)), V::I64(i64::MAX));
+        assert_eq!(conv(T::F32, T::I32, V::F32(f32::NEG_INFINITY)), V::I32(i32::MIN));
+        assert_eq!(conv(T::F64, T::U8, V::F64(-1.5)), V::U8(0));
+        assert_eq!(conv(T::F64, T::I8, V::F64(300.7)), V::I8(127));
+        assert_eq!(conv(T::F64, T::I64, V::F64(1e30)), V::I64(i64::MAX));
+        assert_eq!(conv(T::F64, T::U64, V::F64(2f64.powi(120) * 3.0)), V::U64(u64::MAX));
+        assert_eq!(conv(T::F32, T::U16, V::F32(f32::NAN)), V::U16(0));
         assert_eq!(conv(T::Bool, T::F32, V::Bool(true)), V::F32(1.0));
         assert_eq!(conv(T::I32, T::Bool, V::I32(256)), V::Bool(true));
         assert_eq!(conv(T::F64, T::Bool, V::F64(0.0)), V::Bool(false));

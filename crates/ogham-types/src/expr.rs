@@ -322,17 +322,11 @@ impl Checker {
                 let t = ty::subst_sizes(&t, &sizes);
                 // Existential sizes inside an abbreviation are fresh at each use.
                 let mut fresh: HashMap<u32, Dim> = HashMap::new();
+                // In a top-level parameter (`type~ t = #v []i32`, `def f (x: t)`)
+                // such a size means what `[]` written there means: a size
+                // parameter of the function, not an existential.
                 return ty::map_dims(&t, &mut |d| match d {
-                    Dim::Unknown(u) => fresh
-                        .entry(*u)
-                        .or_insert_with(|| {
-                            if mode == AnonMode::Fresh {
-                                self.store.fresh_svar()
-                            } else {
-                                self.store.fresh_unknown()
-                            }
-                        })
-                        .clone(),
+                    Dim::Unknown(u) => fresh.entry(*u).or_insert_with(|| self.anon_size(mode)).clone(),
                     other => other.clone(),
                 });
             }
@@ -349,31 +343,36 @@ impl Checker {
         Ty::Error
     }
 
+    /// The size that an anonymous `[]` stands for where `mode` applies.
+    fn anon_size(&mut self, mode: AnonMode) -> Dim {
+        match mode {
+            AnonMode::Fresh => self.store.fresh_svar(),
+            AnonMode::Unknown => self.store.fresh_unknown(),
+            AnonMode::Implicit => {
+                let id = self.store.fresh_synthetic();
+                self.names.insert(id, format!("d{}", self.implicit_sizes.as_ref().map_or(0, |v| v.len())));
+                match &mut self.implicit_sizes {
+                    Some(v) => {
+                        v.push(id);
+                        Dim::var(id)
+                    }
+                    None => self.store.fresh_svar(),
+                }
+            }
+            AnonMode::Inferred => {
+                let d = self.store.fresh_svar();
+                if let Some(v) = d.as_var() {
+                    self.names.insert(v, format!("d{}", self.inferred_sizes.len()));
+                    self.inferred_sizes.push(v);
+                }
+                d
+            }
+        }
+    }
+
     pub fn size_exp(&mut self, s: &SizeExp, mode: AnonMode) -> Dim {
         match s {
-            SizeExp::Anonymous(_) => match mode {
-                AnonMode::Fresh => self.store.fresh_svar(),
-                AnonMode::Unknown => self.store.fresh_unknown(),
-                AnonMode::Implicit => {
-                    let id = self.store.fresh_synthetic();
-                    self.names.insert(id, format!("d{}", self.implicit_sizes.as_ref().map_or(0, |v| v.len())));
-                    match &mut self.implicit_sizes {
-                        Some(v) => {
-                            v.push(id);
-                            Dim::var(id)
-                        }
-                        None => self.store.fresh_svar(),
-                    }
-                }
-                AnonMode::Inferred => {
-                    let d = self.store.fresh_svar();
-                    if let Some(v) = d.as_var() {
-                        self.names.insert(v, format!("d{}", self.inferred_sizes.len()));
-                        self.inferred_sizes.push(v);
-                    }
-                    d
-                }
-            },
+            SizeExp::Anonymous(_) => self.anon_size(mode),
             SizeExp::Expr(e) => {
                 let (t, _) = self.expr(e);
                 if !self.unify_at(&Ty::i64(), &t, e.span) {
@@ -873,11 +872,13 @@ impl Checker {
             }
             ExprKind::Apply(f, args) => {
                 let (ft, fa) = self.expr(f);
-                self.apply(ft, fa, args, f.span)
+                let args: Vec<&Expr> = args.iter().collect();
+                self.apply(ft, fa, &args, f.span)
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
                 let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
-                let args = [lhs.as_ref().clone(), rhs.as_ref().clone()];
+                // Borrowed, not cloned: cloning both operand trees at every operator made long chains quadratic.
+                let args = [lhs.as_ref(), rhs.as_ref()];
                 if self.is_short_circuit(op, *backquoted) {
                     // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
                 }
@@ -907,7 +908,7 @@ impl Checker {
             ExprKind::OpSection(op, backquoted) => self.operator(e.id, op, *backquoted, e.span),
             ExprKind::LeftSection { op, backquoted, lhs } => {
                 let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
-                self.apply(ft, fa, std::slice::from_ref(lhs.as_ref()), op.span)
+                self.apply(ft, fa, &[lhs.as_ref()], op.span)
             }
             ExprKind::RightSection { op, backquoted, rhs } => {
                 let (ft, _) = self.operator(e.id, op, *backquoted, e.span);
@@ -1513,7 +1514,7 @@ impl Checker {
     }
 
     /// Applies a function of type `ft` to arguments, left to right.
-    pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[Expr], fspan: Span) -> (Ty, Aliases) {
+    pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[&Expr], fspan: Span) -> (Ty, Aliases) {
         let mut t = ft;
         let mut arg_info: Vec<(Aliases, bool, Span)> = Vec::new();
         let mut earlier_fun_args: Vec<Ty> = Vec::new();

@@ -73,8 +73,27 @@ impl Checker {
                 format!("Occurs check: cannot construct the infinite type `{e}` = `{a}`."),
             ),
             Mismatch::Constraint(c, t) => {
+                // "expected a sum type, but got `#a i32 | #b`" would not say what
+                // is wrong; name the constructor or field that does not fit.
+                let detail = match (&c, self.store.shallow(&t)) {
+                    (Constraint::Sum(cons), Ty::Sum(actual)) => cons
+                        .iter()
+                        .find(|(k, ts)| actual.get(*k).is_none_or(|us| us.len() != ts.len()))
+                        .map(|(k, ts)| {
+                            let n = ts.len();
+                            format!(" with a constructor `#{k}` taking {n} payload{}", if n == 1 { "" } else { "s" })
+                        }),
+                    (Constraint::Record(fields), Ty::Record(actual)) => {
+                        fields.keys().find(|k| !actual.contains_key(*k)).map(|k| format!(" with a field `{k}`"))
+                    }
+                    _ => None,
+                };
                 let t = self.show(&t);
-                self.error("type-mismatch", span, format!("Type mismatch: expected {}, but got `{t}`.", c.describe()))
+                self.error(
+                    "type-mismatch",
+                    span,
+                    format!("Type mismatch: expected {}{}, but got `{t}`.", c.describe(), detail.unwrap_or_default()),
+                )
             }
         }
     }

@@ -80,6 +80,13 @@ struct CompileArgs {
     /// The C compiler to use (default: `$CC`, else `cc`).
     #[arg(long)]
     cc: Option<String>,
+    /// Write a library instead: `prog.c`, `prog.h` (Futhark's C API) and `prog.json` (its manifest).
+    #[arg(long)]
+    library: bool,
+    /// Write an executable that speaks the server protocol on standard input and output
+    /// (other executables do so when run with `--server`).
+    #[arg(long)]
+    server: bool,
 }
 
 fn main() -> ExitCode {
@@ -156,7 +163,14 @@ fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
         Err(e) => return fail(&e.rendered),
     };
     let out = args.output.clone().unwrap_or_else(|| native::default_output(&args.program));
-    match native::compile_executable(&compiled, backend, args.cc.clone(), &out, &[]) {
+    if args.library {
+        return match native::write_library(&compiled, backend, &out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&format!("Error: {e}")),
+        };
+    }
+    let opts = ogham_c::Options { backend, cc: args.cc.clone(), server: args.server, ..ogham_c::Options::default() };
+    match native::compile_executable_with(&compiled, opts, &out, &[]) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => fail(&format!("Error: {e}")),
     }

@@ -1,0 +1,26 @@
+-- Entry points driven by the real Python clients (tests/clients/run.sh):
+-- futhark-data, futhark-server and futhark-ffi. No test blocks: the
+-- Python scripts beside this file check the results.
+
+type pt = {x: f64, y: f64}
+
+entry sum_f32 (xs: []f32) : f32 = reduce (+) 0 xs
+
+entry scale (k: f64) (xs: [][]f64) : [][]f64 = map (map (* k)) xs
+
+-- Several results: one opaque tuple through the C API and the server.
+entry stats (xs: []f64) : (f64, []f64, i64) = (reduce (+) 0 xs, map (* 2) xs, length xs)
+
+entry mk (a: f64) (b: f64) : pt = {x = a, y = b}
+
+entry norm (p: pt) : f64 = f64.sqrt (p.x * p.x + p.y * p.y)
+
+-- Fails on an index out of bounds: a run-time error must not end the process.
+entry get (xs: []i64) (i: i64) : i64 = xs[i]
+
+entry widen (xs: [][]u8) : [][]i16 = map (map i16.u8) xs
+
+entry flags (xs: []bool) : bool = reduce (||) false xs
+
+-- Consumes its input.
+entry bump (xs: *[]f32) : []f32 = xs with [0] = xs[0] + 1

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Integration tests of ogham's output with the real Python clients from PyPI:
+# futhark-data (value formats), futhark-server (the --server protocol) and
+# futhark-ffi (the --library C API and manifest), on both C backends.
+#
+# Usage: tests/clients/run.sh
+#   OGHAM=path/to/ogham    use this binary instead of building one
+#   CLIENTS_VENV=dir       reuse (or create) this virtualenv
+# Exits non-zero when anything fails.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+venv="${CLIENTS_VENV:-$work/venv}"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+# setuptools: cffi compiles the futhark-ffi module through it (Python >= 3.12 lacks distutils).
+"$venv/bin/pip" install --quiet futhark-data futhark-server futhark-ffi numpy cffi setuptools
+py="$venv/bin/python"
+
+if [ -z "${OGHAM:-}" ]; then
+  (cd "$root" && cargo build --release --quiet -p ogham)
+  OGHAM="${CARGO_TARGET_DIR:-$root/target}/release/ogham"
+fi
+
+# Generated C must be warning-free.
+export CFLAGS="${CFLAGS:-} -Wall -Wextra -Werror"
+
+for backend in c multicore; do
+  echo "== $backend"
+  dir="$work/$backend"
+  mkdir -p "$dir"
+  cp "$here"/clients.fut "$here"/test_*.py "$dir"/
+  "$OGHAM" "$backend" -o "$dir/clients_exe" "$dir/clients.fut"
+  "$py" "$dir/test_data.py" "$dir/clients_exe"
+  # Futhark's tools start server executables bare (`futhark c --server`);
+  # any executable also serves when given --server.
+  "$OGHAM" "$backend" --server -o "$dir/clients_server" "$dir/clients.fut"
+  "$py" "$dir/test_server.py" "$dir/clients_server"
+  "$py" "$dir/test_server.py" "$dir/clients_exe" --server
+
+  "$OGHAM" "$backend" --library -o "$dir/clients" "$dir/clients.fut"
+  "$py" -c "import json, sys; m = json.load(open(sys.argv[1])); assert m['backend'] == sys.argv[2], m['backend']" \
+    "$dir/clients.json" "$backend"
+  ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pthread -c "$dir/clients.c" -o "$dir/clients.o"
+  (cd "$dir" && "$venv/bin/build_futhark_ffi" clients > build.log 2>&1) || { cat "$dir/build.log"; exit 1; }
+  (cd "$dir" && "$py" test_ffi.py)
+done
+echo "clients: all passed"
