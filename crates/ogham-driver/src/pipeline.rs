@@ -26,7 +26,13 @@ pub struct CompileError {
 
 impl CompileError {
     fn from_diagnostics(diags: &[Diagnostic], sources: &SourceMap) -> CompileError {
-        let rendered = diags.iter().map(|d| d.render(sources)).collect::<Vec<_>>().join("\n");
+        // Garbage input can produce one lexical error per byte; past a point
+        // more of them tell the user nothing and only cost time.
+        const SHOWN: usize = 100;
+        let mut rendered = diags.iter().take(SHOWN).map(|d| d.render(sources)).collect::<Vec<_>>().join("\n");
+        if diags.len() > SHOWN {
+            rendered.push_str(&format!("\n... and {} more errors.\n", diags.len() - SHOWN));
+        }
         CompileError { rendered, names: diags.iter().map(|d| d.name).collect() }
     }
 

@@ -86,8 +86,10 @@ impl<'a> Lowerer<'a> {
                 return SubExp::Const(PrimValue::Bool((a == c) == (op == CmpOp::Eq)));
             }
         }
-        if x == y && op == CmpOp::Eq && t.is_int() {
-            return SubExp::Const(PrimValue::Bool(true));
+        // A value compared with itself (e.g. the validity check of `n..<n`); integers only,
+        // since a float may be NaN. Folding also keeps generated C free of self-comparisons.
+        if x == y && (t.is_int() || t == PrimType::Bool) {
+            return SubExp::Const(PrimValue::Bool(matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge)));
         }
         SubExp::Var(self.bind(b, "c", Type::Prim(PrimType::Bool), Exp::CmpOp(op, t, x, y)))
     }
