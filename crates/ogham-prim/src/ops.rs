@@ -853,19 +853,13 @@ pub fn from_bits(t: PrimType, bits: u64) -> PrimValue {
     }
 }
 
-/// Float → integer: truncate toward zero, then wrap modulo 2^bits; NaN and ±∞ give 0.
+/// Float → integer: truncate toward zero, saturating at the type's bounds; NaN gives 0.
+/// (Exactly Rust's float-to-integer `as`, which `PrimValue::from_f64` uses.)
 fn float_to_int(to: PrimType, x: f64) -> PrimValue {
-    // Rust's float-to-integer `as` is exactly the chosen semantics (truncate, saturate, NaN → 0).
-    match to {
-        PrimType::I8 => PrimValue::I8(x as i8),
-        PrimType::I16 => PrimValue::I16(x as i16),
-        PrimType::I32 => PrimValue::I32(x as i32),
-        PrimType::I64 => PrimValue::I64(x as i64),
-        PrimType::U8 => PrimValue::U8(x as u8),
-        PrimType::U16 => PrimValue::U16(x as u16),
-        PrimType::U32 => PrimValue::U32(x as u32),
-        PrimType::U64 => PrimValue::U64(x as u64),
-        other => PrimValue::zero(other),
+    if to.is_int() {
+        PrimValue::from_f64(to, x)
+    } else {
+        PrimValue::zero(to)
     }
 }
 
