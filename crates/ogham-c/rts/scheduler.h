@@ -119,7 +119,10 @@ static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n) {
 
 /* Runs fn over [0, n) in nchunks chunks; returns nonzero if any chunk failed. */
 static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
-  if (n <= 0) return 0;
+  /* An empty input still runs chunk 0 over the empty range: reductions and
+   * scans combine every chunk's partial result afterwards, and a chunk
+   * initialises its partial to the neutral element. */
+  if (n <= 0) return fn(closure, 0, 0, 0);
 #if OG_MULTICORE
   struct og_pool *p = ctx->pool;
   if (p != NULL && p->nworkers > 0 && nchunks > 1) {
