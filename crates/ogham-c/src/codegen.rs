@@ -1683,14 +1683,7 @@ impl<'a> Gen<'a> {
     /// histograms run sequentially instead (no atomics: operators are
     /// arbitrary lambdas).
     fn hist_par(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
-        let mut k = 0;
-        for op in ops {
-            for d in &op.dests {
-                let p = &stm.pat[k];
-                self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
-                k += 1;
-            }
-        }
+        self.bind_hist_results(stm, ops);
         let wc = self.se(w);
         let nchunks = self.fresh("nchunks");
         self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc});"));
@@ -1847,16 +1840,16 @@ impl<'a> Gen<'a> {
         Ok(temps)
     }
 
-    fn hist(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
-        // Results are the destinations, updated in place.
-        let mut k = 0;
-        for op in ops {
-            for d in &op.dests {
-                let p = &stm.pat[k];
-                self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
-                k += 1;
-            }
+    /// A histogram's results are its destinations, updated in place.
+    fn bind_hist_results(&mut self, stm: &Stm, ops: &[HistOp]) {
+        let dests = ops.iter().flat_map(|op| &op.dests);
+        for (p, d) in stm.pat.iter().zip(dests) {
+            self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
         }
+    }
+
+    fn hist(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
+        self.bind_hist_results(stm, ops);
         let j = self.fresh("j");
         let w = self.se(w);
         self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++) {{"));
