@@ -2,7 +2,9 @@
 -- every point is assigned to its nearest centre (squared Euclidean
 -- distance, the lowest index on ties); the result is the mean of each
 -- cluster's points, or the old centre for a cluster left empty.
--- Single precision.
+-- Single precision. The centroid sums are one `hist` whose buckets are
+-- rows, the idiomatic form (flattening to `reduce_by_index` over k*d scalar
+-- buckets computes the same).
 -- ==
 -- nobench input {
 --   2i64 [[0.598068178f32, 0.397396684f32], [0.119916037f32, 0.959296584f32],
@@ -27,9 +29,6 @@ def main [n][d] (k: i64) (points: [n][d]f32) : [k][d]f32 =
     in best
   let membership = map closest points
   let counts = hist (+) 0i32 k membership (replicate n 1i32)
-  let sums =
-    reduce_by_index (replicate (k * d) 0f32) (+) 0f32
-                    (flatten (map (\c -> map (\j -> c * d + j) (iota d)) membership))
-                    (flatten points)
+  let sums = hist (map2 (+)) (replicate d 0f32) k membership points
   in tabulate_2d k d (\c j ->
-       if counts[c] == 0 then centres[c, j] else sums[c * d + j] / f32.i32 counts[c])
+       if counts[c] == 0 then centres[c, j] else sums[c, j] / f32.i32 counts[c])

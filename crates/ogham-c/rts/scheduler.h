@@ -109,11 +109,17 @@ static inline int og_default_threads(void) {
 }
 #endif
 
-/* How many chunks to split n iterations into: a few per thread, for balance. */
-static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n) {
+/* How many chunks to split n iterations into: a few per thread, for
+ * balance, but none smaller than `grain` iterations. Waking the pool costs
+ * microseconds, so a short loop of cheap iterations (a 16-element map inside
+ * a loop over a million points) must run on the calling thread; codegen
+ * passes a large grain for straight-line loop bodies and 1 for bodies with
+ * loops or SOACs of their own. */
+static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n, int64_t grain) {
   int64_t c = (int64_t)ctx->num_threads * 4;
   if (ctx->num_threads <= 1) c = 1;
-  if (c > n) c = n;
+  if (grain < 1) grain = 1;
+  if (c > n / grain) c = n / grain;
   return c < 1 ? 1 : c;
 }
 

@@ -1078,6 +1078,8 @@ impl<'a> Gen<'a> {
             Soac::Hist { w, arrs, ops, map } => {
                 if parallel && self.hist_parallelisable(ops)? {
                     self.hist_par(stm, w, arrs, ops, map)
+                } else if parallel && self.hist_rows_parallelisable(ops)? {
+                    self.hist_par_rows(stm, w, arrs, ops, map)
                 } else {
                     self.hist(stm, w, arrs, ops, map)
                 }
@@ -1535,7 +1537,8 @@ impl<'a> Gen<'a> {
         let outs = self.screma_outputs(stm, n_scan, n_red);
         let w = self.se(w);
         let nchunks = self.fresh("nchunks");
-        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {w});"));
+        let grain = grain(map);
+        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {w}, {grain});"));
         let free = self.task_free_vars(stm);
         let acc_types: Vec<Type> = scans.iter().chain(reduces).flat_map(|o| o.lambda.ret.clone()).collect();
         // Per-chunk partials: the scan carries (pass 1), the reduce results.
@@ -1686,7 +1689,7 @@ impl<'a> Gen<'a> {
         self.bind_hist_results(stm, ops);
         let wc = self.se(w);
         let nchunks = self.fresh("nchunks");
-        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc});"));
+        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {});", grain(map)));
         // Buckets of every operator (its destinations share the shape).
         let sizes: Vec<String> = ops.iter().map(|op| format!("{}.shape[0]", vname(op.dests[0]))).collect();
         let total = sizes.join(" + ");
@@ -1694,11 +1697,26 @@ impl<'a> Gen<'a> {
         self.line(&format!("bool {small} = {nchunks} > 1 && ({total}) * {nchunks} <= {wc};"));
         self.line(&format!("if (!{small}) {{"));
         self.indent += 1;
-        self.in_parallel = true; // the fallback is the sequential loop
-        let seq_stm = stm.clone();
-        let res = self.hist(&seq_stm, w, arrs, ops, map);
+        // Large histograms: atomic updates of the destinations when every
+        // operator updates one scalar, else the sequential loop.
+        let atomic = ops.iter().all(|op| op.dests.len() == 1);
+        if atomic {
+            self.line(&format!("if ({nchunks} > 1) {{"));
+            self.indent += 1;
+            self.hist_atomic(stm, w, arrs, ops, map, &nchunks)?;
+            self.indent -= 1;
+            self.line("} else {");
+            self.indent += 1;
+        }
+        self.in_parallel = true;
+        let dests = self.hist_dests(ops)?;
+        let res = self.hist_loop(arrs, ops, map, &dests, "0", &wc);
         self.in_parallel = false;
         res?;
+        if atomic {
+            self.indent -= 1;
+            self.line("}");
+        }
         self.indent -= 1;
         self.line("} else {");
         self.indent += 1;
@@ -1808,12 +1826,78 @@ impl<'a> Gen<'a> {
             extra2.push(("nchunks".to_string(), nchunks.clone()));
             let cl2 = self.closure_init(&sname2, &free2, &extra2);
             self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}, og_num_chunks(ctx, {size}))) {{{free_all} return 1; }}"
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}, og_num_chunks(ctx, {size}, {}))) {{{free_all} return 1; }}",
+                grain(&op.op.lambda)
             ));
         }
         self.line(free_all.trim_start());
         self.indent -= 1;
         self.line("}");
+        Ok(())
+    }
+
+    /// A parallel `hist` into large scalar histograms: chunks of the input
+    /// update the destinations directly with atomic operations. Integer
+    /// addition is one `fetch_add` (on the unsigned type, so it wraps like
+    /// the language's `+`); every other operator runs in a compare-and-swap
+    /// loop on the bucket's bits, retried when another thread changed the
+    /// bucket in between. Operators are commutative and associative, so any
+    /// interleaving gives the sequential result (up to float rounding).
+    fn hist_atomic(
+        &mut self,
+        stm: &Stm,
+        w: &SubExp,
+        arrs: &[VName],
+        ops: &[HistOp],
+        map: &Lambda,
+        nchunks: &str,
+    ) -> Res<()> {
+        let mut free = self.task_free_vars(stm);
+        for op in ops {
+            for d in &op.dests {
+                if !free.contains(d) {
+                    free.push(*d);
+                }
+            }
+        }
+        let (sname, fname, saved) = self.begin_task(&free, &[]);
+        self.line("for (int64_t j = start; j < end; j++) {");
+        self.indent += 1;
+        let temps = self.hist_map_body(arrs, map, "j")?;
+        for (oi, op) in ops.iter().enumerate() {
+            let (idx, val) = (&temps[2 * oi].0, &temps[2 * oi + 1].0);
+            let d = vname(op.dests[0]);
+            let elem = self.ty(op.dests[0])?.elem();
+            let (t, bits) = (ctype(elem), format!("uint{}_t", elem.byte_size() * 8));
+            self.line(&format!("if ({idx} >= 0 && {idx} < {d}.shape[0]) {{"));
+            self.indent += 1;
+            let addr = self.fresh("addr");
+            self.line(&format!("{bits} *{addr} = ({bits} *)&{};", Self::elem(&d, elem, std::slice::from_ref(idx))));
+            if is_integer_add(&op.op.lambda) && elem.is_int() {
+                self.line(&format!("__atomic_fetch_add({addr}, ({bits}){val}, __ATOMIC_RELAXED);"));
+            } else {
+                let (old, acc, new) = (self.fresh("old"), self.fresh("acc"), self.fresh("new"));
+                self.line(&format!("{bits} {old} = __atomic_load_n({addr}, __ATOMIC_RELAXED);"));
+                self.line("for (;;) {");
+                self.indent += 1;
+                self.line(&format!("{t} {acc}; memcpy(&{acc}, &{old}, sizeof {acc});"));
+                self.apply_op(&op.op, std::slice::from_ref(&acc), std::slice::from_ref(val))?;
+                self.line(&format!("{bits} {new}; memcpy(&{new}, &{acc}, sizeof {new});"));
+                self.line(&format!(
+                    "if (__atomic_compare_exchange_n({addr}, &{old}, {new}, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;"
+                ));
+                self.indent -= 1;
+                self.line("}");
+            }
+            self.indent -= 1;
+            self.line("}");
+        }
+        self.indent -= 1;
+        self.line("}");
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, &free, &[]);
+        let wc = self.se(w);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
         Ok(())
     }
 
@@ -1850,68 +1934,45 @@ impl<'a> Gen<'a> {
 
     fn hist(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
         self.bind_hist_results(stm, ops);
-        let j = self.fresh("j");
+        let dests = self.hist_dests(ops)?;
         let w = self.se(w);
-        self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++) {{"));
+        self.hist_loop(arrs, ops, map, &dests, "0", &w)
+    }
+
+    /// The C variables and types of every operator's destinations.
+    fn hist_dests(&self, ops: &[HistOp]) -> Res<Vec<Vec<(String, Type)>>> {
+        ops.iter().map(|op| op.dests.iter().map(|d| Ok((vname(*d), self.ty(*d)?.clone()))).collect()).collect()
+    }
+
+    /// The sequential histogram loop over input rows `[start, end)`, updating
+    /// `dests` (per operator, C arrays shaped like its destinations) in place.
+    fn hist_loop(
+        &mut self,
+        arrs: &[VName],
+        ops: &[HistOp],
+        map: &Lambda,
+        dests: &[Vec<(String, Type)>],
+        start: &str,
+        end: &str,
+    ) -> Res<()> {
+        let j = self.fresh("j");
+        self.line(&format!("for (int64_t {j} = {start}; {j} < {end}; {j}++) {{"));
         self.indent += 1;
-        let mut temps = Vec::new();
-        let mut dests = Vec::new();
-        for rt in &map.ret {
-            let t = self.fresh("t");
-            if rt.is_array() {
-                self.line(&format!("og_arr {t} = {{0}};"));
-            } else {
-                self.line(&format!("{} {t};", cty(rt)));
-            }
-            dests.push(Dest::Fresh(t.clone()));
-            temps.push((t, rt.clone()));
-        }
-        self.line("{");
-        self.indent += 1;
-        self.bind_rows(&map.params, arrs, &j)?;
-        self.body(&map.body, &dests)?;
-        self.indent -= 1;
-        self.line("}");
+        let temps = self.hist_map_body(arrs, map, &j)?;
         let mut pos = 0;
-        for op in ops {
+        for (op, op_dests) in ops.iter().zip(dests) {
             let nidx = op.shape.len();
+            let kk = op.dests.len();
             let idxs: Vec<String> = temps[pos..pos + nidx].iter().map(|(t, _)| t.clone()).collect();
-            let vals: Vec<(String, Type)> = temps[pos + nidx..pos + nidx + op.dests.len()].to_vec();
+            let vals: Vec<String> = temps[pos + nidx..pos + nidx + kk].iter().map(|(t, _)| t.clone()).collect();
             let conds: Vec<String> = idxs
                 .iter()
                 .enumerate()
-                .map(|(d, i)| format!("{i} >= 0 && {i} < {}.shape[{d}]", vname(op.dests[0])))
+                .map(|(d, i)| format!("{i} >= 0 && {i} < {}.shape[{d}]", op_dests[0].0))
                 .collect();
             self.line(&format!("if ({}) {{", if conds.is_empty() { "true".to_string() } else { conds.join(" && ") }));
             self.indent += 1;
-            // The operator reads the current bucket and the new value; its result is stored back.
-            self.line("{");
-            self.indent += 1;
-            let kk = op.dests.len();
-            for (i, p) in op.op.lambda.params.iter().enumerate() {
-                let c = vname(p.name);
-                if i < kk {
-                    let d = vname(op.dests[i]);
-                    let dty = self.ty(op.dests[i])?.clone();
-                    if p.ty.is_array() {
-                        let v = self.subview(&d, dty.rank(), &idxs);
-                        self.line(&format!("og_arr {c} = {v};"));
-                    } else {
-                        let e = Self::elem(&d, dty.elem(), &idxs);
-                        self.line(&format!("{} {c} = {e};", cty(&p.ty)));
-                    }
-                } else {
-                    self.line(&format!("{} {c} = {};", cty(&p.ty), vals[i - kk].0));
-                }
-            }
-            let mut odests = Vec::new();
-            for d in &op.dests {
-                let dty = self.ty(*d)?.clone();
-                odests.push(Dest::At { arr: vname(*d), rank: dty.rank(), elem: dty.elem(), idxs: idxs.clone() });
-            }
-            self.body(&op.op.lambda.body, &odests)?;
-            self.indent -= 1;
-            self.line("}");
+            self.hist_update(op, op_dests, &idxs, &vals)?;
             self.indent -= 1;
             self.line("}");
             pos += nidx + kk;
@@ -1921,6 +1982,174 @@ impl<'a> Gen<'a> {
                 self.line(&format!("og_unref({t}.mem);"));
             }
         }
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// `dests[idxs] := op(dests[idxs], vals)` for one histogram operator: the
+    /// operator reads the current bucket (a view when it is an array) and
+    /// the new values, and its result is stored back into the bucket.
+    fn hist_update(&mut self, op: &HistOp, dests: &[(String, Type)], idxs: &[String], vals: &[String]) -> Res<()> {
+        self.line("{");
+        self.indent += 1;
+        let kk = op.dests.len();
+        for (i, p) in op.op.lambda.params.iter().enumerate() {
+            let c = vname(p.name);
+            if i < kk {
+                let (d, dty) = &dests[i];
+                if p.ty.is_array() {
+                    let v = self.subview(d, dty.rank(), idxs);
+                    self.line(&format!("og_arr {c} = {v};"));
+                } else {
+                    let e = Self::elem(d, dty.elem(), idxs);
+                    self.line(&format!("{} {c} = {e};", cty(&p.ty)));
+                }
+            } else {
+                self.line(&format!("{} {c} = {};", cty(&p.ty), vals[i - kk]));
+            }
+        }
+        let odests: Vec<Dest> = dests
+            .iter()
+            .map(|(d, dty)| Dest::At { arr: d.clone(), rank: dty.rank(), elem: dty.elem(), idxs: idxs.to_vec() })
+            .collect();
+        self.body(&op.op.lambda.body, &odests)?;
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// Whether a `hist` can run in parallel with partial histograms stored
+    /// as arrays: one index per operator, buckets of any rank.
+    fn hist_rows_parallelisable(&self, ops: &[HistOp]) -> Res<bool> {
+        for op in ops {
+            for d in &op.dests {
+                if op.shape.len() != 1 || self.rank_of(*d)? + 1 > MAX_RANK {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// A parallel `hist` whose buckets are arrays (`hist (map2 (+))` of
+    /// k-means' centroid sums): every chunk of the input accumulates into
+    /// its own partial histograms, one row of an array `[nchunks]` × the
+    /// destination's shape, starting from the neutral element; then the
+    /// buckets are merged in parallel, each folding in the chunks' partials.
+    /// As with scalar buckets, this pays off only when the histograms are
+    /// small next to the input; otherwise the loop runs sequentially.
+    fn hist_par_rows(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
+        self.bind_hist_results(stm, ops);
+        let dests = self.hist_dests(ops)?;
+        let wc = self.se(w);
+        let nchunks = self.fresh("nchunks");
+        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {});", grain(map)));
+        let buckets: Vec<String> = dests.iter().map(|ds| format!("{}.shape[0]", ds[0].0)).collect();
+        let small = self.fresh("small");
+        self.line(&format!("bool {small} = {nchunks} > 1 && ({}) * {nchunks} <= {wc};", buckets.join(" + ")));
+        self.line(&format!("if (!{small}) {{"));
+        self.indent += 1;
+        self.in_parallel = true; // the fallback is the sequential loop
+        let res = self.hist_loop(arrs, ops, map, &dests, "0", &wc);
+        self.in_parallel = false;
+        res?;
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        self.open_scope();
+        // partials[oi][di]: the C array of all chunks' partial histograms.
+        let mut partials: Vec<Vec<(String, Type)>> = Vec::new();
+        for op_dests in &dests {
+            let mut mine = Vec::new();
+            for (d, dty) in op_dests {
+                let p = self.fresh("partial");
+                self.line(&format!("og_arr {p} = {{0}};"));
+                let mut dims = vec![nchunks.clone()];
+                dims.extend((0..dty.rank()).map(|k| format!("{d}.shape[{k}]")));
+                self.alloc(&p, dty.elem(), &dims, stm.span);
+                mine.push((p, dty.clone()));
+            }
+            partials.push(mine);
+        }
+        let part_fields: Vec<String> = partials.iter().flatten().map(|(p, _)| format!("og_arr {p}")).collect();
+        let part_extra: Vec<(String, String)> =
+            partials.iter().flatten().map(|(p, _)| (p.clone(), p.clone())).collect();
+        // Pass 1: chunk c fills row c of the partials.
+        let mut free = self.task_free_vars(stm);
+        for op in ops {
+            for d in &op.dests {
+                if !free.contains(d) {
+                    free.push(*d);
+                }
+            }
+        }
+        let (sname, fname, saved) = self.begin_task(&free, &part_fields);
+        let mut rows: Vec<Vec<(String, Type)>> = Vec::new();
+        for (op, mine) in ops.iter().zip(&partials) {
+            let mut op_rows = Vec::new();
+            for ((p, dty), neutral) in mine.iter().zip(&op.op.neutral) {
+                let row = self.fresh("part");
+                self.line(&format!("og_arr {row} = og_row(cl->{p}, {}, chunk);", dty.rank() + 1));
+                let b = self.fresh("b");
+                self.line(&format!("for (int64_t {b} = 0; {b} < {row}.shape[0]; {b}++) {{"));
+                self.indent += 1;
+                let nty = self.se_type(neutral)?;
+                let n = self.se(neutral);
+                let at = Dest::At { arr: row.clone(), rank: dty.rank(), elem: dty.elem(), idxs: vec![b] };
+                self.store(&at, &n, &nty);
+                self.indent -= 1;
+                self.line("}");
+                op_rows.push((row, dty.clone()));
+            }
+            rows.push(op_rows);
+        }
+        self.hist_loop(arrs, ops, map, &rows, "start", "end")?;
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, &free, &part_extra);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        // Pass 2: per operator, its buckets in parallel, each folding in the chunks' partials in chunk order.
+        for ((op, op_dests), mine) in ops.iter().zip(&dests).zip(&partials) {
+            let mut free2: Vec<VName> = {
+                let mut fv = ogham_ir::visit::free_vars_lambda(&op.op.lambda);
+                fv.extend(op.dests.iter().copied());
+                fv.into_iter().filter(|v| self.types.contains_key(v)).collect()
+            };
+            free2.dedup();
+            let mut fields2: Vec<String> = mine.iter().map(|(p, _)| format!("og_arr {p}")).collect();
+            fields2.push("int64_t nchunks".to_string());
+            let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
+            self.line("for (int64_t b = start; b < end; b++) {");
+            self.indent += 1;
+            self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
+            self.indent += 1;
+            let mut vals = Vec::new();
+            for (p, dty) in mine {
+                let v = self.fresh("x");
+                let rank = dty.rank() + 1;
+                if dty.rank() > 1 {
+                    self.line(&format!("og_arr {v} = og_row(og_row(cl->{p}, {rank}, c), {}, b);", rank - 1));
+                } else {
+                    let e = Self::elem(&format!("cl->{p}"), dty.elem(), &["c".to_string(), "b".to_string()]);
+                    self.line(&format!("{} {v} = {e};", ctype(dty.elem())));
+                }
+                vals.push(v);
+            }
+            self.hist_update(op, op_dests, &["b".to_string()], &vals)?;
+            self.indent -= 1;
+            self.line("}");
+            self.indent -= 1;
+            self.line("}");
+            self.end_task(&fname2, saved2);
+            let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, _)| (p.clone(), p.clone())).collect();
+            extra2.push(("nchunks".to_string(), nchunks.clone()));
+            let cl2 = self.closure_init(&sname2, &free2, &extra2);
+            let size = &op_dests[0].0;
+            self.line(&format!(
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}.shape[0], og_num_chunks(ctx, {size}.shape[0], 1))) return 1;"
+            ));
+        }
+        self.close_scope();
         self.indent -= 1;
         self.line("}");
         Ok(())
@@ -2014,7 +2243,10 @@ impl<'a> Gen<'a> {
             let (sname, fname) = names;
             self.end_task(&fname, sv);
             let cl = self.closure_init(&sname, &free, &[]);
-            self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}))) return 1;"));
+            let grain = grain(map);
+            self.line(&format!(
+                "if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}, {grain}))) return 1;"
+            ));
         }
         Ok(())
     }
@@ -2327,6 +2559,34 @@ impl IsArray for Type {
 }
 
 /// The C suffix of a type's runtime helpers (`og_add_int32_t`).
+/// Whether an operator is `\\x y -> x + y` (either operand order).
+fn is_integer_add(lam: &Lambda) -> bool {
+    let ([a, b], [stm], [SubExp::Var(r)]) =
+        (lam.params.as_slice(), lam.body.stms.as_slice(), lam.body.result.as_slice())
+    else {
+        return false;
+    };
+    let Exp::BinOp(BinOp::Add, _, SubExp::Var(x), SubExp::Var(y)) = &stm.exp else { return false };
+    stm.pat.len() == 1 && stm.pat[0].name == *r && ((*x, *y) == (a.name, b.name) || (*x, *y) == (b.name, a.name))
+}
+
+/// The fewest iterations of `lam` worth a parallel chunk: one if it runs
+/// loops or SOACs of its own (each iteration may be long), else enough
+/// straight-line iterations to outweigh waking the thread pool.
+fn grain(lam: &Lambda) -> u32 {
+    fn heavy(body: &Body) -> bool {
+        body.stms.iter().any(|stm| match &stm.exp {
+            Exp::Loop { .. } | Exp::Soac(_) => true,
+            exp => ogham_ir::visit::bodies(exp).into_iter().any(heavy),
+        })
+    }
+    if heavy(&lam.body) {
+        1
+    } else {
+        4096
+    }
+}
+
 fn helper(name: &str, t: PrimType) -> String {
     format!("og_{name}_{}", ctype(t))
 }
