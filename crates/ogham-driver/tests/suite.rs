@@ -1,4 +1,5 @@
-//! Runs the whole `tests/` tree of the repository through the same runner as
+//! Runs the whole `tests/` tree of the repository, and the small cases of the
+//! benchmark programs in `benchmarks/`, through the same runner as
 //! `ogham test`, once per backend: the reference interpreter, sequential C and
 //! multicore C. Each fails if any case fails on its backend.
 
@@ -9,8 +10,10 @@ use ogham_driver::test_runner::{run_tests, Backend, TestOptions};
 fn run_suite(backend: Backend) {
     // Verify the IR after every pass, even in release builds.
     std::env::set_var("OGHAM_VERIFY", "1");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
-    let summary = run_tests(&[root], &TestOptions { backend, exclude: vec![], verbose: false });
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // The benchmarks' large datasets are tagged `notest`, so only their small cases run.
+    let roots = [repo.join("tests"), repo.join("benchmarks")];
+    let summary = run_tests(&roots, &TestOptions { backend, exclude: vec![], verbose: false });
     assert_eq!(summary.failed, 0, "{} test cases failed on {backend:?}", summary.failed);
     assert!(summary.passed > 0);
 }
