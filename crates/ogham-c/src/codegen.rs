@@ -367,6 +367,19 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Removes `c` from the arrays the innermost block releases when it
+    /// ends; returns whether it was there (the block owned it).
+    fn take_ownership(&mut self, c: &str) -> bool {
+        let Some(s) = self.scopes.last_mut() else { return false };
+        match s.iter().rposition(|x| x == c) {
+            Some(i) => {
+                s.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn open_scope(&mut self) {
         self.line("{");
         self.indent += 1;
@@ -477,6 +490,22 @@ impl<'a> Gen<'a> {
             }
             let ty = self.se_type(r)?;
             let src = self.se(r);
+            if ty.is_array() && self.take_ownership(&src) {
+                // The block's own array leaves it: its reference moves to the
+                // destination instead of a new reference taken and the old one
+                // dropped (cheaper, and clearer to GCC's use-after-free analysis).
+                match d {
+                    Dest::Fresh(c) => {
+                        self.line(&format!("{c} = {src};"));
+                        continue;
+                    }
+                    Dest::Replace(c) => {
+                        self.line(&format!("og_unref({c}.mem); {c} = {src};"));
+                        continue;
+                    }
+                    Dest::At { .. } => self.own(&src),
+                }
+            }
             self.store(d, &src, &ty);
         }
         self.close_scope();
