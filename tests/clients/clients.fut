@@ -24,3 +24,18 @@ entry flags (xs: []bool) : bool = reduce (||) false xs
 
 -- Consumes its input.
 entry bump (xs: *[]f32) : []f32 = xs with [0] = xs[0] + 1
+
+-- A sum type: built and taken apart through the C API (test_sum.c).
+type shape = #circle f64 | #rect f64 f64 | #poly ([]f64) | #empty
+
+entry area (s: shape) : f64 =
+  match s
+  case #circle r -> 3 * r * r
+  case #rect w h -> w * h
+  case #poly xs -> f64.sum xs
+  case #empty -> 0
+
+-- Results of sum type, built in Futhark.
+entry scaled (k: f64) (xs: []f64) : shape = #poly (map (* k) xs)
+
+entry square (side: f64) : shape = #rect side side

@@ -44,10 +44,16 @@ for backend in c multicore; do
   "$py" "$dir/test_server.py" "$dir/clients_exe" --server
 
   "$OGHAM" "$backend" --library -o "$dir/clients" "$dir/clients.fut"
-  "$py" -c "import json, sys; m = json.load(open(sys.argv[1])); assert m['backend'] == sys.argv[2], m['backend']" \
-    "$dir/clients.json" "$backend"
+  "$py" "$here/check_manifest.py" "$dir/clients.json" "$backend"
   ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pthread -c "$dir/clients.c" -o "$dir/clients.o"
+  # Sum types through the C API, from C (futhark-ffi has no use for them).
+  ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pthread -I"$dir" "$here/test_sum.c" "$dir/clients.o" -o "$dir/test_sum" -lm
+  "$dir/test_sum"
   (cd "$dir" && "$venv/bin/build_futhark_ffi" clients > build.log 2>&1) || { cat "$dir/build.log"; exit 1; }
   (cd "$dir" && "$py" test_ffi.py)
 done
 echo "clients: all passed"
+
+# Failed calls must leave no memory behind in servers, executables and
+# libraries (no Python needed: this can also run on its own).
+OGHAM="$OGHAM" bash "$root/scripts/leaks.sh"

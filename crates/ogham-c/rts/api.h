@@ -114,6 +114,76 @@ static inline og_value *og_api_pack_outputs(int entry, og_value **outs) {
   return v;
 }
 
+/* ---- Calling an entry point ---- */
+
+/* A block an input refers to and its reference count before a call. */
+typedef struct og_api_held {
+  og_mem *mem;
+  int64_t refcount;
+} og_api_held;
+
+/* Appends the blocks of v (and of its parts) to held, up to max entries;
+ * returns how many there are in all. */
+static inline int og_api_collect(const og_value *v, og_api_held *held, int n, int max) {
+  if (v == NULL) return n;
+  if (v->mem != NULL) {
+    if (n < max) {
+      held[n].mem = v->mem;
+      held[n].refcount = v->mem->refcount;
+    }
+    n++;
+  }
+  for (int i = 0; i < v->nparts; i++) n = og_api_collect(v->parts[i], held, n, max);
+  return n;
+}
+
+/* Frees a value's structs but not its memory blocks: after a failed call
+ * those are either gone (og_call_end freed them) or belong to the inputs. */
+static inline void og_api_free_shell(og_value *v) {
+  if (v == NULL) return;
+  for (int i = 0; i < v->nparts; i++) og_api_free_shell(v->parts[i]);
+  free(v->parts);
+  free(v);
+}
+
+/* Calls entry point e, as the server, the executable and the library all
+ * do: 0 with the results in outs, or 1 with the error in the context and
+ * every out NULL. A failed call leaves no memory behind: the blocks it
+ * allocated are freed (og_call_end), and the references it took to its
+ * inputs' blocks and never released (a `loop acc = xs` that fails inside
+ * holds one) are undone by putting back the reference counts the inputs'
+ * blocks had before the call. That is exact because nothing but the call
+ * could hold a reference taken during it, and the call is over. */
+static inline int og_api_call(og_ctx *ctx, const og_entry *e, og_value **outs, og_value *const *ins) {
+  og_api_held local[64];
+  og_api_held *held = local;
+  int nheld = 0;
+  for (int i = 0; i < e->n_in; i++) nheld = og_api_collect(ins[i], local, nheld, 64);
+  if (nheld > 64) {
+    /* Out of memory here only means references leaked if the call fails. */
+    held = malloc((size_t)nheld * sizeof *held);
+    int k = 0;
+    if (held != NULL)
+      for (int i = 0; i < e->n_in; i++) k = og_api_collect(ins[i], held, k, nheld);
+  }
+  og_call_begin(ctx);
+  int err = e->call(ctx, outs, ins);
+  og_call_end(ctx, err != 0);
+  if (err) {
+    /* Most failures leave outs NULL; one that runs out of memory while
+     * building several outputs leaves the earlier ones. Their blocks are
+     * freed or restored with the rest, so only their structs go here. */
+    for (int i = 0; i < e->n_out; i++) {
+      og_api_free_shell(outs[i]);
+      outs[i] = NULL;
+    }
+    if (held != NULL)
+      for (int i = 0; i < nheld; i++) held[i].mem->refcount = held[i].refcount;
+  }
+  if (held != local) free(held);
+  return err;
+}
+
 /* Finds a described type by the name Futhark prints for it. */
 static inline const og_type_desc *og_api_find_type(const char *name) {
   for (int i = 0; i < og_num_entries; i++) {

@@ -27,12 +27,25 @@
 
 #define OG_MAX_RANK 8
 
-/* A reference-counted block of memory; the data follows the header, which is
- * 16 bytes so that the data keeps malloc's alignment. */
+struct og_ctx;
+
+/* A reference-counted block of memory; the data follows the header, whose
+ * size is a multiple of 16 bytes so that the data keeps malloc's alignment.
+ *
+ * Every live block is also on its context's list of live blocks, tagged
+ * with the entry-point call that allocated it: generated functions return
+ * straight out of nested blocks when a run-time check fails, skipping the
+ * og_unref calls of the arrays those blocks own, and the list is how the
+ * context finds and frees them afterwards (og_call_end). */
 typedef struct og_mem {
   int64_t refcount;
   int64_t bytes;
+  struct og_mem *prev, *next; /* on ctx->live, newest first; guarded by ctx->lock */
+  struct og_ctx *ctx;         /* owner, for the byte counters and the list; NULL once detached */
+  uint64_t call;              /* the call that allocated it (og_ctx.call), 0 outside calls */
 } og_mem;
+
+_Static_assert(sizeof(og_mem) % 16 == 0, "og_mem must keep the data 16-byte aligned");
 
 static inline unsigned char *og_mem_data(og_mem *m) { return (unsigned char *)(m + 1); }
 
@@ -51,8 +64,14 @@ typedef struct og_ctx {
   int num_threads;
   struct og_pool *pool;
   int64_t cur_bytes, peak_bytes;
+  /* The sentinel of the circular list of live blocks. New blocks go in
+   * front, so the blocks allocated by the running call are always the
+   * first ones on the list (see og_call_begin). */
+  og_mem live;
+  uint64_t call;           /* the running entry-point call; 0 between calls */
+  uint64_t calls;          /* how many calls have begun */
 #if OG_MULTICORE
-  pthread_mutex_t lock;    /* guards error and the byte counters */
+  pthread_mutex_t lock;    /* guards error, the byte counters and the list of live blocks */
 #endif
 } og_ctx;
 
@@ -136,16 +155,18 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   }
   m->refcount = 1;
   m->bytes = bytes;
+  m->ctx = ctx;
   og_ctx_lock(ctx);
+  m->call = ctx->call;
+  m->prev = &ctx->live;
+  m->next = ctx->live.next;
+  ctx->live.next->prev = m;
+  ctx->live.next = m;
   ctx->cur_bytes += bytes;
   if (ctx->cur_bytes > ctx->peak_bytes) ctx->peak_bytes = ctx->cur_bytes;
   og_ctx_unlock(ctx);
   return m;
 }
-
-/* The context is needed to count bytes; a global pointer keeps og_unref's
- * signature small, as it is called very often. */
-static og_ctx *og_global_ctx;
 
 static inline void og_ref(og_mem *m) {
   if (m == NULL) return;
@@ -164,13 +185,84 @@ static inline void og_unref(og_mem *m) {
   int64_t left = --m->refcount;
 #endif
   if (left == 0) {
-    if (og_global_ctx != NULL) {
-      og_ctx_lock(og_global_ctx);
-      og_global_ctx->cur_bytes -= m->bytes;
-      og_ctx_unlock(og_global_ctx);
+    og_ctx *ctx = m->ctx;
+    if (ctx != NULL) {
+      og_ctx_lock(ctx);
+      m->prev->next = m->next;
+      m->next->prev = m->prev;
+      ctx->cur_bytes -= m->bytes;
+      og_ctx_unlock(ctx);
     }
     free(m);
   }
+}
+
+/* ---- Entry-point calls and the memory of failed ones ----
+ *
+ * The language is pure, so a block allocated during a call can outlive it
+ * only as part of the call's outputs; a failed call has none, so every
+ * block it allocated that is still alive when it returns is garbage, left
+ * behind by the early returns of the generated code. (This holds as long as
+ * generated code keeps nothing between calls: a cache of arrays filled
+ * during a call would have to be allocated outside it.) Blocks that existed
+ * before the call (inputs, the server's variables, the library user's
+ * values) are never freed here; the references the call took to them are
+ * undone by the caller (og_api_call in api.h), which knows the inputs.
+ *
+ * A context runs one entry point at a time, and nothing else may allocate
+ * on it while a call runs (the multicore workers of the call itself
+ * excepted): a block allocated concurrently by another thread would be
+ * taken for the call's own. Concurrent calls on one context are not
+ * supported, for this reason among others. */
+
+/* Sets up an empty list of live blocks (the context is zeroed already). */
+static inline void og_ctx_init_mem(og_ctx *ctx) {
+  ctx->live.prev = &ctx->live;
+  ctx->live.next = &ctx->live;
+}
+
+/* Marks the start of a call: the blocks allocated from now on are its own.
+ * Every earlier block is behind them on the list, as blocks go in front. */
+static inline void og_call_begin(og_ctx *ctx) {
+  og_ctx_lock(ctx);
+  ctx->call = ++ctx->calls;
+  og_ctx_unlock(ctx);
+}
+
+/* Marks the end of the running call. When it failed, frees every block it
+ * allocated that is still alive: they are at the front of the list, so the
+ * walk stops at the first older block and costs nothing but the garbage. */
+static inline void og_call_end(og_ctx *ctx, bool failed) {
+  og_ctx_lock(ctx);
+  if (failed && ctx->call != 0) {
+    og_mem *m = ctx->live.next;
+    while (m != &ctx->live && m->call == ctx->call) {
+      og_mem *next = m->next;
+      ctx->cur_bytes -= m->bytes;
+      free(m);
+      m = next;
+    }
+    ctx->live.next = m;
+    m->prev = &ctx->live;
+  }
+  ctx->call = 0;
+  og_ctx_unlock(ctx);
+}
+
+/* Called when the context goes away: blocks still alive (values the user
+ * has not freed) stop referring to it, so freeing them later touches
+ * neither its counters nor its list. */
+static inline void og_ctx_detach_mem(og_ctx *ctx) {
+  og_ctx_lock(ctx);
+  og_mem *m = ctx->live.next;
+  while (m != &ctx->live) {
+    og_mem *next = m->next;
+    m->ctx = NULL;
+    m->prev = m->next = m;
+    m = next;
+  }
+  ctx->live.prev = ctx->live.next = &ctx->live;
+  og_ctx_unlock(ctx);
 }
 
 /* The number of elements of a shape, or -1 when a dimension is negative or

@@ -35,6 +35,7 @@ static inline struct futhark_context *og_lib_context_new(const struct futhark_co
   if (ctx == NULL) return NULL;
   og_ctx *c = &ctx->og;
   c->num_threads = 1;
+  og_ctx_init_mem(c);
 #if OG_MULTICORE
   c->num_threads = cfg != NULL && cfg->num_threads > 0 ? cfg->num_threads : og_default_threads();
   pthread_mutex_init(&c->lock, NULL);
@@ -42,8 +43,6 @@ static inline struct futhark_context *og_lib_context_new(const struct futhark_co
 #else
   (void)cfg;
 #endif
-  /* Byte counting goes through one global context: the latest one. */
-  og_global_ctx = c;
   return ctx;
 }
 
@@ -51,10 +50,13 @@ static inline void og_lib_context_free(struct futhark_context *ctx) {
   if (ctx == NULL) return;
 #if OG_MULTICORE
   og_pool_stop(&ctx->og);
+#endif
+  /* Values the user has not freed yet may outlive the context. */
+  og_ctx_detach_mem(&ctx->og);
+#if OG_MULTICORE
   pthread_mutex_destroy(&ctx->og.lock);
 #endif
   free(ctx->og.error);
-  if (og_global_ctx == &ctx->og) og_global_ctx = NULL;
   free(ctx);
 }
 
@@ -265,6 +267,87 @@ static inline int og_lib_project(struct futhark_context *ctx, void *out, const v
   return 0;
 }
 
+/* Builds a value of sum type t that is variant `tag`, whose payload is parts
+ * first..first+count-1, given in order (scalars by address, arrays as public
+ * structs, shared by reference). Every part of the other variants is blank:
+ * zero, or an array whose every dimension is 0, as in Futhark. */
+static inline int og_lib_new_sum(struct futhark_context *ctx, void **out, const og_type_desc *t, int tag, int first, int count, const void *const *payload) {
+  static const int64_t zeros[OG_MAX_RANK];
+  if (t == NULL || t->nparts < first + count) return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "Unknown sum type.");
+  og_value *r = calloc(1, sizeof *r);
+  og_value **parts = calloc((size_t)t->nparts + 1, sizeof *parts);
+  if (r == NULL || parts == NULL) {
+    free(r);
+    free(parts);
+    return og_lib_fail(ctx, OG_LIB_OUT_OF_MEMORY, "Out of memory.");
+  }
+  r->type = t;
+  r->prim = -1;
+  r->parts = parts;
+  int8_t tag8 = (int8_t)tag;
+  for (int k = 0; k < t->nparts; k++) {
+    const og_type_desc *pt = t->parts[k];
+    og_value *c;
+    if (k == 0) {
+      c = og_lib_new_value(ctx, pt, &tag8, zeros);
+    } else if (k < first || k >= first + count) {
+      c = og_lib_new_value(ctx, pt, zeros, zeros);
+    } else if (pt->rank == 0) {
+      c = og_lib_new_value(ctx, pt, payload[k - first], zeros);
+    } else {
+      const og_value *pv = og_lib_value(payload[k - first]);
+      if (pv == NULL) {
+        og_value_free(r);
+        return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "NULL payload.");
+      }
+      c = og_lib_share(pv, pt);
+      if (c == NULL) og_fail(&ctx->og, NULL, "Out of memory.");
+    }
+    if (c == NULL) {
+      og_value_free(r);
+      return og_lib_error_code(ctx);
+    }
+    parts[r->nparts++] = c;
+  }
+  void *o = og_lib_wrap(ctx, r);
+  if (o == NULL) return OG_LIB_OUT_OF_MEMORY;
+  *out = o;
+  return 0;
+}
+
+/* Takes the payload (parts first..first+count-1) of variant `tag` out of a sum
+ * value: scalars copied to outs[i], arrays as new public structs at
+ * *(void **)outs[i], sharing the value's data. Nothing is written unless all
+ * succeed; a value of another variant is an error. */
+static inline int og_lib_destruct_sum(struct futhark_context *ctx, const void *obj, int tag, int first, int count, void *const *outs) {
+  const og_value *v = og_lib_value(obj);
+  if (v == NULL || v->nparts < first + count) return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "NULL value.");
+  int8_t actual;
+  memcpy(&actual, og_mem_data(v->parts[0]->mem), 1);
+  if (actual != tag) return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "The sum value is not an instance of this variant.");
+  void *made[64] = {NULL};
+  if (count > 64) return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "Too many payload values.");
+  for (int i = 0; i < count; i++) {
+    const og_value *p = v->parts[first + i];
+    if (p->rank == 0) continue;
+    made[i] = og_lib_wrap(ctx, og_lib_share(p, p->type));
+    if (made[i] == NULL) {
+      for (int j = 0; j < i; j++) og_lib_free(made[j]);
+      return og_lib_fail(ctx, OG_LIB_OUT_OF_MEMORY, "Out of memory.");
+    }
+  }
+  for (int i = 0; i < count; i++) {
+    const og_value *p = v->parts[first + i];
+    if (p->rank == 0) {
+      memcpy(outs[i], og_mem_data(p->mem), (size_t)og_prim_sizes[p->prim]);
+    } else {
+      *(void **)outs[i] = made[i];
+    }
+  }
+  return 0;
+}
+
+
 /* Builds a record value of type t from its fields, given in order: scalars
  * by address, arrays and opaque values as public structs. The fields are
  * copied by reference, so the caller still frees its own. */
@@ -332,7 +415,7 @@ static inline int og_lib_call(struct futhark_context *ctx, int entry, void *out,
   int err = e->n_out > 64;
   for (int i = 0; i < e->n_in; i++)
     if (ins[i] == NULL) err = 1;
-  if (!err) err = e->call(&ctx->og, outs, ins);
+  if (!err) err = og_api_call(&ctx->og, e, outs, ins);
   for (int i = 0; i < e->n_in; i++)
     if (owned[i]) og_value_free(ins[i]);
   if (err) {

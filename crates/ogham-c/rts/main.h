@@ -12,22 +12,24 @@ static inline const og_entry *og_find_entry(const char *name) {
 static inline void og_ctx_init(og_ctx *ctx, int threads) {
   memset(ctx, 0, sizeof *ctx);
   ctx->num_threads = threads < 1 ? 1 : threads;
+  og_ctx_init_mem(ctx);
 #if OG_MULTICORE
   pthread_mutex_init(&ctx->lock, NULL);
   if (og_pool_start(ctx)) ctx->num_threads = 1;
 #else
   ctx->num_threads = 1;
 #endif
-  og_global_ctx = ctx;
 }
 
 static inline void og_ctx_free(og_ctx *ctx) {
 #if OG_MULTICORE
   og_pool_stop(ctx);
+#endif
+  og_ctx_detach_mem(ctx);
+#if OG_MULTICORE
   pthread_mutex_destroy(&ctx->lock);
 #endif
   free(ctx->error);
-  og_global_ctx = NULL;
 }
 
 /* A deep copy, so a consumed input can be given fresh for every run. */
@@ -150,7 +152,7 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
       ins[i] = (*v)->value;
     }
     int64_t t0 = og_now_us();
-    int err = e->call(ctx, outs, ins);
+    int err = og_api_call(ctx, e, outs, ins);
     int64_t t1 = og_now_us();
     if (err) {
       char *msg = og_take_error(ctx);
@@ -314,7 +316,13 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     if (n < 2) OG_FAIL("%s: expected a tuning parameter", cmd);
     OG_FAIL("Unknown tuning parameter: %s", w[1]);
   } else if (strcmp(cmd, "report") == 0) {
-    printf("Peak memory usage: %lld bytes\n", (long long)ctx->peak_bytes);
+    /* The current usage is what the server's variables hold (nothing else
+     * outlives a call, failed or not), so a long-running server can be
+     * watched for leaks. */
+    og_ctx_lock(ctx);
+    int64_t peak = ctx->peak_bytes, cur = ctx->cur_bytes;
+    og_ctx_unlock(ctx);
+    printf("Peak memory usage: %lld bytes\nCurrent memory usage: %lld bytes\n", (long long)peak, (long long)cur);
   } else if (strcmp(cmd, "tuning_params") == 0 || strcmp(cmd, "attributes") == 0) {
     if (n != 2 || og_find_entry(w[1]) == NULL) OG_FAIL("%s: expected an entry point", cmd);
   } else {
@@ -446,7 +454,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < e->n_out; i++) { og_value_free(outs[i]); outs[i] = NULL; }
     int64_t t0 = og_now_us();
-    int err = e->call(&ctx, outs, args);
+    int err = og_api_call(&ctx, e, outs, args);
     int64_t t1 = og_now_us();
     for (int i = 0; i < e->n_in; i++) if (args[i] != ins[i]) og_value_free(args[i]);
     if (err) {

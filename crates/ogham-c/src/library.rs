@@ -7,6 +7,13 @@
 //! function per operation, each calling a generic helper in `rts/library.h`.
 //! Entry points have exactly one output, as in Futhark 0.26.1 and later: an
 //! entry point with several results returns them as an opaque tuple.
+//!
+//! Names follow Futhark's code generator: the C parameters of
+//! `futhark_entry_<e>` are positional (`out0`, then `in0`, `in1`, …), so they
+//! are always valid, distinct C identifiers whatever the source calls them,
+//! while the manifest's `inputs` give each input's source name (see
+//! [`ogham_ir::EntryValue::name`]: `_` for a parameter that is not a plain
+//! name, so several inputs may share it).
 
 use std::fmt::Write;
 
@@ -34,9 +41,17 @@ struct OpaqueType {
     cname: String,
     /// Records and tuples: fields in order.
     record: Option<Vec<(String, ApiType)>>,
-    /// Sum types can report their variant (constructing them needs a payload
-    /// layout the IR does not describe).
-    sum: bool,
+    /// Sum types: they report their variant, and can be built and taken apart.
+    sum: Option<SumApi>,
+}
+
+#[derive(Clone, Debug)]
+struct SumApi {
+    /// Constructors in tag order, each with its payload: every item's type
+    /// and its part in the sum value (the tag is part 0). `None` when some
+    /// payload item is not a primitive or an array of primitives: then only
+    /// `futhark_variant_*` is offered (and the manifest has no `sum`).
+    variants: Option<Vec<(String, Vec<(ApiType, usize)>)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -44,7 +59,8 @@ struct EntryApi {
     name: String,
     /// Position in the generated `og_entries` table.
     index: usize,
-    inputs: Vec<(ApiType, bool)>,
+    /// Type, uniqueness and source name of each input.
+    inputs: Vec<(ApiType, bool, String)>,
     output: (ApiType, bool),
 }
 
@@ -159,6 +175,20 @@ fn field_ident(name: &str) -> String {
     }
 }
 
+/// The C parameter for record field `k` named `name` in `futhark_new_opaque_*`,
+/// as Futhark names it: `v0`, `v1`, … for tuple fields, `f_<name>` for named
+/// ones. A name that is no C identifier (`x'`) becomes `f<k>`, which cannot
+/// clash with either form.
+fn field_param(k: usize, name: &str) -> String {
+    if !name.is_empty() && name.chars().all(|c| c.is_ascii_digit()) {
+        format!("v{name}")
+    } else if is_c_ident(name) {
+        format!("f_{name}")
+    } else {
+        format!("f{k}")
+    }
+}
+
 impl Api {
     fn array(&mut self, t: PrimType, rank: usize) -> ApiType {
         if rank == 0 {
@@ -170,10 +200,13 @@ impl Api {
         ApiType::Array(t, rank)
     }
 
-    fn opaque(&mut self, name: &str, record: Option<Vec<(String, ApiType)>>, sum: bool) -> ApiType {
+    fn opaque(&mut self, name: &str, record: Option<Vec<(String, ApiType)>>, sum: Option<SumApi>) -> ApiType {
         if let Some(i) = self.opaques.iter().position(|o| o.name == name) {
             if self.opaques[i].record.is_none() && record.is_some() {
                 self.opaques[i].record = record;
+            }
+            if self.opaques[i].sum.is_none() && sum.is_some() {
+                self.opaques[i].sum = sum;
             }
             return ApiType::Opaque(i);
         }
@@ -198,16 +231,51 @@ impl Api {
                     let ft = if *n == 1 && pos < parts.len() {
                         self.array(parts[pos].elem(), parts[pos].rank())
                     } else {
-                        self.opaque(ftype, None, false)
+                        self.opaque(ftype, None, None)
                     };
                     fs.push((fname.clone(), ft));
                     pos += n;
                 }
-                self.opaque(&ev.type_name, Some(fs), false)
+                self.opaque(&ev.type_name, Some(fs), None)
             }
-            Some(Opaque::Sum { .. }) => self.opaque(&ev.type_name, None, true),
-            _ => self.opaque(&ev.type_name, None, false),
+            Some(Opaque::Sum { variants }) => {
+                let sum = SumApi { variants: self.variants(variants, parts) };
+                self.opaque(&ev.type_name, None, Some(sum))
+            }
+            _ => self.opaque(&ev.type_name, None, None),
         }
+    }
+
+    /// The payload layout of a sum type's constructors, if every payload
+    /// item is one part: a primitive or an array of primitives.
+    fn variants(
+        &mut self,
+        variants: &[(String, Vec<(String, usize)>)],
+        parts: &[Type],
+    ) -> Option<Vec<(String, Vec<(ApiType, usize)>)>> {
+        let mut pos = 1;
+        let mut layout = Vec::new();
+        for (name, payload) in variants {
+            let mut items = Vec::new();
+            for (tname, n) in payload {
+                let part = parts.get(pos).filter(|_| *n == 1)?;
+                // A one-part record (`{x: i32}`) is opaque all the same.
+                if *tname != format!("{}{}", "[]".repeat(part.rank()), part.elem().name()) {
+                    return None;
+                }
+                items.push((part.elem(), part.rank(), pos));
+                pos += n;
+            }
+            layout.push((name.clone(), items));
+        }
+        if pos != parts.len() {
+            return None;
+        }
+        let out = layout
+            .into_iter()
+            .map(|(name, items)| (name, items.into_iter().map(|(t, r, pos)| (self.array(t, r), pos)).collect()))
+            .collect();
+        Some(out)
     }
 
     fn build(prog: &Program) -> Result<Api, String> {
@@ -224,7 +292,8 @@ impl Api {
             let mut inputs = Vec::new();
             for ev in &entry.inputs {
                 let tys = part_types(ev, &|p| f.params.get(p).map(|x| x.ty.clone()))?;
-                inputs.push((api.value(ev, &tys), ev.unique));
+                let name = ev.name.clone().unwrap_or_else(|| "_".to_string());
+                inputs.push((api.value(ev, &tys), ev.unique, name));
             }
             let mut outs = Vec::new();
             for ev in &entry.outputs {
@@ -237,7 +306,7 @@ impl Api {
                 _ => {
                     let names: Vec<&str> = outs.iter().map(|o| o.2.as_str()).collect();
                     let fields = outs.iter().enumerate().map(|(k, o)| (k.to_string(), o.0.clone())).collect();
-                    let t = api.opaque(&format!("({})", names.join(", ")), Some(fields), false);
+                    let t = api.opaque(&format!("({})", names.join(", ")), Some(fields), None);
                     (t, outs.iter().all(|o| o.1))
                 }
             };
@@ -372,7 +441,7 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
         }
     };
     for e in &api.entries {
-        e.inputs.iter().for_each(|(t, _)| note_prim(t));
+        e.inputs.iter().for_each(|(t, _, _)| note_prim(t));
     }
     for (t, r) in &prims {
         let _ = writeln!(
@@ -462,12 +531,12 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
         ];
         let mut group = String::new();
         if let Some(fields) = &o.record {
-            let params: Vec<String> =
-                fields.iter().enumerate().map(|(k, (_, t))| api.param(t, &format!("f{k}"))).collect();
+            let pnames: Vec<String> = fields.iter().enumerate().map(|(k, (f, _))| field_param(k, f)).collect();
+            let params: Vec<String> = fields.iter().zip(&pnames).map(|((_, t), p)| api.param(t, p)).collect();
             let addrs: Vec<String> = fields
                 .iter()
-                .enumerate()
-                .map(|(k, (_, t))| if matches!(t, ApiType::Prim(_)) { format!("&f{k}") } else { format!("f{k}") })
+                .zip(&pnames)
+                .map(|((_, t), p)| if matches!(t, ApiType::Prim(_)) { format!("&{p}") } else { p.clone() })
                 .collect();
             let list = if addrs.is_empty() { "NULL".to_string() } else { addrs.join(", ") };
             fns.push((
@@ -492,12 +561,65 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
             }
             group = format!(", \"record\": {{\"new\": \"futhark_new_{n}\", \"fields\": [{}]}}", fjson.join(", "));
         }
-        if o.sum {
+        if let Some(sum) = &o.sum {
             // The tag is the first part, an i8.
+            let variant_fn = format!("futhark_variant_{n}");
             fns.push((
-                format!("int futhark_variant_{n}({ctx}, const {st} *obj)"),
+                format!("int {variant_fn}({ctx}, const {st} *obj)"),
                 "(void)ctx; int8_t tag; memcpy(&tag, og_mem_data(obj->v->parts[0]->mem), 1); return tag;".to_string(),
             ));
+            if let Some(variants) = &sum.variants {
+                let mut vjson = Vec::new();
+                for (tag, (vname, payload)) in variants.iter().enumerate() {
+                    let ident = field_ident(vname);
+                    let construct = format!("futhark_new_{n}_{ident}");
+                    let destruct = format!("futhark_destruct_{n}_{ident}");
+                    let first = payload.first().map_or(1, |p| p.1);
+                    let count = payload.len();
+                    let mut params = vec![ctx.to_string(), format!("{st} **out")];
+                    params.extend(payload.iter().enumerate().map(|(k, (t, _))| api.param(t, &format!("v{k}"))));
+                    let args: Vec<String> = payload
+                        .iter()
+                        .enumerate()
+                        .map(
+                            |(k, (t, _))| {
+                                if matches!(t, ApiType::Prim(_)) {
+                                    format!("&v{k}")
+                                } else {
+                                    format!("v{k}")
+                                }
+                            },
+                        )
+                        .collect();
+                    let args = if args.is_empty() { "NULL".to_string() } else { args.join(", ") };
+                    fns.push((
+                        format!("int {construct}({})", params.join(", ")),
+                        format!(
+                            "const void *const payload[{}] = {{{args}}}; return og_lib_new_sum(ctx, (void **)out, og_api_find_type({name_c}), {tag}, {first}, {count}, payload);",
+                            count.max(1)
+                        ),
+                    ));
+                    let mut params = vec![ctx.to_string()];
+                    params.extend(payload.iter().enumerate().map(|(k, (t, _))| api.out_param(t, &format!("v{k}"))));
+                    params.push(format!("const {st} *obj"));
+                    let outs: Vec<String> = (0..count).map(|k| format!("v{k}")).collect();
+                    let outs = if outs.is_empty() { "NULL".to_string() } else { outs.join(", ") };
+                    fns.push((
+                        format!("int {destruct}({})", params.join(", ")),
+                        format!(
+                            "void *const outs[{}] = {{{outs}}}; return og_lib_destruct_sum(ctx, obj, {tag}, {first}, {count}, outs);",
+                            count.max(1)
+                        ),
+                    ));
+                    let payload_names: Vec<String> = payload.iter().map(|(t, _)| json_str(&api.type_name(t))).collect();
+                    vjson.push(format!(
+                        "{{\"name\": {}, \"payload\": [{}], \"construct\": \"{construct}\", \"destruct\": \"{destruct}\"}}",
+                        json_str(vname),
+                        payload_names.join(", ")
+                    ));
+                }
+                group = format!(", \"sum\": {{\"variant\": \"{variant_fn}\", \"variants\": [{}]}}", vjson.join(", "));
+            }
         }
         for (sig, body) in &fns {
             let _ = writeln!(h, "{sig};");
@@ -515,13 +637,13 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
     let mut entries_json = Vec::new();
     for e in &api.entries {
         let mut params = vec![ctx.to_string(), api.out_param(&e.output.0, "out0")];
-        params.extend(e.inputs.iter().enumerate().map(|(i, (t, _))| api.param(t, &format!("in{i}"))));
+        params.extend(e.inputs.iter().enumerate().map(|(i, (t, _, _))| api.param(t, &format!("in{i}"))));
         let sig = format!("int futhark_entry_{}({})", e.name, params.join(", "));
         let _ = writeln!(h, "{sig};");
         let mut body = String::new();
         let n = e.inputs.len().max(1);
         let _ = write!(body, "og_value *ins[{n}] = {{NULL}}; bool owned[{n}] = {{false}};");
-        for (i, (t, _)) in e.inputs.iter().enumerate() {
+        for (i, (t, _, _)) in e.inputs.iter().enumerate() {
             match t {
                 ApiType::Prim(p) => {
                     let _ = write!(
@@ -540,9 +662,8 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
         let inputs: Vec<String> = e
             .inputs
             .iter()
-            .enumerate()
-            .map(|(i, (t, u))| {
-                format!("{{\"name\": \"in{i}\", \"type\": {}, \"unique\": {u}}}", json_str(&api.type_name(t)))
+            .map(|(t, u, name)| {
+                format!("{{\"name\": {}, \"type\": {}, \"unique\": {u}}}", json_str(name), json_str(&api.type_name(t)))
             })
             .collect();
         entries_json.push(format!(
@@ -577,6 +698,98 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
 #[cfg(test)]
 mod tests {
     use super::sanitise;
+    use crate::{Backend, Options};
+
+    #[test]
+    fn input_names() {
+        let text = r#"
+entry "f" (n_0: i64, k_1: i32, xs_2: [n_0]f32, a_3: i32, b_4: i32) : (i32)
+  inputs ("k": "i32" [1], "xs'": "[]f32" [2], "_": "(i32, i32)" [3, 4] record {"0": "i32" 1, "1": "i32" 1})
+  outputs ("i32" [0]) {
+  in (k_1)
+}
+"#;
+        let prog = ogham_ir::parse::parse_program(text).unwrap();
+        ogham_ir::verify::verify(&prog).unwrap();
+        let opts = Options { backend: Backend::Sequential, library: true, ..Options::default() };
+        let files = super::generate(&prog, &opts).unwrap();
+        // The manifest has the source names, as written.
+        assert!(
+            files.manifest.contains(
+                r#""inputs": [{"name": "k", "type": "i32", "unique": false}, {"name": "xs'", "type": "[]f32", "unique": false}, {"name": "_", "type": "(i32, i32)", "unique": false}]"#
+            ),
+            "{}",
+            files.manifest
+        );
+        // The C parameters are positional, as in Futhark's header.
+        assert!(
+            files.header.contains(
+                "int futhark_entry_f(struct futhark_context *ctx, int32_t *out0, const int32_t in0, const struct futhark_f32_1d *in1, const struct futhark_opaque_tup2_i32_i32 *in2);"
+            ),
+            "{}",
+            files.header
+        );
+        // Record constructors name their parameters after the fields, as Futhark does.
+        assert!(
+            files.header.contains(
+                "int futhark_new_opaque_tup2_i32_i32(struct futhark_context *ctx, struct futhark_opaque_tup2_i32_i32 **out, const int32_t v0, const int32_t v1);"
+            ),
+            "{}",
+            files.header
+        );
+        assert_eq!(super::field_param(0, "x"), "f_x");
+        assert_eq!(super::field_param(1, "y'"), "f1");
+        assert_eq!(super::field_param(2, "2"), "v2");
+    }
+
+    #[test]
+    fn sum_types() {
+        let text = r#"
+entry "area" (n_0: i64, t_1: i8, r_2: f64, xs_3: [n_0]f64) : (f64)
+  inputs ("s": "shape" [1, 2, 3] sum {"circle": ["f64" 1], "empty": [], "poly": ["[]f64" 1]})
+  outputs ("f64" [0]) {
+  in (r_2)
+}
+
+entry "many" (n_4: i64, ts_5: [n_4]i8, rs_6: [n_4]f64) : (f64)
+  inputs ("ss": "[](#a f64 | #b)" [1, 2] sum_array 1 {"a": ["f64" 1], "b": []})
+  outputs ("f64" [0]) {
+  in (0.0f64)
+}
+
+entry "pairs" (t_7: i8, a_8: i32, b_9: i32) : (i32)
+  inputs ("o": "opt" [0, 1, 2] sum {"none": [], "some": ["(i32, i32)" 2]})
+  outputs ("i32" [0]) {
+  in (a_8)
+}
+"#;
+        let prog = ogham_ir::parse::parse_program(text).unwrap();
+        ogham_ir::verify::verify(&prog).unwrap();
+        let opts = Options { backend: Backend::Sequential, library: true, ..Options::default() };
+        let files = super::generate(&prog, &opts).unwrap();
+        let (h, m) = (&files.header, &files.manifest);
+        for decl in [
+            "int futhark_variant_opaque_shape(struct futhark_context *ctx, const struct futhark_opaque_shape *obj);",
+            "int futhark_new_opaque_shape_circle(struct futhark_context *ctx, struct futhark_opaque_shape **out, const double v0);",
+            "int futhark_destruct_opaque_shape_circle(struct futhark_context *ctx, double *v0, const struct futhark_opaque_shape *obj);",
+            "int futhark_new_opaque_shape_empty(struct futhark_context *ctx, struct futhark_opaque_shape **out);",
+            "int futhark_destruct_opaque_shape_poly(struct futhark_context *ctx, struct futhark_f64_1d **v0, const struct futhark_opaque_shape *obj);",
+            "int futhark_variant_opaque_opt(struct futhark_context *ctx, const struct futhark_opaque_opt *obj);",
+        ] {
+            assert!(h.contains(decl), "{decl}\n{h}");
+        }
+        assert!(
+            m.contains(
+                r#""sum": {"variant": "futhark_variant_opaque_shape", "variants": [{"name": "circle", "payload": ["f64"], "construct": "futhark_new_opaque_shape_circle", "destruct": "futhark_destruct_opaque_shape_circle"}, {"name": "empty", "payload": [], "#
+            ),
+            "{m}"
+        );
+        // A payload that is itself opaque: only the variant function.
+        assert!(!h.contains("futhark_new_opaque_opt_some") && !m.contains("futhark_variant_opaque_opt"), "{h}\n{m}");
+        // An array of sums is no sum.
+        assert!(!h.contains("futhark_variant_opaque_arr1d"), "{h}");
+        assert!(files.c.contains("og_lib_new_sum"));
+    }
 
     #[test]
     fn names() {

@@ -10,7 +10,7 @@ use ogham_c::{generate, Backend, Options};
 
 const PROG: &str = r#"
 entry stats (size_0: i64, in_1: [size_0]f64) : (f64, [size_0]f64)
-  inputs ("[]f64" [1])
+  inputs ("xs": "[]f64" [1])
   outputs ("f64" [0], "[]f64" [1]) {
   let (red_6: f64) = screma(size_0, in_1, scans [], reduces [op([0.0f64], \(acc_2: f64, x_3: f64) : (f64) {
       let (t_4: f64) = add.f64 acc_2 x_3
@@ -36,7 +36,7 @@ entry norm (in_10: f64, in_11: f64) : (f64)
 }
 
 entry get (size_16: i64, in_17: [size_16]i64, in_18: i64) : (i64)
-  inputs ("[]i64" [1], "i64" [2])
+  inputs ("xs": "[]i64" [1], "i": "i64" [2])
   outputs ("i64" [0]) {
   let (idx_19: i64) = index in_17[in_18]
   in (idx_19)
@@ -122,6 +122,9 @@ fn library_api_works_from_c() {
         let manifest = g.manifest.unwrap();
         assert!(manifest.contains("\"output\": {\"type\": \"(f64, []f64)\""), "{manifest}");
         assert!(manifest.contains("\"project\": \"futhark_project_opaque_pt_x\""), "{manifest}");
+        // Source names in the manifest; an input the IR does not name is `_`.
+        assert!(manifest.contains("\"inputs\": [{\"name\": \"xs\", \"type\": \"[]i64\", \"unique\": false}, {\"name\": \"i\", \"type\": \"i64\""), "{manifest}");
+        assert!(manifest.contains("\"inputs\": [{\"name\": \"_\", \"type\": \"pt\""), "{manifest}");
         std::fs::write(dir.join("prog.c"), &g.c).unwrap();
         std::fs::write(dir.join("prog.h"), g.header.unwrap()).unwrap();
         std::fs::write(dir.join("harness.c"), HARNESS).unwrap();

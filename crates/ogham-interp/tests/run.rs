@@ -47,7 +47,7 @@ fn binop_operator(names: &mut NameTable, op: BinOp, t: PrimType, neutral: SubExp
 }
 
 fn entry_value(type_name: &str, part: usize) -> EntryValue {
-    EntryValue { type_name: type_name.to_string(), unique: false, parts: vec![part], opaque: None }
+    EntryValue { name: None, type_name: type_name.to_string(), unique: false, parts: vec![part], opaque: None }
 }
 
 /// A program with one entry point `main`; `inputs` name the parameters that

@@ -265,6 +265,12 @@ pub struct EntryPoint {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EntryValue {
+    /// For an input, the name of the source parameter as Futhark's manifest
+    /// gives it: the name a parameter pattern binds (seen through a type
+    /// ascription or attributes), and `_` for any other pattern (tuples,
+    /// records, wildcards). Several inputs may share a name (`_`). Outputs
+    /// have no name; an input without one (hand-written IR) counts as `_`.
+    pub name: Option<String>,
     /// The source type as Futhark prints it without sizes: `[][]f32`, `i64`,
     /// or an opaque name such as `(f32, f32)` / a type abbreviation's name.
     pub type_name: String,
@@ -285,10 +291,15 @@ pub struct EntryValue {
 pub enum Opaque {
     /// A record or tuple: fields in order, each with its type name and the number of parts it spans.
     Record { fields: Vec<(String, String, usize)> },
-    /// A sum type: constructors in tag order; the first part is the `i8` tag.
-    Sum { variants: Vec<String> },
+    /// A sum type: constructors in tag order, each with its payload (every
+    /// item's type name and the number of parts it spans). The first part is
+    /// the `i8` tag, then every constructor's payload in that order.
+    Sum { variants: Vec<(String, Vec<(String, usize)>)> },
     /// An array of records.
     RecordArray { rank: usize, fields: Vec<(String, String, usize)> },
+    /// An array of a sum type: the element type's constructors as in `Sum`;
+    /// the parts are the array of tags, then the payloads' arrays.
+    SumArray { rank: usize, variants: Vec<(String, Vec<(String, usize)>)> },
 }
 
 /// Expressions: the right-hand sides of statements.

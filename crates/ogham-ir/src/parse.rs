@@ -544,9 +544,16 @@ impl Parser {
         Ok(FunDef { name, params, ret, body, entry, span })
     }
 
+    /// `"name": *"type" [parts] …`; the name is written for inputs only.
     fn entry_value(&mut self) -> PResult<EntryValue> {
-        let unique = self.eat_sym('*');
-        let type_name = self.string()?;
+        let mut name = None;
+        let mut unique = self.eat_sym('*');
+        let mut type_name = self.string()?;
+        if !unique && self.eat_sym(':') {
+            name = Some(type_name);
+            unique = self.eat_sym('*');
+            type_name = self.string()?;
+        }
         let parts = self.list('[', ']', |p| p.natural())?;
         let opaque = if self.is_keyword("record") {
             self.next();
@@ -557,11 +564,28 @@ impl Parser {
             Some(Opaque::RecordArray { rank, fields: self.fields()? })
         } else if self.is_keyword("sum") {
             self.next();
-            Some(Opaque::Sum { variants: self.list('{', '}', |p| p.string())? })
+            Some(Opaque::Sum { variants: self.variants()? })
+        } else if self.is_keyword("sum_array") {
+            self.next();
+            let rank = self.natural()?;
+            Some(Opaque::SumArray { rank, variants: self.variants()? })
         } else {
             None
         };
-        Ok(EntryValue { type_name, unique, parts, opaque })
+        Ok(EntryValue { name, type_name, unique, parts, opaque })
+    }
+
+    fn variants(&mut self) -> PResult<Vec<(String, Vec<(String, usize)>)>> {
+        self.list('{', '}', |p| {
+            let name = p.string()?;
+            p.sym(':')?;
+            let payload = p.list('[', ']', |p| {
+                let ty = p.string()?;
+                let parts = p.natural()?;
+                Ok((ty, parts))
+            })?;
+            Ok((name, payload))
+        })
     }
 
     fn fields(&mut self) -> PResult<Vec<(String, String, usize)>> {

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! entry main (n_0: i64, xs_1: [n_0]f32) : ([n_0]f32)
-//!   inputs ("[]f32" [1])
+//!   inputs ("xs": "[]f32" [1])
 //!   outputs ("[]f32" [0]) {
 //!   let (ys_5: [n_0]f32) = map(n_0, xs_1, \(x_2: f32) : (f32) {
 //!       let (y_3: f32) = mul.f32 x_2 2.0f32
@@ -390,6 +390,10 @@ impl Printer<'_> {
     }
 
     fn entry_value(&mut self, v: &EntryValue) {
+        if let Some(name) = &v.name {
+            self.out.push_str(&string_literal(name));
+            self.out.push_str(": ");
+        }
         if v.unique {
             self.out.push('*');
         }
@@ -409,12 +413,27 @@ impl Printer<'_> {
                 self.fields(fields);
             }
             Some(Opaque::Sum { variants }) => {
-                self.out.push_str(" sum {");
-                let vs: Vec<String> = variants.iter().map(|v| string_literal(v)).collect();
-                self.out.push_str(&vs.join(", "));
-                self.out.push('}');
+                self.out.push_str(" sum ");
+                self.variants(variants);
+            }
+            Some(Opaque::SumArray { rank, variants }) => {
+                let _ = write!(self.out, " sum_array {rank} ");
+                self.variants(variants);
             }
         }
+    }
+
+    /// `{"a": ["i64" 1, "[]f32" 1], "b": []}`
+    fn variants(&mut self, variants: &[(String, Vec<(String, usize)>)]) {
+        self.out.push('{');
+        for (i, (name, payload)) in variants.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            let items: Vec<String> = payload.iter().map(|(t, n)| format!("{} {n}", string_literal(t))).collect();
+            let _ = write!(self.out, "{}: [{}]", string_literal(name), items.join(", "));
+        }
+        self.out.push('}');
     }
 
     fn fields(&mut self, fields: &[(String, String, usize)]) {

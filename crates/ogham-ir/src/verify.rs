@@ -6,7 +6,8 @@
 //! operand types of every operation; shapes are `i64` operands in scope;
 //! results match patterns and return types in count, element type and rank;
 //! SOAC operands and lambdas agree with each other; no variable is used
-//! after being consumed in the same body; entry point parts are in range.
+//! after being consumed in the same body; entry point parts are in range,
+//! only inputs have names, and names are not empty.
 //!
 //! Dimensions are compared leniently: two constants must be equal, anything
 //! else is accepted, because sizes may be existential or merely equal at run
@@ -253,6 +254,11 @@ impl Verifier<'_> {
         if v.parts.is_empty() {
             self.err(format!("entry {kind} `{}` has no parts", v.type_name));
         }
+        match &v.name {
+            Some(name) if kind != "input" => self.err(format!("entry {kind} `{}` has a name (`{name}`)", v.type_name)),
+            Some(name) if name.is_empty() => self.err(format!("entry {kind} `{}` has an empty name", v.type_name)),
+            _ => {}
+        }
         for &p in &v.parts {
             if p >= available {
                 self.err(format!(
@@ -262,6 +268,9 @@ impl Verifier<'_> {
             }
         }
         let fields_parts = |fields: &[(String, String, usize)]| fields.iter().map(|f| f.2).sum::<usize>();
+        let sum_parts = |variants: &[(String, Vec<(String, usize)>)]| {
+            1 + variants.iter().flat_map(|(_, payload)| payload).map(|item| item.1).sum::<usize>()
+        };
         match &v.opaque {
             None if v.parts.len() != 1 => {
                 self.err(format!("entry {kind} `{}` is not opaque but has {} parts", v.type_name, v.parts.len()))
@@ -273,6 +282,16 @@ impl Verifier<'_> {
                     "entry {kind} `{}`: its fields span {} parts, but it has {}",
                     v.type_name,
                     fields_parts(fields),
+                    v.parts.len()
+                ))
+            }
+            Some(Opaque::Sum { variants }) | Some(Opaque::SumArray { variants, .. })
+                if sum_parts(variants) != v.parts.len() =>
+            {
+                self.err(format!(
+                    "entry {kind} `{}`: its tag and payloads span {} parts, but it has {}",
+                    v.type_name,
+                    sum_parts(variants),
                     v.parts.len()
                 ))
             }

@@ -26,6 +26,7 @@ fn sample_round_trips() {
     let text = print::program(&prog);
     assert!(text.contains("entry main (n_0: i64, xs_1: [n_0]f32) : ([n_0]f32, f32)"), "{text}");
     assert!(text.contains("mul.f32 x_2 2.0f32"), "{text}");
+    assert!(text.contains("inputs (\"xs\": \"[]f32\" [1])"), "{text}");
     assert!(text.contains("#[unsafe] let (first_"), "{text}");
     assert!(text.contains(r#"assert(pos_"#) && text.contains(r#""n must be \"positive\"\n""#), "{text}");
     assert!(print::program_with_spans(&prog).contains("-- @0:10-20"));
@@ -72,6 +73,8 @@ fn bad_text_gives_errors() {
         "fun f (x_1: i64) : (i64) { #[fast] let (y_2: i64) = x_1 in (y_2) }",
         "fun f (x_1: i64) : (i64) { in (x_1) } -- @1:2",
         "entry f (x_1: i64) : (i64) { in (x_1) }",
+        "entry f (x_1: i64) : (i64) inputs (\"x\": [0]) outputs (\"i64\" [0]) { in (x_1) }",
+        "entry f (x_1: i64) : (i64) inputs (*\"x\": \"i64\" [0]) outputs (\"i64\" [0]) { in (x_1) }",
         "fun f (x_1: i64) : (i64) { let (y_2: [n_0]i64) = iota.i64(x_1, 0i64) in (y_2) }",
         "fun f (x_1: i64) : (i64) { in (x_1) } $",
         "fun f (x_1: i64) : (i64) { let () = assert(true, \"\\u{zz}\") in (x_1) }",

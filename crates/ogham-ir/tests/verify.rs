@@ -256,11 +256,25 @@ fn entry_points() {
         format!("entry main (x_0: i64) : (i64)\n  inputs ({inputs})\n  outputs ({outputs}) {{\n  in (x_0)\n}}\n")
     };
     accepts(&entry("\"i64\" [0]", "\"i64\" [0]"));
+    accepts(&entry("\"x\": \"i64\" [0]", "\"i64\" [0]"));
+    rejects(&entry("\"x\": \"i64\" [0]", "\"y\": \"i64\" [0]"), &["entry output", "has a name", "`y`"]);
+    rejects(&entry("\"\": \"i64\" [0]", "\"i64\" [0]"), &["entry input", "empty name"]);
     rejects(&entry("\"i64\" [1]", "\"i64\" [0]"), &["entry input", "part 1", "only 1 parameters"]);
     rejects(&entry("\"i64\" [0]", "\"i64\" [3]"), &["entry output", "part 3"]);
     rejects(
         &entry("\"(i64, i64)\" [0] record {\"0\": \"i64\" 1, \"1\": \"i64\" 1}", "\"i64\" [0]"),
         &["fields span 2 parts"],
+    );
+    let two = |inputs: &str| {
+        format!(
+            "entry main (t_0: i8, x_1: i64) : (i64)\n  inputs ({inputs})\n  outputs (\"i64\" [0]) {{\n  in (x_1)\n}}\n"
+        )
+    };
+    accepts(&two("\"s\": \"#a i64 | #b\" [0, 1] sum {\"a\": [\"i64\" 1], \"b\": []}"));
+    accepts(&two("\"s\": \"[](#a | #b)\" [0, 1] sum_array 1 {\"a\": [], \"b\": [\"bool\" 1]}"));
+    rejects(
+        &two("\"s\": \"#a i64 | #b\" [0, 1] sum {\"a\": [\"i64\" 1, \"i64\" 1], \"b\": []}"),
+        &["tag and payloads span 3 parts, but it has 2"],
     );
 }
 

@@ -103,7 +103,8 @@ impl<'a> Lowerer<'a> {
                 scope = scope.bind(*id, Val::Leaf(SubExp::Var(*name)));
             }
             scope = self.bind_pat(&mut b, &scope, pat, val)?;
-            let ev = entry_value(t, pat_type_exp(pat), Vec::new());
+            let mut ev = entry_value(t, pat_type_exp(pat), Vec::new());
+            ev.name = Some(param_name(pat));
             inputs.push((parts, ev));
         }
         let mut params = size_params.clone();
@@ -213,6 +214,24 @@ fn strip_unique(t: &TypeExp) -> &TypeExp {
     }
 }
 
+/// The name of an entry parameter as Futhark's manifest gives it (its type
+/// checker's `patternName`): the name a parameter binds, seen through
+/// parentheses and a type ascription, and `_` for any other pattern (tuples,
+/// records, wildcards, `(x: t): u`). Unlike Futhark, attributes are seen
+/// through too: `#[a] x` is still called `x`.
+fn param_name(p: &Pat) -> String {
+    match &p.kind {
+        PatKind::Var(n) => n.text.clone(),
+        PatKind::Attr(_, inner) => param_name(inner),
+        PatKind::Ascribe(inner, _) => match &inner.kind {
+            PatKind::Var(n) => n.text.clone(),
+            PatKind::Attr(..) => param_name(inner),
+            _ => "_".to_string(),
+        },
+        _ => "_".to_string(),
+    }
+}
+
 /// The type written on a parameter pattern, if any.
 fn pat_type_exp(p: &Pat) -> Option<&TypeExp> {
     match &p.kind {
@@ -232,12 +251,15 @@ fn entry_value(t: &Type, te: Option<&TypeExp>, parts: Vec<usize>) -> EntryValue 
     let fields_of = |fields: &std::collections::BTreeMap<String, Type>| -> Vec<(String, String, usize)> {
         fields.iter().map(|(k, f)| (k.clone(), type_name(f), leaf_count(f))).collect()
     };
+    let variants_of = |cs: &std::collections::BTreeMap<String, Vec<Type>>| -> Vec<(String, Vec<(String, usize)>)> {
+        cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| (type_name(t), leaf_count(t))).collect())).collect()
+    };
     let opaque = match t {
         Type::Record(fields) => Some(Opaque::Record { fields: fields_of(fields) }),
-        Type::Sum(cs) => Some(Opaque::Sum { variants: cs.keys().cloned().collect() }),
+        Type::Sum(cs) => Some(Opaque::Sum { variants: variants_of(cs) }),
         Type::Array { elem, shape } => match &**elem {
             Type::Record(fields) => Some(Opaque::RecordArray { rank: shape.len(), fields: fields_of(fields) }),
-            Type::Sum(cs) => Some(Opaque::Sum { variants: cs.keys().cloned().collect() }),
+            Type::Sum(cs) => Some(Opaque::SumArray { rank: shape.len(), variants: variants_of(cs) }),
             _ => None,
         },
         _ => None,
@@ -246,7 +268,7 @@ fn entry_value(t: &Type, te: Option<&TypeExp>, parts: Vec<usize>) -> EntryValue 
         (Some(_), Some(n)) => n,
         _ => type_name(t),
     };
-    EntryValue { type_name, unique, parts, opaque }
+    EntryValue { name: None, type_name, unique, parts, opaque }
 }
 
 /// A short rendering of an expression for assertion messages.

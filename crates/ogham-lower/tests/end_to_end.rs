@@ -269,6 +269,19 @@ fn opaque_entry_values() {
 }
 
 #[test]
+fn entry_input_names() {
+    // Futhark's rule: the name a parameter binds (through parentheses and an
+    // ascription), `_` for any other pattern; outputs have no names.
+    let src = "entry f [n] ((a, b): (i32, i32)) (_: bool) (xs: [n]f32) x' (#[unsafe] c: i32) ((d)) {y, z}: i32 = \
+               a + b + i32.i64 n + i32.f32 (xs[0] + x') + c + d + y + z";
+    let prog = compile(src);
+    let f = prog.fun("f").and_then(|f| f.entry.as_ref()).expect("entry f");
+    let names: Vec<Option<&str>> = f.inputs.iter().map(|v| v.name.as_deref()).collect();
+    assert_eq!(names, [Some("_"), Some("_"), Some("xs"), Some("x'"), Some("c"), Some("d"), Some("_")]);
+    assert!(f.outputs.iter().all(|v| v.name.is_none()));
+}
+
+#[test]
 fn unsafe_attribute_and_records_of_arrays() {
     let src = "entry main (xs: []i32) = \
                let rs = map (\\x -> {a = x, b = [x, x]}) xs \

@@ -115,8 +115,15 @@ pub fn sample_program() -> Program {
         ret: vec![arr(PrimType::F32, &[v(n)]), f32t()],
         body,
         entry: Some(EntryPoint {
-            inputs: vec![EntryValue { type_name: "[]f32".into(), unique: false, parts: vec![1], opaque: None }],
+            inputs: vec![EntryValue {
+                name: Some("xs".into()),
+                type_name: "[]f32".into(),
+                unique: false,
+                parts: vec![1],
+                opaque: None,
+            }],
             outputs: vec![EntryValue {
+                name: None,
                 type_name: "([]f32, f32)".into(),
                 unique: true,
                 parts: vec![0, 1],
@@ -180,7 +187,7 @@ fun other (k_46: i32, z_47: u16) : (i32, u16) {
 }
 
 entry e (xs_48: [2i64]f32, tag_49: i8, x_50: i64) : (i64)
-  inputs (*"[]f32" [0], "#a i64 | #b" [1, 2] sum {"a", "b"})
+  inputs ("xs'": *"[]f32" [0], "_": "#a i64 | #b" [1, 2] sum {"a": ["i64" 1], "b": []})
   outputs ("[][]{x: i64}" [0] record_array 2 {"x": "[][]i64" 1}) {
   in (x_50)
 }
