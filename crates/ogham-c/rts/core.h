@@ -42,7 +42,11 @@ typedef struct og_mem {
   int64_t bytes;
   struct og_mem *prev, *next; /* on ctx->live, newest first; guarded by ctx->lock */
   struct og_ctx *ctx;         /* owner, for the byte counters and the list; NULL once detached */
-  uint64_t call;              /* the call that allocated it (og_ctx.call), 0 outside calls */
+  uint64_t call : 63;         /* the call that allocated it (og_ctx.call), 0 outside calls */
+  /* Allocated inside a parallel task, so only its thread ever references
+   * it (tasks copy their results out): the reference count needs no atomic
+   * operations. */
+  uint64_t local : 1;
 } og_mem;
 
 _Static_assert(sizeof(og_mem) % 16 == 0, "og_mem must keep the data 16-byte aligned");
@@ -154,6 +158,7 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
     return NULL;
   }
   m->refcount = 1;
+  m->local = 0;
   m->bytes = bytes;
   m->ctx = ctx;
   og_ctx_lock(ctx);
@@ -171,7 +176,11 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
 static inline void og_ref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
-  __atomic_add_fetch(&m->refcount, 1, __ATOMIC_RELAXED);
+  if (m->local) {
+    m->refcount++;
+  } else {
+    __atomic_add_fetch(&m->refcount, 1, __ATOMIC_RELAXED);
+  }
 #else
   m->refcount++;
 #endif
@@ -180,7 +189,7 @@ static inline void og_ref(og_mem *m) {
 static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
-  int64_t left = __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
+  int64_t left = m->local ? --m->refcount : __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
 #else
   int64_t left = --m->refcount;
 #endif
@@ -292,7 +301,10 @@ static inline void og_set_row_major(og_arr *a, int rank) {
 /* Allocates a fresh contiguous array of the given shape into `out` (one
  * reference, owned by the caller). Returns 1 on error. */
 static inline int og_alloc_arr(og_ctx *ctx, og_arr *out, int64_t elem_size, int rank, const int64_t *shape, const char *loc) {
-  memset(out, 0, sizeof *out);
+  /* No memset of the whole view: og_set_row_major fills every slot, and
+   * clearing 150 bytes per allocation is measurable in a per-element loop. */
+  out->mem = NULL;
+  out->offset = 0;
   int64_t n = og_shape_elems(rank, shape);
   if (n < 0) {
     char buf[256];
@@ -311,6 +323,65 @@ static inline int og_alloc_arr(og_ctx *ctx, og_arr *out, int64_t elem_size, int 
   for (int i = 0; i < rank; i++) out->shape[i] = shape[i];
   og_set_row_major(out, rank);
   return 0;
+}
+
+/* An allocation site inside a loop (a lambda or loop body) keeps the last
+ * two blocks it allocated, so that later iterations reuse them instead of
+ * calling malloc: a kept block whose only reference is the site's own is
+ * free, whatever the program did with it in between. Two blocks cover the
+ * double buffering of a loop that computes its next array from the current
+ * one. Sites are local variables of one C function (or parallel task), so
+ * one thread uses each; the blocks they keep are released when the loop
+ * statement (or task) ends, and, like everything a failed call allocated,
+ * by og_call_end when it fails. */
+typedef struct og_site {
+  og_mem *kept[2];
+  int next; /* which kept block a new one replaces */
+} og_site;
+
+static inline int64_t og_refcount(og_mem *m) {
+#if OG_MULTICORE
+  if (m->local) return m->refcount;
+  return __atomic_load_n(&m->refcount, __ATOMIC_ACQUIRE);
+#else
+  return m->refcount;
+#endif
+}
+
+/* og_alloc_arr through a site. A kept block is reused when it is large
+ * enough and at most twice the size needed (so a site does not pin a
+ * huge block for small arrays). `local`: the site is in a parallel task
+ * (see og_mem.local). Returns 1 on error. */
+static inline int og_alloc_arr_at(og_ctx *ctx, og_site *site, og_arr *out, int64_t elem_size, int rank,
+                                  const int64_t *shape, const char *loc, bool local) {
+  int64_t n = og_shape_elems(rank, shape), bytes;
+  if (n >= 0 && !__builtin_mul_overflow(n, elem_size, &bytes)) {
+    for (int i = 0; i < 2; i++) {
+      og_mem *m = site->kept[i];
+      if (m != NULL && m->bytes >= bytes && m->bytes / 2 <= bytes && og_refcount(m) == 1) {
+        og_ref(m);
+        out->mem = m;
+        out->offset = 0;
+        for (int d = 0; d < rank; d++) out->shape[d] = shape[d];
+        og_set_row_major(out, rank);
+        return 0;
+      }
+    }
+  }
+  if (og_alloc_arr(ctx, out, elem_size, rank, shape, loc)) return 1;
+  out->mem->local = local;
+  int i = site->kept[0] == NULL ? 0 : site->kept[1] == NULL ? 1 : site->next;
+  site->next = 1 - i;
+  og_unref(site->kept[i]);
+  og_ref(out->mem);
+  site->kept[i] = out->mem;
+  return 0;
+}
+
+static inline void og_site_release(og_site *site) {
+  og_unref(site->kept[0]);
+  og_unref(site->kept[1]);
+  site->kept[0] = site->kept[1] = NULL;
 }
 
 /* Whether the view is row-major contiguous (offset may be nonzero). */

@@ -55,6 +55,8 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
         in_parallel: false,
         virt: HashMap::new(),
         redirect: HashMap::new(),
+        frames: Vec::new(),
+        saved_frames: Vec::new(),
     };
     let mut protos = String::new();
     let mut funs = String::new();
@@ -249,6 +251,12 @@ enum Dest {
     Fresh(String),
     /// An owned array (or scalar) variable that is replaced; the old array is released.
     Replace(String),
+    /// A declared variable that borrows the value without a reference: the
+    /// value is a row of a SOAC input or a variable from outside the lambda,
+    /// so it outlives the iteration whose temporary this is. (Taking and
+    /// dropping a reference per iteration costs two atomic operations on a
+    /// block that every thread shares in multicore code.)
+    Borrow(String),
     /// An element or sub-array of an array: `arr[idxs…]` (scalars are stored, arrays copied).
     At { arr: String, rank: usize, elem: PrimType, idxs: Vec<String> },
 }
@@ -286,6 +294,28 @@ struct Gen<'a> {
     /// place (a row of the enclosing map's output) instead of a fresh
     /// array that would be copied there; taken by [`Gen::screma_outputs`].
     redirect: HashMap<VName, Dest>,
+    /// The repeated region being generated in the current C function, if
+    /// any (see [`SiteFrame`]); at most one, the outermost.
+    frames: Vec<SiteFrame>,
+    /// The enclosing functions' frames while a task function is generated.
+    saved_frames: Vec<Vec<SiteFrame>>,
+}
+
+/// A region of generated code that runs repeatedly (a loop or SOAC
+/// statement, or a parallel task): allocations inside it go through
+/// allocation sites (`og_site` in the runtime), which reuse the blocks of
+/// earlier iterations once nothing references them, so a temporary array
+/// in a loop body is allocated once rather than once per iteration. The
+/// sites are declared where the region starts and released where it ends.
+struct SiteFrame {
+    /// Where the region starts in the function's output, and its indentation.
+    offset: usize,
+    indent: usize,
+    /// The C variables of the sites allocated in the region.
+    sites: Vec<String>,
+    /// The statement's own results, allocated once per execution of the
+    /// statement and so not through a site.
+    results: Vec<String>,
 }
 
 impl<'a> Gen<'a> {
@@ -398,7 +428,9 @@ impl<'a> Gen<'a> {
     /// Stores a value (C expression `src` of type `ty`) into a destination.
     fn store(&mut self, dest: &Dest, src: &str, ty: &Type) {
         match (dest, ty) {
-            (Dest::Fresh(c), Type::Prim(_)) | (Dest::Replace(c), Type::Prim(_)) => self.line(&format!("{c} = {src};")),
+            (Dest::Fresh(c), Type::Prim(_)) | (Dest::Replace(c), Type::Prim(_)) | (Dest::Borrow(c), _) => {
+                self.line(&format!("{c} = {src};"))
+            }
             (Dest::Fresh(c), Type::Array { .. }) => self.line(&format!("og_ref({src}.mem); {c} = {src};")),
             (Dest::Replace(c), Type::Array { .. }) => {
                 self.line(&format!("og_ref({src}.mem); og_unref({c}.mem); {c} = {src};"))
@@ -504,6 +536,8 @@ impl<'a> Gen<'a> {
                         continue;
                     }
                     Dest::At { .. } => self.own(&src),
+                    // Never chosen for arrays the body owns (see `borrowed_results`).
+                    Dest::Borrow(_) => self.own(&src),
                 }
             }
             self.store(d, &src, &ty);
@@ -594,8 +628,43 @@ impl<'a> Gen<'a> {
     fn alloc(&mut self, c: &str, elem: PrimType, dims: &[String], span: Span) {
         let s = self.shape_array(dims);
         let loc = self.loc(span);
-        self.line(&format!("if (og_alloc_arr(ctx, &{c}, {}, {}, {s}, {loc})) return 1;", elem.byte_size(), dims.len()));
+        let (esize, rank) = (elem.byte_size(), dims.len());
+        let in_region = self.frames.last().is_some_and(|f| !f.results.iter().any(|r| r == c));
+        if in_region {
+            let site = self.fresh("site");
+            if let Some(f) = self.frames.last_mut() {
+                f.sites.push(site.clone());
+            }
+            // Inside a task function the block stays with its thread.
+            let local = !self.saved_frames.is_empty();
+            self.line(&format!(
+                "if (og_alloc_arr_at(ctx, &{site}, &{c}, {esize}, {rank}, {s}, {loc}, {local})) return 1;"
+            ));
+        } else {
+            self.line(&format!("if (og_alloc_arr(ctx, &{c}, {esize}, {rank}, {s}, {loc})) return 1;"));
+        }
         self.own(c);
+    }
+
+    /// Starts a repeated region (see [`SiteFrame`]) unless one is open.
+    fn begin_frame(&mut self, results: Vec<String>) -> bool {
+        if !self.frames.is_empty() {
+            return false;
+        }
+        self.frames.push(SiteFrame { offset: self.out.len(), indent: self.indent, sites: vec![], results });
+        true
+    }
+
+    /// Ends the open region: declares its sites where it started and
+    /// releases them here.
+    fn end_frame(&mut self) {
+        let Some(frame) = self.frames.pop() else { return };
+        let pad = "  ".repeat(frame.indent);
+        let decls: String = frame.sites.iter().map(|site| format!("{pad}og_site {site} = {{0}};\n")).collect();
+        self.out.insert_str(frame.offset, &decls);
+        for site in &frame.sites {
+            self.line(&format!("og_site_release(&{site});"));
+        }
     }
 
     /// The C dimensions of a type (shape operands).
@@ -614,6 +683,18 @@ impl<'a> Gen<'a> {
     }
 
     fn stm(&mut self, stm: &Stm) -> Res<()> {
+        if matches!(stm.exp, Exp::Loop { .. } | Exp::Soac(_)) {
+            let results = stm.pat.iter().map(|p| vname(p.name)).collect();
+            if self.begin_frame(results) {
+                let res = self.stm_inner(stm);
+                self.end_frame();
+                return res;
+            }
+        }
+        self.stm_inner(stm)
+    }
+
+    fn stm_inner(&mut self, stm: &Stm) -> Res<()> {
         for p in &stm.pat {
             if p.ty.rank() > MAX_RANK {
                 return Err(format!("C backend: arrays of rank above {MAX_RANK} are not supported"));
@@ -1200,13 +1281,8 @@ impl<'a> Gen<'a> {
         let mut dests = Vec::new();
         for (i, rt) in map.ret.iter().enumerate() {
             if i < n_scan + n_red {
-                let t = self.fresh("t");
-                if rt.is_array() {
-                    self.line(&format!("og_arr {t} = {{0}};"));
-                } else {
-                    self.line(&format!("{} {t};", cty(rt)));
-                }
-                dests.push(Dest::Fresh(t.clone()));
+                let (t, dest) = self.iteration_temp(map, i);
+                dests.push(dest);
                 temps.push((t, rt.clone()));
             } else {
                 let (arr, ty) = &outs[n_scan + (i - n_scan - n_red)];
@@ -1237,11 +1313,7 @@ impl<'a> Gen<'a> {
             self.apply_op(op, &red_accs[ri], &news)?;
             pos += k;
         }
-        for (t, ty) in &temps {
-            if ty.is_array() {
-                self.line(&format!("og_unref({t}.mem);"));
-            }
-        }
+        self.release_temps(map, &temps);
         self.indent -= 1;
         self.line("}");
         Ok(())
@@ -1524,10 +1596,16 @@ impl<'a> Gen<'a> {
             let ty = &self.types[v];
             self.line(&format!("{} {} = cl->{}; (void){};", cty(ty), vname(*v), vname(*v), vname(*v)));
         }
+        // A task runs a chunk of iterations: the whole body is a repeated region.
+        let outer = std::mem::take(&mut self.frames);
+        self.saved_frames.push(outer);
+        self.begin_frame(vec![]);
         (sname, fname, saved)
     }
 
     fn end_task(&mut self, fname: &str, saved: (String, usize, Vec<Vec<String>>)) {
+        self.end_frame();
+        self.frames = self.saved_frames.pop().unwrap_or_default();
         self.line("return 0;");
         let body = std::mem::replace(&mut self.out, saved.0);
         self.indent = saved.1;
@@ -1934,14 +2012,9 @@ impl<'a> Gen<'a> {
     fn hist_map_body(&mut self, arrs: &[VName], map: &Lambda, j: &str) -> Res<Vec<(String, Type)>> {
         let mut temps = Vec::new();
         let mut dests = Vec::new();
-        for rt in &map.ret {
-            let t = self.fresh("t");
-            if rt.is_array() {
-                self.line(&format!("og_arr {t} = {{0}};"));
-            } else {
-                self.line(&format!("{} {t};", cty(rt)));
-            }
-            dests.push(Dest::Fresh(t.clone()));
+        for (i, rt) in map.ret.iter().enumerate() {
+            let (t, dest) = self.iteration_temp(map, i);
+            dests.push(dest);
             temps.push((t, rt.clone()));
         }
         self.line("{");
@@ -1951,6 +2024,33 @@ impl<'a> Gen<'a> {
         self.indent -= 1;
         self.line("}");
         Ok(temps)
+    }
+
+    /// Declares the temporary for result `i` of one iteration of a SOAC's
+    /// lambda; returns it and where the lambda's body puts the result.
+    fn iteration_temp(&mut self, lam: &Lambda, i: usize) -> (String, Dest) {
+        let rt = &lam.ret[i];
+        let t = self.fresh("t");
+        if rt.is_array() {
+            self.line(&format!("og_arr {t} = {{0}};"));
+            if borrowed_results(lam)[i] {
+                return (t.clone(), Dest::Borrow(t));
+            }
+        } else {
+            self.line(&format!("{} {t};", cty(rt)));
+        }
+        (t.clone(), Dest::Fresh(t))
+    }
+
+    /// Releases the iteration temporaries (results `0..temps.len()` of
+    /// `lam`) that hold a reference.
+    fn release_temps(&mut self, lam: &Lambda, temps: &[(String, Type)]) {
+        let borrowed = borrowed_results(lam);
+        for (i, (t, ty)) in temps.iter().enumerate() {
+            if ty.is_array() && !borrowed[i] {
+                self.line(&format!("og_unref({t}.mem);"));
+            }
+        }
     }
 
     /// A histogram's results are its destinations, updated in place.
@@ -2006,11 +2106,7 @@ impl<'a> Gen<'a> {
             self.line("}");
             pos += nidx + kk;
         }
-        for (t, ty) in &temps {
-            if ty.is_array() {
-                self.line(&format!("og_unref({t}.mem);"));
-            }
-        }
+        self.release_temps(map, &temps);
         self.indent -= 1;
         self.line("}");
         Ok(())
@@ -2225,14 +2321,9 @@ impl<'a> Gen<'a> {
         self.indent += 1;
         let mut temps = Vec::new();
         let mut bdests = Vec::new();
-        for rt in &map.ret {
-            let t = self.fresh("t");
-            if rt.is_array() {
-                self.line(&format!("og_arr {t} = {{0}};"));
-            } else {
-                self.line(&format!("{} {t};", cty(rt)));
-            }
-            bdests.push(Dest::Fresh(t.clone()));
+        for (i, rt) in map.ret.iter().enumerate() {
+            let (t, dest) = self.iteration_temp(map, i);
+            bdests.push(dest);
             temps.push((t, rt.clone()));
         }
         self.line("{");
@@ -2261,11 +2352,7 @@ impl<'a> Gen<'a> {
             self.indent -= 1;
             self.line("}");
         }
-        for (t, ty) in &temps {
-            if ty.is_array() {
-                self.line(&format!("og_unref({t}.mem);"));
-            }
-        }
+        self.release_temps(map, &temps);
         self.indent -= 1;
         self.line("}");
         if let Some(sv) = saved {
@@ -2588,6 +2675,14 @@ impl IsArray for Type {
 }
 
 /// The C suffix of a type's runtime helpers (`og_add_int32_t`).
+/// Per result of a lambda: whether it is a variable the body does not bind
+/// (a parameter, so a row of a SOAC input, or a variable from outside),
+/// which outlives any one iteration and so can be borrowed.
+fn borrowed_results(lam: &Lambda) -> Vec<bool> {
+    let bound: BTreeSet<VName> = lam.body.stms.iter().flat_map(|s| s.pat.iter().map(|p| p.name)).collect();
+    lam.body.result.iter().map(|r| matches!(r, SubExp::Var(v) if !bound.contains(v))).collect()
+}
+
 /// Whether an operator is `\\x y -> x + y` (either operand order).
 fn is_integer_add(lam: &Lambda) -> bool {
     let ([a, b], [stm], [SubExp::Var(r)]) =
