@@ -57,6 +57,7 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
         redirect: HashMap::new(),
         frames: Vec::new(),
         saved_frames: Vec::new(),
+        ranges: Default::default(),
     };
     let mut protos = String::new();
     let mut funs = String::new();
@@ -269,7 +270,7 @@ enum Dest {
 #[derive(Clone, Debug)]
 enum Virtual {
     /// `start + j * step` of integer type `elem`.
-    Iota { start: SubExp, step: SubExp, elem: PrimType },
+    Iota { n: SubExp, start: SubExp, step: SubExp, elem: PrimType },
     /// Every element is `value` (a scalar).
     Replicate { value: SubExp },
 }
@@ -299,6 +300,8 @@ struct Gen<'a> {
     frames: Vec<SiteFrame>,
     /// The enclosing functions' frames while a task function is generated.
     saved_frames: Vec<Vec<SiteFrame>>,
+    /// Ranges of index variables, for leaving out checks that cannot fail.
+    ranges: crate::ranges::Ranges,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC
@@ -562,7 +565,7 @@ impl<'a> Gen<'a> {
         for stm in &body.stms {
             let [p] = stm.pat.as_slice() else { continue };
             let virt = match &stm.exp {
-                Exp::Iota { start, step, elem, .. } => Virtual::Iota { start: *start, step: *step, elem: *elem },
+                Exp::Iota { n, start, step, elem } => Virtual::Iota { n: *n, start: *start, step: *step, elem: *elem },
                 Exp::Replicate { shape, value } if shape.len() == 1 && p.ty.rank() == 1 => {
                     Virtual::Replicate { value: *value }
                 }
@@ -695,6 +698,7 @@ impl<'a> Gen<'a> {
     }
 
     fn stm_inner(&mut self, stm: &Stm) -> Res<()> {
+        self.ranges.stm(stm);
         for p in &stm.pat {
             if p.ty.rank() > MAX_RANK {
                 return Err(format!("C backend: arrays of rank above {MAX_RANK} are not supported"));
@@ -949,6 +953,7 @@ impl<'a> Gen<'a> {
         }
         match form {
             LoopForm::For { i, bound } => {
+                self.ranges.loop_index(*i, bound);
                 let (i, bound) = (vname(*i), self.se(bound));
                 self.line(&format!("for (int64_t {i} = 0; {i} < {bound}; {i}++) {{"));
             }
@@ -985,8 +990,15 @@ impl<'a> Gen<'a> {
     }
 
     /// Bounds checks for a slice of `arr`; returns nothing, fails at run time.
-    fn check_slice(&mut self, stm: &Stm, arr: &str, slice: &[DimIndex], rank: usize) {
+    /// Checks a slice of `arr` (whose type has the dimensions `shape`)
+    /// against its run-time shape, leaving out the indices that
+    /// [`Ranges`](crate::ranges::Ranges) proves in bounds.
+    fn check_slice(&mut self, stm: &Stm, arr: &str, shape: &[SubExp], slice: &[DimIndex], rank: usize) {
         if stm.attrs.unsafe_ {
+            return;
+        }
+        let proven = |d: usize, i: &SubExp| shape.get(d).is_some_and(|dim| self.ranges.in_bounds(i, dim));
+        if slice.iter().enumerate().all(|(d, di)| matches!(di, DimIndex::Fix(i) if proven(d, i))) {
             return;
         }
         let mut conds = Vec::new();
@@ -1066,7 +1078,8 @@ impl<'a> Gen<'a> {
         let a = vname(array);
         let aty = self.ty(array)?.clone();
         let rank = aty.rank();
-        self.check_slice(stm, &a, slice, rank);
+        let shape: Vec<SubExp> = aty.shape().to_vec();
+        self.check_slice(stm, &a, &shape, slice, rank);
         let c = vname(stm.pat[0].name);
         if slice.len() == rank && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
             let idxs: Vec<String> = slice
@@ -1089,7 +1102,8 @@ impl<'a> Gen<'a> {
         let a = vname(array);
         let aty = self.ty(array)?.clone();
         let rank = aty.rank();
-        self.check_slice(stm, &a, slice, rank);
+        let shape: Vec<SubExp> = aty.shape().to_vec();
+        self.check_slice(stm, &a, &shape, slice, rank);
         let vty = self.se_type(value)?;
         let v = self.se(value);
         if slice.len() == rank && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
@@ -1204,7 +1218,12 @@ impl<'a> Gen<'a> {
             if let Some(v) = self.virt.get(a).cloned() {
                 let c = vname(p.name);
                 let e = match v {
-                    Virtual::Iota { start, step, elem } => {
+                    Virtual::Iota { n, start, step, elem } => {
+                        if (start, step, elem)
+                            == (SubExp::Const(PrimValue::I64(0)), SubExp::Const(PrimValue::I64(1)), PrimType::I64)
+                        {
+                            self.ranges.loop_index(p.name, &n);
+                        }
                         let t = ctype(elem);
                         format!("og_add_{t}({}, og_mul_{t}(({t}){j}, {}))", self.se(&start), self.se(&step))
                     }

@@ -12,6 +12,7 @@
 pub mod codegen;
 pub mod fuse;
 pub mod library;
+mod ranges;
 
 use std::collections::HashMap;
 use std::path::Path;

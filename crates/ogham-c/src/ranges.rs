@@ -1,0 +1,198 @@
+//! Ranges of `i64` index variables, so that the C backend can leave out the
+//! bounds checks it can prove cannot fail.
+//!
+//! A stencil's `t[i64.max 0 (i - 1), j]` inside `tabulate r c` needs no check:
+//! `i` runs over `[0, r - 1]`, so `i - 1 ≤ r - 2` and `max 0 (i - 1)` lies in
+//! `[0, r - 1]`. Each known variable has lower and upper bounds that are
+//! linear terms `v + k` (or constants), and the facts its derivation relies
+//! on (an index of a loop over `[0, n)` exists only when `n - 1 ≥ 0`). Facts
+//! travel with the values derived from the loop index, so they are used only
+//! where that index is in scope. Array sizes are never negative.
+//!
+//! What is recorded: loop indices (`for i < n`, and the rows of an `iota n`
+//! that a SOAC reads), copies, adding or subtracting a constant, `min` and
+//! `max`. Anything else is unknown, and its checks stay.
+
+use std::collections::HashMap;
+
+use ogham_ir::{BinOp, Exp, PrimType, PrimValue, Stm, SubExp, VName};
+
+/// `base + off`, or the constant `off` when `base` is `None`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lin {
+    base: Option<VName>,
+    off: i64,
+}
+
+impl Lin {
+    fn shift(self, k: i64) -> Option<Lin> {
+        Some(Lin { base: self.base, off: self.off.checked_add(k)? })
+    }
+}
+
+/// What is known of one variable.
+#[derive(Clone, Debug, Default)]
+struct Range {
+    /// The variable is at least the least of these.
+    lo: Vec<Lin>,
+    /// The variable is at most the greatest of these.
+    hi: Vec<Lin>,
+    /// Terms known to be non-negative where the variable exists.
+    facts: Vec<Lin>,
+}
+
+#[derive(Default)]
+pub struct Ranges {
+    known: HashMap<VName, Range>,
+}
+
+impl Ranges {
+    /// `i` runs over `[0, bound)`.
+    pub fn loop_index(&mut self, i: VName, bound: &SubExp) {
+        let top = match bound {
+            SubExp::Var(n) => Lin { base: Some(*n), off: -1 },
+            SubExp::Const(PrimValue::I64(n)) => Lin { base: None, off: n - 1 },
+            SubExp::Const(_) => return,
+        };
+        let zero = Lin { base: None, off: 0 };
+        self.known.insert(i, Range { lo: vec![zero], hi: vec![top], facts: vec![top] });
+    }
+
+    /// Records what a statement tells about its result.
+    pub fn stm(&mut self, stm: &Stm) {
+        let [p] = stm.pat.as_slice() else { return };
+        let range = match &stm.exp {
+            Exp::SubExp(a) => Some(self.of(a)),
+            Exp::BinOp(op, PrimType::I64, a, b) => self.binop(*op, a, b),
+            _ => None,
+        };
+        if let Some(r) = range {
+            self.known.insert(p.name, r);
+        }
+    }
+
+    fn binop(&self, op: BinOp, a: &SubExp, b: &SubExp) -> Option<Range> {
+        let (ra, rb) = (self.of(a), self.of(b));
+        let shifted = |r: Range, k: i64| -> Option<Range> {
+            Some(Range {
+                lo: r.lo.iter().map(|l| l.shift(k)).collect::<Option<_>>()?,
+                hi: r.hi.iter().map(|l| l.shift(k)).collect::<Option<_>>()?,
+                facts: r.facts,
+            })
+        };
+        let constant = |x: &SubExp| match x {
+            SubExp::Const(PrimValue::I64(k)) => Some(*k),
+            _ => None,
+        };
+        let facts = || [ra.facts.clone(), rb.facts.clone()].concat();
+        match op {
+            BinOp::Add => match (constant(a), constant(b)) {
+                (_, Some(k)) => shifted(ra, k),
+                (Some(k), _) => shifted(rb, k),
+                _ => None,
+            },
+            BinOp::Sub => shifted(ra, constant(b)?.checked_neg()?),
+            BinOp::Max => {
+                let lo = if self.all_nonneg(&ra.lo, &ra.facts) { ra.lo.clone() } else { rb.lo.clone() };
+                Some(Range { lo, hi: [ra.hi.clone(), rb.hi.clone()].concat(), facts: facts() })
+            }
+            BinOp::Min => {
+                // Either operand's upper bound bounds the minimum; keep the
+                // tighter one when they are comparable.
+                let hi = match (ra.hi.as_slice(), rb.hi.as_slice()) {
+                    ([x], [y]) if x.base == y.base && y.off < x.off => rb.hi.clone(),
+                    _ => ra.hi.clone(),
+                };
+                Some(Range { lo: [ra.lo.clone(), rb.lo.clone()].concat(), hi, facts: facts() })
+            }
+            _ => None,
+        }
+    }
+
+    fn of(&self, x: &SubExp) -> Range {
+        match x {
+            SubExp::Const(PrimValue::I64(k)) => {
+                let l = Lin { base: None, off: *k };
+                Range { lo: vec![l], hi: vec![l], facts: vec![] }
+            }
+            SubExp::Var(v) => self.known.get(v).cloned().unwrap_or_else(|| {
+                let l = Lin { base: Some(*v), off: 0 };
+                Range { lo: vec![l], hi: vec![l], facts: vec![] }
+            }),
+            SubExp::Const(_) => Range::default(),
+        }
+    }
+
+    fn all_nonneg(&self, terms: &[Lin], facts: &[Lin]) -> bool {
+        !terms.is_empty()
+            && terms.iter().all(|t| match t.base {
+                None => t.off >= 0,
+                // base + off ≥ base + k ≥ 0 for a fact base + k ≥ 0 with k ≤ off.
+                Some(b) => facts.iter().any(|f| f.base == Some(b) && f.off <= t.off),
+            })
+    }
+
+    /// Whether `0 ≤ idx < dim` holds wherever `idx` is in scope; `dim` is an
+    /// array's size.
+    pub fn in_bounds(&self, idx: &SubExp, dim: &SubExp) -> bool {
+        let r = self.of(idx);
+        if !self.all_nonneg(&r.lo, &r.facts) || r.hi.is_empty() {
+            return false;
+        }
+        r.hi.iter().all(|t| match (t.base, dim) {
+            (None, SubExp::Const(PrimValue::I64(d))) => t.off < *d,
+            (Some(b), SubExp::Var(d)) if b == *d => t.off < 0,
+            // A constant below every size, or below a size known to exceed it.
+            (None, SubExp::Var(d)) => t.off < 0 || r.facts.iter().any(|f| f.base == Some(*d) && f.off <= -(t.off + 1)),
+            _ => false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ogham_ir::{Param, Span, StmAttrs, Type};
+
+    fn stm(out: u32, exp: Exp) -> Stm {
+        Stm {
+            pat: vec![Param { name: VName(out), ty: Type::Prim(PrimType::I64) }],
+            exp,
+            span: Span::default(),
+            attrs: StmAttrs::default(),
+        }
+    }
+
+    fn var(v: u32) -> SubExp {
+        SubExp::Var(VName(v))
+    }
+
+    fn int(k: i64) -> SubExp {
+        SubExp::Const(PrimValue::I64(k))
+    }
+
+    #[test]
+    fn clamped_stencil_neighbours_are_in_bounds() {
+        // i over [0, n); up = max 0 (i - 1); down = min (n - 1) (i + 1).
+        let (n, i, im1, up, nm1, ip1, down) = (1, 2, 3, 4, 5, 6, 7);
+        let mut r = Ranges::default();
+        r.loop_index(VName(i), &var(n));
+        r.stm(&stm(im1, Exp::BinOp(BinOp::Sub, PrimType::I64, var(i), int(1))));
+        r.stm(&stm(up, Exp::BinOp(BinOp::Max, PrimType::I64, int(0), var(im1))));
+        r.stm(&stm(nm1, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n), int(1))));
+        r.stm(&stm(ip1, Exp::BinOp(BinOp::Add, PrimType::I64, var(i), int(1))));
+        r.stm(&stm(down, Exp::BinOp(BinOp::Min, PrimType::I64, var(nm1), var(ip1))));
+        assert!(r.in_bounds(&var(i), &var(n)));
+        assert!(r.in_bounds(&var(up), &var(n)));
+        assert!(r.in_bounds(&var(down), &var(n)));
+        // Unclamped neighbours may fall outside.
+        assert!(!r.in_bounds(&var(im1), &var(n)));
+        assert!(!r.in_bounds(&var(ip1), &var(n)));
+        // Another array's size says nothing.
+        assert!(!r.in_bounds(&var(i), &var(99)));
+        // Outside any loop, index 0 of an array of unknown size may be out of bounds.
+        assert!(!r.in_bounds(&int(0), &var(n)));
+        assert!(r.in_bounds(&int(2), &int(3)));
+        assert!(!r.in_bounds(&int(3), &int(3)));
+    }
+}
