@@ -116,12 +116,18 @@ static inline int og_default_threads(void) {
  * passes a large grain for straight-line loop bodies and 1 for bodies with
  * loops or SOACs of their own. */
 static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n, int64_t grain) {
-  int64_t c = (int64_t)ctx->num_threads * 4;
+  int64_t c = (int64_t)ctx->num_threads * 16;
   if (ctx->num_threads <= 1) c = 1;
   if (grain < 1) grain = 1;
   if (c > n / grain) c = n / grain;
   return c < 1 ? 1 : c;
 }
+
+/* The distance, in elements of type t, between the per-chunk partial
+ * results of n elements that threads update in place: at least one whole
+ * cache line more than the partial itself, in whole cache lines, so that
+ * whatever the alignment of the buffer, no two chunks share a line. */
+#define OG_PITCH(n, t) ((((n) * (int64_t)sizeof(t) + 127) / 64) * 64 / (int64_t)sizeof(t))
 
 /* Runs fn over [0, n) in nchunks chunks; returns nonzero if any chunk failed. */
 static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
