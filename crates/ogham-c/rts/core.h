@@ -25,6 +25,21 @@
 #include <malloc.h>
 #endif
 
+/* At -O3, GCC's loop analysis sometimes proves that a loop over a run-time
+ * size would overflow its index arithmetic after 2^63 iterations and warns
+ * (on by default, not from -Wall). No loop can run that long: every size
+ * bounds an allocated array. The warning says nothing about the program. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+/* GCC 12's -Wuse-after-free (in -Wall) follows og_unref into its free()
+ * and flags a later use of another view of the same block: it cannot know
+ * the reference count was above one. The suite under AddressSanitizer is
+ * what checks that no block is used after it is freed. */
+#if __GNUC__ >= 12
+#pragma GCC diagnostic ignored "-Wuse-after-free"
+#endif
+#endif
+
 #define OG_MAX_RANK 8
 
 struct og_ctx;

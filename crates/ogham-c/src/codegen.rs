@@ -2664,7 +2664,7 @@ impl<'a> Gen<'a> {
                         let _ = writeln!(w, "    {target}->shape[{d}] = r{r}.shape[{d}];");
                     }
                     let _ = writeln!(w, "    if (r{r}.offset == 0 && og_is_contiguous(&r{r}, {rank}) && r{r}.mem->bytes == og_shape_elems({rank}, r{r}.shape) * {}) {{ og_ref(r{r}.mem); {target}->mem = r{r}.mem; }}", ty.elem().byte_size());
-                    let _ = writeln!(w, "    else {{ og_arr copy; if (og_copy_fresh(ctx, &copy, &r{r}, {}, {rank}, NULL)) failed = 1; else {target}->mem = copy.mem; }}", ty.elem().byte_size());
+                    let _ = writeln!(w, "    else {{ og_arr copy = {{0}}; if (og_copy_fresh(ctx, &copy, &r{r}, {}, {rank}, NULL)) failed = 1; else {target}->mem = copy.mem; }}", ty.elem().byte_size());
                 } else {
                     let _ = writeln!(w, "    {target}->mem = og_mem_alloc(ctx, sizeof r{r}, NULL);");
                     let _ = writeln!(w, "    if ({target}->mem == NULL) failed = 1; else memcpy(og_mem_data({target}->mem), &r{r}, sizeof r{r});");
