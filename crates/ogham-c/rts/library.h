@@ -208,19 +208,28 @@ static inline og_value *og_lib_share(const og_value *v, const og_type_desc *t) {
   return c;
 }
 
-/* Parts first..first+count-1 of an opaque value as a value of type t. */
-static inline og_value *og_lib_parts(const og_value *v, int first, int count, const og_type_desc *t) {
-  if (count == 1 && t->prim >= 0) return og_lib_share(v->parts[first], t);
-  og_value *out = calloc(1, sizeof *out);
-  og_value **parts = calloc((size_t)count + 1, sizeof *parts);
-  if (out == NULL || parts == NULL) {
-    free(out);
+/* A value of opaque type t with room for `nparts` parts and none filled in
+ * yet; NULL when out of memory. */
+static inline og_value *og_lib_empty_opaque(const og_type_desc *t, int nparts) {
+  og_value *r = calloc(1, sizeof *r);
+  og_value **parts = calloc((size_t)nparts + 1, sizeof *parts);
+  if (r == NULL || parts == NULL) {
+    free(r);
     free(parts);
     return NULL;
   }
-  out->type = t;
-  out->prim = -1;
-  out->parts = parts;
+  r->type = t;
+  r->prim = -1;
+  r->parts = parts;
+  return r;
+}
+
+/* Parts first..first+count-1 of an opaque value as a value of type t. */
+static inline og_value *og_lib_parts(const og_value *v, int first, int count, const og_type_desc *t) {
+  if (count == 1 && t->prim >= 0) return og_lib_share(v->parts[first], t);
+  og_value *out = og_lib_empty_opaque(t, count);
+  if (out == NULL) return NULL;
+  og_value **parts = out->parts;
   for (int k = 0; k < count; k++) {
     parts[k] = og_lib_share(v->parts[first + k], v->parts[first + k]->type);
     if (parts[k] == NULL) {
@@ -274,16 +283,9 @@ static inline int og_lib_project(struct futhark_context *ctx, void *out, const v
 static inline int og_lib_new_sum(struct futhark_context *ctx, void **out, const og_type_desc *t, int tag, int first, int count, const void *const *payload) {
   static const int64_t zeros[OG_MAX_RANK];
   if (t == NULL || t->nparts < first + count) return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "Unknown sum type.");
-  og_value *r = calloc(1, sizeof *r);
-  og_value **parts = calloc((size_t)t->nparts + 1, sizeof *parts);
-  if (r == NULL || parts == NULL) {
-    free(r);
-    free(parts);
-    return og_lib_fail(ctx, OG_LIB_OUT_OF_MEMORY, "Out of memory.");
-  }
-  r->type = t;
-  r->prim = -1;
-  r->parts = parts;
+  og_value *r = og_lib_empty_opaque(t, t->nparts);
+  if (r == NULL) return og_lib_fail(ctx, OG_LIB_OUT_OF_MEMORY, "Out of memory.");
+  og_value **parts = r->parts;
   int8_t tag8 = (int8_t)tag;
   for (int k = 0; k < t->nparts; k++) {
     const og_type_desc *pt = t->parts[k];
@@ -347,22 +349,14 @@ static inline int og_lib_destruct_sum(struct futhark_context *ctx, const void *o
   return 0;
 }
 
-
 /* Builds a record value of type t from its fields, given in order: scalars
  * by address, arrays and opaque values as public structs. The fields are
  * copied by reference, so the caller still frees its own. */
 static inline int og_lib_new_record(struct futhark_context *ctx, void **out, const og_type_desc *t, const void *const *fields) {
   if (t == NULL) return og_lib_fail(ctx, OG_LIB_PROGRAM_ERROR, "Unknown record type.");
-  og_value *r = calloc(1, sizeof *r);
-  og_value **parts = calloc((size_t)t->nparts + 1, sizeof *parts);
-  if (r == NULL || parts == NULL) {
-    free(r);
-    free(parts);
-    return og_lib_fail(ctx, OG_LIB_OUT_OF_MEMORY, "Out of memory.");
-  }
-  r->type = t;
-  r->prim = -1;
-  r->parts = parts;
+  og_value *r = og_lib_empty_opaque(t, t->nparts);
+  if (r == NULL) return og_lib_fail(ctx, OG_LIB_OUT_OF_MEMORY, "Out of memory.");
+  og_value **parts = r->parts;
   for (int i = 0; i < t->nfields; i++) {
     const og_type_desc *ft = t->field_types[i];
     og_value *c;

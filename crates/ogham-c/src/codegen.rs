@@ -158,7 +158,7 @@ fn collect_types_lambda(l: &Lambda, types: &mut HashMap<VName, Type>) {
 }
 
 /// The C type of a primitive.
-fn ctype(t: PrimType) -> &'static str {
+pub(crate) fn ctype(t: PrimType) -> &'static str {
     match t {
         PrimType::I8 => "int8_t",
         PrimType::I16 => "int16_t",
@@ -503,13 +503,7 @@ impl<'a> Gen<'a> {
                 if self.virt.contains_key(&p.name) {
                     // Only the iota's size check remains of a virtual array.
                     if let Exp::Iota { n, .. } = &stm.exp {
-                        let n = self.se(n);
-                        self.fail(
-                            &format!("{n} < 0"),
-                            stm.span,
-                            "Cannot iota a negative number of elements (%lld).",
-                            &[n.clone()],
-                        );
+                        self.check_iota_size(n, stm.span);
                     }
                     continue;
                 }
@@ -649,6 +643,13 @@ impl<'a> Gen<'a> {
         self.own(c);
     }
 
+    /// Fails when an `iota`'s size is negative; returns the size's C expression.
+    fn check_iota_size(&mut self, n: &SubExp, span: Span) -> String {
+        let n = self.se(n);
+        self.fail(&format!("{n} < 0"), span, "Cannot iota a negative number of elements (%lld).", &[n.clone()]);
+        n
+    }
+
     /// Starts a repeated region (see [`SiteFrame`]) unless one is open.
     fn begin_frame(&mut self, results: Vec<String>) -> bool {
         if !self.frames.is_empty() {
@@ -771,13 +772,7 @@ impl<'a> Gen<'a> {
             Exp::Iota { n, start, step, elem } => {
                 let c = one(0);
                 self.declare(pat);
-                let n = self.se(n);
-                self.fail(
-                    &format!("{n} < 0"),
-                    stm.span,
-                    "Cannot iota a negative number of elements (%lld).",
-                    &[n.clone()],
-                );
+                let n = self.check_iota_size(n, stm.span);
                 self.alloc(&c, *elem, &[n.clone()], stm.span);
                 let t = ctype(*elem);
                 let i = self.fresh("i");
@@ -1869,14 +1864,7 @@ impl<'a> Gen<'a> {
             "if ({}) {{{free_all} return og_fail(ctx, {loc}, \"Out of memory.\"); }}",
             any_null.join(" || ")
         ));
-        let mut free = self.task_free_vars(stm);
-        for op in ops {
-            for d in &op.dests {
-                if !free.contains(d) {
-                    free.push(*d);
-                }
-            }
-        }
+        let free = self.hist_task_free_vars(stm, ops);
         let fields: Vec<String> = partials.iter().map(|(p, t, ..)| format!("{t} *{p}")).collect();
         // Pass 1: each chunk fills its own partial histograms.
         let (sname, fname, saved) = self.begin_task(&free, &fields);
@@ -1919,12 +1907,7 @@ impl<'a> Gen<'a> {
         for (oi, op) in ops.iter().enumerate() {
             let size = sizes[oi].clone();
             let dests: Vec<VName> = op.dests.clone();
-            let mut free2: Vec<VName> = {
-                let mut fv = ogham_ir::visit::free_vars_lambda(&op.op.lambda);
-                fv.extend(dests.iter().copied());
-                fv.into_iter().filter(|v| self.types.contains_key(v)).collect()
-            };
-            free2.dedup();
+            let free2 = self.hist_merge_free_vars(op);
             let mine: Vec<(String, &str, usize, usize)> =
                 partials.iter().filter(|x| x.2 == oi).map(|x| (x.0.clone(), x.1, x.2, x.3)).collect();
             let mut fields2: Vec<String> = mine.iter().map(|(p, t, ..)| format!("{t} *{p}")).collect();
@@ -1985,14 +1968,7 @@ impl<'a> Gen<'a> {
         map: &Lambda,
         nchunks: &str,
     ) -> Res<()> {
-        let mut free = self.task_free_vars(stm);
-        for op in ops {
-            for d in &op.dests {
-                if !free.contains(d) {
-                    free.push(*d);
-                }
-            }
-        }
+        let free = self.hist_task_free_vars(stm, ops);
         let (sname, fname, saved) = self.begin_task(&free, &[]);
         self.line("for (int64_t j = start; j < end; j++) {");
         self.indent += 1;
@@ -2032,6 +2008,26 @@ impl<'a> Gen<'a> {
         let wc = self.se(w);
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
         Ok(())
+    }
+
+    /// The variables a task running a `hist`'s input loop needs: those of
+    /// the statement and the destinations it updates.
+    fn hist_task_free_vars(&self, stm: &Stm, ops: &[HistOp]) -> Vec<VName> {
+        let mut free = self.task_free_vars(stm);
+        for d in ops.iter().flat_map(|op| &op.dests) {
+            if !free.contains(d) {
+                free.push(*d);
+            }
+        }
+        free
+    }
+
+    /// The variables a task merging partial histograms into `op`'s
+    /// destinations needs.
+    fn hist_merge_free_vars(&self, op: &HistOp) -> Vec<VName> {
+        let mut fv = ogham_ir::visit::free_vars_lambda(&op.op.lambda);
+        fv.extend(op.dests.iter().copied());
+        fv.into_iter().filter(|v| self.types.contains_key(v)).collect()
     }
 
     /// Declares the map results of one `hist`/`scatter` iteration and runs the map lambda on row `j`.
@@ -2227,14 +2223,7 @@ impl<'a> Gen<'a> {
         let part_extra: Vec<(String, String)> =
             partials.iter().flatten().map(|(p, _)| (p.clone(), p.clone())).collect();
         // Pass 1: chunk c fills row c of the partials.
-        let mut free = self.task_free_vars(stm);
-        for op in ops {
-            for d in &op.dests {
-                if !free.contains(d) {
-                    free.push(*d);
-                }
-            }
-        }
+        let free = self.hist_task_free_vars(stm, ops);
         let (sname, fname, saved) = self.begin_task(&free, &part_fields);
         let mut rows: Vec<Vec<(String, Type)>> = Vec::new();
         for (op, mine) in ops.iter().zip(&partials) {
@@ -2261,12 +2250,7 @@ impl<'a> Gen<'a> {
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
         // Pass 2: per operator, its buckets in parallel, each folding in the chunks' partials in chunk order.
         for ((op, op_dests), mine) in ops.iter().zip(&dests).zip(&partials) {
-            let mut free2: Vec<VName> = {
-                let mut fv = ogham_ir::visit::free_vars_lambda(&op.op.lambda);
-                fv.extend(op.dests.iter().copied());
-                fv.into_iter().filter(|v| self.types.contains_key(v)).collect()
-            };
-            free2.dedup();
+            let free2 = self.hist_merge_free_vars(op);
             let mut fields2: Vec<String> = mine.iter().map(|(p, _)| format!("og_arr {p}")).collect();
             fields2.push("int64_t nchunks".to_string());
             let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);

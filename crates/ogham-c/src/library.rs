@@ -82,19 +82,9 @@ pub struct LibraryFiles {
 
 fn c_prim(t: PrimType) -> &'static str {
     match t {
-        PrimType::I8 => "int8_t",
-        PrimType::I16 => "int16_t",
-        PrimType::I32 => "int32_t",
-        PrimType::I64 => "int64_t",
-        PrimType::U8 => "uint8_t",
-        PrimType::U16 => "uint16_t",
-        PrimType::U32 => "uint32_t",
-        PrimType::U64 => "uint64_t",
         // Futhark's API passes f16 as its bits.
         PrimType::F16 => "uint16_t",
-        PrimType::F32 => "float",
-        PrimType::F64 => "double",
-        PrimType::Bool => "bool",
+        t => crate::codegen::ctype(t),
     }
 }
 
@@ -700,6 +690,14 @@ mod tests {
     use super::sanitise;
     use crate::{Backend, Options};
 
+    /// The library generated from a program in the IR's text form.
+    fn library_of(text: &str) -> super::LibraryFiles {
+        let prog = ogham_ir::parse::parse_program(text).unwrap();
+        ogham_ir::verify::verify(&prog).unwrap();
+        let opts = Options { backend: Backend::Sequential, library: true, ..Options::default() };
+        super::generate(&prog, &opts).unwrap()
+    }
+
     #[test]
     fn input_names() {
         let text = r#"
@@ -709,10 +707,7 @@ entry "f" (n_0: i64, k_1: i32, xs_2: [n_0]f32, a_3: i32, b_4: i32) : (i32)
   in (k_1)
 }
 "#;
-        let prog = ogham_ir::parse::parse_program(text).unwrap();
-        ogham_ir::verify::verify(&prog).unwrap();
-        let opts = Options { backend: Backend::Sequential, library: true, ..Options::default() };
-        let files = super::generate(&prog, &opts).unwrap();
+        let files = library_of(text);
         // The manifest has the source names, as written.
         assert!(
             files.manifest.contains(
@@ -763,10 +758,7 @@ entry "pairs" (t_7: i8, a_8: i32, b_9: i32) : (i32)
   in (a_8)
 }
 "#;
-        let prog = ogham_ir::parse::parse_program(text).unwrap();
-        ogham_ir::verify::verify(&prog).unwrap();
-        let opts = Options { backend: Backend::Sequential, library: true, ..Options::default() };
-        let files = super::generate(&prog, &opts).unwrap();
+        let files = library_of(text);
         let (h, m) = (&files.header, &files.manifest);
         for decl in [
             "int futhark_variant_opaque_shape(struct futhark_context *ctx, const struct futhark_opaque_shape *obj);",
