@@ -622,6 +622,8 @@ impl<'a> Parser<'a> {
                         self.bump();
                         Name { text: sym, span: self.since(open) }
                     }
+                    // `val + : t -> t -> t`
+                    (TokenKind::Symbol(q, sym), _, _) if q.is_empty() => Name { text: sym, span: self.bump().span },
                     _ => self.name("a name after `val`")?,
                 };
                 let type_params = self.type_params()?;

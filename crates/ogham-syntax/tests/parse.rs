@@ -382,7 +382,7 @@ fn top_level_let_chain() {
 fn module_declarations() {
     let src = "module M = { def x = 1 def y = (2) }\n\
                def a = 1\n\
-               module type MT = { type t val f: t -> t type^ u 'a = a -> t val (+): t -> t -> t module N: MT include MT }\n\
+               module type MT = { type t val f: t -> t type^ u 'a = a -> t val (+): t -> t -> t val * : t module N: MT include MT }\n\
                open M\n\
                local def helper x = x\n\
                open import \"foo\"\n\
@@ -397,7 +397,7 @@ fn module_declarations() {
         vec![
             "module M = {def x = 1; def y = 2}",
             "def a = 1",
-            "module type MT = {type t; val f: (t -> t); type u 'a = (a -> t); val +: (t -> (t -> t)); module N: MT; include MT}",
+            "module type MT = {type t; val f: (t -> t); type u 'a = (a -> t); val +: (t -> (t -> t)); val *: t; module N: MT; include MT}",
             "open M",
             "local def helper x = x",
             "open import \"foo\"",

@@ -1426,7 +1426,7 @@ impl Checker {
         }
     }
 
-    fn project(&mut self, t: &Ty, field: &str, span: Span) -> Ty {
+    pub(crate) fn project(&mut self, t: &Ty, field: &str, span: Span) -> Ty {
         match self.store.shallow(t) {
             Ty::Record(fs) => match fs.get(field) {
                 Some(ft) => ft.clone(),
@@ -1691,6 +1691,11 @@ impl Checker {
             return self.simple_var(node, &q.name, q.span);
         }
         let head = &q.quals[0];
+        // A local record shadows a module; a module shadows a top-level value.
+        let module_prefix = if self.lookup_local(head).is_some() { 0 } else { self.module_prefix(&q.quals) };
+        if module_prefix > 0 {
+            return self.module_path_var(node, q, module_prefix);
+        }
         let is_value = self.lookup_local(head).is_some() || self.global_names.contains_key(head);
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
@@ -1715,9 +1720,6 @@ impl Checker {
             let t = self.builtin_signature(sig, node, q.span);
             self.record_resolution(node, Resolution::Builtin(Builtin::Intrinsic(q.name.clone())));
             return (t, Aliases::new());
-        }
-        if let Some(m) = self.lookup_module_path(&q.quals) {
-            return self.module_member(node, m, q);
         }
         self.error("unknown-name", q.span, format!("Unknown name `{q}`."));
         (Ty::Error, Aliases::new())

@@ -398,6 +398,23 @@ impl Checker {
         }
     }
 
+    /// Whether a module type is that of a functor (`(P: S) -> R`, possibly by name).
+    fn is_functor_sig(&self, sig: &SigExp) -> bool {
+        let mut sig = sig.clone();
+        for _ in 0..64 {
+            match sig {
+                SigExp::Arrow { .. } => return true,
+                SigExp::With { sig: inner, .. } => sig = *inner,
+                SigExp::Var(q) if q.quals.is_empty() => match self.modules.sigs.get(&q.name) {
+                    Some(clo) => sig = clo.sig.clone(),
+                    None => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn lookup_sig(&mut self, q: &QualName) -> Option<Rc<SigClosure>> {
         let found = if q.quals.is_empty() {
             self.modules.sigs.get(&q.name).cloned()
@@ -424,7 +441,7 @@ impl Checker {
     /// Checks that `m` provides what `sig` specifies; the result is `m`
     /// restricted to the specified names.
     pub fn match_sig(&mut self, m: &Module, sig: &SigExp, span: Span) -> Option<Module> {
-        if let SigExp::Arrow { .. } = sig {
+        if self.is_functor_sig(sig) {
             return match m {
                 Module::Functor(_) => Some(m.clone()),
                 _ => {
@@ -528,6 +545,8 @@ impl Checker {
                     Module::Struct(env) => match env.values.get(&name.text).copied() {
                         Some(def) => {
                             self.check_val_spec(def, &name.text, type_params, ty, span);
+                            // Later specifications may use it as a size (`val n: i64`, `[n]t`).
+                            self.global_names.insert(name.text.clone(), def);
                             out.values.insert(name.text.clone(), def);
                         }
                         None => self.missing_value(&name.text, span),
@@ -610,6 +629,36 @@ impl Checker {
         self.implicit_sizes = saved_implicit;
     }
 
+    /// How many leading qualifiers of a name form a module path (`M.N` in
+    /// `M.N.x.f`), 0 if the first is not a module.
+    pub fn module_prefix(&self, quals: &[String]) -> usize {
+        (1..=quals.len()).rev().find(|&i| self.lookup_module_path(&quals[..i]).is_some()).unwrap_or(0)
+    }
+
+    /// `M.N.x` or `M.x.f.g` (a module member followed by record fields),
+    /// where the first `prefix` qualifiers name a module.
+    pub fn module_path_var(&mut self, node: NodeId, q: &QualName, prefix: usize) -> (Ty, Aliases) {
+        let Some(m) = self.lookup_module_path(&q.quals[..prefix]) else {
+            return (Ty::Error, Aliases::new());
+        };
+        if prefix == q.quals.len() {
+            return self.module_member(node, m, q);
+        }
+        let member = QualName { quals: q.quals[..prefix].to_vec(), name: q.quals[prefix].clone(), span: q.span };
+        let (mut t, a) = self.module_member(NodeId(0), m, &member);
+        let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
+        let mut fields: Vec<String> = q.quals[prefix + 1..].to_vec();
+        fields.push(q.name.clone());
+        for f in &fields {
+            t = self.project(&t, f, q.span);
+        }
+        if let Some(inst) = self.pending.insts.iter_mut().find(|(n, _, _)| *n == NodeId(0)) {
+            inst.0 = node;
+        }
+        self.record_resolution(node, Resolution::Projection { head: Box::new(head_res), fields });
+        (t, a)
+    }
+
     /// `M.x` where `M` names module `m`.
     pub fn module_member(&mut self, node: NodeId, m: Module, q: &QualName) -> (Ty, Aliases) {
         match m {
@@ -670,7 +719,19 @@ impl Checker {
             Module::Functor(_) => self.error("module-mismatch", q.span, "Cannot open a parametric module."),
         }
         self.modules.local_depth = local_depth;
+        // The module's names shadow the local variables in scope.
+        let mut hidden = Vec::new();
+        if let Module::Struct(env) = &m {
+            for (i, l) in self.locals.iter_mut().enumerate() {
+                if env.values.contains_key(&l.name) {
+                    hidden.push((i, std::mem::take(&mut l.name)));
+                }
+            }
+        }
         let r = self.expr(inner);
+        for (i, name) in hidden {
+            self.locals[i].name = name;
+        }
         self.modules.opened_prims.truncate(opened);
         self.set_scope(saved);
         r
