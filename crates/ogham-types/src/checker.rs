@@ -299,7 +299,10 @@ impl Checker {
         self.local_types.clear();
         self.lambda_depth = 0;
         self.loop_depth = 0;
-        self.current_def = Some(vd.name.name.text.clone());
+        // A definition without parameters is a value: its own name in its
+        // body refers to an earlier definition (`def plus2 = plus2` in a
+        // module), not to itself.
+        self.current_def = (!vd.params.is_empty()).then(|| vd.name.name.text.clone());
         self.implicit_sizes = Some(Vec::new());
         let errors_before = self.diags.len();
         self.top_level_header = true;

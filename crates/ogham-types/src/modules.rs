@@ -237,7 +237,7 @@ impl Checker {
             }
             Dec::Open(me, span) => match self.eval_mod(me) {
                 Some(Module::Struct(env)) => self.bring_into_scope(&env),
-                Some(Module::Prim(p)) => self.modules.opened_prims.push(p),
+                Some(Module::Prim(p)) => self.open_prim(p),
                 Some(Module::Functor(_)) => self.error("module-mismatch", *span, "Cannot open a parametric module."),
                 None => {}
             },
@@ -697,6 +697,13 @@ impl Checker {
         Some((t, Aliases::new()))
     }
 
+    /// Brings a numeric module's members into scope: they shadow top-level
+    /// definitions of the same names (a user-defined `+` included).
+    fn open_prim(&mut self, p: PrimType) {
+        self.global_names.retain(|name, _| !prim_provides(p, name));
+        self.modules.opened_prims.push(p);
+    }
+
     /// A name that is a member of a numeric module opened in scope.
     pub fn opened_prim_member(&mut self, node: NodeId, name: &str, span: Span) -> Option<(Ty, Aliases)> {
         let prims: Vec<PrimType> = self.modules.opened_prims.iter().rev().copied().collect();
@@ -715,17 +722,20 @@ impl Checker {
         self.modules.local_depth = 1;
         match &m {
             Module::Struct(env) => self.bring_into_scope(env),
-            Module::Prim(p) => self.modules.opened_prims.push(*p),
+            Module::Prim(p) => self.open_prim(*p),
             Module::Functor(_) => self.error("module-mismatch", q.span, "Cannot open a parametric module."),
         }
         self.modules.local_depth = local_depth;
         // The module's names shadow the local variables in scope.
         let mut hidden = Vec::new();
-        if let Module::Struct(env) = &m {
-            for (i, l) in self.locals.iter_mut().enumerate() {
-                if env.values.contains_key(&l.name) {
-                    hidden.push((i, std::mem::take(&mut l.name)));
-                }
+        for (i, l) in self.locals.iter_mut().enumerate() {
+            let shadowed = match &m {
+                Module::Struct(env) => env.values.contains_key(&l.name),
+                Module::Prim(p) => prim_provides(*p, &l.name),
+                Module::Functor(_) => false,
+            };
+            if shadowed {
+                hidden.push((i, std::mem::take(&mut l.name)));
             }
         }
         let r = self.expr(inner);
@@ -750,4 +760,9 @@ pub fn prim_type_member(p: PrimType, name: &str) -> Option<Ty> {
         })),
         _ => None,
     }
+}
+
+/// Whether a numeric module has a member of this name (operators included).
+fn prim_provides(p: PrimType, name: &str) -> bool {
+    (op_shape(name).is_some() && name != "&&" && name != "||") || crate::members::member_signature(p, name).is_some()
 }
