@@ -624,8 +624,15 @@ impl Checker {
                 self.unify_mode_at(r, &body_ty, body.span, mode);
                 // The declared type, with anonymous sizes existential.
                 match ret {
-                    Some(r) => {
-                        let declared = self.type_exp_quiet(r);
+                    Some(te) => {
+                        let declared = self.type_exp_quiet(te);
+                        // Only for top-level definitions: a local function's
+                        // result could then alias what the declared `[]` hid.
+                        let declared = if existential || !top_level_header {
+                            declared
+                        } else {
+                            self.infer_anonymous_returns(&declared, r)
+                        };
                         let _ = self.unify(&declared, &body_ty, SizeMode::Ignore, body.span);
                         declared
                     }
@@ -641,6 +648,62 @@ impl Checker {
         self.locals.truncate(saved_locals);
         self.local_types.truncate(saved_types);
         (fun_ty, explicit_types, explicit_sizes, body_aliases, param_vars)
+    }
+
+    /// The anonymous sizes of a declared return type (unknown in
+    /// `declared`), as the body determined them (in `inferred`, the same
+    /// type checked with those sizes as variables): a size known from the
+    /// parameters stays that size, and anonymous sizes the body made equal
+    /// are one existential size, so `: ([]i64, []i64)` returning two arrays
+    /// of one size lets callers `zip` them (Futhark 0.27's rule).
+    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty) -> Ty {
+        let inferred = self.store.resolve(inferred);
+        let mut found = Vec::new();
+        ty::map_dims(&inferred, &mut |d| {
+            found.push(d.clone());
+            d.clone()
+        });
+        let mut count = 0;
+        ty::map_dims(declared, &mut |d| {
+            count += 1;
+            d.clone()
+        });
+        if count != found.len() {
+            return declared.clone();
+        }
+        let visible = |c: &Checker, v: NodeId| {
+            c.locals.iter().any(|l| l.id == v) || c.globals.iter().any(|g| g.binder == v)
+        };
+        let mut same: Vec<(Dim, Dim)> = Vec::new();
+        let mut i = 0;
+        let mut out = |c: &mut Checker, d: &Dim| -> Dim {
+            let here = found[i].clone();
+            i += 1;
+            if !matches!(d, Dim::Unknown(_)) {
+                return d.clone();
+            }
+            match &here {
+                Dim::Poly(p) if p.vars().all(|v| visible(c, v) && !ty::is_svar(v) && !ty::is_opaque(v)) => here,
+                _ => match same.iter().find(|(k, _)| *k == here) {
+                    Some((_, v)) => v.clone(),
+                    None => {
+                        same.push((here, d.clone()));
+                        d.clone()
+                    }
+                },
+            }
+        };
+        let mut result_dims = Vec::new();
+        ty::map_dims(declared, &mut |d| {
+            result_dims.push(d.clone());
+            d.clone()
+        });
+        let mapped: Vec<Dim> = result_dims.iter().map(|d| out(self, d)).collect();
+        let mut j = 0;
+        ty::map_dims(declared, &mut |_| {
+            j += 1;
+            mapped[j - 1].clone()
+        })
     }
 
     /// Converts a type expression a second time without reporting errors (they were reported the first time).
