@@ -374,6 +374,40 @@ impl Checker {
             self.store.vars[v as usize].binding = Some(Ty::Param(id));
             type_params.push(id);
         }
+        // Sizes that inference left open (parameters without annotations,
+        // `def bins k is = map (% k) is`): in a parameter they become size
+        // parameters, determined at each use; in the result only, unknown.
+        let mut implicit_sizes = implicit_sizes;
+        let mut in_params = Vec::new();
+        let mut t = &resolved;
+        while let Ty::Arrow(a) = t {
+            ty::dim_vars(&self.store.resolve(&a.from), &mut in_params);
+            t = &a.to;
+        }
+        let mut everywhere = Vec::new();
+        ty::dim_vars(&self.store.resolve(&fun_ty), &mut everywhere);
+        let mut open: Vec<NodeId> = Vec::new();
+        for v in everywhere {
+            if ty::is_svar(v) && !open.contains(&v) && self.store.resolve_dim(&Dim::var(v)) == Dim::var(v) {
+                open.push(v);
+            }
+        }
+        // A definition without parameters keeps them open, to be fixed by
+        // its uses, as before generalisation existed for sizes.
+        if vd.params.is_empty() {
+            open.clear();
+        }
+        for v in open {
+            if in_params.contains(&v) {
+                let id = self.store.fresh_synthetic();
+                self.names.insert(id, format!("d{}", implicit_sizes.len()));
+                self.store.bind_svar(v, Dim::var(id));
+                implicit_sizes.push(id);
+            } else {
+                let u = self.store.fresh_unknown();
+                self.store.bind_svar(v, u);
+            }
+        }
         let final_ty = self.store.resolve(&fun_ty);
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);

@@ -426,19 +426,28 @@ impl Checker {
         self.register_opaque_sizes(e);
         match self.size_poly_of(e) {
             Some(p) => {
-                // Remember how a sum or product was written (`[k + (n - k)]`,
-                // `[2 * m]`, `take (8*6)`), so that `[n+m]` (`split`) and
-                // `[n*m]` (`unflatten`) can be solved the way the program spelled it.
-                if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
-                    if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
-                        if let (Some(a), Some(b)) = (self.size_poly_of(lhs), self.size_poly_of(rhs)) {
-                            self.sum_hints.push((p.clone(), op.name == "*", a, b));
-                        }
-                    }
-                }
+                self.remember_size_spelling(e);
                 Dim::Poly(p)
             }
             None => self.store.fresh_unknown(),
+        }
+    }
+
+    /// Remembers how sums and products in a size were written (`[k + (n -
+    /// k)]`, `[2 * m]`, `take (8*6)`, `k * n * m`), so that `[n+m]` (`split`)
+    /// and `[n*m]`, `[n*m*l]` (`unflatten`) can be solved the way the program
+    /// spelled them.
+    fn remember_size_spelling(&mut self, e: &Expr) {
+        if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
+            if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
+                if let (Some(whole), Some(a), Some(b)) =
+                    (self.size_poly_of(e), self.size_poly_of(lhs), self.size_poly_of(rhs))
+                {
+                    self.sum_hints.push((whole, op.name == "*", a, b));
+                    self.remember_size_spelling(lhs);
+                    self.remember_size_spelling(rhs);
+                }
+            }
         }
     }
 
@@ -592,6 +601,7 @@ impl Checker {
             }
             None => (None, false),
         };
+        let (body_ty, body_aliases) = self.expr(body);
         for (sid, b) in explicit_sizes.iter().zip(type_params.iter().filter_map(|tp| match tp {
             TypeParam::Size(b) => Some(b),
             _ => None,
@@ -600,9 +610,12 @@ impl Checker {
             for (t, _, _) in &param_tys {
                 ty::dim_vars(&self.store.resolve(t), &mut used);
             }
-            // A size used only in the return type is determined by the context of each use (`rep`).
-            if let Some(r) = &ret_ty {
-                ty::dim_vars(&self.store.resolve(r), &mut used);
+            // A size used only in the return type is determined by the context
+            // of each use (`rep`); without a declared return type, the body's
+            // type is the return type.
+            match &ret_ty {
+                Some(r) => ty::dim_vars(&self.store.resolve(r), &mut used),
+                None => ty::dim_vars(&self.store.resolve(&body_ty), &mut used),
             }
             if !used.contains(sid) {
                 self.error(
@@ -615,7 +628,6 @@ impl Checker {
                 );
             }
         }
-        let (body_ty, body_aliases) = self.expr(body);
         let result = match &ret_ty {
             Some(r) => {
                 // An existential return's sizes are whatever the body produces.

@@ -335,6 +335,9 @@ impl Checker {
                     self.store.bind_svar(y, Dim::Poly(yv));
                     return Ok(());
                 }
+                if self.solve_product_by_hint(p, q) || self.solve_product_by_hint(q, p) {
+                    return Ok(());
+                }
                 if diff.vars().any(is_svar) {
                     self.pending_sizes.push((a.clone(), b.clone(), span));
                     return Ok(());
@@ -355,6 +358,40 @@ impl Checker {
     /// (the size variables in order of creation, which is the order of the
     /// size parameters they instantiate); likewise `?x * ?y = p` for a
     /// product.
+    /// `?x * ?y * ?z = p` where `p` was written `(a * b) * c`: `?z = c`
+    /// and `?x * ?y = a * b`, recursively, for products of any number of
+    /// size variables.
+    fn solve_product_by_hint(&mut self, lhs: &Poly, p: &Poly) -> bool {
+        if p.vars().any(is_svar) || lhs.terms.len() != 1 {
+            return false;
+        }
+        let Some((mono, 1)) = lhs.terms.iter().next().map(|(m, c)| (m.clone(), *c)) else { return false };
+        if mono.len() < 3 || !mono.iter().all(|v| is_svar(*v)) || mono.windows(2).any(|w| w[0] == w[1]) {
+            return false;
+        }
+        let Some((_, _, a, b)) = self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product).cloned()
+        else {
+            return false;
+        };
+        let mut vars = mono.clone();
+        vars.sort();
+        let last = vars.pop().unwrap_or(NodeId(0));
+        let rest = vars.iter().fold(Poly::constant(1), |acc, v| acc.mul(&Poly::var(*v)));
+        if rest.terms.keys().next().map(|m| m.len()) == Some(2) {
+            match self.split_by_hint(&rest, &a) {
+                Some((x, y, xv, yv)) => {
+                    self.store.bind_svar(x, Dim::Poly(xv));
+                    self.store.bind_svar(y, Dim::Poly(yv));
+                }
+                None => return false,
+            }
+        } else if !self.solve_product_by_hint(&rest, &a) {
+            return false;
+        }
+        self.store.bind_svar(last, Dim::Poly(b));
+        true
+    }
+
     fn split_by_hint(&self, lhs: &Poly, p: &Poly) -> Option<(NodeId, NodeId, Poly, Poly)> {
         if p.vars().any(is_svar) {
             return None;
