@@ -358,6 +358,23 @@ impl Checker {
             self.store.vars[v as usize].binding = Some(Ty::Param(id));
             type_params.push(id);
         }
+        // Sizes of the arrows' parameters that nothing determined (`def f =
+        // map g`: `[n]a -> [n]b`) become implicit size parameters too.
+        let mut arrow_sizes = Vec::new();
+        let mut t = &resolved;
+        while let Ty::Arrow(a) = t {
+            ty::dim_vars(&a.from, &mut arrow_sizes);
+            t = &a.to;
+        }
+        for w in arrow_sizes {
+            if ty::is_svar(w) && self.store.resolve_dim(&Dim::var(w)).as_var() == Some(w) {
+                let id = self.store.fresh_synthetic();
+                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("n{}", implicit_sizes.len()));
+                self.names.insert(id, name);
+                self.store.bind_svar(w, Dim::var(id));
+                implicit_sizes.push(id);
+            }
+        }
         let final_ty = self.store.resolve(&fun_ty);
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
@@ -524,15 +541,12 @@ impl Checker {
             );
             return;
         }
-        // Only the declared parameters are inputs; any further arrow is a
-        // function-typed result.
+        // Every arrow of the type is an input, declared parameter or not: an
+        // entry point whose result is a first-order function (`def main =
+        // map f32.acos`) takes all its arguments (lowering eta-expands it).
         let mut t = ty.clone();
         let mut params = Vec::new();
         while let Ty::Arrow(a) = t {
-            if params.len() == vd.params.len() {
-                t = Ty::Arrow(a);
-                break;
-            }
             params.push(a.from.clone());
             t = a.to.clone();
         }
