@@ -589,7 +589,11 @@ impl Checker {
                 continue;
             }
             let default = match self.store.vars[v].constraint.clone() {
-                Constraint::Num | Constraint::Int | Constraint::IntOrBool | Constraint::Prim => {
+                Constraint::Num
+                | Constraint::Int
+                | Constraint::SignedInt
+                | Constraint::IntOrBool
+                | Constraint::Prim => {
                     Some(Ty::Prim(PrimType::I32))
                 }
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),

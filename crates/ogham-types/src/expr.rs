@@ -1464,8 +1464,11 @@ impl Checker {
         for (d, i) in shape.iter().zip(idx) {
             match i {
                 DimIndex::Index(e) => {
+                    // An index may be of any signed integer type (as in
+                    // Futhark); slice bounds are `i64`.
                     let (it, _) = self.expr(e);
-                    self.unify_at(&Ty::i64(), &it, e.span);
+                    let signed = self.store.fresh_var(Constraint::SignedInt, e.span);
+                    self.unify_at(&signed, &it, e.span);
                 }
                 DimIndex::Slice { start, end, stride } => {
                     for part in [start, end, stride].into_iter().flatten() {

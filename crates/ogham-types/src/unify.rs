@@ -246,7 +246,7 @@ impl Checker {
         use Constraint::*;
         let prim_rank = |c: &Constraint| match c {
             Float => Some(0),
-            Int => Some(0),
+            Int | SignedInt => Some(0),
             IntOrBool => Some(1),
             Num => Some(1),
             Prim => Some(2),
@@ -292,7 +292,7 @@ impl Checker {
                     if allowed.is_empty() {
                         return Err(Mismatch::Types);
                     }
-                    let candidates = [Float, Int, IntOrBool, Num, Prim, Eq];
+                    let candidates = [Float, SignedInt, Int, IntOrBool, Num, Prim, Eq];
                     candidates
                         .into_iter()
                         .find(|c| {
