@@ -32,6 +32,8 @@ def r64 (x: i32) : f64 = f64.i32 x
 def t64 (x: f64) : i32 = i32.f64 x
 def opaque 't (x: t) : t = x
 def trace 't (x: t) : t = x
+-- Futhark's debugger stops here; ogham has no debugger, so it is the identity.
+def break 't (x: t) : t = x
 
 -- Zipping.
 

@@ -1041,8 +1041,16 @@ impl Checker {
                 for f in fields {
                     t = self.project(&t, &f.text, f.span);
                 }
+                let consumed_before: Vec<NodeId> = ra.iter().filter(|a| self.consumed.contains_key(a)).copied().collect();
                 let (vt, va) = self.expr(value);
                 self.unify_at(&t, &vt, value.span);
+                // A value that consumes the record (`r with f = (r.f with [i] =
+                // v)`, which `r with f[i] = v` means) makes the result fresh:
+                // it does not alias what the value consumed.
+                let ra: Aliases = ra
+                    .into_iter()
+                    .filter(|a| consumed_before.contains(a) || !self.consumed.contains_key(a))
+                    .collect();
                 (rt, ra.union(&va).copied().collect())
             }
             ExprKind::Lambda { params, ret, body } => {
@@ -1140,16 +1148,10 @@ impl Checker {
         let mut vt = self.store.resolve(&vt);
         let saved = self.locals.len();
         if !sizes.is_empty() {
-            // Bind existential sizes of the value, in order of appearance, to the names.
+            // Bind existential sizes of the value, in order of appearance
+            // (outermost dimension first), to the names.
             let mut unknowns = Vec::new();
-            ty::map_dims(&vt, &mut |d| {
-                if let Dim::Unknown(u) = d {
-                    if !unknowns.contains(u) {
-                        unknowns.push(*u);
-                    }
-                }
-                d.clone()
-            });
+            unknowns_in_order(&vt, &mut unknowns);
             let mut mapping = HashMap::new();
             for (i, b) in sizes.iter().enumerate() {
                 self.push_size_binder(b);
@@ -1863,6 +1865,30 @@ fn anonymous_size(t: &TypeExp) -> Option<Span> {
             TypeArg::Size(_) => None,
         }),
         TypeExp::Var(_) => None,
+    }
+}
+
+/// The unknown sizes of a type, each once, in order of appearance
+/// (outermost dimension first).
+fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            for d in shape {
+                if let Dim::Unknown(u) = d {
+                    if !out.contains(u) {
+                        out.push(*u);
+                    }
+                }
+            }
+            unknowns_in_order(elem, out);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| unknowns_in_order(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknowns_in_order(t, out)),
+        Ty::Arrow(a) => {
+            unknowns_in_order(&a.from, out);
+            unknowns_in_order(&a.to, out);
+        }
+        _ => {}
     }
 }
 
