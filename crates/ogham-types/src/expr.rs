@@ -522,7 +522,9 @@ impl Checker {
             }
             None => body_ty.clone(),
         };
-        let fun_ty = Checker::curry(param_tys, result, ret_unique);
+        // Resolved, so that a result size solved to a parameter (`\k -> iota k`)
+        // makes the arrow dependent on it.
+        let fun_ty = Checker::curry(param_tys, self.store.resolve(&result), ret_unique);
         if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
             let _ = name_span;
         }
@@ -645,7 +647,7 @@ impl Checker {
                 }
             }
             PatKind::Ascribe(inner, te) => {
-                if contains_existential(te) {
+                if existential_outside_results(te) {
                     self.error(
                         "existential-param-ret",
                         te.span(),
@@ -1889,6 +1891,24 @@ fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
             unknowns_in_order(&a.to, out);
         }
         _ => {}
+    }
+}
+
+/// Whether a parameter or pattern type has an existential size other than
+/// at the top of the result of a function type (`f: a -> ?[k].[k]b` is fine).
+fn existential_outside_results(t: &TypeExp) -> bool {
+    match t {
+        TypeExp::Arrow { from, to, .. } => {
+            let to = match &**to {
+                TypeExp::Existential(_, inner, _) => inner,
+                other => other,
+            };
+            existential_outside_results(from) || existential_outside_results(to)
+        }
+        TypeExp::Tuple(items, _) => items.iter().any(existential_outside_results),
+        TypeExp::Record(fs, _) => fs.iter().any(|(_, t)| existential_outside_results(t)),
+        TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) => existential_outside_results(t),
+        other => contains_existential(other),
     }
 }
 
