@@ -208,6 +208,8 @@ impl<'a> Lowerer<'a> {
                 };
                 items.into_iter().zip(exps).collect()
             }
+            // A unit result is no output at all, as in Futhark.
+            _ if *body_t == Type::unit() => Vec::new(),
             _ => vec![(body_t, ret_exp)],
         };
         let mut next = 0;
