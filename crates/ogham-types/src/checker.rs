@@ -40,6 +40,9 @@ impl Scheme {
 pub struct GlobalDef {
     pub binder: NodeId,
     pub scheme: Scheme,
+    /// Set for a value seen through a module type (`M : S`): `scheme` is the
+    /// specification's, and uses resolve to the definition itself.
+    pub alias: Option<crate::modules::SpecAlias>,
 }
 
 /// A local binding in scope.
@@ -412,7 +415,7 @@ impl Checker {
             self.info.entries.push(def_id);
         }
         self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
-        self.globals.push(GlobalDef { binder: vd.name.id, scheme });
+        self.globals.push(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;

@@ -1753,10 +1753,7 @@ impl Checker {
                 );
                 return (Ty::Error, Aliases::new());
             }
-            let scheme = self.globals[def.0 as usize].scheme.clone();
-            self.record_resolution(node, Resolution::Def(def));
-            let t = self.instantiate(&scheme, node, span);
-            return (t, Aliases::from([GLOBAL_ALIAS]));
+            return self.global_value(node, def, span);
         }
         if let Some(found) = self.opened_prim_member(node, name, span) {
             return found;
