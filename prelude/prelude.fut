@@ -32,6 +32,8 @@ def r64 (x: i32) : f64 = f64.i32 x
 def t64 (x: f64) : i32 = i32.f64 x
 def opaque 't (x: t) : t = x
 def trace 't (x: t) : t = x
+-- Futhark's debugger stops here; ogham has no debugger, so it is the identity.
+def break 't (x: t) : t = x
 
 -- Zipping.
 
@@ -184,6 +186,32 @@ def partition2 [n] 'a (p1: a -> bool) (p2: a -> bool) (as: [n]a) : ?[k][l].([k]a
   let k = sizes[0]
   let l = sizes[1]
   in (xs[0:k], xs[k:k + l], xs[k + l:n])
+
+-- Irregular maps. `f` is applied to every element; its array results are
+-- concatenated into the data array, described by the size of each segment,
+-- a flag at the start of every non-empty segment, and each segment's
+-- offset. `f` runs once for the sizes and the regular results, and once more
+-- to place each segment (a sequential loop over the segments).
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let (shape, regular) = unzip (map (\x -> let (ys, c) = f x in (length ys, c)) as)
+  let offsets = exscan (+) 0 shape
+  let m = reduce (+) 0 shape
+  let starts = map2 (\o k -> if k > 0 then o else -1) offsets shape
+  let flags = scatter (replicate m false) starts (replicate n true)
+  let data : *[m]b =
+    if m == 0 then [] :> *[m]b
+    else
+      let first = reduce i64.min n (map2 (\i k -> if k > 0 then i else n) (iota n) shape)
+      let (ys0, _) = f as[first]
+      in loop data = replicate m ys0[0] for i < n do
+           if shape[i] == 0 then data
+           else let (ys, _) = f as[i]
+                in data with [offsets[i]:offsets[i] + shape[i]] = ys
+  in (shape, flags, offsets, data, regular)
+
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (shape, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (shape, flags, offsets, data)
 
 -- The module types of the numeric modules. `i8` … `f64` and `bool` are
 -- built-in modules (their members are the checker's built-ins), so

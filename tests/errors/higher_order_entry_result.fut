@@ -1,4 +1,4 @@
--- An entry point cannot return a function.
+-- An entry point cannot return a function, even inside a tuple.
 -- ==
 -- error: higher-order-entry
-def main (x: i32) : i32 -> i32 = \y -> x + y
+def main (x: i32) : (i32, i32 -> i32) = (x, \y -> x + y)

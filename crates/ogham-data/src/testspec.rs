@@ -429,12 +429,11 @@ impl BlockParser<'_> {
             };
             match word.as_str() {
                 "input" => break,
+                // Like Futhark, `random` and `script` are run tags that may
+                // stand anywhere among the others (`random compiled input`).
                 "random" | "script" => {
                     self.pos += word.len();
                     kind = if word == "random" { InputKind::Random } else { InputKind::Script };
-                    self.expect_word("input")?;
-                    self.pos -= "input".len();
-                    break;
                 }
                 "output" | "auto" | "error:" | "entry:" | "structure" | "warning:" | "tags" => {
                     return Err(self.error(self.pos, format!("expected `input` before `{word}`")));
@@ -720,6 +719,16 @@ mod tests {
         assert_eq!(s.action, TestAction::Property { entries: vec!["prop_a".into(), "prop_b".into()] });
         let s = spec("-- ==\n-- structure gpu { SegMap 1 }\n");
         assert_eq!(groups(&s).len(), 0);
+    }
+
+    #[test]
+    fn random_among_tags() {
+        let s = spec("-- ==\n-- random compiled input { [3]i32 } auto output\n-- nobench random input { i64 }\nentry f = 0\n");
+        let g = groups(&s);
+        assert_eq!(g[0].cases[0].tags, vec!["compiled"]);
+        assert!(matches!(&g[0].cases[0].input, CaseInput::Random(_)));
+        assert_eq!(g[0].cases[1].tags, vec!["nobench"]);
+        assert!(matches!(&g[0].cases[1].input, CaseInput::Random(_)));
     }
 
     #[test]

@@ -40,11 +40,37 @@ impl<'a> Lowerer<'a> {
         let implicit_ids: Vec<NodeId> =
             self.info.defs.get(def.0 as usize).map(|d| d.size_params.clone()).unwrap_or_default();
         let mut implicit_bound: HashMap<NodeId, VName> = HashMap::new();
+        // The declared parameters, then one input per further arrow of the
+        // entry's type: a curried or point-free entry point (`def main = map
+        // f32.acos`) is eta-expanded so that it takes all its arguments.
+        let def_ty: Option<&'a Type> = self.info.defs.get(def.0 as usize).map(|d| &d.ty);
+        let mut sources: Vec<(Option<&'a Pat>, &'a Type, Option<NodeId>, Option<&'a TypeExp>)> = Vec::new();
         for pat in &dec.params {
-            let t = self.binding_type(pat.id, pat.span)?;
+            sources.push((Some(pat), self.binding_type(pat.id, pat.span)?, None, pat_type_exp(pat)));
+        }
+        let mut rest_ty = def_ty;
+        for _ in 0..dec.params.len() {
+            rest_ty = match rest_ty {
+                Some(Type::Arrow { to, .. }) => Some(to),
+                _ => None,
+            };
+        }
+        let mut rest_exp = dec.ret.as_ref();
+        while let Some(Type::Arrow { param, from, to }) = rest_ty {
+            let (from_exp, to_exp) = match rest_exp {
+                Some(TypeExp::Arrow { from, to, .. }) => (Some(&**from), Some(&**to)),
+                _ => (None, None),
+            };
+            sources.push((None, from, *param, from_exp));
+            rest_ty = Some(to);
+            rest_exp = to_exp;
+        }
+        let mut extra_args: Vec<Val<'a>> = Vec::new();
+        for (pat, t, arrow_param, te) in sources {
+            let span = pat.map_or(dec.span, |p| p.span);
             let rt = self.rtype(&mut b, &scope, t, true)?;
             if matches!(rt, RType::Arrow(..)) {
-                return Err(unsupported(pat.span, "a function-typed entry point parameter"));
+                return Err(unsupported(span, "a function-typed entry point parameter"));
             }
             let mut shapes = Vec::new();
             Self::leaf_shapes(&rt, &[], &mut shapes);
@@ -102,9 +128,18 @@ impl<'a> Lowerer<'a> {
             for (id, name) in &implicit_bound {
                 scope = scope.bind(*id, Val::Leaf(SubExp::Var(*name)));
             }
-            scope = self.bind_pat(&mut b, &scope, pat, val)?;
-            let mut ev = entry_value(t, pat_type_exp(pat), Vec::new());
-            ev.name = Some(param_name(pat));
+            match pat {
+                Some(pat) => scope = self.bind_pat(&mut b, &scope, pat, val)?,
+                None => {
+                    // A named arrow parameter `(n: i64) -> [n]t` may be used in later sizes.
+                    if let Some(id) = arrow_param {
+                        scope = scope.bind(id, val.clone());
+                    }
+                    extra_args.push(val);
+                }
+            }
+            let mut ev = entry_value(t, te, Vec::new());
+            ev.name = Some(pat.map_or_else(|| "_".to_string(), param_name));
             inputs.push((parts, ev));
         }
         let mut params = size_params.clone();
@@ -115,13 +150,28 @@ impl<'a> Lowerer<'a> {
             input_values.push(ev);
         }
 
-        let v = self.expr(&mut b, &scope, &dec.body)?;
+        let mut v = self.expr(&mut b, &scope, &dec.body)?;
+        let n_extra = extra_args.len();
+        if n_extra > 0 {
+            v = self.apply(&mut b, v, extra_args, dec.body.span)?;
+        }
         if v.has_fun() {
             return Err(unsupported(dec.span, "an entry point returning a function"));
         }
         // Outputs of a top-level tuple come in component order (the
         // record's own order is by field name, which puts "10" before "2").
-        let result = match (&v, self.expr_type(dec.body.id, dec.body.span)?.as_tuple()) {
+        let mut body_t = self.expr_type(dec.body.id, dec.body.span)?;
+        let mut ret_exp = dec.ret.as_ref();
+        for _ in 0..n_extra {
+            if let Type::Arrow { to, .. } = body_t {
+                body_t = to;
+            }
+            ret_exp = match ret_exp {
+                Some(TypeExp::Arrow { to, .. }) => Some(to),
+                _ => None,
+            };
+        }
+        let result = match (&v, body_t.as_tuple()) {
             (Val::Record(fields), Some(items)) if items.len() >= 2 => {
                 (0..items.len()).flat_map(|i| fields.get(&i.to_string()).map(Val::leaves).unwrap_or_default()).collect()
             }
@@ -149,8 +199,6 @@ impl<'a> Lowerer<'a> {
         }
 
         // Outputs: one per component of a top-level tuple, otherwise one.
-        let body_t = self.expr_type(dec.body.id, dec.body.span)?;
-        let ret_exp = dec.ret.as_ref();
         let mut outputs = Vec::new();
         let components: Vec<(&Type, Option<&TypeExp>)> = match body_t.as_tuple() {
             Some(items) if items.len() >= 2 => {
@@ -160,6 +208,8 @@ impl<'a> Lowerer<'a> {
                 };
                 items.into_iter().zip(exps).collect()
             }
+            // A unit result is no output at all, as in Futhark.
+            _ if *body_t == Type::unit() => Vec::new(),
             _ => vec![(body_t, ret_exp)],
         };
         let mut next = 0;

@@ -386,7 +386,17 @@ impl<'a> Lexer<'a> {
             '(' => self.single(TokenKind::LParen, start),
             ')' => self.single(TokenKind::RParen, start),
             '[' => {
-                let kind = if self.glued_to_operand(start) { TokenKind::IndexOpen } else { TokenKind::LBracket };
+                // As in Futhark, a `[` right after a name character indexes,
+                // so `x.0[1]` and the tuple path `0[1]` index too.
+                let glued_to_literal = matches!(self.out.tokens.last(), Some(t) if t.span.end as usize == start
+                    && matches!(t.kind, TokenKind::Literal(Literal::Int { .. })))
+                    && start > 0
+                    && (self.byte_at(start - 1).is_ascii_alphanumeric() || self.byte_at(start - 1) == b'_');
+                let kind = if self.glued_to_operand(start) || glued_to_literal {
+                    TokenKind::IndexOpen
+                } else {
+                    TokenKind::LBracket
+                };
                 self.single(kind, start)
             }
             ']' => self.single(TokenKind::RBracket, start),

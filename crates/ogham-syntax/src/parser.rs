@@ -178,6 +178,13 @@ fn operator_fixity(symbol: &str) -> (u8, bool) {
     (level, level == prec::BACKPIPE)
 }
 
+/// One step of an update path (`r with a.b[i].c = v`, `let xs[i].f = v`,
+/// the section `(.a[0])`).
+enum PathStep {
+    Fields(Vec<Name>),
+    Index(Vec<DimIndex>),
+}
+
 /// One `let` binding of a chain, before the chain's body is known.
 enum LetBinding {
     Plain { sizes: Vec<Binder>, pat: Pat, value: Expr },
@@ -782,10 +789,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Function parameters: atomic patterns.
+    /// Function parameters: atomic patterns (names, literals, parenthesised
+    /// patterns, records; `(+)` binds an operator name).
     fn params(&mut self) -> PResult<Vec<Pat>> {
         let mut params = Vec::new();
-        while matches!(self.peek(), TokenKind::Name(_) | TokenKind::LParen | TokenKind::LBrace) {
+        while matches!(
+            self.peek(),
+            TokenKind::Name(_)
+                | TokenKind::LParen
+                | TokenKind::LBrace
+                | TokenKind::Literal(_)
+                | TokenKind::Keyword(Keyword::True | Keyword::False)
+        ) {
             params.push(self.pattern_atom()?);
         }
         Ok(params)
@@ -875,25 +890,176 @@ impl<'a> Parser<'a> {
         Ok(lhs)
     }
 
-    /// `e with [i] = v` or `e with a.b = v` (the `with` is the current token).
+    /// `e with [i] = v`, `e with a.b = v`, or a path of both (`e with
+    /// a[i].b = v`, Futhark 0.27) (the `with` is the current token).
     #[inline(never)]
     fn with_update(&mut self, target: Expr) -> PResult<Expr> {
         self.bump();
-        if matches!(self.peek(), TokenKind::LBracket | TokenKind::IndexOpen) {
-            self.bump();
-            let index = self.slice_dims()?;
-            self.expect(&TokenKind::Equals)?;
-            let value = self.nested(|p| p.infix(prec::PIPE))?;
-            let span = target.span.to(value.span);
-            Ok(self.expr_node(ExprKind::Update { array: Box::new(target), index, value: Box::new(value) }, span))
-        } else {
-            let fields = self.field_path()?;
-            self.expect(&TokenKind::Equals)?;
-            let value = self.nested(|p| p.infix(prec::PIPE))?;
-            let span = target.span.to(value.span);
-            let kind = ExprKind::RecordUpdate { record: Box::new(target), fields, value: Box::new(value) };
-            Ok(self.expr_node(kind, span))
+        let steps = self.update_path(Vec::new())?;
+        self.expect(&TokenKind::Equals)?;
+        let value = self.nested(|p| p.infix(prec::PIPE))?;
+        Ok(self.path_update(target, steps, value))
+    }
+
+    /// The path of an update, up to `=`: record fields and indices in any
+    /// order (`a.b[i].c`, `[i].f`, `0[1]`).
+    fn update_path(&mut self, mut steps: Vec<PathStep>) -> PResult<Vec<PathStep>> {
+        loop {
+            if matches!(self.peek(), TokenKind::LBracket | TokenKind::IndexOpen) {
+                self.bump();
+                steps.push(PathStep::Index(self.slice_dims()?));
+            } else {
+                let fields = self.field_path()?;
+                match steps.last_mut() {
+                    Some(PathStep::Fields(prev)) => prev.extend(fields),
+                    _ => steps.push(PathStep::Fields(fields)),
+                }
+            }
+            if self.at(&TokenKind::Dot) && !matches!(self.peek_nth(1), TokenKind::LBracket | TokenKind::IndexOpen) {
+                self.bump();
+            } else if !self.at(&TokenKind::IndexOpen) {
+                return Ok(steps);
+            }
         }
+    }
+
+    /// `target with steps = value`, desugared into nested one-step updates:
+    /// `r with a[i] = v` is `r with a = (r.a with [i] = v)`. A target that is
+    /// not a plain name, and the indices of all but the last step, are bound
+    /// to names first, so that each is evaluated once.
+    fn path_update(&mut self, target: Expr, mut steps: Vec<PathStep>, value: Expr) -> Expr {
+        let span = target.span.to(value.span);
+        if steps.len() == 1 {
+            let kind = match steps.pop() {
+                Some(PathStep::Index(index)) => {
+                    ExprKind::Update { array: Box::new(target), index, value: Box::new(value) }
+                }
+                Some(PathStep::Fields(fields)) => {
+                    ExprKind::RecordUpdate { record: Box::new(target), fields, value: Box::new(value) }
+                }
+                None => return target,
+            };
+            return self.expr_node(kind, span);
+        }
+        let mut lets: Vec<(Name, Expr)> = Vec::new();
+        let root = match &target.kind {
+            ExprKind::Var(q) if q.quals.is_empty() => q.name.clone(),
+            _ => {
+                let name = format!("(path{})", self.ids.fresh().0);
+                lets.push((Name { text: name.clone(), span: target.span }, target));
+                name
+            }
+        };
+        let last = steps.len() - 1;
+        for step in &mut steps[..last] {
+            if let PathStep::Index(dims) = step {
+                for d in dims {
+                    let parts: Vec<&mut Expr> = match d {
+                        DimIndex::Index(e) => vec![e],
+                        DimIndex::Slice { start, end, stride } => {
+                            [start, end, stride].into_iter().filter_map(|x| x.as_mut()).collect()
+                        }
+                    };
+                    for e in parts {
+                        let name = format!("(path{})", self.ids.fresh().0);
+                        let var = ExprKind::Var(QualName::unqualified(name.clone(), e.span));
+                        let var = self.expr_node(var, e.span);
+                        lets.push((Name { text: name, span: e.span }, std::mem::replace(e, var)));
+                    }
+                }
+            }
+        }
+        let Some(last_step) = steps.pop() else { return value };
+        let mut body = self.path_update_from(&root, span, &steps, 0, last_step, value);
+        while let Some((name, bound)) = lets.pop() {
+            let pat = self.pat_node(PatKind::Var(name.clone()), name.span);
+            let kind = ExprKind::Let { sizes: Vec::new(), pat, value: Box::new(bound), body: Box::new(body) };
+            body = self.expr_node(kind, span);
+        }
+        body
+    }
+
+    /// The update of `root` followed by `inner[..k]` at `inner[k..]` and then `last`.
+    fn path_update_from(
+        &mut self,
+        root: &str,
+        span: Span,
+        inner: &[PathStep],
+        k: usize,
+        last: PathStep,
+        value: Expr,
+    ) -> Expr {
+        let target = self.path_access(root, span, &inner[..k]);
+        let (step, value) = match inner.get(k) {
+            None => (last, value),
+            Some(PathStep::Index(dims)) => {
+                let dims = self.copy_dims(dims);
+                (PathStep::Index(dims), self.path_update_from(root, span, inner, k + 1, last, value))
+            }
+            Some(PathStep::Fields(fields)) => {
+                let fields = fields.clone();
+                (PathStep::Fields(fields), self.path_update_from(root, span, inner, k + 1, last, value))
+            }
+        };
+        let kind = match step {
+            PathStep::Index(index) => ExprKind::Update { array: Box::new(target), index, value: Box::new(value) },
+            PathStep::Fields(fields) => {
+                ExprKind::RecordUpdate { record: Box::new(target), fields, value: Box::new(value) }
+            }
+        };
+        self.expr_node(kind, span)
+    }
+
+    /// `root` followed by the accesses of `steps`, moved into the result.
+    fn path_access_owned(&mut self, root: &str, span: Span, steps: Vec<PathStep>) -> Expr {
+        let mut e = self.expr_node(ExprKind::Var(QualName::unqualified(root, span)), span);
+        for step in steps {
+            match step {
+                PathStep::Index(index) => e = self.expr_node(ExprKind::Index(Box::new(e), index), span),
+                PathStep::Fields(fields) => {
+                    for f in fields {
+                        e = self.expr_node(ExprKind::Project(Box::new(e), f), span);
+                    }
+                }
+            }
+        }
+        e
+    }
+
+    /// `root` followed by the accesses of `steps`, as fresh nodes.
+    fn path_access(&mut self, root: &str, span: Span, steps: &[PathStep]) -> Expr {
+        let mut e = self.expr_node(ExprKind::Var(QualName::unqualified(root, span)), span);
+        for step in steps {
+            match step {
+                PathStep::Index(dims) => {
+                    let index = self.copy_dims(dims);
+                    e = self.expr_node(ExprKind::Index(Box::new(e), index), span);
+                }
+                PathStep::Fields(fields) => {
+                    for f in fields {
+                        e = self.expr_node(ExprKind::Project(Box::new(e), f.clone()), span);
+                    }
+                }
+            }
+        }
+        e
+    }
+
+    /// A copy of indices with fresh node ids. Only used on the indices of
+    /// inner path steps, which `path_update` made plain names; the last
+    /// step's indices are never copied.
+    fn copy_dims(&mut self, dims: &[DimIndex]) -> Vec<DimIndex> {
+        let copy = |p: &mut Self, e: &Expr| p.expr_node(e.kind.clone(), e.span);
+        dims.iter()
+            .map(|d| match d {
+                DimIndex::Index(e) => DimIndex::Index(copy(self, e)),
+                DimIndex::Slice { start, end, stride } => DimIndex::Slice {
+                    start: start.as_ref().map(|e| copy(self, e)),
+                    end: end.as_ref().map(|e| copy(self, e)),
+                    stride: stride.as_ref().map(|e| copy(self, e)),
+                },
+            })
+            .collect()
     }
 
     /// `a`, `a.b.c` or `0`: a path of record fields.
@@ -981,6 +1147,11 @@ impl<'a> Parser<'a> {
                 let mut args = Vec::new();
                 while self.at_atom_start() {
                     args.push(self.atom()?);
+                }
+                // A lambda may be the last argument without parentheses
+                // (`tabulate n \i -> i * 2`), as since Futhark 0.25.24.
+                if self.at(&TokenKind::Backslash) {
+                    args.push(self.nested(|p| p.lambda())?);
                 }
                 if args.is_empty() {
                     return Ok(head);
@@ -1122,19 +1293,21 @@ impl<'a> Parser<'a> {
         }
         if self.at(&TokenKind::Dot) {
             self.bump();
-            let kind = if matches!(self.peek(), TokenKind::LBracket | TokenKind::IndexOpen) {
-                self.bump();
-                ExprKind::IndexSection(self.slice_dims()?)
-            } else {
-                let mut fields = self.field_path()?;
-                while self.at(&TokenKind::Dot) {
-                    self.bump();
-                    fields.extend(self.field_path()?);
-                }
-                ExprKind::ProjectSection(fields)
-            };
+            let mut steps = self.update_path(Vec::new())?;
             self.expect(&TokenKind::RParen)?;
             let span = self.since(start);
+            let kind = match steps.pop() {
+                Some(PathStep::Index(dims)) if steps.is_empty() => ExprKind::IndexSection(dims),
+                Some(PathStep::Fields(fields)) if steps.is_empty() => ExprKind::ProjectSection(fields),
+                last => {
+                    // `(.a[0].b)` (Futhark 0.27) is `\x -> x.a[0].b`.
+                    steps.extend(last);
+                    let name = format!("(section{})", self.ids.fresh().0);
+                    let body = self.path_access_owned(&name, span, steps);
+                    let param = self.pat_node(PatKind::Var(Name { text: name, span }), span);
+                    ExprKind::Lambda { params: vec![param], ret: None, body: Box::new(body) }
+                }
+            };
             return Ok(self.expr_node(kind, span));
         }
         let first = self.expr()?;
@@ -1288,33 +1461,33 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn let_binding(&mut self) -> PResult<LetBinding> {
         match (self.peek().clone(), self.peek_nth(1).clone()) {
-            // `let a[i] = v` means `let a = a with [i] = v`.
-            (TokenKind::Name(text), TokenKind::IndexOpen) => {
-                let span = self.bump().span;
-                self.bump();
-                let index = self.slice_dims()?;
+            // `let a[i] = v` means `let a = a with [i] = v`, `let r.f.g = v`
+            // updates a record field, and any path of both (`let r.a[i].b = v`).
+            (TokenKind::Name(_), TokenKind::IndexOpen)
+            | (TokenKind::QualName(..), TokenKind::Equals | TokenKind::IndexOpen | TokenKind::Dot) => {
+                let token = self.bump();
+                let span = token.span;
+                let (root, steps) = match token.kind {
+                    TokenKind::QualName(mut quals, last) => {
+                        quals.push(last);
+                        let root = quals.remove(0);
+                        (root, vec![PathStep::Fields(quals.into_iter().map(|text| Name { text, span }).collect())])
+                    }
+                    TokenKind::Name(text) => (text, Vec::new()),
+                    _ => return self.fail("a name"),
+                };
+                let steps = match self.peek() {
+                    TokenKind::Equals => steps,
+                    TokenKind::Dot => {
+                        self.bump();
+                        self.update_path(steps)?
+                    }
+                    _ => self.update_path(steps)?,
+                };
                 self.expect(&TokenKind::Equals)?;
                 let value = self.expr()?;
-                let array = self.expr_node(ExprKind::Var(QualName::unqualified(text.clone(), span)), span);
-                let value_span = span.to(value.span);
-                let kind = ExprKind::Update { array: Box::new(array), index, value: Box::new(value) };
-                let value = self.expr_node(kind, value_span);
-                let pat = self.pat_node(PatKind::Var(Name { text, span }), span);
-                Ok(LetBinding::Plain { sizes: Vec::new(), pat, value })
-            }
-            // `let r.f.g = v` updates a record field.
-            (TokenKind::QualName(mut quals, last), TokenKind::Equals) => {
-                let span = self.bump().span;
-                self.bump();
-                let value = self.expr()?;
-                quals.push(last);
-                let mut parts = quals.into_iter();
-                let root = parts.next().unwrap_or_default();
-                let fields = parts.map(|text| Name { text, span }).collect();
-                let record = self.expr_node(ExprKind::Var(QualName::unqualified(root.clone(), span)), span);
-                let value_span = span.to(value.span);
-                let kind = ExprKind::RecordUpdate { record: Box::new(record), fields, value: Box::new(value) };
-                let value = self.expr_node(kind, value_span);
+                let target = self.expr_node(ExprKind::Var(QualName::unqualified(root.clone(), span)), span);
+                let value = self.path_update(target, steps, value);
                 let pat = self.pat_node(PatKind::Var(Name { text: root, span }), span);
                 Ok(LetBinding::Plain { sizes: Vec::new(), pat, value })
             }
@@ -1333,7 +1506,8 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let mut sizes = Vec::new();
-                while self.at(&TokenKind::LBracket) {
+                // `let [n][m] p = e`: the second `[` is glued to the first `]`.
+                while matches!(self.peek(), TokenKind::LBracket | TokenKind::IndexOpen) {
                     self.bump();
                     let name = self.name("a size name")?;
                     self.expect(&TokenKind::RBracket)?;
@@ -1503,6 +1677,16 @@ impl<'a> Parser<'a> {
             TokenKind::Constructor(c) => {
                 self.bump();
                 PatKind::Constructor(Name { text: c, span: start }, Vec::new())
+            }
+            // `(+)` binds an operator name (`def f (+) x y = x + y`).
+            TokenKind::LParen
+                if matches!(self.peek_nth(1), TokenKind::Symbol(q, _) if q.is_empty())
+                    && self.peek_nth(2) == &TokenKind::RParen =>
+            {
+                self.bump();
+                let TokenKind::Symbol(_, text) = self.bump().kind else { return self.fail("an operator") };
+                self.bump();
+                PatKind::Var(Name { text, span: self.since(start) })
             }
             TokenKind::LParen => {
                 self.bump();

@@ -500,9 +500,27 @@ fn spans_cover_the_source() {
 }
 
 #[test]
+fn update_paths_desugar() {
+    // `r with a[i].b = v` is `r with a = (r.a with [i] = (r.a[i] with b = v))`,
+    // with the inner index bound to a name first.
+    let (p, diags) = parse_program(FileId(0), "def f r i v = r with a[i].b = v", &mut NodeIds::default());
+    assert!(diags.is_empty());
+    let Dec::Value(d) = &p.decs[0] else { panic!() };
+    let ExprKind::Let { value, body, .. } = &d.body.kind else { panic!("{:?}", d.body.kind) };
+    assert!(matches!(value.kind, ExprKind::Var(_)));
+    let ExprKind::RecordUpdate { fields, value, .. } = &body.kind else { panic!() };
+    assert_eq!(fields[0].text, "a");
+    let ExprKind::Update { value, .. } = &value.kind else { panic!() };
+    assert!(matches!(value.kind, ExprKind::RecordUpdate { .. }));
+}
+
+#[test]
 fn error_messages() {
     assert_eq!(errors("def f x = let y = x + 1 then"), vec!["parse-error: expected `in`, found `then`"]);
-    assert_eq!(errors("def f x = let y 1 in y"), vec!["parse-error: expected `=`, found a literal"]);
+    // `let y 1 …` is a local function with a literal parameter.
+    assert_eq!(errors("def f x = let y 1 in y"), vec!["parse-error: expected `=`, found `in`"]);
+    assert_eq!(errors("def f x = let y \"s\" in y"), vec!["parse-error: expected `=`, found `in`"]);
+    assert_eq!(errors("def f x = let (y, 1 = x in y"), vec!["parse-error: expected `)`, found `=`"]);
     assert_eq!(errors("def f = (1, 2"), vec!["parse-error: expected `)`, found end of file"]);
     assert_eq!(errors("def f = if x then y"), vec!["parse-error: expected `else`, found end of file"]);
     assert_eq!(errors("x = 1"), vec!["parse-error: expected a declaration, found `x`"]);

@@ -374,38 +374,34 @@ impl Checker {
             self.store.vars[v as usize].binding = Some(Ty::Param(id));
             type_params.push(id);
         }
-        // Sizes that inference left open (parameters without annotations,
-        // `def bins k is = map (% k) is`): in a parameter they become size
-        // parameters, determined at each use; in the result only, unknown.
-        let mut implicit_sizes = implicit_sizes;
-        let mut in_params = Vec::new();
+        // Sizes of the arrows' parameters that nothing determined (`def f =
+        // map g`: `[n]a -> [n]b`; `def bins k is = map (% k) is`) become
+        // implicit size parameters too, determined at each use.
+        let mut arrow_sizes = Vec::new();
         let mut t = &resolved;
         while let Ty::Arrow(a) = t {
-            ty::dim_vars(&self.store.resolve(&a.from), &mut in_params);
+            ty::dim_vars(&a.from, &mut arrow_sizes);
             t = &a.to;
         }
-        let mut everywhere = Vec::new();
-        ty::dim_vars(&self.store.resolve(&fun_ty), &mut everywhere);
-        let mut open: Vec<NodeId> = Vec::new();
-        for v in everywhere {
-            if ty::is_svar(v) && !open.contains(&v) && self.store.resolve_dim(&Dim::var(v)) == Dim::var(v) {
-                open.push(v);
+        for w in arrow_sizes {
+            if ty::is_svar(w) && self.store.resolve_dim(&Dim::var(w)).as_var() == Some(w) {
+                let id = self.store.fresh_synthetic();
+                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("n{}", implicit_sizes.len()));
+                self.names.insert(id, name);
+                self.store.bind_svar(w, Dim::var(id));
+                implicit_sizes.push(id);
             }
         }
-        // A definition without parameters keeps them open, to be fixed by
-        // its uses, as before generalisation existed for sizes.
-        if vd.params.is_empty() {
-            open.clear();
-        }
-        for v in open {
-            if in_params.contains(&v) {
-                let id = self.store.fresh_synthetic();
-                self.names.insert(id, format!("d{}", implicit_sizes.len()));
-                self.store.bind_svar(v, Dim::var(id));
-                implicit_sizes.push(id);
-            } else {
-                let u = self.store.fresh_unknown();
-                self.store.bind_svar(v, u);
+        // Sizes left open only in a function's result are unknown at each
+        // use, not shared between uses.
+        if !vd.params.is_empty() {
+            let mut everywhere = Vec::new();
+            ty::dim_vars(&self.store.resolve(&fun_ty), &mut everywhere);
+            for v in everywhere {
+                if ty::is_svar(v) && self.store.resolve_dim(&Dim::var(v)).as_var() == Some(v) {
+                    let u = self.store.fresh_unknown();
+                    self.store.bind_svar(v, u);
+                }
             }
         }
         let final_ty = self.store.resolve(&fun_ty);
@@ -574,15 +570,12 @@ impl Checker {
             );
             return;
         }
-        // Only the declared parameters are inputs; any further arrow is a
-        // function-typed result.
+        // Every arrow of the type is an input, declared parameter or not: an
+        // entry point whose result is a first-order function (`def main =
+        // map f32.acos`) takes all its arguments (lowering eta-expands it).
         let mut t = ty.clone();
         let mut params = Vec::new();
         while let Ty::Arrow(a) = t {
-            if params.len() == vd.params.len() {
-                t = Ty::Arrow(a);
-                break;
-            }
             params.push(a.from.clone());
             t = a.to.clone();
         }
@@ -625,7 +618,11 @@ impl Checker {
                 continue;
             }
             let default = match self.store.vars[v].constraint.clone() {
-                Constraint::Num | Constraint::Int | Constraint::IntOrBool | Constraint::Prim => {
+                Constraint::Num
+                | Constraint::Int
+                | Constraint::SignedInt
+                | Constraint::IntOrBool
+                | Constraint::Prim => {
                     Some(Ty::Prim(PrimType::I32))
                 }
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),

@@ -665,7 +665,9 @@ impl Checker {
                         && !param_vars.iter().any(|(id, _, _)| id == a)
                         && !self.locals[..saved_locals.min(self.locals.len())].iter().any(|l| l.id == *a)
                 }));
-        let fun_ty = Checker::curry(param_tys, result, ret_unique);
+        // Resolved, so that a result size solved to a parameter (`\k -> iota k`)
+        // makes the arrow dependent on it.
+        let fun_ty = Checker::curry(param_tys, self.store.resolve(&result), ret_unique);
         if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
             let _ = name_span;
         }
@@ -844,7 +846,7 @@ impl Checker {
                 }
             }
             PatKind::Ascribe(inner, te) => {
-                if contains_existential(te) {
+                if existential_outside_results(te) {
                     self.error(
                         "existential-param-ret",
                         te.span(),
@@ -1250,8 +1252,16 @@ impl Checker {
                 for f in fields {
                     t = self.project(&t, &f.text, f.span);
                 }
+                let consumed_before: Vec<NodeId> = ra.iter().filter(|a| self.consumed.contains_key(a)).copied().collect();
                 let (vt, va) = self.expr(value);
                 self.unify_at(&t, &vt, value.span);
+                // A value that consumes the record (`r with f = (r.f with [i] =
+                // v)`, which `r with f[i] = v` means) makes the result fresh:
+                // it does not alias what the value consumed.
+                let ra: Aliases = ra
+                    .into_iter()
+                    .filter(|a| consumed_before.contains(a) || !self.consumed.contains_key(a))
+                    .collect();
                 (rt, ra.union(&va).copied().collect())
             }
             ExprKind::Lambda { params, ret, body } => {
@@ -1350,16 +1360,10 @@ impl Checker {
         let mut vt = self.store.resolve(&vt);
         let saved = self.locals.len();
         if !sizes.is_empty() {
-            // Bind existential sizes of the value, in order of appearance, to the names.
+            // Bind existential sizes of the value, in order of appearance
+            // (outermost dimension first), to the names.
             let mut unknowns = Vec::new();
-            ty::map_dims(&vt, &mut |d| {
-                if let Dim::Unknown(u) = d {
-                    if !unknowns.contains(u) {
-                        unknowns.push(*u);
-                    }
-                }
-                d.clone()
-            });
+            unknowns_in_order(&vt, &mut unknowns);
             let mut mapping = HashMap::new();
             for (i, b) in sizes.iter().enumerate() {
                 self.push_size_binder(b);
@@ -1674,8 +1678,11 @@ impl Checker {
         for (d, i) in shape.iter().zip(idx) {
             match i {
                 DimIndex::Index(e) => {
+                    // An index may be of any signed integer type (as in
+                    // Futhark); slice bounds are `i64`.
                     let (it, _) = self.expr(e);
-                    self.unify_at(&Ty::i64(), &it, e.span);
+                    let signed = self.store.fresh_var(Constraint::SignedInt, e.span);
+                    self.unify_at(&signed, &it, e.span);
                 }
                 DimIndex::Slice { start, end, stride } => {
                     for part in [start, end, stride].into_iter().flatten() {
@@ -2087,6 +2094,48 @@ fn anonymous_size(t: &TypeExp) -> Option<Span> {
             TypeArg::Size(_) => None,
         }),
         TypeExp::Var(_) => None,
+    }
+}
+
+/// The unknown sizes of a type, each once, in order of appearance
+/// (outermost dimension first).
+fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            for d in shape {
+                if let Dim::Unknown(u) = d {
+                    if !out.contains(u) {
+                        out.push(*u);
+                    }
+                }
+            }
+            unknowns_in_order(elem, out);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| unknowns_in_order(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknowns_in_order(t, out)),
+        Ty::Arrow(a) => {
+            unknowns_in_order(&a.from, out);
+            unknowns_in_order(&a.to, out);
+        }
+        _ => {}
+    }
+}
+
+/// Whether a parameter or pattern type has an existential size other than
+/// at the top of the result of a function type (`f: a -> ?[k].[k]b` is fine).
+fn existential_outside_results(t: &TypeExp) -> bool {
+    match t {
+        TypeExp::Arrow { from, to, .. } => {
+            let to = match &**to {
+                TypeExp::Existential(_, inner, _) => inner,
+                other => other,
+            };
+            existential_outside_results(from) || existential_outside_results(to)
+        }
+        TypeExp::Tuple(items, _) => items.iter().any(existential_outside_results),
+        TypeExp::Record(fs, _) => fs.iter().any(|(_, t)| existential_outside_results(t)),
+        TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) => existential_outside_results(t),
+        other => contains_existential(other),
     }
 }
 

@@ -100,7 +100,10 @@ fn polymorphism_and_prelude() {
     );
     err("def f (x: i32) : []i32 -> i32 = \\ys -> ys[0] + x", "existential-param-ret");
     err("def main (xs: []i32) = map (\\x -> \\(y: i32) -> x + y) xs", "array-of-functions");
-    err("def main (x: i32) : i32 -> i32 = \\y -> x + y", "higher-order-entry");
+    ok("def main (x: i32) : i32 -> i32 = \\y -> x + y");
+    ok("def main = map (f32.acos)");
+    err("def main (x: i32) : (i32 -> i32) -> i32 = \\f -> f x", "higher-order-entry");
+    err("def main (x: i32) : i32 -> (i32 -> i32, i32) = \\y -> ((+y), x)", "higher-order-entry");
     err("def f (s: #a i32 i32 | #b) = match s case #a x -> x case #b -> 0", "arity-mismatch");
     ok("def main (n: i64) = let a = replicate n 0i32 let a = if n > 1 then a with [1] = 1 else a in a with [0] = 2");
     ok("def main (xs: []f32) = let (a, b) = unzip (zip xs xs) in map2 (*) a b");

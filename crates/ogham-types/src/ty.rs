@@ -128,6 +128,8 @@ pub enum Constraint {
     Num,
     /// Any integral type (`&`, `<<`).
     Int,
+    /// Any signed integral type (array indices).
+    SignedInt,
     /// Any float type (decimal literals).
     Float,
     /// Integral or bool (`!`, `&`, `|`, `^`).
@@ -148,6 +150,7 @@ impl Constraint {
             Constraint::None => "any type",
             Constraint::Num => "a numeric type",
             Constraint::Int => "an integral type",
+            Constraint::SignedInt => "a signed integral type",
             Constraint::Float => "a floating-point type",
             Constraint::IntOrBool => "an integral type or bool",
             Constraint::Prim => "a primitive type",
@@ -163,6 +166,7 @@ impl Constraint {
             Constraint::None | Constraint::Prim | Constraint::Eq => true,
             Constraint::Num => p.is_numeric(),
             Constraint::Int => p.is_int(),
+            Constraint::SignedInt => p.is_signed_int(),
             Constraint::Float => p.is_float(),
             Constraint::IntOrBool => p.is_int() || p == PrimType::Bool,
             Constraint::Record(_) | Constraint::Sum(_) => false,

@@ -162,7 +162,23 @@ impl Checker {
                     }
                     _ => y.to.clone(),
                 };
-                self.unify(&x.to, &yto, mode, span)
+                // Existential sizes of two results (`a -> ?[k].[k]b`) are
+                // alpha-equivalent: each application has its own. A size
+                // that depends on a parameter (`(n: i64) -> [n]t`, `\(k, x)
+                // -> replicate k x`) or a constant one is an existential one
+                // seen from outside.
+                let params: Vec<NodeId> = [x.param, y.param].into_iter().flatten().collect();
+                let implicit = self.implicit_sizes.as_deref().unwrap_or(&[]);
+                let in_scope = |v: NodeId| {
+                    !params.contains(&v)
+                        && (is_svar(v)
+                            || implicit.contains(&v)
+                            || self.locals.iter().any(|l| l.id == v)
+                            || self.globals.iter().any(|g| g.binder == v))
+                };
+                let (xto, yto) =
+                    same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope);
+                self.unify(&xto, &yto, mode, span)
             }
             _ => Err(Mismatch::Types),
         }
@@ -246,7 +262,7 @@ impl Checker {
         use Constraint::*;
         let prim_rank = |c: &Constraint| match c {
             Float => Some(0),
-            Int => Some(0),
+            Int | SignedInt => Some(0),
             IntOrBool => Some(1),
             Num => Some(1),
             Prim => Some(2),
@@ -292,7 +308,7 @@ impl Checker {
                     if allowed.is_empty() {
                         return Err(Mismatch::Types);
                     }
-                    let candidates = [Float, Int, IntOrBool, Num, Prim, Eq];
+                    let candidates = [Float, SignedInt, Int, IntOrBool, Num, Prim, Eq];
                     candidates
                         .into_iter()
                         .find(|c| {
@@ -415,6 +431,50 @@ impl Checker {
         let (_, _, a, b) =
             self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product == product)?;
         Some((vars[0], vars[1], a.clone(), b.clone()))
+    }
+}
+
+/// Two function results (resolved; `a` expected, `b` actual) with the same
+/// existential size wherever one has an existential size and the other one
+/// too or a size of names out of scope here (the function's own
+/// parameters), and where `a` has one and `b` a constant.
+fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool) -> (Ty, Ty) {
+    let dependent = |d: &Dim| match d {
+        Dim::Poly(p) => p.vars().any(|v| !in_scope(v)),
+        Dim::Unknown(_) => true,
+    };
+    let constant = |d: &Dim| matches!(d, Dim::Poly(p) if p.vars().next().is_none());
+    match (a, b) {
+        (Ty::Array(ea, sa), Ty::Array(eb, sb)) => {
+            // Ranks may differ (an element type variable stands for an
+            // array); the outer dimensions line up.
+            let (mut shape_a, mut shape_b) = (sa.clone(), sb.clone());
+            for (da, db) in shape_a.iter_mut().zip(shape_b.iter_mut()) {
+                match (&*da, &*db) {
+                    // An expected existential size admits a constant one,
+                    // but not the other way round.
+                    (Dim::Unknown(_), other) if dependent(other) || constant(other) => *db = da.clone(),
+                    (other, Dim::Unknown(_)) if dependent(other) => *da = db.clone(),
+                    _ => {}
+                }
+            }
+            let (ea, eb) =
+                if sa.len() == sb.len() { same_existentials(ea, eb, in_scope) } else { ((**ea).clone(), (**eb).clone()) };
+            (Ty::Array(Box::new(ea), shape_a), Ty::Array(Box::new(eb), shape_b))
+        }
+        (Ty::Record(fa), Ty::Record(fb)) if fa.len() == fb.len() => {
+            let mut ra = fa.clone();
+            let mut rb = fb.clone();
+            for (k, ta) in fa {
+                if let Some(tb) = fb.get(k) {
+                    let (x, y) = same_existentials(ta, tb, in_scope);
+                    ra.insert(k.clone(), x);
+                    rb.insert(k.clone(), y);
+                }
+            }
+            (Ty::Record(ra), Ty::Record(rb))
+        }
+        _ => (a.clone(), b.clone()),
     }
 }
 

@@ -1,0 +1,4 @@
+-- A literal is a valid parameter pattern, but a refutable one.
+-- ==
+-- error: refutable-pattern
+def (-) (a: i32) 1 = a
