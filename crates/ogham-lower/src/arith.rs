@@ -11,6 +11,9 @@ use ogham_types::Poly;
 use crate::value::{Scope, Val};
 use crate::{LResult, Lowerer};
 
+/// The run-time error when a size computed from run-time values does not fit in an `i64`.
+pub const SIZE_OVERFLOW: &str = "Array size overflow: a size computed at run time does not fit in i64.";
+
 /// The constant value of an `i64` operand, if it is one.
 pub fn const_i64(se: SubExp) -> Option<i64> {
     match se {
@@ -65,6 +68,50 @@ impl<'a> Lowerer<'a> {
     }
     pub fn mul64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
         self.binop(b, BinOp::Mul, PrimType::I64, x, y)
+    }
+
+    /// `x + y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
+    /// when the true sum does not fit in an `i64`. A wrapped size would let a
+    /// later size check pass for an array whose shape does not match its data.
+    pub fn checked_add64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (const_i64(x), const_i64(y)) {
+            (Some(cx), Some(cy)) if cx.checked_add(cy).is_none() => {
+                self.assert(b, SubExp::Const(PrimValue::Bool(false)), SIZE_OVERFLOW);
+                return SubExp::i64(cx.wrapping_add(cy));
+            }
+            (Some(_), Some(_)) | (Some(0), None) | (None, Some(0)) => return self.add64(b, x, y),
+            _ => {}
+        }
+        // Overflow iff both operands have the same sign and the sum's differs:
+        // ((x ^ r) & (y ^ r)) < 0.
+        let r = self.add64(b, x, y);
+        let xr = self.binop(b, BinOp::Xor, PrimType::I64, x, r);
+        let yr = self.binop(b, BinOp::Xor, PrimType::I64, y, r);
+        let both = self.binop(b, BinOp::And, PrimType::I64, xr, yr);
+        let ok = self.cmp(b, CmpOp::Ge, PrimType::I64, both, SubExp::i64(0));
+        self.assert(b, ok, SIZE_OVERFLOW);
+        r
+    }
+
+    /// `x * y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
+    /// when the true product does not fit in an `i64`.
+    pub fn checked_mul64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (const_i64(x), const_i64(y)) {
+            (Some(cx), Some(cy)) if cx.checked_mul(cy).is_none() => {
+                self.assert(b, SubExp::Const(PrimValue::Bool(false)), SIZE_OVERFLOW);
+                return SubExp::i64(cx.wrapping_mul(cy));
+            }
+            (Some(_), Some(_)) | (Some(0 | 1), None) | (None, Some(0 | 1)) => return self.mul64(b, x, y),
+            _ => {}
+        }
+        // The product fits iff the high half of the 128-bit product is the
+        // sign extension of the low half.
+        let r = self.mul64(b, x, y);
+        let hi = self.binop(b, BinOp::MulHi, PrimType::I64, x, y);
+        let sign = self.binop(b, BinOp::Shr, PrimType::I64, r, SubExp::i64(63));
+        let ok = self.cmp(b, CmpOp::Eq, PrimType::I64, hi, sign);
+        self.assert(b, ok, SIZE_OVERFLOW);
+        r
     }
 
     /// A comparison, folded when both operands are `i64` constants.
@@ -142,7 +189,9 @@ impl<'a> Lowerer<'a> {
         self.convert(b, t, PrimType::I64, x)
     }
 
-    /// Evaluates a size polynomial over size variables bound in `scope`.
+    /// Evaluates a size polynomial over size variables bound in `scope`,
+    /// checking every step for overflow (a size such as `n*m` from user
+    /// values must not wrap around to a small number).
     /// `None` when one of its variables has no known value here.
     pub fn eval_poly(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, p: &Poly) -> LResult<Option<SubExp>> {
         let mut total = SubExp::i64(0);
@@ -150,9 +199,9 @@ impl<'a> Lowerer<'a> {
             let mut term = SubExp::i64(*coeff);
             for v in mono {
                 let Some(x) = self.size_var(b, scope, *v)? else { return Ok(None) };
-                term = self.mul64(b, term, x);
+                term = self.checked_mul64(b, term, x);
             }
-            total = self.add64(b, total, term);
+            total = self.checked_add64(b, total, term);
         }
         Ok(Some(total))
     }
@@ -363,7 +412,26 @@ mod tests {
             let scope = Scope::default().bind(n, Val::Leaf(SubExp::Var(v.name)));
             let p = Poly::var(n).add(&Poly::constant(1));
             assert!(matches!(l.eval_poly(b, &scope, &p).ok().flatten(), Some(SubExp::Var(_))));
-            assert_eq!(b.stms.len(), 1);
+            // The sum, then its overflow check.
+            assert!(matches!(b.stms[0].exp, Exp::BinOp(BinOp::Add, PrimType::I64, _, _)));
+            assert!(matches!(b.stms.last().map(|s| &s.exp), Some(Exp::Assert { message, .. }) if message == SIZE_OVERFLOW));
+        });
+    }
+
+    #[test]
+    fn size_overflow_is_checked() {
+        with_lowerer(|l, b| {
+            // Constant sizes that overflow fold to a failing check.
+            l.checked_mul64(b, SubExp::i64(i64::MAX), SubExp::i64(2));
+            assert!(matches!(
+                b.stms.last().map(|s| &s.exp),
+                Some(Exp::Assert { cond: SubExp::Const(PrimValue::Bool(false)), .. })
+            ));
+            b.stms.clear();
+            // Constants that fit fold without a check.
+            assert_eq!(l.checked_mul64(b, SubExp::i64(1 << 31), SubExp::i64(1 << 31)), SubExp::i64(1 << 62));
+            assert_eq!(l.checked_add64(b, SubExp::i64(i64::MAX), SubExp::i64(i64::MIN)), SubExp::i64(-1));
+            assert!(b.stms.is_empty());
         });
     }
 
