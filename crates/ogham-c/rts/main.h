@@ -195,7 +195,12 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     FILE *f = fopen(w[1], "wb");
     if (f == NULL) OG_FAIL("Failed to open %s: %s", w[1], strerror(errno));
     for (int i = 2; i < n; i++) og_write_binary(f, (*og_var_find(vars, w[i]))->value);
-    fclose(f);
+    /* A full disk or an unwritable file shows in the stream's error flag or
+     * in the final flush: the store failed, not OK. */
+    bool bad = ferror(f) != 0;
+    int saved = errno;
+    if (fclose(f) != 0 && !bad) { bad = true; saved = errno; }
+    if (bad) OG_FAIL("Failed to write %s: %s", w[1], strerror(saved ? saved : EIO));
   } else if (strcmp(cmd, "free") == 0) {
     for (int i = 1; i < n; i++) if (og_var_find(vars, w[i]) == NULL) OG_FAIL("Unknown variable: %s", w[i]);
     for (int i = 1; i < n; i++) {
@@ -466,11 +471,22 @@ int main(int argc, char **argv) {
     }
     if (tf != NULL && timed) fprintf(tf, "%lld\n", (long long)(t1 - t0));
   }
-  if (tf != NULL) fclose(tf);
+  if (tf != NULL) {
+    bool bad = ferror(tf) != 0;
+    if (fclose(tf) != 0 || bad) {
+      fprintf(stderr, "Error: cannot write the runtime to %s: %s\n", runtime_file, strerror(errno ? errno : EIO));
+      rc = 1;
+    }
+  }
   if (rc == 0 && print) {
     for (int i = 0; i < e->n_out; i++) {
       if (binary) og_write_binary(stdout, outs[i]);
       else { og_write_text(stdout, outs[i]); fputc('\n', stdout); }
+    }
+    /* Results that cannot be written (a full disk, a closed pipe) are a failure. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "Error: cannot write the results: %s\n", strerror(errno ? errno : EIO));
+      rc = 1;
     }
   }
   for (int i = 0; i < e->n_out; i++) og_value_free(outs[i]);

@@ -174,7 +174,10 @@ static inline int og_read_scalar(og_reader *r, int t, unsigned char *dst) {
       else return og_read_fail(r, "invalid float \"%s\" at byte %zu", tok, start);
       if (tok[0] == '-') x = -x;
     } else {
-      int suffix = og_split_suffix(tok, false);
+      /* In a hexadecimal float, f16/f32/f64 are a suffix only after a binary
+       * exponent (0x1p3f32); in 0x1f32 they are digits, as strtod reads them. */
+      bool hex_digits = (body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) && strpbrk(body, "pP") == NULL;
+      int suffix = og_split_suffix(tok, hex_digits);
       if (suffix >= 0 && suffix != t) return og_read_fail(r, "expected %s, got \"%s%s\" at byte %zu", og_prim_names[t], tok, og_prim_names[suffix], start);
       char clean[256];
       size_t k = 0;
@@ -197,18 +200,14 @@ static inline int og_read_scalar(og_reader *r, int t, unsigned char *dst) {
   bool neg;
   if (!og_parse_int(tok, &mag, &neg)) return og_read_fail(r, "invalid %s \"%s\" at byte %zu", og_prim_names[t], tok, start);
   int bits = og_prim_sizes[t] * 8;
-  bool is_signed = t <= OG_I64;
   uint64_t v;
-  if (is_signed) {
-    uint64_t limit = (uint64_t)1 << (bits - 1);
-    if ((neg && mag > limit) || (!neg && mag > limit - 1)) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
-    v = neg ? (uint64_t)0 - mag : mag;
-  } else {
-    uint64_t limit = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
-    if (neg && mag != 0) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
-    if (mag > limit) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
-    v = mag;
-  }
+  /* Futhark's rule: the literal is taken modulo 2^bits (-1u32 is
+   * 4294967295u32, 255i8 is -1i8); one outside both the signed and the
+   * unsigned range of the width is rejected. Same rule as ogham-data. */
+  uint64_t umax = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+  uint64_t nmax = (uint64_t)1 << (bits - 1);
+  if ((neg && mag > nmax) || (!neg && mag > umax)) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
+  v = neg ? (uint64_t)0 - mag : mag;
   switch (og_prim_sizes[t]) {
   case 1: { uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); break; }
   case 2: { uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
