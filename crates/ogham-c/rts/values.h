@@ -416,6 +416,118 @@ static inline og_value *og_read_typed(og_ctx *ctx, og_reader *r, const og_type_d
   return v;
 }
 
+/* Reads the bytes of one value of element type t and rank `rank` from a
+ * stream into out, without interpreting them beyond what bounds the read:
+ * a binary value's header and shape are checked before its payload is read
+ * (in chunks, so a lying size costs only what the stream really holds), and
+ * a text value ends at the first blank after it at bracket depth 0 and may
+ * contain only printable ASCII outside strings (so /dev/zero fails at its
+ * first byte). Returns 1 with a message in err on failure. */
+static inline int og_stream_one(FILE *f, int t, int rank, og_bytes *out, char *err, size_t errsz) {
+  int c;
+  for (;;) {
+    c = getc(f);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == '-') {
+      int d = getc(f);
+      if (d == '-') { while (c != EOF && c != '\n') c = getc(f); continue; }
+      if (d != EOF) ungetc(d, f);
+    }
+    break;
+  }
+  if (c == EOF) { snprintf(err, errsz, "the file ended before the value"); return 1; }
+  if (c == 'b') {
+    unsigned char h[7];
+    h[0] = 'b';
+    if (fread(h + 1, 1, 6, f) != 6) { snprintf(err, errsz, "truncated binary value header"); return 1; }
+    if (h[1] != 2) { snprintf(err, errsz, "unsupported binary format version %d", h[1]); return 1; }
+    if (h[2] != rank) { snprintf(err, errsz, "expected a value of rank %d, got rank %d", rank, h[2]); return 1; }
+    if (memcmp(h + 3, og_prim_tags[t], 4) != 0) { snprintf(err, errsz, "expected a value of type %s", og_prim_names[t]); return 1; }
+    unsigned char dims[8 * OG_MAX_RANK];
+    if (fread(dims, 8, (size_t)rank, f) != (size_t)rank) { snprintf(err, errsz, "truncated binary value shape"); return 1; }
+    int64_t shape[OG_MAX_RANK];
+    for (int i = 0; i < rank; i++) {
+      uint64_t d = 0;
+      for (int k = 7; k >= 0; k--) d = (d << 8) | dims[8 * i + k];
+      if (d > INT64_MAX) { snprintf(err, errsz, "invalid dimension in binary value"); return 1; }
+      shape[i] = (int64_t)d;
+    }
+    int64_t n = og_shape_elems(rank, shape), bytes;
+    if (n < 0 || __builtin_mul_overflow(n, (int64_t)og_prim_sizes[t], &bytes)) { snprintf(err, errsz, "binary value too large"); return 1; }
+    unsigned char *p = og_bytes_push(out, 7 + 8 * (size_t)rank);
+    if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+    memcpy(p, h, 7);
+    memcpy(p + 7, dims, 8 * (size_t)rank);
+    while (bytes > 0) {
+      size_t chunk = bytes < ((int64_t)1 << 20) ? (size_t)bytes : ((size_t)1 << 20);
+      size_t at = out->len;
+      if (og_bytes_push(out, chunk) == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+      size_t got = fread(out->data + at, 1, chunk, f);
+      if (got != chunk) { snprintf(err, errsz, "truncated binary value data"); return 1; }
+      bytes -= (int64_t)chunk;
+    }
+    return 0;
+  }
+  int depth = 0;
+  bool in_string = false;
+  for (;;) {
+    if (c == EOF) {
+      if (depth == 0 && !in_string) return 0;
+      snprintf(err, errsz, "the file ended inside a value");
+      return 1;
+    }
+    if (!in_string) {
+      if ((c == ' ' || c == '\t' || c == '\n' || c == '\r') && depth == 0) return 0;
+      if (c == '-') {
+        int d = getc(f);
+        if (d == '-') {
+          while (c != EOF && c != '\n') c = getc(f);
+          if (depth == 0) return 0;
+          c = '\n';
+        } else if (d != EOF) ungetc(d, f);
+      }
+      if (c < 0x20 ? (c != '\t' && c != '\n' && c != '\r') : c > 0x7e) {
+        snprintf(err, errsz, "invalid byte 0x%02x in a text value", (unsigned)c);
+        return 1;
+      }
+    }
+    unsigned char *p = og_bytes_push(out, 1);
+    if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+    *p = (unsigned char)c;
+    if (in_string) {
+      if (c == '\\') {
+        int d = getc(f);
+        if (d == EOF) continue;
+        p = og_bytes_push(out, 1);
+        if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+        *p = (unsigned char)d;
+      } else if (c == '"') {
+        in_string = false;
+        if (depth == 0) return 0;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '(') {
+      depth++;
+    } else if (c == ']' || c == ')') {
+      if (--depth <= 0) return 0;
+    }
+    c = getc(f);
+  }
+}
+
+/* og_stream_one for a described type: opaque values as their parts in order. */
+static inline int og_stream_value(FILE *f, const og_type_desc *ty, og_bytes *out, char *err, size_t errsz) {
+  if (ty->prim >= 0) return og_stream_one(f, ty->prim, ty->rank, out, err, errsz);
+  for (int i = 0; i < ty->nparts; i++) {
+    if (og_stream_value(f, ty->parts[i], out, err, errsz)) return 1;
+    unsigned char *p = og_bytes_push(out, 1);
+    if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+    *p = ' ';
+  }
+  return 0;
+}
+
 /* ---- Writing ---- */
 
 static inline void og_write_scalar_text(FILE *f, int t, const unsigned char *p) {
