@@ -411,6 +411,20 @@ static inline int og_server(og_ctx *ctx) {
 
 /* ---- The executable ---- */
 
+/* Whether a value of this type has an external (printable) form, as in
+ * Futhark: primitives, arrays of them, and tuples of such values (printed
+ * one per line). Named records and sum types are opaque. */
+static inline bool og_printable(const og_type_desc *t) {
+  if (t->prim >= 0) return true;
+  if (t->nfields == 0) return false;
+  for (int i = 0; i < t->nfields; i++) {
+    char index[24];
+    snprintf(index, sizeof index, "%d", i);
+    if (strcmp(t->field_names[i], index) != 0 || !og_printable(t->field_types[i])) return false;
+  }
+  return true;
+}
+
 /* Defined as 1 by `ogham c --server`: Futhark's tools start server
  * executables without arguments. */
 #ifndef OG_SERVER_DEFAULT
@@ -481,6 +495,11 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (e->n_in > 64 || e->n_out > 64) { fprintf(stderr, "Error: too many arguments\n"); return 1; }
   for (int i = 0; i < e->n_in; i++) {
+    /* Opaque values have no external form, so they cannot be arguments. */
+    if (e->in_types[i]->prim < 0) {
+      fprintf(stderr, "Error: Cannot read input #%d of type %s\n", i, e->in_types[i]->name);
+      return 1;
+    }
     ins[i] = og_read_typed(&ctx, &r, e->in_types[i]);
     if (ins[i] == NULL) {
       fprintf(stderr, "Error: failed to read input #%d of type %s: %s\n", i, e->in_types[i]->name, r.error);
@@ -529,6 +548,12 @@ int main(int argc, char **argv) {
   }
   if (rc == 0 && print) {
     for (int i = 0; i < e->n_out; i++) {
+      if (!og_printable(e->out_types[i])) {
+        fflush(stdout);
+        fprintf(stderr, "Values of type \"%s\" have no external representation.\n", e->out_types[i]->name);
+        rc = 1;
+        break;
+      }
       if (binary) og_write_binary(stdout, outs[i]);
       else { og_write_text(stdout, outs[i]); fputc('\n', stdout); }
     }

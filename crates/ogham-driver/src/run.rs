@@ -47,9 +47,10 @@ pub fn read_arguments(fun: &ogham_ir::FunDef, input: &[u8]) -> Result<Vec<Value>
     let fail = |message: String| RunError { message: format!("Error: {message}") };
     let mut values = Vec::with_capacity(inputs.len());
     for (i, input_desc) in inputs.iter().enumerate() {
+        // Opaque values (records, tuples, sum types) have no external form.
         let hint = match (&input_desc.parts[..], &input_desc.opaque) {
             ([part], None) => fun.params.get(*part).map(|p| p.ty.elem()),
-            _ => None,
+            _ => return Err(fail(format!("Cannot read input #{i} of type {}", input_desc.type_name))),
         };
         match reader.next_value_as(hint).map_err(|e| fail(e.to_string()))? {
             Some(v) => values.push(v),
