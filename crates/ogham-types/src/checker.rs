@@ -8,11 +8,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use ogham_prim::PrimType;
 use ogham_syntax::ast::{
-    Binder, Dec, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec,
+    Binder, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec,
 };
 use ogham_syntax::{Diagnostic, Span};
 
-use crate::info::{DefId, DefInfo, Instantiation, Resolution, TypeInfo};
+use crate::info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, TypeInfo};
 use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty};
 use crate::CheckInput;
 
@@ -126,6 +126,8 @@ pub struct Checker {
     /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
     /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
     pub sum_hints: Vec<SizeHint>,
+    /// Modules, module types and what the module being checked exports.
+    pub modules: crate::modules::ModState,
 }
 
 impl Checker {
@@ -154,6 +156,7 @@ impl Checker {
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
+            modules: Default::default(),
         }
     }
 
@@ -225,20 +228,15 @@ impl Checker {
     /// primitive names are recognised directly.
     pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
         for (file_index, file) in files.iter().enumerate() {
+            self.begin_file(&file.imports);
             for (dec_index, dec) in file.program.decs.iter().enumerate() {
-                match dec {
-                    Dec::Value(vd) => self.check_value_dec(vd, file_index, dec_index, file.is_main),
-                    Dec::Type(td) => self.check_type_dec(td),
-                    Dec::Import { .. } => {}
-                    Dec::Unsupported { what, span } => {
-                        self.error("not-supported-yet", *span, format!("`{what}` declarations are not supported yet."))
-                    }
-                }
+                self.check_dec(dec, Some(DefLoc::File { file_index, dec_index }), file.is_main);
             }
+            self.end_file();
         }
     }
 
-    fn check_type_dec(&mut self, td: &TypeDec) {
+    pub fn check_type_dec(&mut self, td: &TypeDec) {
         self.note_name(&td.name);
         let saved_types = self.local_types.len();
         let saved_locals = self.locals.len();
@@ -272,7 +270,9 @@ impl Checker {
         }
         self.local_types.truncate(saved_types);
         self.locals.truncate(saved_locals);
-        self.types.insert(td.name.name.text.clone(), TypeAbbrev { params, ty });
+        let abbrev = TypeAbbrev { params, ty };
+        self.export_type(&td.name.name.text, &abbrev);
+        self.types.insert(td.name.name.text.clone(), abbrev);
     }
 
     pub fn push_size_binder(&mut self, b: &Binder) {
@@ -290,7 +290,7 @@ impl Checker {
         });
     }
 
-    fn check_value_dec(&mut self, vd: &ValueDec, file_index: usize, dec_index: usize, is_main: bool) {
+    pub fn check_value_dec(&mut self, vd: &ValueDec, loc: DefLoc, is_main: bool) {
         self.note_name(&vd.name);
         self.pending = Pending::default();
         self.pending_sizes.clear();
@@ -299,7 +299,10 @@ impl Checker {
         self.local_types.clear();
         self.lambda_depth = 0;
         self.loop_depth = 0;
-        self.current_def = Some(vd.name.name.text.clone());
+        // A definition without parameters is a value: its own name in its
+        // body refers to an earlier definition (`def plus2 = plus2` in a
+        // module), not to itself.
+        self.current_def = (!vd.params.is_empty()).then(|| vd.name.name.text.clone());
         self.implicit_sizes = Some(Vec::new());
         let errors_before = self.diags.len();
         self.top_level_header = true;
@@ -383,8 +386,7 @@ impl Checker {
         let def_id = DefId(self.globals.len() as u32);
         self.info.defs.push(DefInfo {
             name: vd.name.name.text.clone(),
-            file_index,
-            dec_index,
+            loc,
             is_entry,
             ty: ty::to_public(&final_ty),
             size_params: size_params.clone(),
@@ -395,6 +397,7 @@ impl Checker {
         self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
         self.globals.push(GlobalDef { binder: vd.name.id, scheme });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
+        self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;
     }
 
