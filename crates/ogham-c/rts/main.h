@@ -466,6 +466,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-D") || !strcmp(a, "--debugging") || !strcmp(a, "-L") || !strcmp(a, "--log")) { /* accepted, no effect */ }
     else if ((!strcmp(a, "--tuning") || !strcmp(a, "--cache-file") || !strcmp(a, "--param")) && has_arg) i++;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { og_usage(argv[0]); return 0; }
+    else if (!has_arg && (!strcmp(a, "-e") || !strcmp(a, "--entry-point") || !strcmp(a, "-t") || !strcmp(a, "--write-runtime-to") ||
+                          !strcmp(a, "-r") || !strcmp(a, "--runs") || !strcmp(a, "-P") || !strcmp(a, "--num-threads"))) {
+      fprintf(stderr, "Error: option %s needs a value\n", a);
+      og_usage(argv[0]);
+      return 1;
+    }
     else { fprintf(stderr, "Error: unknown option %s\n", a); og_usage(argv[0]); return 1; }
   }
 #if OG_MULTICORE

@@ -93,6 +93,28 @@ impl<'a> Lowerer<'a> {
         r
     }
 
+    /// `x - y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
+    /// when the true difference does not fit in an `i64`.
+    pub fn checked_sub64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (const_i64(x), const_i64(y)) {
+            (Some(cx), Some(cy)) if cx.checked_sub(cy).is_none() => {
+                self.assert(b, SubExp::Const(PrimValue::Bool(false)), SIZE_OVERFLOW);
+                return SubExp::i64(cx.wrapping_sub(cy));
+            }
+            (Some(_), Some(_)) | (None, Some(0)) => return self.sub64(b, x, y),
+            _ => {}
+        }
+        // Overflow iff the operands' signs differ and the result's differs
+        // from x's: ((x ^ y) & (x ^ r)) < 0.
+        let r = self.sub64(b, x, y);
+        let xy = self.binop(b, BinOp::Xor, PrimType::I64, x, y);
+        let xr = self.binop(b, BinOp::Xor, PrimType::I64, x, r);
+        let both = self.binop(b, BinOp::And, PrimType::I64, xy, xr);
+        let ok = self.cmp(b, CmpOp::Ge, PrimType::I64, both, SubExp::i64(0));
+        self.assert(b, ok, SIZE_OVERFLOW);
+        r
+    }
+
     /// `x * y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
     /// when the true product does not fit in an `i64`.
     pub fn checked_mul64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
@@ -296,7 +318,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The number of elements of a range from `start` with stride `step`
-    /// (all `i64`), asserting validity; see the range rules in `expr`.
+    /// (all `i64`), asserting validity; see the range rules in `expr`. The
+    /// length arithmetic is overflow-checked: a range whose length does not
+    /// fit in an `i64` (or whose distance wraps around) is a run-time error,
+    /// never a wrong length.
     pub fn range_len(
         &mut self,
         b: &mut BodyBuilder,
@@ -312,18 +337,18 @@ impl<'a> Lowerer<'a> {
             RangeEnd::UpToExclusive => {
                 let step_ok = self.cmp(b, CmpOp::Gt, PrimType::I64, step, zero);
                 let order_ok = self.cmp(b, CmpOp::Le, PrimType::I64, start, end);
-                let dist = self.sub64(b, end, start);
+                let dist = self.checked_sub64(b, end, start);
                 let adj = self.sub64(b, step, SubExp::i64(1));
-                let num = self.add64(b, dist, adj);
+                let num = self.checked_add64(b, dist, adj);
                 (self.binop(b, BinOp::Quot, PrimType::I64, num, step), self.and(b, step_ok, order_ok))
             }
             RangeEnd::DownToExclusive => {
                 let step_ok = self.cmp(b, CmpOp::Lt, PrimType::I64, step, zero);
                 let order_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, start, end);
-                let dist = self.sub64(b, start, end);
-                let mag = self.sub64(b, zero, step);
+                let dist = self.checked_sub64(b, start, end);
+                let mag = self.checked_sub64(b, zero, step);
                 let adj = self.sub64(b, mag, SubExp::i64(1));
-                let num = self.add64(b, dist, adj);
+                let num = self.checked_add64(b, dist, adj);
                 (self.binop(b, BinOp::Quot, PrimType::I64, num, mag), self.and(b, step_ok, order_ok))
             }
             RangeEnd::ToInclusive => {
@@ -345,9 +370,9 @@ impl<'a> Lowerer<'a> {
                         self.add64(b, step, z)
                     }
                 };
-                let dist = self.sub64(b, end, start);
+                let dist = self.checked_sub64(b, end, start);
                 let q = self.binop(b, BinOp::Quot, PrimType::I64, dist, safe_step);
-                (self.add64(b, q, SubExp::i64(1)), ok)
+                (self.checked_add64(b, q, SubExp::i64(1)), ok)
             }
         };
         self.assert(b, ok, message);
