@@ -40,6 +40,9 @@ impl Scheme {
 pub struct GlobalDef {
     pub binder: NodeId,
     pub scheme: Scheme,
+    /// Set for a value seen through a module type (`M : S`): `scheme` is the
+    /// specification's, and uses resolve to the definition itself.
+    pub alias: Option<crate::modules::SpecAlias>,
 }
 
 /// A local binding in scope.
@@ -128,6 +131,9 @@ pub struct Checker {
     pub sum_hints: Vec<SizeHint>,
     /// Modules, module types and what the module being checked exports.
     pub modules: crate::modules::ModState,
+    /// The opaque size variable of each non-polynomial size expression, by
+    /// its canonical text (see `Checker::register_opaque_sizes`).
+    pub size_terms: HashMap<String, NodeId>,
 }
 
 impl Checker {
@@ -157,6 +163,7 @@ impl Checker {
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
             modules: Default::default(),
+            size_terms: HashMap::new(),
         }
     }
 
@@ -214,8 +221,14 @@ impl Checker {
         let mut ty = ty::subst_params(&scheme.ty, &types);
         ty = ty::subst_sizes(&ty, &sizes);
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
+        let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
         ty = ty::map_dims(&ty, &mut |d| match d {
             Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
+            // A size like `n/2` in a definition's type is not known at a use
+            // (its variables are the definition's): unknown, once per use.
+            Dim::Poly(p) if p.vars().any(ty::is_opaque) => {
+                opaque.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
+            }
             other => other.clone(),
         });
         if !inst_types.is_empty() || !inst_sizes.is_empty() {
@@ -395,7 +408,7 @@ impl Checker {
             self.info.entries.push(def_id);
         }
         self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
-        self.globals.push(GlobalDef { binder: vd.name.id, scheme });
+        self.globals.push(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;

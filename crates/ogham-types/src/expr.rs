@@ -124,6 +124,14 @@ pub(crate) fn op_shape(op: &str) -> Option<(Constraint, bool)> {
 /// `i64` variables in scope, `+ - *` of those).
 impl Checker {
     pub fn size_poly_of(&self, e: &Expr) -> Option<Poly> {
+        self.size_poly_arith(e).or_else(|| {
+            // A non-polynomial part registered by `register_opaque_sizes`.
+            let (key, _) = self.size_term(e)?;
+            self.size_terms.get(&key).map(|id| Poly::var(*id))
+        })
+    }
+
+    fn size_poly_arith(&self, e: &Expr) -> Option<Poly> {
         match &e.kind {
             ExprKind::Literal(Literal::Int { value, .. }) => i64::try_from(*value).ok().map(Poly::constant),
             ExprKind::Parens(inner) => self.size_poly_of(inner),
@@ -405,24 +413,101 @@ impl Checker {
                 if !self.unify_at(&Ty::i64(), &t, e.span) {
                     return self.store.fresh_unknown();
                 }
-                match self.size_poly_of(e) {
-                    Some(p) => {
-                        // Remember how a sum or product was written (`[k + (n - k)]`,
-                        // `[2 * m]`), so that `[n+m]` (`split`) and `[n*m]`
-                        // (`unflatten`) can be solved the way the program spelled it.
-                        if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
-                            if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
-                                if let (Some(a), Some(b)) = (self.size_poly_of(lhs), self.size_poly_of(rhs)) {
-                                    self.sum_hints.push((p.clone(), op.name == "*", a, b));
-                                }
-                            }
+                self.size_of_expr(e)
+            }
+        }
+    }
+
+    /// The size an (already checked) `i64` expression denotes: a polynomial
+    /// if it is one; otherwise a size that equals only the same expression
+    /// over the same variables (`[n/2]` and `[n/2]` are one size, as in
+    /// Futhark); otherwise a fresh unknown size.
+    pub fn size_of_expr(&mut self, e: &Expr) -> Dim {
+        self.register_opaque_sizes(e);
+        match self.size_poly_of(e) {
+            Some(p) => {
+                // Remember how a sum or product was written (`[k + (n - k)]`,
+                // `[2 * m]`, `take (8*6)`), so that `[n+m]` (`split`) and
+                // `[n*m]` (`unflatten`) can be solved the way the program spelled it.
+                if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
+                    if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
+                        if let (Some(a), Some(b)) = (self.size_poly_of(lhs), self.size_poly_of(rhs)) {
+                            self.sum_hints.push((p.clone(), op.name == "*", a, b));
                         }
-                        Dim::Poly(p)
                     }
-                    None => self.store.fresh_unknown(),
+                }
+                Dim::Poly(p)
+            }
+            None => self.store.fresh_unknown(),
+        }
+    }
+
+    /// Gives every maximal non-polynomial part of a size expression (`n/8`
+    /// in `n/8*8`, `i64.i32 n`) an opaque size variable, the same for the
+    /// same expression over the same variables, so that it takes part in
+    /// size arithmetic like a name (see `ty::is_opaque`).
+    fn register_opaque_sizes(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Parens(inner) | ExprKind::Negate(inner) => self.register_opaque_sizes(inner),
+            ExprKind::BinOp { op, lhs, rhs, backquoted: false }
+                if op.quals.is_empty() && !self.user_op(&op.name) && matches!(op.name.as_str(), "+" | "-" | "*") =>
+            {
+                self.register_opaque_sizes(lhs);
+                self.register_opaque_sizes(rhs);
+            }
+            ExprKind::Literal(_) | ExprKind::Var(_) if self.size_poly_of(e).is_some() => {}
+            _ => {
+                if self.size_poly_of(e).is_some() {
+                    return;
+                }
+                if let Some((key, shown)) = self.size_term(e) {
+                    if !self.size_terms.contains_key(&key) {
+                        let id = NodeId(ty::OPAQUE_BASE + self.size_terms.len() as u32);
+                        self.names.insert(id, shown);
+                        self.size_terms.insert(key, id);
+                    }
                 }
             }
         }
+    }
+
+    /// A canonical text for a size expression built from literals, names
+    /// (by the binding they refer to), applications and operators, and how
+    /// to show it; `None` for anything else (which may have effects or
+    /// differ between uses).
+    fn size_term(&self, e: &Expr) -> Option<(String, String)> {
+        Some(match &e.kind {
+            ExprKind::Literal(Literal::Int { value, .. }) => (value.to_string(), value.to_string()),
+            ExprKind::Parens(inner) => return self.size_term(inner),
+            ExprKind::Var(q) if q.quals.is_empty() => match self.lookup_local(&q.name) {
+                Some(l) => (format!("l{}", l.id.0), q.name.clone()),
+                None => (format!("g{}", self.global_names.get(&q.name)?.0), q.name.clone()),
+            },
+            ExprKind::Var(q) => (format!("q{q}"), q.to_string()),
+            ExprKind::Apply(f, args) => {
+                let (mut k, mut s) = self.size_term(f)?;
+                k = format!("({k}");
+                for a in args {
+                    let (ak, as_) = self.size_term(a)?;
+                    k.push(' ');
+                    k.push_str(&ak);
+                    s.push(' ');
+                    s.push_str(&as_);
+                }
+                k.push(')');
+                (k, format!("({s})"))
+            }
+            ExprKind::BinOp { op, lhs, rhs, .. } => {
+                let (lk, ls) = self.size_term(lhs)?;
+                let (rk, rs) = self.size_term(rhs)?;
+                (format!("({lk} {op} {rk})"), format!("{ls}{op}{rs}"))
+            }
+            ExprKind::Negate(inner) => {
+                let (k, s) = self.size_term(inner)?;
+                (format!("(- {k})"), format!("-{s}"))
+            }
+            _ => return None,
+        })
     }
 
     // ------------------------------------------------------------ functions
@@ -539,8 +624,15 @@ impl Checker {
                 self.unify_mode_at(r, &body_ty, body.span, mode);
                 // The declared type, with anonymous sizes existential.
                 match ret {
-                    Some(r) => {
-                        let declared = self.type_exp_quiet(r);
+                    Some(te) => {
+                        let declared = self.type_exp_quiet(te);
+                        // Only for top-level definitions: a local function's
+                        // result could then alias what the declared `[]` hid.
+                        let declared = if existential || !top_level_header {
+                            declared
+                        } else {
+                            self.infer_anonymous_returns(&declared, r)
+                        };
                         let _ = self.unify(&declared, &body_ty, SizeMode::Ignore, body.span);
                         declared
                     }
@@ -549,6 +641,18 @@ impl Checker {
             }
             None => body_ty.clone(),
         };
+        // Without a declared return type, a result that shares nothing with
+        // the parameters or anything else in scope is unique (as Futhark
+        // infers it), so callers may consume it.
+        let ret_unique = ret_unique
+            || (ret.is_none()
+                && !params.is_empty()
+                && !contains_arrow(&self.store.resolve(&result))
+                && body_aliases.iter().all(|a| {
+                    *a != GLOBAL_ALIAS
+                        && !param_vars.iter().any(|(id, _, _)| id == a)
+                        && !self.locals[..saved_locals.min(self.locals.len())].iter().any(|l| l.id == *a)
+                }));
         let fun_ty = Checker::curry(param_tys, result, ret_unique);
         if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
             let _ = name_span;
@@ -556,6 +660,62 @@ impl Checker {
         self.locals.truncate(saved_locals);
         self.local_types.truncate(saved_types);
         (fun_ty, explicit_types, explicit_sizes, body_aliases, param_vars)
+    }
+
+    /// The anonymous sizes of a declared return type (unknown in
+    /// `declared`), as the body determined them (in `inferred`, the same
+    /// type checked with those sizes as variables): a size known from the
+    /// parameters stays that size, and anonymous sizes the body made equal
+    /// are one existential size, so `: ([]i64, []i64)` returning two arrays
+    /// of one size lets callers `zip` them (Futhark 0.27's rule).
+    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty) -> Ty {
+        let inferred = self.store.resolve(inferred);
+        let mut found = Vec::new();
+        ty::map_dims(&inferred, &mut |d| {
+            found.push(d.clone());
+            d.clone()
+        });
+        let mut count = 0;
+        ty::map_dims(declared, &mut |d| {
+            count += 1;
+            d.clone()
+        });
+        if count != found.len() {
+            return declared.clone();
+        }
+        let visible = |c: &Checker, v: NodeId| {
+            c.locals.iter().any(|l| l.id == v) || c.globals.iter().any(|g| g.binder == v)
+        };
+        let mut same: Vec<(Dim, Dim)> = Vec::new();
+        let mut i = 0;
+        let mut out = |c: &mut Checker, d: &Dim| -> Dim {
+            let here = found[i].clone();
+            i += 1;
+            if !matches!(d, Dim::Unknown(_)) {
+                return d.clone();
+            }
+            match &here {
+                Dim::Poly(p) if p.vars().all(|v| visible(c, v) && !ty::is_svar(v) && !ty::is_opaque(v)) => here,
+                _ => match same.iter().find(|(k, _)| *k == here) {
+                    Some((_, v)) => v.clone(),
+                    None => {
+                        same.push((here, d.clone()));
+                        d.clone()
+                    }
+                },
+            }
+        };
+        let mut result_dims = Vec::new();
+        ty::map_dims(declared, &mut |d| {
+            result_dims.push(d.clone());
+            d.clone()
+        });
+        let mapped: Vec<Dim> = result_dims.iter().map(|d| out(self, d)).collect();
+        let mut j = 0;
+        ty::map_dims(declared, &mut |_| {
+            j += 1;
+            mapped[j - 1].clone()
+        })
     }
 
     /// Converts a type expression a second time without reporting errors (they were reported the first time).
@@ -909,7 +1069,17 @@ impl Checker {
                 if self.is_short_circuit(op, *backquoted) {
                     // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
                 }
-                self.apply(ft, fa, &args, op.span)
+                let (t, a) = self.apply(ft, fa, &args, op.span);
+                // `x |> f` and `f <| x` are `f x`: the result is unique when `f`'s is.
+                let fun = match op.name.as_str() {
+                    "|>" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(rhs),
+                    "<|" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(lhs),
+                    _ => None,
+                };
+                let unique_result = fun.and_then(|f| self.pending.expr_types.get(&f.id)).is_some_and(|ft| {
+                    matches!(self.store.resolve(ft), Ty::Arrow(arrow) if arrow.ret_unique && !matches!(arrow.to, Ty::Arrow(_)))
+                });
+                (t, if unique_result { none() } else { a })
             }
             ExprKind::Negate(inner) => {
                 if let ExprKind::Literal(lit @ Literal::Int { .. }) = &inner.kind {
@@ -1621,14 +1791,14 @@ impl Checker {
             if contains_arrow(&self.store.resolve(&at)) {
                 earlier_fun_args.push(at.clone());
             }
+            // A function-valued argument contributes what its closure
+            // aliases, not itself (see `function_closure_aliases`).
+            let aa = if contains_arrow(&self.store.resolve(&at)) { self.function_closure_aliases(aa) } else { aa };
             arg_info.push((aa, arrow.consumes, arg.span));
             last_unique = arrow.ret_unique;
             t = match arrow.param {
                 Some(p) => {
-                    let d = match self.size_poly_of(arg) {
-                        Some(poly) => Dim::Poly(poly),
-                        None => self.store.fresh_unknown(),
-                    };
+                    let d = self.size_of_expr(arg);
                     ty::subst_sizes(&arrow.to, &HashMap::from([(p, d)]))
                 }
                 None => arrow.to,
@@ -1655,7 +1825,7 @@ impl Checker {
         let aliases = if fully_applied && last_unique {
             Aliases::new()
         } else {
-            let mut out = fa;
+            let mut out = self.function_closure_aliases(fa);
             for (aa, consumes, _) in arg_info {
                 if !consumes {
                     out.extend(aa);
@@ -1664,6 +1834,32 @@ impl Checker {
             out
         };
         (t, aliases)
+    }
+
+    /// Whether the operator at `node` is the prelude's `|>` or `<|`.
+    fn is_prelude_pipe(&self, node: NodeId) -> bool {
+        match self.info.resolutions.get(&node) {
+            Some(Resolution::Def(d)) => self.info.defs.get(d.0 as usize).is_some_and(|info| {
+                matches!(info.loc, crate::info::DefLoc::File { file_index: 0, .. })
+            }),
+            _ => false,
+        }
+    }
+
+    /// The aliases a function value passes on to what applying it returns:
+    /// those of its closure, but not the function variable itself (`op` in
+    /// `op x`) nor the top-level definitions it is built from (`map (+1)`),
+    /// which own no arrays a result could share.
+    fn function_closure_aliases(&self, a: Aliases) -> Aliases {
+        a.into_iter()
+            .filter(|id| {
+                *id != GLOBAL_ALIAS
+                    && !self
+                        .locals
+                        .iter()
+                        .any(|l| l.id == *id && matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
+            })
+            .collect()
     }
 
     /// The type of an operator used infix or in a section; records its resolution.
@@ -1746,10 +1942,7 @@ impl Checker {
                 );
                 return (Ty::Error, Aliases::new());
             }
-            let scheme = self.globals[def.0 as usize].scheme.clone();
-            self.record_resolution(node, Resolution::Def(def));
-            let t = self.instantiate(&scheme, node, span);
-            return (t, Aliases::from([GLOBAL_ALIAS]));
+            return self.global_value(node, def, span);
         }
         if let Some(found) = self.opened_prim_member(node, name, span) {
             return found;

@@ -27,7 +27,7 @@ use ogham_syntax::ast::{Dec, Expr, ModExp, ModParam, NodeId, QualName, SigExp, S
 use ogham_syntax::Span;
 
 use crate::builtins::Builtin;
-use crate::checker::{Aliases, Checker, TypeAbbrev, GLOBAL_ALIAS};
+use crate::checker::{Aliases, Checker, Scheme, TypeAbbrev, GLOBAL_ALIAS};
 use crate::expr::{op_shape, AnonMode};
 use crate::info::{DefId, DefLoc, Resolution};
 use crate::ty::Ty;
@@ -61,6 +61,15 @@ pub struct Functor {
     pub args: Vec<(String, Module)>,
 }
 
+/// A value restricted to its specification (see `GlobalDef::alias`).
+#[derive(Clone, Debug)]
+pub struct SpecAlias {
+    /// The definition.
+    pub target: DefId,
+    /// Its type parameters, in terms of the specification's.
+    pub types: Vec<(NodeId, Ty)>,
+}
+
 /// A module type with the scope it was defined in.
 pub struct SigClosure {
     pub sig: SigExp,
@@ -72,7 +81,9 @@ pub struct SigClosure {
 struct FlatSig {
     specs: Vec<Spec>,
     scope: ModEnv,
-    refinements: Vec<(QualName, Vec<TypeParam>, ogham_syntax::ast::TypeExp)>,
+    /// `with t = te`: the type path and `te` elaborated where the `with` is
+    /// written (`None` for refinements with type parameters, not compared).
+    refinements: Vec<(QualName, Option<Ty>)>,
 }
 
 /// First id of the range used for nodes of elaborated functor bodies.
@@ -388,7 +399,8 @@ impl Checker {
             SigExp::Specs(specs, _) => Some(FlatSig { specs: specs.clone(), scope: self.scope(), refinements: Vec::new() }),
             SigExp::With { sig, path, params, def, .. } => {
                 let mut flat = self.flatten_sig(sig)?;
-                flat.refinements.push((path.clone(), params.clone(), def.clone()));
+                let ty = params.is_empty().then(|| self.type_exp(def, AnonMode::Fresh));
+                flat.refinements.push((path.clone(), ty));
                 Some(flat)
             }
             SigExp::Arrow { span, .. } => {
@@ -480,7 +492,7 @@ impl Checker {
         &mut self,
         m: &Module,
         specs: &[Spec],
-        refinements: &[(QualName, Vec<TypeParam>, ogham_syntax::ast::TypeExp)],
+        refinements: &[(QualName, Option<Ty>)],
         out: &mut ModEnv,
         span: Span,
     ) {
@@ -516,11 +528,15 @@ impl Checker {
                     }
                     let refined = refinements
                         .iter()
-                        .find(|(q, _, _)| q.quals.is_empty() && q.name == name.name.text)
-                        .map(|(_, _, d)| d.clone());
-                    if let Some(def) = def.as_ref().or(refined.as_ref()) {
-                        if params.is_empty() {
-                            let expected = self.type_exp(def, AnonMode::Fresh);
+                        .find(|(q, _)| q.quals.is_empty() && q.name == name.name.text)
+                        .and_then(|(_, t)| t.clone());
+                    let expected = match (def, refined) {
+                        (_, Some(t)) => Some(t),
+                        (Some(def), None) if params.is_empty() => Some(self.type_exp(def, AnonMode::Fresh)),
+                        _ => None,
+                    };
+                    if let Some(expected) = expected {
+                        {
                             if self.unify(&expected, &actual.ty, SizeMode::Ignore, span).is_err() {
                                 let (e, a) = (self.show(&expected), self.show(&actual.ty));
                                 self.error(
@@ -544,7 +560,7 @@ impl Checker {
                     }
                     Module::Struct(env) => match env.values.get(&name.text).copied() {
                         Some(def) => {
-                            self.check_val_spec(def, &name.text, type_params, ty, span);
+                            let def = self.check_val_spec(def, &name.text, type_params, ty, span);
                             // Later specifications may use it as a size (`val n: i64`, `[n]t`).
                             self.global_names.insert(name.text.clone(), def);
                             out.values.insert(name.text.clone(), def);
@@ -591,27 +607,48 @@ impl Checker {
         );
     }
 
-    /// Checks that definition `def` can have the type a `val` spec gives it.
-    fn check_val_spec(&mut self, def: DefId, name: &str, type_params: &[TypeParam], te: &ogham_syntax::ast::TypeExp, span: Span) {
-        let scheme = self.globals[def.0 as usize].scheme.clone();
-        if scheme.ty == Ty::Error {
-            return;
+    /// Checks that definition `def` can have the type a `val` spec gives it;
+    /// returns the value as the module type shows it (a [`SpecAlias`] with
+    /// the specification's type), or `def` itself if that is the same.
+    fn check_val_spec(
+        &mut self,
+        def: DefId,
+        name: &str,
+        type_params: &[TypeParam],
+        te: &ogham_syntax::ast::TypeExp,
+        span: Span,
+    ) -> DefId {
+        let g = &self.globals[def.0 as usize];
+        let (scheme, target) = match &g.alias {
+            Some(a) => (g.scheme.clone(), a.target),
+            None => (g.scheme.clone(), def),
+        };
+        if scheme.ty == Ty::Error || self.globals[def.0 as usize].alias.is_some() {
+            return def;
         }
         let saved_locals = std::mem::take(&mut self.locals);
         let saved_types = std::mem::take(&mut self.local_types);
         let saved_pending = std::mem::take(&mut self.pending);
         let saved_implicit = self.implicit_sizes.replace(Vec::new());
+        let mut spec_types = Vec::new();
+        let mut spec_sizes = Vec::new();
         for tp in type_params {
             match tp {
-                TypeParam::Size(b) => self.push_size_binder(b),
+                TypeParam::Size(b) => {
+                    self.push_size_binder(b);
+                    spec_sizes.push(b.id);
+                }
                 TypeParam::Type(b, _) => {
                     self.note_name(b);
                     self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
+                    spec_types.push(b.id);
                 }
             }
         }
         let errors = self.diags.len();
         let expected = self.type_exp(te, AnonMode::Implicit);
+        spec_sizes.extend(self.implicit_sizes.take().unwrap_or_default());
+        let mut result = def;
         if self.diags.len() == errors {
             let actual = self.instantiate(&scheme, NodeId(0), span);
             if self.unify(&expected, &actual, SizeMode::Ignore, span).is_err() {
@@ -621,12 +658,49 @@ impl Checker {
                     span,
                     format!("Value `{name}` has type `{a}`, but the module type requires `{e}`."),
                 );
+            } else {
+                let types: Vec<(NodeId, Ty)> = self
+                    .pending
+                    .insts
+                    .iter()
+                    .flat_map(|(_, ts, _)| ts.iter())
+                    .map(|(p, v)| (*p, self.store.resolve(v)))
+                    .collect();
+                let exact = types.iter().all(|(_, t)| matches!(t, Ty::Param(_)))
+                    && scheme.type_params.len() == spec_types.len()
+                    && scheme.size_params.len() == spec_sizes.len();
+                if !exact {
+                    let spec_scheme = Scheme {
+                        type_params: spec_types,
+                        size_params: spec_sizes,
+                        ty: self.store.resolve(&expected),
+                    };
+                    result = self.spec_alias(target, spec_scheme, types);
+                }
             }
         }
         self.locals = saved_locals;
         self.local_types = saved_types;
         self.pending = saved_pending;
         self.implicit_sizes = saved_implicit;
+        result
+    }
+
+    /// A new global standing for `target` with the specification's type.
+    fn spec_alias(&mut self, target: DefId, scheme: Scheme, types: Vec<(NodeId, Ty)>) -> DefId {
+        let id = DefId(self.globals.len() as u32);
+        let binder = self.globals[target.0 as usize].binder;
+        let mut info = self.info.defs[target.0 as usize].clone();
+        info.ty = crate::ty::to_public(&scheme.ty);
+        info.size_params = scheme.size_params.clone();
+        info.is_entry = false;
+        self.info.defs.push(info);
+        self.globals.push(crate::checker::GlobalDef {
+            binder,
+            scheme,
+            alias: Some(SpecAlias { target, types }),
+        });
+        id
     }
 
     /// How many leading qualifiers of a name form a module path (`M.N` in
@@ -659,6 +733,32 @@ impl Checker {
         (t, a)
     }
 
+    /// A use of a top-level definition (or of a value seen through a module
+    /// type): its type instantiated at `node`.
+    pub fn global_value(&mut self, node: NodeId, def: DefId, span: Span) -> (Ty, Aliases) {
+        let g = &self.globals[def.0 as usize];
+        let scheme = g.scheme.clone();
+        let Some(alias) = g.alias.clone() else {
+            self.record_resolution(node, Resolution::Def(def));
+            let t = self.instantiate(&scheme, node, span);
+            return (t, Aliases::from([GLOBAL_ALIAS]));
+        };
+        let t = self.instantiate(&scheme, node, span);
+        // The definition's own type parameters, in terms of this use's
+        // instantiation of the specification's.
+        let spec_inst: HashMap<NodeId, Ty> = match self.pending.insts.iter().position(|(n, _, _)| *n == node) {
+            Some(i) => self.pending.insts.remove(i).1.into_iter().collect(),
+            None => HashMap::new(),
+        };
+        let def_types: Vec<(NodeId, Ty)> =
+            alias.types.iter().map(|(p, term)| (*p, crate::ty::subst_params(term, &spec_inst))).collect();
+        if !def_types.is_empty() {
+            self.pending.insts.push((node, def_types, Vec::new()));
+        }
+        self.record_resolution(node, Resolution::Def(alias.target));
+        (t, Aliases::from([GLOBAL_ALIAS]))
+    }
+
     /// `M.x` where `M` names module `m`.
     pub fn module_member(&mut self, node: NodeId, m: Module, q: &QualName) -> (Ty, Aliases) {
         match m {
@@ -669,10 +769,7 @@ impl Checker {
             }
             Module::Struct(env) => {
                 if let Some(def) = env.values.get(&q.name).copied() {
-                    let scheme = self.globals[def.0 as usize].scheme.clone();
-                    self.record_resolution(node, Resolution::Def(def));
-                    let t = self.instantiate(&scheme, node, q.span);
-                    return (t, Aliases::from([GLOBAL_ALIAS]));
+                    return self.global_value(node, def, q.span);
                 }
             }
             Module::Functor(_) => {}
