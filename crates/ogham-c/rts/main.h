@@ -59,6 +59,9 @@ static inline og_value *og_value_clone(og_ctx *ctx, const og_value *v) {
 typedef struct og_var {
   char *name;
   og_value *value;
+  /* Passed to a `*` parameter: as in Futhark, `free` is then the only
+   * command that may use the variable. */
+  bool consumed;
   struct og_var *next;
 } og_var;
 
@@ -68,13 +71,24 @@ static inline og_var **og_var_find(og_var **vars, const char *name) {
   return NULL;
 }
 
-/* Splits a command line into words; "quoted words" may contain spaces. */
+/* A variable that exists and has not been consumed, or NULL after
+ * printing the failure (the caller returns). */
+static inline og_var *og_var_live(og_var **vars, const char *name) {
+  og_var **v = og_var_find(vars, name);
+  if (v == NULL) { printf("%%%%%% FAILURE\nUnknown variable: %s\n", name); return NULL; }
+  if ((*v)->consumed) { printf("%%%%%% FAILURE\nVariable has been consumed: %s\n", name); return NULL; }
+  return *v;
+}
+
+/* Splits a command line into words; "quoted words" may contain spaces.
+ * Returns -1 when the line has more than `max` words. */
 static inline int og_split_words(char *line, char **words, int max) {
   int n = 0;
   char *p = line;
   for (;;) {
     while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
-    if (*p == 0 || n == max) break;
+    if (*p == 0) break;
+    if (n == max) return -1;
     if (*p == '"') {
       p++;
       words[n++] = p;
@@ -140,20 +154,29 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
      * tuple), or one variable per result, as older versions. */
     int n_outvars = n == 3 + e->n_in ? 1 : e->n_out;
     if (n != 2 + n_outvars + e->n_in) OG_FAIL("Invalid argument count, expected 1 output and %d inputs", e->n_in);
-    for (int i = 0; i < n_outvars; i++)
+    for (int i = 0; i < n_outvars; i++) {
       if (og_var_find(vars, w[2 + i]) != NULL) OG_FAIL("Variable already exists: %s", w[2 + i]);
+      for (int j = 0; j < i; j++)
+        if (strcmp(w[2 + i], w[2 + j]) == 0) OG_FAIL("Output variable given twice: %s", w[2 + i]);
+    }
     og_value *ins[64];
     og_value *outs[64] = {NULL};
     if (e->n_in > 64 || e->n_out > 64) OG_FAIL("too many arguments");
+    og_var *in_vars[64];
     for (int i = 0; i < e->n_in; i++) {
-      og_var **v = og_var_find(vars, w[2 + n_outvars + i]);
-      if (v == NULL) OG_FAIL("Unknown variable: %s", w[2 + n_outvars + i]);
-      if (!og_value_has_type((*v)->value, e->in_types[i])) OG_FAIL("Wrong input type for %s: expected %s", (*v)->name, e->in_types[i]->name);
-      ins[i] = (*v)->value;
+      og_var *v = og_var_live(vars, w[2 + n_outvars + i]);
+      if (v == NULL) return;
+      if (!og_value_has_type(v->value, e->in_types[i])) OG_FAIL("Wrong input type for %s: expected %s", v->name, e->in_types[i]->name);
+      ins[i] = v->value;
+      in_vars[i] = v;
     }
     int64_t t0 = og_now_us();
     int err = og_api_call(ctx, e, outs, ins);
     int64_t t1 = og_now_us();
+    /* A consumed input may have been updated in place, whether or not the
+     * call succeeded: only `free` may use it now. */
+    for (int i = 0; i < e->n_in; i++)
+      if (e->in_unique[i]) in_vars[i]->consumed = true;
     if (err) {
       char *msg = og_take_error(ctx);
       printf("%%%%%% FAILURE\n%s\n", msg ? msg : "unknown error");
@@ -172,30 +195,60 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     if (n < 2 || n % 2 != 0) OG_FAIL("restore: expected a file and pairs of variable and type");
     FILE *f = fopen(w[1], "rb");
     if (f == NULL) OG_FAIL("Failed to open %s: %s", w[1], strerror(errno));
-    og_reader r = {NULL, 0, 0, {0}};
-    unsigned char *buf = og_slurp(f, &r.len);
-    fclose(f);
-    if (buf == NULL) OG_FAIL("Failed to read %s", w[1]);
-    r.buf = buf;
-    for (int i = 2; i + 1 < n; i += 2) {
-      if (og_var_find(vars, w[i]) != NULL) { free(buf); OG_FAIL("Variable already exists: %s", w[i]); }
-      const og_type_desc *t = og_type_by_name(w[i + 1]);
-      og_type_desc tmp = {w[i + 1], 0, 0, 0, NULL, 0, NULL, NULL, NULL};
-      if (t == NULL && og_parse_array_type(w[i + 1], &tmp.prim, &tmp.rank)) t = &tmp;
-      if (t == NULL) { free(buf); OG_FAIL("Unknown type: %s", w[i + 1]); }
-      og_value *v = og_read_typed(ctx, &r, t);
-      if (v == NULL) { free(buf); OG_FAIL("Failed to restore variable %s: %s", w[i], r.error); }
-      if (t == &tmp) v->type = NULL;
-      if (!og_var_add(vars, w[i], v)) { free(buf); OG_FAIL("out of memory"); }
+    /* Every value is read before any variable is created, so a failure
+     * leaves no variable behind. Values are read one at a time from the
+     * stream, their headers checked before their payloads are read (so
+     * /dev/zero or a lying size fails without reading it all). */
+    og_value *vals[128] = {NULL};
+    int nvals = (n - 2) / 2;
+    char why[600] = {0};
+    if (nvals > 128) snprintf(why, sizeof why, "restore: at most 128 variables at once");
+    for (int i = 0; i < nvals && why[0] == 0; i++) {
+      const char *name = w[2 + 2 * i], *type = w[3 + 2 * i];
+      bool dup = og_var_find(vars, name) != NULL;
+      for (int j = 0; j < i; j++) dup = dup || strcmp(w[2 + 2 * j], name) == 0;
+      if (dup) { snprintf(why, sizeof why, "Variable already exists: %s", name); break; }
+      const og_type_desc *t = og_type_by_name(type);
+      og_type_desc tmp = {type, 0, 0, 0, NULL, 0, NULL, NULL, NULL};
+      if (t == NULL && og_parse_array_type(type, &tmp.prim, &tmp.rank)) t = &tmp;
+      if (t == NULL) { snprintf(why, sizeof why, "Unknown type: %s", type); break; }
+      og_reader r = {NULL, 0, 0, {0}};
+      og_bytes bytes = {NULL, 0, 0};
+      if (og_stream_value(f, t, &bytes, r.error, sizeof r.error)) {
+        free(bytes.data);
+        snprintf(why, sizeof why, "Failed to restore variable %s: %s", name, r.error);
+        break;
+      }
+      r.buf = bytes.data;
+      r.len = bytes.len;
+      vals[i] = og_read_typed(ctx, &r, t);
+      free(bytes.data);
+      if (vals[i] == NULL) { snprintf(why, sizeof why, "Failed to restore variable %s: %s", name, r.error); break; }
+      if (t == &tmp) vals[i]->type = NULL;
     }
-    free(buf);
+    fclose(f);
+    if (why[0] != 0) {
+      for (int i = 0; i < nvals && i < 128; i++) og_value_free(vals[i]);
+      OG_FAIL("%s", why);
+    }
+    for (int i = 0; i < nvals; i++) {
+      if (!og_var_add(vars, w[2 + 2 * i], vals[i])) {
+        for (int j = i + 1; j < nvals; j++) og_value_free(vals[j]);
+        OG_FAIL("out of memory");
+      }
+    }
   } else if (strcmp(cmd, "store") == 0) {
     if (n < 2) OG_FAIL("store: expected a file");
-    for (int i = 2; i < n; i++) if (og_var_find(vars, w[i]) == NULL) OG_FAIL("Unknown variable: %s", w[i]);
+    for (int i = 2; i < n; i++) if (og_var_live(vars, w[i]) == NULL) return;
     FILE *f = fopen(w[1], "wb");
     if (f == NULL) OG_FAIL("Failed to open %s: %s", w[1], strerror(errno));
     for (int i = 2; i < n; i++) og_write_binary(f, (*og_var_find(vars, w[i]))->value);
-    fclose(f);
+    /* A full disk or an unwritable file shows in the stream's error flag or
+     * in the final flush: the store failed, not OK. */
+    bool bad = ferror(f) != 0;
+    int saved = errno;
+    if (fclose(f) != 0 && !bad) { bad = true; saved = errno; }
+    if (bad) OG_FAIL("Failed to write %s: %s", w[1], strerror(saved ? saved : EIO));
   } else if (strcmp(cmd, "free") == 0) {
     for (int i = 1; i < n; i++) if (og_var_find(vars, w[i]) == NULL) OG_FAIL("Unknown variable: %s", w[i]);
     for (int i = 1; i < n; i++) {
@@ -209,13 +262,13 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     }
   } else if (strcmp(cmd, "rename") == 0) {
     if (n != 3) OG_FAIL("rename: expected two variables");
-    og_var **v = og_var_find(vars, w[1]);
-    if (v == NULL) OG_FAIL("Unknown variable: %s", w[1]);
+    og_var *v = og_var_live(vars, w[1]);
+    if (v == NULL) return;
     if (og_var_find(vars, w[2]) != NULL) OG_FAIL("Variable already exists: %s", w[2]);
     char *name = strdup(w[2]);
     if (name == NULL) OG_FAIL("out of memory");
-    free((*v)->name);
-    (*v)->name = name;
+    free(v->name);
+    v->name = name;
   } else if (strcmp(cmd, "inputs") == 0 || strcmp(cmd, "outputs") == 0) {
     if (n != 2) OG_FAIL("%s: expected an entry point", cmd);
     const og_entry *e = og_find_entry(w[1]);
@@ -247,9 +300,9 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     }
   } else if (strcmp(cmd, "type") == 0) {
     if (n != 2) OG_FAIL("type: expected a variable");
-    og_var **v = og_var_find(vars, w[1]);
-    if (v == NULL) OG_FAIL("Unknown variable: %s", w[1]);
-    const og_value *x = (*v)->value;
+    og_var *v = og_var_live(vars, w[1]);
+    if (v == NULL) return;
+    const og_value *x = v->value;
     if (x->type != NULL) printf("%s\n", x->type->name);
     else { for (int i = 0; i < x->rank; i++) printf("[]"); printf("%s\n", og_prim_names[x->prim]); }
   } else if (strcmp(cmd, "kind") == 0) {
@@ -266,10 +319,10 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     for (int i = 0; i < t->nfields; i++) printf("%s %s\n", t->field_names[i], t->field_types[i]->name);
   } else if (strcmp(cmd, "project") == 0) {
     if (n != 4) OG_FAIL("project: expected an output, a record variable and a field");
-    og_var **v = og_var_find(vars, w[2]);
-    if (v == NULL) OG_FAIL("Unknown variable: %s", w[2]);
+    og_var *v = og_var_live(vars, w[2]);
+    if (v == NULL) return;
     if (og_var_find(vars, w[1]) != NULL) OG_FAIL("Variable already exists: %s", w[1]);
-    const og_value *rec = (*v)->value;
+    const og_value *rec = v->value;
     const og_type_desc *t = rec->type;
     if (t == NULL || t->nfields == 0) OG_FAIL("Not a record: %s", w[2]);
     int first = 0, f = -1;
@@ -302,7 +355,7 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     int k = 0;
     for (int i = 0; i < t->nfields; i++) {
       og_var **v = og_var_find(vars, w[3 + i]);
-      if (v == NULL || !og_value_has_type((*v)->value, t->field_types[i])) { og_value_free(out); OG_FAIL("Invalid field %s", w[3 + i]); }
+      if (v == NULL || (*v)->consumed || !og_value_has_type((*v)->value, t->field_types[i])) { og_value_free(out); OG_FAIL("Invalid field %s", w[3 + i]); }
       const og_value *fv = (*v)->value;
       if (fv->prim >= 0) { out->parts[k] = og_value_clone(ctx, fv); if (out->parts[k]) out->nparts = ++k; }
       else for (int j = 0; j < fv->nparts; j++) { out->parts[k] = og_value_clone(ctx, fv->parts[j]); if (out->parts[k]) out->nparts = ++k; }
@@ -340,7 +393,8 @@ static inline int og_server(og_ctx *ctx) {
     char *w[256];
     int n = og_split_words(line, w, 256);
     if (n == 0) continue;
-    og_server_command(ctx, &vars, w, n);
+    if (n < 0) printf("%%%%%% FAILURE\nToo many words in one command (at most 256).\n");
+    else og_server_command(ctx, &vars, w, n);
     printf("%%%%%% OK\n");
     fflush(stdout);
   }
@@ -356,6 +410,20 @@ static inline int og_server(og_ctx *ctx) {
 }
 
 /* ---- The executable ---- */
+
+/* Whether a value of this type has an external (printable) form, as in
+ * Futhark: primitives, arrays of them, and tuples of such values (printed
+ * one per line). Named records and sum types are opaque. */
+static inline bool og_printable(const og_type_desc *t) {
+  if (t->prim >= 0) return true;
+  if (t->nfields == 0) return false;
+  for (int i = 0; i < t->nfields; i++) {
+    char index[24];
+    snprintf(index, sizeof index, "%d", i);
+    if (strcmp(t->field_names[i], index) != 0 || !og_printable(t->field_types[i])) return false;
+  }
+  return true;
+}
 
 /* Defined as 1 by `ogham c --server`: Futhark's tools start server
  * executables without arguments. */
@@ -398,6 +466,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-D") || !strcmp(a, "--debugging") || !strcmp(a, "-L") || !strcmp(a, "--log")) { /* accepted, no effect */ }
     else if ((!strcmp(a, "--tuning") || !strcmp(a, "--cache-file") || !strcmp(a, "--param")) && has_arg) i++;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { og_usage(argv[0]); return 0; }
+    else if (!has_arg && (!strcmp(a, "-e") || !strcmp(a, "--entry-point") || !strcmp(a, "-t") || !strcmp(a, "--write-runtime-to") ||
+                          !strcmp(a, "-r") || !strcmp(a, "--runs") || !strcmp(a, "-P") || !strcmp(a, "--num-threads"))) {
+      fprintf(stderr, "Error: option %s needs a value\n", a);
+      og_usage(argv[0]);
+      return 1;
+    }
     else { fprintf(stderr, "Error: unknown option %s\n", a); og_usage(argv[0]); return 1; }
   }
 #if OG_MULTICORE
@@ -427,6 +501,11 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (e->n_in > 64 || e->n_out > 64) { fprintf(stderr, "Error: too many arguments\n"); return 1; }
   for (int i = 0; i < e->n_in; i++) {
+    /* Opaque values have no external form, so they cannot be arguments. */
+    if (e->in_types[i]->prim < 0) {
+      fprintf(stderr, "Error: Cannot read input #%d of type %s\n", i, e->in_types[i]->name);
+      return 1;
+    }
     ins[i] = og_read_typed(&ctx, &r, e->in_types[i]);
     if (ins[i] == NULL) {
       fprintf(stderr, "Error: failed to read input #%d of type %s: %s\n", i, e->in_types[i]->name, r.error);
@@ -466,11 +545,28 @@ int main(int argc, char **argv) {
     }
     if (tf != NULL && timed) fprintf(tf, "%lld\n", (long long)(t1 - t0));
   }
-  if (tf != NULL) fclose(tf);
+  if (tf != NULL) {
+    bool bad = ferror(tf) != 0;
+    if (fclose(tf) != 0 || bad) {
+      fprintf(stderr, "Error: cannot write the runtime to %s: %s\n", runtime_file, strerror(errno ? errno : EIO));
+      rc = 1;
+    }
+  }
   if (rc == 0 && print) {
     for (int i = 0; i < e->n_out; i++) {
+      if (!og_printable(e->out_types[i])) {
+        fflush(stdout);
+        fprintf(stderr, "Values of type \"%s\" have no external representation.\n", e->out_types[i]->name);
+        rc = 1;
+        break;
+      }
       if (binary) og_write_binary(stdout, outs[i]);
       else { og_write_text(stdout, outs[i]); fputc('\n', stdout); }
+    }
+    /* Results that cannot be written (a full disk, a closed pipe) are a failure. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "Error: cannot write the results: %s\n", strerror(errno ? errno : EIO));
+      rc = 1;
     }
   }
   for (int i = 0; i < e->n_out; i++) og_value_free(outs[i]);

@@ -174,7 +174,10 @@ static inline int og_read_scalar(og_reader *r, int t, unsigned char *dst) {
       else return og_read_fail(r, "invalid float \"%s\" at byte %zu", tok, start);
       if (tok[0] == '-') x = -x;
     } else {
-      int suffix = og_split_suffix(tok, false);
+      /* In a hexadecimal float, f16/f32/f64 are a suffix only after a binary
+       * exponent (0x1p3f32); in 0x1f32 they are digits, as strtod reads them. */
+      bool hex_digits = (body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) && strpbrk(body, "pP") == NULL;
+      int suffix = og_split_suffix(tok, hex_digits);
       if (suffix >= 0 && suffix != t) return og_read_fail(r, "expected %s, got \"%s%s\" at byte %zu", og_prim_names[t], tok, og_prim_names[suffix], start);
       char clean[256];
       size_t k = 0;
@@ -197,18 +200,14 @@ static inline int og_read_scalar(og_reader *r, int t, unsigned char *dst) {
   bool neg;
   if (!og_parse_int(tok, &mag, &neg)) return og_read_fail(r, "invalid %s \"%s\" at byte %zu", og_prim_names[t], tok, start);
   int bits = og_prim_sizes[t] * 8;
-  bool is_signed = t <= OG_I64;
   uint64_t v;
-  if (is_signed) {
-    uint64_t limit = (uint64_t)1 << (bits - 1);
-    if ((neg && mag > limit) || (!neg && mag > limit - 1)) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
-    v = neg ? (uint64_t)0 - mag : mag;
-  } else {
-    uint64_t limit = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
-    if (neg && mag != 0) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
-    if (mag > limit) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
-    v = mag;
-  }
+  /* Futhark's rule: the literal is taken modulo 2^bits (-1u32 is
+   * 4294967295u32, 255i8 is -1i8); one outside both the signed and the
+   * unsigned range of the width is rejected. Same rule as ogham-data. */
+  uint64_t umax = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+  uint64_t nmax = (uint64_t)1 << (bits - 1);
+  if ((neg && mag > nmax) || (!neg && mag > umax)) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
+  v = neg ? (uint64_t)0 - mag : mag;
   switch (og_prim_sizes[t]) {
   case 1: { uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); break; }
   case 2: { uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
@@ -415,6 +414,118 @@ static inline og_value *og_read_typed(og_ctx *ctx, og_reader *r, const og_type_d
     }
   }
   return v;
+}
+
+/* Reads the bytes of one value of element type t and rank `rank` from a
+ * stream into out, without interpreting them beyond what bounds the read:
+ * a binary value's header and shape are checked before its payload is read
+ * (in chunks, so a lying size costs only what the stream really holds), and
+ * a text value ends at the first blank after it at bracket depth 0 and may
+ * contain only printable ASCII outside strings (so /dev/zero fails at its
+ * first byte). Returns 1 with a message in err on failure. */
+static inline int og_stream_one(FILE *f, int t, int rank, og_bytes *out, char *err, size_t errsz) {
+  int c;
+  for (;;) {
+    c = getc(f);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == '-') {
+      int d = getc(f);
+      if (d == '-') { while (c != EOF && c != '\n') c = getc(f); continue; }
+      if (d != EOF) ungetc(d, f);
+    }
+    break;
+  }
+  if (c == EOF) { snprintf(err, errsz, "the file ended before the value"); return 1; }
+  if (c == 'b') {
+    unsigned char h[7];
+    h[0] = 'b';
+    if (fread(h + 1, 1, 6, f) != 6) { snprintf(err, errsz, "truncated binary value header"); return 1; }
+    if (h[1] != 2) { snprintf(err, errsz, "unsupported binary format version %d", h[1]); return 1; }
+    if (h[2] != rank) { snprintf(err, errsz, "expected a value of rank %d, got rank %d", rank, h[2]); return 1; }
+    if (memcmp(h + 3, og_prim_tags[t], 4) != 0) { snprintf(err, errsz, "expected a value of type %s", og_prim_names[t]); return 1; }
+    unsigned char dims[8 * OG_MAX_RANK];
+    if (fread(dims, 8, (size_t)rank, f) != (size_t)rank) { snprintf(err, errsz, "truncated binary value shape"); return 1; }
+    int64_t shape[OG_MAX_RANK];
+    for (int i = 0; i < rank; i++) {
+      uint64_t d = 0;
+      for (int k = 7; k >= 0; k--) d = (d << 8) | dims[8 * i + k];
+      if (d > INT64_MAX) { snprintf(err, errsz, "invalid dimension in binary value"); return 1; }
+      shape[i] = (int64_t)d;
+    }
+    int64_t n = og_shape_elems(rank, shape), bytes;
+    if (n < 0 || __builtin_mul_overflow(n, (int64_t)og_prim_sizes[t], &bytes)) { snprintf(err, errsz, "binary value too large"); return 1; }
+    unsigned char *p = og_bytes_push(out, 7 + 8 * (size_t)rank);
+    if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+    memcpy(p, h, 7);
+    memcpy(p + 7, dims, 8 * (size_t)rank);
+    while (bytes > 0) {
+      size_t chunk = bytes < ((int64_t)1 << 20) ? (size_t)bytes : ((size_t)1 << 20);
+      size_t at = out->len;
+      if (og_bytes_push(out, chunk) == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+      size_t got = fread(out->data + at, 1, chunk, f);
+      if (got != chunk) { snprintf(err, errsz, "truncated binary value data"); return 1; }
+      bytes -= (int64_t)chunk;
+    }
+    return 0;
+  }
+  int depth = 0;
+  bool in_string = false;
+  for (;;) {
+    if (c == EOF) {
+      if (depth == 0 && !in_string) return 0;
+      snprintf(err, errsz, "the file ended inside a value");
+      return 1;
+    }
+    if (!in_string) {
+      if ((c == ' ' || c == '\t' || c == '\n' || c == '\r') && depth == 0) return 0;
+      if (c == '-') {
+        int d = getc(f);
+        if (d == '-') {
+          while (c != EOF && c != '\n') c = getc(f);
+          if (depth == 0) return 0;
+          c = '\n';
+        } else if (d != EOF) ungetc(d, f);
+      }
+      if (c < 0x20 ? (c != '\t' && c != '\n' && c != '\r') : c > 0x7e) {
+        snprintf(err, errsz, "invalid byte 0x%02x in a text value", (unsigned)c);
+        return 1;
+      }
+    }
+    unsigned char *p = og_bytes_push(out, 1);
+    if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+    *p = (unsigned char)c;
+    if (in_string) {
+      if (c == '\\') {
+        int d = getc(f);
+        if (d == EOF) continue;
+        p = og_bytes_push(out, 1);
+        if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+        *p = (unsigned char)d;
+      } else if (c == '"') {
+        in_string = false;
+        if (depth == 0) return 0;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '(') {
+      depth++;
+    } else if (c == ']' || c == ')') {
+      if (--depth <= 0) return 0;
+    }
+    c = getc(f);
+  }
+}
+
+/* og_stream_one for a described type: opaque values as their parts in order. */
+static inline int og_stream_value(FILE *f, const og_type_desc *ty, og_bytes *out, char *err, size_t errsz) {
+  if (ty->prim >= 0) return og_stream_one(f, ty->prim, ty->rank, out, err, errsz);
+  for (int i = 0; i < ty->nparts; i++) {
+    if (og_stream_value(f, ty->parts[i], out, err, errsz)) return 1;
+    unsigned char *p = og_bytes_push(out, 1);
+    if (p == NULL) { snprintf(err, errsz, "out of memory"); return 1; }
+    *p = ' ';
+  }
+  return 0;
 }
 
 /* ---- Writing ---- */

@@ -1137,15 +1137,19 @@ impl<'a> Gen<'a> {
         let aty = self.ty(array)?.clone();
         let c = vname(stm.pat[0].name);
         let dims: Vec<String> = shape.iter().map(|d| self.se(d)).collect();
+        // The new element count is computed with overflow checks
+        // (`og_shape_elems` gives -1 for a negative or overflowing shape): a
+        // product that wraps around to the old count would give a view larger
+        // than its data.
         let new_n = if dims.is_empty() {
             "1".to_string()
         } else {
-            dims.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" * ")
+            let shp = self.fresh("shape");
+            self.line(&format!("const int64_t {shp}[{}] = {{{}}};", dims.len(), dims.join(", ")));
+            format!("og_shape_elems({}, {shp})", dims.len())
         };
         let old_n = self.fresh("n");
         self.line(&format!("int64_t {old_n} = og_shape_elems({}, {a}.shape);", aty.rank()));
-        let neg = dims.iter().map(|d| format!("({d}) < 0")).collect::<Vec<_>>();
-        let neg = if neg.is_empty() { "false".to_string() } else { neg.join(" || ") };
         let mut fmt = String::from("Cannot reshape array of shape ");
         let mut args = Vec::new();
         for d in 0..aty.rank() {
@@ -1158,7 +1162,7 @@ impl<'a> Gen<'a> {
             args.push(d.clone());
         }
         fmt.push('.');
-        self.fail(&format!("{neg} || {old_n} != {new_n}"), stm.span, &fmt, &args);
+        self.fail(&format!("{old_n} < 0 || {old_n} != {new_n}"), stm.span, &fmt, &args);
         // A contiguous view is re-indexed in place; any other view is copied first.
         let keep = self.fresh("keep");
         let loc = self.loc(stm.span);
@@ -1815,7 +1819,7 @@ impl<'a> Gen<'a> {
         let sizes: Vec<String> = ops.iter().map(|op| format!("{}.shape[0]", vname(op.dests[0]))).collect();
         let total = sizes.join(" + ");
         let small = self.fresh("small");
-        self.line(&format!("bool {small} = {nchunks} > 1 && ({total}) * {nchunks} <= {wc};"));
+        self.line(&format!("bool {small} = {nchunks} > 1 && ({total}) <= {wc} / {nchunks};"));
         self.line(&format!("if (!{small}) {{"));
         self.indent += 1;
         // Large histograms: atomic updates of the destinations when every
@@ -2194,7 +2198,7 @@ impl<'a> Gen<'a> {
         self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {});", grain(map)));
         let buckets: Vec<String> = dests.iter().map(|ds| format!("{}.shape[0]", ds[0].0)).collect();
         let small = self.fresh("small");
-        self.line(&format!("bool {small} = {nchunks} > 1 && ({}) * {nchunks} <= {wc};", buckets.join(" + ")));
+        self.line(&format!("bool {small} = {nchunks} > 1 && ({}) <= {wc} / {nchunks};", buckets.join(" + ")));
         self.line(&format!("if (!{small}) {{"));
         self.indent += 1;
         self.in_parallel = true; // the fallback is the sequential loop

@@ -32,6 +32,14 @@ impl<'a> ValueReader<'a> {
 
     /// The next value, or `None` when only blanks and comments remain.
     pub fn next_value(&mut self) -> Result<Option<Value>, DataError> {
+        self.next_value_as(None)
+    }
+
+    /// The next value, reading unsuffixed text numbers as `hint` where they
+    /// can be (an integer as a float, a hexadecimal float), as a compiled
+    /// executable reads an argument of a known type. A binary value keeps
+    /// its own type.
+    pub fn next_value_as(&mut self, hint: Option<ogham_prim::PrimType>) -> Result<Option<Value>, DataError> {
         if self.at_end() {
             return Ok(None);
         }
@@ -41,7 +49,7 @@ impl<'a> ValueReader<'a> {
             return Ok(Some(v));
         }
         let mut parser = TextParser::new(self.input, self.pos);
-        let v = parser.parse_value(None)?;
+        let v = parser.parse_value(hint)?;
         self.pos = parser.pos();
         Ok(Some(v))
     }

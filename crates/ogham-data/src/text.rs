@@ -9,9 +9,16 @@
 //! ones after it, `empty([0][3]i32)`, strings `"abc"` as `[]u8`, `--` line
 //! comments anywhere whitespace may go, and trailing commas.
 //!
-//! Range rules: a decimal integer must fit its type; a hexadecimal or binary
-//! one may instead give the type's bit pattern (`0xffi8` is `-1i8`). A
-//! decimal literal (with `.` or an exponent) cannot have an integer type.
+//! Range rules, Futhark's: an integer literal is taken modulo 2^bits of its
+//! type, so a negative literal of an unsigned type wraps (`-1u32` is
+//! `4294967295u32`) and so does a signed type's bit pattern (`255i8`,
+//! `0xffi8` are `-1i8`); a literal outside both the signed and the unsigned
+//! range of the width is rejected. A decimal literal (with `.` or an
+//! exponent) cannot have an integer type.
+//!
+//! With a type hint (reading an entry point's arguments, as a compiled
+//! executable does), an unsuffixed integer may be read as a float, and a
+//! float may be written in hexadecimal (`0x1.8p3`, as C's `strtod` reads it).
 
 use ogham_prim::{f16, PrimType, PrimValue};
 
@@ -327,12 +334,17 @@ impl<'a> TextParser<'a> {
                 self.pos += 1;
             }
             let digits: String = digits_of(&self.input[digits_start..self.pos]);
+            if radix == 16 {
+                if let Some(float) = self.lex_hex_float(&digits) {
+                    return Ok(float);
+                }
+            }
             if digits.is_empty() {
                 return Err(self.error_at(start, "expected digits after the radix prefix"));
             }
             return match u128::from_str_radix(&digits, radix) {
-                Ok(m) => Ok(NumberLiteral::Integer { magnitude: m, bit_pattern: true }),
-                Err(_) => Ok(NumberLiteral::Integer { magnitude: u128::MAX, bit_pattern: true }),
+                Ok(m) => Ok(NumberLiteral::Integer { magnitude: m }),
+                Err(_) => Ok(NumberLiteral::Integer { magnitude: u128::MAX }),
             };
         }
         let int_start = self.pos;
@@ -361,8 +373,62 @@ impl<'a> TextParser<'a> {
             // A magnitude too large for u128 is out of range for every type;
             // saturating keeps the later range check's message.
             let magnitude = digits.parse::<u128>().unwrap_or(u128::MAX);
-            Ok(NumberLiteral::Integer { magnitude, bit_pattern: false })
+            Ok(NumberLiteral::Integer { magnitude })
         }
+    }
+
+    /// After `0x` and the hexadecimal digits `int`: the rest of a
+    /// hexadecimal float (`.8p3`, `p-2`), as C's `strtod` reads it, or
+    /// `None` (nothing consumed) when the literal is an integer.
+    fn lex_hex_float(&mut self, int: &str) -> Option<NumberLiteral> {
+        let save = self.pos;
+        let mut frac = String::new();
+        if self.peek() == Some(b'.') && self.input.get(self.pos + 1).is_some_and(|c| c.is_ascii_hexdigit()) {
+            self.pos += 1;
+            let from = self.pos;
+            while self.peek().is_some_and(|c| c == b'_' || c.is_ascii_hexdigit()) {
+                self.pos += 1;
+            }
+            frac = digits_of(&self.input[from..self.pos]);
+        }
+        let mut exp: i64 = 0;
+        let mut p = self.pos + 1;
+        let has_exp = matches!(self.peek(), Some(b'p' | b'P')) && {
+            let neg = self.input.get(p) == Some(&b'-');
+            if matches!(self.input.get(p), Some(b'+' | b'-')) {
+                p += 1;
+            }
+            let from = p;
+            while self.input.get(p).is_some_and(|c| c.is_ascii_digit()) {
+                exp = exp.saturating_mul(10).saturating_add((self.input[p] - b'0') as i64);
+                p += 1;
+            }
+            if neg {
+                exp = -exp;
+            }
+            p > from
+        };
+        if has_exp {
+            self.pos = p;
+        } else if frac.is_empty() {
+            self.pos = save;
+            return None;
+        }
+        // Keep about 120 bits of mantissa; further digits only scale it.
+        let mut mantissa: u128 = 0;
+        let mut scale: i64 = 0;
+        for (i, c) in int.chars().chain(frac.chars()).enumerate() {
+            let d = c.to_digit(16).unwrap_or(0) as u128;
+            if mantissa < 1u128 << 120 {
+                mantissa = mantissa * 16 + d;
+                if i >= int.len() {
+                    scale -= 4;
+                }
+            } else if i < int.len() {
+                scale += 4;
+            }
+        }
+        Some(NumberLiteral::HexFloat { mantissa, exp: exp.saturating_add(scale) })
     }
 
     fn skip_digits(&mut self) {
@@ -379,15 +445,18 @@ fn digits_of(bytes: &[u8]) -> String {
 
 /// The lexed digits of a number, before a type is chosen.
 enum NumberLiteral {
-    /// An integer; `bit_pattern` for hexadecimal and binary literals.
-    Integer { magnitude: u128, bit_pattern: bool },
+    /// An integer (decimal, hexadecimal or binary).
+    Integer { magnitude: u128 },
+    /// A hexadecimal float: `mantissa * 2^exp`.
+    HexFloat { mantissa: u128, exp: i64 },
     /// Decimal digits with a fraction or exponent, ready for `str::parse`.
     Decimal { text: String },
 }
 
 impl NumberLiteral {
+    /// Whether the literal is a float (a fraction, an exponent, or a hexadecimal float).
     fn is_decimal(&self) -> bool {
-        matches!(self, NumberLiteral::Decimal { .. })
+        !matches!(self, NumberLiteral::Integer { .. })
     }
 
     fn to_value(&self, t: PrimType, negative: bool) -> Result<PrimValue, String> {
@@ -399,36 +468,44 @@ impl NumberLiteral {
                 let signed = if negative { format!("-{text}") } else { text.clone() };
                 float_from_text(t, &signed)
             }
-            NumberLiteral::Integer { magnitude, bit_pattern } => {
+            NumberLiteral::HexFloat { mantissa, exp } => {
+                if !t.is_float() {
+                    return Err(format!("a hexadecimal float cannot have type {t}"));
+                }
+                // Scale in steps so that 2^exp itself never overflows.
+                let mut x = *mantissa as f64;
+                let mut e = (*exp).clamp(-4000, 4000);
+                while e != 0 {
+                    let step = e.clamp(-1000, 1000);
+                    x *= 2f64.powi(step as i32);
+                    e -= step;
+                }
+                if negative {
+                    x = -x;
+                }
+                Ok(match t {
+                    PrimType::F32 => PrimValue::F32(x as f32),
+                    PrimType::F64 => PrimValue::F64(x),
+                    _ => PrimValue::F16(f16::from_f64(x)),
+                })
+            }
+            NumberLiteral::Integer { magnitude } => {
                 if t.is_float() {
                     // Parsing the decimal digits rounds once, directly to the target type.
                     let signed = if negative { format!("-{magnitude}") } else { magnitude.to_string() };
                     return float_from_text(t, &signed);
                 }
-                let out_of_range = || format!("number out of range for type {t}");
+                // Futhark's rule: the literal is taken modulo 2^bits, so
+                // `-1u32` is 4294967295u32 and `255i8` is -1i8. A literal
+                // outside both the signed and the unsigned range of the
+                // width (`256u8`, `-129i8`) is a mistake and rejected.
                 let bits = t.bits();
                 let unsigned_max: u128 = (1u128 << bits) - 1;
-                let value: i128 = if t.is_unsigned_int() {
-                    if negative && *magnitude != 0 {
-                        return Err(format!("negative number cannot have unsigned type {t}"));
-                    }
-                    if *magnitude > unsigned_max {
-                        return Err(out_of_range());
-                    }
-                    *magnitude as i128
-                } else {
-                    let max = (1i128 << (bits - 1)) - 1;
-                    let m = i128::try_from(*magnitude).map_err(|_| out_of_range())?;
-                    let v = if negative { -m } else { m };
-                    if v >= -max - 1 && v <= max {
-                        v
-                    } else if !negative && *bit_pattern && *magnitude <= unsigned_max {
-                        // `0xffi8`: the literal spells the bits of the value.
-                        v - (1i128 << bits)
-                    } else {
-                        return Err(out_of_range());
-                    }
-                };
+                let fits = if negative { *magnitude <= 1u128 << (bits - 1) } else { *magnitude <= unsigned_max };
+                if !fits {
+                    return Err(format!("number out of range for type {t}"));
+                }
+                let value: i128 = if negative { -(*magnitude as i128) } else { *magnitude as i128 };
                 Ok(PrimValue::from_i64(t, value as i64))
             }
         }
@@ -581,6 +658,27 @@ mod tests {
         assert_eq!(scalar("0xffi8"), PrimValue::I8(-1));
         assert_eq!(scalar("0x80i8"), PrimValue::I8(-128));
         assert_eq!(scalar("-0u8"), PrimValue::U8(0));
+        // Futhark takes integer literals modulo 2^bits of their type.
+        assert_eq!(scalar("-271733879u32"), PrimValue::U32(4023233417));
+        assert_eq!(scalar("-1u64"), PrimValue::U64(u64::MAX));
+        assert_eq!(scalar("-128u8"), PrimValue::U8(128));
+        assert_eq!(scalar("255i8"), PrimValue::I8(-1));
+        assert_eq!(scalar("2147483648"), PrimValue::I32(i32::MIN));
+    }
+
+    #[test]
+    fn hinted_scalars_read_as_executables_do() {
+        let hinted = |text: &str, t: PrimType| TextParser::new(text.as_bytes(), 0).parse_scalar(Some(t)).unwrap();
+        assert_eq!(hinted("1", PrimType::F32), PrimValue::F32(1.0));
+        assert_eq!(hinted("1.0", PrimType::F32), PrimValue::F32(1.0));
+        assert_eq!(hinted("0x1p3f32", PrimType::F32), PrimValue::F32(8.0));
+        assert_eq!(hinted("0x1.8p1", PrimType::F64), PrimValue::F64(3.0));
+        assert_eq!(hinted("-0x.4p0", PrimType::F64), PrimValue::F64(-0.25));
+        assert_eq!(hinted("0x10", PrimType::F64), PrimValue::F64(16.0));
+        assert_eq!(hinted("0x1f32", PrimType::F32), PrimValue::F32(7986.0));
+        // Unhinted, an unsuffixed hexadecimal float is an f64.
+        assert_eq!(scalar("0x1p-1"), PrimValue::F64(0.5));
+        assert!(err("0x1p3i32").contains("cannot have type i32"));
     }
 
     #[test]
@@ -635,9 +733,10 @@ mod tests {
         assert!(err("[1, 2").contains("unclosed `[`"));
         assert!(err("[1 2]").contains("expected `,` or `]`"));
         assert!(err("300u8").contains("out of range for type u8"));
-        assert!(err("2147483648").contains("out of range for type i32"));
+        assert!(err("4294967296").contains("out of range for type i32"));
+        assert!(err("-2147483649").contains("out of range for type i32"));
         assert!(err("0x1ffi8").contains("out of range"));
-        assert!(err("-1u32").contains("negative number"));
+        assert!(err("-129i8").contains("out of range"));
         assert!(err("1.5i32").contains("decimal number cannot have type i32"));
         assert!(err("[1, 2.5]").contains("cannot have type i32"));
         assert!(err("1i33").contains("invalid type suffix `i33`"));

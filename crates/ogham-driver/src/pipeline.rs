@@ -41,6 +41,30 @@ impl CompileError {
     }
 }
 
+/// Source text decoded from a file's bytes: a UTF-8 byte-order mark at the
+/// start is skipped; invalid UTF-8 gives the text with the bad bytes
+/// replaced (so the error can be shown in context) and the offset and value
+/// of the first bad byte.
+pub struct SourceText {
+    pub text: String,
+    pub invalid: Option<(usize, u8)>,
+}
+
+pub fn decode_source(bytes: Vec<u8>) -> SourceText {
+    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => SourceText { text, invalid: None },
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let byte = e.as_bytes()[at];
+            SourceText { text: String::from_utf8_lossy(e.as_bytes()).into_owned(), invalid: Some((at, byte)) }
+        }
+    }
+}
+
 /// Which phases to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -74,8 +98,19 @@ impl Loader {
     }
 
     /// Parses `text` (the contents of `path`, if it has one), after first loading its imports.
-    fn load(&mut self, path: Option<&Path>, display_name: &str, text: String, stack: &mut Vec<PathBuf>) {
+    fn load(&mut self, path: Option<&Path>, display_name: &str, source: SourceText, stack: &mut Vec<PathBuf>) {
+        let SourceText { text, invalid } = source;
         let file = self.sources.add(display_name.to_string(), text.clone());
+        if let Some((at, byte)) = invalid {
+            // The replacement character stands for the bad byte in the shown text.
+            let span = Span::new(file, at, at + char::REPLACEMENT_CHARACTER.len_utf8());
+            self.diagnostics.push(Diagnostic::error(
+                "invalid-utf8",
+                span,
+                format!("the file is not valid UTF-8: byte 0x{byte:02x} at offset {at} does not start or continue a character"),
+            ));
+            return;
+        }
         let (program, diags) = ogham_syntax::parser::parse_program(file, &text, &mut self.ids);
         self.diagnostics.extend(diags);
         let dir = path.and_then(|p| p.parent()).map(Path::to_path_buf).unwrap_or_default();
@@ -113,10 +148,10 @@ impl Loader {
         if let Some(i) = self.files.iter().position(|(p, _, _)| p.as_deref() == Some(canonical.as_path())) {
             return Some(i);
         }
-        match std::fs::read_to_string(&canonical) {
-            Ok(text) => {
+        match std::fs::read(&canonical) {
+            Ok(bytes) => {
                 stack.push(canonical.clone());
-                self.load(Some(&canonical), &target.display().to_string(), text, stack);
+                self.load(Some(&canonical), &target.display().to_string(), decode_source(bytes), stack);
                 stack.pop();
                 Some(self.files.len() - 1)
             }
@@ -134,22 +169,22 @@ impl Loader {
 
 /// Compiles a file from disk.
 pub fn compile_file(path: &Path, stop: Stop) -> Result<Compiled, CompileError> {
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| CompileError::plain("file-not-found", format!("cannot read {}: {e}", path.display())))?;
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    compile(Some(&canonical), &path.display().to_string(), text, stop)
+    compile(Some(&canonical), &path.display().to_string(), decode_source(bytes), stop)
 }
 
 /// Compiles source text that has no file (imports are resolved relative to the working directory).
 pub fn compile_source(name: &str, text: &str, stop: Stop) -> Result<Compiled, CompileError> {
-    compile(None, name, text.to_string(), stop)
+    compile(None, name, decode_source(text.as_bytes().to_vec()), stop)
 }
 
 /// Stack size for the compiler's phases: the checker and lowering recurse over
 /// the AST, and long operator or `let` chains are deep trees.
 const COMPILER_STACK_BYTES: usize = 1 << 30;
 
-fn compile(path: Option<&Path>, display_name: &str, text: String, stop: Stop) -> Result<Compiled, CompileError> {
+fn compile(path: Option<&Path>, display_name: &str, text: SourceText, stop: Stop) -> Result<Compiled, CompileError> {
     let path = path.map(Path::to_path_buf);
     let display_name = display_name.to_string();
     let worker = std::thread::Builder::new()
@@ -166,7 +201,7 @@ fn compile(path: Option<&Path>, display_name: &str, text: String, stop: Stop) ->
 fn compile_on_this_thread(
     path: Option<&Path>,
     display_name: &str,
-    text: String,
+    text: SourceText,
     stop: Stop,
 ) -> Result<Compiled, CompileError> {
     let mut loader = Loader::new();

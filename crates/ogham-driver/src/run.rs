@@ -37,11 +37,39 @@ pub fn select_entry<'a>(ir: &'a ogham_ir::Program, name: Option<&str>) -> Result
     })
 }
 
-/// Reads exactly as many values as the entry point has inputs.
+/// Reads exactly as many values as the entry point has inputs, as a compiled
+/// executable reads them: each with its parameter's element type as the
+/// hint for unsuffixed numbers (`1` is a valid `f32`), and nothing but
+/// blanks and comments after the last one.
 pub fn read_arguments(fun: &ogham_ir::FunDef, input: &[u8]) -> Result<Vec<Value>, RunError> {
-    let count = fun.entry.as_ref().map_or(0, |e| e.inputs.len());
+    let inputs = fun.entry.as_ref().map_or(&[][..], |e| e.inputs.as_slice());
     let mut reader = ValueReader::new(input);
-    let values = reader.read_values(count).map_err(|e| RunError { message: format!("Error: {e}") })?;
+    let fail = |message: String| RunError { message: format!("Error: {message}") };
+    let mut values = Vec::with_capacity(inputs.len());
+    for (i, input_desc) in inputs.iter().enumerate() {
+        // Opaque values (records, tuples, sum types) have no external form.
+        let hint = match (&input_desc.parts[..], &input_desc.opaque) {
+            ([part], None) => fun.params.get(*part).map(|p| p.ty.elem()),
+            _ => return Err(fail(format!("Cannot read input #{i} of type {}", input_desc.type_name))),
+        };
+        match reader.next_value_as(hint).map_err(|e| fail(e.to_string()))? {
+            Some(v) => values.push(v),
+            None => {
+                return Err(fail(format!(
+                    "input #{i} of type {} is missing: expected {} values, but the input ended after {i}",
+                    input_desc.type_name,
+                    inputs.len()
+                )))
+            }
+        }
+    }
+    if !reader.at_end() {
+        return Err(fail(format!(
+            "expected end of input after the arguments of \"{}\" (byte {}).",
+            fun.name,
+            reader.offset()
+        )));
+    }
     Ok(values)
 }
 

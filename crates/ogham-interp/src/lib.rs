@@ -88,17 +88,37 @@ pub fn run_entry_on_this_thread(prog: &Program, entry: &str, args: Vec<Value>) -
     let outputs = fun.entry.as_ref().map(|e| e.outputs.as_slice()).unwrap_or(&[]);
     let mut values = Vec::with_capacity(outputs.len());
     for output in outputs {
-        let part = match (&output.parts[..], &output.opaque) {
-            ([part], None) => *part,
-            _ => return Err(error(format!("Output of type {}: opaque values cannot be printed.", output.type_name))),
+        // As in Futhark: primitives and arrays print as themselves, tuples of
+        // them one component after another; other opaque values (named
+        // records, sum types) have no external form.
+        let parts: &[usize] = match (&output.parts[..], &output.opaque) {
+            ([_], None) => &output.parts,
+            (parts, Some(ogham_ir::Opaque::Record { fields })) if printable_tuple(fields) => parts,
+            _ => {
+                return Err(error(format!(
+                    "Values of type \"{}\" have no external representation.",
+                    output.type_name
+                )))
+            }
         };
-        let value = results
-            .get_mut(part)
-            .map(std::mem::take)
-            .ok_or_else(|| error(format!("internal error: entry point has no result number {part}")))?;
-        values.push(value.into_value().map_err(error)?);
+        for &part in parts {
+            let value = results
+                .get_mut(part)
+                .map(std::mem::take)
+                .ok_or_else(|| error(format!("internal error: entry point has no result number {part}")))?;
+            values.push(value.into_value().map_err(error)?);
+        }
     }
     Ok(values)
+}
+
+/// Whether a record is a tuple (fields `0`, `1`, …) of primitives, arrays
+/// of primitives and such tuples: the opaque values Futhark prints.
+fn printable_tuple(fields: &[(String, String, usize)]) -> bool {
+    fields.iter().enumerate().all(|(i, (name, type_name, _))| {
+        let elem = type_name.trim_start_matches("[]");
+        *name == i.to_string() && (ogham_prim::PrimType::from_name(elem).is_some() || type_name.starts_with('('))
+    })
 }
 
 /// The entry function's parameter values: the inputs, type-checked, plus the
@@ -117,7 +137,10 @@ fn bind_entry_arguments(fun: &FunDef, args: Vec<Value>) -> Result<Vec<Val>, Stri
     for (input, arg) in inputs.iter().zip(args) {
         let part = match (&input.parts[..], &input.opaque) {
             ([part], None) => *part,
-            _ => return Err(format!("Input of type {}: opaque values cannot be passed yet.", input.type_name)),
+            _ => {
+                let i = inputs.iter().position(|x| std::ptr::eq(x, input)).unwrap_or(0);
+                return Err(format!("Cannot read input #{i} of type {}", input.type_name));
+            }
         };
         let param = fun.params.get(part).ok_or_else(|| format!("internal error: no parameter number {part}"))?;
         let fits = match (&param.ty, &arg) {

@@ -11,6 +11,9 @@ use ogham_types::Poly;
 use crate::value::{Scope, Val};
 use crate::{LResult, Lowerer};
 
+/// The run-time error when a size computed from run-time values does not fit in an `i64`.
+pub const SIZE_OVERFLOW: &str = "Array size overflow: a size computed at run time does not fit in i64.";
+
 /// The constant value of an `i64` operand, if it is one.
 pub fn const_i64(se: SubExp) -> Option<i64> {
     match se {
@@ -65,6 +68,72 @@ impl<'a> Lowerer<'a> {
     }
     pub fn mul64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
         self.binop(b, BinOp::Mul, PrimType::I64, x, y)
+    }
+
+    /// `x + y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
+    /// when the true sum does not fit in an `i64`. A wrapped size would let a
+    /// later size check pass for an array whose shape does not match its data.
+    pub fn checked_add64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (const_i64(x), const_i64(y)) {
+            (Some(cx), Some(cy)) if cx.checked_add(cy).is_none() => {
+                self.assert(b, SubExp::Const(PrimValue::Bool(false)), SIZE_OVERFLOW);
+                return SubExp::i64(cx.wrapping_add(cy));
+            }
+            (Some(_), Some(_)) | (Some(0), None) | (None, Some(0)) => return self.add64(b, x, y),
+            _ => {}
+        }
+        // Overflow iff both operands have the same sign and the sum's differs:
+        // ((x ^ r) & (y ^ r)) < 0.
+        let r = self.add64(b, x, y);
+        let xr = self.binop(b, BinOp::Xor, PrimType::I64, x, r);
+        let yr = self.binop(b, BinOp::Xor, PrimType::I64, y, r);
+        let both = self.binop(b, BinOp::And, PrimType::I64, xr, yr);
+        let ok = self.cmp(b, CmpOp::Ge, PrimType::I64, both, SubExp::i64(0));
+        self.assert(b, ok, SIZE_OVERFLOW);
+        r
+    }
+
+    /// `x - y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
+    /// when the true difference does not fit in an `i64`.
+    pub fn checked_sub64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (const_i64(x), const_i64(y)) {
+            (Some(cx), Some(cy)) if cx.checked_sub(cy).is_none() => {
+                self.assert(b, SubExp::Const(PrimValue::Bool(false)), SIZE_OVERFLOW);
+                return SubExp::i64(cx.wrapping_sub(cy));
+            }
+            (Some(_), Some(_)) | (None, Some(0)) => return self.sub64(b, x, y),
+            _ => {}
+        }
+        // Overflow iff the operands' signs differ and the result's differs
+        // from x's: ((x ^ y) & (x ^ r)) < 0.
+        let r = self.sub64(b, x, y);
+        let xy = self.binop(b, BinOp::Xor, PrimType::I64, x, y);
+        let xr = self.binop(b, BinOp::Xor, PrimType::I64, x, r);
+        let both = self.binop(b, BinOp::And, PrimType::I64, xy, xr);
+        let ok = self.cmp(b, CmpOp::Ge, PrimType::I64, both, SubExp::i64(0));
+        self.assert(b, ok, SIZE_OVERFLOW);
+        r
+    }
+
+    /// `x * y` on `i64` sizes, failing at run time (with [`SIZE_OVERFLOW`])
+    /// when the true product does not fit in an `i64`.
+    pub fn checked_mul64(&mut self, b: &mut BodyBuilder, x: SubExp, y: SubExp) -> SubExp {
+        match (const_i64(x), const_i64(y)) {
+            (Some(cx), Some(cy)) if cx.checked_mul(cy).is_none() => {
+                self.assert(b, SubExp::Const(PrimValue::Bool(false)), SIZE_OVERFLOW);
+                return SubExp::i64(cx.wrapping_mul(cy));
+            }
+            (Some(_), Some(_)) | (Some(0 | 1), None) | (None, Some(0 | 1)) => return self.mul64(b, x, y),
+            _ => {}
+        }
+        // The product fits iff the high half of the 128-bit product is the
+        // sign extension of the low half.
+        let r = self.mul64(b, x, y);
+        let hi = self.binop(b, BinOp::MulHi, PrimType::I64, x, y);
+        let sign = self.binop(b, BinOp::Shr, PrimType::I64, r, SubExp::i64(63));
+        let ok = self.cmp(b, CmpOp::Eq, PrimType::I64, hi, sign);
+        self.assert(b, ok, SIZE_OVERFLOW);
+        r
     }
 
     /// A comparison, folded when both operands are `i64` constants.
@@ -142,7 +211,9 @@ impl<'a> Lowerer<'a> {
         self.convert(b, t, PrimType::I64, x)
     }
 
-    /// Evaluates a size polynomial over size variables bound in `scope`.
+    /// Evaluates a size polynomial over size variables bound in `scope`,
+    /// checking every step for overflow (a size such as `n*m` from user
+    /// values must not wrap around to a small number).
     /// `None` when one of its variables has no known value here.
     pub fn eval_poly(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, p: &Poly) -> LResult<Option<SubExp>> {
         let mut total = SubExp::i64(0);
@@ -150,9 +221,9 @@ impl<'a> Lowerer<'a> {
             let mut term = SubExp::i64(*coeff);
             for v in mono {
                 let Some(x) = self.size_var(b, scope, *v)? else { return Ok(None) };
-                term = self.mul64(b, term, x);
+                term = self.checked_mul64(b, term, x);
             }
-            total = self.add64(b, total, term);
+            total = self.checked_add64(b, total, term);
         }
         Ok(Some(total))
     }
@@ -247,7 +318,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The number of elements of a range from `start` with stride `step`
-    /// (all `i64`), asserting validity; see the range rules in `expr`.
+    /// (all `i64`), asserting validity; see the range rules in `expr`. The
+    /// length arithmetic is overflow-checked: a range whose length does not
+    /// fit in an `i64` (or whose distance wraps around) is a run-time error,
+    /// never a wrong length.
     pub fn range_len(
         &mut self,
         b: &mut BodyBuilder,
@@ -263,18 +337,18 @@ impl<'a> Lowerer<'a> {
             RangeEnd::UpToExclusive => {
                 let step_ok = self.cmp(b, CmpOp::Gt, PrimType::I64, step, zero);
                 let order_ok = self.cmp(b, CmpOp::Le, PrimType::I64, start, end);
-                let dist = self.sub64(b, end, start);
+                let dist = self.checked_sub64(b, end, start);
                 let adj = self.sub64(b, step, SubExp::i64(1));
-                let num = self.add64(b, dist, adj);
+                let num = self.checked_add64(b, dist, adj);
                 (self.binop(b, BinOp::Quot, PrimType::I64, num, step), self.and(b, step_ok, order_ok))
             }
             RangeEnd::DownToExclusive => {
                 let step_ok = self.cmp(b, CmpOp::Lt, PrimType::I64, step, zero);
                 let order_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, start, end);
-                let dist = self.sub64(b, start, end);
-                let mag = self.sub64(b, zero, step);
+                let dist = self.checked_sub64(b, start, end);
+                let mag = self.checked_sub64(b, zero, step);
                 let adj = self.sub64(b, mag, SubExp::i64(1));
-                let num = self.add64(b, dist, adj);
+                let num = self.checked_add64(b, dist, adj);
                 (self.binop(b, BinOp::Quot, PrimType::I64, num, mag), self.and(b, step_ok, order_ok))
             }
             RangeEnd::ToInclusive => {
@@ -296,9 +370,9 @@ impl<'a> Lowerer<'a> {
                         self.add64(b, step, z)
                     }
                 };
-                let dist = self.sub64(b, end, start);
+                let dist = self.checked_sub64(b, end, start);
                 let q = self.binop(b, BinOp::Quot, PrimType::I64, dist, safe_step);
-                (self.add64(b, q, SubExp::i64(1)), ok)
+                (self.checked_add64(b, q, SubExp::i64(1)), ok)
             }
         };
         self.assert(b, ok, message);
@@ -363,7 +437,26 @@ mod tests {
             let scope = Scope::default().bind(n, Val::Leaf(SubExp::Var(v.name)));
             let p = Poly::var(n).add(&Poly::constant(1));
             assert!(matches!(l.eval_poly(b, &scope, &p).ok().flatten(), Some(SubExp::Var(_))));
-            assert_eq!(b.stms.len(), 1);
+            // The sum, then its overflow check.
+            assert!(matches!(b.stms[0].exp, Exp::BinOp(BinOp::Add, PrimType::I64, _, _)));
+            assert!(matches!(b.stms.last().map(|s| &s.exp), Some(Exp::Assert { message, .. }) if message == SIZE_OVERFLOW));
+        });
+    }
+
+    #[test]
+    fn size_overflow_is_checked() {
+        with_lowerer(|l, b| {
+            // Constant sizes that overflow fold to a failing check.
+            l.checked_mul64(b, SubExp::i64(i64::MAX), SubExp::i64(2));
+            assert!(matches!(
+                b.stms.last().map(|s| &s.exp),
+                Some(Exp::Assert { cond: SubExp::Const(PrimValue::Bool(false)), .. })
+            ));
+            b.stms.clear();
+            // Constants that fit fold without a check.
+            assert_eq!(l.checked_mul64(b, SubExp::i64(1 << 31), SubExp::i64(1 << 31)), SubExp::i64(1 << 62));
+            assert_eq!(l.checked_add64(b, SubExp::i64(i64::MAX), SubExp::i64(i64::MIN)), SubExp::i64(-1));
+            assert!(b.stms.is_empty());
         });
     }
 

@@ -105,7 +105,7 @@ impl<'a> Lowerer<'a> {
                 for (x, y) in xl.into_iter().zip(yl) {
                     let tx = self.se_type(SubExp::Var(x));
                     let ty = self.se_type(SubExp::Var(y));
-                    let len = self.add64(b, tx.shape()[0], ty.shape()[0]);
+                    let len = self.checked_add64(b, tx.shape()[0], ty.shape()[0]);
                     let mut shape = tx.shape().to_vec();
                     shape[0] = len;
                     let t = array_type(tx.elem(), shape);
@@ -132,7 +132,7 @@ impl<'a> Lowerer<'a> {
                 let mut out = Vec::new();
                 for x in array_leaves(&xs, span)? {
                     let t = self.se_type(SubExp::Var(x));
-                    let nm = self.mul64(b, t.shape()[0], t.shape()[1]);
+                    let nm = self.checked_mul64(b, t.shape()[0], t.shape()[1]);
                     let mut shape = vec![nm];
                     shape.extend_from_slice(&t.shape()[2..]);
                     let nt = array_type(t.elem(), shape.clone());

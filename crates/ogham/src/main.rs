@@ -112,13 +112,23 @@ fn main() -> ExitCode {
         Command::Dev { program, ir } => match compile_file(&program, Stop::Ir) {
             Ok(c) => {
                 if ir {
-                    print!("{}", ogham_ir::print::program(&c.ir));
+                    return write_stdout(ogham_ir::print::program(&c.ir).as_bytes());
                 }
                 ExitCode::SUCCESS
             }
             Err(e) => fail(&e.rendered),
         },
         Command::Dataset { generate, binary, seed } => cmd_dataset(&generate, binary, seed),
+    }
+}
+
+/// Writes results to standard output; a write that fails (a full disk, a
+/// closed pipe) is an error with exit status 1, as in compiled executables.
+fn write_stdout(bytes: &[u8]) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("Error: cannot write the results: {e}")),
     }
 }
 
@@ -149,9 +159,7 @@ fn cmd_run(program: &std::path::Path, entry: Option<&str>, binary: bool) -> Exit
     };
     match run::run_interpreter(&compiled, &fun.name, args) {
         Ok(values) => {
-            let out = run::format_results(&values, binary);
-            let _ = std::io::stdout().write_all(&out);
-            ExitCode::SUCCESS
+            write_stdout(&run::format_results(&values, binary))
         }
         Err(e) => fail(&e.message),
     }
@@ -184,8 +192,7 @@ fn cmd_dataset(types: &[String], binary: bool, seed: u64) -> ExitCode {
     };
     match ogham_data::generate_random_input(&items, seed, &ogham_data::RandomBounds::default()) {
         Ok(values) => {
-            let _ = std::io::stdout().write_all(&run::format_results(&values, binary));
-            ExitCode::SUCCESS
+            write_stdout(&run::format_results(&values, binary))
         }
         Err(e) => fail(&format!("Error: {e}")),
     }
