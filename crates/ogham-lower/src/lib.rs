@@ -126,10 +126,17 @@ impl<'a> Lowerer<'a> {
     pub fn dec(&self, def: DefId) -> Option<&'a ValueDec> {
         let info = self.info.defs.get(def.0 as usize)?;
         match info.loc {
-            DefLoc::File { file_index, dec_index } => match self.files.get(file_index)?.decs.get(dec_index)? {
-                Dec::Value(v) => Some(v),
-                _ => None,
-            },
+            DefLoc::File { file_index, dec_index } => {
+                let mut dec = self.files.get(file_index)?.decs.get(dec_index)?;
+                // `local def f …` at the top of a file.
+                while let Dec::Local(inner, _) = dec {
+                    dec = inner;
+                }
+                match dec {
+                    Dec::Value(v) => Some(v),
+                    _ => None,
+                }
+            }
             DefLoc::Generated(i) => self.info.generated.get(i),
         }
     }
