@@ -1458,11 +1458,50 @@ impl Checker {
         if contains_arrow(&self.store.resolve(&param_ty)) {
             self.error("higher-order-loop", pat.span, "Loop parameters may not be functions.");
         }
-        if consumed_param {
-            self.consume(&ia, init.map(|i| i.span).unwrap_or(pat.span));
+        if !consumed_param.is_empty() {
+            // With `loop (a, b) = (x, y)`, only the initial values of the
+            // consumed parameters are consumed.
+            let pats = match &strip_pat(pat).kind {
+                PatKind::Tuple(ps) => Some(ps),
+                _ => None,
+            };
+            let parts = match init {
+                Some(i) => self.tuple_aliases.get(&strip_parens(i).id).cloned(),
+                // `loop (a, b) for …`: the initial values are the variables `a` and `b`.
+                None => pats.map(|ps| {
+                    ps.iter()
+                        .map(|p| match &strip_pat(p).kind {
+                            PatKind::Var(name) => match self.lookup_local(&name.text) {
+                                Some(l) => {
+                                    let mut a = l.aliases.clone();
+                                    a.insert(l.id);
+                                    a
+                                }
+                                None => Aliases::new(),
+                            },
+                            _ => ia.clone(),
+                        })
+                        .collect()
+                }),
+            };
+            let consumed = match (parts, pats) {
+                (Some(parts), Some(ps)) if parts.len() == ps.len() => {
+                    let mut out = Aliases::new();
+                    for (part, p) in parts.iter().zip(ps) {
+                        let mut ids = Vec::new();
+                        pat_var_ids(p, &mut ids);
+                        if ids.iter().any(|id| consumed_param.contains(id)) {
+                            out.extend(part.iter().copied());
+                        }
+                    }
+                    out
+                }
+                _ => ia.clone(),
+            };
+            self.consume(&consumed, init.map(|i| i.span).unwrap_or(pat.span));
         }
         let result = self.forget_local_sizes(&param_ty, saved, false);
-        let aliases = if consumed_param { Aliases::new() } else { ia };
+        let aliases = if !consumed_param.is_empty() { Aliases::new() } else { ia };
         (result, aliases)
     }
 
@@ -1477,7 +1516,7 @@ impl Checker {
         body: &Expr,
         saved: usize,
         _mode: SizeMode,
-    ) -> (Ty, Ty, bool) {
+    ) -> (Ty, Ty, Vec<NodeId>) {
         let param_ty = init_ty.clone();
         self.loop_depth += 1;
         let mut bound = Vec::new();
@@ -1518,13 +1557,14 @@ impl Checker {
         }
         let (bt, _) = self.expr(body);
         self.unify_mode_at(&param_ty, &bt, body.span, SizeMode::Ignore);
-        let consumed_param = param_ids.iter().any(|id| self.consumed.contains_key(id));
+        let consumed_params: Vec<NodeId> =
+            param_ids.iter().copied().filter(|id| self.consumed.contains_key(id)).collect();
         for id in &param_ids {
             self.consumed.remove(id);
         }
         self.locals.truncate(saved);
         self.loop_depth -= 1;
-        (param_ty, bt, consumed_param)
+        (param_ty, bt, consumed_params)
     }
 
     fn row_type(&self, t: &Ty) -> Option<Ty> {
@@ -2151,5 +2191,24 @@ fn contains_existential(t: &TypeExp) -> bool {
             contains_existential(f) || matches!(a.as_ref(), TypeArg::Type(t) if contains_existential(t))
         }
         TypeExp::Var(_) => false,
+    }
+}
+
+/// A pattern without ascriptions and attributes around it.
+fn strip_pat(p: &Pat) -> &Pat {
+    match &p.kind {
+        PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => strip_pat(inner),
+        _ => p,
+    }
+}
+
+/// The ids of the variables a pattern binds.
+fn pat_var_ids(p: &Pat, out: &mut Vec<NodeId>) {
+    match &p.kind {
+        PatKind::Var(_) => out.push(p.id),
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => ps.iter().for_each(|p| pat_var_ids(p, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, p)| pat_var_ids(p, out)),
+        PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_var_ids(p, out),
+        PatKind::Wildcard | PatKind::Literal(_) => {}
     }
 }
