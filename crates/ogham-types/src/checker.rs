@@ -23,6 +23,11 @@ pub type Aliases = BTreeSet<NodeId>;
 /// alias it cannot be consumed.
 pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
 
+/// The message of `array-of-functions`, in Futhark's words.
+pub fn array_of_functions_message(elem: &str) -> String {
+    format!("Cannot create array with elements of lifted type `{elem}`: arrays of functional values are not allowed.")
+}
+
 /// A polymorphic type.
 #[derive(Clone, Debug)]
 pub struct Scheme {
@@ -173,6 +178,32 @@ impl Checker {
         self.store.fresh_var(Constraint::None, span)
     }
 
+    /// Type and size parameters of one definition must have distinct names.
+    pub fn check_duplicate_type_params(&mut self, params: &[TypeParam]) {
+        for (i, tp) in params.iter().enumerate() {
+            let (TypeParam::Size(b) | TypeParam::Type(b, _)) = tp;
+            let earlier = params[..i].iter().find_map(|q| match (q, tp) {
+                (TypeParam::Size(c), TypeParam::Size(_)) | (TypeParam::Type(c, _), TypeParam::Type(..))
+                    if c.name.text == b.name.text =>
+                {
+                    Some(c.name.span)
+                }
+                _ => None,
+            });
+            if let Some(prev) = earlier {
+                let what = if matches!(tp, TypeParam::Size(_)) { "Size parameter" } else { "Type parameter" };
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-binding",
+                        b.name.span,
+                        format!("{what} \"{}\" previously defined in this parameter list (also bound here).", b.name.text),
+                    )
+                    .with_label(prev, "previously defined here"),
+                );
+            }
+        }
+    }
+
     pub fn note_name(&mut self, binder: &Binder) {
         self.names.insert(binder.id, binder.name.text.clone());
     }
@@ -243,6 +274,7 @@ impl Checker {
         let saved_types = self.local_types.len();
         let saved_locals = self.locals.len();
         let mut params = Vec::new();
+        self.check_duplicate_type_params(&td.params);
         for p in &td.params {
             match p {
                 TypeParam::Size(b) => {
@@ -323,7 +355,7 @@ impl Checker {
                             self.error(
                                 "return-aliased",
                                 vd.body.span,
-                                format!("Unique-typed return value of `{}` is aliased to `{name}`, which is not consumable.", vd.name.name.text),
+                                format!("Unique-typed return value of \"{}\" is aliased to \"{name}\", which is not consumable.", vd.name.name.text),
                             );
                             break;
                         }
@@ -423,14 +455,14 @@ impl Checker {
             if !ok {
                 let shown = match &d {
                     Dim::Unknown(_) => "a size computed in the body".to_string(),
-                    _ => format!("`{}`", self.show_dim(&d)),
+                    _ => format!("\"{}\"", self.show_dim(&d)),
                 };
                 let name = self.names.get(&v).cloned().unwrap_or_else(|| format!("d{i}"));
                 self.error(
                     "size-mismatch",
                     span,
                     format!(
-                        "Sizes do not match: the anonymous size `{name}` of a parameter would have to equal {shown}, which is not known from the parameters; name the size or use a coercion `:>`."
+                        "Sizes do not match: cannot link the anonymous size \"{name}\" of a parameter to {shown} (scope-violation): it is not in scope when the parameter is introduced; name the size or use a coercion `:>`."
                     ),
                 );
             }
@@ -441,18 +473,24 @@ impl Checker {
     /// polymorphic function (`map` with a function-valued lambda) can produce
     /// one that no type expression spelled out.
     fn check_function_arrays(&mut self) {
-        let mut first: Option<Span> = None;
+        let mut first: Option<(Span, Ty)> = None;
         for (node, t) in &self.pending.expr_types {
-            if array_of_arrows(&self.store.resolve(t)) {
+            let t = self.store.resolve(t);
+            if array_of_arrows(&t) {
                 if let Some(span) = self.pending.expr_spans.get(node) {
-                    if first.is_none_or(|f| (span.start, span.end) < (f.start, f.end)) {
-                        first = Some(*span);
+                    if first.as_ref().is_none_or(|(f, _)| (span.start, span.end) < (f.start, f.end)) {
+                        first = Some((*span, t));
                     }
                 }
             }
         }
-        if let Some(span) = first {
-            self.error("array-of-functions", span, "Arrays of functions are not allowed.");
+        if let Some((span, t)) = first {
+            let mut elem = &t;
+            while let Ty::Array(inner, _) = elem {
+                elem = inner;
+            }
+            let shown = self.show(elem);
+            self.error("array-of-functions", span, array_of_functions_message(&shown));
         }
     }
 
@@ -478,7 +516,7 @@ impl Checker {
             self.error(
                 "ambiguous-type",
                 span,
-                format!("The type `{shown}` of this expression is ambiguous; add a type annotation."),
+                format!("Type is ambiguous: the type `{shown}` of this expression is not determined; add a type annotation."),
             );
         }
     }
@@ -505,7 +543,7 @@ impl Checker {
                     "unique-return-aliased",
                     tail.span,
                     format!(
-                        "A unique-typed component of the return value of `{}` is aliased to some other component.",
+                        "A unique-typed component of the return value of \"{}\" is aliased to some other component.",
                         vd.name.name.text
                     ),
                 );
@@ -520,7 +558,7 @@ impl Checker {
             self.error(
                 "polymorphic-entry",
                 span,
-                format!("Entry point `{}` must not be polymorphic.", vd.name.name.text),
+                format!("Entry point functions may not be polymorphic (\"{}\" has type parameters).", vd.name.name.text),
             );
             return;
         }
@@ -540,7 +578,10 @@ impl Checker {
             self.error(
                 "higher-order-entry",
                 span,
-                format!("Entry point `{}` must not be higher-order.", vd.name.name.text),
+                format!(
+                    "Entry point functions may not be higher-order (\"{}\" takes or returns a value of function type).",
+                    vd.name.name.text
+                ),
             );
         }
     }
@@ -566,7 +607,7 @@ impl Checker {
             self.error(
                 "size-mismatch",
                 span,
-                format!("Sizes `{sa}` and `{sb}` do not match (cannot solve the size equation)."),
+                format!("Sizes \"{sa}\" and \"{sb}\" do not match (cannot solve the size equation)."),
             );
         }
         // Default overloaded literals and operators.
@@ -585,7 +626,7 @@ impl Checker {
                     self.error(
                         "record-type-not-known",
                         origin,
-                        "Full type of the record is not known at this point; add a type annotation.",
+                        "Full type of the record is ambiguous: it is not known at this point; add a type annotation.",
                     );
                     Some(Ty::Error)
                 }

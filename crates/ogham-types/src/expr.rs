@@ -183,7 +183,8 @@ impl Checker {
                 let dim = self.size_exp(size, mode);
                 let elem_ty = self.type_exp(elem, mode);
                 if contains_arrow(&self.store.resolve(&elem_ty)) {
-                    self.error("array-of-functions", *span, "Arrays of functions are not allowed.");
+                    let shown = self.show(&elem_ty);
+                    self.error("array-of-functions", *span, crate::checker::array_of_functions_message(&shown));
                     return Ty::Error;
                 }
                 Ty::array_of(elem_ty, dim)
@@ -306,7 +307,7 @@ impl Checker {
                             let d = match self.size_poly_of(&e) {
                                 Some(p) => Dim::Poly(p),
                                 None => {
-                                    self.error("unknown-name", name.span, format!("Unknown size `{name}`."));
+                                    self.error("unknown-name", name.span, format!("Unknown size \"{name}\"."));
                                     self.store.fresh_unknown()
                                 }
                             };
@@ -416,6 +417,7 @@ impl Checker {
         let saved_types = self.local_types.len();
         let mut explicit_types = Vec::new();
         let mut explicit_sizes = Vec::new();
+        self.check_duplicate_type_params(type_params);
         for tp in type_params {
             match tp {
                 TypeParam::Size(b) => {
@@ -433,7 +435,14 @@ impl Checker {
         let mode = if top_level_header { AnonMode::Inferred } else { AnonMode::Fresh };
         let mut param_tys = Vec::new();
         let mut param_vars = Vec::new();
-        let mut seen: Vec<Name> = Vec::new();
+        // A value parameter may not reuse a size parameter's name either.
+        let mut seen: Vec<Name> = type_params
+            .iter()
+            .filter_map(|tp| match tp {
+                TypeParam::Size(b) => Some(b.name.clone()),
+                TypeParam::Type(..) => None,
+            })
+            .collect();
         for p in params {
             let t = self.fresh_var(p.span);
             let mut bound = Vec::new();
@@ -442,11 +451,13 @@ impl Checker {
             let unique = pat_is_unique(p);
             for (name, id) in bound {
                 if let Some(prev) = seen.iter().find(|n| n.text == name.text) {
-                    let _ = prev;
-                    self.error(
-                        "duplicate-binding",
-                        name.span,
-                        format!("Name `{}` is bound twice in the parameters.", name.text),
+                    self.diags.push(
+                        ogham_syntax::Diagnostic::error(
+                            "duplicate-binding",
+                            name.span,
+                            format!("Name \"{}\" also bound in an earlier parameter.", name.text),
+                        )
+                        .with_label(prev.span, "also bound here"),
                     );
                 }
                 seen.push(name.clone());
@@ -613,7 +624,7 @@ impl Checker {
                     self.error(
                         "duplicate-binding",
                         name.span,
-                        format!("Name `{}` is bound twice in the pattern.", name.text),
+                        format!("Variable \"{}\" also bound earlier in this pattern.", name.text),
                     );
                 }
                 bound.push((name.clone(), p.id));
@@ -634,7 +645,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Field `{}` appears twice in the pattern.", name.text),
+                            format!("Duplicate fields in record pattern: field \"{}\" appears twice.", name.text),
                         );
                     }
                 }
@@ -668,7 +679,7 @@ impl Checker {
                             "arity-mismatch",
                             p.span,
                             format!(
-                                "Constructor `#{}` has {} payload values, but the pattern gives {}.",
+                                "Constructor `#{}` has {} payload values, but the pattern gives {}: the constructors differ in arity.",
                                 name.text,
                                 payload.len(),
                                 args.len()
@@ -715,18 +726,35 @@ impl Checker {
     /// Checks that a use of local `id` does not touch a consumed value.
     fn check_use(&mut self, id: NodeId, name: &str, span: Span) {
         let aliases = self.locals.iter().rev().find(|l| l.id == id).map(|l| l.aliases.clone()).unwrap_or_default();
+        // Name the consumed variables this use reaches through its aliases
+        // (Futhark reports the variable that was consumed).
+        let mut through: Vec<String> = Vec::new();
+        let mut first = None;
         for a in std::iter::once(id).chain(aliases) {
             if let Some(at) = self.consumed.get(&a).copied() {
-                self.diags.push(
-                    ogham_syntax::Diagnostic::error(
-                        "use-after-consume",
-                        span,
-                        format!("Using `{name}`, but this was consumed."),
-                    )
-                    .with_label(at, "consumed here"),
-                );
-                return;
+                first.get_or_insert(at);
+                if a != id {
+                    if let Some(n) = self.names.get(&a).filter(|n| n.as_str() != name && !through.contains(*n)) {
+                        through.push(n.clone());
+                    }
+                }
             }
+        }
+        if let Some(at) = first {
+            let via = if through.is_empty() {
+                String::new()
+            } else {
+                let quoted: Vec<String> = through.iter().map(|n| format!("\"{n}\"")).collect();
+                format!(" (an alias of variable {})", quoted.join(", "))
+            };
+            self.diags.push(
+                ogham_syntax::Diagnostic::error(
+                    "use-after-consume",
+                    span,
+                    format!("Using variable \"{name}\"{via}, but this was consumed.  (Possibly through aliases.)"),
+                )
+                .with_label(at, "consumed here"),
+            );
         }
     }
 
@@ -734,7 +762,7 @@ impl Checker {
     pub fn consume(&mut self, aliases: &Aliases, span: Span) {
         for a in aliases {
             if *a == GLOBAL_ALIAS {
-                self.error("not-consumable", span, "Would consume a top-level definition, which is not consumable.");
+                self.error("not-consumable", span, "Consuming a value that aliases a top-level constant, which is not consumable.");
                 continue;
             }
             let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
@@ -743,7 +771,7 @@ impl Checker {
                     "not-consumable",
                     span,
                     format!(
-                        "Would consume `{}`, which is not consumable (declare the parameter with a `*` type).",
+                        "Consuming variable \"{}\", which is not consumable (declare the parameter with a `*` type).",
                         local.name
                     ),
                 );
@@ -751,14 +779,14 @@ impl Checker {
                 self.error(
                     "not-consumable",
                     span,
-                    format!("Would consume `{}`, which is free in this anonymous function.", local.name),
+                    format!("Consuming variable \"{}\", which is free in this anonymous function and so not consumable.", local.name),
                 );
             } else if local.loop_depth < self.loop_depth {
                 self.error(
                     "not-consumable",
                     span,
                     format!(
-                        "Would consume `{}` in every iteration of the loop; only loop parameters may be consumed here.",
+                        "Consuming variable \"{}\", which is bound outside the loop and so not consumable in every iteration; only loop parameters may be consumed here.",
                         local.name
                     ),
                 );
@@ -838,7 +866,8 @@ impl Checker {
                     self.unify_at(&elem, &t, i.span);
                 }
                 if contains_arrow(&self.store.resolve(&elem)) {
-                    self.error("array-of-functions", e.span, "Arrays of functions are not allowed.");
+                    let shown = self.show(&elem);
+                    self.error("array-of-functions", e.span, crate::checker::array_of_functions_message(&shown));
                 }
                 (Ty::array_of(elem, Dim::constant(items.len() as i64)), none())
             }
@@ -945,7 +974,11 @@ impl Checker {
                 self.consumed.extend(after_then);
                 let t = self.join(&tt, &et, else_branch.span);
                 if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
-                    self.error("higher-order-branch", e.span, "Conditional expressions may not return functions.");
+                    self.error(
+                        "higher-order-branch",
+                        e.span,
+                        "If-expression returns a function, but if-results may not be of function type.",
+                    );
                 }
                 // A variable consumed in one branch and returned by the other
                 // (`if c then arr with [i] = x else arr`) is dead afterwards:
@@ -986,7 +1019,11 @@ impl Checker {
                 self.consumed = all_consumed;
                 self.unify_at(&result, &joined, e.span);
                 if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
-                    self.error("higher-order-branch", e.span, "Match expressions may not return functions.");
+                    self.error(
+                        "higher-order-branch",
+                        e.span,
+                        "Match-expression returns a function, but match-results may not be of function type.",
+                    );
                 }
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
                 (result, al)
@@ -1242,7 +1279,11 @@ impl Checker {
         };
         let _ = body_ty;
         if contains_arrow(&self.store.resolve(&param_ty)) {
-            self.error("higher-order-loop", pat.span, "Loop parameters may not be functions.");
+            self.error(
+                "higher-order-loop",
+                pat.span,
+                "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
+            );
         }
         if consumed_param {
             self.consume(&ia, init.map(|i| i.span).unwrap_or(pat.span));
@@ -1702,7 +1743,7 @@ impl Checker {
                 return (Ty::Error, Aliases::new());
             }
         }
-        self.error("unknown-name", q.span, format!("Unknown name `{q}`."));
+        self.error("unknown-name", q.span, format!("Unknown name \"{q}\"."));
         (Ty::Error, Aliases::new())
     }
 
@@ -1745,7 +1786,7 @@ impl Checker {
             let (t, a) = self.operator(node, &QualName::unqualified(name, span), false, span);
             return (t, a);
         } else {
-            self.error("unknown-name", span, format!("Unknown name `{name}`."));
+            self.error("unknown-name", span, format!("Unknown name \"{name}\"."));
         }
         (Ty::Error, Aliases::new())
     }
