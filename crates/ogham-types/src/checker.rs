@@ -178,6 +178,38 @@ impl Checker {
         self.store.fresh_var(Constraint::None, span)
     }
 
+    /// One file may not define the same value name (entry points included)
+    /// or the same type name twice; a definition in a later file shadows an
+    /// imported one. `&&` and `||` may not be redefined at all.
+    fn check_duplicate_decs(&mut self, decs: &[Dec]) {
+        let mut seen: HashMap<(bool, &str), Span> = HashMap::new();
+        for dec in decs {
+            let (is_type, name) = match dec {
+                Dec::Value(vd) => (false, &vd.name.name),
+                Dec::Type(td) => (true, &td.name.name),
+                _ => continue,
+            };
+            if !is_type && (name.text == "&&" || name.text == "||") {
+                self.error(
+                    "may-not-be-redefined",
+                    name.span,
+                    format!("The {} operator may not be redefined.", name.text),
+                );
+            }
+            if let Some(prev) = seen.insert((is_type, name.text.as_str()), name.span) {
+                let space = if is_type { "type" } else { "name" };
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        name.span,
+                        format!("Duplicate definition of {space} \"{}\", previously defined in this file.", name.text),
+                    )
+                    .with_label(prev, "previously defined here"),
+                );
+            }
+        }
+    }
+
     /// Type and size parameters of one definition must have distinct names.
     pub fn check_duplicate_type_params(&mut self, params: &[TypeParam]) {
         for (i, tp) in params.iter().enumerate() {
@@ -256,6 +288,7 @@ impl Checker {
     /// primitive names are recognised directly.
     pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
         for (file_index, file) in files.iter().enumerate() {
+            self.check_duplicate_decs(&file.program.decs);
             for (dec_index, dec) in file.program.decs.iter().enumerate() {
                 match dec {
                     Dec::Value(vd) => self.check_value_dec(vd, file_index, dec_index, file.is_main),
@@ -669,6 +702,26 @@ impl Checker {
 
     fn check_literal_bounds(&mut self, lit: &Literal, negated: bool, ty: &Ty, span: Span) {
         let Ty::Prim(p) = self.store.resolve(ty) else { return };
+        if let Literal::Float { value, .. } = lit {
+            // A literal too large for its type would silently become infinite.
+            let max = match p {
+                PrimType::F16 => 65504.0,
+                PrimType::F32 => f32::MAX as f64,
+                _ => f64::MAX,
+            };
+            if value.is_finite() && value.abs() <= max {
+                return;
+            }
+            let shown = if !value.is_finite() {
+                "a float literal".to_string()
+            } else if negated {
+                format!("`-{value:e}`")
+            } else {
+                format!("`{value:e}`")
+            };
+            self.error("literal-out-of-bounds", span, format!("Literal {shown} out of bounds for type `{}`.", p.name()));
+            return;
+        }
         if let Literal::Int { value, .. } = lit {
             let v = if negated { value.wrapping_neg() } else { *value };
             let ok = match p {

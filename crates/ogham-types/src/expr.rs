@@ -173,7 +173,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Field `{}` is defined more than once.", name.text),
+                            format!("Duplicate field \"{}\" in record type.", name.text),
                         );
                     }
                 }
@@ -216,7 +216,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Constructor `#{}` is defined more than once.", name.text),
+                            format!("Duplicate constructor \"#{}\" in sum type.", name.text),
                         );
                     }
                 }
@@ -715,7 +715,11 @@ impl Checker {
                 self.pending.literals.push((lit.clone(), negated, t.clone(), span));
                 t
             }
-            Literal::Float { .. } => self.store.fresh_var(Constraint::Float, span),
+            Literal::Float { .. } => {
+                let t = self.store.fresh_var(Constraint::Float, span);
+                self.pending.literals.push((lit.clone(), negated, t.clone(), span));
+                t
+            }
             Literal::Bool(_) => Ty::bool(),
             Literal::String(bytes) => Ty::array_of(Ty::Prim(PrimType::U8), Dim::constant(bytes.len() as i64)),
         }
@@ -745,7 +749,7 @@ impl Checker {
                 String::new()
             } else {
                 let quoted: Vec<String> = through.iter().map(|n| format!("\"{n}\"")).collect();
-                format!(" (an alias of variable {})", quoted.join(", "))
+                format!(", which aliases variable {}", quoted.join(", "))
             };
             self.diags.push(
                 ogham_syntax::Diagnostic::error(
@@ -853,7 +857,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Field `{}` is defined more than once.", name.text),
+                            format!("Field \"{}\" previously defined in this record: duplicate field.", name.text),
                         );
                     }
                 }
@@ -902,7 +906,10 @@ impl Checker {
             ExprKind::Apply(f, args) => {
                 let (ft, fa) = self.expr(f);
                 let args: Vec<&Expr> = args.iter().collect();
-                self.apply(ft, fa, &args, f.span)
+                let before = self.diags.len();
+                let out = self.apply(ft, fa, &args, f.span);
+                self.name_application(before, Some(f), &args);
+                out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
                 let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
@@ -911,7 +918,15 @@ impl Checker {
                 if self.is_short_circuit(op, *backquoted) {
                     // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
                 }
-                self.apply(ft, fa, &args, op.span)
+                let before = self.diags.len();
+                let out = self.apply(ft, fa, &args, op.span);
+                self.name_application(before, None, &args);
+                if let Some(d) = self.diags.get_mut(before..).and_then(|ds| ds.first_mut()) {
+                    if d.message.starts_with("Cannot apply function") {
+                        d.message = d.message.replacen("function", &format!("\"{}\"", op.name), 1);
+                    }
+                }
+                out
             }
             ExprKind::Negate(inner) => {
                 if let ExprKind::Literal(lit @ Literal::Int { .. }) = &inner.kind {
@@ -1554,6 +1569,26 @@ impl Checker {
         }
     }
 
+    /// Prefixes the type and size mismatches that `apply` reported at an
+    /// argument (diagnostics from `before` on) with Futhark's
+    /// `Cannot apply "f" to "x".`, naming the function and argument where
+    /// they are variables.
+    fn name_application(&mut self, before: usize, f: Option<&Expr>, args: &[&Expr]) {
+        let var_name = |e: &Expr| match &strip_parens(e).kind {
+            ExprKind::Var(q) => Some(q.to_string()),
+            _ => None,
+        };
+        let fname = f.and_then(var_name).map(|n| format!("\"{n}\"")).unwrap_or_else(|| "function".to_string());
+        for d in self.diags.iter_mut().skip(before) {
+            if d.name != "type-mismatch" && d.name != "size-mismatch" {
+                continue;
+            }
+            let Some(arg) = args.iter().find(|a| a.span == d.span) else { continue };
+            let what = var_name(arg).map(|n| format!("\"{n}\"")).unwrap_or_else(|| "this argument".to_string());
+            d.message = format!("Cannot apply {fname} to {what}. {}", d.message);
+        }
+    }
+
     /// Applies a function of type `ft` to arguments, left to right.
     pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[&Expr], fspan: Span) -> (Ty, Aliases) {
         let mut t = ft;
@@ -1582,13 +1617,17 @@ impl Checker {
                         self.error(
                             "not-a-function",
                             fspan,
-                            format!("This has type `{shown}` and cannot be applied to an argument."),
+                            format!("Cannot apply expression as function: it has type `{shown}`."),
                         );
                     } else {
                         self.error(
                             "arity-mismatch",
                             arg.span,
-                            format!("Function applied to too many arguments (result type `{shown}`)."),
+                            format!(
+                                "Function applied to too many arguments: it takes {i} argument{}, but is given {} (result type `{shown}`).",
+                                if i == 1 { "" } else { "s" },
+                                args.len()
+                            ),
                         );
                     }
                     for a in &args[i..] {
@@ -1657,7 +1696,7 @@ impl Checker {
                     self.error(
                         "consuming-argument",
                         *span,
-                        "This argument is consumed, but it is also used by another argument.",
+                        "Argument is consumed, but it is also used by another argument of the same call.",
                     );
                 }
             }
@@ -1700,6 +1739,13 @@ impl Checker {
 
     /// A name in expression position.
     pub fn var(&mut self, node: NodeId, q: &QualName) -> (Ty, Aliases) {
+        if q.name.len() > 1 && q.name.starts_with('_') {
+            self.error(
+                "underscore-use",
+                q.span,
+                format!("Use of \"{q}\": variables prefixed with underscore may not be accessed."),
+            );
+        }
         if q.quals.is_empty() {
             return self.simple_var(node, &q.name, q.span);
         }
