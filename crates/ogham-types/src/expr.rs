@@ -474,10 +474,12 @@ impl Checker {
             Some(r) => {
                 if let TypeExp::Existential(..) = r {
                 } else if contains_existential(r) {
+                    let names: Vec<String> =
+                        existential_names(r).iter().map(|n| format!("Existential size \"{n}\"")).collect();
                     self.error(
                         "existential-param-ret",
                         r.span(),
-                        "Existential sizes may only appear at the top of a return type.",
+                        format!("{}: existential sizes may only appear at the top of a return type.", names.join(", ")),
                     );
                 }
                 if let Some(span) = anon_in_returned_param(r) {
@@ -504,11 +506,13 @@ impl Checker {
                 ty::dim_vars(&self.store.resolve(r), &mut used);
             }
             if !used.contains(sid) {
+                let what =
+                    if params.is_empty() { " (a size-polymorphic value binding must use its sizes in its type)" } else { "" };
                 self.error(
                     "unused-size",
                     b.name.span,
                     format!(
-                        "Size parameter `{}` is not used in any parameter or return type, so it cannot be inferred.",
+                        "Size parameter \"{}\" is not used in any parameter or return type, so it cannot be inferred{what}.",
                         b.name.text
                     ),
                 );
@@ -520,7 +524,9 @@ impl Checker {
                 // An existential return's sizes are whatever the body produces.
                 let existential = matches!(ret, Some(TypeExp::Existential(..)));
                 let mode = if existential { SizeMode::Ignore } else { SizeMode::Exact };
+                let before = self.diags.len();
                 self.unify_mode_at(r, &body_ty, body.span, mode);
+                self.prefix_mismatches(before, "Function body does not have expected type.");
                 // The declared type, with anonymous sizes existential.
                 match ret {
                     Some(r) => {
@@ -1107,7 +1113,9 @@ impl Checker {
             ExprKind::Ascribe(inner, te) => {
                 let (t, a) = self.expr(inner);
                 let want = self.type_exp(te, AnonMode::Fresh);
+                let before = self.diags.len();
                 self.unify_at(&want, &t, inner.span);
+                self.prefix_mismatches(before, "Expression does not have expected type.");
                 (want, a)
             }
             ExprKind::Coerce(inner, te) => {
@@ -1205,6 +1213,31 @@ impl Checker {
             let mut mapping = HashMap::new();
             for (i, b) in sizes.iter().enumerate() {
                 self.push_size_binder(b);
+                // Futhark's rules: the pattern must use the size, as the
+                // size of a value that is not a function, and may not bind
+                // a variable of the same name.
+                let (used, concrete) = size_use_in_pat(pat, &b.name.text);
+                if pat_binds(pat, &b.name.text) {
+                    self.error(
+                        "duplicate-binding",
+                        b.name.span,
+                        format!("Name \"{}\" also bound by the pattern of this let.", b.name.text),
+                    );
+                    continue;
+                } else if !used {
+                    self.error("unused-size", b.name.span, format!("Size [{}] unused in pattern.", b.name.text));
+                    continue;
+                } else if !concrete {
+                    self.error(
+                        "unused-size",
+                        b.name.span,
+                        format!(
+                            "Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
+                            b.name.text
+                        ),
+                    );
+                    continue;
+                }
                 match unknowns.get(i) {
                     Some(u) => {
                         mapping.insert(*u, Dim::var(b.id));
@@ -1252,6 +1285,44 @@ impl Checker {
             Some(i) => self.expr(i),
             None => self.pattern_as_expr(pat),
         };
+        let before = self.diags.len();
+        let out = self.loop_expr_inner(e, pat, init, ia, it, form, body);
+        // Futhark's wording for mismatches between the loop parameter and
+        // the body's result (at the pattern or at the body's final value).
+        let mut tail = body;
+        loop {
+            match &tail.kind {
+                ExprKind::Parens(x) | ExprKind::Attr(_, x) => tail = x,
+                ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => tail = body,
+                _ => break,
+            }
+        }
+        let mut at_tail = vec![tail.span];
+        if let ExprKind::Tuple(items) = &tail.kind {
+            at_tail.extend(items.iter().map(|i| i.span));
+        }
+        let inside = |s: Span, outer: Span| s.file == outer.file && s.start >= outer.start && s.end <= outer.end;
+        for d in self.diags.iter_mut().skip(before) {
+            if (d.name == "type-mismatch" || d.name == "size-mismatch")
+                && (inside(d.span, pat.span) || at_tail.contains(&d.span))
+            {
+                d.message = format!("Loop body does not have expected type. {}", d.message);
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn loop_expr_inner(
+        &mut self,
+        e: &Expr,
+        pat: &Pat,
+        init: Option<&Expr>,
+        ia: Aliases,
+        it: Ty,
+        form: &LoopForm,
+        body: &Expr,
+    ) -> (Ty, Aliases) {
         let it = self.store.resolve(&it);
         let saved = self.locals.len();
         // First attempt with the initial sizes; if the body changes them, redo with unknown sizes.
@@ -1566,6 +1637,16 @@ impl Checker {
             elem
         } else {
             Ty::Array(Box::new(elem), out_dims)
+        }
+    }
+
+    /// Prefixes the type and size mismatches reported since `before` with
+    /// Futhark's description of what was being checked.
+    fn prefix_mismatches(&mut self, before: usize, what: &str) {
+        for d in self.diags.iter_mut().skip(before) {
+            if d.name == "type-mismatch" || d.name == "size-mismatch" {
+                d.message = format!("{what} {}", d.message);
+            }
         }
     }
 
@@ -1948,6 +2029,97 @@ fn anonymous_size(t: &TypeExp) -> Option<Span> {
         }),
         TypeExp::Var(_) => None,
     }
+}
+
+/// Whether pattern `p` binds a variable `name`.
+fn pat_binds(p: &Pat, name: &str) -> bool {
+    match &p.kind {
+        PatKind::Var(n) => n.text == name,
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => ps.iter().any(|q| pat_binds(q, name)),
+        PatKind::Record(fs) => fs.iter().any(|(_, q)| pat_binds(q, name)),
+        PatKind::Ascribe(q, _) | PatKind::Attr(_, q) => pat_binds(q, name),
+        PatKind::Wildcard | PatKind::Literal(_) => false,
+    }
+}
+
+/// Whether the type annotations in pattern `p` use the size `name` at all,
+/// and whether they use it outside function types.
+fn size_use_in_pat(p: &Pat, name: &str) -> (bool, bool) {
+    match &p.kind {
+        PatKind::Ascribe(q, te) => {
+            let (a, b) = size_use_in_type(te, name, false);
+            let (c, d) = size_use_in_pat(q, name);
+            (a || c, b || d)
+        }
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => {
+            ps.iter().map(|q| size_use_in_pat(q, name)).fold((false, false), |x, y| (x.0 || y.0, x.1 || y.1))
+        }
+        PatKind::Record(fs) => {
+            fs.iter().map(|(_, q)| size_use_in_pat(q, name)).fold((false, false), |x, y| (x.0 || y.0, x.1 || y.1))
+        }
+        PatKind::Attr(_, q) => size_use_in_pat(q, name),
+        PatKind::Var(_) | PatKind::Wildcard | PatKind::Literal(_) => (false, false),
+    }
+}
+
+/// As `size_use_in_pat`, for a type expression; `in_fun` is set below an arrow.
+fn size_use_in_type(t: &TypeExp, name: &str, in_fun: bool) -> (bool, bool) {
+    let or = |x: (bool, bool), y: (bool, bool)| (x.0 || y.0, x.1 || y.1);
+    let size = |s: &SizeExp| match s {
+        SizeExp::Expr(e) => {
+            let hit = matches!(&strip_parens(e).kind, ExprKind::Var(q) if q.quals.is_empty() && q.name == name);
+            (hit, hit && !in_fun)
+        }
+        SizeExp::Anonymous(_) => (false, false),
+    };
+    match t {
+        TypeExp::Var(_) => (false, false),
+        TypeExp::Array(s, t, _) => or(size(s), size_use_in_type(t, name, in_fun)),
+        TypeExp::Unique(t, _) | TypeExp::Existential(_, t, _) => size_use_in_type(t, name, in_fun),
+        TypeExp::Tuple(items, _) => items.iter().map(|t| size_use_in_type(t, name, in_fun)).fold((false, false), or),
+        TypeExp::Record(fs, _) => fs.iter().map(|(_, t)| size_use_in_type(t, name, in_fun)).fold((false, false), or),
+        TypeExp::Sum(cs, _) => {
+            cs.iter().flat_map(|(_, ts)| ts).map(|t| size_use_in_type(t, name, in_fun)).fold((false, false), or)
+        }
+        TypeExp::Arrow { from, to, .. } => or(size_use_in_type(from, name, true), size_use_in_type(to, name, true)),
+        TypeExp::Apply(f, a, _) => or(
+            size_use_in_type(f, name, in_fun),
+            match a.as_ref() {
+                TypeArg::Type(t) => size_use_in_type(t, name, in_fun),
+                TypeArg::Size(s) => size(s),
+            },
+        ),
+    }
+}
+
+/// The names bound by the existential quantifiers `?[n].` inside `t`.
+fn existential_names(t: &TypeExp) -> Vec<String> {
+    fn go(t: &TypeExp, out: &mut Vec<String>) {
+        match t {
+            TypeExp::Existential(bs, t, _) => {
+                out.extend(bs.iter().map(|b| b.name.text.clone()));
+                go(t, out);
+            }
+            TypeExp::Tuple(items, _) => items.iter().for_each(|t| go(t, out)),
+            TypeExp::Record(fs, _) => fs.iter().for_each(|(_, t)| go(t, out)),
+            TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) => go(t, out),
+            TypeExp::Arrow { from, to, .. } => {
+                go(from, out);
+                go(to, out);
+            }
+            TypeExp::Sum(cs, _) => cs.iter().flat_map(|(_, ts)| ts).for_each(|t| go(t, out)),
+            TypeExp::Apply(f, a, _) => {
+                go(f, out);
+                if let TypeArg::Type(t) = a.as_ref() {
+                    go(t, out);
+                }
+            }
+            TypeExp::Var(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    go(t, &mut out);
+    out
 }
 
 fn contains_existential(t: &TypeExp) -> bool {
