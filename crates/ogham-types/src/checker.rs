@@ -4,7 +4,7 @@
 //! point restrictions, generalisation), and recording the results in
 //! [`TypeInfo`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ogham_prim::PrimType;
 use ogham_syntax::ast::{
@@ -131,6 +131,8 @@ pub struct Checker {
     /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
     /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
     pub sum_hints: Vec<SizeHint>,
+    /// Type parameters declared without `^`: they may not be instantiated with a function type.
+    pub no_function_params: HashSet<NodeId>,
 }
 
 impl Checker {
@@ -159,6 +161,7 @@ impl Checker {
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
+            no_function_params: HashSet::new(),
         }
     }
 
@@ -207,6 +210,39 @@ impl Checker {
                     .with_label(prev, "previously defined here"),
                 );
             }
+        }
+    }
+
+    /// A type parameter declared without `^` may not be instantiated with a
+    /// function type (Futhark's rule; `id` and `|>` are declared `'^a`).
+    fn check_functional_instantiations(&mut self) {
+        let mut bad: Option<(Span, NodeId, Ty)> = None;
+        for (node, types, _) in &self.pending.insts {
+            for (p, t) in types {
+                if !self.no_function_params.contains(p) {
+                    continue;
+                }
+                let t = self.store.resolve(t);
+                if !contains_arrow(&t) {
+                    continue;
+                }
+                if let Some(span) = self.pending.expr_spans.get(node) {
+                    if bad.as_ref().is_none_or(|(f, _, _)| (span.start, span.end) < (f.start, f.end)) {
+                        bad = Some((*span, *p, t));
+                    }
+                }
+            }
+        }
+        if let Some((span, p, t)) = bad {
+            let name = self.names.get(&p).cloned().unwrap_or_else(|| "a".to_string());
+            let shown = self.show(&t);
+            self.error(
+                "higher-order-instantiation",
+                span,
+                format!(
+                    "Cannot instantiate type parameter \"{name}\" with functional type `{shown}`; declare it lifted (`'^{name}`) to allow functions."
+                ),
+            );
         }
     }
 
@@ -429,6 +465,9 @@ impl Checker {
 
         if self.diags.len() == errors_before {
             self.check_function_arrays();
+        }
+        if self.diags.len() == errors_before {
+            self.check_functional_instantiations();
         }
         if self.diags.len() == errors_before {
             self.check_ambiguous_types();

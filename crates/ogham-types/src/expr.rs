@@ -424,10 +424,13 @@ impl Checker {
                     self.push_size_binder(b);
                     explicit_sizes.push(b.id);
                 }
-                TypeParam::Type(b, _) => {
+                TypeParam::Type(b, l) => {
                     self.note_name(b);
                     self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
                     explicit_types.push(b.id);
+                    if *l != ogham_syntax::ast::Liftedness::Lifted {
+                        self.no_function_params.insert(b.id);
+                    }
                 }
             }
         }
