@@ -23,9 +23,23 @@ pub type Aliases = BTreeSet<NodeId>;
 /// alias it cannot be consumed.
 pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
 
+/// Whether `==` is defined on values of type `t`: not on functions or on
+/// values of a type parameter (whose instances could be functions).
+fn supports_equality(t: &Ty) -> bool {
+    match t {
+        Ty::Prim(_) | Ty::Error | Ty::Var(_) => true,
+        Ty::Array(elem, _) => supports_equality(elem),
+        Ty::Record(fs) => fs.values().all(supports_equality),
+        Ty::Sum(cs) => cs.values().flatten().all(supports_equality),
+        Ty::Arrow(_) | Ty::Param(_) => false,
+    }
+}
+
 /// The message of `array-of-functions`, in Futhark's words.
 pub fn array_of_functions_message(elem: &str) -> String {
-    format!("Cannot create array with elements of lifted type `{elem}`: arrays of functional values are not allowed.")
+    format!(
+        "Cannot create array with elements of lifted type `{elem}`: functional values and lifted type parameters cannot be array elements."
+    )
 }
 
 /// A polymorphic type.
@@ -133,6 +147,8 @@ pub struct Checker {
     pub sum_hints: Vec<SizeHint>,
     /// Type parameters declared without `^`: they may not be instantiated with a function type.
     pub no_function_params: HashSet<NodeId>,
+    /// Type parameters declared with `^` or `~`: they may not be array elements.
+    pub lifted_params: HashSet<NodeId>,
 }
 
 impl Checker {
@@ -162,6 +178,7 @@ impl Checker {
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
             no_function_params: HashSet::new(),
+            lifted_params: HashSet::new(),
         }
     }
 
@@ -351,8 +368,11 @@ impl Checker {
                     self.push_size_binder(b);
                     params.push((b.id, true));
                 }
-                TypeParam::Type(b, _) => {
+                TypeParam::Type(b, l) => {
                     self.note_name(b);
+                    if *l != ogham_syntax::ast::Liftedness::Unlifted {
+                        self.lifted_params.insert(b.id);
+                    }
                     self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
                     params.push((b.id, false));
                 }
@@ -453,6 +473,14 @@ impl Checker {
         let mut type_params = explicit_types;
         let mut free = Vec::new();
         collect_vars(&self.store, &resolved, &mut free);
+        if free.iter().any(|v| matches!(self.store.vars[*v as usize].constraint, Constraint::Eq)) {
+            // Futhark does not generalise over types compared with `==`.
+            self.error(
+                "equality-not-supported",
+                vd.name.name.span,
+                "A value of an ambiguous type is compared with `==` or `!=`: a type parameter does not support equality; add a type annotation.",
+            );
+        }
         for v in free {
             let id = self.store.fresh_synthetic();
             self.names.insert(id, format!("'{}", (b'a' + (type_params.len() % 26) as u8) as char));
@@ -713,6 +741,16 @@ impl Checker {
         }
         for (node, op, operand) in std::mem::take(&mut self.pending.ops) {
             let operand = self.store.resolve(&operand);
+            if (op == "==" || op == "!=") && !supports_equality(&operand) {
+                if let Some(span) = self.pending.expr_spans.get(&node).copied() {
+                    let shown = self.show(&operand);
+                    self.error(
+                        "equality-not-supported",
+                        span,
+                        format!("Comparing equality of values of type `{shown}`, which does not support equality."),
+                    );
+                }
+            }
             let res = crate::expr::resolve_builtin_op(&op, &operand);
             self.info.resolutions.insert(node, Resolution::Builtin(res));
         }

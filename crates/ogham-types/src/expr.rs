@@ -182,7 +182,7 @@ impl Checker {
             TypeExp::Array(size, elem, span) => {
                 let dim = self.size_exp(size, mode);
                 let elem_ty = self.type_exp(elem, mode);
-                if contains_arrow(&self.store.resolve(&elem_ty)) {
+                if contains_arrow(&self.store.resolve(&elem_ty)) || self.is_lifted_param(&elem_ty) {
                     let shown = self.show(&elem_ty);
                     self.error("array-of-functions", *span, crate::checker::array_of_functions_message(&shown));
                     return Ty::Error;
@@ -430,6 +430,9 @@ impl Checker {
                     explicit_types.push(b.id);
                     if *l != ogham_syntax::ast::Liftedness::Lifted {
                         self.no_function_params.insert(b.id);
+                    }
+                    if *l != ogham_syntax::ast::Liftedness::Unlifted {
+                        self.lifted_params.insert(b.id);
                     }
                 }
             }
@@ -878,7 +881,7 @@ impl Checker {
                     let (t, _) = self.expr(i);
                     self.unify_at(&elem, &t, i.span);
                 }
-                if contains_arrow(&self.store.resolve(&elem)) {
+                if contains_arrow(&self.store.resolve(&elem)) || self.is_lifted_param(&elem) {
                     let shown = self.show(&elem);
                     self.error("array-of-functions", e.span, crate::checker::array_of_functions_message(&shown));
                 }
@@ -1641,6 +1644,12 @@ impl Checker {
         } else {
             Ty::Array(Box::new(elem), out_dims)
         }
+    }
+
+    /// Whether `t` is a type parameter declared lifted (`'^a`) or size-lifted
+    /// (`'~a`), which Futhark does not allow as an array element.
+    fn is_lifted_param(&self, t: &Ty) -> bool {
+        matches!(self.store.resolve(t), Ty::Param(p) if self.lifted_params.contains(&p))
     }
 
     /// Prefixes the type and size mismatches reported since `before` with
