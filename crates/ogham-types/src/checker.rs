@@ -23,6 +23,23 @@ pub type Aliases = BTreeSet<NodeId>;
 /// alias it cannot be consumed.
 pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
 
+/// The size variables of `t` that occur outside function types.
+fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
+    match t {
+        Ty::Array(elem, dims) => {
+            for d in dims {
+                if let Dim::Poly(p) = d {
+                    out.extend(p.vars());
+                }
+            }
+            dims_outside_functions(elem, out);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| dims_outside_functions(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| dims_outside_functions(t, out)),
+        Ty::Arrow(_) | Ty::Prim(_) | Ty::Param(_) | Ty::Var(_) | Ty::Error => {}
+    }
+}
+
 /// Whether `==` is defined on values of type `t`: not on functions or on
 /// values of a type parameter (whose instances could be functions).
 fn supports_equality(t: &Ty) -> bool {
@@ -105,7 +122,8 @@ pub struct Pending {
     pub irrefutable: Vec<Pat>,
     /// Instantiated size parameters that occur in no parameter type, which
     /// the context of their use must determine.
-    pub context_sizes: Vec<(Dim, Span)>,
+    /// With a description of the size for the error message.
+    pub context_sizes: Vec<(Dim, Span, String)>,
 }
 
 pub struct Checker {
@@ -312,14 +330,21 @@ impl Checker {
         let mut in_params = Vec::new();
         let mut t = &scheme.ty;
         while let Ty::Arrow(a) = t {
-            ty::dim_vars(&a.from, &mut in_params);
+            // A size used only inside a function-typed parameter (negative
+            // position) is not determined by the arguments either.
+            dims_outside_functions(&a.from, &mut in_params);
             t = &a.to;
         }
         for p in &scheme.size_params {
             let d = self.store.fresh_svar();
             if !in_params.contains(p) {
                 // Only the context of this use can determine it (`rep`).
-                self.pending.context_sizes.push((d.clone(), span));
+                let name = self.names.get(p).cloned().unwrap_or_else(|| "?".to_string());
+                self.pending.context_sizes.push((
+                    d.clone(),
+                    span,
+                    format!("Ambiguous size \"{name}\": the instantiated size parameter"),
+                ));
             }
             sizes.insert(*p, d.clone());
             inst_sizes.push((*p, d));
@@ -459,12 +484,14 @@ impl Checker {
         self.finalise_definition();
         let mut implicit_sizes = implicit_sizes;
         self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
-        for (d, span) in std::mem::take(&mut self.pending.context_sizes) {
+        for (d, span, what) in std::mem::take(&mut self.pending.context_sizes) {
             if self.store.resolve_dim(&d).as_var().is_some_and(ty::is_svar) {
                 self.error(
                     "ambiguous-size",
                     span,
-                    "The size of this function's result cannot be determined from its context; add a type annotation.",
+                    format!(
+                        "{what} cannot be determined from the arguments or the context; add a type ascription."
+                    ),
                 );
             }
         }

@@ -1909,7 +1909,11 @@ impl Checker {
             }
             let scheme = self.globals[def.0 as usize].scheme.clone();
             self.record_resolution(node, Resolution::Def(def));
+            let before = self.pending.context_sizes.len();
             let t = self.instantiate(&scheme, node, span);
+            for c in &mut self.pending.context_sizes[before..] {
+                c.2 = format!("{} of \"{name}\"", c.2);
+            }
             return (t, Aliases::from([GLOBAL_ALIAS]));
         }
         if self.current_def.as_deref() == Some(name) || self.defining_locals.iter().any(|n| n == name) {
