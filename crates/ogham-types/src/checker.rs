@@ -701,6 +701,27 @@ impl Checker {
             params.push(a.from.clone());
             t = a.to.clone();
         }
+        // A size parameter that no parameter determines would have to come
+        // from the caller's context, which an entry point does not have.
+        let mut in_params = Vec::new();
+        for p in &params {
+            ty::dim_vars(p, &mut in_params);
+        }
+        for tp in &vd.type_params {
+            if let TypeParam::Size(b) = tp {
+                if !in_params.contains(&b.id) {
+                    self.error(
+                        "polymorphic-entry",
+                        b.name.span,
+                        format!(
+                            "Entry point functions must not be size-polymorphic in their return type: no parameter determines the size \"{}\".",
+                            b.name.text
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
         if params.iter().any(contains_arrow) || contains_arrow(&t) {
             self.error(
                 "higher-order-entry",
