@@ -167,6 +167,8 @@ pub struct Checker {
     pub no_function_params: HashSet<NodeId>,
     /// Type parameters declared with `^` or `~`: they may not be array elements.
     pub lifted_params: HashSet<NodeId>,
+    /// Type abbreviations declared `type^` or `type~`: they may not be array elements.
+    pub lifted_abbrevs: HashSet<String>,
 }
 
 impl Checker {
@@ -197,6 +199,7 @@ impl Checker {
             sum_hints: Vec::new(),
             no_function_params: HashSet::new(),
             lifted_params: HashSet::new(),
+            lifted_abbrevs: HashSet::new(),
         }
     }
 
@@ -418,6 +421,11 @@ impl Checker {
         }
         self.local_types.truncate(saved_types);
         self.locals.truncate(saved_locals);
+        if td.liftedness == ogham_syntax::ast::Liftedness::Unlifted {
+            self.lifted_abbrevs.remove(&td.name.name.text);
+        } else {
+            self.lifted_abbrevs.insert(td.name.name.text.clone());
+        }
         self.types.insert(td.name.name.text.clone(), TypeAbbrev { params, ty });
     }
 

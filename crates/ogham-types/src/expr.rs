@@ -182,6 +182,24 @@ impl Checker {
             TypeExp::Array(size, elem, span) => {
                 let dim = self.size_exp(size, mode);
                 let elem_ty = self.type_exp(elem, mode);
+                let mut head: &TypeExp = elem;
+                while let TypeExp::Apply(f, _, _) = head {
+                    head = f;
+                }
+                if let TypeExp::Var(q) = head {
+                    let shadowed = self.local_types.iter().any(|(n, _)| *n == q.name);
+                    if q.quals.is_empty() && !shadowed && self.lifted_abbrevs.contains(&q.name) {
+                        self.error(
+                            "array-of-functions",
+                            *span,
+                            format!(
+                                "Cannot create array with elements of lifted type \"{}\": a type declared `type^` or `type~` cannot be an array element.",
+                                q.name
+                            ),
+                        );
+                        return Ty::Error;
+                    }
+                }
                 if contains_arrow(&self.store.resolve(&elem_ty)) || self.is_lifted_param(&elem_ty) {
                     let shown = self.show(&elem_ty);
                     self.error("array-of-functions", *span, crate::checker::array_of_functions_message(&shown));
@@ -208,7 +226,14 @@ impl Checker {
                 let ret_unique = is_unique_type_exp(to);
                 Ty::Arrow(Box::new(ArrowTy { param: param_id, from: from_ty, to: to_ty, consumes, ret_unique }))
             }
-            TypeExp::Sum(cons, _) => {
+            TypeExp::Sum(cons, span) => {
+                if cons.len() >= 256 {
+                    self.error(
+                        "too-many-constructors",
+                        *span,
+                        format!("Sum types must have less than 256 constructors (this one has {}).", cons.len()),
+                    );
+                }
                 let mut out = BTreeMap::new();
                 for (name, ts) in cons {
                     let tys = ts.iter().map(|t| self.type_exp(t, mode)).collect();
