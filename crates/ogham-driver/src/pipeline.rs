@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ogham_syntax::ast::{Dec, NodeIds, Program};
+use ogham_syntax::ast::{NodeIds, Program};
 use ogham_syntax::{Diagnostic, SourceMap, Span};
 
 /// A program that compiled: its sources (for rendering run-time error
@@ -53,8 +53,9 @@ pub enum Stop {
 struct Loader {
     sources: SourceMap,
     ids: NodeIds,
-    /// Parsed files in dependency order, with their canonical paths.
-    files: Vec<(Option<PathBuf>, Program)>,
+    /// Parsed files in dependency order, with their canonical paths and
+    /// their imports (the path as written and the imported file's index).
+    files: Vec<(Option<PathBuf>, Program, Vec<(String, usize)>)>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -68,7 +69,7 @@ impl Loader {
             let file = self.sources.add(format!("<prelude>/{name}"), *text);
             let (program, diags) = ogham_syntax::parser::parse_program(file, text, &mut self.ids);
             self.diagnostics.extend(diags);
-            self.files.push((None, program));
+            self.files.push((None, program, Vec::new()));
         }
     }
 
@@ -78,15 +79,17 @@ impl Loader {
         let (program, diags) = ogham_syntax::parser::parse_program(file, &text, &mut self.ids);
         self.diagnostics.extend(diags);
         let dir = path.and_then(|p| p.parent()).map(Path::to_path_buf).unwrap_or_default();
-        for dec in &program.decs {
-            if let Dec::Import { path: import, span } = dec {
-                self.load_import(&dir, import, *span, stack);
+        let mut imports = Vec::new();
+        for (import, span) in program.imports() {
+            if let Some(index) = self.load_import(&dir, &import, span, stack) {
+                imports.push((import, index));
             }
         }
-        self.files.push((path.map(Path::to_path_buf), program));
+        self.files.push((path.map(Path::to_path_buf), program, imports));
     }
 
-    fn load_import(&mut self, dir: &Path, import: &str, span: Span, stack: &mut Vec<PathBuf>) {
+    /// Loads an imported file (once) and returns its index in `files`.
+    fn load_import(&mut self, dir: &Path, import: &str, span: Span, stack: &mut Vec<PathBuf>) -> Option<usize> {
         let target = dir.join(format!("{import}.fut"));
         let canonical = match target.canonicalize() {
             Ok(c) => c,
@@ -96,7 +99,7 @@ impl Loader {
                     span,
                     format!("cannot import \"{import}\": {} ({e})", target.display()),
                 ));
-                return;
+                return None;
             }
         };
         if stack.contains(&canonical) {
@@ -105,22 +108,26 @@ impl Loader {
                 span,
                 format!("\"{import}\" imports itself (through {} files)", stack.len()),
             ));
-            return;
+            return None;
         }
-        if self.files.iter().any(|(p, _)| p.as_deref() == Some(canonical.as_path())) {
-            return;
+        if let Some(i) = self.files.iter().position(|(p, _, _)| p.as_deref() == Some(canonical.as_path())) {
+            return Some(i);
         }
         match std::fs::read_to_string(&canonical) {
             Ok(text) => {
                 stack.push(canonical.clone());
                 self.load(Some(&canonical), &target.display().to_string(), text, stack);
                 stack.pop();
+                Some(self.files.len() - 1)
             }
-            Err(e) => self.diagnostics.push(Diagnostic::error(
-                "import-not-found",
-                span,
-                format!("cannot read \"{import}\": {e}"),
-            )),
+            Err(e) => {
+                self.diagnostics.push(Diagnostic::error(
+                    "import-not-found",
+                    span,
+                    format!("cannot read \"{import}\": {e}"),
+                ));
+                None
+            }
         }
     }
 }
@@ -174,13 +181,13 @@ fn compile_on_this_thread(
     let inputs: Vec<ogham_types::CheckInput<'_>> = files
         .iter()
         .enumerate()
-        .map(|(i, (_, program))| ogham_types::CheckInput { program, is_main: i == last })
+        .map(|(i, (_, program, imports))| ogham_types::CheckInput { program, is_main: i == last, imports: imports.clone() })
         .collect();
     let info = ogham_types::check(&inputs).map_err(|diags| CompileError::from_diagnostics(&diags, &sources))?;
     if stop == Stop::AfterCheck {
         return Ok(Compiled { sources, ir: ogham_ir::Program::default() });
     }
-    let programs: Vec<&Program> = files.iter().map(|(_, p)| p).collect();
+    let programs: Vec<&Program> = files.iter().map(|(_, p, _)| p).collect();
     let ir = ogham_lower::lower(&programs, &info).map_err(|diags| CompileError::from_diagnostics(&diags, &sources))?;
     if cfg!(debug_assertions) || std::env::var_os("OGHAM_VERIFY").is_some() {
         ogham_ir::verify::verify_after("lower", &ir)

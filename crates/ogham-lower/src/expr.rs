@@ -180,6 +180,7 @@ impl<'a> Lowerer<'a> {
                 result
             }
             ExprKind::Hole => Err(unsupported(e.span, "a typed hole (???) cannot be run")),
+            ExprKind::OpenIn(_, inner) => self.expr(b, sc, inner),
         }
     }
 

@@ -31,7 +31,7 @@ use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{Exp, NameTable, Param, SubExp, Type, VName};
 use ogham_syntax::ast::{Dec, NodeId, Program, ValueDec};
 use ogham_syntax::{Diagnostic, Span};
-use ogham_types::{DefId, TypeInfo};
+use ogham_types::{DefId, DefLoc, TypeInfo};
 
 pub use arith::{const_i64, fold_i64};
 
@@ -125,9 +125,12 @@ impl<'a> Lowerer<'a> {
     /// The declaration of a top-level definition.
     pub fn dec(&self, def: DefId) -> Option<&'a ValueDec> {
         let info = self.info.defs.get(def.0 as usize)?;
-        match self.files.get(info.file_index)?.decs.get(info.dec_index)? {
-            Dec::Value(v) => Some(v),
-            _ => None,
+        match info.loc {
+            DefLoc::File { file_index, dec_index } => match self.files.get(file_index)?.decs.get(dec_index)? {
+                Dec::Value(v) => Some(v),
+                _ => None,
+            },
+            DefLoc::Generated(i) => self.info.generated.get(i),
         }
     }
 

@@ -79,6 +79,37 @@ pub struct Program {
     pub decs: Vec<Dec>,
 }
 
+impl Program {
+    /// Every file this one imports, as written, in order: `import "x"`
+    /// declarations and `import "x"` module expressions at any depth.
+    pub fn imports(&self) -> Vec<(String, Span)> {
+        fn dec(d: &Dec, out: &mut Vec<(String, Span)>) {
+            match d {
+                Dec::Import { path, span } => out.push((path.clone(), *span)),
+                Dec::Module(m) => mod_exp(&m.body, out),
+                Dec::Open(m, _) => mod_exp(m, out),
+                Dec::Local(d, _) => dec(d, out),
+                Dec::Value(_) | Dec::Type(_) | Dec::ModType { .. } => {}
+            }
+        }
+        fn mod_exp(m: &ModExp, out: &mut Vec<(String, Span)>) {
+            match m {
+                ModExp::Import(path, span) => out.push((path.clone(), *span)),
+                ModExp::Struct(decs, _) => decs.iter().for_each(|d| dec(d, out)),
+                ModExp::Ascribe(m, _, _) | ModExp::Lambda(_, _, m, _) => mod_exp(m, out),
+                ModExp::Apply(f, a, _) => {
+                    mod_exp(f, out);
+                    mod_exp(a, out);
+                }
+                ModExp::Var(_) => {}
+            }
+        }
+        let mut out = Vec::new();
+        self.decs.iter().for_each(|d| dec(d, &mut out));
+        out
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Dec {
     Value(ValueDec),
@@ -88,13 +119,113 @@ pub enum Dec {
         path: String,
         span: Span,
     },
-    /// A declaration form that parses but is not supported yet (`module`,
-    /// `module type`, `open`, `local`, `include`); reported by the checker as
-    /// `not-supported-yet`.
-    Unsupported {
-        what: &'static str,
+    /// `module M (P: S) … : R = e`
+    Module(ModBind),
+    /// `module type S = s`
+    ModType {
+        name: Name,
+        sig: SigExp,
         span: Span,
     },
+    /// `open e`: the module's names come into scope (and are re-exported).
+    Open(ModExp, Span),
+    /// `local d`: `d`'s names are in scope for what follows but not exported.
+    Local(Box<Dec>, Span),
+}
+
+impl Dec {
+    pub fn span(&self) -> Span {
+        match self {
+            Dec::Value(v) => v.span,
+            Dec::Type(t) => t.span,
+            Dec::Import { span, .. } | Dec::ModType { span, .. } | Dec::Open(_, span) | Dec::Local(_, span) => *span,
+            Dec::Module(m) => m.span,
+        }
+    }
+}
+
+/// A module binding: `module name params : sig = body`.
+#[derive(Clone, Debug)]
+pub struct ModBind {
+    pub name: Name,
+    /// Functor parameters, outermost first.
+    pub params: Vec<ModParam>,
+    pub sig: Option<SigExp>,
+    pub body: ModExp,
+    pub span: Span,
+}
+
+/// A functor parameter `(name: sig)`.
+#[derive(Clone, Debug)]
+pub struct ModParam {
+    pub name: Name,
+    pub sig: SigExp,
+    pub span: Span,
+}
+
+/// A module expression.
+#[derive(Clone, Debug)]
+pub enum ModExp {
+    /// `M`, `M.N`
+    Var(QualName),
+    /// `{ decs }`
+    Struct(Vec<Dec>, Span),
+    /// `import "path"`
+    Import(String, Span),
+    /// `e : s`
+    Ascribe(Box<ModExp>, SigExp, Span),
+    /// `f e`: functor application.
+    Apply(Box<ModExp>, Box<ModExp>, Span),
+    /// `\(p: s) : r -> e`: an anonymous functor.
+    Lambda(ModParam, Option<SigExp>, Box<ModExp>, Span),
+}
+
+impl ModExp {
+    pub fn span(&self) -> Span {
+        match self {
+            ModExp::Var(q) => q.span,
+            ModExp::Struct(_, s)
+            | ModExp::Import(_, s)
+            | ModExp::Ascribe(_, _, s)
+            | ModExp::Apply(_, _, s)
+            | ModExp::Lambda(_, _, _, s) => *s,
+        }
+    }
+}
+
+/// A module type (signature) expression.
+#[derive(Clone, Debug)]
+pub enum SigExp {
+    /// `S`, `M.S`
+    Var(QualName),
+    /// `{ specs }`
+    Specs(Vec<Spec>, Span),
+    /// `s with t 'a = te` (`path` names a type inside `s`).
+    With { sig: Box<SigExp>, path: QualName, params: Vec<TypeParam>, def: TypeExp, span: Span },
+    /// `(p: s) -> r` or `s -> r`: the type of a functor.
+    Arrow { param: Option<Name>, from: Box<SigExp>, to: Box<SigExp>, span: Span },
+}
+
+impl SigExp {
+    pub fn span(&self) -> Span {
+        match self {
+            SigExp::Var(q) => q.span,
+            SigExp::Specs(_, s) | SigExp::With { span: s, .. } | SigExp::Arrow { span: s, .. } => *s,
+        }
+    }
+}
+
+/// One specification in a module type.
+#[derive(Clone, Debug)]
+pub enum Spec {
+    /// `val f [n] 'a : t` (also `val (+) : t`)
+    Val { name: Name, type_params: Vec<TypeParam>, ty: TypeExp, span: Span },
+    /// `type t 'a` (abstract, `def` is `None`) or `type t 'a = te`.
+    Type { name: Binder, liftedness: Liftedness, params: Vec<TypeParam>, def: Option<TypeExp>, span: Span },
+    /// `module M : s`
+    Module { name: Name, sig: SigExp, span: Span },
+    /// `include s`
+    Include(SigExp, Span),
 }
 
 /// `def`/`entry`/`let` at top level.
@@ -411,4 +542,6 @@ pub enum ExprKind {
     Attr(Attr, Box<Expr>),
     /// `???`
     Hole,
+    /// `M.(e)`: `e` with the names of module `M` in scope.
+    OpenIn(QualName, Box<Expr>),
 }

@@ -10,6 +10,7 @@ pub mod ast;
 pub mod diagnostic;
 pub mod lexer;
 pub mod parser;
+pub mod renumber;
 pub mod source;
 
 pub use diagnostic::{Diagnostic, Severity};

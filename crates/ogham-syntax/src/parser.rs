@@ -405,53 +405,258 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Keyword(Keyword::Local) => {
                 self.bump();
-                self.nested(|p| p.dec())?;
-                Ok(Dec::Unsupported { what: "local", span: self.since(first.span) })
+                let inner = self.nested(|p| p.dec())?;
+                Ok(Dec::Local(Box::new(inner), self.since(first.span)))
             }
             TokenKind::Keyword(Keyword::Module) => {
                 self.bump();
-                let what = if self.eat_keyword(Keyword::Type) { "module type" } else { "module" };
-                self.skip_declaration_body();
-                Ok(Dec::Unsupported { what, span: self.since(first.span) })
+                if self.eat_keyword(Keyword::Type) {
+                    let name = self.name("a module type name")?;
+                    self.expect(&TokenKind::Equals)?;
+                    let sig = self.sig_exp()?;
+                    return Ok(Dec::ModType { name, sig, span: self.since(first.span) });
+                }
+                self.mod_bind(first.span).map(Dec::Module)
             }
             TokenKind::Keyword(Keyword::Open) => {
                 self.bump();
-                self.skip_declaration_body();
-                Ok(Dec::Unsupported { what: "open", span: self.since(first.span) })
-            }
-            TokenKind::Keyword(Keyword::Include) => {
-                self.bump();
-                self.skip_declaration_body();
-                Ok(Dec::Unsupported { what: "include", span: self.since(first.span) })
+                let m = self.mod_exp()?;
+                Ok(Dec::Open(m, self.since(first.span)))
             }
             _ => self.fail("a declaration"),
         }
     }
 
-    /// Skips the rest of a declaration we do not parse (module forms): up
-    /// to the next declaration keyword outside brackets. The first token is
-    /// always consumed, so `open import "x"` stays one declaration.
-    fn skip_declaration_body(&mut self) {
-        let mut depth = 0usize;
-        let mut first = true;
-        loop {
-            match self.peek() {
-                TokenKind::Eof => return,
-                _ if depth == 0 && !first && self.at_dec_start() && !self.at_indented_import() => return,
-                TokenKind::LParen | TokenKind::LBracket | TokenKind::IndexOpen | TokenKind::LBrace => depth += 1,
-                TokenKind::AttrOpen => depth += 1,
-                TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => depth = depth.saturating_sub(1),
-                _ => {}
+    // ----- the module language ---------------------------------------------
+
+    /// After `module`: `name (p: s)… [: s] = e`.
+    fn mod_bind(&mut self, start: Span) -> PResult<ModBind> {
+        let name = self.name("a module name")?;
+        let mut params = Vec::new();
+        while self.at(&TokenKind::LParen) {
+            params.push(self.mod_param()?);
+        }
+        let sig = if self.eat(&TokenKind::Colon) { Some(self.sig_exp()?) } else { None };
+        self.expect(&TokenKind::Equals)?;
+        let body = self.mod_exp()?;
+        Ok(ModBind { name, params, sig, body, span: self.since(start) })
+    }
+
+    /// `(name: s)`
+    fn mod_param(&mut self) -> PResult<ModParam> {
+        let start = self.expect(&TokenKind::LParen)?;
+        let name = self.name("a module parameter name")?;
+        self.expect(&TokenKind::Colon)?;
+        let sig = self.sig_exp()?;
+        self.expect(&TokenKind::RParen)?;
+        Ok(ModParam { name, sig, span: self.since(start) })
+    }
+
+    /// A module expression: applications, then an optional ascription `: s`.
+    fn mod_exp(&mut self) -> PResult<ModExp> {
+        self.nested(|p| {
+            let start = p.span();
+            if p.eat(&TokenKind::Backslash) {
+                let param = p.mod_param()?;
+                let ret = if p.eat(&TokenKind::Colon) { Some(p.sig_refined()?) } else { None };
+                p.expect(&TokenKind::Arrow)?;
+                let body = p.mod_exp()?;
+                return Ok(ModExp::Lambda(param, ret, Box::new(body), p.since(start)));
             }
-            first = false;
-            self.bump();
+            let mut e = p.mod_atom()?;
+            while p.at_mod_atom_start() {
+                let arg = p.mod_atom()?;
+                e = ModExp::Apply(Box::new(e), Box::new(arg), p.since(start));
+            }
+            if p.eat(&TokenKind::Colon) {
+                let sig = p.sig_exp()?;
+                e = ModExp::Ascribe(Box::new(e), sig, p.since(start));
+            }
+            Ok(e)
+        })
+    }
+
+    fn at_mod_atom_start(&self) -> bool {
+        match self.peek() {
+            TokenKind::Name(_) | TokenKind::QualName(..) | TokenKind::LParen | TokenKind::LBrace => true,
+            // `module m = import "x"`: an `import` that is not at the start
+            // of a line belongs to the module expression.
+            TokenKind::Keyword(Keyword::Import) => !self.token().at_column_one,
+            _ => false,
         }
     }
 
-    /// `module m = import "x"`: an `import` that is not at the start of a line
-    /// belongs to the module expression.
-    fn at_indented_import(&self) -> bool {
-        self.at_keyword(Keyword::Import) && !self.token().at_column_one
+    fn mod_atom(&mut self) -> PResult<ModExp> {
+        let start = self.span();
+        match self.peek().clone() {
+            TokenKind::Name(n) => {
+                self.bump();
+                Ok(ModExp::Var(QualName::unqualified(n, start)))
+            }
+            TokenKind::QualName(quals, name) => {
+                self.bump();
+                Ok(ModExp::Var(QualName { quals, name, span: start }))
+            }
+            TokenKind::LParen => {
+                self.bump();
+                let e = self.mod_exp()?;
+                self.expect(&TokenKind::RParen)?;
+                Ok(e)
+            }
+            TokenKind::LBrace => {
+                self.bump();
+                let mut decs = Vec::new();
+                while !self.at(&TokenKind::RBrace) {
+                    if self.at(&TokenKind::Eof) {
+                        return self.fail("`}`");
+                    }
+                    decs.push(self.nested(|p| p.dec())?);
+                }
+                self.bump();
+                Ok(ModExp::Struct(decs, self.since(start)))
+            }
+            TokenKind::Keyword(Keyword::Import) => {
+                self.bump();
+                match self.peek().clone() {
+                    TokenKind::Literal(Literal::String(bytes)) => {
+                        self.bump();
+                        Ok(ModExp::Import(String::from_utf8_lossy(&bytes).into_owned(), self.since(start)))
+                    }
+                    _ => self.fail("a string literal after `import`"),
+                }
+            }
+            _ => self.fail("a module expression"),
+        }
+    }
+
+    /// A module type: `s1 -> s2` (right-associative), `(p: s1) -> s2`, or a
+    /// refined atom `s with t = te …`.
+    fn sig_exp(&mut self) -> PResult<SigExp> {
+        self.nested(|p| {
+            let start = p.span();
+            if let (TokenKind::LParen, TokenKind::Name(text), TokenKind::Colon) =
+                (p.peek().clone(), p.peek_nth(1).clone(), p.peek_nth(2).clone())
+            {
+                p.bump();
+                let name_span = p.bump().span;
+                p.bump();
+                let from = p.sig_exp()?;
+                p.expect(&TokenKind::RParen)?;
+                p.expect(&TokenKind::Arrow)?;
+                let to = p.sig_exp()?;
+                let param = Some(Name { text, span: name_span });
+                return Ok(SigExp::Arrow { param, from: Box::new(from), to: Box::new(to), span: p.since(start) });
+            }
+            let s = p.sig_refined()?;
+            if p.eat(&TokenKind::Arrow) {
+                let to = p.sig_exp()?;
+                return Ok(SigExp::Arrow { param: None, from: Box::new(s), to: Box::new(to), span: p.since(start) });
+            }
+            Ok(s)
+        })
+    }
+
+    /// A module type atom with any `with` refinements, but no arrow.
+    fn sig_refined(&mut self) -> PResult<SigExp> {
+        self.nested(|p| {
+            let start = p.span();
+            let mut s = p.sig_atom()?;
+            while p.eat_keyword(Keyword::With) {
+                let path = match p.peek().clone() {
+                    TokenKind::Name(n) => QualName::unqualified(n, p.bump().span),
+                    TokenKind::QualName(quals, name) => QualName { quals, name, span: p.bump().span },
+                    _ => return p.fail("a type name after `with`"),
+                };
+                let params = p.type_params()?;
+                p.expect(&TokenKind::Equals)?;
+                let def = p.type_exp()?;
+                s = SigExp::With { sig: Box::new(s), path, params, def, span: p.since(start) };
+            }
+            Ok(s)
+        })
+    }
+
+    fn sig_atom(&mut self) -> PResult<SigExp> {
+        let start = self.span();
+        match self.peek().clone() {
+            TokenKind::Name(n) => {
+                self.bump();
+                Ok(SigExp::Var(QualName::unqualified(n, start)))
+            }
+            TokenKind::QualName(quals, name) => {
+                self.bump();
+                Ok(SigExp::Var(QualName { quals, name, span: start }))
+            }
+            TokenKind::LParen => {
+                self.bump();
+                let s = self.sig_exp()?;
+                self.expect(&TokenKind::RParen)?;
+                Ok(s)
+            }
+            TokenKind::LBrace => {
+                self.bump();
+                let mut specs = Vec::new();
+                while !self.at(&TokenKind::RBrace) {
+                    specs.push(self.nested(|p| p.spec())?);
+                }
+                self.bump();
+                Ok(SigExp::Specs(specs, self.since(start)))
+            }
+            _ => self.fail("a module type"),
+        }
+    }
+
+    /// One specification of a module type.
+    fn spec(&mut self) -> PResult<Spec> {
+        while self.at(&TokenKind::AttrOpen) {
+            self.attr()?;
+        }
+        let start = self.span();
+        match self.peek().clone() {
+            TokenKind::Name(v) if v == "val" => {
+                self.bump();
+                let name = match (self.peek().clone(), self.peek_nth(1).clone(), self.peek_nth(2).clone()) {
+                    (TokenKind::LParen, TokenKind::Symbol(q, sym), TokenKind::RParen) if q.is_empty() => {
+                        let open = self.bump().span;
+                        self.bump();
+                        self.bump();
+                        Name { text: sym, span: self.since(open) }
+                    }
+                    // `val + : t -> t -> t`
+                    (TokenKind::Symbol(q, sym), _, _) if q.is_empty() => Name { text: sym, span: self.bump().span },
+                    _ => self.name("a name after `val`")?,
+                };
+                let type_params = self.type_params()?;
+                self.expect(&TokenKind::Colon)?;
+                let ty = self.type_exp()?;
+                Ok(Spec::Val { name, type_params, ty, span: self.since(start) })
+            }
+            TokenKind::Keyword(Keyword::Type) | TokenKind::TypeTilde | TokenKind::TypeHat => {
+                let liftedness = match self.bump().kind {
+                    TokenKind::TypeTilde => Liftedness::SizeLifted,
+                    TokenKind::TypeHat => Liftedness::Lifted,
+                    _ => Liftedness::Unlifted,
+                };
+                let name = self.name("a type name")?;
+                let name = self.binder(name);
+                let params = self.type_params()?;
+                let def = if self.eat(&TokenKind::Equals) { Some(self.type_exp()?) } else { None };
+                Ok(Spec::Type { name, liftedness, params, def, span: self.since(start) })
+            }
+            TokenKind::Keyword(Keyword::Module) => {
+                self.bump();
+                let name = self.name("a module name")?;
+                self.expect(&TokenKind::Colon)?;
+                let sig = self.sig_exp()?;
+                Ok(Spec::Module { name, sig, span: self.since(start) })
+            }
+            TokenKind::Keyword(Keyword::Include) => {
+                self.bump();
+                let sig = self.sig_exp()?;
+                Ok(Spec::Include(sig, self.since(start)))
+            }
+            _ => self.fail("a specification (`val`, `type`, `module` or `include`)"),
+        }
     }
 
     #[inline(never)]
@@ -801,8 +1006,18 @@ impl<'a> Parser<'a> {
                     }
                     TokenKind::Dot if p.glued() => {
                         if p.peek_nth(1) == &TokenKind::LParen {
-                            let span = p.span();
-                            return p.error_at(span, "local opening of modules (`M.(e)`) is not supported yet");
+                            // `M.(e)`: a local open of the module named by `e`.
+                            let module = match &e.kind {
+                                ExprKind::Var(q) => q.clone(),
+                                _ => return p.fail("a module name before `.(`"),
+                            };
+                            p.bump();
+                            p.bump();
+                            let inner = p.expr()?;
+                            p.expect(&TokenKind::RParen)?;
+                            let span = p.since(start);
+                            e = p.expr_node(ExprKind::OpenIn(module, Box::new(inner)), span);
+                            continue;
                         }
                         p.bump();
                         if !p.glued() {
@@ -1460,8 +1675,14 @@ impl<'a> Parser<'a> {
         Ok(SizeExp::Expr(Box::new(e)))
     }
 
+    /// `val` is lexed as a name, but in a module type it starts the next
+    /// specification, so it never starts a type argument.
     fn at_type_atom_start(&self) -> bool {
-        matches!(self.peek(), TokenKind::Name(_) | TokenKind::QualName(..) | TokenKind::LParen | TokenKind::LBrace)
+        match self.peek() {
+            TokenKind::Name(n) => n != "val",
+            TokenKind::QualName(..) | TokenKind::LParen | TokenKind::LBrace => true,
+            _ => false,
+        }
     }
 
     /// `t [n] i32`: a type name applied to size and type arguments.

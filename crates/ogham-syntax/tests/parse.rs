@@ -379,28 +379,34 @@ fn top_level_let_chain() {
 }
 
 #[test]
-fn unsupported_declarations_are_skipped() {
+fn module_declarations() {
     let src = "module M = { def x = 1 def y = (2) }\n\
                def a = 1\n\
-               module type MT = { type t val f: t -> t }\n\
+               module type MT = { type t val f: t -> t type^ u 'a = a -> t val (+): t -> t -> t val * : t module N: MT include MT }\n\
                open M\n\
                local def helper x = x\n\
-               include MT\n\
                open import \"foo\"\n\
                module N = import \"bar\"\n\
-               def b = 2\n";
+               module F (P: MT) (Q: MT with t = i32) : MT = P\n\
+               module G = F M (F N {def z = 1}) : MT\n\
+               module type FT = (P: MT) -> MT -> MT\n\
+               module H = \\(P: MT) : MT -> P\n\
+               def b = M.(x + y)\n";
     assert_eq!(
         prog(src),
         vec![
-            "unsupported module",
+            "module M = {def x = 1; def y = 2}",
             "def a = 1",
-            "unsupported module type",
-            "unsupported open",
-            "unsupported local",
-            "unsupported include",
-            "unsupported open",
-            "unsupported module",
-            "def b = 2"
+            "module type MT = {type t; val f: (t -> t); type u 'a = (a -> t); val +: (t -> (t -> t)); val *: t; module N: MT; include MT}",
+            "open M",
+            "local def helper x = x",
+            "open import \"foo\"",
+            "module N = import \"bar\"",
+            "module F (P: MT) (Q: (MT with t = i32)) : MT = P",
+            "module G = (((F M) ((F N) {def z = 1})) : MT)",
+            "module type FT = ((P: MT) -> (MT -> MT))",
+            "module H = (\\(P: MT) : MT -> P)",
+            "def b = M.((x + y))",
         ]
     );
 }
@@ -506,7 +512,8 @@ fn error_messages() {
     assert_eq!(errors("def s = 1.5i32"), vec!["lexical-error: a decimal literal cannot have the integer suffix `i32`"]);
     assert_eq!(errors("def s = \"\\q\""), vec!["lexical-error: unknown escape sequence `\\q`"]);
     assert_eq!(errors("def s = 99999999999999999999999"), vec!["lexical-error: integer literal is too large"]);
-    assert_eq!(errors("def f = M.(x)"), vec!["parse-error: local opening of modules (`M.(e)`) is not supported yet"]);
+    assert_eq!(errors("def f = (x).(y)"), vec!["parse-error: expected a module name before `.(`, found `.`"]);
+    assert_eq!(errors("module type S = { val x }"), vec!["parse-error: expected `:`, found `}`"]);
     assert_eq!(expr_error("1 2 )"), vec!["parse-error: expected end of input, found `)`"]);
 }
 

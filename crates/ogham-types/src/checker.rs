@@ -8,11 +8,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ogham_prim::PrimType;
 use ogham_syntax::ast::{
-    Binder, Dec, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec,
+    Binder, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec,
 };
 use ogham_syntax::{Diagnostic, Span};
 
-use crate::info::{DefId, DefInfo, Instantiation, Resolution, TypeInfo};
+use crate::info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, TypeInfo};
 use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty};
 use crate::CheckInput;
 
@@ -76,6 +76,9 @@ impl Scheme {
 pub struct GlobalDef {
     pub binder: NodeId,
     pub scheme: Scheme,
+    /// Set for a value seen through a module type (`M : S`): `scheme` is the
+    /// specification's, and uses resolve to the definition itself.
+    pub alias: Option<crate::modules::SpecAlias>,
 }
 
 /// A local binding in scope.
@@ -169,6 +172,8 @@ pub struct Checker {
     pub lifted_params: HashSet<NodeId>,
     /// Type abbreviations declared `type^` or `type~`: they may not be array elements.
     pub lifted_abbrevs: HashSet<String>,
+    /// Modules, module types and what the module being checked exports.
+    pub modules: crate::modules::ModState,
 }
 
 impl Checker {
@@ -200,6 +205,7 @@ impl Checker {
             no_function_params: HashSet::new(),
             lifted_params: HashSet::new(),
             lifted_abbrevs: HashSet::new(),
+            modules: Default::default(),
         }
     }
 
@@ -219,15 +225,15 @@ impl Checker {
         self.store.fresh_var(Constraint::None, span)
     }
 
-    /// One file may not define the same value name (entry points included)
+    /// One file or module may not define the same value name (entry points included)
     /// or the same type name twice; a definition in a later file shadows an
     /// imported one. `&&` and `||` may not be redefined at all.
-    fn check_duplicate_decs(&mut self, decs: &[Dec]) {
+    pub(crate) fn check_duplicate_decs(&mut self, decs: &[ogham_syntax::ast::Dec]) {
         let mut seen: HashMap<(bool, &str), Span> = HashMap::new();
         for dec in decs {
             let (is_type, name) = match dec {
-                Dec::Value(vd) => (false, &vd.name.name),
-                Dec::Type(td) => (true, &td.name.name),
+                ogham_syntax::ast::Dec::Value(vd) => (false, &vd.name.name),
+                ogham_syntax::ast::Dec::Type(td) => (true, &td.name.name),
                 _ => continue,
             };
             if !is_type && (name.text == "&&" || name.text == "||") {
@@ -370,20 +376,15 @@ impl Checker {
     pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
         for (file_index, file) in files.iter().enumerate() {
             self.check_duplicate_decs(&file.program.decs);
+            self.begin_file(&file.imports);
             for (dec_index, dec) in file.program.decs.iter().enumerate() {
-                match dec {
-                    Dec::Value(vd) => self.check_value_dec(vd, file_index, dec_index, file.is_main),
-                    Dec::Type(td) => self.check_type_dec(td),
-                    Dec::Import { .. } => {}
-                    Dec::Unsupported { what, span } => {
-                        self.error("not-supported-yet", *span, format!("`{what}` declarations are not supported yet."))
-                    }
-                }
+                self.check_dec(dec, Some(DefLoc::File { file_index, dec_index }), file.is_main);
             }
+            self.end_file();
         }
     }
 
-    fn check_type_dec(&mut self, td: &TypeDec) {
+    pub fn check_type_dec(&mut self, td: &TypeDec) {
         self.note_name(&td.name);
         let saved_types = self.local_types.len();
         let saved_locals = self.locals.len();
@@ -426,7 +427,9 @@ impl Checker {
         } else {
             self.lifted_abbrevs.insert(td.name.name.text.clone());
         }
-        self.types.insert(td.name.name.text.clone(), TypeAbbrev { params, ty });
+        let abbrev = TypeAbbrev { params, ty };
+        self.export_type(&td.name.name.text, &abbrev);
+        self.types.insert(td.name.name.text.clone(), abbrev);
     }
 
     pub fn push_size_binder(&mut self, b: &Binder) {
@@ -444,7 +447,7 @@ impl Checker {
         });
     }
 
-    fn check_value_dec(&mut self, vd: &ValueDec, file_index: usize, dec_index: usize, is_main: bool) {
+    pub fn check_value_dec(&mut self, vd: &ValueDec, loc: DefLoc, is_main: bool) {
         self.note_name(&vd.name);
         self.pending = Pending::default();
         self.pending_sizes.clear();
@@ -453,7 +456,10 @@ impl Checker {
         self.local_types.clear();
         self.lambda_depth = 0;
         self.loop_depth = 0;
-        self.current_def = Some(vd.name.name.text.clone());
+        // A definition without parameters is a value: its own name in its
+        // body refers to an earlier definition (`def plus2 = plus2` in a
+        // module), not to itself.
+        self.current_def = (!vd.params.is_empty()).then(|| vd.name.name.text.clone());
         self.implicit_sizes = Some(Vec::new());
         let errors_before = self.diags.len();
         self.top_level_header = true;
@@ -550,8 +556,7 @@ impl Checker {
         let def_id = DefId(self.globals.len() as u32);
         self.info.defs.push(DefInfo {
             name: vd.name.name.text.clone(),
-            file_index,
-            dec_index,
+            loc,
             is_entry,
             ty: ty::to_public(&final_ty),
             size_params: size_params.clone(),
@@ -560,8 +565,9 @@ impl Checker {
             self.info.entries.push(def_id);
         }
         self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
-        self.globals.push(GlobalDef { binder: vd.name.id, scheme });
+        self.globals.push(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
+        self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;
     }
 

@@ -108,7 +108,7 @@ pub fn resolve_builtin_op(op: &str, operand: &Ty) -> Builtin {
 }
 
 /// The operand constraint and whether the result is `bool`, for a built-in operator.
-fn op_shape(op: &str) -> Option<(Constraint, bool)> {
+pub(crate) fn op_shape(op: &str) -> Option<(Constraint, bool)> {
     Some(match op {
         "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" => (Constraint::Num, false),
         "&" | "|" | "^" => (Constraint::IntOrBool, false),
@@ -303,6 +303,43 @@ impl Checker {
                 return t;
             }
             if let Some(abbrev) = self.types.get(&q.name).cloned() {
+                return self.apply_abbrev(q, abbrev, args, span, mode);
+            }
+            if let Some(p) = PrimType::from_name(&q.name) {
+                if args.is_empty() {
+                    return Ty::Prim(p);
+                }
+            }
+        } else {
+            match self.lookup_module_path(&q.quals) {
+                Some(crate::modules::Module::Prim(p)) => {
+                    if let Some(t) = crate::modules::prim_type_member(p, &q.name) {
+                        return t;
+                    }
+                }
+                Some(crate::modules::Module::Struct(env)) => {
+                    if let Some(abbrev) = env.types.get(&q.name).cloned() {
+                        return self.apply_abbrev(q, abbrev, args, span, mode);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.error("unknown-type", q.span, format!("Unknown type `{q}`."));
+        Ty::Error
+    }
+
+    /// A use of a type abbreviation with its arguments.
+    fn apply_abbrev(
+        &mut self,
+        q: &QualName,
+        abbrev: crate::checker::TypeAbbrev,
+        args: &[&TypeArg],
+        span: Span,
+        mode: AnonMode,
+    ) -> Ty {
+        {
+            {
                 if abbrev.params.len() != args.len() {
                     self.error(
                         "arity-mismatch",
@@ -351,22 +388,12 @@ impl Checker {
                 // In a top-level parameter (`type~ t = #v []i32`, `def f (x: t)`)
                 // such a size means what `[]` written there means: a size
                 // parameter of the function, not an existential.
-                return ty::map_dims(&t, &mut |d| match d {
+                ty::map_dims(&t, &mut |d| match d {
                     Dim::Unknown(u) => fresh.entry(*u).or_insert_with(|| self.anon_size(mode)).clone(),
                     other => other.clone(),
-                });
+                })
             }
-            if let Some(p) = PrimType::from_name(&q.name) {
-                if args.is_empty() {
-                    return Ty::Prim(p);
-                }
-            }
-        } else if q.quals.len() == 1 && q.name == "t" && PrimType::from_name(&q.quals[0]).is_some() {
-            // `f32.t` is the module's own type.
-            return Ty::Prim(PrimType::from_name(&q.quals[0]).unwrap_or(PrimType::I32));
         }
-        self.error("unknown-type", q.span, format!("Unknown type `{q}`."));
-        Ty::Error
     }
 
     /// The size that an anonymous `[]` stands for where `mode` applies.
@@ -1172,6 +1199,7 @@ impl Checker {
                 (t, al)
             }
             ExprKind::Hole => (self.fresh_var(e.span), none()),
+            ExprKind::OpenIn(q, inner) => self.open_in(q, inner),
         }
     }
 
@@ -1556,7 +1584,7 @@ impl Checker {
         }
     }
 
-    fn project(&mut self, t: &Ty, field: &str, span: Span) -> Ty {
+    pub(crate) fn project(&mut self, t: &Ty, field: &str, span: Span) -> Ty {
         match self.store.shallow(t) {
             Ty::Record(fs) => match fs.get(field) {
                 Some(ft) => ft.clone(),
@@ -1868,6 +1896,11 @@ impl Checker {
             return self.simple_var(node, &q.name, q.span);
         }
         let head = &q.quals[0];
+        // A local record shadows a module; a module shadows a top-level value.
+        let module_prefix = if self.lookup_local(head).is_some() { 0 } else { self.module_prefix(&q.quals) };
+        if module_prefix > 0 {
+            return self.module_path_var(node, q, module_prefix);
+        }
         let is_value = self.lookup_local(head).is_some() || self.global_names.contains_key(head);
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
@@ -1892,20 +1925,6 @@ impl Checker {
             let t = self.builtin_signature(sig, node, q.span);
             self.record_resolution(node, Resolution::Builtin(Builtin::Intrinsic(q.name.clone())));
             return (t, Aliases::new());
-        }
-        if q.quals.len() == 1 {
-            if let Some(module) = crate::members::module_type(head) {
-                if let Some(sig) = crate::members::member_signature(module, &q.name) {
-                    let t = self.builtin_signature(&sig, node, q.span);
-                    self.record_resolution(
-                        node,
-                        Resolution::Builtin(Builtin::ModuleMember { module, name: q.name.clone() }),
-                    );
-                    return (t, Aliases::new());
-                }
-                self.error("unknown-name", q.span, format!("Module `{head}` has no member `{}`.", q.name));
-                return (Ty::Error, Aliases::new());
-            }
         }
         self.error("unknown-name", q.span, format!("Unknown name \"{q}\"."));
         (Ty::Error, Aliases::new())
@@ -1932,14 +1951,15 @@ impl Checker {
                 );
                 return (Ty::Error, Aliases::new());
             }
-            let scheme = self.globals[def.0 as usize].scheme.clone();
-            self.record_resolution(node, Resolution::Def(def));
             let before = self.pending.context_sizes.len();
-            let t = self.instantiate(&scheme, node, span);
+            let out = self.global_value(node, def, span);
             for c in &mut self.pending.context_sizes[before..] {
                 c.2 = format!("{} of \"{name}\"", c.2);
             }
-            return (t, Aliases::from([GLOBAL_ALIAS]));
+            return out;
+        }
+        if let Some(found) = self.opened_prim_member(node, name, span) {
+            return found;
         }
         if self.current_def.as_deref() == Some(name) || self.defining_locals.iter().any(|n| n == name) {
             self.error(

@@ -101,13 +101,21 @@ pub struct Instantiation {
     pub sizes: HashMap<NodeId, Size>,
 }
 
+/// Where the declaration of a definition is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefLoc {
+    /// A top-level declaration: the index of the file in the list given to
+    /// the checker, and of the declaration in it.
+    File { file_index: usize, dec_index: usize },
+    /// A declaration inside a module: an index into [`TypeInfo::generated`].
+    Generated(usize),
+}
+
 /// Facts about one top-level definition.
 #[derive(Clone, Debug)]
 pub struct DefInfo {
     pub name: String,
-    /// Index of the file in the list given to the checker, and of the declaration in it.
-    pub file_index: usize,
-    pub dec_index: usize,
+    pub loc: DefLoc,
     pub is_entry: bool,
     /// The definition's full type, curried over its parameters.
     pub ty: Type,
@@ -132,4 +140,7 @@ pub struct TypeInfo {
     pub defs: Vec<DefInfo>,
     /// The entry points of the main file (all `entry` declarations, and `main` if present), in source order.
     pub entries: Vec<DefId>,
+    /// The value declarations found inside modules, each with node ids of
+    /// its own (a functor's body is copied for each application).
+    pub generated: Vec<ogham_syntax::ast::ValueDec>,
 }

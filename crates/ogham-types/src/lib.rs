@@ -20,6 +20,7 @@ mod exhaust;
 mod expr;
 pub mod info;
 mod members;
+mod modules;
 pub mod prelude;
 mod sig;
 pub mod size;
@@ -30,7 +31,7 @@ mod unify;
 mod tests;
 
 pub use builtins::Builtin;
-pub use info::{DefId, DefInfo, Instantiation, Resolution, Type, TypeInfo};
+pub use info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, Type, TypeInfo};
 pub use size::{Poly, Size};
 
 use ogham_syntax::ast::Program;
@@ -41,6 +42,9 @@ pub struct CheckInput<'a> {
     pub program: &'a Program,
     /// Whether this is the main file (its `entry` declarations and `main` are entry points).
     pub is_main: bool,
+    /// The files this one imports: the path as written in `import "path"`
+    /// and the index of that file in the list given to the checker.
+    pub imports: Vec<(String, usize)>,
 }
 
 /// Checks the files in order; names defined in a file are visible in every later file.

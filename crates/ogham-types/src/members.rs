@@ -99,8 +99,3 @@ pub fn member_signature(module: PrimType, name: &str) -> Option<String> {
         _ => None,
     }
 }
-
-/// Whether a name is one of the numeric modules.
-pub fn module_type(name: &str) -> Option<PrimType> {
-    PrimType::from_name(name)
-}

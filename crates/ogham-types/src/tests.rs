@@ -28,7 +28,7 @@ fn run(main: &str) -> Result<TypeInfo, Vec<Diagnostic>> {
     let programs = parse_all(main).unwrap_or_else(|d| panic!("parse errors: {d:?}"));
     let n = programs.len();
     let inputs: Vec<CheckInput> =
-        programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n }).collect();
+        programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() }).collect();
     check(&inputs)
 }
 
@@ -185,7 +185,10 @@ fn restrictions() {
     err("def f (x: i32) : i32 = f x", "not-supported-yet");
     err("def f (x: i32) = let g (y: i32) : i32 = g y in g x", "not-supported-yet");
     err("def f (x: f64) = jvp f64.sin x 1", "not-supported-yet");
-    err("module m = {}", "not-supported-yet");
+    err("module m = {} def x = m.y", "unknown-name");
+    err("module type s = { val y: i32 } module m : s = { def y = 1f32 }", "module-mismatch");
+    err("module type s = { type t val y: t } module m : s = { def y = 1 }", "module-mismatch");
+    err("module f (p: { val x: i32 }) = { def y = p.x } module m = f { def z = 1i32 }", "module-mismatch");
 }
 
 #[test]
@@ -272,7 +275,7 @@ fn mutations_never_panic() {
         if let Ok(programs) = parse_all(&text) {
             let n = programs.len();
             let inputs: Vec<CheckInput> =
-                programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n }).collect();
+                programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() }).collect();
             let _ = check(&inputs);
         }
     }

@@ -73,8 +73,8 @@ pub fn check(text: &str) -> Option<Checked> {
     let programs: Vec<&'static Program> = prelude.programs.iter().collect();
     let result = {
         let mut inputs: Vec<CheckInput<'_>> =
-            programs.iter().map(|program| CheckInput { program, is_main: false }).collect();
-        inputs.push(CheckInput { program: &main, is_main: true });
+            programs.iter().map(|program| CheckInput { program, is_main: false, imports: Vec::new() }).collect();
+        inputs.push(CheckInput { program: &main, is_main: true, imports: Vec::new() });
         ogham_types::check(&inputs)
     };
     if let Err(diags) = &result {

@@ -151,6 +151,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Constructor(n, args) => format!("(#{} {})", n.text, join(args, " ", expr)),
         ExprKind::Attr(a, e) => format!("(#[{}] {})", attr(a), expr(e)),
         ExprKind::Hole => "???".to_string(),
+        ExprKind::OpenIn(m, e) => format!("{m}.({})", expr(e)),
     }
 }
 
@@ -224,6 +225,51 @@ pub fn dec(d: &Dec) -> String {
             format!("{kw} {}{} = {}", t.name.name.text, type_params(&t.params), ty(&t.def))
         }
         Dec::Import { path, .. } => format!("import {path:?}"),
-        Dec::Unsupported { what, .. } => format!("unsupported {what}"),
+        Dec::Module(m) => {
+            let params: String = m.params.iter().map(|p| format!(" ({}: {})", p.name.text, sig(&p.sig))).collect();
+            let s = m.sig.as_ref().map(|s| format!(" : {}", sig(s))).unwrap_or_default();
+            format!("module {}{params}{s} = {}", m.name.text, mod_exp(&m.body))
+        }
+        Dec::ModType { name, sig: s, .. } => format!("module type {} = {}", name.text, sig(s)),
+        Dec::Open(m, _) => format!("open {}", mod_exp(m)),
+        Dec::Local(d, _) => format!("local {}", dec(d)),
+    }
+}
+
+pub fn mod_exp(m: &ModExp) -> String {
+    match m {
+        ModExp::Var(q) => q.to_string(),
+        ModExp::Struct(decs, _) => format!("{{{}}}", join(decs, "; ", dec)),
+        ModExp::Import(path, _) => format!("import {path:?}"),
+        ModExp::Ascribe(m, s, _) => format!("({} : {})", mod_exp(m), sig(s)),
+        ModExp::Apply(f, a, _) => format!("({} {})", mod_exp(f), mod_exp(a)),
+        ModExp::Lambda(p, r, b, _) => {
+            let r = r.as_ref().map(|s| format!(" : {}", sig(s))).unwrap_or_default();
+            format!("(\\({}: {}){r} -> {})", p.name.text, sig(&p.sig), mod_exp(b))
+        }
+    }
+}
+
+pub fn sig(s: &SigExp) -> String {
+    match s {
+        SigExp::Var(q) => q.to_string(),
+        SigExp::Specs(specs, _) => format!("{{{}}}", join(specs, "; ", spec)),
+        SigExp::With { sig: s, path, params, def, .. } => {
+            format!("({} with {path}{} = {})", sig(s), type_params(params), ty(def))
+        }
+        SigExp::Arrow { param: Some(p), from, to, .. } => format!("(({}: {}) -> {})", p.text, sig(from), sig(to)),
+        SigExp::Arrow { param: None, from, to, .. } => format!("({} -> {})", sig(from), sig(to)),
+    }
+}
+
+pub fn spec(s: &Spec) -> String {
+    match s {
+        Spec::Val { name, type_params: tp, ty: t, .. } => format!("val {}{}: {}", name.text, type_params(tp), ty(t)),
+        Spec::Type { name, params, def, .. } => {
+            let def = def.as_ref().map(|d| format!(" = {}", ty(d))).unwrap_or_default();
+            format!("type {}{}{def}", name.name.text, type_params(params))
+        }
+        Spec::Module { name, sig: s, .. } => format!("module {}: {}", name.text, sig(s)),
+        Spec::Include(s, _) => format!("include {}", sig(s)),
     }
 }

@@ -1,0 +1,12 @@
+-- A value whose type does not match its specification is rejected, also
+-- when the module is the argument of a functor.
+-- ==
+-- error: Value `x` has type `f32`, but the module type requires `i32`
+
+module type has_x = { val x: i32 }
+
+module use_x (P: has_x) = { def y = P.x + 1 }
+
+module bad = use_x { def x = 1.5f32 }
+
+def main = bad.y
