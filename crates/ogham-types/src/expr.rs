@@ -1158,7 +1158,10 @@ impl Checker {
                     t = self.project(&t, &f.text, f.span);
                 }
                 let (vt, va) = self.expr(value);
+                let before = self.diags.len();
                 self.unify_at(&t, &vt, value.span);
+                let path: Vec<&str> = fields.iter().map(|f| f.text.as_str()).collect();
+                self.prefix_mismatches(before, &format!("Cannot update record field \"{}\".", path.join(".")));
                 (rt, ra.union(&va).copied().collect())
             }
             ExprKind::Lambda { params, ret, body } => {
