@@ -174,6 +174,9 @@ pub struct Checker {
     pub lifted_abbrevs: HashSet<String>,
     /// Modules, module types and what the module being checked exports.
     pub modules: crate::modules::ModState,
+    /// The opaque size variable of each non-polynomial size expression, by
+    /// its canonical text (see `Checker::register_opaque_sizes`).
+    pub size_terms: HashMap<String, NodeId>,
 }
 
 impl Checker {
@@ -206,6 +209,7 @@ impl Checker {
             lifted_params: HashSet::new(),
             lifted_abbrevs: HashSet::new(),
             modules: Default::default(),
+            size_terms: HashMap::new(),
         }
     }
 
@@ -361,8 +365,14 @@ impl Checker {
         let mut ty = ty::subst_params(&scheme.ty, &types);
         ty = ty::subst_sizes(&ty, &sizes);
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
+        let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
         ty = ty::map_dims(&ty, &mut |d| match d {
             Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
+            // A size like `n/2` in a definition's type is not known at a use
+            // (its variables are the definition's): unknown, once per use.
+            Dim::Poly(p) if p.vars().any(ty::is_opaque) => {
+                opaque.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
+            }
             other => other.clone(),
         });
         if !inst_types.is_empty() || !inst_sizes.is_empty() {

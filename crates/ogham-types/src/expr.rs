@@ -124,6 +124,14 @@ pub(crate) fn op_shape(op: &str) -> Option<(Constraint, bool)> {
 /// `i64` variables in scope, `+ - *` of those).
 impl Checker {
     pub fn size_poly_of(&self, e: &Expr) -> Option<Poly> {
+        self.size_poly_arith(e).or_else(|| {
+            // A non-polynomial part registered by `register_opaque_sizes`.
+            let (key, _) = self.size_term(e)?;
+            self.size_terms.get(&key).map(|id| Poly::var(*id))
+        })
+    }
+
+    fn size_poly_arith(&self, e: &Expr) -> Option<Poly> {
         match &e.kind {
             ExprKind::Literal(Literal::Int { value, .. }) => i64::try_from(*value).ok().map(Poly::constant),
             ExprKind::Parens(inner) => self.size_poly_of(inner),
@@ -431,24 +439,101 @@ impl Checker {
                 if !self.unify_at(&Ty::i64(), &t, e.span) {
                     return self.store.fresh_unknown();
                 }
-                match self.size_poly_of(e) {
-                    Some(p) => {
-                        // Remember how a sum or product was written (`[k + (n - k)]`,
-                        // `[2 * m]`), so that `[n+m]` (`split`) and `[n*m]`
-                        // (`unflatten`) can be solved the way the program spelled it.
-                        if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
-                            if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
-                                if let (Some(a), Some(b)) = (self.size_poly_of(lhs), self.size_poly_of(rhs)) {
-                                    self.sum_hints.push((p.clone(), op.name == "*", a, b));
-                                }
-                            }
+                self.size_of_expr(e)
+            }
+        }
+    }
+
+    /// The size an (already checked) `i64` expression denotes: a polynomial
+    /// if it is one; otherwise a size that equals only the same expression
+    /// over the same variables (`[n/2]` and `[n/2]` are one size, as in
+    /// Futhark); otherwise a fresh unknown size.
+    pub fn size_of_expr(&mut self, e: &Expr) -> Dim {
+        self.register_opaque_sizes(e);
+        match self.size_poly_of(e) {
+            Some(p) => {
+                // Remember how a sum or product was written (`[k + (n - k)]`,
+                // `[2 * m]`, `take (8*6)`), so that `[n+m]` (`split`) and
+                // `[n*m]` (`unflatten`) can be solved the way the program spelled it.
+                if let ExprKind::BinOp { op, lhs, rhs, backquoted: false } = &strip_parens(e).kind {
+                    if (op.name == "+" || op.name == "*") && op.quals.is_empty() {
+                        if let (Some(a), Some(b)) = (self.size_poly_of(lhs), self.size_poly_of(rhs)) {
+                            self.sum_hints.push((p.clone(), op.name == "*", a, b));
                         }
-                        Dim::Poly(p)
                     }
-                    None => self.store.fresh_unknown(),
+                }
+                Dim::Poly(p)
+            }
+            None => self.store.fresh_unknown(),
+        }
+    }
+
+    /// Gives every maximal non-polynomial part of a size expression (`n/8`
+    /// in `n/8*8`, `i64.i32 n`) an opaque size variable, the same for the
+    /// same expression over the same variables, so that it takes part in
+    /// size arithmetic like a name (see `ty::is_opaque`).
+    fn register_opaque_sizes(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Parens(inner) | ExprKind::Negate(inner) => self.register_opaque_sizes(inner),
+            ExprKind::BinOp { op, lhs, rhs, backquoted: false }
+                if op.quals.is_empty() && !self.user_op(&op.name) && matches!(op.name.as_str(), "+" | "-" | "*") =>
+            {
+                self.register_opaque_sizes(lhs);
+                self.register_opaque_sizes(rhs);
+            }
+            ExprKind::Literal(_) | ExprKind::Var(_) if self.size_poly_of(e).is_some() => {}
+            _ => {
+                if self.size_poly_of(e).is_some() {
+                    return;
+                }
+                if let Some((key, shown)) = self.size_term(e) {
+                    if !self.size_terms.contains_key(&key) {
+                        let id = NodeId(ty::OPAQUE_BASE + self.size_terms.len() as u32);
+                        self.names.insert(id, shown);
+                        self.size_terms.insert(key, id);
+                    }
                 }
             }
         }
+    }
+
+    /// A canonical text for a size expression built from literals, names
+    /// (by the binding they refer to), applications and operators, and how
+    /// to show it; `None` for anything else (which may have effects or
+    /// differ between uses).
+    fn size_term(&self, e: &Expr) -> Option<(String, String)> {
+        Some(match &e.kind {
+            ExprKind::Literal(Literal::Int { value, .. }) => (value.to_string(), value.to_string()),
+            ExprKind::Parens(inner) => return self.size_term(inner),
+            ExprKind::Var(q) if q.quals.is_empty() => match self.lookup_local(&q.name) {
+                Some(l) => (format!("l{}", l.id.0), q.name.clone()),
+                None => (format!("g{}", self.global_names.get(&q.name)?.0), q.name.clone()),
+            },
+            ExprKind::Var(q) => (format!("q{q}"), q.to_string()),
+            ExprKind::Apply(f, args) => {
+                let (mut k, mut s) = self.size_term(f)?;
+                k = format!("({k}");
+                for a in args {
+                    let (ak, as_) = self.size_term(a)?;
+                    k.push(' ');
+                    k.push_str(&ak);
+                    s.push(' ');
+                    s.push_str(&as_);
+                }
+                k.push(')');
+                (k, format!("({s})"))
+            }
+            ExprKind::BinOp { op, lhs, rhs, .. } => {
+                let (lk, ls) = self.size_term(lhs)?;
+                let (rk, rs) = self.size_term(rhs)?;
+                (format!("({lk} {op} {rk})"), format!("{ls}{op}{rs}"))
+            }
+            ExprKind::Negate(inner) => {
+                let (k, s) = self.size_term(inner)?;
+                (format!("(- {k})"), format!("-{s}"))
+            }
+            _ => return None,
+        })
     }
 
     // ------------------------------------------------------------ functions
@@ -587,8 +672,15 @@ impl Checker {
                 self.prefix_mismatches(before, "Function body does not have expected type.");
                 // The declared type, with anonymous sizes existential.
                 match ret {
-                    Some(r) => {
-                        let declared = self.type_exp_quiet(r);
+                    Some(te) => {
+                        let declared = self.type_exp_quiet(te);
+                        // Only for top-level definitions: a local function's
+                        // result could then alias what the declared `[]` hid.
+                        let declared = if existential || !top_level_header {
+                            declared
+                        } else {
+                            self.infer_anonymous_returns(&declared, r)
+                        };
                         let _ = self.unify(&declared, &body_ty, SizeMode::Ignore, body.span);
                         declared
                     }
@@ -604,6 +696,62 @@ impl Checker {
         self.locals.truncate(saved_locals);
         self.local_types.truncate(saved_types);
         (fun_ty, explicit_types, explicit_sizes, body_aliases, param_vars)
+    }
+
+    /// The anonymous sizes of a declared return type (unknown in
+    /// `declared`), as the body determined them (in `inferred`, the same
+    /// type checked with those sizes as variables): a size known from the
+    /// parameters stays that size, and anonymous sizes the body made equal
+    /// are one existential size, so `: ([]i64, []i64)` returning two arrays
+    /// of one size lets callers `zip` them (Futhark 0.27's rule).
+    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty) -> Ty {
+        let inferred = self.store.resolve(inferred);
+        let mut found = Vec::new();
+        ty::map_dims(&inferred, &mut |d| {
+            found.push(d.clone());
+            d.clone()
+        });
+        let mut count = 0;
+        ty::map_dims(declared, &mut |d| {
+            count += 1;
+            d.clone()
+        });
+        if count != found.len() {
+            return declared.clone();
+        }
+        let visible = |c: &Checker, v: NodeId| {
+            c.locals.iter().any(|l| l.id == v) || c.globals.iter().any(|g| g.binder == v)
+        };
+        let mut same: Vec<(Dim, Dim)> = Vec::new();
+        let mut i = 0;
+        let mut out = |c: &mut Checker, d: &Dim| -> Dim {
+            let here = found[i].clone();
+            i += 1;
+            if !matches!(d, Dim::Unknown(_)) {
+                return d.clone();
+            }
+            match &here {
+                Dim::Poly(p) if p.vars().all(|v| visible(c, v) && !ty::is_svar(v) && !ty::is_opaque(v)) => here,
+                _ => match same.iter().find(|(k, _)| *k == here) {
+                    Some((_, v)) => v.clone(),
+                    None => {
+                        same.push((here, d.clone()));
+                        d.clone()
+                    }
+                },
+            }
+        };
+        let mut result_dims = Vec::new();
+        ty::map_dims(declared, &mut |d| {
+            result_dims.push(d.clone());
+            d.clone()
+        });
+        let mapped: Vec<Dim> = result_dims.iter().map(|d| out(self, d)).collect();
+        let mut j = 0;
+        ty::map_dims(declared, &mut |_| {
+            j += 1;
+            mapped[j - 1].clone()
+        })
     }
 
     /// Converts a type expression a second time without reporting errors (they were reported the first time).
@@ -1826,10 +1974,7 @@ impl Checker {
             last_unique = arrow.ret_unique;
             t = match arrow.param {
                 Some(p) => {
-                    let d = match self.size_poly_of(arg) {
-                        Some(poly) => Dim::Poly(poly),
-                        None => self.store.fresh_unknown(),
-                    };
+                    let d = self.size_of_expr(arg);
                     ty::subst_sizes(&arrow.to, &HashMap::from([(p, d)]))
                 }
                 None => arrow.to,

@@ -23,6 +23,16 @@ pub const SVAR_BASE: u32 = 0xC000_0000;
 /// parameters, parameters of intrinsic signatures).
 pub const SYNTHETIC_BASE: u32 = 0xE000_0000;
 
+/// First id of the range of opaque size variables: one per distinct
+/// non-polynomial size expression (`n/2`, `i64.i32 k`), equal only to
+/// itself. Lowering does not know them and computes such sizes from the
+/// arrays, as for unknown sizes.
+pub const OPAQUE_BASE: u32 = 0xB000_0000;
+
+pub fn is_opaque(id: NodeId) -> bool {
+    (OPAQUE_BASE..SVAR_BASE).contains(&id.0)
+}
+
 pub fn is_svar(id: NodeId) -> bool {
     (SVAR_BASE..SYNTHETIC_BASE).contains(&id.0)
 }

@@ -416,21 +416,37 @@ impl Checker {
     }
 }
 
-/// Solves `diff = 0` when exactly one size variable occurs, linearly with coefficient ±1.
+/// Solves `diff = 0` when exactly one size variable occurs, in one term
+/// `c·m·v` (a constant, a monomial of other sizes and the variable), and
+/// every other term is divisible by `c·m`: `2·?x = 2·s` gives `?x = s`,
+/// `cols·?x = cols·rows` gives `?x = rows`.
 fn solve_linear(diff: &Poly) -> Option<(NodeId, Poly)> {
     let with_svars: Vec<_> = diff.terms.iter().filter(|(m, _)| m.iter().any(|v| is_svar(*v))).collect();
     if with_svars.len() != 1 {
         return None;
     }
     let (mono, coeff) = with_svars[0];
-    if mono.len() != 1 || coeff.abs() != 1 {
+    let svars: Vec<NodeId> = mono.iter().copied().filter(|v| is_svar(*v)).collect();
+    if svars.len() != 1 || *coeff == 0 {
         return None;
     }
-    let v = mono[0];
-    let rest = Poly {
-        terms: diff.terms.iter().filter(|(m, _)| *m != mono).map(|(m, c)| (m.clone(), *c)).collect::<BTreeMap<_, _>>(),
-    };
-    // coeff*v + rest = 0  =>  v = -rest/coeff
-    let value = if *coeff == 1 { rest.neg() } else { rest };
-    Some((v, value))
+    let v = svars[0];
+    // The factor multiplying `v`: the monomial without one occurrence of `v`.
+    let mut factor = mono.clone();
+    let at = factor.iter().position(|x| *x == v)?;
+    factor.remove(at);
+    // coeff·factor·v + rest = 0  =>  v = -(rest / (coeff·factor))
+    let mut value = BTreeMap::new();
+    for (m, c) in diff.terms.iter().filter(|(m, _)| *m != mono) {
+        if c % coeff != 0 {
+            return None;
+        }
+        let mut quotient = m.clone();
+        for f in &factor {
+            let i = quotient.iter().position(|x| x == f)?;
+            quotient.remove(i);
+        }
+        value.insert(quotient, -(c / coeff));
+    }
+    Some((v, Poly { terms: value }))
 }
