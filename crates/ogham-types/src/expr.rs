@@ -689,6 +689,18 @@ impl Checker {
             }
             None => body_ty.clone(),
         };
+        // Without a declared return type, a result that shares nothing with
+        // the parameters or anything else in scope is unique (as Futhark
+        // infers it), so callers may consume it.
+        let ret_unique = ret_unique
+            || (ret.is_none()
+                && !params.is_empty()
+                && !contains_arrow(&self.store.resolve(&result))
+                && body_aliases.iter().all(|a| {
+                    *a != GLOBAL_ALIAS
+                        && !param_vars.iter().any(|(id, _, _)| id == a)
+                        && !self.locals[..saved_locals.min(self.locals.len())].iter().any(|l| l.id == *a)
+                }));
         let fun_ty = Checker::curry(param_tys, result, ret_unique);
         if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
             let _ = name_span;
@@ -1131,14 +1143,23 @@ impl Checker {
                     // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
                 }
                 let before = self.diags.len();
-                let out = self.apply(ft, fa, &args, op.span);
+                let (t, a) = self.apply(ft, fa, &args, op.span);
                 self.name_application(before, None, &args);
                 if let Some(d) = self.diags.get_mut(before..).and_then(|ds| ds.first_mut()) {
                     if d.message.starts_with("Cannot apply function") {
                         d.message = d.message.replacen("function", &format!("\"{}\"", op.name), 1);
                     }
                 }
-                out
+                // `x |> f` and `f <| x` are `f x`: the result is unique when `f`'s is.
+                let fun = match op.name.as_str() {
+                    "|>" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(rhs),
+                    "<|" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(lhs),
+                    _ => None,
+                };
+                let unique_result = fun.and_then(|f| self.pending.expr_types.get(&f.id)).is_some_and(|ft| {
+                    matches!(self.store.resolve(ft), Ty::Arrow(arrow) if arrow.ret_unique && !matches!(arrow.to, Ty::Arrow(_)))
+                });
+                (t, if unique_result { none() } else { a })
             }
             ExprKind::Negate(inner) => {
                 if let ExprKind::Literal(lit @ Literal::Int { .. }) = &inner.kind {
@@ -1970,6 +1991,9 @@ impl Checker {
             if contains_arrow(&self.store.resolve(&at)) {
                 earlier_fun_args.push(at.clone());
             }
+            // A function-valued argument contributes what its closure
+            // aliases, not itself (see `function_closure_aliases`).
+            let aa = if contains_arrow(&self.store.resolve(&at)) { self.function_closure_aliases(aa) } else { aa };
             arg_info.push((aa, arrow.consumes, arg.span));
             last_unique = arrow.ret_unique;
             t = match arrow.param {
@@ -2001,7 +2025,7 @@ impl Checker {
         let aliases = if fully_applied && last_unique {
             Aliases::new()
         } else {
-            let mut out = fa;
+            let mut out = self.function_closure_aliases(fa);
             for (aa, consumes, _) in arg_info {
                 if !consumes {
                     out.extend(aa);
@@ -2010,6 +2034,32 @@ impl Checker {
             out
         };
         (t, aliases)
+    }
+
+    /// Whether the operator at `node` is the prelude's `|>` or `<|`.
+    fn is_prelude_pipe(&self, node: NodeId) -> bool {
+        match self.info.resolutions.get(&node) {
+            Some(Resolution::Def(d)) => self.info.defs.get(d.0 as usize).is_some_and(|info| {
+                matches!(info.loc, crate::info::DefLoc::File { file_index: 0, .. })
+            }),
+            _ => false,
+        }
+    }
+
+    /// The aliases a function value passes on to what applying it returns:
+    /// those of its closure, but not the function variable itself (`op` in
+    /// `op x`) nor the top-level definitions it is built from (`map (+1)`),
+    /// which own no arrays a result could share.
+    fn function_closure_aliases(&self, a: Aliases) -> Aliases {
+        a.into_iter()
+            .filter(|id| {
+                *id != GLOBAL_ALIAS
+                    && !self
+                        .locals
+                        .iter()
+                        .any(|l| l.id == *id && matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
+            })
+            .collect()
     }
 
     /// The type of an operator used infix or in a section; records its resolution.
