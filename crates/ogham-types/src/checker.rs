@@ -4,7 +4,7 @@
 //! point restrictions, generalisation), and recording the results in
 //! [`TypeInfo`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ogham_prim::PrimType;
 use ogham_syntax::ast::{
@@ -22,6 +22,42 @@ pub type Aliases = BTreeSet<NodeId>;
 /// A pseudo-variable standing for every top-level definition: values that
 /// alias it cannot be consumed.
 pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
+
+/// The size variables of `t` that occur outside function types.
+fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
+    match t {
+        Ty::Array(elem, dims) => {
+            for d in dims {
+                if let Dim::Poly(p) = d {
+                    out.extend(p.vars());
+                }
+            }
+            dims_outside_functions(elem, out);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| dims_outside_functions(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| dims_outside_functions(t, out)),
+        Ty::Arrow(_) | Ty::Prim(_) | Ty::Param(_) | Ty::Var(_) | Ty::Error => {}
+    }
+}
+
+/// Whether `==` is defined on values of type `t`: not on functions or on
+/// values of a type parameter (whose instances could be functions).
+fn supports_equality(t: &Ty) -> bool {
+    match t {
+        Ty::Prim(_) | Ty::Error | Ty::Var(_) => true,
+        Ty::Array(elem, _) => supports_equality(elem),
+        Ty::Record(fs) => fs.values().all(supports_equality),
+        Ty::Sum(cs) => cs.values().flatten().all(supports_equality),
+        Ty::Arrow(_) | Ty::Param(_) => false,
+    }
+}
+
+/// The message of `array-of-functions`, in Futhark's words.
+pub fn array_of_functions_message(elem: &str) -> String {
+    format!(
+        "Cannot create array with elements of lifted type `{elem}`: functional values and lifted type parameters cannot be array elements."
+    )
+}
 
 /// A polymorphic type.
 #[derive(Clone, Debug)]
@@ -89,7 +125,8 @@ pub struct Pending {
     pub irrefutable: Vec<Pat>,
     /// Instantiated size parameters that occur in no parameter type, which
     /// the context of their use must determine.
-    pub context_sizes: Vec<(Dim, Span)>,
+    /// With a description of the size for the error message.
+    pub context_sizes: Vec<(Dim, Span, String)>,
 }
 
 pub struct Checker {
@@ -129,6 +166,12 @@ pub struct Checker {
     /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
     /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
     pub sum_hints: Vec<SizeHint>,
+    /// Type parameters declared without `^`: they may not be instantiated with a function type.
+    pub no_function_params: HashSet<NodeId>,
+    /// Type parameters declared with `^` or `~`: they may not be array elements.
+    pub lifted_params: HashSet<NodeId>,
+    /// Type abbreviations declared `type^` or `type~`: they may not be array elements.
+    pub lifted_abbrevs: HashSet<String>,
     /// Modules, module types and what the module being checked exports.
     pub modules: crate::modules::ModState,
     /// The opaque size variable of each non-polynomial size expression, by
@@ -162,6 +205,9 @@ impl Checker {
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
+            no_function_params: HashSet::new(),
+            lifted_params: HashSet::new(),
+            lifted_abbrevs: HashSet::new(),
             modules: Default::default(),
             size_terms: HashMap::new(),
         }
@@ -181,6 +227,97 @@ impl Checker {
 
     pub fn fresh_var(&mut self, span: Span) -> Ty {
         self.store.fresh_var(Constraint::None, span)
+    }
+
+    /// One file or module may not define the same value name (entry points included)
+    /// or the same type name twice; a definition in a later file shadows an
+    /// imported one. `&&` and `||` may not be redefined at all.
+    pub(crate) fn check_duplicate_decs(&mut self, decs: &[ogham_syntax::ast::Dec]) {
+        let mut seen: HashMap<(bool, &str), Span> = HashMap::new();
+        for dec in decs {
+            let (is_type, name) = match dec {
+                ogham_syntax::ast::Dec::Value(vd) => (false, &vd.name.name),
+                ogham_syntax::ast::Dec::Type(td) => (true, &td.name.name),
+                _ => continue,
+            };
+            if !is_type && (name.text == "&&" || name.text == "||") {
+                self.error(
+                    "may-not-be-redefined",
+                    name.span,
+                    format!("The {} operator may not be redefined.", name.text),
+                );
+            }
+            if let Some(prev) = seen.insert((is_type, name.text.as_str()), name.span) {
+                let space = if is_type { "type" } else { "name" };
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        name.span,
+                        format!("Duplicate definition of {space} \"{}\", previously defined in this file.", name.text),
+                    )
+                    .with_label(prev, "previously defined here"),
+                );
+            }
+        }
+    }
+
+    /// A type parameter declared without `^` may not be instantiated with a
+    /// function type (Futhark's rule; `id` and `|>` are declared `'^a`).
+    fn check_functional_instantiations(&mut self) {
+        let mut bad: Option<(Span, NodeId, Ty)> = None;
+        for (node, types, _) in &self.pending.insts {
+            for (p, t) in types {
+                if !self.no_function_params.contains(p) {
+                    continue;
+                }
+                let t = self.store.resolve(t);
+                if !contains_arrow(&t) {
+                    continue;
+                }
+                if let Some(span) = self.pending.expr_spans.get(node) {
+                    if bad.as_ref().is_none_or(|(f, _, _)| (span.start, span.end) < (f.start, f.end)) {
+                        bad = Some((*span, *p, t));
+                    }
+                }
+            }
+        }
+        if let Some((span, p, t)) = bad {
+            let name = self.names.get(&p).cloned().unwrap_or_else(|| "a".to_string());
+            let shown = self.show(&t);
+            self.error(
+                "higher-order-instantiation",
+                span,
+                format!(
+                    "Cannot instantiate type parameter \"{name}\" with functional type `{shown}`; declare it lifted (`'^{name}`) to allow functions."
+                ),
+            );
+        }
+    }
+
+    /// Type and size parameters of one definition must have distinct names.
+    pub fn check_duplicate_type_params(&mut self, params: &[TypeParam]) {
+        for (i, tp) in params.iter().enumerate() {
+            let (TypeParam::Size(b) | TypeParam::Type(b, _)) = tp;
+            let earlier = params[..i].iter().find_map(|q| match (q, tp) {
+                (TypeParam::Size(c), TypeParam::Size(_)) | (TypeParam::Type(c, _), TypeParam::Type(..))
+                    if c.name.text == b.name.text =>
+                {
+                    Some(c.name.span)
+                }
+                _ => None,
+            });
+            if let Some(prev) = earlier {
+                let what = if matches!(tp, TypeParam::Size(_)) { "Size parameter" } else { "Type parameter" };
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-binding",
+                        b.name.span,
+                        format!("{what} \"{}\" previously defined in this parameter list (also bound here).", b.name.text),
+                    )
+                    .with_label(prev, "previously defined here"),
+                );
+            }
+        }
     }
 
     pub fn note_name(&mut self, binder: &Binder) {
@@ -206,14 +343,21 @@ impl Checker {
         let mut in_params = Vec::new();
         let mut t = &scheme.ty;
         while let Ty::Arrow(a) = t {
-            ty::dim_vars(&a.from, &mut in_params);
+            // A size used only inside a function-typed parameter (negative
+            // position) is not determined by the arguments either.
+            dims_outside_functions(&a.from, &mut in_params);
             t = &a.to;
         }
         for p in &scheme.size_params {
             let d = self.store.fresh_svar();
             if !in_params.contains(p) {
                 // Only the context of this use can determine it (`rep`).
-                self.pending.context_sizes.push((d.clone(), span));
+                let name = self.names.get(p).cloned().unwrap_or_else(|| "?".to_string());
+                self.pending.context_sizes.push((
+                    d.clone(),
+                    span,
+                    format!("Ambiguous size \"{name}\": the instantiated size parameter"),
+                ));
             }
             sizes.insert(*p, d.clone());
             inst_sizes.push((*p, d));
@@ -241,6 +385,7 @@ impl Checker {
     /// primitive names are recognised directly.
     pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
         for (file_index, file) in files.iter().enumerate() {
+            self.check_duplicate_decs(&file.program.decs);
             self.begin_file(&file.imports);
             for (dec_index, dec) in file.program.decs.iter().enumerate() {
                 self.check_dec(dec, Some(DefLoc::File { file_index, dec_index }), file.is_main);
@@ -254,6 +399,7 @@ impl Checker {
         let saved_types = self.local_types.len();
         let saved_locals = self.locals.len();
         let mut params = Vec::new();
+        self.check_duplicate_type_params(&td.params);
         for p in &td.params {
             match p {
                 TypeParam::Size(b) => {
@@ -261,8 +407,11 @@ impl Checker {
                     self.push_size_binder(b);
                     params.push((b.id, true));
                 }
-                TypeParam::Type(b, _) => {
+                TypeParam::Type(b, l) => {
                     self.note_name(b);
+                    if *l != ogham_syntax::ast::Liftedness::Unlifted {
+                        self.lifted_params.insert(b.id);
+                    }
                     self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
                     params.push((b.id, false));
                 }
@@ -283,6 +432,11 @@ impl Checker {
         }
         self.local_types.truncate(saved_types);
         self.locals.truncate(saved_locals);
+        if td.liftedness == ogham_syntax::ast::Liftedness::Unlifted {
+            self.lifted_abbrevs.remove(&td.name.name.text);
+        } else {
+            self.lifted_abbrevs.insert(td.name.name.text.clone());
+        }
         let abbrev = TypeAbbrev { params, ty };
         self.export_type(&td.name.name.text, &abbrev);
         self.types.insert(td.name.name.text.clone(), abbrev);
@@ -339,7 +493,7 @@ impl Checker {
                             self.error(
                                 "return-aliased",
                                 vd.body.span,
-                                format!("Unique-typed return value of `{}` is aliased to `{name}`, which is not consumable.", vd.name.name.text),
+                                format!("Unique-typed return value of \"{}\" is aliased to \"{name}\", which is not consumable.", vd.name.name.text),
                             );
                             break;
                         }
@@ -354,12 +508,14 @@ impl Checker {
         self.finalise_definition();
         let mut implicit_sizes = implicit_sizes;
         self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
-        for (d, span) in std::mem::take(&mut self.pending.context_sizes) {
+        for (d, span, what) in std::mem::take(&mut self.pending.context_sizes) {
             if self.store.resolve_dim(&d).as_var().is_some_and(ty::is_svar) {
                 self.error(
                     "ambiguous-size",
                     span,
-                    "The size of this function's result cannot be determined from its context; add a type annotation.",
+                    format!(
+                        "{what} cannot be determined from the arguments or the context; add a type ascription."
+                    ),
                 );
             }
         }
@@ -368,6 +524,14 @@ impl Checker {
         let mut type_params = explicit_types;
         let mut free = Vec::new();
         collect_vars(&self.store, &resolved, &mut free);
+        if free.iter().any(|v| matches!(self.store.vars[*v as usize].constraint, Constraint::Eq)) {
+            // Futhark does not generalise over types compared with `==`.
+            self.error(
+                "equality-not-supported",
+                vd.name.name.span,
+                "A value of an ambiguous type is compared with `==` or `!=`: a type parameter does not support equality; add a type annotation.",
+            );
+        }
         for v in free {
             let id = self.store.fresh_synthetic();
             self.names.insert(id, format!("'{}", (b'a' + (type_params.len() % 26) as u8) as char));
@@ -410,6 +574,9 @@ impl Checker {
 
         if self.diags.len() == errors_before {
             self.check_function_arrays();
+        }
+        if self.diags.len() == errors_before {
+            self.check_functional_instantiations();
         }
         if self.diags.len() == errors_before {
             self.check_ambiguous_types();
@@ -469,14 +636,14 @@ impl Checker {
             if !ok {
                 let shown = match &d {
                     Dim::Unknown(_) => "a size computed in the body".to_string(),
-                    _ => format!("`{}`", self.show_dim(&d)),
+                    _ => format!("\"{}\"", self.show_dim(&d)),
                 };
                 let name = self.names.get(&v).cloned().unwrap_or_else(|| format!("d{i}"));
                 self.error(
                     "size-mismatch",
                     span,
                     format!(
-                        "Sizes do not match: the anonymous size `{name}` of a parameter would have to equal {shown}, which is not known from the parameters; name the size or use a coercion `:>`."
+                        "Sizes do not match: cannot link the anonymous size \"{name}\" of a parameter to {shown} (scope-violation): it is not in scope when the parameter is introduced; name the size or use a coercion `:>`."
                     ),
                 );
             }
@@ -487,18 +654,24 @@ impl Checker {
     /// polymorphic function (`map` with a function-valued lambda) can produce
     /// one that no type expression spelled out.
     fn check_function_arrays(&mut self) {
-        let mut first: Option<Span> = None;
+        let mut first: Option<(Span, Ty)> = None;
         for (node, t) in &self.pending.expr_types {
-            if array_of_arrows(&self.store.resolve(t)) {
+            let t = self.store.resolve(t);
+            if array_of_arrows(&t) {
                 if let Some(span) = self.pending.expr_spans.get(node) {
-                    if first.is_none_or(|f| (span.start, span.end) < (f.start, f.end)) {
-                        first = Some(*span);
+                    if first.as_ref().is_none_or(|(f, _)| (span.start, span.end) < (f.start, f.end)) {
+                        first = Some((*span, t));
                     }
                 }
             }
         }
-        if let Some(span) = first {
-            self.error("array-of-functions", span, "Arrays of functions are not allowed.");
+        if let Some((span, t)) = first {
+            let mut elem = &t;
+            while let Ty::Array(inner, _) = elem {
+                elem = inner;
+            }
+            let shown = self.show(elem);
+            self.error("array-of-functions", span, array_of_functions_message(&shown));
         }
     }
 
@@ -524,7 +697,7 @@ impl Checker {
             self.error(
                 "ambiguous-type",
                 span,
-                format!("The type `{shown}` of this expression is ambiguous; add a type annotation."),
+                format!("Type is ambiguous: the type `{shown}` of this expression is not determined; add a type annotation."),
             );
         }
     }
@@ -551,7 +724,7 @@ impl Checker {
                     "unique-return-aliased",
                     tail.span,
                     format!(
-                        "A unique-typed component of the return value of `{}` is aliased to some other component.",
+                        "A unique-typed component of the return value of \"{}\" is aliased to some other component.",
                         vd.name.name.text
                     ),
                 );
@@ -566,7 +739,7 @@ impl Checker {
             self.error(
                 "polymorphic-entry",
                 span,
-                format!("Entry point `{}` must not be polymorphic.", vd.name.name.text),
+                format!("Entry point functions may not be polymorphic (\"{}\" has type parameters).", vd.name.name.text),
             );
             return;
         }
@@ -579,11 +752,35 @@ impl Checker {
             params.push(a.from.clone());
             t = a.to.clone();
         }
+        // A size parameter that no parameter determines would have to come
+        // from the caller's context, which an entry point does not have.
+        let mut in_params = Vec::new();
+        for p in &params {
+            ty::dim_vars(p, &mut in_params);
+        }
+        for tp in &vd.type_params {
+            if let TypeParam::Size(b) = tp {
+                if !in_params.contains(&b.id) {
+                    self.error(
+                        "polymorphic-entry",
+                        b.name.span,
+                        format!(
+                            "Entry point functions must not be size-polymorphic in their return type: no parameter determines the size \"{}\".",
+                            b.name.text
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
         if params.iter().any(contains_arrow) || contains_arrow(&t) {
             self.error(
                 "higher-order-entry",
                 span,
-                format!("Entry point `{}` must not be higher-order.", vd.name.name.text),
+                format!(
+                    "Entry point functions may not be higher-order (\"{}\" takes or returns a value of function type).",
+                    vd.name.name.text
+                ),
             );
         }
     }
@@ -609,7 +806,7 @@ impl Checker {
             self.error(
                 "size-mismatch",
                 span,
-                format!("Sizes `{sa}` and `{sb}` do not match (cannot solve the size equation)."),
+                format!("Sizes \"{sa}\" and \"{sb}\" do not match (cannot solve the size equation)."),
             );
         }
         // Default overloaded literals and operators.
@@ -632,7 +829,7 @@ impl Checker {
                     self.error(
                         "record-type-not-known",
                         origin,
-                        "Full type of the record is not known at this point; add a type annotation.",
+                        "Full type of the record is ambiguous: it is not known at this point; add a type annotation.",
                     );
                     Some(Ty::Error)
                 }
@@ -647,6 +844,16 @@ impl Checker {
         }
         for (node, op, operand) in std::mem::take(&mut self.pending.ops) {
             let operand = self.store.resolve(&operand);
+            if (op == "==" || op == "!=") && !supports_equality(&operand) {
+                if let Some(span) = self.pending.expr_spans.get(&node).copied() {
+                    let shown = self.show(&operand);
+                    self.error(
+                        "equality-not-supported",
+                        span,
+                        format!("Comparing equality of values of type `{shown}`, which does not support equality."),
+                    );
+                }
+            }
             let res = crate::expr::resolve_builtin_op(&op, &operand);
             self.info.resolutions.insert(node, Resolution::Builtin(res));
         }
@@ -675,6 +882,26 @@ impl Checker {
 
     fn check_literal_bounds(&mut self, lit: &Literal, negated: bool, ty: &Ty, span: Span) {
         let Ty::Prim(p) = self.store.resolve(ty) else { return };
+        if let Literal::Float { value, .. } = lit {
+            // A literal too large for its type would silently become infinite.
+            let max = match p {
+                PrimType::F16 => 65504.0,
+                PrimType::F32 => f32::MAX as f64,
+                _ => f64::MAX,
+            };
+            if value.is_finite() && value.abs() <= max {
+                return;
+            }
+            let shown = if !value.is_finite() {
+                "a float literal".to_string()
+            } else if negated {
+                format!("`-{value:e}`")
+            } else {
+                format!("`{value:e}`")
+            };
+            self.error("literal-out-of-bounds", span, format!("Literal {shown} out of bounds for type `{}`.", p.name()));
+            return;
+        }
         if let Literal::Int { value, .. } = lit {
             let v = if negated { value.wrapping_neg() } else { *value };
             let ok = match p {

@@ -181,7 +181,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Field `{}` is defined more than once.", name.text),
+                            format!("Duplicate field \"{}\" in record type.", name.text),
                         );
                     }
                 }
@@ -190,8 +190,27 @@ impl Checker {
             TypeExp::Array(size, elem, span) => {
                 let dim = self.size_exp(size, mode);
                 let elem_ty = self.type_exp(elem, mode);
-                if contains_arrow(&self.store.resolve(&elem_ty)) {
-                    self.error("array-of-functions", *span, "Arrays of functions are not allowed.");
+                let mut head: &TypeExp = elem;
+                while let TypeExp::Apply(f, _, _) = head {
+                    head = f;
+                }
+                if let TypeExp::Var(q) = head {
+                    let shadowed = self.local_types.iter().any(|(n, _)| *n == q.name);
+                    if q.quals.is_empty() && !shadowed && self.lifted_abbrevs.contains(&q.name) {
+                        self.error(
+                            "array-of-functions",
+                            *span,
+                            format!(
+                                "Cannot create array with elements of lifted type \"{}\": a type declared `type^` or `type~` cannot be an array element.",
+                                q.name
+                            ),
+                        );
+                        return Ty::Error;
+                    }
+                }
+                if contains_arrow(&self.store.resolve(&elem_ty)) || self.is_lifted_param(&elem_ty) {
+                    let shown = self.show(&elem_ty);
+                    self.error("array-of-functions", *span, crate::checker::array_of_functions_message(&shown));
                     return Ty::Error;
                 }
                 Ty::array_of(elem_ty, dim)
@@ -215,7 +234,14 @@ impl Checker {
                 let ret_unique = is_unique_type_exp(to);
                 Ty::Arrow(Box::new(ArrowTy { param: param_id, from: from_ty, to: to_ty, consumes, ret_unique }))
             }
-            TypeExp::Sum(cons, _) => {
+            TypeExp::Sum(cons, span) => {
+                if cons.len() >= 256 {
+                    self.error(
+                        "too-many-constructors",
+                        *span,
+                        format!("Sum types must have less than 256 constructors (this one has {}).", cons.len()),
+                    );
+                }
                 let mut out = BTreeMap::new();
                 for (name, ts) in cons {
                     let tys = ts.iter().map(|t| self.type_exp(t, mode)).collect();
@@ -223,7 +249,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Constructor `#{}` is defined more than once.", name.text),
+                            format!("Duplicate constructor \"#{}\" in sum type.", name.text),
                         );
                     }
                 }
@@ -351,7 +377,7 @@ impl Checker {
                             let d = match self.size_poly_of(&e) {
                                 Some(p) => Dim::Poly(p),
                                 None => {
-                                    self.error("unknown-name", name.span, format!("Unknown size `{name}`."));
+                                    self.error("unknown-name", name.span, format!("Unknown size \"{name}\"."));
                                     self.store.fresh_unknown()
                                 }
                             };
@@ -537,16 +563,23 @@ impl Checker {
         let saved_types = self.local_types.len();
         let mut explicit_types = Vec::new();
         let mut explicit_sizes = Vec::new();
+        self.check_duplicate_type_params(type_params);
         for tp in type_params {
             match tp {
                 TypeParam::Size(b) => {
                     self.push_size_binder(b);
                     explicit_sizes.push(b.id);
                 }
-                TypeParam::Type(b, _) => {
+                TypeParam::Type(b, l) => {
                     self.note_name(b);
                     self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
                     explicit_types.push(b.id);
+                    if *l != ogham_syntax::ast::Liftedness::Lifted {
+                        self.no_function_params.insert(b.id);
+                    }
+                    if *l != ogham_syntax::ast::Liftedness::Unlifted {
+                        self.lifted_params.insert(b.id);
+                    }
                 }
             }
         }
@@ -554,7 +587,14 @@ impl Checker {
         let mode = if top_level_header { AnonMode::Inferred } else { AnonMode::Fresh };
         let mut param_tys = Vec::new();
         let mut param_vars = Vec::new();
-        let mut seen: Vec<Name> = Vec::new();
+        // A value parameter may not reuse a size parameter's name either.
+        let mut seen: Vec<Name> = type_params
+            .iter()
+            .filter_map(|tp| match tp {
+                TypeParam::Size(b) => Some(b.name.clone()),
+                TypeParam::Type(..) => None,
+            })
+            .collect();
         for p in params {
             let t = self.fresh_var(p.span);
             let mut bound = Vec::new();
@@ -563,11 +603,13 @@ impl Checker {
             let unique = pat_is_unique(p);
             for (name, id) in bound {
                 if let Some(prev) = seen.iter().find(|n| n.text == name.text) {
-                    let _ = prev;
-                    self.error(
-                        "duplicate-binding",
-                        name.span,
-                        format!("Name `{}` is bound twice in the parameters.", name.text),
+                    self.diags.push(
+                        ogham_syntax::Diagnostic::error(
+                            "duplicate-binding",
+                            name.span,
+                            format!("Name \"{}\" also bound in an earlier parameter.", name.text),
+                        )
+                        .with_label(prev.span, "also bound here"),
                     );
                 }
                 seen.push(name.clone());
@@ -584,10 +626,12 @@ impl Checker {
             Some(r) => {
                 if let TypeExp::Existential(..) = r {
                 } else if contains_existential(r) {
+                    let names: Vec<String> =
+                        existential_names(r).iter().map(|n| format!("Existential size \"{n}\"")).collect();
                     self.error(
                         "existential-param-ret",
                         r.span(),
-                        "Existential sizes may only appear at the top of a return type.",
+                        format!("{}: existential sizes may only appear at the top of a return type.", names.join(", ")),
                     );
                 }
                 if let Some(span) = anon_in_returned_param(r) {
@@ -618,11 +662,13 @@ impl Checker {
                 None => ty::dim_vars(&self.store.resolve(&body_ty), &mut used),
             }
             if !used.contains(sid) {
+                let what =
+                    if params.is_empty() { " (a size-polymorphic value binding must use its sizes in its type)" } else { "" };
                 self.error(
                     "unused-size",
                     b.name.span,
                     format!(
-                        "Size parameter `{}` is not used in any parameter or return type, so it cannot be inferred.",
+                        "Size parameter \"{}\" is not used in any parameter or return type, so it cannot be inferred{what}.",
                         b.name.text
                     ),
                 );
@@ -633,7 +679,9 @@ impl Checker {
                 // An existential return's sizes are whatever the body produces.
                 let existential = matches!(ret, Some(TypeExp::Existential(..)));
                 let mode = if existential { SizeMode::Ignore } else { SizeMode::Exact };
+                let before = self.diags.len();
                 self.unify_mode_at(r, &body_ty, body.span, mode);
+                self.prefix_mismatches(before, "Function body does not have expected type.");
                 // The declared type, with anonymous sizes existential.
                 match ret {
                     Some(te) => {
@@ -814,7 +862,7 @@ impl Checker {
                     self.error(
                         "duplicate-binding",
                         name.span,
-                        format!("Name `{}` is bound twice in the pattern.", name.text),
+                        format!("Variable \"{}\" also bound earlier in this pattern.", name.text),
                     );
                 }
                 bound.push((name.clone(), p.id));
@@ -835,7 +883,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Field `{}` appears twice in the pattern.", name.text),
+                            format!("Duplicate fields in record pattern: field \"{}\" appears twice.", name.text),
                         );
                     }
                 }
@@ -869,7 +917,7 @@ impl Checker {
                             "arity-mismatch",
                             p.span,
                             format!(
-                                "Constructor `#{}` has {} payload values, but the pattern gives {}.",
+                                "Constructor `#{}` has {} payload values, but the pattern gives {}: the constructors differ in arity.",
                                 name.text,
                                 payload.len(),
                                 args.len()
@@ -905,7 +953,11 @@ impl Checker {
                 self.pending.literals.push((lit.clone(), negated, t.clone(), span));
                 t
             }
-            Literal::Float { .. } => self.store.fresh_var(Constraint::Float, span),
+            Literal::Float { .. } => {
+                let t = self.store.fresh_var(Constraint::Float, span);
+                self.pending.literals.push((lit.clone(), negated, t.clone(), span));
+                t
+            }
             Literal::Bool(_) => Ty::bool(),
             Literal::String(bytes) => Ty::array_of(Ty::Prim(PrimType::U8), Dim::constant(bytes.len() as i64)),
         }
@@ -916,18 +968,35 @@ impl Checker {
     /// Checks that a use of local `id` does not touch a consumed value.
     fn check_use(&mut self, id: NodeId, name: &str, span: Span) {
         let aliases = self.locals.iter().rev().find(|l| l.id == id).map(|l| l.aliases.clone()).unwrap_or_default();
+        // Name the consumed variables this use reaches through its aliases
+        // (Futhark reports the variable that was consumed).
+        let mut through: Vec<String> = Vec::new();
+        let mut first = None;
         for a in std::iter::once(id).chain(aliases) {
             if let Some(at) = self.consumed.get(&a).copied() {
-                self.diags.push(
-                    ogham_syntax::Diagnostic::error(
-                        "use-after-consume",
-                        span,
-                        format!("Using `{name}`, but this was consumed."),
-                    )
-                    .with_label(at, "consumed here"),
-                );
-                return;
+                first.get_or_insert(at);
+                if a != id {
+                    if let Some(n) = self.names.get(&a).filter(|n| n.as_str() != name && !through.contains(*n)) {
+                        through.push(n.clone());
+                    }
+                }
             }
+        }
+        if let Some(at) = first {
+            let via = if through.is_empty() {
+                String::new()
+            } else {
+                let quoted: Vec<String> = through.iter().map(|n| format!("\"{n}\"")).collect();
+                format!(", which aliases variable {}", quoted.join(", "))
+            };
+            self.diags.push(
+                ogham_syntax::Diagnostic::error(
+                    "use-after-consume",
+                    span,
+                    format!("Using variable \"{name}\"{via}, but this was consumed.  (Possibly through aliases.)"),
+                )
+                .with_label(at, "consumed here"),
+            );
         }
     }
 
@@ -935,7 +1004,7 @@ impl Checker {
     pub fn consume(&mut self, aliases: &Aliases, span: Span) {
         for a in aliases {
             if *a == GLOBAL_ALIAS {
-                self.error("not-consumable", span, "Would consume a top-level definition, which is not consumable.");
+                self.error("not-consumable", span, "Consuming a value that aliases a top-level constant, which is not consumable.");
                 continue;
             }
             let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
@@ -944,7 +1013,7 @@ impl Checker {
                     "not-consumable",
                     span,
                     format!(
-                        "Would consume `{}`, which is not consumable (declare the parameter with a `*` type).",
+                        "Consuming variable \"{}\", which is not consumable (declare the parameter with a `*` type).",
                         local.name
                     ),
                 );
@@ -952,14 +1021,14 @@ impl Checker {
                 self.error(
                     "not-consumable",
                     span,
-                    format!("Would consume `{}`, which is free in this anonymous function.", local.name),
+                    format!("Consuming variable \"{}\", which is free in this anonymous function and so not consumable.", local.name),
                 );
             } else if local.loop_depth < self.loop_depth {
                 self.error(
                     "not-consumable",
                     span,
                     format!(
-                        "Would consume `{}` in every iteration of the loop; only loop parameters may be consumed here.",
+                        "Consuming variable \"{}\", which is bound outside the loop and so not consumable in every iteration; only loop parameters may be consumed here.",
                         local.name
                     ),
                 );
@@ -1026,7 +1095,7 @@ impl Checker {
                         self.error(
                             "duplicate-field",
                             name.span,
-                            format!("Field `{}` is defined more than once.", name.text),
+                            format!("Field \"{}\" previously defined in this record: duplicate field.", name.text),
                         );
                     }
                 }
@@ -1038,8 +1107,9 @@ impl Checker {
                     let (t, _) = self.expr(i);
                     self.unify_at(&elem, &t, i.span);
                 }
-                if contains_arrow(&self.store.resolve(&elem)) {
-                    self.error("array-of-functions", e.span, "Arrays of functions are not allowed.");
+                if contains_arrow(&self.store.resolve(&elem)) || self.is_lifted_param(&elem) {
+                    let shown = self.show(&elem);
+                    self.error("array-of-functions", e.span, crate::checker::array_of_functions_message(&shown));
                 }
                 (Ty::array_of(elem, Dim::constant(items.len() as i64)), none())
             }
@@ -1074,7 +1144,10 @@ impl Checker {
             ExprKind::Apply(f, args) => {
                 let (ft, fa) = self.expr(f);
                 let args: Vec<&Expr> = args.iter().collect();
-                self.apply(ft, fa, &args, f.span)
+                let before = self.diags.len();
+                let out = self.apply(ft, fa, &args, f.span);
+                self.name_application(before, Some(f), &args);
+                out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
                 let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
@@ -1083,7 +1156,14 @@ impl Checker {
                 if self.is_short_circuit(op, *backquoted) {
                     // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
                 }
+                let before = self.diags.len();
                 let (t, a) = self.apply(ft, fa, &args, op.span);
+                self.name_application(before, None, &args);
+                if let Some(d) = self.diags.get_mut(before..).and_then(|ds| ds.first_mut()) {
+                    if d.message.starts_with("Cannot apply function") {
+                        d.message = d.message.replacen("function", &format!("\"{}\"", op.name), 1);
+                    }
+                }
                 // `x |> f` and `f <| x` are `f x`: the result is unique when `f`'s is.
                 let fun = match op.name.as_str() {
                     "|>" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(rhs),
@@ -1156,7 +1236,11 @@ impl Checker {
                 self.consumed.extend(after_then);
                 let t = self.join(&tt, &et, else_branch.span);
                 if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
-                    self.error("higher-order-branch", e.span, "Conditional expressions may not return functions.");
+                    self.error(
+                        "higher-order-branch",
+                        e.span,
+                        "If-expression returns a function, but if-results may not be of function type.",
+                    );
                 }
                 // A variable consumed in one branch and returned by the other
                 // (`if c then arr with [i] = x else arr`) is dead afterwards:
@@ -1197,7 +1281,11 @@ impl Checker {
                 self.consumed = all_consumed;
                 self.unify_at(&result, &joined, e.span);
                 if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
-                    self.error("higher-order-branch", e.span, "Match expressions may not return functions.");
+                    self.error(
+                        "higher-order-branch",
+                        e.span,
+                        "Match-expression returns a function, but match-results may not be of function type.",
+                    );
                 }
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
                 (result, al)
@@ -1254,6 +1342,7 @@ impl Checker {
                 }
                 let consumed_before: Vec<NodeId> = ra.iter().filter(|a| self.consumed.contains_key(a)).copied().collect();
                 let (vt, va) = self.expr(value);
+                let before = self.diags.len();
                 self.unify_at(&t, &vt, value.span);
                 // A value that consumes the record (`r with f = (r.f with [i] =
                 // v)`, which `r with f[i] = v` means) makes the result fresh:
@@ -1262,6 +1351,8 @@ impl Checker {
                     .into_iter()
                     .filter(|a| consumed_before.contains(a) || !self.consumed.contains_key(a))
                     .collect();
+                let path: Vec<&str> = fields.iter().map(|f| f.text.as_str()).collect();
+                self.prefix_mismatches(before, &format!("Cannot update record field \"{}\".", path.join(".")));
                 (rt, ra.union(&va).copied().collect())
             }
             ExprKind::Lambda { params, ret, body } => {
@@ -1274,7 +1365,9 @@ impl Checker {
             ExprKind::Ascribe(inner, te) => {
                 let (t, a) = self.expr(inner);
                 let want = self.type_exp(te, AnonMode::Fresh);
+                let before = self.diags.len();
                 self.unify_at(&want, &t, inner.span);
+                self.prefix_mismatches(before, "Expression does not have expected type.");
                 (want, a)
             }
             ExprKind::Coerce(inner, te) => {
@@ -1367,6 +1460,31 @@ impl Checker {
             let mut mapping = HashMap::new();
             for (i, b) in sizes.iter().enumerate() {
                 self.push_size_binder(b);
+                // Futhark's rules: the pattern must use the size, as the
+                // size of a value that is not a function, and may not bind
+                // a variable of the same name.
+                let (used, concrete) = size_use_in_pat(pat, &b.name.text);
+                if pat_binds(pat, &b.name.text) {
+                    self.error(
+                        "duplicate-binding",
+                        b.name.span,
+                        format!("Name \"{}\" also bound by the pattern of this let.", b.name.text),
+                    );
+                    continue;
+                } else if !used {
+                    self.error("unused-size", b.name.span, format!("Size [{}] unused in pattern.", b.name.text));
+                    continue;
+                } else if !concrete {
+                    self.error(
+                        "unused-size",
+                        b.name.span,
+                        format!(
+                            "Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
+                            b.name.text
+                        ),
+                    );
+                    continue;
+                }
                 match unknowns.get(i) {
                     Some(u) => {
                         mapping.insert(*u, Dim::var(b.id));
@@ -1414,6 +1532,44 @@ impl Checker {
             Some(i) => self.expr(i),
             None => self.pattern_as_expr(pat),
         };
+        let before = self.diags.len();
+        let out = self.loop_expr_inner(e, pat, init, ia, it, form, body);
+        // Futhark's wording for mismatches between the loop parameter and
+        // the body's result (at the pattern or at the body's final value).
+        let mut tail = body;
+        loop {
+            match &tail.kind {
+                ExprKind::Parens(x) | ExprKind::Attr(_, x) => tail = x,
+                ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => tail = body,
+                _ => break,
+            }
+        }
+        let mut at_tail = vec![tail.span];
+        if let ExprKind::Tuple(items) = &tail.kind {
+            at_tail.extend(items.iter().map(|i| i.span));
+        }
+        let inside = |s: Span, outer: Span| s.file == outer.file && s.start >= outer.start && s.end <= outer.end;
+        for d in self.diags.iter_mut().skip(before) {
+            if (d.name == "type-mismatch" || d.name == "size-mismatch")
+                && (inside(d.span, pat.span) || at_tail.contains(&d.span))
+            {
+                d.message = format!("Loop body does not have expected type. {}", d.message);
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn loop_expr_inner(
+        &mut self,
+        e: &Expr,
+        pat: &Pat,
+        init: Option<&Expr>,
+        ia: Aliases,
+        it: Ty,
+        form: &LoopForm,
+        body: &Expr,
+    ) -> (Ty, Aliases) {
         let it = self.store.resolve(&it);
         let saved = self.locals.len();
         // First attempt with the initial sizes; if the body changes them, redo with unknown sizes.
@@ -1456,7 +1612,11 @@ impl Checker {
         };
         let _ = body_ty;
         if contains_arrow(&self.store.resolve(&param_ty)) {
-            self.error("higher-order-loop", pat.span, "Loop parameters may not be functions.");
+            self.error(
+                "higher-order-loop",
+                pat.span,
+                "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
+            );
         }
         if !consumed_param.is_empty() {
             // With `loop (a, b) = (x, y)`, only the initial values of the
@@ -1770,6 +1930,42 @@ impl Checker {
         }
     }
 
+    /// Whether `t` is a type parameter declared lifted (`'^a`) or size-lifted
+    /// (`'~a`), which Futhark does not allow as an array element.
+    fn is_lifted_param(&self, t: &Ty) -> bool {
+        matches!(self.store.resolve(t), Ty::Param(p) if self.lifted_params.contains(&p))
+    }
+
+    /// Prefixes the type and size mismatches reported since `before` with
+    /// Futhark's description of what was being checked.
+    fn prefix_mismatches(&mut self, before: usize, what: &str) {
+        for d in self.diags.iter_mut().skip(before) {
+            if d.name == "type-mismatch" || d.name == "size-mismatch" {
+                d.message = format!("{what} {}", d.message);
+            }
+        }
+    }
+
+    /// Prefixes the type and size mismatches that `apply` reported at an
+    /// argument (diagnostics from `before` on) with Futhark's
+    /// `Cannot apply "f" to "x".`, naming the function and argument where
+    /// they are variables.
+    fn name_application(&mut self, before: usize, f: Option<&Expr>, args: &[&Expr]) {
+        let var_name = |e: &Expr| match &strip_parens(e).kind {
+            ExprKind::Var(q) => Some(q.to_string()),
+            _ => None,
+        };
+        let fname = f.and_then(var_name).map(|n| format!("\"{n}\"")).unwrap_or_else(|| "function".to_string());
+        for d in self.diags.iter_mut().skip(before) {
+            if d.name != "type-mismatch" && d.name != "size-mismatch" {
+                continue;
+            }
+            let Some(arg) = args.iter().find(|a| a.span == d.span) else { continue };
+            let what = var_name(arg).map(|n| format!("\"{n}\"")).unwrap_or_else(|| "this argument".to_string());
+            d.message = format!("Cannot apply {fname} to {what}. {}", d.message);
+        }
+    }
+
     /// Applies a function of type `ft` to arguments, left to right.
     pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[&Expr], fspan: Span) -> (Ty, Aliases) {
         let mut t = ft;
@@ -1798,13 +1994,17 @@ impl Checker {
                         self.error(
                             "not-a-function",
                             fspan,
-                            format!("This has type `{shown}` and cannot be applied to an argument."),
+                            format!("Cannot apply expression as function: it has type `{shown}`."),
                         );
                     } else {
                         self.error(
                             "arity-mismatch",
                             arg.span,
-                            format!("Function applied to too many arguments (result type `{shown}`)."),
+                            format!(
+                                "Function applied to too many arguments: it takes {i} argument{}, but is given {} (result type `{shown}`).",
+                                if i == 1 { "" } else { "s" },
+                                args.len()
+                            ),
                         );
                     }
                     for a in &args[i..] {
@@ -1873,7 +2073,7 @@ impl Checker {
                     self.error(
                         "consuming-argument",
                         *span,
-                        "This argument is consumed, but it is also used by another argument.",
+                        "Argument is consumed, but it is also used by another argument of the same call.",
                     );
                 }
             }
@@ -1942,6 +2142,13 @@ impl Checker {
 
     /// A name in expression position.
     pub fn var(&mut self, node: NodeId, q: &QualName) -> (Ty, Aliases) {
+        if q.name.len() > 1 && q.name.starts_with('_') {
+            self.error(
+                "underscore-use",
+                q.span,
+                format!("Use of \"{q}\": variables prefixed with underscore may not be accessed."),
+            );
+        }
         if q.quals.is_empty() {
             return self.simple_var(node, &q.name, q.span);
         }
@@ -1976,7 +2183,7 @@ impl Checker {
             self.record_resolution(node, Resolution::Builtin(Builtin::Intrinsic(q.name.clone())));
             return (t, Aliases::new());
         }
-        self.error("unknown-name", q.span, format!("Unknown name `{q}`."));
+        self.error("unknown-name", q.span, format!("Unknown name \"{q}\"."));
         (Ty::Error, Aliases::new())
     }
 
@@ -2001,7 +2208,12 @@ impl Checker {
                 );
                 return (Ty::Error, Aliases::new());
             }
-            return self.global_value(node, def, span);
+            let before = self.pending.context_sizes.len();
+            let out = self.global_value(node, def, span);
+            for c in &mut self.pending.context_sizes[before..] {
+                c.2 = format!("{} of \"{name}\"", c.2);
+            }
+            return out;
         }
         if let Some(found) = self.opened_prim_member(node, name, span) {
             return found;
@@ -2019,7 +2231,7 @@ impl Checker {
             let (t, a) = self.operator(node, &QualName::unqualified(name, span), false, span);
             return (t, a);
         } else {
-            self.error("unknown-name", span, format!("Unknown name `{name}`."));
+            self.error("unknown-name", span, format!("Unknown name \"{name}\"."));
         }
         (Ty::Error, Aliases::new())
     }
@@ -2177,6 +2389,97 @@ fn existential_outside_results(t: &TypeExp) -> bool {
         TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) => existential_outside_results(t),
         other => contains_existential(other),
     }
+}
+
+/// Whether pattern `p` binds a variable `name`.
+fn pat_binds(p: &Pat, name: &str) -> bool {
+    match &p.kind {
+        PatKind::Var(n) => n.text == name,
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => ps.iter().any(|q| pat_binds(q, name)),
+        PatKind::Record(fs) => fs.iter().any(|(_, q)| pat_binds(q, name)),
+        PatKind::Ascribe(q, _) | PatKind::Attr(_, q) => pat_binds(q, name),
+        PatKind::Wildcard | PatKind::Literal(_) => false,
+    }
+}
+
+/// Whether the type annotations in pattern `p` use the size `name` at all,
+/// and whether they use it outside function types.
+fn size_use_in_pat(p: &Pat, name: &str) -> (bool, bool) {
+    match &p.kind {
+        PatKind::Ascribe(q, te) => {
+            let (a, b) = size_use_in_type(te, name, false);
+            let (c, d) = size_use_in_pat(q, name);
+            (a || c, b || d)
+        }
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => {
+            ps.iter().map(|q| size_use_in_pat(q, name)).fold((false, false), |x, y| (x.0 || y.0, x.1 || y.1))
+        }
+        PatKind::Record(fs) => {
+            fs.iter().map(|(_, q)| size_use_in_pat(q, name)).fold((false, false), |x, y| (x.0 || y.0, x.1 || y.1))
+        }
+        PatKind::Attr(_, q) => size_use_in_pat(q, name),
+        PatKind::Var(_) | PatKind::Wildcard | PatKind::Literal(_) => (false, false),
+    }
+}
+
+/// As `size_use_in_pat`, for a type expression; `in_fun` is set below an arrow.
+fn size_use_in_type(t: &TypeExp, name: &str, in_fun: bool) -> (bool, bool) {
+    let or = |x: (bool, bool), y: (bool, bool)| (x.0 || y.0, x.1 || y.1);
+    let size = |s: &SizeExp| match s {
+        SizeExp::Expr(e) => {
+            let hit = matches!(&strip_parens(e).kind, ExprKind::Var(q) if q.quals.is_empty() && q.name == name);
+            (hit, hit && !in_fun)
+        }
+        SizeExp::Anonymous(_) => (false, false),
+    };
+    match t {
+        TypeExp::Var(_) => (false, false),
+        TypeExp::Array(s, t, _) => or(size(s), size_use_in_type(t, name, in_fun)),
+        TypeExp::Unique(t, _) | TypeExp::Existential(_, t, _) => size_use_in_type(t, name, in_fun),
+        TypeExp::Tuple(items, _) => items.iter().map(|t| size_use_in_type(t, name, in_fun)).fold((false, false), or),
+        TypeExp::Record(fs, _) => fs.iter().map(|(_, t)| size_use_in_type(t, name, in_fun)).fold((false, false), or),
+        TypeExp::Sum(cs, _) => {
+            cs.iter().flat_map(|(_, ts)| ts).map(|t| size_use_in_type(t, name, in_fun)).fold((false, false), or)
+        }
+        TypeExp::Arrow { from, to, .. } => or(size_use_in_type(from, name, true), size_use_in_type(to, name, true)),
+        TypeExp::Apply(f, a, _) => or(
+            size_use_in_type(f, name, in_fun),
+            match a.as_ref() {
+                TypeArg::Type(t) => size_use_in_type(t, name, in_fun),
+                TypeArg::Size(s) => size(s),
+            },
+        ),
+    }
+}
+
+/// The names bound by the existential quantifiers `?[n].` inside `t`.
+fn existential_names(t: &TypeExp) -> Vec<String> {
+    fn go(t: &TypeExp, out: &mut Vec<String>) {
+        match t {
+            TypeExp::Existential(bs, t, _) => {
+                out.extend(bs.iter().map(|b| b.name.text.clone()));
+                go(t, out);
+            }
+            TypeExp::Tuple(items, _) => items.iter().for_each(|t| go(t, out)),
+            TypeExp::Record(fs, _) => fs.iter().for_each(|(_, t)| go(t, out)),
+            TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) => go(t, out),
+            TypeExp::Arrow { from, to, .. } => {
+                go(from, out);
+                go(to, out);
+            }
+            TypeExp::Sum(cs, _) => cs.iter().flat_map(|(_, ts)| ts).for_each(|t| go(t, out)),
+            TypeExp::Apply(f, a, _) => {
+                go(f, out);
+                if let TypeArg::Type(t) = a.as_ref() {
+                    go(t, out);
+                }
+            }
+            TypeExp::Var(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    go(t, &mut out);
+    out
 }
 
 fn contains_existential(t: &TypeExp) -> bool {

@@ -293,6 +293,7 @@ impl Checker {
                 let opened = self.modules.opened_prims.len();
                 self.modules.exports.push(ModEnv::default());
                 let local_depth = std::mem::take(&mut self.modules.local_depth);
+                self.check_duplicate_decs(decs);
                 for d in decs {
                     self.check_dec(d, None, false);
                 }

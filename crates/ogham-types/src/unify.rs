@@ -56,7 +56,26 @@ impl Checker {
         let a = self.show(actual);
         match m {
             Mismatch::Types => {
-                self.error("type-mismatch", span, format!("Type mismatch: expected `{e}`, but got `{a}`."))
+                // Futhark names the fields or constructors the two sides do not share.
+                let unshared = |x: Vec<String>, y: Vec<String>| {
+                    let mut out: Vec<String> = x.iter().filter(|k| !y.contains(k)).cloned().collect();
+                    out.extend(y.iter().filter(|k| !x.contains(k)).cloned());
+                    out.sort();
+                    out
+                };
+                let detail = match (self.store.resolve(expected), self.store.resolve(actual)) {
+                    (Ty::Record(f1), Ty::Record(f2)) if f1.keys().ne(f2.keys()) => {
+                        let u = unshared(f1.keys().cloned().collect(), f2.keys().cloned().collect());
+                        format!(" Cannot unify record types with unshared fields: {}.", u.join(", "))
+                    }
+                    (Ty::Sum(c1), Ty::Sum(c2)) if c1.keys().ne(c2.keys()) => {
+                        let u = unshared(c1.keys().cloned().collect(), c2.keys().cloned().collect());
+                        let u: Vec<String> = u.iter().map(|k| format!("#{k}")).collect();
+                        format!(" Cannot unify sum types. Unshared constructors: {}.", u.join(", "))
+                    }
+                    _ => String::new(),
+                };
+                self.error("type-mismatch", span, format!("Type mismatch: expected `{e}`, but got `{a}`.{detail}"))
             }
             Mismatch::Sizes(d1, d2) => {
                 let s1 = self.show_dim(&d1);
@@ -64,7 +83,7 @@ impl Checker {
                 self.error(
                     "size-mismatch",
                     span,
-                    format!("Sizes `{s1}` and `{s2}` do not match (expected `{e}`, but got `{a}`)."),
+                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`)."),
                 )
             }
             Mismatch::Occurs => self.error(
@@ -75,7 +94,8 @@ impl Checker {
             Mismatch::Constraint(c, t) => {
                 // "expected a sum type, but got `#a i32 | #b`" would not say what
                 // is wrong; name the constructor or field that does not fit.
-                let detail = match (&c, self.store.shallow(&t)) {
+                let shallow = self.store.shallow(&t);
+                let detail = match (&c, &shallow) {
                     (Constraint::Sum(cons), Ty::Sum(actual)) => cons
                         .iter()
                         .find(|(k, ts)| actual.get(*k).is_none_or(|us| us.len() != ts.len()))
@@ -88,11 +108,26 @@ impl Checker {
                     }
                     _ => None,
                 };
+                // Futhark's wording for the same failures, so that its tests match.
+                let why = match (&c, &shallow) {
+                    (Constraint::Sum(cons), Ty::Sum(actual)) => {
+                        let u: Vec<String> =
+                            cons.keys().filter(|k| !actual.contains_key(*k)).map(|k| format!("#{k}")).collect();
+                        if u.is_empty() {
+                            " Cannot unify sum types: the constructors differ in arity.".to_string()
+                        } else {
+                            format!(" Cannot unify sum types. Unshared constructors: {}.", u.join(", "))
+                        }
+                    }
+                    (Constraint::Sum(_), _) => " Cannot unify type with constructors.".to_string(),
+                    (Constraint::Record(_), Ty::Record(_)) => " Cannot unify record type.".to_string(),
+                    _ => String::new(),
+                };
                 let t = self.show(&t);
                 self.error(
                     "type-mismatch",
                     span,
-                    format!("Type mismatch: expected {}{}, but got `{t}`.", c.describe(), detail.unwrap_or_default()),
+                    format!("Type mismatch: expected {}{}, but got `{t}`.{why}", c.describe(), detail.unwrap_or_default()),
                 )
             }
         }
