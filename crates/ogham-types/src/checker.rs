@@ -902,8 +902,13 @@ impl Checker {
             self.error("literal-out-of-bounds", span, format!("Literal {shown} out of bounds for type `{}`.", p.name()));
             return;
         }
-        if let Literal::Int { value, .. } = lit {
+        if let Literal::Int { value, suffix } = lit {
             let v = if negated { value.wrapping_neg() } else { *value };
+            // A literal with a type suffix is taken modulo 2^bits, as in
+            // Futhark (`255i8` is -1); only inferred types are range-checked.
+            if suffix.is_some() && p.is_int() && (i64::MIN as i128..=u64::MAX as i128).contains(&v) {
+                return;
+            }
             let ok = match p {
                 PrimType::I8 => (i8::MIN as i128..=i8::MAX as i128).contains(&v),
                 PrimType::I16 => (i16::MIN as i128..=i16::MAX as i128).contains(&v),

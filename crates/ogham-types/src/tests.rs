@@ -199,7 +199,7 @@ fn name_and_type_errors() {
     err("def f = y", "unknown-name");
     err("def f (x: t) = x", "unknown-type");
     err("def f = 1 + true", "type-mismatch");
-    err("def f = 300u8", "literal-out-of-bounds");
+    err("def f : u8 = 300", "literal-out-of-bounds");
     ok("def f = -128i8");
     err("def f (x: i32) = x 1", "not-a-function");
     err("def f (g: i32 -> i32) = g 1 2", "arity-mismatch");
