@@ -235,12 +235,19 @@ impl Checker {
             return Err(Mismatch::Occurs);
         }
         let constraint = self.store.vars[v as usize].constraint.clone();
+        if *ty == Ty::Var(v) {
+            return Ok(());
+        }
         if let Ty::Var(w) = ty {
-            // Merge constraints into the surviving variable.
+            // Merge constraints into the surviving variable: the older one,
+            // so that chains of variables (the elements of a long array
+            // literal) stay one link deep instead of growing with each
+            // unification, which made checking them quadratic.
             let other = self.store.vars[*w as usize].constraint.clone();
             let merged = self.merge_constraints(constraint, other, mode, span)?;
-            self.store.vars[*w as usize].constraint = merged;
-            self.store.vars[v as usize].binding = Some(ty.clone());
+            let (keep, bind) = if *w < v { (*w, v) } else { (v, *w) };
+            self.store.vars[keep as usize].constraint = merged;
+            self.store.vars[bind as usize].binding = Some(Ty::Var(keep));
             return Ok(());
         }
         self.check_constraint(&constraint, ty, mode, span)?;
