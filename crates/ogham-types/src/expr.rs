@@ -1119,7 +1119,21 @@ impl Checker {
                     let (pt, _) = self.expr(part);
                     self.unify_at(&t, &pt, part.span);
                 }
-                let dim = if second.is_some() || self.store.resolve(&t) != Ty::i64() {
+                // A second element one step away (`0..1..<n`, `n..n-1..>0`)
+                // is the default stride: the size is known as without it.
+                let unit_stride = second.as_ref().is_none_or(|s| {
+                    match (self.size_poly_of(s), self.size_poly_of(start)) {
+                        (Some(b), Some(a)) => {
+                            let step = b.sub(&a).as_constant();
+                            match kind {
+                                RangeEnd::DownToExclusive => step == Some(-1),
+                                _ => step == Some(1),
+                            }
+                        }
+                        _ => false,
+                    }
+                });
+                let dim = if !unit_stride || self.store.resolve(&t) != Ty::i64() {
                     self.store.fresh_unknown()
                 } else {
                     match (self.size_poly_of(start), self.size_poly_of(end)) {
