@@ -114,7 +114,7 @@ impl<'a> Lowerer<'a> {
                                 self.assert(
                                     &mut b,
                                     ok,
-                                    "Entry point argument does not have the size its type requires.",
+                                    "Entry point argument has an invalid size: it does not have the size its type requires.",
                                 );
                             }
                             dims.push(SubExp::Var(p.name));

@@ -776,7 +776,7 @@ impl<'a> Lowerer<'a> {
                         self.assert(
                             b,
                             ok,
-                            &format!("Value does not have the shape of type {target_name} (dimension {k} differs)."),
+                            &format!("Value does not match the shape of type {target_name} (dimension {k} differs)."),
                         );
                         new_shape[k] = *w;
                         leaf_changed = true;
