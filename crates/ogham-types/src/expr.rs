@@ -715,6 +715,9 @@ impl Checker {
                 }));
         // Resolved, so that a result size solved to a parameter (`\k -> iota k`)
         // makes the arrow dependent on it.
+        // Resolved, so that `curry` sees a named parameter used in the size
+        // of a later parameter (`(n: i64) (xs: [n]i32)`) and makes it dependent.
+        let param_tys = param_tys.into_iter().map(|(t, u, n)| (self.store.resolve(&t), u, n)).collect();
         let fun_ty = Checker::curry(param_tys, self.store.resolve(&result), ret_unique);
         if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
             let _ = name_span;
