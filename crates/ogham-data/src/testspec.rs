@@ -723,7 +723,9 @@ mod tests {
 
     #[test]
     fn random_among_tags() {
-        let s = spec("-- ==\n-- random compiled input { [3]i32 } auto output\n-- nobench random input { i64 }\nentry f = 0\n");
+        let s = spec(
+            "-- ==\n-- random compiled input { [3]i32 } auto output\n-- nobench random input { i64 }\nentry f = 0\n",
+        );
         let g = groups(&s);
         assert_eq!(g[0].cases[0].tags, vec!["compiled"]);
         assert!(matches!(&g[0].cases[0].input, CaseInput::Random(_)));

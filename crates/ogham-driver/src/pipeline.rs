@@ -216,7 +216,11 @@ fn compile_on_this_thread(
     let inputs: Vec<ogham_types::CheckInput<'_>> = files
         .iter()
         .enumerate()
-        .map(|(i, (_, program, imports))| ogham_types::CheckInput { program, is_main: i == last, imports: imports.clone() })
+        .map(|(i, (_, program, imports))| ogham_types::CheckInput {
+            program,
+            is_main: i == last,
+            imports: imports.clone(),
+        })
         .collect();
     let info = ogham_types::check(&inputs).map_err(|diags| CompileError::from_diagnostics(&diags, &sources))?;
     if stop == Stop::AfterCheck {

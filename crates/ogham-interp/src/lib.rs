@@ -95,10 +95,7 @@ pub fn run_entry_on_this_thread(prog: &Program, entry: &str, args: Vec<Value>) -
             ([_], None) => &output.parts,
             (parts, Some(ogham_ir::Opaque::Record { fields })) if printable_tuple(fields) => parts,
             _ => {
-                return Err(error(format!(
-                    "Values of type \"{}\" have no external representation.",
-                    output.type_name
-                )))
+                return Err(error(format!("Values of type \"{}\" have no external representation.", output.type_name)))
             }
         };
         for &part in parts {

@@ -439,7 +439,9 @@ mod tests {
             assert!(matches!(l.eval_poly(b, &scope, &p).ok().flatten(), Some(SubExp::Var(_))));
             // The sum, then its overflow check.
             assert!(matches!(b.stms[0].exp, Exp::BinOp(BinOp::Add, PrimType::I64, _, _)));
-            assert!(matches!(b.stms.last().map(|s| &s.exp), Some(Exp::Assert { message, .. }) if message == SIZE_OVERFLOW));
+            assert!(
+                matches!(b.stms.last().map(|s| &s.exp), Some(Exp::Assert { message, .. }) if message == SIZE_OVERFLOW)
+            );
         });
     }
 

@@ -18,8 +18,11 @@ fn compile(src: &str) -> ogham_ir::Program {
         progs.push(p);
     }
     let last = progs.len() - 1;
-    let inputs: Vec<CheckInput> =
-        progs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i == last, imports: Vec::new() }).collect();
+    let inputs: Vec<CheckInput> = progs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| CheckInput { program: p, is_main: i == last, imports: Vec::new() })
+        .collect();
     let info = ogham_types::check(&inputs).unwrap_or_else(|e| panic!("type errors: {e:?}"));
     let refs: Vec<&Program> = progs.iter().collect();
     let prog = ogham_lower::lower(&refs, &info).unwrap_or_else(|e| panic!("lowering errors: {e:?}"));

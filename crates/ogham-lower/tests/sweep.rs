@@ -51,8 +51,11 @@ fn sweep_one(path: &Path, tally: &mut Tally) {
         progs.push(p);
     }
     let last = progs.len() - 1;
-    let inputs: Vec<CheckInput> =
-        progs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i == last, imports: Vec::new() }).collect();
+    let inputs: Vec<CheckInput> = progs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| CheckInput { program: p, is_main: i == last, imports: Vec::new() })
+        .collect();
     let Ok(info) = ogham_types::check(&inputs) else { return tally.skipped += 1 };
     let refs: Vec<&Program> = progs.iter().collect();
     let lowered = std::panic::catch_unwind(|| ogham_lower::lower(&refs, &info));

@@ -7,9 +7,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ogham_prim::PrimType;
-use ogham_syntax::ast::{
-    Binder, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec,
-};
+use ogham_syntax::ast::{Binder, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec};
 use ogham_syntax::{Diagnostic, Span};
 
 use crate::info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, TypeInfo};
@@ -312,7 +310,10 @@ impl Checker {
                     Diagnostic::error(
                         "duplicate-binding",
                         b.name.span,
-                        format!("{what} \"{}\" previously defined in this parameter list (also bound here).", b.name.text),
+                        format!(
+                            "{what} \"{}\" previously defined in this parameter list (also bound here).",
+                            b.name.text
+                        ),
                     )
                     .with_label(prev, "previously defined here"),
                 );
@@ -513,9 +514,7 @@ impl Checker {
                 self.error(
                     "ambiguous-size",
                     span,
-                    format!(
-                        "{what} cannot be determined from the arguments or the context; add a type ascription."
-                    ),
+                    format!("{what} cannot be determined from the arguments or the context; add a type ascription."),
                 );
             }
         }
@@ -739,7 +738,10 @@ impl Checker {
             self.error(
                 "polymorphic-entry",
                 span,
-                format!("Entry point functions may not be polymorphic (\"{}\" has type parameters).", vd.name.name.text),
+                format!(
+                    "Entry point functions may not be polymorphic (\"{}\" has type parameters).",
+                    vd.name.name.text
+                ),
             );
             return;
         }
@@ -819,9 +821,7 @@ impl Checker {
                 | Constraint::Int
                 | Constraint::SignedInt
                 | Constraint::IntOrBool
-                | Constraint::Prim => {
-                    Some(Ty::Prim(PrimType::I32))
-                }
+                | Constraint::Prim => Some(Ty::Prim(PrimType::I32)),
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),
                 Constraint::Sum(cs) => Some(Ty::Sum(cs)),
                 Constraint::Record(_) => {
@@ -899,7 +899,11 @@ impl Checker {
             } else {
                 format!("`{value:e}`")
             };
-            self.error("literal-out-of-bounds", span, format!("Literal {shown} out of bounds for type `{}`.", p.name()));
+            self.error(
+                "literal-out-of-bounds",
+                span,
+                format!("Literal {shown} out of bounds for type `{}`.", p.name()),
+            );
             return;
         }
         if let Literal::Int { value, suffix } = lit {

@@ -662,8 +662,11 @@ impl Checker {
                 None => ty::dim_vars(&self.store.resolve(&body_ty), &mut used),
             }
             if !used.contains(sid) {
-                let what =
-                    if params.is_empty() { " (a size-polymorphic value binding must use its sizes in its type)" } else { "" };
+                let what = if params.is_empty() {
+                    " (a size-polymorphic value binding must use its sizes in its type)"
+                } else {
+                    ""
+                };
                 self.error(
                     "unused-size",
                     b.name.span,
@@ -748,9 +751,8 @@ impl Checker {
         if count != found.len() {
             return declared.clone();
         }
-        let visible = |c: &Checker, v: NodeId| {
-            c.locals.iter().any(|l| l.id == v) || c.globals.iter().any(|g| g.binder == v)
-        };
+        let visible =
+            |c: &Checker, v: NodeId| c.locals.iter().any(|l| l.id == v) || c.globals.iter().any(|g| g.binder == v);
         let mut same: Vec<(Dim, Dim)> = Vec::new();
         let mut i = 0;
         let mut out = |c: &mut Checker, d: &Dim| -> Dim {
@@ -1007,7 +1009,11 @@ impl Checker {
     pub fn consume(&mut self, aliases: &Aliases, span: Span) {
         for a in aliases {
             if *a == GLOBAL_ALIAS {
-                self.error("not-consumable", span, "Consuming a value that aliases a top-level constant, which is not consumable.");
+                self.error(
+                    "not-consumable",
+                    span,
+                    "Consuming a value that aliases a top-level constant, which is not consumable.",
+                );
                 continue;
             }
             let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
@@ -1024,7 +1030,10 @@ impl Checker {
                 self.error(
                     "not-consumable",
                     span,
-                    format!("Consuming variable \"{}\", which is free in this anonymous function and so not consumable.", local.name),
+                    format!(
+                        "Consuming variable \"{}\", which is free in this anonymous function and so not consumable.",
+                        local.name
+                    ),
                 );
             } else if local.loop_depth < self.loop_depth {
                 self.error(
@@ -1124,8 +1133,8 @@ impl Checker {
                 }
                 // A second element one step away (`0..1..<n`, `n..n-1..>0`)
                 // is the default stride: the size is known as without it.
-                let unit_stride = second.as_ref().is_none_or(|s| {
-                    match (self.size_poly_of(s), self.size_poly_of(start)) {
+                let unit_stride =
+                    second.as_ref().is_none_or(|s| match (self.size_poly_of(s), self.size_poly_of(start)) {
                         (Some(b), Some(a)) => {
                             let step = b.sub(&a).as_constant();
                             match kind {
@@ -1134,8 +1143,7 @@ impl Checker {
                             }
                         }
                         _ => false,
-                    }
-                });
+                    });
                 let dim = if !unit_stride || self.store.resolve(&t) != Ty::i64() {
                     self.store.fresh_unknown()
                 } else {
@@ -1357,17 +1365,16 @@ impl Checker {
                 for f in fields {
                     t = self.project(&t, &f.text, f.span);
                 }
-                let consumed_before: Vec<NodeId> = ra.iter().filter(|a| self.consumed.contains_key(a)).copied().collect();
+                let consumed_before: Vec<NodeId> =
+                    ra.iter().filter(|a| self.consumed.contains_key(a)).copied().collect();
                 let (vt, va) = self.expr(value);
                 let before = self.diags.len();
                 self.unify_at(&t, &vt, value.span);
                 // A value that consumes the record (`r with f = (r.f with [i] =
                 // v)`, which `r with f[i] = v` means) makes the result fresh:
                 // it does not alias what the value consumed.
-                let ra: Aliases = ra
-                    .into_iter()
-                    .filter(|a| consumed_before.contains(a) || !self.consumed.contains_key(a))
-                    .collect();
+                let ra: Aliases =
+                    ra.into_iter().filter(|a| consumed_before.contains(a) || !self.consumed.contains_key(a)).collect();
                 let path: Vec<&str> = fields.iter().map(|f| f.text.as_str()).collect();
                 self.prefix_mismatches(before, &format!("Cannot update record field \"{}\".", path.join(".")));
                 (rt, ra.union(&va).copied().collect())
@@ -2115,9 +2122,11 @@ impl Checker {
     /// Whether the operator at `node` is the prelude's `|>` or `<|`.
     fn is_prelude_pipe(&self, node: NodeId) -> bool {
         match self.info.resolutions.get(&node) {
-            Some(Resolution::Def(d)) => self.info.defs.get(d.0 as usize).is_some_and(|info| {
-                matches!(info.loc, crate::info::DefLoc::File { file_index: 0, .. })
-            }),
+            Some(Resolution::Def(d)) => self
+                .info
+                .defs
+                .get(d.0 as usize)
+                .is_some_and(|info| matches!(info.loc, crate::info::DefLoc::File { file_index: 0, .. })),
             _ => false,
         }
     }
@@ -2130,10 +2139,7 @@ impl Checker {
         a.into_iter()
             .filter(|id| {
                 *id != GLOBAL_ALIAS
-                    && !self
-                        .locals
-                        .iter()
-                        .any(|l| l.id == *id && matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
+                    && !self.locals.iter().any(|l| l.id == *id && matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
             })
             .collect()
     }

@@ -397,7 +397,9 @@ impl Checker {
                 let clo = self.lookup_sig(q)?;
                 self.with_scope(clo.scope.clone(), |c| c.flatten_sig(&clo.sig))
             }
-            SigExp::Specs(specs, _) => Some(FlatSig { specs: specs.clone(), scope: self.scope(), refinements: Vec::new() }),
+            SigExp::Specs(specs, _) => {
+                Some(FlatSig { specs: specs.clone(), scope: self.scope(), refinements: Vec::new() })
+            }
             SigExp::With { sig, path, params, def, .. } => {
                 let mut flat = self.flatten_sig(sig)?;
                 let ty = params.is_empty().then(|| self.type_exp(def, AnonMode::Fresh));
@@ -464,7 +466,11 @@ impl Checker {
             };
         }
         if let Module::Functor(_) = m {
-            self.error("module-mismatch", span, "Cannot match a parametric module with a module type that is not parametric.");
+            self.error(
+                "module-mismatch",
+                span,
+                "Cannot match a parametric module with a module type that is not parametric.",
+            );
             return None;
         }
         let flat = self.flatten_sig(sig)?;
@@ -502,15 +508,19 @@ impl Checker {
                 Spec::Type { name, params, def, .. } => {
                     let actual = match m {
                         Module::Struct(env) => env.types.get(&name.name.text).cloned(),
-                        Module::Prim(p) => prim_type_member(*p, &name.name.text)
-                            .map(|ty| TypeAbbrev { params: Vec::new(), ty }),
+                        Module::Prim(p) => {
+                            prim_type_member(*p, &name.name.text).map(|ty| TypeAbbrev { params: Vec::new(), ty })
+                        }
                         _ => None,
                     };
                     let Some(actual) = actual else {
                         self.error(
                             "module-mismatch",
                             span,
-                            format!("Module does not define a type named `{}` required by its module type.", name.name.text),
+                            format!(
+                                "Module does not define a type named `{}` required by its module type.",
+                                name.name.text
+                            ),
                         );
                         continue;
                     };
@@ -585,7 +595,10 @@ impl Checker {
                         None => self.error(
                             "module-mismatch",
                             span,
-                            format!("Module does not define a module named `{}` required by its module type.", name.text),
+                            format!(
+                                "Module does not define a module named `{}` required by its module type.",
+                                name.text
+                            ),
                         ),
                     }
                 }
@@ -671,11 +684,8 @@ impl Checker {
                     && scheme.type_params.len() == spec_types.len()
                     && scheme.size_params.len() == spec_sizes.len();
                 if !exact {
-                    let spec_scheme = Scheme {
-                        type_params: spec_types,
-                        size_params: spec_sizes,
-                        ty: self.store.resolve(&expected),
-                    };
+                    let spec_scheme =
+                        Scheme { type_params: spec_types, size_params: spec_sizes, ty: self.store.resolve(&expected) };
                     result = self.spec_alias(target, spec_scheme, types);
                 }
             }
@@ -696,11 +706,7 @@ impl Checker {
         info.size_params = scheme.size_params.clone();
         info.is_entry = false;
         self.info.defs.push(info);
-        self.globals.push(crate::checker::GlobalDef {
-            binder,
-            scheme,
-            alias: Some(SpecAlias { target, types }),
-        });
+        self.globals.push(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
         id
     }
 

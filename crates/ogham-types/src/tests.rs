@@ -27,8 +27,11 @@ fn parse_all(main: &str) -> Result<Vec<Program>, Vec<Diagnostic>> {
 fn run(main: &str) -> Result<TypeInfo, Vec<Diagnostic>> {
     let programs = parse_all(main).unwrap_or_else(|d| panic!("parse errors: {d:?}"));
     let n = programs.len();
-    let inputs: Vec<CheckInput> =
-        programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() }).collect();
+    let inputs: Vec<CheckInput> = programs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() })
+        .collect();
     check(&inputs)
 }
 
@@ -277,8 +280,11 @@ fn mutations_never_panic() {
         let text: String = text.into_iter().collect();
         if let Ok(programs) = parse_all(&text) {
             let n = programs.len();
-            let inputs: Vec<CheckInput> =
-                programs.iter().enumerate().map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() }).collect();
+            let inputs: Vec<CheckInput> = programs
+                .iter()
+                .enumerate()
+                .map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() })
+                .collect();
             let _ = check(&inputs);
         }
     }

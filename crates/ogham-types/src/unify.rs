@@ -127,7 +127,11 @@ impl Checker {
                 self.error(
                     "type-mismatch",
                     span,
-                    format!("Type mismatch: expected {}{}, but got `{t}`.{why}", c.describe(), detail.unwrap_or_default()),
+                    format!(
+                        "Type mismatch: expected {}{}, but got `{t}`.{why}",
+                        c.describe(),
+                        detail.unwrap_or_default()
+                    ),
                 )
             }
         }
@@ -211,8 +215,7 @@ impl Checker {
                             || self.locals.iter().any(|l| l.id == v)
                             || self.globals.iter().any(|g| g.binder == v))
                 };
-                let (xto, yto) =
-                    same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope);
+                let (xto, yto) = same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope);
                 self.unify(&xto, &yto, mode, span)
             }
             _ => Err(Mismatch::Types),
@@ -427,7 +430,8 @@ impl Checker {
         if mono.len() < 3 || !mono.iter().all(|v| is_svar(*v)) || mono.windows(2).any(|w| w[0] == w[1]) {
             return false;
         }
-        let Some((_, _, a, b)) = self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product).cloned()
+        let Some((_, _, a, b)) =
+            self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product).cloned()
         else {
             return false;
         };
@@ -500,8 +504,11 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool) -> (Ty, 
                     _ => {}
                 }
             }
-            let (ea, eb) =
-                if sa.len() == sb.len() { same_existentials(ea, eb, in_scope) } else { ((**ea).clone(), (**eb).clone()) };
+            let (ea, eb) = if sa.len() == sb.len() {
+                same_existentials(ea, eb, in_scope)
+            } else {
+                ((**ea).clone(), (**eb).clone())
+            };
             (Ty::Array(Box::new(ea), shape_a), Ty::Array(Box::new(eb), shape_b))
         }
         (Ty::Record(fa), Ty::Record(fb)) if fa.len() == fb.len() => {

@@ -158,9 +158,7 @@ fn cmd_run(program: &std::path::Path, entry: Option<&str>, binary: bool) -> Exit
         Err(e) => return fail(&e.message),
     };
     match run::run_interpreter(&compiled, &fun.name, args) {
-        Ok(values) => {
-            write_stdout(&run::format_results(&values, binary))
-        }
+        Ok(values) => write_stdout(&run::format_results(&values, binary)),
         Err(e) => fail(&e.message),
     }
 }
@@ -191,9 +189,7 @@ fn cmd_dataset(types: &[String], binary: bool, seed: u64) -> ExitCode {
         Err(e) => return fail(&format!("Error: {e}")),
     };
     match ogham_data::generate_random_input(&items, seed, &ogham_data::RandomBounds::default()) {
-        Ok(values) => {
-            write_stdout(&run::format_results(&values, binary))
-        }
+        Ok(values) => write_stdout(&run::format_results(&values, binary)),
         Err(e) => fail(&format!("Error: {e}")),
     }
 }

@@ -146,7 +146,8 @@ fn server_keeps_futharks_semantics() {
     ]
     .join("\n");
     let r = server(&bin, &format!("{script}\n"));
-    let failed = |i: usize, what: &str| assert!(r[i].starts_with("%%% FAILURE") && r[i].contains(what), "{i}: {}", r[i]);
+    let failed =
+        |i: usize, what: &str| assert!(r[i].starts_with("%%% FAILURE") && r[i].contains(what), "{i}: {}", r[i]);
     assert_eq!(r[0], "");
     assert!(r[1].starts_with("runtime: "), "{}", r[1]);
     failed(2, "consumed"); // a consumed input may only be freed
