@@ -483,6 +483,17 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A name or qualified name token (`M`, `M.N.t`), consumed.
+    fn qual_name(&mut self) -> Option<QualName> {
+        let q = match self.peek().clone() {
+            TokenKind::Name(name) => QualName::unqualified(name, self.span()),
+            TokenKind::QualName(quals, name) => QualName { quals, name, span: self.span() },
+            _ => return None,
+        };
+        self.bump();
+        Some(q)
+    }
+
     fn at_mod_atom_start(&self) -> bool {
         match self.peek() {
             TokenKind::Name(_) | TokenKind::QualName(..) | TokenKind::LParen | TokenKind::LBrace => true,
@@ -495,15 +506,10 @@ impl<'a> Parser<'a> {
 
     fn mod_atom(&mut self) -> PResult<ModExp> {
         let start = self.span();
+        if let Some(q) = self.qual_name() {
+            return Ok(ModExp::Var(q));
+        }
         match self.peek().clone() {
-            TokenKind::Name(n) => {
-                self.bump();
-                Ok(ModExp::Var(QualName::unqualified(n, start)))
-            }
-            TokenKind::QualName(quals, name) => {
-                self.bump();
-                Ok(ModExp::Var(QualName { quals, name, span: start }))
-            }
             TokenKind::LParen => {
                 self.bump();
                 let e = self.mod_exp()?;
@@ -569,10 +575,8 @@ impl<'a> Parser<'a> {
             let start = p.span();
             let mut s = p.sig_atom()?;
             while p.eat_keyword(Keyword::With) {
-                let path = match p.peek().clone() {
-                    TokenKind::Name(n) => QualName::unqualified(n, p.bump().span),
-                    TokenKind::QualName(quals, name) => QualName { quals, name, span: p.bump().span },
-                    _ => return p.fail("a type name after `with`"),
+                let Some(path) = p.qual_name() else {
+                    return p.fail("a type name after `with`");
                 };
                 let params = p.type_params()?;
                 p.expect(&TokenKind::Equals)?;
@@ -585,15 +589,10 @@ impl<'a> Parser<'a> {
 
     fn sig_atom(&mut self) -> PResult<SigExp> {
         let start = self.span();
+        if let Some(q) = self.qual_name() {
+            return Ok(SigExp::Var(q));
+        }
         match self.peek().clone() {
-            TokenKind::Name(n) => {
-                self.bump();
-                Ok(SigExp::Var(QualName::unqualified(n, start)))
-            }
-            TokenKind::QualName(quals, name) => {
-                self.bump();
-                Ok(SigExp::Var(QualName { quals, name, span: start }))
-            }
             TokenKind::LParen => {
                 self.bump();
                 let s = self.sig_exp()?;

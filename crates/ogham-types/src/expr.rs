@@ -737,52 +737,43 @@ impl Checker {
     /// are one existential size, so `: ([]i64, []i64)` returning two arrays
     /// of one size lets callers `zip` them (Futhark 0.27's rule).
     fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty) -> Ty {
-        let inferred = self.store.resolve(inferred);
-        let mut found = Vec::new();
-        ty::map_dims(&inferred, &mut |d| {
-            found.push(d.clone());
-            d.clone()
-        });
-        let mut count = 0;
-        ty::map_dims(declared, &mut |d| {
-            count += 1;
-            d.clone()
-        });
-        if count != found.len() {
+        let dims_of = |t: &Ty| {
+            let mut out = Vec::new();
+            ty::map_dims(t, &mut |d| {
+                out.push(d.clone());
+                d.clone()
+            });
+            out
+        };
+        let found = dims_of(&self.store.resolve(inferred));
+        let declared_dims = dims_of(declared);
+        if declared_dims.len() != found.len() {
             return declared.clone();
         }
-        let visible =
-            |c: &Checker, v: NodeId| c.locals.iter().any(|l| l.id == v) || c.globals.iter().any(|g| g.binder == v);
+        let visible = |v: NodeId| {
+            !ty::is_svar(v)
+                && !ty::is_opaque(v)
+                && (self.locals.iter().any(|l| l.id == v) || self.globals.iter().any(|g| g.binder == v))
+        };
+        // Anonymous sizes the body made one size share one existential.
         let mut same: Vec<(Dim, Dim)> = Vec::new();
-        let mut i = 0;
-        let mut out = |c: &mut Checker, d: &Dim| -> Dim {
-            let here = found[i].clone();
-            i += 1;
-            if !matches!(d, Dim::Unknown(_)) {
-                return d.clone();
-            }
-            match &here {
-                Dim::Poly(p) if p.vars().all(|v| visible(c, v) && !ty::is_svar(v) && !ty::is_opaque(v)) => here,
-                _ => match same.iter().find(|(k, _)| *k == here) {
+        let mut mapped = Vec::with_capacity(found.len());
+        for (d, here) in declared_dims.into_iter().zip(found) {
+            let m = match (&d, &here) {
+                (Dim::Unknown(_), Dim::Poly(p)) if p.vars().all(visible) => here,
+                (Dim::Unknown(_), _) => match same.iter().find(|(k, _)| *k == here) {
                     Some((_, v)) => v.clone(),
                     None => {
                         same.push((here, d.clone()));
-                        d.clone()
+                        d
                     }
                 },
-            }
-        };
-        let mut result_dims = Vec::new();
-        ty::map_dims(declared, &mut |d| {
-            result_dims.push(d.clone());
-            d.clone()
-        });
-        let mapped: Vec<Dim> = result_dims.iter().map(|d| out(self, d)).collect();
-        let mut j = 0;
-        ty::map_dims(declared, &mut |_| {
-            j += 1;
-            mapped[j - 1].clone()
-        })
+                _ => d,
+            };
+            mapped.push(m);
+        }
+        let mut next = mapped.into_iter();
+        ty::map_dims(declared, &mut |d| next.next().unwrap_or_else(|| d.clone()))
     }
 
     /// Converts a type expression a second time without reporting errors (they were reported the first time).
@@ -2285,52 +2276,69 @@ impl Checker {
         };
         let Ok(parsed) = parsed else { return Scheme::mono(Ty::Error) };
         // Built-in signatures are checked in an empty scope, silently and separately from user code.
+        self.in_empty_scope(|c| {
+            let errors = c.diags.len();
+            let (type_params, mut size_params) = c.bind_type_params(&parsed.type_params);
+            let mut params = Vec::new();
+            for (name, id, te) in &parsed.params {
+                let t = c.type_exp(te, AnonMode::Implicit);
+                let unique = is_unique_type_exp(te);
+                c.names.insert(*id, name.clone());
+                c.locals.push(Local {
+                    name: name.clone(),
+                    id: *id,
+                    ty: t.clone(),
+                    scheme: None,
+                    aliases: Aliases::new(),
+                    consumable: false,
+                    lambda_depth: 0,
+                    loop_depth: 0,
+                });
+                params.push((t, unique, Some(*id)));
+            }
+            let ret = c.type_exp(&parsed.ret, AnonMode::Unknown);
+            let ty = Checker::curry(params, ret, is_unique_type_exp(&parsed.ret));
+            size_params.extend(c.implicit_sizes.take().unwrap_or_default());
+            c.diags.truncate(errors);
+            Scheme { type_params, size_params, ty }
+        })
+    }
+
+    /// Runs `f` with no local names in scope and fresh per-definition facts
+    /// (a signature checked apart from the definition around it), then
+    /// restores them.
+    pub fn in_empty_scope<T>(&mut self, f: impl FnOnce(&mut Checker) -> T) -> T {
         let saved_locals = std::mem::take(&mut self.locals);
         let saved_types = std::mem::take(&mut self.local_types);
         let saved_pending = std::mem::take(&mut self.pending);
         let saved_implicit = self.implicit_sizes.replace(Vec::new());
-        let errors = self.diags.len();
-        let mut type_params = Vec::new();
-        let mut size_params = Vec::new();
-        for tp in &parsed.type_params {
-            match tp {
-                TypeParam::Size(b) => {
-                    self.push_size_binder(b);
-                    size_params.push(b.id);
-                }
-                TypeParam::Type(b, _) => {
-                    self.note_name(b);
-                    self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
-                    type_params.push(b.id);
-                }
-            }
-        }
-        let mut params = Vec::new();
-        for (name, id, te) in &parsed.params {
-            let t = self.type_exp(te, AnonMode::Implicit);
-            let unique = is_unique_type_exp(te);
-            self.names.insert(*id, name.clone());
-            self.locals.push(Local {
-                name: name.clone(),
-                id: *id,
-                ty: t.clone(),
-                scheme: None,
-                aliases: Aliases::new(),
-                consumable: false,
-                lambda_depth: 0,
-                loop_depth: 0,
-            });
-            params.push((t, unique, Some(*id)));
-        }
-        let ret = self.type_exp(&parsed.ret, AnonMode::Unknown);
-        let ty = Checker::curry(params, ret, is_unique_type_exp(&parsed.ret));
-        size_params.extend(self.implicit_sizes.take().unwrap_or_default());
-        self.diags.truncate(errors);
+        let r = f(self);
         self.locals = saved_locals;
         self.local_types = saved_types;
         self.pending = saved_pending;
         self.implicit_sizes = saved_implicit;
-        Scheme { type_params, size_params, ty }
+        r
+    }
+
+    /// Brings explicit type and size parameters into scope; returns the
+    /// ids of the type parameters and of the size parameters.
+    pub fn bind_type_params(&mut self, tps: &[TypeParam]) -> (Vec<NodeId>, Vec<NodeId>) {
+        let mut types = Vec::new();
+        let mut sizes = Vec::new();
+        for tp in tps {
+            match tp {
+                TypeParam::Size(b) => {
+                    self.push_size_binder(b);
+                    sizes.push(b.id);
+                }
+                TypeParam::Type(b, _) => {
+                    self.note_name(b);
+                    self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
+                    types.push(b.id);
+                }
+            }
+        }
+        (types, sizes)
     }
 }
 

@@ -633,68 +633,46 @@ impl Checker {
         span: Span,
     ) -> DefId {
         let g = &self.globals[def.0 as usize];
-        let (scheme, target) = match &g.alias {
-            Some(a) => (g.scheme.clone(), a.target),
-            None => (g.scheme.clone(), def),
-        };
-        if scheme.ty == Ty::Error || self.globals[def.0 as usize].alias.is_some() {
+        // An already restricted value (a sealed module matched again) is kept.
+        if g.scheme.ty == Ty::Error || g.alias.is_some() {
             return def;
         }
-        let saved_locals = std::mem::take(&mut self.locals);
-        let saved_types = std::mem::take(&mut self.local_types);
-        let saved_pending = std::mem::take(&mut self.pending);
-        let saved_implicit = self.implicit_sizes.replace(Vec::new());
-        let mut spec_types = Vec::new();
-        let mut spec_sizes = Vec::new();
-        for tp in type_params {
-            match tp {
-                TypeParam::Size(b) => {
-                    self.push_size_binder(b);
-                    spec_sizes.push(b.id);
-                }
-                TypeParam::Type(b, _) => {
-                    self.note_name(b);
-                    self.local_types.push((b.name.text.clone(), Ty::Param(b.id)));
-                    spec_types.push(b.id);
-                }
+        let scheme = g.scheme.clone();
+        self.in_empty_scope(|c| {
+            let (spec_types, mut spec_sizes) = c.bind_type_params(type_params);
+            let errors = c.diags.len();
+            let expected = c.type_exp(te, AnonMode::Implicit);
+            spec_sizes.extend(c.implicit_sizes.take().unwrap_or_default());
+            if c.diags.len() > errors {
+                return def;
             }
-        }
-        let errors = self.diags.len();
-        let expected = self.type_exp(te, AnonMode::Implicit);
-        spec_sizes.extend(self.implicit_sizes.take().unwrap_or_default());
-        let mut result = def;
-        if self.diags.len() == errors {
-            let actual = self.instantiate(&scheme, NodeId(0), span);
-            if self.unify(&expected, &actual, SizeMode::Ignore, span).is_err() {
-                let (e, a) = (self.show(&expected), self.show(&actual));
-                self.error(
+            let actual = c.instantiate(&scheme, NodeId(0), span);
+            if c.unify(&expected, &actual, SizeMode::Ignore, span).is_err() {
+                let (e, a) = (c.show(&expected), c.show(&actual));
+                c.error(
                     "module-mismatch",
                     span,
                     format!("Value `{name}` has type `{a}`, but the module type requires `{e}`."),
                 );
-            } else {
-                let types: Vec<(NodeId, Ty)> = self
-                    .pending
-                    .insts
-                    .iter()
-                    .flat_map(|(_, ts, _)| ts.iter())
-                    .map(|(p, v)| (*p, self.store.resolve(v)))
-                    .collect();
-                let exact = types.iter().all(|(_, t)| matches!(t, Ty::Param(_)))
-                    && scheme.type_params.len() == spec_types.len()
-                    && scheme.size_params.len() == spec_sizes.len();
-                if !exact {
-                    let spec_scheme =
-                        Scheme { type_params: spec_types, size_params: spec_sizes, ty: self.store.resolve(&expected) };
-                    result = self.spec_alias(target, spec_scheme, types);
-                }
+                return def;
             }
-        }
-        self.locals = saved_locals;
-        self.local_types = saved_types;
-        self.pending = saved_pending;
-        self.implicit_sizes = saved_implicit;
-        result
+            let types: Vec<(NodeId, Ty)> = c
+                .pending
+                .insts
+                .iter()
+                .flat_map(|(_, ts, _)| ts.iter())
+                .map(|(p, v)| (*p, c.store.resolve(v)))
+                .collect();
+            let exact = types.iter().all(|(_, t)| matches!(t, Ty::Param(_)))
+                && scheme.type_params.len() == spec_types.len()
+                && scheme.size_params.len() == spec_sizes.len();
+            if exact {
+                return def;
+            }
+            let spec_scheme =
+                Scheme { type_params: spec_types, size_params: spec_sizes, ty: c.store.resolve(&expected) };
+            c.spec_alias(def, spec_scheme, types)
+        })
     }
 
     /// A new global standing for `target` with the specification's type.
