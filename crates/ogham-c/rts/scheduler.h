@@ -29,15 +29,23 @@ static inline int64_t og_chunk_start(int64_t n, int64_t nchunks, int64_t c) {
   return (int64_t)(((__int128)c * n) / nchunks);
 }
 
+/* Set while this thread runs a chunk of a job: a parallel loop reached from
+ * inside one (a function with parallel code called from a parallel task)
+ * runs its chunks on this thread, since the pool has one job at a time. */
+static _Thread_local int og_in_job;
+
 static inline void og_pool_run_chunks(struct og_pool *p, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+  int outer = og_in_job;
+  og_in_job = 1;
   for (;;) {
-    if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) return;
+    if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) break;
     int64_t c = __atomic_fetch_add(&p->next_chunk, 1, __ATOMIC_RELAXED);
-    if (c >= nchunks) return;
+    if (c >= nchunks) break;
     if (fn(closure, og_chunk_start(n, nchunks, c), og_chunk_start(n, nchunks, c + 1), c)) {
       __atomic_store_n(&p->failed, 1, __ATOMIC_RELAXED);
     }
   }
+  og_in_job = outer;
 }
 
 static void *og_worker_main(void *arg) {
@@ -137,7 +145,7 @@ static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t
   if (n <= 0) return fn(closure, 0, 0, 0);
 #if OG_MULTICORE
   struct og_pool *p = ctx->pool;
-  if (p != NULL && p->nworkers > 0 && nchunks > 1) {
+  if (p != NULL && p->nworkers > 0 && nchunks > 1 && !og_in_job) {
     pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->closure = closure;

@@ -314,7 +314,11 @@ pub enum Exp {
     TernOp(TernOp, PrimType, SubExp, SubExp, SubExp),
     /// Convert from the first type to the second.
     Conv(ConvOp, PrimType, PrimType, SubExp),
-    /// Call a function of the program by name.
+    /// Call a function of the program by name. The pattern has one element
+    /// per result of the callee: a callee returning arrays whose sizes its
+    /// parameters do not determine returns those sizes as leading `i64`
+    /// results (its return types name them by variables bound nowhere), and
+    /// the pattern binds them before the arrays that use them, as for `If`.
     Apply {
         func: String,
         args: Vec<SubExp>,

@@ -245,3 +245,156 @@ pub fn consumed_deep(exp: &Exp) -> BTreeSet<VName> {
     go(exp, &mut out);
     out
 }
+
+/// Renames the uses of variables in `body`, at any depth (operands, arrays,
+/// the shapes in types, loop conditions): `v` becomes `to(v)` where that is
+/// `Some`. Binders are left alone, so `to` must only rename variables bound
+/// outside `body` (such as its free variables).
+pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
+    let var = |v: &mut VName| {
+        if let Some(w) = to(*v) {
+            *v = w;
+        }
+    };
+    let se = |s: &mut SubExp| {
+        if let SubExp::Var(v) = s {
+            if let Some(w) = to(*v) {
+                *v = w;
+            }
+        }
+    };
+    let ty = |t: &mut Type| {
+        if let Type::Array { shape, .. } = t {
+            shape.iter_mut().for_each(se);
+        }
+    };
+    fn slice(s: &mut [DimIndex], se: &dyn Fn(&mut SubExp)) {
+        for d in s {
+            match d {
+                DimIndex::Fix(i) => se(i),
+                DimIndex::Slice { start, len, stride } => {
+                    se(start);
+                    se(len);
+                    se(stride);
+                }
+            }
+        }
+    }
+    fn lambda(l: &mut Lambda, to: &dyn Fn(VName) -> Option<VName>) {
+        for p in &mut l.params {
+            if let Type::Array { shape, .. } = &mut p.ty {
+                for d in shape {
+                    if let SubExp::Var(v) = d {
+                        if let Some(w) = to(*v) {
+                            *v = w;
+                        }
+                    }
+                }
+            }
+        }
+        for t in &mut l.ret {
+            if let Type::Array { shape, .. } = t {
+                for d in shape {
+                    if let SubExp::Var(v) = d {
+                        if let Some(w) = to(*v) {
+                            *v = w;
+                        }
+                    }
+                }
+            }
+        }
+        rename_uses(&mut l.body, to);
+    }
+    for stm in &mut body.stms {
+        stm.pat.iter_mut().for_each(|p| ty(&mut p.ty));
+        match &mut stm.exp {
+            Exp::SubExp(a) | Exp::UnOp(_, _, a) | Exp::Conv(_, _, _, a) => se(a),
+            Exp::BinOp(_, _, a, b) | Exp::CmpOp(_, _, a, b) => {
+                se(a);
+                se(b);
+            }
+            Exp::TernOp(_, _, a, b, c) => {
+                se(a);
+                se(b);
+                se(c);
+            }
+            Exp::Apply { args, .. } => args.iter_mut().for_each(se),
+            Exp::If { cond, then_body, else_body } => {
+                se(cond);
+                rename_uses(then_body, to);
+                rename_uses(else_body, to);
+            }
+            Exp::Loop { params, form, body } => {
+                for (p, init) in params.iter_mut() {
+                    ty(&mut p.ty);
+                    se(init);
+                }
+                if let LoopForm::For { bound, .. } = form {
+                    se(bound);
+                }
+                rename_uses(body, to);
+            }
+            Exp::Index { array, slice: s } => {
+                var(array);
+                slice(s, &se);
+            }
+            Exp::Update { array, slice: s, value } => {
+                var(array);
+                slice(s, &se);
+                se(value);
+            }
+            Exp::Iota { n, start, step, .. } => {
+                se(n);
+                se(start);
+                se(step);
+            }
+            Exp::Replicate { shape, value } => {
+                shape.iter_mut().for_each(se);
+                se(value);
+            }
+            Exp::Scratch { shape, .. } => shape.iter_mut().for_each(se),
+            Exp::Reshape { array, shape } => {
+                var(array);
+                shape.iter_mut().for_each(se);
+            }
+            Exp::Rearrange { array, .. } | Exp::Copy(array) => var(array),
+            Exp::Concat { arrays, len, .. } => {
+                arrays.iter_mut().for_each(var);
+                se(len);
+            }
+            Exp::ArrayLit { elems, elem_ty } => {
+                elems.iter_mut().for_each(se);
+                ty(elem_ty);
+            }
+            Exp::Assert { cond, .. } => se(cond),
+            Exp::Soac(soac) => match soac {
+                Soac::Screma { w, arrs, scans, reduces, map } => {
+                    se(w);
+                    arrs.iter_mut().for_each(var);
+                    for op in scans.iter_mut().chain(reduces.iter_mut()) {
+                        op.neutral.iter_mut().for_each(se);
+                        lambda(&mut op.lambda, to);
+                    }
+                    lambda(map, to);
+                }
+                Soac::Hist { w, arrs, ops, map } => {
+                    se(w);
+                    arrs.iter_mut().for_each(var);
+                    for op in ops {
+                        op.shape.iter_mut().for_each(se);
+                        op.dests.iter_mut().for_each(var);
+                        op.op.neutral.iter_mut().for_each(se);
+                        lambda(&mut op.op.lambda, to);
+                    }
+                    lambda(map, to);
+                }
+                Soac::Scatter { w, arrs, dests, map } => {
+                    se(w);
+                    arrs.iter_mut().chain(dests.iter_mut()).for_each(var);
+                    lambda(map, to);
+                }
+            },
+        }
+    }
+    body.result.iter_mut().for_each(se);
+}

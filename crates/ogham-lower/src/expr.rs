@@ -116,6 +116,7 @@ impl<'a> Lowerer<'a> {
                     scope: sc.clone(),
                     size_params: size_params(type_params),
                     applied: Vec::new(),
+                    def: None,
                 };
                 let scope = sc.bind(name.id, Val::Fun(Rc::new(f)));
                 self.expr(b, &scope, body)
@@ -137,6 +138,7 @@ impl<'a> Lowerer<'a> {
                 scope: sc.clone(),
                 size_params: Vec::new(),
                 applied: Vec::new(),
+                def: None,
             }))),
             ExprKind::Loop { pat, init, form, body } => self.loop_expr(b, sc, pat, init.as_deref(), form, body, e.span),
             ExprKind::Match { scrutinee, cases } => {
@@ -221,7 +223,7 @@ impl<'a> Lowerer<'a> {
                 };
                 // A polymorphic local function is instantiated at each use.
                 if let Val::Fun(f) = &v {
-                    if let FunVal::Closure { params, body, scope, size_params, applied } = &**f {
+                    if let FunVal::Closure { params, body, scope, size_params, applied, def } = &**f {
                         if self.info.instantiations.contains_key(&node) {
                             let scope = self.instantiate(b, sc, scope, node)?;
                             return Ok(Val::Fun(Rc::new(FunVal::Closure {
@@ -230,6 +232,7 @@ impl<'a> Lowerer<'a> {
                                 scope,
                                 size_params: size_params.clone(),
                                 applied: applied.clone(),
+                                def: *def,
                             })));
                         }
                     }
@@ -308,7 +311,14 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> LResult<Val<'a>> {
         let dec = self.dec(def).ok_or_else(|| internal(span, "a reference to a missing definition"))?;
-        let scope = self.instantiate(b, sc, &Scope::default(), node)?;
+        // Recursion is monomorphic: a function's use of itself keeps the
+        // enclosing instantiation's types.
+        let base = if self.info.recursive_uses.contains(&node) {
+            Scope { env: Default::default(), subst: sc.subst.clone() }
+        } else {
+            Scope::default()
+        };
+        let scope = self.instantiate(b, sc, &base, node)?;
         if dec.params.is_empty() {
             return self.inline_body(b, &scope, &dec.body, span);
         }
@@ -318,6 +328,7 @@ impl<'a> Lowerer<'a> {
             scope,
             size_params: self.info.defs.get(def.0 as usize).map(|d| d.size_params.clone()).unwrap_or_default(),
             applied: Vec::new(),
+            def: Some(def),
         })))
     }
 
@@ -330,7 +341,13 @@ impl<'a> Lowerer<'a> {
         self.inline_body(b, &Scope::default(), &dec.body, dec.span).map(Some)
     }
 
-    fn inline_body(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, body: &'a Expr, span: Span) -> LResult<Val<'a>> {
+    pub(crate) fn inline_body(
+        &mut self,
+        b: &mut BodyBuilder,
+        scope: &Scope<'a>,
+        body: &'a Expr,
+        span: Span,
+    ) -> LResult<Val<'a>> {
         if self.depth >= MAX_INLINE_DEPTH {
             return Err(unsupported(span, "calls nest too deeply to be inlined"));
         }
@@ -378,12 +395,13 @@ impl<'a> Lowerer<'a> {
         let mut args = args;
         if args.len() < arity {
             return Ok(Val::Fun(Rc::new(match &*fun {
-                FunVal::Closure { params, body, scope, size_params, applied } => FunVal::Closure {
+                FunVal::Closure { params, body, scope, size_params, applied, def } => FunVal::Closure {
                     params,
                     body,
                     scope: scope.clone(),
                     size_params: size_params.clone(),
                     applied: applied.iter().cloned().chain(args).collect(),
+                    def: *def,
                 },
                 FunVal::Builtin { builtin, ty, applied, span } => FunVal::Builtin {
                     builtin: builtin.clone(),
@@ -396,9 +414,15 @@ impl<'a> Lowerer<'a> {
         }
         let rest = args.split_off(arity);
         let result = match &*fun {
-            FunVal::Closure { params, body, scope, size_params, applied } => {
+            FunVal::Closure { params, body, scope, size_params, applied, def } => {
                 let all: Vec<Val<'a>> = applied.iter().cloned().chain(args).collect();
-                self.inline_closure(b, params, body, scope, size_params, all, span)?
+                match def {
+                    Some(def) if self.callable(*def, params, body, &all) => {
+                        let f = crate::call::Callee { def: *def, params, body, scope, size_params };
+                        self.call(b, f, all, span)?
+                    }
+                    _ => self.inline_closure(b, params, body, scope, size_params, all, span)?,
+                }
             }
             FunVal::Builtin { builtin, ty, applied, span: bspan } => {
                 let all: Vec<Val<'a>> = applied.iter().cloned().chain(args).collect();
@@ -434,7 +458,7 @@ impl<'a> Lowerer<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn inline_closure(
+    pub(crate) fn inline_closure(
         &mut self,
         b: &mut BodyBuilder,
         params: &'a [Pat],

@@ -1,22 +1,26 @@
 //! Lowering from the checked AST to the core IR.
 //!
-//! Strategy: static evaluation with full inlining. Only entry points become
-//! IR functions. Every other function — top-level, local, lambda, prelude —
-//! is inlined where it is applied, by lowering its body in an environment
-//! that binds its parameters to the arguments' static values ([`value`]).
-//! Monomorphisation and defunctionalisation fall out of this: type
-//! parameters are substituted at each inlining, and function values exist
-//! only during lowering. Records, tuples and sums are flattened into their
-//! leaves, arrays of records into records of arrays.
+//! Strategy: static evaluation. Entry points become IR functions, and so
+//! does every instantiation of a top-level function that is called with
+//! first-order arguments and returns a first-order result (`call.rs`:
+//! memoised, so recursion becomes recursive calls). Every other function —
+//! local, lambda, higher-order — is inlined where it is applied, by lowering
+//! its body in an environment that binds its parameters to the arguments'
+//! static values ([`value`]). Monomorphisation and defunctionalisation fall
+//! out of this: type parameters are substituted at each instantiation, and
+//! function values exist only during lowering. Records, tuples and sums are
+//! flattened into their leaves, arrays of records into records of arrays.
 //!
 //! Input: the parsed files in the order given to the checker, and the
-//! checker's [`TypeInfo`]. The checker rejects recursion, so inlining
-//! terminates. Output: an [`ogham_ir::Program`] satisfying the IR's
+//! checker's [`TypeInfo`]. Recursive higher-order functions pass their
+//! function arguments unchanged (the checker enforces Futhark's rule), so
+//! their instantiations are finite. Output: an [`ogham_ir::Program`] satisfying the IR's
 //! invariants, or `not-supported-yet` diagnostics for constructs that cannot
 //! be lowered yet.
 
 mod arith;
 mod builtin;
+mod call;
 mod control;
 mod entry;
 mod expr;
@@ -48,6 +52,7 @@ pub fn lower(files: &[&Program], info: &TypeInfo) -> Result<ogham_ir::Program, V
         }
     }
     if errors.is_empty() {
+        funs.append(&mut lowerer.funs);
         Ok(ogham_ir::Program { funs, names: lowerer.names })
     } else {
         Err(errors)
@@ -79,6 +84,15 @@ pub(crate) struct Lowerer<'a> {
     /// How the next lambda built for a SOAC treats result sizes computed per
     /// row (see `intrinsic.rs`, irregular `map`).
     irregular: Irregular,
+    /// Functions lowered to IR functions, by instantiation (see `call.rs`).
+    outlined: Vec<call::Outlined<'a>>,
+    memo: HashMap<String, usize>,
+    /// The IR functions made for calls, in the order they were finished.
+    funs: Vec<ogham_ir::FunDef>,
+    /// Skipped numbers when a function name would clash with a definition's.
+    fun_name_bump: usize,
+    /// The definitions that refer to themselves.
+    recursive: HashSet<DefId>,
 }
 
 /// What `fix_result_shapes` does with a result dimension computed inside a
@@ -113,6 +127,18 @@ impl<'a> Lowerer<'a> {
             def_by_binder: HashMap::new(),
             depth: 0,
             irregular: Irregular::Fail,
+            outlined: Vec::new(),
+            memo: HashMap::new(),
+            funs: Vec::new(),
+            fun_name_bump: 0,
+            recursive: info
+                .recursive_uses
+                .iter()
+                .filter_map(|n| match info.resolutions.get(n) {
+                    Some(ogham_types::Resolution::Def(d)) => Some(*d),
+                    _ => None,
+                })
+                .collect(),
         };
         for (i, _) in info.defs.iter().enumerate() {
             if let Some(dec) = lowerer.dec(DefId(i as u32)) {

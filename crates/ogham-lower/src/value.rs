@@ -34,8 +34,16 @@ pub enum Val<'a> {
 /// A function value, possibly partially applied.
 #[derive(Debug)]
 pub enum FunVal<'a> {
-    /// A lambda, local function or top-level definition.
-    Closure { params: &'a [Pat], body: &'a Expr, scope: Scope<'a>, size_params: Vec<NodeId>, applied: Vec<Val<'a>> },
+    /// A lambda, local function or top-level definition (`def` is set for
+    /// the latter, whose applications may become IR function calls).
+    Closure {
+        params: &'a [Pat],
+        body: &'a Expr,
+        scope: Scope<'a>,
+        size_params: Vec<NodeId>,
+        applied: Vec<Val<'a>>,
+        def: Option<ogham_types::DefId>,
+    },
     /// A built-in with the type it has at its use (an arrow type).
     Builtin { builtin: Builtin, ty: RType, applied: Vec<Val<'a>>, span: Span },
     /// `(op y)`: applied to `x`, gives `x op y`.
@@ -115,6 +123,16 @@ pub struct EnvNode<'a> {
 impl<'a> Env<'a> {
     pub fn with(&self, id: NodeId, val: Val<'a>) -> Env<'a> {
         Env(Some(Rc::new(EnvNode { id, val, next: self.clone() })))
+    }
+
+    /// Every binding, innermost first (shadowed ones included).
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &Val<'a>)> {
+        let mut cur = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let node = cur?;
+            cur = node.next.0.as_deref();
+            Some((node.id, &node.val))
+        })
     }
 
     pub fn get(&self, id: NodeId) -> Option<&Val<'a>> {

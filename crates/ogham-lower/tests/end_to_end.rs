@@ -306,3 +306,42 @@ fn polymorphic_local_function_and_composition() {
                entry main (x: i32) (y: f64) = let (a, _) = dup x in let (_, d) = dup y in (a, d, ((+ 1) >-> (* 2)) x)";
     assert_eq!(run(src, "main", &["3i32", "1.5f64"]), "3i32 1.5f64 8i32");
 }
+
+/// A chain of `levels` functions, each calling the one before twice.
+fn chain(levels: usize) -> String {
+    let mut src = String::from("def f0 (x: f32) : f32 = x * 1.0001 + 0.5\n");
+    for i in 1..=levels {
+        src.push_str(&format!("def f{i} (x: f32) : f32 = f{} x + f{} (x * 0.5)\n", i - 1, i - 1));
+    }
+    src.push_str(&format!("entry main (xs: []f32) = map f{levels} xs\n"));
+    src
+}
+
+#[test]
+fn functions_stay_functions() {
+    // Inlining every call would give 2^16 copies of f0; as functions, the
+    // IR grows linearly with the source.
+    let small = compile(&chain(8)).to_string().lines().count();
+    let big = compile(&chain(16)).to_string().lines().count();
+    assert!(big < 2 * small, "IR of 16 levels has {big} lines, of 8 levels {small}");
+    let prog = compile(&chain(16));
+    assert_eq!(prog.funs.len(), 18, "{prog}");
+    // f16(1) = sum over the 2^16 leaves of f0(x/2^k): computed independently in double precision.
+    let out = run(&chain(16), "main", &["[1f32, 2f32]"]);
+    let vals: Vec<f64> = out
+        .trim_matches(|c| c == '[' || c == ']')
+        .split(',')
+        .map(|v| v.trim().trim_end_matches("f32").parse().unwrap_or(f64::NAN))
+        .collect();
+    assert!((vals[0] - 33424.9065).abs() < 0.1 && (vals[1] - 34081.8130).abs() < 0.1, "{out}");
+}
+
+#[test]
+fn recursive_function_is_a_call() {
+    let src = "def fact (n: i64) : i64 = if n <= 1 then 1 else n * fact (n - 1)\nentry main (n: i64) = fact n";
+    let prog = compile(src);
+    let fact = prog.funs.iter().find(|f| f.entry.is_none()).expect("an IR function for fact");
+    let text = ogham_ir::print::fun_def(fact, &prog.names);
+    assert!(text.contains(&format!("apply {}(", fact.name)), "fact does not call itself:\n{text}");
+    assert_eq!(run(src, "main", &["20i64"]), "2432902008176640000i64");
+}

@@ -65,6 +65,27 @@ pub struct Scheme {
     pub ty: Ty,
 }
 
+/// A top-level function as seen from its own body (Futhark 0.26's
+/// recursion): monomorphic in its type parameters, polymorphic in its
+/// explicit size parameters, with the declared return type (anonymous sizes
+/// existential) or a type variable the body's type is later unified with.
+#[derive(Clone, Debug)]
+pub struct SelfRef {
+    pub name: String,
+    /// The id the definition gets once checked.
+    pub def: DefId,
+    pub scheme: Scheme,
+    /// Per parameter: the binder of a parameter that is a plain name (`f`,
+    /// `(f: t)`), to check that higher-order arguments are passed unchanged.
+    pub params: Vec<(Option<NodeId>, Ty)>,
+    /// Whether the body refers to the function.
+    pub used: bool,
+    /// What the name meant outside the definition (a global, and how many
+    /// numeric modules were open): a local open inside the body that gives
+    /// the name another meaning shadows the function.
+    pub outer: (Option<DefId>, usize),
+}
+
 impl Scheme {
     pub fn mono(ty: Ty) -> Scheme {
         Scheme { type_params: Vec::new(), size_params: Vec::new(), ty }
@@ -143,6 +164,12 @@ pub struct Checker {
     pub lambda_depth: u32,
     pub loop_depth: u32,
     pub current_def: Option<String>,
+    /// The top-level function whose body is being checked, as its own body
+    /// sees it (see [`SelfRef`]).
+    pub current_self: Option<SelfRef>,
+    /// Set while checking the function of an application that is a
+    /// recursive call checked as a whole (see `recursive_call`).
+    pub self_applied: bool,
     /// Implicit size parameters created for anonymous sizes in the current definition's parameters.
     pub implicit_sizes: Option<Vec<NodeId>>,
     /// Schemes of built-ins, by signature text.
@@ -195,6 +222,8 @@ impl Checker {
             lambda_depth: 0,
             loop_depth: 0,
             current_def: None,
+            current_self: None,
+            self_applied: false,
             implicit_sizes: None,
             builtin_schemes: HashMap::new(),
             top_level_header: false,
@@ -471,6 +500,8 @@ impl Checker {
         // body refers to an earlier definition (`def plus2 = plus2` in a
         // module), not to itself.
         self.current_def = (!vd.params.is_empty()).then(|| vd.name.name.text.clone());
+        self.current_self = None;
+        self.self_applied = false;
         self.implicit_sizes = Some(Vec::new());
         let errors_before = self.diags.len();
         self.top_level_header = true;
@@ -608,6 +639,7 @@ impl Checker {
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;
+        self.current_self = None;
     }
 
     /// Turns the inferred sizes of the definition's parameters that nothing

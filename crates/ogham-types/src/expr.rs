@@ -595,12 +595,15 @@ impl Checker {
                 TypeParam::Type(..) => None,
             })
             .collect();
+        let mut self_params = Vec::new();
         for p in params {
             let t = self.fresh_var(p.span);
             let mut bound = Vec::new();
             self.pat(p, &t, mode, &mut bound);
             self.require_irrefutable(p);
             let unique = pat_is_unique(p);
+            let plain = pat_var(p).and_then(|_| (bound.len() == 1).then(|| bound[0].1));
+            self_params.push((plain, t.clone()));
             for (name, id) in bound {
                 if let Some(prev) = seen.iter().find(|n| n.text == name.text) {
                     self.diags.push(
@@ -644,6 +647,29 @@ impl Checker {
                 (Some(self.type_exp(r, AnonMode::Fresh)), is_unique_type_exp(r))
             }
             None => (None, false),
+        };
+        // A top-level function is in scope of its own body (recursion).
+        let self_ret = if top_level_header && !params.is_empty() {
+            self.current_def.clone().map(|name| {
+                let ret_for_self = match ret {
+                    Some(te) => self.type_exp_quiet(te),
+                    None => self.fresh_var(body.span),
+                };
+                let ps = param_tys.iter().map(|(t, u, n)| (self.store.resolve(t), *u, *n)).collect();
+                let ty = Checker::curry(ps, ret_for_self.clone(), ret_unique);
+                let outer = (self.global_names.get(&name).copied(), self.modules.opened_prims.len());
+                self.current_self = Some(crate::checker::SelfRef {
+                    outer,
+                    name,
+                    def: crate::info::DefId(self.globals.len() as u32),
+                    scheme: Scheme { type_params: Vec::new(), size_params: explicit_sizes.clone(), ty },
+                    params: std::mem::take(&mut self_params),
+                    used: false,
+                });
+                ret_for_self
+            })
+        } else {
+            None
         };
         let (body_ty, body_aliases) = self.expr(body);
         for (sid, b) in explicit_sizes.iter().zip(type_params.iter().filter_map(|tp| match tp {
@@ -704,6 +730,21 @@ impl Checker {
             }
             None => body_ty.clone(),
         };
+        if let Some(self_ret) = self_ret {
+            if ret.is_none() {
+                let _ = self.unify(&self_ret, &result, SizeMode::Ignore, body.span);
+            }
+            let recursive = self.current_self.as_ref().is_some_and(|s| s.used);
+            if recursive && contains_arrow(&self.store.resolve(&result)) {
+                let name = self.current_def.clone().unwrap_or_default();
+                let shown = self.show(&self.store.resolve(&result));
+                self.error(
+                    "recursive-higher-order-return",
+                    name_span,
+                    format!("Recursive function \"{name}\" has return type {shown}, which is not first-order: a recursive function may not return a function (add parameters instead)."),
+                );
+            }
+        }
         // Without a declared return type, a result that shares nothing with
         // the parameters or anything else in scope is unique (as Futhark
         // infers it), so callers may consume it.
@@ -1158,7 +1199,10 @@ impl Checker {
                 (self.index_type(&t, arr, idx, e.span), a)
             }
             ExprKind::Apply(f, args) => {
+                let recursive = self.recursive_call(f, args);
                 let (ft, fa) = self.expr(f);
+                self.self_applied = false;
+                let fa = if recursive { Aliases::new() } else { fa };
                 let args: Vec<&Expr> = args.iter().collect();
                 let before = self.diags.len();
                 let out = self.apply(ft, fa, &args, f.span);
@@ -1457,6 +1501,14 @@ impl Checker {
         let a = self.store.resolve_dim(a);
         let b = self.store.resolve_dim(b);
         let is_var = |d: &Dim| matches!(d, Dim::Poly(p) if p.as_var().is_some_and(ty::is_svar));
+        // The anonymous size of a parameter is not a branch's existential
+        // size: the branches then differ, and the result's size is unknown.
+        let param_size =
+            |d: &Dim| matches!(d, Dim::Poly(p) if p.as_var().is_some_and(|v| self.inferred_sizes.contains(&v)));
+        let unknown = |d: &Dim| matches!(d, Dim::Unknown(_));
+        if (param_size(&a) && unknown(&b)) || (param_size(&b) && unknown(&a)) {
+            return false;
+        }
         if is_var(&a) || is_var(&b) {
             return self.unify_dims(&a, &b, Span::DUMMY).is_ok();
         }
@@ -2213,6 +2265,9 @@ impl Checker {
             aliases.insert(local.id);
             return (t, aliases);
         }
+        if self.is_self_reference(name) {
+            return self.recursive_use(node, name, span);
+        }
         if let Some(def) = self.global_names.get(name).copied() {
             if self.current_def.as_deref() == Some(name) {
                 self.error(
@@ -2248,6 +2303,102 @@ impl Checker {
             self.error("unknown-name", span, format!("Unknown name \"{name}\"."));
         }
         (Ty::Error, Aliases::new())
+    }
+
+    /// Whether a name (not a local) refers to the function being defined.
+    fn is_self_reference(&self, name: &str) -> bool {
+        let Some(me) = self.current_self.as_ref().filter(|s| s.name == name) else { return false };
+        let (global, prims) = me.outer;
+        self.global_names.get(name).copied() == global
+            && !self.modules.opened_prims[prims.min(self.modules.opened_prims.len())..]
+                .iter()
+                .any(|p| crate::modules::prim_provides(*p, name))
+    }
+
+    /// A reference of a top-level function to itself, inside its own body.
+    fn recursive_use(&mut self, node: NodeId, name: &str, span: Span) -> (Ty, Aliases) {
+        let applied = std::mem::take(&mut self.self_applied);
+        let Some(me) = self.current_self.as_mut() else { return (Ty::Error, Aliases::new()) };
+        me.used = true;
+        let (def, scheme) = (me.def, me.scheme.clone());
+        let higher_order = me.params.clone().iter().any(|(_, t)| self.is_higher_order(t));
+        if higher_order && !applied {
+            self.error(
+                "recursive-higher-order-use",
+                span,
+                format!("Recursive function \"{name}\" has a higher-order parameter, so inside its own body it may only be applied to all its arguments."),
+            );
+        }
+        self.record_resolution(node, Resolution::Def(def));
+        self.info.recursive_uses.insert(node);
+        let t = self.instantiate(&scheme, node, span);
+        (t, Aliases::new())
+    }
+
+    /// Whether a parameter type is higher-order for the recursion rules: it
+    /// contains a function, or a lifted type parameter (which may be one).
+    fn is_higher_order(&self, t: &Ty) -> bool {
+        let t = self.store.resolve(t);
+        let mut params = Vec::new();
+        ty::type_params_of(&t, &mut params);
+        contains_arrow(&t) || params.iter().any(|p| self.lifted_params.contains(p))
+    }
+
+    /// Checks an application of the function being defined to itself
+    /// (Futhark's recursion restrictions): a function with higher-order
+    /// parameters must be applied to all its parameters, and its higher-order
+    /// arguments must be the parameters themselves, passed unchanged.
+    /// Returns whether `f` is such a recursive reference.
+    fn recursive_call(&mut self, f: &Expr, args: &[Expr]) -> bool {
+        let ExprKind::Var(q) = &f.kind else { return false };
+        if !q.quals.is_empty() || self.lookup_local(&q.name).is_some() {
+            return false;
+        }
+        if !self.is_self_reference(&q.name) {
+            return false;
+        }
+        let Some(me) = self.current_self.as_ref() else { return false };
+        let params = me.params.clone();
+        let name = q.name.clone();
+        self.self_applied = true;
+        let higher_order: Vec<bool> = params.iter().map(|(_, t)| self.is_higher_order(t)).collect();
+        if !higher_order.contains(&true) {
+            return true;
+        }
+        if args.len() < params.len() {
+            self.error(
+                "recursive-call-unsaturated",
+                f.span.to(args.last().map_or(f.span, |a| a.span)),
+                format!(
+                    "Recursive call of \"{name}\" is not fully saturated: it is applied to {} of its {} arguments, and a recursive function with a higher-order parameter must be applied to all of them.",
+                    args.len(),
+                    params.len()
+                ),
+            );
+            return true;
+        }
+        for (i, ((binder, _), arg)) in params.iter().zip(args).enumerate() {
+            if !higher_order[i] {
+                continue;
+            }
+            let unchanged = match (&arg.kind, binder) {
+                (ExprKind::Var(a), Some(b)) if a.quals.is_empty() => {
+                    self.lookup_local(&a.name).is_some_and(|l| l.id == *b)
+                }
+                (ExprKind::Parens(inner), Some(b)) => {
+                    matches!(&inner.kind, ExprKind::Var(a) if a.quals.is_empty() && self.lookup_local(&a.name).is_some_and(|l| l.id == *b))
+                }
+                _ => false,
+            };
+            if !unchanged {
+                self.error(
+                    "recursive-call-changed-argument",
+                    arg.span,
+                    format!("Argument {} of the recursive call of \"{name}\" is higher-order, so it must be the function's own parameter passed unchanged.", i + 1),
+                );
+            }
+        }
+        true
     }
 
     /// Types a built-in from its signature string, instantiated at `node`.

@@ -143,4 +143,9 @@ pub struct TypeInfo {
     /// The value declarations found inside modules, each with node ids of
     /// its own (a functor's body is copied for each application).
     pub generated: Vec<ogham_syntax::ast::ValueDec>,
+    /// The references of recursive functions to themselves, inside their
+    /// own bodies. Recursion is monomorphic: such a reference uses the
+    /// enclosing instantiation's type parameters (its `instantiations`
+    /// entry holds only sizes).
+    pub recursive_uses: std::collections::HashSet<NodeId>,
 }

@@ -845,6 +845,6 @@ pub fn prim_type_member(p: PrimType, name: &str) -> Option<Ty> {
 }
 
 /// Whether a numeric module has a member of this name (operators included).
-fn prim_provides(p: PrimType, name: &str) -> bool {
+pub(crate) fn prim_provides(p: PrimType, name: &str) -> bool {
     (op_shape(name).is_some() && name != "&&" && name != "||") || crate::members::member_signature(p, name).is_some()
 }

@@ -428,6 +428,21 @@ pub fn contains_arrow(ty: &Ty) -> bool {
     }
 }
 
+/// The type parameters occurring in a (resolved) type.
+pub fn type_params_of(ty: &Ty, out: &mut Vec<NodeId>) {
+    match ty {
+        Ty::Param(p) => out.push(*p),
+        Ty::Array(e, _) => type_params_of(e, out),
+        Ty::Record(fs) => fs.values().for_each(|t| type_params_of(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| type_params_of(t, out)),
+        Ty::Arrow(a) => {
+            type_params_of(&a.from, out);
+            type_params_of(&a.to, out);
+        }
+        Ty::Prim(_) | Ty::Var(_) | Ty::Error => {}
+    }
+}
+
 /// Whether values of this (resolved) type can share memory with others; primitives cannot.
 pub fn may_alias(ty: &Ty) -> bool {
     match ty {
