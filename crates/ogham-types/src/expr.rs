@@ -143,6 +143,7 @@ impl Checker {
                 let g = &self.globals[def.0 as usize];
                 (g.scheme.ty == Ty::i64()).then(|| Poly::var(g.binder))
             }
+            ExprKind::Var(q) => self.module_value_size(q).map(Poly::var),
             ExprKind::BinOp { op, backquoted: false, lhs, rhs } if op.quals.is_empty() && !self.user_op(&op.name) => {
                 let a = self.size_poly_of(lhs)?;
                 let b = self.size_poly_of(rhs)?;
@@ -207,6 +208,10 @@ impl Checker {
                         );
                         return Ty::Error;
                     }
+                }
+                if let Some(msg) = self.abstract_elem_error(&elem_ty) {
+                    self.error("array-of-functions", *span, msg);
+                    return Ty::Error;
                 }
                 if contains_arrow(&self.store.resolve(&elem_ty)) || self.is_lifted_param(&elem_ty) {
                     let shown = self.show(&elem_ty);
@@ -2396,6 +2401,7 @@ fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
         }
         Ty::Record(fs) => fs.values().for_each(|t| unknowns_in_order(t, out)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknowns_in_order(t, out)),
+        Ty::Abstract(_, args) => args.iter().for_each(|t| unknowns_in_order(t, out)),
         Ty::Arrow(a) => {
             unknowns_in_order(&a.from, out);
             unknowns_in_order(&a.to, out);
