@@ -1213,49 +1213,77 @@ impl Checker {
 
     /// The parameters and liftedness of the abstract type `path` of a
     /// signature, if it is one that no earlier `with` refined.
-    fn refinable(&mut self, flat: &FlatSig, path: &QualName) -> Option<(Vec<TypeParam>, Liftedness)> {
+    fn refinable(&self, flat: &FlatSig, path: &QualName) -> Option<(Vec<TypeParam>, Liftedness)> {
         if flat.refinements.iter().any(|r| r.path.quals == path.quals && r.path.name == path.name) {
             return None;
         }
-        let mut specs = flat.specs.clone();
-        let mut quals: &[String] = &path.quals;
-        // Specifications of `include`d and nested module types, in scope order.
-        for _ in 0..64 {
-            let mut next: Option<Vec<Spec>> = None;
-            let mut found = None;
-            let mut expanded = Vec::new();
-            for spec in &specs {
-                match spec {
-                    Spec::Include(sig, _) => {
-                        if let Some(f) = self.flatten_sig(sig) {
-                            expanded.extend(f.specs);
-                        }
-                    }
-                    other => expanded.push(other.clone()),
-                }
-            }
-            for spec in &expanded {
-                match spec {
-                    Spec::Type { name, params, def, liftedness, .. } if quals.is_empty() && name.name.text == path.name => {
-                        found = Some(if def.is_none() { Some((params.clone(), *liftedness)) } else { None });
-                    }
-                    Spec::Module { name, sig, .. } if quals.first() == Some(&name.text) => {
-                        next = self.flatten_sig(sig).map(|f| f.specs);
-                    }
-                    _ => {}
-                }
-            }
-            if expanded.iter().any(|s| matches!(s, Spec::Include(..))) {
-                specs = expanded;
-                continue;
-            }
-            if quals.is_empty() {
-                return found.flatten();
-            }
-            specs = next?;
-            quals = &quals[1..];
+        let mut types = Vec::new();
+        self.collect_type_specs(&flat.specs, &[], &mut types, 0);
+        let mut full = path.quals.clone();
+        full.push(path.name.clone());
+        // An abstract specification of the name (an included one may be
+        // refined to equal it).
+        types.into_iter().find(|(q, _, _, has_def)| *q == full && !has_def).map(|(_, ps, l, _)| (ps, l))
+    }
+
+    /// The type specifications of a signature, `include`s and nested
+    /// modules followed without elaborating anything: full path, parameters,
+    /// liftedness, whether it has a definition.
+    fn collect_type_specs(
+        &self,
+        specs: &[Spec],
+        prefix: &[String],
+        out: &mut Vec<(Vec<String>, Vec<TypeParam>, Liftedness, bool)>,
+        depth: u32,
+    ) {
+        if depth > 32 {
+            return;
         }
-        None
+        for spec in specs {
+            match spec {
+                Spec::Type { name, params, def, liftedness, .. } => {
+                    let mut full = prefix.to_vec();
+                    full.push(name.name.text.clone());
+                    out.push((full, params.clone(), *liftedness, def.is_some()));
+                }
+                Spec::Module { name, sig, .. } => {
+                    let mut inner = prefix.to_vec();
+                    inner.push(name.text.clone());
+                    if let Some(specs) = self.raw_specs(sig, depth + 1) {
+                        self.collect_type_specs(&specs, &inner, out, depth + 1);
+                    }
+                }
+                Spec::Include(sig, _) => {
+                    if let Some(specs) = self.raw_specs(sig, depth + 1) {
+                        self.collect_type_specs(&specs, prefix, out, depth + 1);
+                    }
+                }
+                Spec::Val { .. } => {}
+            }
+        }
+    }
+
+    /// The specifications of a signature expression, without elaborating them.
+    fn raw_specs(&self, sig: &SigExp, depth: u32) -> Option<Vec<Spec>> {
+        if depth > 32 {
+            return None;
+        }
+        match sig {
+            SigExp::Var(q) => {
+                let clo = if q.quals.is_empty() {
+                    self.modules.sigs.get(&q.name).cloned()
+                } else {
+                    match self.lookup_module_path(&q.quals) {
+                        Some(Module::Struct(env)) => env.sigs.get(&q.name).cloned(),
+                        _ => None,
+                    }
+                }?;
+                self.raw_specs(&clo.sig, depth + 1)
+            }
+            SigExp::Specs(specs, _) => Some(specs.clone()),
+            SigExp::With { sig, .. } => self.raw_specs(sig, depth + 1),
+            SigExp::Arrow { .. } => None,
+        }
     }
 
     /// Whether a module type is that of a functor (`(P: S) -> R`, possibly by name).
@@ -1839,7 +1867,17 @@ impl Checker {
                 hidden.push((i, std::mem::take(&mut l.name)));
             }
         }
+        // A name the module provides is the module's, not the definition
+        // being checked (`def (+) a b = T.(a + b)`).
+        let provides_current = match (&m, &self.current_def) {
+            (Module::Struct(env), Some(cur)) => env.values.contains_key(cur),
+            _ => false,
+        };
+        let current_def = if provides_current { self.current_def.take() } else { None };
         let r = self.expr(inner);
+        if current_def.is_some() {
+            self.current_def = current_def;
+        }
         for (i, name) in hidden {
             self.locals[i].name = name;
         }
