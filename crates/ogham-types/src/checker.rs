@@ -56,7 +56,7 @@ fn supports_equality(t: &Ty) -> bool {
 /// The message of `array-of-functions`, in Futhark's words.
 pub fn array_of_functions_message(elem: &str) -> String {
     format!(
-        "Cannot create array with elements of lifted type `{elem}`: functional values and lifted type parameters cannot be array elements."
+        "Cannot create array with elements of lifted type `{elem}` (might contain function): functional values and lifted type parameters cannot be array elements."
     )
 }
 

@@ -202,7 +202,7 @@ impl Checker {
                             "array-of-functions",
                             *span,
                             format!(
-                                "Cannot create array with elements of lifted type \"{}\": a type declared `type^` or `type~` cannot be an array element.",
+                                "Cannot create array with elements of lifted type \"{}\" (might contain function): a type declared `type^` or `type~` cannot be an array element.",
                                 q.name
                             ),
                         );

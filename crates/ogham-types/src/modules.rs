@@ -197,7 +197,15 @@ fn lift_mark(l: Liftedness) -> &'static str {
 fn param_args(params: &[(NodeId, bool)]) -> Vec<Ty> {
     params
         .iter()
-        .map(|(id, is_size)| if *is_size { Ty::Array(Box::new(Ty::unit()), vec![Dim::var(*id)]) } else { Ty::Param(*id) })
+        .map(
+            |(id, is_size)| {
+                if *is_size {
+                    Ty::Array(Box::new(Ty::unit()), vec![Dim::var(*id)])
+                } else {
+                    Ty::Param(*id)
+                }
+            },
+        )
         .collect()
 }
 
@@ -1059,11 +1067,7 @@ impl Checker {
         let errors = self.diags.len();
         self.check_duplicate_type_params(type_params);
         if let Some((dup, at)) = duplicate_param_name(ty, &mut Vec::new()) {
-            self.error(
-                "duplicate-binding",
-                at,
-                format!("Name \"{dup}\" also bound earlier in the type of `{name}`."),
-            );
+            self.error("duplicate-binding", at, format!("Name \"{dup}\" also bound earlier in the type of `{name}`."));
         }
         if anonymous_param_size(ty).is_some() {
             self.error(
@@ -1350,7 +1354,11 @@ impl Checker {
             return match m {
                 Module::Functor(_) => Some(m.clone()),
                 _ => {
-                    self.error("module-mismatch", span, "Cannot match non-parametric module with parametric module type.");
+                    self.error(
+                        "module-mismatch",
+                        span,
+                        "Cannot match non-parametric module with parametric module type.",
+                    );
                     None
                 }
             };
@@ -1444,7 +1452,11 @@ impl Checker {
                         _ => None,
                     };
                     let Some(actual) = actual else {
-                        self.error("module-mismatch", span, format!("Module does not define a type named \"{qname}\"."));
+                        self.error(
+                            "module-mismatch",
+                            span,
+                            format!("Module does not define a type named \"{qname}\"."),
+                        );
                         continue;
                     };
                     let refined = refinements.iter().find(|r| r.path.quals.is_empty() && r.path.name == *text);
@@ -1454,7 +1466,11 @@ impl Checker {
                         (None, None) => None,
                     };
                     let kinds_match = actual.params.len() == params.len()
-                        && actual.params.iter().zip(params).all(|((_, is_size), tp)| *is_size == matches!(tp, TypeParam::Size(_)));
+                        && actual
+                            .params
+                            .iter()
+                            .zip(params)
+                            .all(|((_, is_size), tp)| *is_size == matches!(tp, TypeParam::Size(_)));
                     let spec_text = || format!("type{} {qname}{}", lift_mark(*liftedness), show_type_params(params));
                     if !kinds_match {
                         let a = self.show_abbrev(&qname, &actual);
@@ -1494,8 +1510,11 @@ impl Checker {
                         if refined.is_none() {
                             let mut witnessed = Vec::new();
                             witnessed_sizes(&actual.ty, &mut witnessed);
-                            let unused =
-                                actual.params.iter().find(|(p, is_size)| *is_size && !witnessed.contains(p)).map(|(p, _)| *p);
+                            let unused = actual
+                                .params
+                                .iter()
+                                .find(|(p, is_size)| *is_size && !witnessed.contains(p))
+                                .map(|(p, _)| *p);
                             if let Some(p) = unused {
                                 let a = self.show_abbrev(&qname, &actual);
                                 let n = self.names.get(&p).cloned().unwrap_or_default();
@@ -1527,8 +1546,12 @@ impl Checker {
                     let result = if seal && spec_abbrev.is_none() {
                         let mut path = self.modules.path.clone();
                         path.extend(quals.iter().cloned());
-                        let abbrev =
-                            self.fresh_abstract(qualified(&path, text), actual.params.clone(), Some(actual.ty.clone()), *liftedness);
+                        let abbrev = self.fresh_abstract(
+                            qualified(&path, text),
+                            actual.params.clone(),
+                            Some(actual.ty.clone()),
+                            *liftedness,
+                        );
                         if let Ty::Abstract(id, _) = &abbrev.ty {
                             self.modules.sealing.push(*id);
                         }
