@@ -372,11 +372,13 @@ impl Checker {
         ty = ty::subst_sizes(&ty, &sizes);
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
+        let global_terms = self.global_size_terms(&ty);
         ty = ty::map_dims(&ty, &mut |d| match d {
             Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
             // A size like `n/2` in a definition's type is not known at a use
             // (its variables are the definition's): unknown, once per use.
-            Dim::Poly(p) if p.vars().any(ty::is_opaque) => {
+            // One of top-level names only (`G.n/2`) is the same everywhere.
+            Dim::Poly(p) if p.vars().any(|v| ty::is_opaque(v) && !global_terms.contains(&v)) => {
                 opaque.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
             }
             other => other.clone(),

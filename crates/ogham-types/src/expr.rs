@@ -511,6 +511,21 @@ impl Checker {
         }
     }
 
+    /// The opaque size variables of `ty` whose terms mention no local
+    /// names (only literals and top-level definitions).
+    pub fn global_size_terms(&self, ty: &Ty) -> Vec<NodeId> {
+        let mut vars = Vec::new();
+        ty::dim_vars(ty, &mut vars);
+        if !vars.iter().any(|v| ty::is_opaque(*v)) {
+            return Vec::new();
+        }
+        let local = |key: &str| {
+            key.split(|c: char| !c.is_alphanumeric())
+                .any(|tok| tok.len() > 1 && tok.starts_with('l') && tok[1..].bytes().all(|b| b.is_ascii_digit()))
+        };
+        self.size_terms.iter().filter(|(k, v)| vars.contains(v) && !local(k)).map(|(_, v)| *v).collect()
+    }
+
     /// A canonical text for a size expression built from literals, names
     /// (by the binding they refer to), applications and operators, and how
     /// to show it; `None` for anything else (which may have effects or
@@ -523,7 +538,11 @@ impl Checker {
                 Some(l) => (format!("l{}", l.id.0), q.name.clone()),
                 None => (format!("g{}", self.global_names.get(&q.name)?.0), q.name.clone()),
             },
-            ExprKind::Var(q) => (format!("q{q}"), q.to_string()),
+            // A module's value (`G.n`) is the same term as its definition's name.
+            ExprKind::Var(q) => match self.module_value_def(q) {
+                Some(def) => (format!("g{}", def.0), q.to_string()),
+                None => (format!("q{q}"), q.to_string()),
+            },
             ExprKind::Apply(f, args) => {
                 let (mut k, mut s) = self.size_term(f)?;
                 k = format!("({k}");

@@ -816,14 +816,19 @@ impl Checker {
     /// `M.n` where `M` names a module whose value `n` is an `i64`: the
     /// size variable it stands for in types (`[G.size]u8`).
     pub fn module_value_size(&self, q: &QualName) -> Option<NodeId> {
+        let g = &self.globals[self.module_value_def(q)?.0 as usize];
+        (g.scheme.ty == Ty::i64()).then_some(g.binder)
+    }
+
+    /// The definition `M.x` names, where `M` is a module (not a local).
+    pub fn module_value_def(&self, q: &QualName) -> Option<DefId> {
         if q.quals.is_empty() || self.lookup_local(&q.quals[0]).is_some() {
             return None;
         }
-        let Some(Module::Struct(env)) = self.lookup_module_path(&q.quals) else {
-            return None;
-        };
-        let g = &self.globals[env.values.get(&q.name)?.0 as usize];
-        (g.scheme.ty == Ty::i64()).then_some(g.binder)
+        match self.lookup_module_path(&q.quals) {
+            Some(Module::Struct(env)) => env.values.get(&q.name).copied(),
+            _ => None,
+        }
     }
 
     /// Evaluates a module expression; errors are reported and give `None`.
