@@ -488,9 +488,6 @@ impl Checker {
     ) -> TypeAbbrev {
         let id = self.store.fresh_synthetic();
         self.names.insert(id, name);
-        if liftedness != Liftedness::Unlifted {
-            self.lifted_params.insert(id);
-        }
         let ty = Ty::Abstract(id, param_args(&params));
         self.modules.abstracts.insert(id, AbstractType { params: params.clone(), def, liftedness });
         TypeAbbrev { params, ty, liftedness }
@@ -918,7 +915,7 @@ impl Checker {
         let mut bound = true;
         let functor_spec = std::mem::take(&mut self.modules.functor_spec);
         for p in params {
-            match self.param_module(&p.sig, &[p.name.text.clone()]) {
+            match self.param_module(&p.sig, std::slice::from_ref(&p.name.text)) {
                 Some(m) => {
                     self.modules.mods.insert(p.name.text.clone(), m);
                 }
@@ -953,6 +950,7 @@ impl Checker {
         let (globals, defs) = (self.globals.len(), self.info.defs.len());
         let saved = self.scope();
         self.param_module(sig, &[]);
+        self.modules.functor_spec = false;
         self.set_scope(saved);
         self.globals.truncate(globals);
         self.info.defs.truncate(defs);
