@@ -1,7 +1,7 @@
 -- A value whose type does not match its specification is rejected, also
 -- when the module is the argument of a functor.
 -- ==
--- error: Value `x` has type `f32`, but the module type requires `i32`
+-- error: Module type specifies `val x : i32`, but module provides `val x : f32`
 
 module type has_x = { val x: i32 }
 

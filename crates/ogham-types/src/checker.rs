@@ -34,6 +34,7 @@ fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
         }
         Ty::Record(fs) => fs.values().for_each(|t| dims_outside_functions(t, out)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| dims_outside_functions(t, out)),
+        Ty::Abstract(_, args) => args.iter().for_each(|t| dims_outside_functions(t, out)),
         Ty::Arrow(_) | Ty::Prim(_) | Ty::Param(_) | Ty::Var(_) | Ty::Error => {}
     }
 }
@@ -42,7 +43,9 @@ fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
 /// values of a type parameter (whose instances could be functions).
 fn supports_equality(t: &Ty) -> bool {
     match t {
-        Ty::Prim(_) | Ty::Error | Ty::Var(_) => true,
+        // Futhark does not compare values of abstract types either, but
+        // accepting it is harmless: lowering sees the definition.
+        Ty::Prim(_) | Ty::Error | Ty::Var(_) | Ty::Abstract(..) => true,
         Ty::Array(elem, _) => supports_equality(elem),
         Ty::Record(fs) => fs.values().all(supports_equality),
         Ty::Sum(cs) => cs.values().flatten().all(supports_equality),
@@ -53,7 +56,7 @@ fn supports_equality(t: &Ty) -> bool {
 /// The message of `array-of-functions`, in Futhark's words.
 pub fn array_of_functions_message(elem: &str) -> String {
     format!(
-        "Cannot create array with elements of lifted type `{elem}`: functional values and lifted type parameters cannot be array elements."
+        "Cannot create array with elements of lifted type `{elem}` (might contain function): functional values and lifted type parameters cannot be array elements."
     )
 }
 
@@ -120,6 +123,8 @@ pub struct Local {
 pub struct TypeAbbrev {
     pub params: Vec<(NodeId, bool)>,
     pub ty: Ty,
+    /// As declared (`type`, `type~`, `type^`).
+    pub liftedness: ogham_syntax::ast::Liftedness,
 }
 
 /// One use of a polymorphic definition: the node, and what its type and
@@ -396,11 +401,13 @@ impl Checker {
         ty = ty::subst_sizes(&ty, &sizes);
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
+        let global_terms = self.global_size_terms(&ty);
         ty = ty::map_dims(&ty, &mut |d| match d {
             Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
             // A size like `n/2` in a definition's type is not known at a use
             // (its variables are the definition's): unknown, once per use.
-            Dim::Poly(p) if p.vars().any(ty::is_opaque) => {
+            // One of top-level names only (`G.n/2`) is the same everywhere.
+            Dim::Poly(p) if p.vars().any(|v| ty::is_opaque(v) && !global_terms.contains(&v)) => {
                 opaque.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
             }
             other => other.clone(),
@@ -450,15 +457,8 @@ impl Checker {
         let errors_before = self.diags.len();
         let ty = self.type_exp(&td.def, crate::expr::AnonMode::Unknown);
         let ty = self.store.resolve(&ty);
-        if self.diags.len() == errors_before
-            && td.liftedness == ogham_syntax::ast::Liftedness::Unlifted
-            && contains_arrow(&ty)
-        {
-            self.error(
-                "type-mismatch",
-                td.span,
-                format!("Type abbreviation `{}` contains a function type; declare it with `type^`.", td.name.name.text),
-            );
+        if self.diags.len() == errors_before {
+            self.check_abbrev_liftedness(td, &ty);
         }
         self.local_types.truncate(saved_types);
         self.locals.truncate(saved_locals);
@@ -467,7 +467,7 @@ impl Checker {
         } else {
             self.lifted_abbrevs.insert(td.name.name.text.clone());
         }
-        let abbrev = TypeAbbrev { params, ty };
+        let abbrev = TypeAbbrev { params, ty, liftedness: td.liftedness };
         self.export_type(&td.name.name.text, &abbrev);
         self.types.insert(td.name.name.text.clone(), abbrev);
     }
@@ -609,6 +609,9 @@ impl Checker {
             self.check_functional_instantiations();
         }
         if self.diags.len() == errors_before {
+            self.check_abstract_instantiations();
+        }
+        if self.diags.len() == errors_before {
             self.check_ambiguous_types();
         }
         let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
@@ -624,17 +627,18 @@ impl Checker {
             Scheme { type_params, size_params: size_params.clone(), ty: final_ty.clone() }
         };
         let def_id = DefId(self.globals.len() as u32);
+        let public_ty = self.public_type(&final_ty);
         self.info.defs.push(DefInfo {
             name: vd.name.name.text.clone(),
             loc,
             is_entry,
-            ty: ty::to_public(&final_ty),
+            ty: public_ty.clone(),
             size_params: size_params.clone(),
         });
         if is_entry {
             self.info.entries.push(def_id);
         }
-        self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
+        self.info.binding_types.insert(vd.name.id, public_ty);
         self.globals.push(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
@@ -780,7 +784,8 @@ impl Checker {
         // Every arrow of the type is an input, declared parameter or not: an
         // entry point whose result is a first-order function (`def main =
         // map f32.acos`) takes all its arguments (lowering eta-expands it).
-        let mut t = ty.clone();
+        // Abstract types are seen through: what matters is the representation.
+        let mut t = self.expand_abstract(ty, None);
         let mut params = Vec::new();
         while let Ty::Arrow(a) = t {
             params.push(a.from.clone());
@@ -970,19 +975,21 @@ impl Checker {
     pub fn record_pending(&mut self) {
         for (node, t) in std::mem::take(&mut self.pending.expr_types) {
             let t = self.store.resolve(&t);
-            self.info.expr_types.insert(node, ty::to_public(&t));
+            let t = self.public_type(&t);
+            self.info.expr_types.insert(node, t);
         }
         for (node, t) in std::mem::take(&mut self.pending.binding_types) {
             let t = self.store.resolve(&t);
-            self.info.binding_types.insert(node, ty::to_public(&t));
+            let t = self.public_type(&t);
+            self.info.binding_types.insert(node, t);
         }
         for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {
             let mut inst = Instantiation::default();
             for (p, t) in types {
-                inst.types.insert(p, ty::to_public(&self.store.resolve(&t)));
+                inst.types.insert(p, self.public_type(&self.store.resolve(&t)));
             }
             for (p, d) in sizes {
-                let t = ty::to_public(&Ty::Array(Box::new(Ty::unit()), vec![self.store.resolve_dim(&d)]));
+                let t = self.public_type(&Ty::Array(Box::new(Ty::unit()), vec![self.store.resolve_dim(&d)]));
                 if let crate::info::Type::Array { shape, .. } = t {
                     if let Some(s) = shape.into_iter().next() {
                         inst.sizes.insert(p, s);
@@ -1055,6 +1062,7 @@ pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
             collect_vars(store, &a.from, out);
             collect_vars(store, &a.to, out);
         }
+        Ty::Abstract(_, args) => args.iter().for_each(|t| collect_vars(store, t, out)),
         _ => {}
     }
 }

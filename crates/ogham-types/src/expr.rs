@@ -143,6 +143,7 @@ impl Checker {
                 let g = &self.globals[def.0 as usize];
                 (g.scheme.ty == Ty::i64()).then(|| Poly::var(g.binder))
             }
+            ExprKind::Var(q) => self.module_value_size(q).map(Poly::var),
             ExprKind::BinOp { op, backquoted: false, lhs, rhs } if op.quals.is_empty() && !self.user_op(&op.name) => {
                 let a = self.size_poly_of(lhs)?;
                 let b = self.size_poly_of(rhs)?;
@@ -201,12 +202,16 @@ impl Checker {
                             "array-of-functions",
                             *span,
                             format!(
-                                "Cannot create array with elements of lifted type \"{}\": a type declared `type^` or `type~` cannot be an array element.",
+                                "Cannot create array with elements of lifted type \"{}\" (might contain function): a type declared `type^` or `type~` cannot be an array element.",
                                 q.name
                             ),
                         );
                         return Ty::Error;
                     }
+                }
+                if let Some(msg) = self.abstract_elem_error(&elem_ty) {
+                    self.error("array-of-functions", *span, msg);
+                    return Ty::Error;
                 }
                 if contains_arrow(&self.store.resolve(&elem_ty)) || self.is_lifted_param(&elem_ty) {
                     let shown = self.show(&elem_ty);
@@ -506,6 +511,21 @@ impl Checker {
         }
     }
 
+    /// The opaque size variables of `ty` whose terms mention no local
+    /// names (only literals and top-level definitions).
+    pub fn global_size_terms(&self, ty: &Ty) -> Vec<NodeId> {
+        let mut vars = Vec::new();
+        ty::dim_vars(ty, &mut vars);
+        if !vars.iter().any(|v| ty::is_opaque(*v)) {
+            return Vec::new();
+        }
+        let local = |key: &str| {
+            key.split(|c: char| !c.is_alphanumeric())
+                .any(|tok| tok.len() > 1 && tok.starts_with('l') && tok[1..].bytes().all(|b| b.is_ascii_digit()))
+        };
+        self.size_terms.iter().filter(|(k, v)| vars.contains(v) && !local(k)).map(|(_, v)| *v).collect()
+    }
+
     /// A canonical text for a size expression built from literals, names
     /// (by the binding they refer to), applications and operators, and how
     /// to show it; `None` for anything else (which may have effects or
@@ -518,7 +538,11 @@ impl Checker {
                 Some(l) => (format!("l{}", l.id.0), q.name.clone()),
                 None => (format!("g{}", self.global_names.get(&q.name)?.0), q.name.clone()),
             },
-            ExprKind::Var(q) => (format!("q{q}"), q.to_string()),
+            // A module's value (`G.n`) is the same term as its definition's name.
+            ExprKind::Var(q) => match self.module_value_def(q) {
+                Some(def) => (format!("g{}", def.0), q.to_string()),
+                None => (format!("q{q}"), q.to_string()),
+            },
             ExprKind::Apply(f, args) => {
                 let (mut k, mut s) = self.size_term(f)?;
                 k = format!("({k}");
@@ -2340,7 +2364,7 @@ impl Checker {
     fn is_higher_order(&self, t: &Ty) -> bool {
         let t = self.store.resolve(t);
         let mut params = Vec::new();
-        ty::type_params_of(&t, &mut params);
+        ty::type_params_in(&t, &mut params);
         contains_arrow(&t) || params.iter().any(|p| self.lifted_params.contains(p))
     }
 
@@ -2547,6 +2571,7 @@ fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
         }
         Ty::Record(fs) => fs.values().for_each(|t| unknowns_in_order(t, out)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknowns_in_order(t, out)),
+        Ty::Abstract(_, args) => args.iter().for_each(|t| unknowns_in_order(t, out)),
         Ty::Arrow(a) => {
             unknowns_in_order(&a.from, out);
             unknowns_in_order(&a.to, out);

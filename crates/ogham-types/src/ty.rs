@@ -84,6 +84,12 @@ pub enum Ty {
     Sum(BTreeMap<String, Vec<Ty>>),
     Arrow(Box<ArrowTy>),
     Param(NodeId),
+    /// An abstract type of a module (`M.t` where `M : {type t}`, or a type
+    /// of a functor's parameter), applied to its arguments: equal only to
+    /// itself. Size arguments are encoded as `[d]()`. The checker keeps
+    /// each one's definition (`Checker::abstract_defs`) and expands it when
+    /// recording types in `TypeInfo`, so lowering never sees one.
+    Abstract(NodeId, Vec<Ty>),
     Var(u32),
     /// The type of an erroneous expression; unifies with everything so that one error does not cascade.
     Error,
@@ -303,6 +309,7 @@ impl Store {
                 consumes: a.consumes,
                 ret_unique: a.ret_unique,
             })),
+            Ty::Abstract(id, args) => Ty::Abstract(id, args.iter().map(|t| self.resolve_depth(t, depth + 1)).collect()),
             other => other,
         }
     }
@@ -344,6 +351,7 @@ pub fn map_dims(ty: &Ty, f: &mut dyn FnMut(&Dim) -> Dim) -> Ty {
             consumes: a.consumes,
             ret_unique: a.ret_unique,
         })),
+        Ty::Abstract(id, args) => Ty::Abstract(*id, args.iter().map(|t| map_dims(t, f)).collect()),
         other => other.clone(),
     }
 }
@@ -370,6 +378,7 @@ pub fn subst_params(ty: &Ty, params: &HashMap<NodeId, Ty>) -> Ty {
             consumes: a.consumes,
             ret_unique: a.ret_unique,
         })),
+        Ty::Abstract(id, args) => Ty::Abstract(*id, args.iter().map(|t| subst_params(t, params)).collect()),
         other => other.clone(),
     }
 }
@@ -418,28 +427,30 @@ pub fn dim_vars(ty: &Ty, out: &mut Vec<NodeId>) {
     });
 }
 
+/// The type parameters occurring in a type.
+pub fn type_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
+    match ty {
+        Ty::Param(p) => out.push(*p),
+        Ty::Array(e, _) => type_params_in(e, out),
+        Ty::Record(fs) => fs.values().for_each(|t| type_params_in(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| type_params_in(t, out)),
+        Ty::Arrow(a) => {
+            type_params_in(&a.from, out);
+            type_params_in(&a.to, out);
+        }
+        Ty::Abstract(_, args) => args.iter().for_each(|t| type_params_in(t, out)),
+        Ty::Var(_) | Ty::Prim(_) | Ty::Error => {}
+    }
+}
+
 pub fn contains_arrow(ty: &Ty) -> bool {
     match ty {
         Ty::Arrow(_) => true,
         Ty::Array(e, _) => contains_arrow(e),
         Ty::Record(fs) => fs.values().any(contains_arrow),
         Ty::Sum(cs) => cs.values().flatten().any(contains_arrow),
+        Ty::Abstract(_, args) => args.iter().any(contains_arrow),
         _ => false,
-    }
-}
-
-/// The type parameters occurring in a (resolved) type.
-pub fn type_params_of(ty: &Ty, out: &mut Vec<NodeId>) {
-    match ty {
-        Ty::Param(p) => out.push(*p),
-        Ty::Array(e, _) => type_params_of(e, out),
-        Ty::Record(fs) => fs.values().for_each(|t| type_params_of(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| type_params_of(t, out)),
-        Ty::Arrow(a) => {
-            type_params_of(&a.from, out);
-            type_params_of(&a.to, out);
-        }
-        Ty::Prim(_) | Ty::Var(_) | Ty::Error => {}
     }
 }
 
@@ -477,6 +488,9 @@ pub fn to_public(ty: &Ty) -> Type {
             Type::Arrow { param: a.param, from: Box::new(to_public(&a.from)), to: Box::new(to_public(&a.to)) }
         }
         Ty::Param(p) => Type::Param(*p),
+        // Expanded by the checker before conversion; one left is in an
+        // unused position of an erroneous or generic (functor) check.
+        Ty::Abstract(..) => Type::unit(),
         // Unresolved variables only remain in erroneous programs or unused
         // positions; unit is a harmless stand-in.
         Ty::Var(_) | Ty::Error => Type::unit(),
@@ -578,6 +592,19 @@ pub fn show_ty(ty: &Ty, names: &Names) -> String {
             format!("{star}{from} -> {}", show_ty(&a.to, names))
         }
         Ty::Param(p) => names.get(p).cloned().unwrap_or_else(|| format!("'t{}", p.0 & 0xffff)),
+        Ty::Abstract(id, args) => {
+            let mut s = names.get(id).cloned().unwrap_or_else(|| format!("'t{}", id.0 & 0xffff));
+            for a in args {
+                s.push(' ');
+                match a {
+                    Ty::Array(e, dims) if **e == Ty::unit() && dims.len() == 1 => {
+                        let _ = write!(s, "[{}]", show_dim(&dims[0], names));
+                    }
+                    _ => s.push_str(&show_atomic(a, names)),
+                }
+            }
+            s
+        }
         Ty::Var(v) => format!("'a{v}"),
         Ty::Error => "?".to_string(),
     }
@@ -585,6 +612,7 @@ pub fn show_ty(ty: &Ty, names: &Names) -> String {
 
 fn show_atomic(ty: &Ty, names: &Names) -> String {
     match ty {
+        Ty::Abstract(_, args) if !args.is_empty() => format!("({})", show_ty(ty, names)),
         Ty::Arrow(_) | Ty::Sum(_) => format!("({})", show_ty(ty, names)),
         _ => show_ty(ty, names),
     }

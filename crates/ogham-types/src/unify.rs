@@ -147,6 +147,12 @@ impl Checker {
             (_, Ty::Var(y)) => self.bind_var(*y, &a, mode, span),
             (Ty::Prim(p), Ty::Prim(q)) if p == q => Ok(()),
             (Ty::Param(p), Ty::Param(q)) if p == q => Ok(()),
+            (Ty::Abstract(p, xs), Ty::Abstract(q, ys)) if p == q && xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(x, y, mode, span)?;
+                }
+                Ok(())
+            }
             (Ty::Array(e1, s1), Ty::Array(e2, s2)) => {
                 if s1.len() == s2.len() {
                     self.unify(e1, e2, mode, span)?;
@@ -229,6 +235,7 @@ impl Checker {
             Ty::Record(fs) => fs.values().any(|t| self.occurs(v, t)),
             Ty::Sum(cs) => cs.values().flatten().any(|t| self.occurs(v, t)),
             Ty::Arrow(a) => self.occurs(v, &a.from) || self.occurs(v, &a.to),
+            Ty::Abstract(_, args) => args.iter().any(|t| self.occurs(v, t)),
             _ => false,
         }
     }
