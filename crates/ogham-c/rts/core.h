@@ -138,6 +138,27 @@ static inline int og_fail(og_ctx *ctx, const char *loc, const char *fmt, ...) {
   return 1;
 }
 
+/* Adds a call site to the backtrace of the pending error (a failure inside a
+ * called function) and returns 1, to be returned in turn. */
+static inline int og_trace(og_ctx *ctx, const char *loc) {
+  og_ctx_lock(ctx);
+  char *e = ctx->error;
+  const char *bt = e != NULL ? strstr(e, "\nBacktrace:\n") : NULL;
+  if (bt != NULL && loc != NULL) {
+    /* One frame per "#k" line so far (locations hold no '#'). */
+    int frames = 0;
+    for (const char *p = strchr(bt, '#'); p != NULL; p = strchr(p + 1, '#')) frames++;
+    size_t used = strlen(e), n = used + strlen(loc) + 32;
+    char *grown = realloc(e, n);
+    if (grown != NULL) {
+      snprintf(grown + used, n - used, "   #%d  %s\n", frames, loc);
+      ctx->error = grown;
+    }
+  }
+  og_ctx_unlock(ctx);
+  return 1;
+}
+
 /* Takes the pending error message (the caller frees it). */
 static inline char *og_take_error(og_ctx *ctx) {
   og_ctx_lock(ctx);

@@ -746,7 +746,9 @@ impl<'a> Gen<'a> {
                 let mut call: Vec<String> = vec!["ctx".to_string()];
                 call.extend(pat.iter().map(|p| format!("&{}", vname(p.name))));
                 call.extend(args.iter().map(|a| self.se(a)));
-                self.line(&format!("if ({name}({})) return 1;", call.join(", ")));
+                // A failure inside adds this call to the error's backtrace.
+                let loc = self.loc(stm.span);
+                self.line(&format!("if ({name}({})) return og_trace(ctx, {loc});", call.join(", ")));
                 for p in pat {
                     if p.ty.is_array() {
                         self.own(&vname(p.name));

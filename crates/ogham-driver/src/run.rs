@@ -76,16 +76,26 @@ pub fn read_arguments(fun: &ogham_ir::FunDef, input: &[u8]) -> Result<Vec<Value>
 /// Runs an entry point on the reference interpreter.
 pub fn run_interpreter(compiled: &Compiled, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunError> {
     ogham_interp::run_entry(&compiled.ir, entry, args)
-        .map_err(|e| RunError { message: render_runtime_error(&compiled.sources, &e.message, e.span) })
+        .map_err(|e| RunError { message: render_runtime_error(&compiled.sources, &e.message, e.span, &e.trace) })
 }
 
 /// Futhark's layout for a run-time error: the message, then where it happened.
-pub fn render_runtime_error(sources: &SourceMap, message: &str, span: ogham_syntax::Span) -> String {
+/// Renders a run-time error as Futhark does: the message, then a backtrace
+/// from the failing statement out through the calls (`trace`, innermost first).
+pub fn render_runtime_error(
+    sources: &SourceMap,
+    message: &str,
+    span: ogham_syntax::Span,
+    trace: &[ogham_syntax::Span],
+) -> String {
     if span.is_dummy() {
-        format!("Error: {message}\n")
-    } else {
-        format!("Error: {message}\n\nBacktrace:\n-> #0  {}\n", sources.range(span))
+        return format!("Error: {message}\n");
     }
+    let mut out = format!("Error: {message}\n\nBacktrace:\n-> #0  {}\n", sources.range(span));
+    for (k, call) in trace.iter().enumerate() {
+        out.push_str(&format!("   #{}  {}\n", k + 1, sources.range(*call)));
+    }
+    out
 }
 
 /// Formats results one per line, in text or binary.

@@ -258,7 +258,11 @@ fn run_case(runner: &Runner<'_>, dir: &Path, entry: &str, case: &RunCase) -> Res
     let result = runner.run(entry, args);
     match (&case.expected, result) {
         (Expected::RunError(regex), Err(msg)) => {
-            let re = regex::Regex::new(regex).map_err(|e| format!("bad regex `{regex}`: {e}"))?;
+            // As in Futhark's test runner, `.` also matches the newlines of a backtrace.
+            let re = regex::RegexBuilder::new(regex)
+                .dot_matches_new_line(true)
+                .build()
+                .map_err(|e| format!("bad regex `{regex}`: {e}"))?;
             if re.is_match(&msg) {
                 Ok(())
             } else {

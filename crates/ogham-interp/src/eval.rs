@@ -57,7 +57,7 @@ impl Fail {
     /// The error, located at `span` unless it already has a location.
     pub(crate) fn at(self, span: ogham_ir::Span) -> RuntimeError {
         match self {
-            Fail::Here(message) => RuntimeError { message, span },
+            Fail::Here(message) => RuntimeError { message, span, trace: Vec::new() },
             Fail::Located(e) => e,
         }
     }
@@ -289,7 +289,15 @@ impl<'p> Interp<'p> {
                     .get(func.as_str())
                     .ok_or_else(|| Fail::Here(format!("internal error: call of unknown function {func}")))?;
                 let values = args.iter().map(|a| self.val(a)).collect::<Eval<Vec<Val>>>()?;
-                let results = self.call(index, values)?;
+                let results = self.call(index, values).map_err(|f| match f {
+                    Fail::Located(mut e) => {
+                        if !stm.span.is_dummy() {
+                            e.trace.push(stm.span);
+                        }
+                        Fail::Located(e)
+                    }
+                    here => here,
+                })?;
                 self.bind_all(pat, results)
             }
             Exp::If { cond, then_body, else_body } => {

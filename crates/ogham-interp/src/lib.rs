@@ -30,6 +30,9 @@ use crate::value::Val;
 pub struct RuntimeError {
     pub message: String,
     pub span: Span,
+    /// The calls that led there, innermost first (the spans of the `apply`
+    /// statements), for the backtrace.
+    pub trace: Vec<Span>,
 }
 
 impl fmt::Display for RuntimeError {
@@ -62,11 +65,13 @@ pub fn run_entry(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Va
                 Err(RuntimeError {
                     message: format!("internal error: the interpreter panicked: {what}"),
                     span: Span::default(),
+                    trace: Vec::new(),
                 })
             }),
             Err(e) => Err(RuntimeError {
                 message: format!("internal error: cannot start the interpreter thread: {e}"),
                 span: Span::default(),
+                trace: Vec::new(),
             }),
         }
     })
@@ -74,14 +79,14 @@ pub fn run_entry(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Va
 
 /// [`run_entry`] on the calling thread's stack (usable where threads are not wanted).
 pub fn run_entry_on_this_thread(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RuntimeError> {
-    let no_span = |message: String| RuntimeError { message, span: Span::default() };
+    let no_span = |message: String| RuntimeError { message, span: Span::default(), trace: Vec::new() };
     let (index, fun) = prog
         .funs
         .iter()
         .enumerate()
         .find(|(_, f)| f.name == entry && f.entry.is_some())
         .ok_or_else(|| no_span(format!("No entry point named \"{entry}\".")))?;
-    let error = |message: String| RuntimeError { message, span: fun.span };
+    let error = |message: String| RuntimeError { message, span: fun.span, trace: Vec::new() };
     let params = bind_entry_arguments(fun, args).map_err(error)?;
     let mut interp = Interp::new(prog);
     let mut results = interp.call(index, params).map_err(|f| f.at(fun.span))?;
