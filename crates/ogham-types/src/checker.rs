@@ -479,33 +479,10 @@ impl Checker {
         self.header_scope.clear();
         self.sum_hints.clear();
 
-        let (fun_ty, explicit_types, explicit_sizes, body_aliases, param_ids) =
+        let (fun_ty, explicit_types, explicit_sizes, _, _) =
             self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
         let implicit_sizes = self.implicit_sizes.take().unwrap_or_default();
 
-        // Return aliasing: a unique return must not alias a non-consumable parameter.
-        if let Some(ret) = &vd.ret {
-            if crate::expr::is_unique_type_exp(ret) {
-                for p in &body_aliases {
-                    if let Some((name, consumable)) =
-                        param_ids.iter().find(|(id, _, _)| id == p).map(|(_, n, c)| (n.clone(), *c))
-                    {
-                        if !consumable {
-                            self.error(
-                                "return-aliased",
-                                vd.body.span,
-                                format!("Unique-typed return value of \"{}\" is aliased to \"{name}\", which is not consumable.", vd.name.name.text),
-                            );
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-
-        if let Some(TypeExp::Tuple(components, _)) = &vd.ret {
-            self.check_unique_components(vd, components);
-        }
         self.finalise_definition();
         let mut implicit_sizes = implicit_sizes;
         self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
@@ -567,7 +544,7 @@ impl Checker {
                 }
             }
         }
-        let final_ty = self.store.resolve(&fun_ty);
+        let mut final_ty = self.store.resolve(&fun_ty);
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
 
@@ -579,6 +556,12 @@ impl Checker {
         }
         if self.diags.len() == errors_before {
             self.check_ambiguous_types();
+        }
+        if self.diags.len() == errors_before {
+            let outcome =
+                crate::consume::check_definition(self, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
+            self.diags.extend(outcome.error);
+            crate::consume::set_ret_unique(&mut final_ty, vd.params.len(), outcome.ret_unique);
         }
         let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
         if is_entry {
@@ -701,36 +684,6 @@ impl Checker {
         }
     }
 
-    /// A unique component of a returned tuple must not alias another component.
-    fn check_unique_components(&mut self, vd: &ValueDec, components: &[TypeExp]) {
-        let mut tail: &Expr = &vd.body;
-        loop {
-            match &tail.kind {
-                ExprKind::Parens(e) | ExprKind::Attr(_, e) => tail = e,
-                ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => tail = body,
-                _ => break,
-            }
-        }
-        let Some(parts) = self.tuple_aliases.get(&tail.id).cloned() else { return };
-        for (i, te) in components.iter().enumerate() {
-            if !crate::expr::is_unique_type_exp(te) {
-                continue;
-            }
-            let Some(mine) = parts.get(i) else { continue };
-            let clash = parts.iter().enumerate().any(|(j, other)| j != i && other.intersection(mine).next().is_some());
-            if clash {
-                self.error(
-                    "unique-return-aliased",
-                    tail.span,
-                    format!(
-                        "A unique-typed component of the return value of \"{}\" is aliased to some other component.",
-                        vd.name.name.text
-                    ),
-                );
-                return;
-            }
-        }
-    }
 
     fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool) {
         let span = vd.name.name.span;

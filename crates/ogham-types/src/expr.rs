@@ -961,85 +961,6 @@ impl Checker {
 
     // ---------------------------------------------------------- consumption
 
-    /// Checks that a use of local `id` does not touch a consumed value.
-    fn check_use(&mut self, id: NodeId, name: &str, span: Span) {
-        let aliases = self.locals.iter().rev().find(|l| l.id == id).map(|l| l.aliases.clone()).unwrap_or_default();
-        // Name the consumed variables this use reaches through its aliases
-        // (Futhark reports the variable that was consumed).
-        let mut through: Vec<String> = Vec::new();
-        let mut first = None;
-        for a in std::iter::once(id).chain(aliases) {
-            if let Some(at) = self.consumed.get(&a).copied() {
-                first.get_or_insert(at);
-                if a != id {
-                    if let Some(n) = self.names.get(&a).filter(|n| n.as_str() != name && !through.contains(*n)) {
-                        through.push(n.clone());
-                    }
-                }
-            }
-        }
-        if let Some(at) = first {
-            let via = if through.is_empty() {
-                String::new()
-            } else {
-                let quoted: Vec<String> = through.iter().map(|n| format!("\"{n}\"")).collect();
-                format!(", which aliases variable {}", quoted.join(", "))
-            };
-            self.diags.push(
-                ogham_syntax::Diagnostic::error(
-                    "use-after-consume",
-                    span,
-                    format!("Using variable \"{name}\"{via}, but this was consumed.  (Possibly through aliases.)"),
-                )
-                .with_label(at, "consumed here"),
-            );
-        }
-    }
-
-    /// Consumes every variable in `aliases`, reporting those that may not be consumed.
-    pub fn consume(&mut self, aliases: &Aliases, span: Span) {
-        for a in aliases {
-            if *a == GLOBAL_ALIAS {
-                self.error(
-                    "not-consumable",
-                    span,
-                    "Consuming a value that aliases a top-level constant, which is not consumable.",
-                );
-                continue;
-            }
-            let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
-            if !local.consumable {
-                self.error(
-                    "not-consumable",
-                    span,
-                    format!(
-                        "Consuming variable \"{}\", which is not consumable (declare the parameter with a `*` type).",
-                        local.name
-                    ),
-                );
-            } else if local.lambda_depth < self.lambda_depth {
-                self.error(
-                    "not-consumable",
-                    span,
-                    format!(
-                        "Consuming variable \"{}\", which is free in this anonymous function and so not consumable.",
-                        local.name
-                    ),
-                );
-            } else if local.loop_depth < self.loop_depth {
-                self.error(
-                    "not-consumable",
-                    span,
-                    format!(
-                        "Consuming variable \"{}\", which is bound outside the loop and so not consumable in every iteration; only loop parameters may be consumed here.",
-                        local.name
-                    ),
-                );
-            }
-            self.consumed.entry(*a).or_insert(span);
-        }
-    }
-
     fn alias_filter(&self, ty: &Ty, aliases: Aliases) -> Aliases {
         let t = self.store.resolve(ty);
         if may_alias(&t) {
@@ -1344,10 +1265,6 @@ impl Checker {
                 // A slice's size is often known only at run time (`[i:j]`,
                 // `[::2]`); lowering checks that the value's shape fits.
                 self.unify_mode_at(&slice, &vt, value.span, SizeMode::Ignore);
-                if aa.is_empty() && !matches!(strip_parens(array).kind, ExprKind::Var(_)) {
-                    // Updating a fresh value is harmless.
-                }
-                self.consume(&aa, array.span);
                 (at, none())
             }
             ExprKind::RecordUpdate { record, fields, value } => {
@@ -1632,48 +1549,6 @@ impl Checker {
                 pat.span,
                 "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
             );
-        }
-        if !consumed_param.is_empty() {
-            // With `loop (a, b) = (x, y)`, only the initial values of the
-            // consumed parameters are consumed.
-            let pats = match &strip_pat(pat).kind {
-                PatKind::Tuple(ps) => Some(ps),
-                _ => None,
-            };
-            let parts = match init {
-                Some(i) => self.tuple_aliases.get(&strip_parens(i).id).cloned(),
-                // `loop (a, b) for …`: the initial values are the variables `a` and `b`.
-                None => pats.map(|ps| {
-                    ps.iter()
-                        .map(|p| match &strip_pat(p).kind {
-                            PatKind::Var(name) => match self.lookup_local(&name.text) {
-                                Some(l) => {
-                                    let mut a = l.aliases.clone();
-                                    a.insert(l.id);
-                                    a
-                                }
-                                None => Aliases::new(),
-                            },
-                            _ => ia.clone(),
-                        })
-                        .collect()
-                }),
-            };
-            let consumed = match (parts, pats) {
-                (Some(parts), Some(ps)) if parts.len() == ps.len() => {
-                    let mut out = Aliases::new();
-                    for (part, p) in parts.iter().zip(ps) {
-                        let mut ids = Vec::new();
-                        pat_var_ids(p, &mut ids);
-                        if ids.iter().any(|id| consumed_param.contains(id)) {
-                            out.extend(part.iter().copied());
-                        }
-                    }
-                    out
-                }
-                _ => ia.clone(),
-            };
-            self.consume(&consumed, init.map(|i| i.span).unwrap_or(pat.span));
         }
         let result = self.forget_local_sizes(&param_ty, saved, false);
         let aliases = if !consumed_param.is_empty() { Aliases::new() } else { ia };
@@ -2078,23 +1953,6 @@ impl Checker {
                 None => arrow.to,
             };
         }
-        // Consumption happens after all arguments are evaluated.
-        for (i, (aa, consumes, span)) in arg_info.iter().enumerate() {
-            if !*consumes {
-                continue;
-            }
-            for (j, (other, _, _)) in arg_info.iter().enumerate() {
-                if i != j && other.intersection(aa).next().is_some() {
-                    self.error(
-                        "consuming-argument",
-                        *span,
-                        "Argument is consumed, but it is also used by another argument of the same call.",
-                    );
-                }
-            }
-            let aa = aa.clone();
-            self.consume(&aa, *span);
-        }
         let fully_applied = !matches!(self.store.shallow(&t), Ty::Arrow(_));
         let aliases = if fully_applied && last_unique {
             Aliases::new()
@@ -2203,7 +2061,6 @@ impl Checker {
 
     fn simple_var(&mut self, node: NodeId, name: &str, span: Span) -> (Ty, Aliases) {
         if let Some(local) = self.lookup_local(name).cloned() {
-            self.check_use(local.id, name, span);
             self.record_resolution(node, Resolution::Local(local.id));
             let t = match &local.scheme {
                 Some(s) => self.instantiate(s, node, span),
