@@ -431,6 +431,18 @@ impl Checker {
                 format!("Type abbreviation `{}` contains a function type; declare it with `type^`.", td.name.name.text),
             );
         }
+        if self.diags.len() == errors_before {
+            // Every size parameter must occur in the definition (Futhark's rule).
+            let mut used = Vec::new();
+            ty::dim_vars(&ty, &mut used);
+            let unused = td.params.iter().find_map(|p| match p {
+                TypeParam::Size(b) if !used.contains(&b.id) => Some(b),
+                _ => None,
+            });
+            if let Some(b) = unused {
+                self.error("unused-size", b.name.span, format!("Size parameter \"[{}]\" unused.", b.name.text));
+            }
+        }
         self.local_types.truncate(saved_types);
         self.locals.truncate(saved_locals);
         if td.liftedness == ogham_syntax::ast::Liftedness::Unlifted {
