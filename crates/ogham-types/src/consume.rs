@@ -1526,3 +1526,19 @@ pub fn set_ret_unique(t: &mut Ty, nparams: usize, unique: bool) {
         t = &mut a.to;
     }
 }
+
+/// Whether a value of (resolved) type `actual` cannot stand for one of type
+/// `expected` because of uniqueness: a function consumes a parameter that
+/// `expected` only observes, or `expected` promises a unique result that
+/// `actual` does not give.
+pub fn uniqueness_mismatch(expected: &Ty, actual: &Ty) -> bool {
+    match (expected, actual) {
+        (Ty::Arrow(e), Ty::Arrow(a)) => {
+            (a.consumes && !e.consumes)
+                || (e.ret_unique && !a.ret_unique && !matches!(e.to, Ty::Arrow(_)))
+                || uniqueness_mismatch(&e.to, &a.to)
+        }
+        (Ty::Record(e), Ty::Record(a)) => e.iter().any(|(k, t)| a.get(k).is_some_and(|u| uniqueness_mismatch(t, u))),
+        _ => false,
+    }
+}

@@ -656,6 +656,16 @@ impl Checker {
                 );
                 return def;
             }
+            let (expected_r, actual_r) = (c.store.resolve(&expected), c.store.resolve(&actual));
+            if crate::consume::uniqueness_mismatch(&expected_r, &actual_r) {
+                let (e, a) = (c.show(&expected), c.show(&actual));
+                c.error(
+                    "module-mismatch",
+                    span,
+                    format!("Module type specifies `val {name} : {e}`, but the module provides `val {name} : {a}`: their uniqueness differs."),
+                );
+                return def;
+            }
             let types: Vec<(NodeId, Ty)> = c
                 .pending
                 .insts
