@@ -4,22 +4,15 @@
 //! point restrictions, generalisation), and recording the results in
 //! [`TypeInfo`].
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use ogham_prim::PrimType;
-use ogham_syntax::ast::{Binder, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec};
+use ogham_syntax::ast::{Binder, Literal, NodeId, Pat, PatKind, TypeDec, TypeParam, ValueDec};
 use ogham_syntax::{Diagnostic, Span};
 
 use crate::info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, TypeInfo};
 use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty};
 use crate::CheckInput;
-
-/// The set of local variables a value may share memory with.
-pub type Aliases = BTreeSet<NodeId>;
-
-/// A pseudo-variable standing for every top-level definition: values that
-/// alias it cannot be consumed.
-pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
 
 /// The size variables of `t` that occur outside function types.
 fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
@@ -87,11 +80,6 @@ pub struct Local {
     pub ty: Ty,
     /// Present for local functions with explicit type or size parameters.
     pub scheme: Option<Scheme>,
-    pub aliases: Aliases,
-    pub consumable: bool,
-    /// Lambda and loop nesting at the binding, to forbid consuming free variables.
-    pub lambda_depth: u32,
-    pub loop_depth: u32,
 }
 
 /// A type abbreviation.
@@ -139,9 +127,6 @@ pub struct Checker {
     pub local_types: Vec<(String, Ty)>,
     pub pending: Pending,
     pub pending_sizes: Vec<(Dim, Dim, Span)>,
-    pub consumed: HashMap<NodeId, Span>,
-    pub lambda_depth: u32,
-    pub loop_depth: u32,
     pub current_def: Option<String>,
     /// Implicit size parameters created for anonymous sizes in the current definition's parameters.
     pub implicit_sizes: Option<Vec<NodeId>>,
@@ -149,8 +134,6 @@ pub struct Checker {
     pub builtin_schemes: HashMap<String, Scheme>,
     /// Set while checking a top-level definition's parameters, where anonymous sizes become implicit size parameters.
     pub top_level_header: bool,
-    /// The aliases of each component of tuple expressions (for `unique-return-aliased`).
-    pub tuple_aliases: HashMap<NodeId, Vec<Aliases>>,
     /// Local functions whose bodies are being checked (a use inside is recursion).
     pub defining_locals: Vec<String>,
     /// Size variables standing for anonymous sizes `[]` in the current
@@ -191,14 +174,10 @@ impl Checker {
             local_types: Vec::new(),
             pending: Pending::default(),
             pending_sizes: Vec::new(),
-            consumed: HashMap::new(),
-            lambda_depth: 0,
-            loop_depth: 0,
             current_def: None,
             implicit_sizes: None,
             builtin_schemes: HashMap::new(),
             top_level_header: false,
-            tuple_aliases: HashMap::new(),
             defining_locals: Vec::new(),
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
@@ -458,27 +437,15 @@ impl Checker {
     pub fn push_size_binder(&mut self, b: &Binder) {
         self.note_name(b);
         self.pending.binding_types.insert(b.id, Ty::i64());
-        self.locals.push(Local {
-            name: b.name.text.clone(),
-            id: b.id,
-            ty: Ty::i64(),
-            scheme: None,
-            aliases: Aliases::new(),
-            consumable: false,
-            lambda_depth: self.lambda_depth,
-            loop_depth: self.loop_depth,
-        });
+        self.locals.push(Local { name: b.name.text.clone(), id: b.id, ty: Ty::i64(), scheme: None });
     }
 
     pub fn check_value_dec(&mut self, vd: &ValueDec, loc: DefLoc, is_main: bool) {
         self.note_name(&vd.name);
         self.pending = Pending::default();
         self.pending_sizes.clear();
-        self.consumed.clear();
         self.locals.clear();
         self.local_types.clear();
-        self.lambda_depth = 0;
-        self.loop_depth = 0;
         // A definition without parameters is a value: its own name in its
         // body refers to an earlier definition (`def plus2 = plus2` in a
         // module), not to itself.
@@ -486,12 +453,11 @@ impl Checker {
         self.implicit_sizes = Some(Vec::new());
         let errors_before = self.diags.len();
         self.top_level_header = true;
-        self.tuple_aliases.clear();
         self.inferred_sizes.clear();
         self.header_scope.clear();
         self.sum_hints.clear();
 
-        let (fun_ty, explicit_types, explicit_sizes, _, _) =
+        let (fun_ty, explicit_types, explicit_sizes) =
             self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
         let implicit_sizes = self.implicit_sizes.take().unwrap_or_default();
 
@@ -695,7 +661,6 @@ impl Checker {
             );
         }
     }
-
 
     fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool) {
         let span = vd.name.name.span;

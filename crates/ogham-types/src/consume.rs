@@ -68,9 +68,9 @@ impl At {
             Ty::Array(..) => At::Leaf(als.clone(), false),
             Ty::Param(_) | Ty::Var(_) => At::Leaf(als.clone(), true),
             Ty::Record(fs) => At::Rec(fs.iter().map(|(k, t)| (k.clone(), At::from_ty(t, als))).collect()),
-            Ty::Sum(cs) => {
-                At::Sum(cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| At::from_ty(t, als)).collect())).collect())
-            }
+            Ty::Sum(cs) => At::Sum(
+                cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| At::from_ty(t, als)).collect())).collect(),
+            ),
             Ty::Arrow(_) => At::Fun(als.clone(), None),
         }
     }
@@ -132,7 +132,9 @@ impl At {
             At::Leaf(als, a) => At::Leaf(f(als), *a),
             At::Fun(als, u) => At::Fun(f(als), *u),
             At::Rec(fs) => At::Rec(fs.iter().map(|(k, t)| (k.clone(), t.map_als(f))).collect()),
-            At::Sum(cs) => At::Sum(cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| t.map_als(f)).collect())).collect()),
+            At::Sum(cs) => {
+                At::Sum(cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| t.map_als(f)).collect())).collect())
+            }
         }
     }
 
@@ -383,7 +385,9 @@ impl Diet {
     fn of(p: &Pat, diets: &HashMap<NodeId, bool>) -> Diet {
         match &p.kind {
             PatKind::Var(_) => Diet::Leaf(diets.get(&p.id).copied().unwrap_or(false)),
-            PatKind::Tuple(ps) => Diet::Rec(ps.iter().enumerate().map(|(i, q)| (i.to_string(), Diet::of(q, diets))).collect()),
+            PatKind::Tuple(ps) => {
+                Diet::Rec(ps.iter().enumerate().map(|(i, q)| (i.to_string(), Diet::of(q, diets))).collect())
+            }
             PatKind::Record(fs) => Diet::Rec(fs.iter().map(|(n, q)| (n.text.clone(), Diet::of(q, diets))).collect()),
             PatKind::Ascribe(q, _) | PatKind::Attr(_, q) => Diet::of(q, diets),
             _ => Diet::Leaf(false),
@@ -469,8 +473,12 @@ impl Pass<'_> {
             Some(id) => {
                 let through: Vec<String> =
                     hits.iter().filter(|(v, _)| *v != Var::Local(id)).map(|(v, _)| self.describe(*v)).collect();
-                let via = if through.is_empty() { String::new() } else { format!(", which aliases {}", through.join(", ")) };
-                format!("Using variable \"{}\"{via}, but this was consumed.  (Possibly through aliases.)", self.local_name(id))
+                let via =
+                    if through.is_empty() { String::new() } else { format!(", which aliases {}", through.join(", ")) };
+                format!(
+                    "Using variable \"{}\"{via}, but this was consumed.  (Possibly through aliases.)",
+                    self.local_name(id)
+                )
             }
             None => format!("Using {}, but this was consumed.  (Possibly through aliases.)", self.describe(first)),
         };
@@ -537,7 +545,9 @@ impl Pass<'_> {
             return At::from_ty(t, &Als::new());
         }
         match t {
-            Ty::Array(..) => At::Leaf(Als::from([Alias { free: false, var: Var::Global(d), path: path.clone() }]), false),
+            Ty::Array(..) => {
+                At::Leaf(Als::from([Alias { free: false, var: Var::Global(d), path: path.clone() }]), false)
+            }
             Ty::Record(fs) => At::Rec(
                 fs.iter()
                     .map(|(k, t)| {
@@ -783,7 +793,9 @@ impl Pass<'_> {
                 self.error(
                     "alias-free-variable",
                     span,
-                    format!("Function result aliases the free variable \"{name}\".  Use \"copy\" to break the aliasing."),
+                    format!(
+                        "Function result aliases the free variable \"{name}\".  Use \"copy\" to break the aliasing."
+                    ),
                 );
                 return;
             }
@@ -817,7 +829,8 @@ impl Pass<'_> {
                             out.insert(n.text.clone(), at);
                         }
                         RecordField::Pun(n, id) => {
-                            let t = self.c.pending.expr_types.get(id).map(|t| self.c.store.resolve(t)).unwrap_or(Ty::Error);
+                            let t =
+                                self.c.pending.expr_types.get(id).map(|t| self.c.store.resolve(t)).unwrap_or(Ty::Error);
                             let at = self.observe(*id, &t, n.span);
                             out.insert(n.text.clone(), at);
                         }
@@ -1010,7 +1023,8 @@ impl Pass<'_> {
                 // `r with a[i] = v` is `r with a = (r.a with [i] = v)`: what
                 // the value consumed, the result does not alias.
                 let gone = self.consumed_since(&before);
-                update_path(&ra, fields.iter().map(|f| f.text.as_str()).collect::<Vec<_>>().as_slice(), &va).without(&gone)
+                update_path(&ra, fields.iter().map(|f| f.text.as_str()).collect::<Vec<_>>().as_slice(), &va)
+                    .without(&gone)
             }
             ExprKind::Loop { pat, init, form, body } => self.loop_expr(e, pat, init.as_deref(), form, body),
             ExprKind::Assert { cond, body } => {
@@ -1361,7 +1375,9 @@ impl Pass<'_> {
                     self.error(
                         "aliases-previously-returned",
                         span,
-                        format!("Return value for consuming loop parameter \"{name}\" aliases previously returned value."),
+                        format!(
+                            "Return value for consuming loop parameter \"{name}\" aliases previously returned value."
+                        ),
                     );
                 }
                 if consumed {
