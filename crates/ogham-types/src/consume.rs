@@ -737,7 +737,7 @@ impl Pass<'_> {
         };
         let mut closure = Als::new();
         let mut seen = BTreeSet::new();
-        for id in self.observed[start..].to_vec() {
+        for id in self.observed[start..].iter().copied() {
             if seen.insert(id) {
                 if let Some((_, e)) = self.entry(id) {
                     closure.extend(e.at.aliases());
@@ -1303,7 +1303,7 @@ impl Pass<'_> {
         // Nothing the loop uses may alias what its initial value consumed.
         let check_free = |pass: &mut Pass, range: std::ops::Range<usize>, what: &str| {
             let mut seen = BTreeSet::new();
-            for id in pass.observed[range].to_vec() {
+            for id in pass.observed[range].iter().copied() {
                 if !seen.insert(id) {
                     continue;
                 }
