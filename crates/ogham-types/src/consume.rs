@@ -497,14 +497,14 @@ impl Pass<'_> {
     fn consume(&mut self, span: Span, als: &Als) {
         for a in als.iter().filter(|a| !a.free) {
             let why = match a.var {
-                Var::Global(_) => Some(" (it is a top-level definition; consume a `copy` of it)"),
+                Var::Global(_) => Some(" It is a top-level definition; consume a `copy` of it."),
                 Var::Local(id) => match self.entry(id) {
                     None => Some(""),
                     Some((i, e)) => match e.kind {
-                        Kind::NonuniqueParam => Some(" (declare the parameter with a unique type `*t`)"),
+                        Kind::NonuniqueParam => Some(" Declare the parameter with a unique type (`*t`)."),
                         Kind::Function => Some(""),
                         Kind::Consumable if i < self.barrier => {
-                            Some(" (it is bound outside the function or loop that consumes it)")
+                            Some(" It is bound outside the function or loop that consumes it.")
                         }
                         Kind::Consumable => None,
                     },
