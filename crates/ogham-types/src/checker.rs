@@ -4,22 +4,15 @@
 //! point restrictions, generalisation), and recording the results in
 //! [`TypeInfo`].
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use ogham_prim::PrimType;
-use ogham_syntax::ast::{Binder, Expr, ExprKind, Literal, NodeId, Pat, PatKind, TypeDec, TypeExp, TypeParam, ValueDec};
+use ogham_syntax::ast::{Binder, Literal, NodeId, Pat, PatKind, TypeDec, TypeParam, ValueDec};
 use ogham_syntax::{Diagnostic, Span};
 
 use crate::info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, TypeInfo};
 use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty};
 use crate::CheckInput;
-
-/// The set of local variables a value may share memory with.
-pub type Aliases = BTreeSet<NodeId>;
-
-/// A pseudo-variable standing for every top-level definition: values that
-/// alias it cannot be consumed.
-pub const GLOBAL_ALIAS: NodeId = NodeId(u32::MAX - 1);
 
 /// The size variables of `t` that occur outside function types.
 fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
@@ -111,11 +104,6 @@ pub struct Local {
     pub ty: Ty,
     /// Present for local functions with explicit type or size parameters.
     pub scheme: Option<Scheme>,
-    pub aliases: Aliases,
-    pub consumable: bool,
-    /// Lambda and loop nesting at the binding, to forbid consuming free variables.
-    pub lambda_depth: u32,
-    pub loop_depth: u32,
 }
 
 /// A type abbreviation.
@@ -165,9 +153,6 @@ pub struct Checker {
     pub local_types: Vec<(String, Ty)>,
     pub pending: Pending,
     pub pending_sizes: Vec<(Dim, Dim, Span)>,
-    pub consumed: HashMap<NodeId, Span>,
-    pub lambda_depth: u32,
-    pub loop_depth: u32,
     pub current_def: Option<String>,
     /// The top-level function whose body is being checked, as its own body
     /// sees it (see [`SelfRef`]).
@@ -181,8 +166,6 @@ pub struct Checker {
     pub builtin_schemes: HashMap<String, Scheme>,
     /// Set while checking a top-level definition's parameters, where anonymous sizes become implicit size parameters.
     pub top_level_header: bool,
-    /// The aliases of each component of tuple expressions (for `unique-return-aliased`).
-    pub tuple_aliases: HashMap<NodeId, Vec<Aliases>>,
     /// Local functions whose bodies are being checked (a use inside is recursion).
     pub defining_locals: Vec<String>,
     /// Size variables standing for anonymous sizes `[]` in the current
@@ -223,16 +206,12 @@ impl Checker {
             local_types: Vec::new(),
             pending: Pending::default(),
             pending_sizes: Vec::new(),
-            consumed: HashMap::new(),
-            lambda_depth: 0,
-            loop_depth: 0,
             current_def: None,
             current_self: None,
             self_applied: false,
             implicit_sizes: None,
             builtin_schemes: HashMap::new(),
             top_level_header: false,
-            tuple_aliases: HashMap::new(),
             defining_locals: Vec::new(),
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
@@ -460,6 +439,18 @@ impl Checker {
         if self.diags.len() == errors_before {
             self.check_abbrev_liftedness(td, &ty);
         }
+        if self.diags.len() == errors_before {
+            // Every size parameter must occur in the definition (Futhark's rule).
+            let mut used = Vec::new();
+            ty::dim_vars(&ty, &mut used);
+            let unused = td.params.iter().find_map(|p| match p {
+                TypeParam::Size(b) if !used.contains(&b.id) => Some(b),
+                _ => None,
+            });
+            if let Some(b) = unused {
+                self.error("unused-size", b.name.span, format!("Size parameter \"[{}]\" unused.", b.name.text));
+            }
+        }
         self.local_types.truncate(saved_types);
         self.locals.truncate(saved_locals);
         if td.liftedness == ogham_syntax::ast::Liftedness::Unlifted {
@@ -475,27 +466,15 @@ impl Checker {
     pub fn push_size_binder(&mut self, b: &Binder) {
         self.note_name(b);
         self.pending.binding_types.insert(b.id, Ty::i64());
-        self.locals.push(Local {
-            name: b.name.text.clone(),
-            id: b.id,
-            ty: Ty::i64(),
-            scheme: None,
-            aliases: Aliases::new(),
-            consumable: false,
-            lambda_depth: self.lambda_depth,
-            loop_depth: self.loop_depth,
-        });
+        self.locals.push(Local { name: b.name.text.clone(), id: b.id, ty: Ty::i64(), scheme: None });
     }
 
     pub fn check_value_dec(&mut self, vd: &ValueDec, loc: DefLoc, is_main: bool) {
         self.note_name(&vd.name);
         self.pending = Pending::default();
         self.pending_sizes.clear();
-        self.consumed.clear();
         self.locals.clear();
         self.local_types.clear();
-        self.lambda_depth = 0;
-        self.loop_depth = 0;
         // A definition without parameters is a value: its own name in its
         // body refers to an earlier definition (`def plus2 = plus2` in a
         // module), not to itself.
@@ -505,38 +484,14 @@ impl Checker {
         self.implicit_sizes = Some(Vec::new());
         let errors_before = self.diags.len();
         self.top_level_header = true;
-        self.tuple_aliases.clear();
         self.inferred_sizes.clear();
         self.header_scope.clear();
         self.sum_hints.clear();
 
-        let (fun_ty, explicit_types, explicit_sizes, body_aliases, param_ids) =
+        let (fun_ty, explicit_types, explicit_sizes) =
             self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
         let implicit_sizes = self.implicit_sizes.take().unwrap_or_default();
 
-        // Return aliasing: a unique return must not alias a non-consumable parameter.
-        if let Some(ret) = &vd.ret {
-            if crate::expr::is_unique_type_exp(ret) {
-                for p in &body_aliases {
-                    if let Some((name, consumable)) =
-                        param_ids.iter().find(|(id, _, _)| id == p).map(|(_, n, c)| (n.clone(), *c))
-                    {
-                        if !consumable {
-                            self.error(
-                                "return-aliased",
-                                vd.body.span,
-                                format!("Unique-typed return value of \"{}\" is aliased to \"{name}\", which is not consumable.", vd.name.name.text),
-                            );
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-
-        if let Some(TypeExp::Tuple(components, _)) = &vd.ret {
-            self.check_unique_components(vd, components);
-        }
         self.finalise_definition();
         let mut implicit_sizes = implicit_sizes;
         self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
@@ -598,7 +553,7 @@ impl Checker {
                 }
             }
         }
-        let final_ty = self.store.resolve(&fun_ty);
+        let mut final_ty = self.store.resolve(&fun_ty);
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
 
@@ -613,6 +568,12 @@ impl Checker {
         }
         if self.diags.len() == errors_before {
             self.check_ambiguous_types();
+        }
+        if self.diags.len() == errors_before {
+            let outcome =
+                crate::consume::check_definition(self, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
+            self.diags.extend(outcome.error);
+            crate::consume::set_ret_unique(&mut final_ty, vd.params.len(), outcome.ret_unique);
         }
         let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
         if is_entry {
@@ -734,37 +695,6 @@ impl Checker {
                 span,
                 format!("Type is ambiguous: the type `{shown}` of this expression is not determined; add a type annotation."),
             );
-        }
-    }
-
-    /// A unique component of a returned tuple must not alias another component.
-    fn check_unique_components(&mut self, vd: &ValueDec, components: &[TypeExp]) {
-        let mut tail: &Expr = &vd.body;
-        loop {
-            match &tail.kind {
-                ExprKind::Parens(e) | ExprKind::Attr(_, e) => tail = e,
-                ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => tail = body,
-                _ => break,
-            }
-        }
-        let Some(parts) = self.tuple_aliases.get(&tail.id).cloned() else { return };
-        for (i, te) in components.iter().enumerate() {
-            if !crate::expr::is_unique_type_exp(te) {
-                continue;
-            }
-            let Some(mine) = parts.get(i) else { continue };
-            let clash = parts.iter().enumerate().any(|(j, other)| j != i && other.intersection(mine).next().is_some());
-            if clash {
-                self.error(
-                    "unique-return-aliased",
-                    tail.span,
-                    format!(
-                        "A unique-typed component of the return value of \"{}\" is aliased to some other component.",
-                        vd.name.name.text
-                    ),
-                );
-                return;
-            }
         }
     }
 

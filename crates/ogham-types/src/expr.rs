@@ -1,8 +1,7 @@
 //! Checking expressions, patterns and type expressions.
 //!
-//! Every expression check returns its type and the set of local variables the
-//! value may alias; consumption (`with` updates, `*` parameters, loops) is
-//! checked in the same walk against the set of consumed variables.
+//! Every expression check records and returns its type. Consumption and
+//! aliasing are checked afterwards, by `consume.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -15,10 +14,10 @@ use ogham_syntax::ast::{
 use ogham_syntax::Span;
 
 use crate::builtins::{intrinsic_signature, Builtin};
-use crate::checker::{Aliases, Checker, Local, Scheme, GLOBAL_ALIAS};
+use crate::checker::{Checker, Local, Scheme};
 use crate::info::Resolution;
 use crate::size::Poly;
-use crate::ty::{self, contains_arrow, may_alias, ArrowTy, Constraint, Dim, Ty};
+use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Ty};
 use crate::unify::SizeMode;
 
 /// What an anonymous size `[]` means where a type expression occurs.
@@ -440,7 +439,7 @@ impl Checker {
         match s {
             SizeExp::Anonymous(_) => self.anon_size(mode),
             SizeExp::Expr(e) => {
-                let (t, _) = self.expr(e);
+                let t = self.expr(e);
                 if !self.unify_at(&Ty::i64(), &t, e.span) {
                     return self.store.fresh_unknown();
                 }
@@ -572,9 +571,7 @@ impl Checker {
     // ------------------------------------------------------------ functions
 
     /// Checks a function's parameters, return type and body in a new scope.
-    /// Returns its type, explicit type/size parameter ids, the body's aliases,
-    /// and the parameters' variables (id, name, consumable).
-    #[allow(clippy::type_complexity)]
+    /// Returns its type and its explicit type and size parameter ids.
     pub fn check_function(
         &mut self,
         type_params: &[TypeParam],
@@ -582,7 +579,7 @@ impl Checker {
         ret: Option<&ogham_syntax::ast::TypeExp>,
         body: &Expr,
         name_span: Span,
-    ) -> (Ty, Vec<NodeId>, Vec<NodeId>, Aliases, Vec<(NodeId, String, bool)>) {
+    ) -> (Ty, Vec<NodeId>, Vec<NodeId>) {
         let saved_locals = self.locals.len();
         let saved_types = self.local_types.len();
         let mut explicit_types = Vec::new();
@@ -610,7 +607,6 @@ impl Checker {
         let top_level_header = std::mem::take(&mut self.top_level_header);
         let mode = if top_level_header { AnonMode::Inferred } else { AnonMode::Fresh };
         let mut param_tys = Vec::new();
-        let mut param_vars = Vec::new();
         // A value parameter may not reuse a size parameter's name either.
         let mut seen: Vec<Name> = type_params
             .iter()
@@ -640,8 +636,7 @@ impl Checker {
                     );
                 }
                 seen.push(name.clone());
-                param_vars.push((id, name.text.clone(), unique));
-                self.bind_local(&name, id, Aliases::from([id]), unique);
+                self.bind_local(&name, id);
             }
             param_tys.push((t, unique, pat_var(p)));
         }
@@ -695,7 +690,7 @@ impl Checker {
         } else {
             None
         };
-        let (body_ty, body_aliases) = self.expr(body);
+        let body_ty = self.expr(body);
         for (sid, b) in explicit_sizes.iter().zip(type_params.iter().filter_map(|tp| match tp {
             TypeParam::Size(b) => Some(b),
             _ => None,
@@ -769,30 +764,17 @@ impl Checker {
                 );
             }
         }
-        // Without a declared return type, a result that shares nothing with
-        // the parameters or anything else in scope is unique (as Futhark
-        // infers it), so callers may consume it.
-        let ret_unique = ret_unique
-            || (ret.is_none()
-                && !params.is_empty()
-                && !contains_arrow(&self.store.resolve(&result))
-                && body_aliases.iter().all(|a| {
-                    *a != GLOBAL_ALIAS
-                        && !param_vars.iter().any(|(id, _, _)| id == a)
-                        && !self.locals[..saved_locals.min(self.locals.len())].iter().any(|l| l.id == *a)
-                }));
+        // Without a declared return type, whether the result is unique is
+        // inferred by the consumption check (`consume.rs`).
         // Resolved, so that a result size solved to a parameter (`\k -> iota k`)
         // makes the arrow dependent on it.
         // Resolved, so that `curry` sees a named parameter used in the size
         // of a later parameter (`(n: i64) (xs: [n]i32)`) and makes it dependent.
         let param_tys = param_tys.into_iter().map(|(t, u, n)| (self.store.resolve(&t), u, n)).collect();
         let fun_ty = Checker::curry(param_tys, self.store.resolve(&result), ret_unique);
-        if self.lambda_depth == 0 && self.implicit_sizes.is_some() {
-            let _ = name_span;
-        }
         self.locals.truncate(saved_locals);
         self.local_types.truncate(saved_types);
-        (fun_ty, explicit_types, explicit_sizes, body_aliases, param_vars)
+        (fun_ty, explicit_types, explicit_sizes)
     }
 
     /// The anonymous sizes of a declared return type (unknown in
@@ -896,19 +878,10 @@ impl Checker {
         })
     }
 
-    pub fn bind_local(&mut self, name: &Name, id: NodeId, aliases: Aliases, consumable: bool) {
+    pub fn bind_local(&mut self, name: &Name, id: NodeId) {
         self.names.insert(id, name.text.clone());
         let ty = self.pending.binding_types.get(&id).cloned().unwrap_or(Ty::Error);
-        self.locals.push(Local {
-            name: name.text.clone(),
-            id,
-            ty,
-            scheme: None,
-            aliases,
-            consumable,
-            lambda_depth: self.lambda_depth,
-            loop_depth: self.loop_depth,
-        });
+        self.locals.push(Local { name: name.text.clone(), id, ty, scheme: None });
     }
 
     // ------------------------------------------------------------- patterns
@@ -1024,141 +997,35 @@ impl Checker {
         }
     }
 
-    // ---------------------------------------------------------- consumption
-
-    /// Checks that a use of local `id` does not touch a consumed value.
-    fn check_use(&mut self, id: NodeId, name: &str, span: Span) {
-        let aliases = self.locals.iter().rev().find(|l| l.id == id).map(|l| l.aliases.clone()).unwrap_or_default();
-        // Name the consumed variables this use reaches through its aliases
-        // (Futhark reports the variable that was consumed).
-        let mut through: Vec<String> = Vec::new();
-        let mut first = None;
-        for a in std::iter::once(id).chain(aliases) {
-            if let Some(at) = self.consumed.get(&a).copied() {
-                first.get_or_insert(at);
-                if a != id {
-                    if let Some(n) = self.names.get(&a).filter(|n| n.as_str() != name && !through.contains(*n)) {
-                        through.push(n.clone());
-                    }
-                }
-            }
-        }
-        if let Some(at) = first {
-            let via = if through.is_empty() {
-                String::new()
-            } else {
-                let quoted: Vec<String> = through.iter().map(|n| format!("\"{n}\"")).collect();
-                format!(", which aliases variable {}", quoted.join(", "))
-            };
-            self.diags.push(
-                ogham_syntax::Diagnostic::error(
-                    "use-after-consume",
-                    span,
-                    format!("Using variable \"{name}\"{via}, but this was consumed.  (Possibly through aliases.)"),
-                )
-                .with_label(at, "consumed here"),
-            );
-        }
-    }
-
-    /// Consumes every variable in `aliases`, reporting those that may not be consumed.
-    pub fn consume(&mut self, aliases: &Aliases, span: Span) {
-        for a in aliases {
-            if *a == GLOBAL_ALIAS {
-                self.error(
-                    "not-consumable",
-                    span,
-                    "Consuming a value that aliases a top-level constant, which is not consumable.",
-                );
-                continue;
-            }
-            let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
-            if !local.consumable {
-                self.error(
-                    "not-consumable",
-                    span,
-                    format!(
-                        "Consuming variable \"{}\", which is not consumable (declare the parameter with a `*` type).",
-                        local.name
-                    ),
-                );
-            } else if local.lambda_depth < self.lambda_depth {
-                self.error(
-                    "not-consumable",
-                    span,
-                    format!(
-                        "Consuming variable \"{}\", which is free in this anonymous function and so not consumable.",
-                        local.name
-                    ),
-                );
-            } else if local.loop_depth < self.loop_depth {
-                self.error(
-                    "not-consumable",
-                    span,
-                    format!(
-                        "Consuming variable \"{}\", which is bound outside the loop and so not consumable in every iteration; only loop parameters may be consumed here.",
-                        local.name
-                    ),
-                );
-            }
-            self.consumed.entry(*a).or_insert(span);
-        }
-    }
-
-    fn alias_filter(&self, ty: &Ty, aliases: Aliases) -> Aliases {
-        let t = self.store.resolve(ty);
-        if may_alias(&t) {
-            aliases
-        } else {
-            Aliases::new()
-        }
-    }
-
     // ---------------------------------------------------------- expressions
 
-    pub fn expr(&mut self, e: &Expr) -> (Ty, Aliases) {
-        let (t, a) = self.expr_inner(e);
+    pub fn expr(&mut self, e: &Expr) -> Ty {
+        let t = self.expr_inner(e);
         self.record(e, &t);
-        let a = self.alias_filter(&t, a);
-        (t, a)
+        t
     }
 
-    fn expr_inner(&mut self, e: &Expr) -> (Ty, Aliases) {
-        let none = Aliases::new;
+    fn expr_inner(&mut self, e: &Expr) -> Ty {
         match &e.kind {
-            ExprKind::Literal(lit) => (self.literal_type(lit, false, e.span), none()),
+            ExprKind::Literal(lit) => self.literal_type(lit, false, e.span),
             ExprKind::Var(q) => self.var(e.id, q),
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::Attr(_, inner) => self.expr(inner),
             ExprKind::Tuple(items) => {
-                let mut tys = Vec::new();
-                let mut al = none();
-                let mut parts = Vec::new();
-                for i in items {
-                    let (t, a) = self.expr(i);
-                    tys.push(t);
-                    parts.push(a.clone());
-                    al.extend(a);
-                }
-                self.tuple_aliases.insert(e.id, parts);
-                (Ty::tuple(tys), al)
+                let tys = items.iter().map(|i| self.expr(i)).collect();
+                Ty::tuple(tys)
             }
             ExprKind::Record(fields) => {
                 let mut out = BTreeMap::new();
-                let mut al = none();
                 for f in fields {
-                    let (name, t, a) = match f {
-                        RecordField::Explicit(name, value) => {
-                            let (t, a) = self.expr(value);
-                            (name, t, a)
-                        }
+                    let (name, t) = match f {
+                        RecordField::Explicit(name, value) => (name, self.expr(value)),
                         RecordField::Pun(name, id) => {
-                            let (t, a) = self.var(*id, &QualName::unqualified(name.text.clone(), name.span));
+                            let t = self.var(*id, &QualName::unqualified(name.text.clone(), name.span));
                             self.pending.expr_types.insert(*id, t.clone());
-                            (name, t, a)
+                            (name, t)
                         }
                     };
-                    al.extend(a);
                     if out.insert(name.text.clone(), t).is_some() {
                         self.error(
                             "duplicate-field",
@@ -1167,24 +1034,24 @@ impl Checker {
                         );
                     }
                 }
-                (Ty::Record(out), al)
+                Ty::Record(out)
             }
             ExprKind::ArrayLit(items) => {
                 let elem = self.fresh_var(e.span);
                 for i in items {
-                    let (t, _) = self.expr(i);
+                    let t = self.expr(i);
                     self.unify_at(&elem, &t, i.span);
                 }
                 if contains_arrow(&self.store.resolve(&elem)) || self.is_lifted_param(&elem) {
                     let shown = self.show(&elem);
                     self.error("array-of-functions", e.span, crate::checker::array_of_functions_message(&shown));
                 }
-                (Ty::array_of(elem, Dim::constant(items.len() as i64)), none())
+                Ty::array_of(elem, Dim::constant(items.len() as i64))
             }
             ExprKind::Range { start, second, end, kind } => {
                 let t = self.store.fresh_var(Constraint::Int, e.span);
                 for part in std::iter::once(start).chain(second.iter()).chain(std::iter::once(end)) {
-                    let (pt, _) = self.expr(part);
+                    let pt = self.expr(part);
                     self.unify_at(&t, &pt, part.span);
                 }
                 // A second element one step away (`0..1..<n`, `n..n-1..>0`)
@@ -1212,52 +1079,39 @@ impl Checker {
                         _ => self.store.fresh_unknown(),
                     }
                 };
-                (Ty::array_of(t, dim), none())
+                Ty::array_of(t, dim)
             }
             ExprKind::Project(inner, field) => {
-                let (t, a) = self.expr(inner);
-                (self.project(&t, &field.text, field.span), a)
+                let t = self.expr(inner);
+                self.project(&t, &field.text, field.span)
             }
             ExprKind::Index(arr, idx) => {
-                let (t, a) = self.expr(arr);
-                (self.index_type(&t, arr, idx, e.span), a)
+                let t = self.expr(arr);
+                self.index_type(&t, arr, idx, e.span)
             }
             ExprKind::Apply(f, args) => {
-                let recursive = self.recursive_call(f, args);
-                let (ft, fa) = self.expr(f);
+                let _recursive = self.recursive_call(f, args);
+                let ft = self.expr(f);
                 self.self_applied = false;
-                let fa = if recursive { Aliases::new() } else { fa };
                 let args: Vec<&Expr> = args.iter().collect();
                 let before = self.diags.len();
-                let out = self.apply(ft, fa, &args, f.span);
+                let out = self.apply(ft, &args, f.span);
                 self.name_application(before, Some(f), &args);
                 out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
-                let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
+                let ft = self.operator(e.id, op, *backquoted, e.span);
                 // Borrowed, not cloned: cloning both operand trees at every operator made long chains quadratic.
                 let args = [lhs.as_ref(), rhs.as_ref()];
-                if self.is_short_circuit(op, *backquoted) {
-                    // `&&`/`||`: the right operand may not be evaluated; consumption there stays conditional but we treat it as happening.
-                }
                 let before = self.diags.len();
-                let (t, a) = self.apply(ft, fa, &args, op.span);
+                let t = self.apply(ft, &args, op.span);
                 self.name_application(before, None, &args);
                 if let Some(d) = self.diags.get_mut(before..).and_then(|ds| ds.first_mut()) {
                     if d.message.starts_with("Cannot apply function") {
                         d.message = d.message.replacen("function", &format!("\"{}\"", op.name), 1);
                     }
                 }
-                // `x |> f` and `f <| x` are `f x`: the result is unique when `f`'s is.
-                let fun = match op.name.as_str() {
-                    "|>" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(rhs),
-                    "<|" if op.quals.is_empty() && self.is_prelude_pipe(e.id) => Some(lhs),
-                    _ => None,
-                };
-                let unique_result = fun.and_then(|f| self.pending.expr_types.get(&f.id)).is_some_and(|ft| {
-                    matches!(self.store.resolve(ft), Ty::Arrow(arrow) if arrow.ret_unique && !matches!(arrow.to, Ty::Arrow(_)))
-                });
-                (t, if unique_result { none() } else { a })
+                t
             }
             ExprKind::Negate(inner) => {
                 if let ExprKind::Literal(lit @ Literal::Int { .. }) = &inner.kind {
@@ -1265,35 +1119,35 @@ impl Checker {
                     // Checked with its sign, so that `-128i8` is in bounds.
                     self.record(inner, &t);
                     self.record_resolution(e.id, Resolution::Builtin(Builtin::Neg));
-                    return (t, none());
+                    return t;
                 }
-                let (t, _) = self.expr(inner);
+                let t = self.expr(inner);
                 let c = self.store.fresh_var(Constraint::Num, e.span);
                 self.unify_at(&c, &t, inner.span);
                 self.record_resolution(e.id, Resolution::Builtin(Builtin::Neg));
-                (t, none())
+                t
             }
             ExprKind::Not(inner) => {
-                let (t, _) = self.expr(inner);
+                let t = self.expr(inner);
                 let c = self.store.fresh_var(Constraint::IntOrBool, e.span);
                 self.unify_at(&c, &t, inner.span);
                 self.record_resolution(e.id, Resolution::Builtin(Builtin::Not));
-                (t, none())
+                t
             }
             ExprKind::OpSection(op, backquoted) => self.operator(e.id, op, *backquoted, e.span),
             ExprKind::LeftSection { op, backquoted, lhs } => {
-                let (ft, fa) = self.operator(e.id, op, *backquoted, e.span);
-                self.apply(ft, fa, &[lhs.as_ref()], op.span)
+                let ft = self.operator(e.id, op, *backquoted, e.span);
+                self.apply(ft, &[lhs.as_ref()], op.span)
             }
             ExprKind::RightSection { op, backquoted, rhs } => {
-                let (ft, _) = self.operator(e.id, op, *backquoted, e.span);
+                let ft = self.operator(e.id, op, *backquoted, e.span);
                 let a = self.fresh_var(e.span);
                 let b = self.fresh_var(e.span);
                 let c = self.fresh_var(e.span);
                 self.unify_at(&Ty::arrow(a.clone(), Ty::arrow(b.clone(), c.clone())), &ft, op.span);
-                let (rt, ra) = self.expr(rhs);
+                let rt = self.expr(rhs);
                 self.unify_at(&b, &rt, rhs.span);
-                (Ty::arrow(a, c), ra)
+                Ty::arrow(a, c)
             }
             ExprKind::ProjectSection(fields) => {
                 let r = self.fresh_var(e.span);
@@ -1301,23 +1155,19 @@ impl Checker {
                 for f in fields {
                     t = self.project(&t, &f.text, f.span);
                 }
-                (Ty::arrow(r, t), none())
+                Ty::arrow(r, t)
             }
             ExprKind::IndexSection(idx) => {
                 let a = self.fresh_var(e.span);
                 let dummy = Expr { id: NodeId(0), kind: ExprKind::Hole, span: e.span };
                 let t = self.index_type(&a, &dummy, idx, e.span);
-                (Ty::arrow(a, t), none())
+                Ty::arrow(a, t)
             }
             ExprKind::If { cond, then_branch, else_branch } => {
-                let (ct, _) = self.expr(cond);
+                let ct = self.expr(cond);
                 self.unify_at(&Ty::bool(), &ct, cond.span);
-                let before = self.consumed.clone();
-                let before_if = before.clone();
-                let (tt, ta) = self.expr(then_branch);
-                let after_then = std::mem::replace(&mut self.consumed, before);
-                let (et, ea) = self.expr(else_branch);
-                self.consumed.extend(after_then);
+                let tt = self.expr(then_branch);
+                let et = self.expr(else_branch);
                 let t = self.join(&tt, &et, else_branch.span);
                 if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
                     self.error(
@@ -1326,43 +1176,26 @@ impl Checker {
                         "If-expression returns a function, but if-results may not be of function type.",
                     );
                 }
-                // A variable consumed in one branch and returned by the other
-                // (`if c then arr with [i] = x else arr`) is dead afterwards:
-                // the result owns its memory instead of aliasing it.
-                let al = ta.union(&ea).filter(|v| !self.consumed.contains_key(v) || before_if.contains_key(v)).copied();
-                (t, al.collect())
+                t
             }
             ExprKind::Match { scrutinee, cases } => {
-                let (st, sa) = self.expr(scrutinee);
+                let st = self.expr(scrutinee);
                 let result = self.fresh_var(e.span);
-                let before = self.consumed.clone();
-                let mut all_consumed = before.clone();
-                let mut al = none();
                 let mut first = true;
                 let mut joined = result.clone();
                 for case in cases {
-                    self.consumed = before.clone();
                     let saved = self.locals.len();
                     let mut bound = Vec::new();
                     self.pat(&case.pat, &st, AnonMode::Fresh, &mut bound);
                     for (name, id) in bound {
-                        let a = self.alias_filter(
-                            &self.pending.binding_types.get(&id).cloned().unwrap_or(Ty::Error),
-                            sa.clone(),
-                        );
-                        self.bind_local(&name, id, a, true);
+                        self.bind_local(&name, id);
                     }
-                    let (bt, ba) = self.expr(&case.body);
+                    let bt = self.expr(&case.body);
                     let bt = self.forget_local_sizes(&bt, saved, false);
                     self.locals.truncate(saved);
                     joined = if first { bt } else { self.join(&joined, &bt, case.body.span) };
                     first = false;
-                    al.extend(ba.into_iter().filter(|v| self.locals.iter().any(|l| l.id == *v) || *v == GLOBAL_ALIAS));
-                    all_consumed.extend(self.consumed.drain());
                 }
-                // As for `if`: what one case consumed, no result aliases.
-                al.retain(|v| !all_consumed.contains_key(v) || before.contains_key(v));
-                self.consumed = all_consumed;
                 self.unify_at(&result, &joined, e.span);
                 if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
                     self.error(
@@ -1372,13 +1205,13 @@ impl Checker {
                     );
                 }
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
-                (result, al)
+                result
             }
             ExprKind::Let { sizes, pat, value, body } => self.let_expr(sizes, pat, value, body),
             ExprKind::LetFun { name, type_params, params, ret, value, body } => {
                 self.note_name(name);
                 self.defining_locals.push(name.name.text.clone());
-                let (ft, explicit_types, explicit_sizes, _, _) =
+                let (ft, explicit_types, explicit_sizes) =
                     self.check_function(type_params, params, ret.as_ref(), value, name.name.span);
                 self.defining_locals.pop();
                 self.pending.binding_types.insert(name.id, ft.clone());
@@ -1390,98 +1223,65 @@ impl Checker {
                     ty: self.store.resolve(&ft),
                 });
                 let saved = self.locals.len();
-                self.locals.push(Local {
-                    name: name.name.text.clone(),
-                    id: name.id,
-                    ty: ft,
-                    scheme,
-                    aliases: Aliases::new(),
-                    consumable: false,
-                    lambda_depth: self.lambda_depth,
-                    loop_depth: self.loop_depth,
-                });
-                let (bt, ba) = self.expr(body);
+                self.locals.push(Local { name: name.name.text.clone(), id: name.id, ty: ft, scheme });
+                let bt = self.expr(body);
                 let bt = self.forget_local_sizes(&bt, saved, false);
                 self.locals.truncate(saved);
-                (bt, ba)
+                bt
             }
             ExprKind::Update { array, index, value } => {
-                let (at, aa) = self.expr(array);
+                let at = self.expr(array);
                 let slice = self.index_type(&at, array, index, e.span);
-                let (vt, _) = self.expr(value);
+                let vt = self.expr(value);
                 // A slice's size is often known only at run time (`[i:j]`,
                 // `[::2]`); lowering checks that the value's shape fits.
                 self.unify_mode_at(&slice, &vt, value.span, SizeMode::Ignore);
-                if aa.is_empty() && !matches!(strip_parens(array).kind, ExprKind::Var(_)) {
-                    // Updating a fresh value is harmless.
-                }
-                self.consume(&aa, array.span);
-                (at, none())
+                at
             }
             ExprKind::RecordUpdate { record, fields, value } => {
-                let (rt, ra) = self.expr(record);
+                let rt = self.expr(record);
                 let mut t = rt.clone();
                 for f in fields {
                     t = self.project(&t, &f.text, f.span);
                 }
-                let consumed_before: Vec<NodeId> =
-                    ra.iter().filter(|a| self.consumed.contains_key(a)).copied().collect();
-                let (vt, va) = self.expr(value);
+                let vt = self.expr(value);
                 let before = self.diags.len();
                 self.unify_at(&t, &vt, value.span);
-                // A value that consumes the record (`r with f = (r.f with [i] =
-                // v)`, which `r with f[i] = v` means) makes the result fresh:
-                // it does not alias what the value consumed.
-                let ra: Aliases =
-                    ra.into_iter().filter(|a| consumed_before.contains(a) || !self.consumed.contains_key(a)).collect();
                 let path: Vec<&str> = fields.iter().map(|f| f.text.as_str()).collect();
                 self.prefix_mismatches(before, &format!("Cannot update record field \"{}\".", path.join(".")));
-                (rt, ra.union(&va).copied().collect())
+                rt
             }
             ExprKind::Lambda { params, ret, body } => {
-                self.lambda_depth += 1;
-                let (t, _, _, _, _) = self.check_function(&[], params, ret.as_ref(), body, e.span);
-                self.lambda_depth -= 1;
-                (t, none())
+                let (t, _, _) = self.check_function(&[], params, ret.as_ref(), body, e.span);
+                t
             }
             ExprKind::Loop { pat, init, form, body } => self.loop_expr(e, pat, init.as_deref(), form, body),
             ExprKind::Ascribe(inner, te) => {
-                let (t, a) = self.expr(inner);
+                let t = self.expr(inner);
                 let want = self.type_exp(te, AnonMode::Fresh);
                 let before = self.diags.len();
                 self.unify_at(&want, &t, inner.span);
                 self.prefix_mismatches(before, "Expression does not have expected type.");
-                (want, a)
+                want
             }
             ExprKind::Coerce(inner, te) => {
-                let (t, a) = self.expr(inner);
+                let t = self.expr(inner);
                 let want = self.type_exp(te, AnonMode::Unknown);
                 self.unify_mode_at(&want, &t, inner.span, SizeMode::Ignore);
-                (want, a)
+                want
             }
             ExprKind::Assert { cond, body } => {
-                let (ct, _) = self.expr(cond);
+                let ct = self.expr(cond);
                 self.unify_at(&Ty::bool(), &ct, cond.span);
                 self.expr(body)
             }
             ExprKind::Constructor(name, args) => {
-                let mut tys = Vec::new();
-                let mut al = none();
-                for a in args {
-                    let (t, aa) = self.expr(a);
-                    tys.push(t);
-                    al.extend(aa);
-                }
-                let t = self.store.fresh_var(Constraint::Sum(BTreeMap::from([(name.text.clone(), tys)])), e.span);
-                (t, al)
+                let tys = args.iter().map(|a| self.expr(a)).collect();
+                self.store.fresh_var(Constraint::Sum(BTreeMap::from([(name.text.clone(), tys)])), e.span)
             }
-            ExprKind::Hole => (self.fresh_var(e.span), none()),
+            ExprKind::Hole => self.fresh_var(e.span),
             ExprKind::OpenIn(q, inner) => self.open_in(q, inner),
         }
-    }
-
-    fn is_short_circuit(&self, op: &QualName, backquoted: bool) -> bool {
-        !backquoted && (op.name == "&&" || op.name == "||")
     }
 
     /// Joins the types of two branches: sizes that differ become unknown.
@@ -1539,8 +1339,8 @@ impl Checker {
         false
     }
 
-    fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> (Ty, Aliases) {
-        let (vt, va) = self.expr(value);
+    fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
+        let vt = self.expr(value);
         let mut vt = self.store.resolve(&vt);
         let saved = self.locals.len();
         if !sizes.is_empty() {
@@ -1596,35 +1396,21 @@ impl Checker {
         self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
         self.require_irrefutable(pat);
         for (name, id) in bound {
-            let t = self.pending.binding_types.get(&id).cloned().unwrap_or(Ty::Error);
-            let a = self.alias_filter(&t, va.clone());
-            self.bind_local(&name, id, a, true);
+            self.bind_local(&name, id);
         }
-        let (bt, ba) = self.expr(body);
+        let bt = self.expr(body);
         let bt = self.forget_local_sizes(&bt, saved, false);
-        // Aliases of the let-bound variables become aliases of what they aliased.
-        let mut out = Aliases::new();
-        for a in ba {
-            match self.locals[saved..].iter().find(|l| l.id == a) {
-                Some(l) => out.extend(l.aliases.iter().filter(|x| **x != l.id).copied()),
-                None => {
-                    out.insert(a);
-                }
-            }
-        }
-        let bound_ids: Vec<NodeId> = self.locals[saved..].iter().map(|l| l.id).collect();
-        out.retain(|a| !bound_ids.contains(a));
         self.locals.truncate(saved);
-        (bt, out)
+        bt
     }
 
-    fn loop_expr(&mut self, e: &Expr, pat: &Pat, init: Option<&Expr>, form: &LoopForm, body: &Expr) -> (Ty, Aliases) {
-        let (it, ia) = match init {
+    fn loop_expr(&mut self, e: &Expr, pat: &Pat, init: Option<&Expr>, form: &LoopForm, body: &Expr) -> Ty {
+        let it = match init {
             Some(i) => self.expr(i),
             None => self.pattern_as_expr(pat),
         };
         let before = self.diags.len();
-        let out = self.loop_expr_inner(e, pat, init, ia, it, form, body);
+        let out = self.loop_expr_inner(e, pat, it, form, body);
         // Futhark's wording for mismatches between the loop parameter and
         // the body's result (at the pattern or at the body's final value).
         let mut tail = body;
@@ -1651,20 +1437,11 @@ impl Checker {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn loop_expr_inner(
-        &mut self,
-        e: &Expr,
-        pat: &Pat,
-        init: Option<&Expr>,
-        ia: Aliases,
-        it: Ty,
-        form: &LoopForm,
-        body: &Expr,
-    ) -> (Ty, Aliases) {
+    fn loop_expr_inner(&mut self, e: &Expr, pat: &Pat, it: Ty, form: &LoopForm, body: &Expr) -> Ty {
         let it = self.store.resolve(&it);
         let saved = self.locals.len();
         // First attempt with the initial sizes; if the body changes them, redo with unknown sizes.
-        let snapshot = (self.store.vars.clone(), self.store.svars.clone(), self.diags.len(), self.consumed.clone());
+        let snapshot = (self.store.vars.clone(), self.store.svars.clone(), self.diags.len());
         let pending_snapshot = (
             self.pending.insts.len(),
             self.pending.ops.len(),
@@ -1676,7 +1453,7 @@ impl Checker {
         let param_ty = self.store.resolve(&first.0);
         let body_ty = self.store.resolve(&first.1);
         let changed = !self.same_dims(&param_ty, &body_ty);
-        let (param_ty, body_ty, consumed_param) = if changed {
+        let (param_ty, body_ty) = if changed {
             // Variables created by the first attempt stay allocated (stale types may
             // still mention them); the older ones get their earlier state back.
             for (i, v) in snapshot.0.into_iter().enumerate() {
@@ -1686,20 +1463,19 @@ impl Checker {
                 self.store.svars[i] = v;
             }
             self.diags.truncate(snapshot.2);
-            self.consumed = snapshot.3;
             self.pending.insts.truncate(pending_snapshot.0);
             self.pending.ops.truncate(pending_snapshot.1);
             self.pending.literals.truncate(pending_snapshot.2);
             self.pending.matches.truncate(pending_snapshot.3);
             self.pending.irrefutable.truncate(pending_snapshot.4);
             let generalised = self.generalise_changed(&param_ty, &body_ty);
-            let (p, b, c) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
+            let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
             self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
-            (p, b, c)
+            (p, b)
         } else {
-            let (p, b, c) = first;
+            let (p, b) = first;
             self.unify_at(&p, &it, e.span);
-            (p, b, c)
+            (p, b)
         };
         let _ = body_ty;
         if contains_arrow(&self.store.resolve(&param_ty)) {
@@ -1709,54 +1485,10 @@ impl Checker {
                 "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
             );
         }
-        if !consumed_param.is_empty() {
-            // With `loop (a, b) = (x, y)`, only the initial values of the
-            // consumed parameters are consumed.
-            let pats = match &strip_pat(pat).kind {
-                PatKind::Tuple(ps) => Some(ps),
-                _ => None,
-            };
-            let parts = match init {
-                Some(i) => self.tuple_aliases.get(&strip_parens(i).id).cloned(),
-                // `loop (a, b) for …`: the initial values are the variables `a` and `b`.
-                None => pats.map(|ps| {
-                    ps.iter()
-                        .map(|p| match &strip_pat(p).kind {
-                            PatKind::Var(name) => match self.lookup_local(&name.text) {
-                                Some(l) => {
-                                    let mut a = l.aliases.clone();
-                                    a.insert(l.id);
-                                    a
-                                }
-                                None => Aliases::new(),
-                            },
-                            _ => ia.clone(),
-                        })
-                        .collect()
-                }),
-            };
-            let consumed = match (parts, pats) {
-                (Some(parts), Some(ps)) if parts.len() == ps.len() => {
-                    let mut out = Aliases::new();
-                    for (part, p) in parts.iter().zip(ps) {
-                        let mut ids = Vec::new();
-                        pat_var_ids(p, &mut ids);
-                        if ids.iter().any(|id| consumed_param.contains(id)) {
-                            out.extend(part.iter().copied());
-                        }
-                    }
-                    out
-                }
-                _ => ia.clone(),
-            };
-            self.consume(&consumed, init.map(|i| i.span).unwrap_or(pat.span));
-        }
-        let result = self.forget_local_sizes(&param_ty, saved, false);
-        let aliases = if !consumed_param.is_empty() { Aliases::new() } else { ia };
-        (result, aliases)
+        self.forget_local_sizes(&param_ty, saved, false)
     }
 
-    /// One check of a loop body. Returns the parameter type, the body type, and whether a parameter was consumed.
+    /// One check of a loop body. Returns the parameter type and the body type.
     #[allow(clippy::too_many_arguments)]
     fn loop_attempt(
         &mut self,
@@ -1767,30 +1499,27 @@ impl Checker {
         body: &Expr,
         saved: usize,
         _mode: SizeMode,
-    ) -> (Ty, Ty, Vec<NodeId>) {
+    ) -> (Ty, Ty) {
         let param_ty = init_ty.clone();
-        self.loop_depth += 1;
         let mut bound = Vec::new();
         self.pat(pat, &param_ty, AnonMode::Fresh, &mut bound);
         self.require_irrefutable(pat);
-        let mut param_ids = Vec::new();
         for (name, id) in bound {
-            param_ids.push(id);
-            self.bind_local(&name, id, Aliases::from([id]), true);
+            self.bind_local(&name, id);
         }
         match form {
             LoopForm::For { var, bound } => {
-                let (bt, _) = self.expr(bound);
+                let bt = self.expr(bound);
                 let c = self.store.fresh_var(Constraint::Int, bound.span);
                 self.unify_at(&c, &bt, bound.span);
                 let mut vb = Vec::new();
                 self.pat(var, &bt, AnonMode::Fresh, &mut vb);
                 for (name, id) in vb {
-                    self.bind_local(&name, id, Aliases::new(), false);
+                    self.bind_local(&name, id);
                 }
             }
             LoopForm::ForIn { pat: elem_pat, array } => {
-                let (at, aa) = self.expr(array);
+                let at = self.expr(array);
                 let elem = self.fresh_var(array.span);
                 let row = Ty::array_of(elem.clone(), self.store.fresh_svar());
                 self.unify_mode_at(&row, &at, array.span, SizeMode::Ignore);
@@ -1798,24 +1527,18 @@ impl Checker {
                 let mut vb = Vec::new();
                 self.pat(elem_pat, &elem, AnonMode::Fresh, &mut vb);
                 for (name, id) in vb {
-                    self.bind_local(&name, id, aa.clone(), false);
+                    self.bind_local(&name, id);
                 }
             }
             LoopForm::While(cond) => {
-                let (ct, _) = self.expr(cond);
+                let ct = self.expr(cond);
                 self.unify_at(&Ty::bool(), &ct, cond.span);
             }
         }
-        let (bt, _) = self.expr(body);
+        let bt = self.expr(body);
         self.unify_mode_at(&param_ty, &bt, body.span, SizeMode::Ignore);
-        let consumed_params: Vec<NodeId> =
-            param_ids.iter().copied().filter(|id| self.consumed.contains_key(id)).collect();
-        for id in &param_ids {
-            self.consumed.remove(id);
-        }
         self.locals.truncate(saved);
-        self.loop_depth -= 1;
-        (param_ty, bt, consumed_params)
+        (param_ty, bt)
     }
 
     fn row_type(&self, t: &Ty) -> Option<Ty> {
@@ -1867,7 +1590,7 @@ impl Checker {
     }
 
     /// `loop (x, y) for ...` without `= init`: the pattern's variables are the initial values.
-    fn pattern_as_expr(&mut self, p: &Pat) -> (Ty, Aliases) {
+    fn pattern_as_expr(&mut self, p: &Pat) -> Ty {
         match &p.kind {
             PatKind::Var(name) => {
                 // The resolution of the implied initial value is keyed by the
@@ -1877,28 +1600,20 @@ impl Checker {
             }
             PatKind::Record(fields) => {
                 let mut tys = BTreeMap::new();
-                let mut al = Aliases::new();
                 for (n, q) in fields {
-                    let (t, a) = self.pattern_as_expr(q);
+                    let t = self.pattern_as_expr(q);
                     tys.insert(n.text.clone(), t);
-                    al.extend(a);
                 }
-                (Ty::Record(tys), al)
+                Ty::Record(tys)
             }
             PatKind::Tuple(items) => {
-                let mut tys = Vec::new();
-                let mut al = Aliases::new();
-                for i in items {
-                    let (t, a) = self.pattern_as_expr(i);
-                    tys.push(t);
-                    al.extend(a);
-                }
-                (Ty::tuple(tys), al)
+                let tys = items.iter().map(|i| self.pattern_as_expr(i)).collect();
+                Ty::tuple(tys)
             }
             PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => self.pattern_as_expr(inner),
             _ => {
                 self.error("parse-error", p.span, "A loop without an initial value needs a pattern of variables.");
-                (Ty::Error, Aliases::new())
+                Ty::Error
             }
         }
     }
@@ -1971,13 +1686,13 @@ impl Checker {
                 DimIndex::Index(e) => {
                     // An index may be of any signed integer type (as in
                     // Futhark); slice bounds are `i64`.
-                    let (it, _) = self.expr(e);
+                    let it = self.expr(e);
                     let signed = self.store.fresh_var(Constraint::SignedInt, e.span);
                     self.unify_at(&signed, &it, e.span);
                 }
                 DimIndex::Slice { start, end, stride } => {
                     for part in [start, end, stride].into_iter().flatten() {
-                        let (pt, _) = self.expr(part);
+                        let pt = self.expr(part);
                         self.unify_at(&Ty::i64(), &pt, part.span);
                     }
                     let start_p = match start {
@@ -2058,11 +1773,9 @@ impl Checker {
     }
 
     /// Applies a function of type `ft` to arguments, left to right.
-    pub fn apply(&mut self, ft: Ty, fa: Aliases, args: &[&Expr], fspan: Span) -> (Ty, Aliases) {
+    pub fn apply(&mut self, ft: Ty, args: &[&Expr], fspan: Span) -> Ty {
         let mut t = ft;
-        let mut arg_info: Vec<(Aliases, bool, Span)> = Vec::new();
         let mut earlier_fun_args: Vec<Ty> = Vec::new();
-        let mut last_unique = false;
         for (i, arg) in args.iter().enumerate() {
             let shallow = self.store.shallow(&t);
             let arrow = match shallow {
@@ -2077,7 +1790,7 @@ impl Checker {
                     for a in &args[i..] {
                         self.expr(a);
                     }
-                    return (Ty::Error, Aliases::new());
+                    return Ty::Error;
                 }
                 other => {
                     let shown = ty::show_ty(&self.store.resolve(&other), &self.names);
@@ -2101,11 +1814,11 @@ impl Checker {
                     for a in &args[i..] {
                         self.expr(a);
                     }
-                    return (Ty::Error, Aliases::new());
+                    return Ty::Error;
                 }
             };
             let unknowns_before = self.store.next_unknown;
-            let (at, aa) = self.expr(arg);
+            let at = self.expr(arg);
             let unknowns_after = self.store.next_unknown;
             if let (Ty::Arrow(pa), Ty::Arrow(aa_ty)) = (self.store.resolve(&arrow.from), self.store.resolve(&at)) {
                 if aa_ty.consumes && !pa.consumes {
@@ -2141,11 +1854,6 @@ impl Checker {
             if contains_arrow(&self.store.resolve(&at)) {
                 earlier_fun_args.push(at.clone());
             }
-            // A function-valued argument contributes what its closure
-            // aliases, not itself (see `function_closure_aliases`).
-            let aa = if contains_arrow(&self.store.resolve(&at)) { self.function_closure_aliases(aa) } else { aa };
-            arg_info.push((aa, arrow.consumes, arg.span));
-            last_unique = arrow.ret_unique;
             t = match arrow.param {
                 Some(p) => {
                     let d = self.size_of_expr(arg);
@@ -2154,65 +1862,11 @@ impl Checker {
                 None => arrow.to,
             };
         }
-        // Consumption happens after all arguments are evaluated.
-        for (i, (aa, consumes, span)) in arg_info.iter().enumerate() {
-            if !*consumes {
-                continue;
-            }
-            for (j, (other, _, _)) in arg_info.iter().enumerate() {
-                if i != j && other.intersection(aa).next().is_some() {
-                    self.error(
-                        "consuming-argument",
-                        *span,
-                        "Argument is consumed, but it is also used by another argument of the same call.",
-                    );
-                }
-            }
-            let aa = aa.clone();
-            self.consume(&aa, *span);
-        }
-        let fully_applied = !matches!(self.store.shallow(&t), Ty::Arrow(_));
-        let aliases = if fully_applied && last_unique {
-            Aliases::new()
-        } else {
-            let mut out = self.function_closure_aliases(fa);
-            for (aa, consumes, _) in arg_info {
-                if !consumes {
-                    out.extend(aa);
-                }
-            }
-            out
-        };
-        (t, aliases)
-    }
-
-    /// Whether the operator at `node` is the prelude's `|>` or `<|`.
-    fn is_prelude_pipe(&self, node: NodeId) -> bool {
-        match self.info.resolutions.get(&node) {
-            Some(Resolution::Def(d)) => self
-                .info
-                .defs
-                .get(d.0 as usize)
-                .is_some_and(|info| matches!(info.loc, crate::info::DefLoc::File { file_index: 0, .. })),
-            _ => false,
-        }
-    }
-
-    /// The aliases a function value passes on to what applying it returns:
-    /// those of its closure, but not the function variable itself (`op` in
-    /// `op x`) nor the top-level definitions it is built from (`map (+1)`),
-    /// which own no arrays a result could share.
-    fn function_closure_aliases(&self, a: Aliases) -> Aliases {
-        a.into_iter()
-            .filter(|id| {
-                *id != GLOBAL_ALIAS
-                    && !self.locals.iter().any(|l| l.id == *id && matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
-            })
-            .collect()
+        t
     }
 
     /// The type of an operator used infix or in a section; records its resolution.
-    fn operator(&mut self, node: NodeId, op: &QualName, backquoted: bool, span: Span) -> (Ty, Aliases) {
+    fn operator(&mut self, node: NodeId, op: &QualName, backquoted: bool, span: Span) -> Ty {
         if backquoted || !op.quals.is_empty() || self.user_op(&op.name) || op_shape(&op.name).is_none() {
             return self.var(node, op);
         }
@@ -2227,11 +1881,11 @@ impl Checker {
             t
         };
         let ret = if to_bool { Ty::bool() } else { t.clone() };
-        (Ty::arrow(t.clone(), Ty::arrow(t, ret)), Aliases::new())
+        Ty::arrow(t.clone(), Ty::arrow(t, ret))
     }
 
     /// A name in expression position.
-    pub fn var(&mut self, node: NodeId, q: &QualName) -> (Ty, Aliases) {
+    pub fn var(&mut self, node: NodeId, q: &QualName) -> Ty {
         if q.name.len() > 1 && q.name.starts_with('_') {
             self.error(
                 "underscore-use",
@@ -2251,7 +1905,7 @@ impl Checker {
         let is_value = self.lookup_local(head).is_some() || self.global_names.contains_key(head);
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
-            let (mut t, a) = self.simple_var(NodeId(0), head, head_span);
+            let mut t = self.simple_var(NodeId(0), head, head_span);
             let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
             let mut fields: Vec<String> = q.quals[1..].to_vec();
             fields.push(q.name.clone());
@@ -2262,32 +1916,29 @@ impl Checker {
                 inst.0 = node;
             }
             self.record_resolution(node, Resolution::Projection { head: Box::new(head_res), fields });
-            return (t, a);
+            return t;
         }
         if q.quals.len() == 1 && head == "intrinsics" {
             let Some(sig) = intrinsic_signature(&q.name) else {
                 self.error("unknown-name", q.span, format!("Unknown intrinsic `{q}`."));
-                return (Ty::Error, Aliases::new());
+                return Ty::Error;
             };
             let t = self.builtin_signature(sig, node, q.span);
             self.record_resolution(node, Resolution::Builtin(Builtin::Intrinsic(q.name.clone())));
-            return (t, Aliases::new());
+            return t;
         }
         self.error("unknown-name", q.span, format!("Unknown name \"{q}\"."));
-        (Ty::Error, Aliases::new())
+        Ty::Error
     }
 
-    fn simple_var(&mut self, node: NodeId, name: &str, span: Span) -> (Ty, Aliases) {
+    fn simple_var(&mut self, node: NodeId, name: &str, span: Span) -> Ty {
         if let Some(local) = self.lookup_local(name).cloned() {
-            self.check_use(local.id, name, span);
             self.record_resolution(node, Resolution::Local(local.id));
             let t = match &local.scheme {
                 Some(s) => self.instantiate(s, node, span),
                 None => local.ty.clone(),
             };
-            let mut aliases = local.aliases.clone();
-            aliases.insert(local.id);
-            return (t, aliases);
+            return t;
         }
         if self.is_self_reference(name) {
             return self.recursive_use(node, name, span);
@@ -2299,7 +1950,7 @@ impl Checker {
                     span,
                     format!("`{name}` refers to itself: recursion is not supported yet."),
                 );
-                return (Ty::Error, Aliases::new());
+                return Ty::Error;
             }
             let before = self.pending.context_sizes.len();
             let out = self.global_value(node, def, span);
@@ -2321,12 +1972,12 @@ impl Checker {
             self.error("not-supported-yet", span, format!("`{name}`: automatic differentiation is not supported yet."));
         } else if BUILTIN_OPS.contains(&name) {
             // An operator used as a name, e.g. `(+)` reached through a backquote.
-            let (t, a) = self.operator(node, &QualName::unqualified(name, span), false, span);
-            return (t, a);
+            let t = self.operator(node, &QualName::unqualified(name, span), false, span);
+            return t;
         } else {
             self.error("unknown-name", span, format!("Unknown name \"{name}\"."));
         }
-        (Ty::Error, Aliases::new())
+        Ty::Error
     }
 
     /// Whether a name (not a local) refers to the function being defined.
@@ -2340,9 +1991,9 @@ impl Checker {
     }
 
     /// A reference of a top-level function to itself, inside its own body.
-    fn recursive_use(&mut self, node: NodeId, name: &str, span: Span) -> (Ty, Aliases) {
+    fn recursive_use(&mut self, node: NodeId, name: &str, span: Span) -> Ty {
         let applied = std::mem::take(&mut self.self_applied);
-        let Some(me) = self.current_self.as_mut() else { return (Ty::Error, Aliases::new()) };
+        let Some(me) = self.current_self.as_mut() else { return Ty::Error };
         me.used = true;
         let (def, scheme) = (me.def, me.scheme.clone());
         let higher_order = me.params.clone().iter().any(|(_, t)| self.is_higher_order(t));
@@ -2356,7 +2007,7 @@ impl Checker {
         self.record_resolution(node, Resolution::Def(def));
         self.info.recursive_uses.insert(node);
         let t = self.instantiate(&scheme, node, span);
-        (t, Aliases::new())
+        t
     }
 
     /// Whether a parameter type is higher-order for the recursion rules: it
@@ -2459,16 +2110,7 @@ impl Checker {
                 let t = c.type_exp(te, AnonMode::Implicit);
                 let unique = is_unique_type_exp(te);
                 c.names.insert(*id, name.clone());
-                c.locals.push(Local {
-                    name: name.clone(),
-                    id: *id,
-                    ty: t.clone(),
-                    scheme: None,
-                    aliases: Aliases::new(),
-                    consumable: false,
-                    lambda_depth: 0,
-                    loop_depth: 0,
-                });
+                c.locals.push(Local { name: name.clone(), id: *id, ty: t.clone(), scheme: None });
                 params.push((t, unique, Some(*id)));
             }
             let ret = c.type_exp(&parsed.ret, AnonMode::Unknown);
@@ -2701,24 +2343,5 @@ fn contains_existential(t: &TypeExp) -> bool {
             contains_existential(f) || matches!(a.as_ref(), TypeArg::Type(t) if contains_existential(t))
         }
         TypeExp::Var(_) => false,
-    }
-}
-
-/// A pattern without ascriptions and attributes around it.
-fn strip_pat(p: &Pat) -> &Pat {
-    match &p.kind {
-        PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => strip_pat(inner),
-        _ => p,
-    }
-}
-
-/// The ids of the variables a pattern binds.
-fn pat_var_ids(p: &Pat, out: &mut Vec<NodeId>) {
-    match &p.kind {
-        PatKind::Var(_) => out.push(p.id),
-        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => ps.iter().for_each(|p| pat_var_ids(p, out)),
-        PatKind::Record(fs) => fs.iter().for_each(|(_, p)| pat_var_ids(p, out)),
-        PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_var_ids(p, out),
-        PatKind::Wildcard | PatKind::Literal(_) => {}
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod builtins;
 mod checker;
+mod consume;
 mod exhaust;
 mod expr;
 pub mod info;

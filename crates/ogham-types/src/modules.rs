@@ -41,7 +41,7 @@ use ogham_syntax::ast::{
 use ogham_syntax::Span;
 
 use crate::builtins::Builtin;
-use crate::checker::{Aliases, Checker, Scheme, TypeAbbrev, GLOBAL_ALIAS};
+use crate::checker::{Checker, Scheme, TypeAbbrev};
 use crate::expr::{op_shape, AnonMode};
 use crate::info::{DefId, DefInfo, DefLoc, Resolution};
 use crate::ty::{Dim, Ty};
@@ -1769,15 +1769,15 @@ impl Checker {
 
     /// `M.N.x` or `M.x.f.g` (a module member followed by record fields),
     /// where the first `prefix` qualifiers name a module.
-    pub fn module_path_var(&mut self, node: NodeId, q: &QualName, prefix: usize) -> (Ty, Aliases) {
+    pub fn module_path_var(&mut self, node: NodeId, q: &QualName, prefix: usize) -> Ty {
         let Some(m) = self.lookup_module_path(&q.quals[..prefix]) else {
-            return (Ty::Error, Aliases::new());
+            return Ty::Error;
         };
         if prefix == q.quals.len() {
             return self.module_member(node, m, q);
         }
         let member = QualName { quals: q.quals[..prefix].to_vec(), name: q.quals[prefix].clone(), span: q.span };
-        let (mut t, a) = self.module_member(NodeId(0), m, &member);
+        let mut t = self.module_member(NodeId(0), m, &member);
         let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
         let mut fields: Vec<String> = q.quals[prefix + 1..].to_vec();
         fields.push(q.name.clone());
@@ -1788,18 +1788,18 @@ impl Checker {
             inst.0 = node;
         }
         self.record_resolution(node, Resolution::Projection { head: Box::new(head_res), fields });
-        (t, a)
+        t
     }
 
     /// A use of a top-level definition (or of a value seen through a module
     /// type): its type instantiated at `node`.
-    pub fn global_value(&mut self, node: NodeId, def: DefId, span: Span) -> (Ty, Aliases) {
+    pub fn global_value(&mut self, node: NodeId, def: DefId, span: Span) -> Ty {
         let g = &self.globals[def.0 as usize];
         let scheme = g.scheme.clone();
         let Some(alias) = g.alias.clone() else {
             self.record_resolution(node, Resolution::Def(def));
             let t = self.instantiate(&scheme, node, span);
-            return (t, Aliases::from([GLOBAL_ALIAS]));
+            return t;
         };
         let t = self.instantiate(&scheme, node, span);
         // The definition's own type parameters, in terms of this use's
@@ -1814,11 +1814,11 @@ impl Checker {
             self.pending.insts.push((node, def_types, Vec::new()));
         }
         self.record_resolution(node, Resolution::Def(alias.target));
-        (t, Aliases::from([GLOBAL_ALIAS]))
+        t
     }
 
     /// `M.x` where `M` names module `m`.
-    pub fn module_member(&mut self, node: NodeId, m: Module, q: &QualName) -> (Ty, Aliases) {
+    pub fn module_member(&mut self, node: NodeId, m: Module, q: &QualName) -> Ty {
         match m {
             Module::Prim(p) => {
                 if let Some(found) = self.prim_member(node, p, &q.name, q.span) {
@@ -1834,22 +1834,22 @@ impl Checker {
         }
         let module = q.quals.join(".");
         self.error("unknown-name", q.span, format!("Module `{module}` has no member `{}`.", q.name));
-        (Ty::Error, Aliases::new())
+        Ty::Error
     }
 
     /// A member of a numeric module: a built-in function or constant, or an
     /// operator at the module's type (`f32.+`, `i32.<`).
-    fn prim_member(&mut self, node: NodeId, p: PrimType, name: &str, span: Span) -> Option<(Ty, Aliases)> {
+    fn prim_member(&mut self, node: NodeId, p: PrimType, name: &str, span: Span) -> Option<Ty> {
         if let Some((_, to_bool)) = op_shape(name).filter(|_| name != "&&" && name != "||") {
             let t = Ty::Prim(p);
             self.pending.ops.push((node, name.to_string(), t.clone()));
             let ret = if to_bool { Ty::bool() } else { t.clone() };
-            return Some((Ty::arrow(t.clone(), Ty::arrow(t, ret)), Aliases::new()));
+            return Some(Ty::arrow(t.clone(), Ty::arrow(t, ret)));
         }
         let sig = crate::members::member_signature(p, name)?;
         let t = self.builtin_signature(&sig, node, span);
         self.record_resolution(node, Resolution::Builtin(Builtin::ModuleMember { module: p, name: name.to_string() }));
-        Some((t, Aliases::new()))
+        Some(t)
     }
 
     /// Brings a numeric module's members into scope: they shadow top-level
@@ -1860,15 +1860,15 @@ impl Checker {
     }
 
     /// A name that is a member of a numeric module opened in scope.
-    pub fn opened_prim_member(&mut self, node: NodeId, name: &str, span: Span) -> Option<(Ty, Aliases)> {
+    pub fn opened_prim_member(&mut self, node: NodeId, name: &str, span: Span) -> Option<Ty> {
         let prims: Vec<PrimType> = self.modules.opened_prims.iter().rev().copied().collect();
         prims.into_iter().find_map(|p| self.prim_member(node, p, name, span))
     }
 
     /// `M.(e)`: `e` checked with the names of `M` in scope.
-    pub fn open_in(&mut self, q: &QualName, inner: &Expr) -> (Ty, Aliases) {
+    pub fn open_in(&mut self, q: &QualName, inner: &Expr) -> Ty {
         let Some(m) = self.lookup_qual_module(q) else {
-            return (Ty::Error, Aliases::new());
+            return Ty::Error;
         };
         let saved = self.scope();
         let opened = self.modules.opened_prims.len();

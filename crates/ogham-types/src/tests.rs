@@ -166,7 +166,27 @@ fn consumption() {
     err("def g (xs: *[]i32) (ys: []i32) = xs\ndef f (xs: *[]i32) = g xs xs", "consuming-argument");
     err("def f (xs: []i32) : *[]i32 = xs", "return-aliased");
     err("def f (xs: *[]i32) : (*[]i32, *[]i32) = (xs, xs)", "unique-return-aliased");
-    err("def f (xs: *[]i32) = map (\\i -> let ys = xs with [0] = i in ys[0]) (iota 3)", "not-consumable");
+    err("def f (xs: *[]i32) = map (\\i -> let ys = xs with [0] = i32.i64 i in ys[0]) (iota 3)", "not-consumable");
+    err(
+        "def g (x: *[]i32) (i: i64) = x with [i] = 0\ndef f (xs: *[]i32) = let h = g xs in h 0",
+        "contains-consumption",
+    );
+    err("def g (p: *([]i32, []i32)) = p.0\ndef f (xs: *[]i32) = g (xs, xs)", "self-aliasing-arg");
+    err("def t : []i32 = [1]\ndef f (b: bool) = if b then t else [2]", "alias-free-variable");
+    err("def t : *[]i32 = [1]", "unique-constant");
+    err("def f (m: *[][]i32) = m with [0] = m[1]", "in-place-alias");
+    err("def f (o: []i32) = loop a = [1, 2] for i < 2 do let a[0] = 0 in o", "consuming-loop-param-aliases");
+    err(
+        "def f (n: i64) = loop (a: *[]i64, b: *[]i64) = (iota n, iota n) for i < 2 do (a, a)",
+        "loop-parameter-aliases-other",
+    );
+    err(
+        "def f (n: i64) = loop (a, b) = (iota n, iota n) for i < 2 do let b[0] = 1 in (b[1:], b)",
+        "aliases-previously-returned",
+    );
+    ok("def f (xs: []i32) = let ys = xs |> map (+ 1) in ys with [0] = 0");
+    ok("def g (n: i64) = iota n\ndef f (n: i64) = let a = g n in a with [0] = 1");
+    ok("def f (xs: []i32) (ys: []i32) = loop (a, b) = (copy xs, copy ys) for i < 3 do (b with [0] = i, a)");
 }
 
 #[test]
