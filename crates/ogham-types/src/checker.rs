@@ -133,9 +133,11 @@ pub struct Checker {
     pub diags: Vec<Diagnostic>,
     pub info: TypeInfo,
     pub globals: Vec<GlobalDef>,
+    /// The binders of `globals`, for the scope tests of sizes.
+    pub global_binders: HashSet<NodeId>,
     pub global_names: HashMap<String, DefId>,
     pub types: HashMap<String, TypeAbbrev>,
-    pub locals: Vec<Local>,
+    pub locals: crate::locals::Locals,
     pub local_types: Vec<(String, Ty)>,
     pub pending: Pending,
     pub pending_sizes: Vec<(Dim, Dim, Span)>,
@@ -185,9 +187,10 @@ impl Checker {
             diags: Vec::new(),
             info: TypeInfo::default(),
             globals: Vec::new(),
+            global_binders: HashSet::new(),
             global_names: HashMap::new(),
             types: HashMap::new(),
-            locals: Vec::new(),
+            locals: Default::default(),
             local_types: Vec::new(),
             pending: Pending::default(),
             pending_sizes: Vec::new(),
@@ -325,8 +328,14 @@ impl Checker {
         self.names.insert(binder.id, binder.name.text.clone());
     }
 
+    /// Adds a top-level value; its id is its position.
+    pub fn push_global(&mut self, def: GlobalDef) {
+        self.global_binders.insert(def.binder);
+        self.globals.push(def);
+    }
+
     pub fn lookup_local(&self, name: &str) -> Option<&Local> {
-        self.locals.iter().rev().find(|l| l.name == name)
+        self.locals.lookup(name)
     }
 
     /// Instantiates a scheme: fresh variables for type parameters, fresh size
@@ -604,7 +613,7 @@ impl Checker {
             self.info.entries.push(def_id);
         }
         self.info.binding_types.insert(vd.name.id, ty::to_public(&final_ty));
-        self.globals.push(GlobalDef { binder: vd.name.id, scheme, alias: None });
+        self.push_global(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;
@@ -626,7 +635,7 @@ impl Checker {
                 continue;
             }
             let visible = |c: &Checker, x: NodeId| {
-                c.header_scope.contains(&x) || implicit.contains(&x) || c.globals.iter().any(|g| g.binder == x)
+                c.header_scope.contains(&x) || implicit.contains(&x) || c.global_binders.contains(&x)
             };
             let ok = match &d {
                 Dim::Poly(p) => p.vars().all(|x| visible(self, x)),

@@ -714,7 +714,7 @@ impl Checker {
                 && body_aliases.iter().all(|a| {
                     *a != GLOBAL_ALIAS
                         && !param_vars.iter().any(|(id, _, _)| id == a)
-                        && !self.locals[..saved_locals.min(self.locals.len())].iter().any(|l| l.id == *a)
+                        && !self.locals.contains_id_before(*a, saved_locals)
                 }));
         // Resolved, so that a result size solved to a parameter (`\k -> iota k`)
         // makes the arrow dependent on it.
@@ -751,9 +751,7 @@ impl Checker {
             return declared.clone();
         }
         let visible = |v: NodeId| {
-            !ty::is_svar(v)
-                && !ty::is_opaque(v)
-                && (self.locals.iter().any(|l| l.id == v) || self.globals.iter().any(|g| g.binder == v))
+            !ty::is_svar(v) && !ty::is_opaque(v) && (self.locals.contains_id(v) || self.global_binders.contains(&v))
         };
         // Anonymous sizes the body made one size share one existential.
         let mut same: Vec<(Dim, Dim)> = Vec::new();
@@ -963,7 +961,7 @@ impl Checker {
 
     /// Checks that a use of local `id` does not touch a consumed value.
     fn check_use(&mut self, id: NodeId, name: &str, span: Span) {
-        let aliases = self.locals.iter().rev().find(|l| l.id == id).map(|l| l.aliases.clone()).unwrap_or_default();
+        let aliases = self.locals.by_id(id).map(|l| l.aliases.clone()).unwrap_or_default();
         // Name the consumed variables this use reaches through its aliases
         // (Futhark reports the variable that was consumed).
         let mut through: Vec<String> = Vec::new();
@@ -1007,7 +1005,7 @@ impl Checker {
                 );
                 continue;
             }
-            let Some(local) = self.locals.iter().rev().find(|l| l.id == *a).cloned() else { continue };
+            let Some(local) = self.locals.by_id(*a).cloned() else { continue };
             if !local.consumable {
                 self.error(
                     "not-consumable",
@@ -1289,7 +1287,7 @@ impl Checker {
                     self.locals.truncate(saved);
                     joined = if first { bt } else { self.join(&joined, &bt, case.body.span) };
                     first = false;
-                    al.extend(ba.into_iter().filter(|v| self.locals.iter().any(|l| l.id == *v) || *v == GLOBAL_ALIAS));
+                    al.extend(ba.into_iter().filter(|v| self.locals.contains_id(*v) || *v == GLOBAL_ALIAS));
                     all_consumed.extend(self.consumed.drain());
                 }
                 // As for `if`: what one case consumed, no result aliases.
@@ -2130,7 +2128,7 @@ impl Checker {
         a.into_iter()
             .filter(|id| {
                 *id != GLOBAL_ALIAS
-                    && !self.locals.iter().any(|l| l.id == *id && matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
+                    && !self.locals.all_by_id(*id).any(|l| matches!(self.store.resolve(&l.ty), Ty::Arrow(_)))
             })
             .collect()
     }

@@ -19,6 +19,7 @@ mod checker;
 mod exhaust;
 mod expr;
 pub mod info;
+mod locals;
 mod members;
 mod modules;
 pub mod prelude;

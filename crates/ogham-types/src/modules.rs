@@ -684,7 +684,7 @@ impl Checker {
         info.size_params = scheme.size_params.clone();
         info.is_entry = false;
         self.info.defs.push(info);
-        self.globals.push(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
+        self.push_global(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
         id
     }
 
@@ -810,19 +810,21 @@ impl Checker {
         self.modules.local_depth = local_depth;
         // The module's names shadow the local variables in scope.
         let mut hidden = Vec::new();
-        for (i, l) in self.locals.iter_mut().enumerate() {
+        for i in 0..self.locals.len() {
+            let name = &self.locals[i].name;
             let shadowed = match &m {
-                Module::Struct(env) => env.values.contains_key(&l.name),
-                Module::Prim(p) => prim_provides(*p, &l.name),
+                Module::Struct(env) => env.values.contains_key(name),
+                Module::Prim(p) => prim_provides(*p, name),
                 Module::Functor(_) => false,
             };
             if shadowed {
-                hidden.push((i, std::mem::take(&mut l.name)));
+                let name = self.locals.hide_name(i);
+                hidden.push((i, name));
             }
         }
         let r = self.expr(inner);
         for (i, name) in hidden {
-            self.locals[i].name = name;
+            self.locals.restore_name(i, name);
         }
         self.modules.opened_prims.truncate(opened);
         self.set_scope(saved);

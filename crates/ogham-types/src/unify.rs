@@ -212,8 +212,8 @@ impl Checker {
                     !params.contains(&v)
                         && (is_svar(v)
                             || implicit.contains(&v)
-                            || self.locals.iter().any(|l| l.id == v)
-                            || self.globals.iter().any(|g| g.binder == v))
+                            || self.locals.contains_id(v)
+                            || self.global_binders.contains(&v))
                 };
                 let (xto, yto) = same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope);
                 self.unify(&xto, &yto, mode, span)
