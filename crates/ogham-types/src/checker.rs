@@ -532,7 +532,7 @@ impl Checker {
         let mut type_params = explicit_types;
         let mut free = Vec::new();
         collect_vars(&self.store, &resolved, &mut free);
-        if free.iter().any(|v| matches!(self.store.vars[*v as usize].constraint, Constraint::Eq)) {
+        if free.iter().any(|v| matches!(self.store.var(*v).constraint, Constraint::Eq)) {
             // Futhark does not generalise over types compared with `==`.
             self.error(
                 "equality-not-supported",
@@ -543,7 +543,7 @@ impl Checker {
         for v in free {
             let id = self.store.fresh_synthetic();
             self.names.insert(id, format!("'{}", (b'a' + (type_params.len() % 26) as u8) as char));
-            self.store.vars[v as usize].binding = Some(Ty::Param(id));
+            self.store.set_binding(v, Ty::Param(id));
             type_params.push(id);
         }
         // Sizes of the arrows' parameters that nothing determined (`def f =
@@ -821,11 +821,14 @@ impl Checker {
             );
         }
         // Default overloaded literals and operators.
-        for v in 0..self.store.vars.len() {
-            if self.store.vars[v].binding.is_some() {
+        // Only variables given a constraint can have a default: the store
+        // keeps a list of them, so that this does not visit every variable
+        // of every earlier definition.
+        for v in self.store.take_defaultable() {
+            if self.store.var(v).binding.is_some() {
                 continue;
             }
-            let default = match self.store.vars[v].constraint.clone() {
+            let default = match self.store.var(v).constraint.clone() {
                 Constraint::Num
                 | Constraint::Int
                 | Constraint::SignedInt
@@ -834,7 +837,7 @@ impl Checker {
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),
                 Constraint::Sum(cs) => Some(Ty::Sum(cs)),
                 Constraint::Record(_) => {
-                    let origin = self.store.vars[v].origin;
+                    let origin = self.store.var(v).origin;
                     self.error(
                         "record-type-not-known",
                         origin,
@@ -845,7 +848,7 @@ impl Checker {
                 Constraint::None | Constraint::Eq => None,
             };
             if let Some(t) = default {
-                self.store.vars[v].binding = Some(t);
+                self.store.set_binding(v, t);
             }
         }
         for (lit, negated, ty, span) in std::mem::take(&mut self.pending.literals) {

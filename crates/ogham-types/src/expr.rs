@@ -1586,7 +1586,7 @@ impl Checker {
         let it = self.store.resolve(&it);
         let saved = self.locals.len();
         // First attempt with the initial sizes; if the body changes them, redo with unknown sizes.
-        let snapshot = (self.store.vars.clone(), self.store.svars.clone(), self.diags.len(), self.consumed.clone());
+        let snapshot = (self.store.snapshot(), self.diags.len(), self.consumed.clone());
         let pending_snapshot = (
             self.pending.insts.len(),
             self.pending.ops.len(),
@@ -1601,14 +1601,9 @@ impl Checker {
         let (param_ty, body_ty, consumed_param) = if changed {
             // Variables created by the first attempt stay allocated (stale types may
             // still mention them); the older ones get their earlier state back.
-            for (i, v) in snapshot.0.into_iter().enumerate() {
-                self.store.vars[i] = v;
-            }
-            for (i, v) in snapshot.1.into_iter().enumerate() {
-                self.store.svars[i] = v;
-            }
-            self.diags.truncate(snapshot.2);
-            self.consumed = snapshot.3;
+            self.store.rollback(snapshot.0);
+            self.diags.truncate(snapshot.1);
+            self.consumed = snapshot.2;
             self.pending.insts.truncate(pending_snapshot.0);
             self.pending.ops.truncate(pending_snapshot.1);
             self.pending.literals.truncate(pending_snapshot.2);
@@ -1619,6 +1614,7 @@ impl Checker {
             self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
             (p, b, c)
         } else {
+            self.store.commit(snapshot.0);
             let (p, b, c) = first;
             self.unify_at(&p, &it, e.span);
             (p, b, c)

@@ -8,6 +8,7 @@
 //! ([`SVAR_BASE`]..) so that they can live inside [`Poly`] terms and reuse its
 //! normalisation; they never escape into `TypeInfo`.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -183,18 +184,54 @@ pub struct VarInfo {
 }
 
 /// The substitution built by unification, and the counters for fresh names.
+///
+/// Type variables form chains of variable-to-variable bindings (unifying
+/// two variables binds the newer to the older); [`Store::shallow`]
+/// remembers where each chain it followed ends, so that following a long
+/// chain again costs one step. Changes can be undone back to a
+/// [`Snapshot`] (a loop checked a second time with generalised sizes).
 #[derive(Default, Debug)]
 pub struct Store {
-    pub vars: Vec<VarInfo>,
-    pub svars: Vec<Option<Dim>>,
+    vars: Vec<VarInfo>,
+    svars: Vec<Option<Dim>>,
     pub next_unknown: u32,
     pub next_synthetic: u32,
+    /// For each type variable, a variable its chain of bindings reaches
+    /// (itself when none is known), valid while its epoch is `epoch`.
+    shortcuts: Vec<Cell<(u32, u32)>>,
+    /// Bumped when changes are undone: the links a shortcut skipped may be gone.
+    epoch: u32,
+    /// Variables that may have to be defaulted when the definition ends:
+    /// those given a constraint other than `Constraint::None`.
+    defaultable: Vec<u32>,
+    /// The earlier states of what changed since the oldest open snapshot.
+    trail: Vec<Undo>,
+    open_snapshots: u32,
+}
+
+#[derive(Debug)]
+enum Undo {
+    Var(u32, VarInfo),
+    Svar(u32, Option<Dim>),
+}
+
+/// A point [`Store::rollback`] can return to.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot {
+    vars: usize,
+    svars: usize,
+    trail: usize,
 }
 
 impl Store {
     pub fn fresh_var(&mut self, constraint: Constraint, origin: ogham_syntax::Span) -> Ty {
+        let v = self.vars.len() as u32;
+        if constraint != Constraint::None {
+            self.defaultable.push(v);
+        }
         self.vars.push(VarInfo { binding: None, constraint, origin });
-        Ty::Var(self.vars.len() as u32 - 1)
+        self.shortcuts.push(Cell::new((v, self.epoch)));
+        Ty::Var(v)
     }
     pub fn fresh_svar(&mut self) -> Dim {
         self.svars.push(None);
@@ -209,6 +246,80 @@ impl Store {
         NodeId(SYNTHETIC_BASE + self.next_synthetic)
     }
 
+    /// What is known about type variable `v`.
+    pub fn var(&self, v: u32) -> &VarInfo {
+        &self.vars[v as usize]
+    }
+
+    fn save_var(&mut self, v: u32) {
+        if self.open_snapshots > 0 {
+            if let Some(info) = self.vars.get(v as usize) {
+                self.trail.push(Undo::Var(v, info.clone()));
+            }
+        }
+    }
+
+    /// Binds type variable `v` (unbound, or a generalised or defaulted one).
+    pub fn set_binding(&mut self, v: u32, ty: Ty) {
+        self.save_var(v);
+        if let Some(info) = self.vars.get_mut(v as usize) {
+            info.binding = Some(ty);
+        }
+    }
+
+    pub fn set_constraint(&mut self, v: u32, constraint: Constraint) {
+        self.save_var(v);
+        if constraint != Constraint::None {
+            self.defaultable.push(v);
+        }
+        if let Some(info) = self.vars.get_mut(v as usize) {
+            info.constraint = constraint;
+        }
+    }
+
+    /// The variables that may need a default type, in order of creation,
+    /// each once; the list starts afresh.
+    pub fn take_defaultable(&mut self) -> Vec<u32> {
+        let mut vs = std::mem::take(&mut self.defaultable);
+        vs.sort_unstable();
+        vs.dedup();
+        vs
+    }
+
+    /// Starts recording changes so that they can be undone.
+    pub fn snapshot(&mut self) -> Snapshot {
+        self.open_snapshots += 1;
+        Snapshot { vars: self.vars.len(), svars: self.svars.len(), trail: self.trail.len() }
+    }
+
+    /// Keeps the changes made since `snap`.
+    pub fn commit(&mut self, snap: Snapshot) {
+        let _ = snap;
+        self.close_snapshot();
+    }
+
+    /// Gives the variables that existed at `snap` their state then back;
+    /// variables created since stay allocated as they are (stale types may
+    /// still mention them).
+    pub fn rollback(&mut self, snap: Snapshot) {
+        while self.trail.len() > snap.trail {
+            match self.trail.pop() {
+                Some(Undo::Var(v, info)) if (v as usize) < snap.vars => self.vars[v as usize] = info,
+                Some(Undo::Svar(v, b)) if (v as usize) < snap.svars => self.svars[v as usize] = b,
+                _ => {}
+            }
+        }
+        self.epoch += 1;
+        self.close_snapshot();
+    }
+
+    fn close_snapshot(&mut self) {
+        self.open_snapshots = self.open_snapshots.saturating_sub(1);
+        if self.open_snapshots == 0 {
+            self.trail.clear();
+        }
+    }
+
     fn svar_binding(&self, id: NodeId) -> Option<&Dim> {
         if !is_svar(id) {
             return None;
@@ -217,7 +328,13 @@ impl Store {
     }
 
     pub fn bind_svar(&mut self, id: NodeId, dim: Dim) {
-        if let Some(slot) = self.svars.get_mut((id.0 - SVAR_BASE) as usize) {
+        let i = (id.0.wrapping_sub(SVAR_BASE)) as usize;
+        if self.open_snapshots > 0 {
+            if let Some(old) = self.svars.get(i) {
+                self.trail.push(Undo::Svar(i as u32, old.clone()));
+            }
+        }
+        if let Some(slot) = self.svars.get_mut(i) {
             *slot = Some(dim);
         }
     }
@@ -254,20 +371,51 @@ impl Store {
         self.resolve_dim_depth(&Dim::Poly(out), depth + 1)
     }
 
-    /// Follows variable bindings at the top of a type.
-    pub fn shallow(&self, ty: &Ty) -> Ty {
-        let mut t = ty.clone();
-        let mut fuel = 10_000;
-        while let Ty::Var(v) = t {
-            match self.vars.get(v as usize).and_then(|i| i.binding.clone()) {
-                Some(b) if fuel > 0 => {
-                    fuel -= 1;
-                    t = b
-                }
-                _ => break,
+    /// The next variable on `v`'s chain: a valid shortcut, or the variable it is bound to.
+    fn next_on_chain(&self, v: u32) -> Option<u32> {
+        let (to, epoch) = self.shortcuts.get(v as usize)?.get();
+        if epoch == self.epoch && to != v {
+            return Some(to);
+        }
+        match &self.vars.get(v as usize)?.binding {
+            Some(Ty::Var(w)) => Some(*w),
+            _ => None,
+        }
+    }
+
+    /// The last variable of `v`'s chain of variable-to-variable bindings:
+    /// unbound, or bound to a type that is not a variable.
+    pub fn chain_end(&self, v: u32) -> u32 {
+        let mut end = v;
+        let mut steps = 0usize;
+        // Chains have no cycles (a variable is bound only to an older
+        // one or to a type it does not occur in); the bound is a guard.
+        while let Some(next) = self.next_on_chain(end) {
+            end = next;
+            steps += 1;
+            if steps > self.vars.len() {
+                return end;
             }
         }
-        t
+        if steps > 1 {
+            let mut x = v;
+            for _ in 0..steps {
+                let Some(next) = self.next_on_chain(x) else { break };
+                self.shortcuts[x as usize].set((end, self.epoch));
+                x = next;
+            }
+        }
+        end
+    }
+
+    /// Follows variable bindings at the top of a type.
+    pub fn shallow(&self, ty: &Ty) -> Ty {
+        let Ty::Var(v) = ty else { return ty.clone() };
+        let end = self.chain_end(*v);
+        match self.vars.get(end as usize).and_then(|i| i.binding.as_ref()) {
+            Some(b) => b.clone(),
+            None => Ty::Var(end),
+        }
     }
 
     /// The type with every bound variable substituted, arrays re-flattened.

@@ -237,7 +237,7 @@ impl Checker {
         if self.occurs(v, ty) {
             return Err(Mismatch::Occurs);
         }
-        let constraint = self.store.vars[v as usize].constraint.clone();
+        let constraint = self.store.var(v).constraint.clone();
         if *ty == Ty::Var(v) {
             return Ok(());
         }
@@ -246,15 +246,15 @@ impl Checker {
             // so that chains of variables (the elements of a long array
             // literal) stay one link deep instead of growing with each
             // unification, which made checking them quadratic.
-            let other = self.store.vars[*w as usize].constraint.clone();
+            let other = self.store.var(*w).constraint.clone();
             let merged = self.merge_constraints(constraint, other, mode, span)?;
             let (keep, bind) = if *w < v { (*w, v) } else { (v, *w) };
-            self.store.vars[keep as usize].constraint = merged;
-            self.store.vars[bind as usize].binding = Some(Ty::Var(keep));
+            self.store.set_constraint(keep, merged);
+            self.store.set_binding(bind, Ty::Var(keep));
             return Ok(());
         }
         self.check_constraint(&constraint, ty, mode, span)?;
-        self.store.vars[v as usize].binding = Some(ty.clone());
+        self.store.set_binding(v, ty.clone());
         Ok(())
     }
 
