@@ -1025,10 +1025,10 @@ fn array_of_arrows(t: &Ty) -> bool {
 
 /// The unresolved type variables of a resolved type, in order of appearance.
 pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
-    match store.shallow(ty) {
-        Ty::Var(v) if !out.contains(&v) => out.push(v),
+    match &*store.head(ty) {
+        Ty::Var(v) if !out.contains(v) => out.push(*v),
         Ty::Var(_) => {}
-        Ty::Array(e, _) => collect_vars(store, &e, out),
+        Ty::Array(e, _) => collect_vars(store, e, out),
         Ty::Record(fs) => fs.values().for_each(|t| collect_vars(store, t, out)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| collect_vars(store, t, out)),
         Ty::Arrow(a) => {

@@ -8,6 +8,7 @@
 //! ([`SVAR_BASE`]..) so that they can live inside [`Poly`] terms and reuse its
 //! normalisation; they never escape into `TypeInfo`.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -410,11 +411,18 @@ impl Store {
 
     /// Follows variable bindings at the top of a type.
     pub fn shallow(&self, ty: &Ty) -> Ty {
-        let Ty::Var(v) = ty else { return ty.clone() };
+        self.head(ty).into_owned()
+    }
+
+    /// Follows variable bindings at the top of a type without copying it:
+    /// `ty` itself, the type its chain of variables is bound to, or the
+    /// unbound variable that ends the chain.
+    pub fn head<'a>(&'a self, ty: &'a Ty) -> Cow<'a, Ty> {
+        let Ty::Var(v) = ty else { return Cow::Borrowed(ty) };
         let end = self.chain_end(*v);
         match self.vars.get(end as usize).and_then(|i| i.binding.as_ref()) {
-            Some(b) => b.clone(),
-            None => Ty::Var(end),
+            Some(b) => Cow::Borrowed(b),
+            None => Cow::Owned(Ty::Var(end)),
         }
     }
 
@@ -427,9 +435,9 @@ impl Store {
         if depth > 500 {
             return Ty::Error;
         }
-        match self.shallow(ty) {
+        match &*self.head(ty) {
             Ty::Array(elem, shape) => {
-                let elem = self.resolve_depth(&elem, depth + 1);
+                let elem = self.resolve_depth(elem, depth + 1);
                 let mut out = elem;
                 for d in shape.iter().rev() {
                     out = Ty::array_of(out, self.resolve_dim(d));
@@ -451,7 +459,7 @@ impl Store {
                 consumes: a.consumes,
                 ret_unique: a.ret_unique,
             })),
-            other => other,
+            other => other.clone(),
         }
     }
 }

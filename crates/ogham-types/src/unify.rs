@@ -5,6 +5,7 @@
 //! the top-level definition. Failures are reported by the caller, which
 //! knows the span and how to describe the two types.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use ogham_syntax::ast::NodeId;
@@ -138,9 +139,18 @@ impl Checker {
     }
 
     pub fn unify(&mut self, t1: &Ty, t2: &Ty, mode: SizeMode, span: Span) -> Result<(), Mismatch> {
-        let a = self.store.shallow(t1);
-        let b = self.store.shallow(t2);
-        match (&a, &b) {
+        // Only a variable's binding is copied (out of the store, which
+        // unifying changes); a type given here is looked into in place, so
+        // that unifying nested types does not copy each level again.
+        let a = match t1 {
+            Ty::Var(_) => Cow::Owned(self.store.shallow(t1)),
+            _ => Cow::Borrowed(t1),
+        };
+        let b = match t2 {
+            Ty::Var(_) => Cow::Owned(self.store.shallow(t2)),
+            _ => Cow::Borrowed(t2),
+        };
+        match (&*a, &*b) {
             (Ty::Error, _) | (_, Ty::Error) => Ok(()),
             (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
             (Ty::Var(x), _) => self.bind_var(*x, &b, mode, span),
@@ -223,9 +233,9 @@ impl Checker {
     }
 
     fn occurs(&self, v: u32, ty: &Ty) -> bool {
-        match self.store.shallow(ty) {
-            Ty::Var(w) => w == v,
-            Ty::Array(e, _) => self.occurs(v, &e),
+        match &*self.store.head(ty) {
+            Ty::Var(w) => *w == v,
+            Ty::Array(e, _) => self.occurs(v, e),
             Ty::Record(fs) => fs.values().any(|t| self.occurs(v, t)),
             Ty::Sum(cs) => cs.values().flatten().any(|t| self.occurs(v, t)),
             Ty::Arrow(a) => self.occurs(v, &a.from) || self.occurs(v, &a.to),
