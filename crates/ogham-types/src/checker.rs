@@ -177,6 +177,8 @@ pub struct Checker {
     /// The opaque size variable of each non-polynomial size expression, by
     /// its canonical text (see `Checker::register_opaque_sizes`).
     pub size_terms: HashMap<String, NodeId>,
+    /// Whether a `type-too-large` error was reported in the current top-level declaration.
+    pub too_large_reported: bool,
 }
 
 impl Checker {
@@ -211,11 +213,36 @@ impl Checker {
             lifted_abbrevs: HashSet::new(),
             modules: Default::default(),
             size_terms: HashMap::new(),
+            too_large_reported: false,
         }
     }
 
     pub fn error(&mut self, name: &'static str, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(name, span, msg));
+    }
+
+    /// Reports a type with more than [`ty::MAX_TYPE_SIZE`] nodes, once per
+    /// top-level definition (the same type is usually met again).
+    pub fn too_large_error(&mut self, span: Span) {
+        if self.too_large_reported {
+            return;
+        }
+        self.too_large_reported = true;
+        self.error(
+            "type-too-large",
+            span,
+            format!(
+                "Type is too large: it has more than {} parts once type abbreviations and inferred types are expanded (does a type abbreviation or polymorphic function double its argument's type at each use?).",
+                ty::MAX_TYPE_SIZE
+            ),
+        );
+    }
+
+    /// Reports a type found too large by the store since the last check.
+    pub fn check_too_large(&mut self, span: Span) {
+        if self.store.take_too_large() {
+            self.too_large_error(span);
+        }
     }
 
     pub fn show(&self, ty: &Ty) -> String {
@@ -372,8 +399,20 @@ impl Checker {
             sizes.insert(*p, d.clone());
             inst_sizes.push((*p, d));
         }
-        let mut ty = ty::subst_params(&scheme.ty, &types);
-        ty = ty::subst_sizes(&ty, &sizes);
+        let mut ty = if types.is_empty() { scheme.ty.clone() } else { ty::subst_params(&scheme.ty, &types) };
+        if !sizes.is_empty() {
+            ty = ty::subst_sizes(&ty, &sizes);
+        }
+        let fresh_per_use = |d: &Dim| match d {
+            Dim::Unknown(_) => true,
+            Dim::Poly(p) => p.vars().any(ty::is_opaque),
+        };
+        if !ty::any_dim(&ty, &fresh_per_use) {
+            if !inst_types.is_empty() || !inst_sizes.is_empty() {
+                self.pending.insts.push((node, inst_types, inst_sizes));
+            }
+            return ty;
+        }
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
         ty = ty::map_dims(&ty, &mut |d| match d {
@@ -405,6 +444,7 @@ impl Checker {
     }
 
     pub fn check_type_dec(&mut self, td: &TypeDec) {
+        self.too_large_reported = false;
         self.note_name(&td.name);
         let saved_types = self.local_types.len();
         let saved_locals = self.locals.len();
@@ -430,6 +470,7 @@ impl Checker {
         let errors_before = self.diags.len();
         let ty = self.type_exp(&td.def, crate::expr::AnonMode::Unknown);
         let ty = self.store.resolve(&ty);
+        self.check_too_large(td.def.span());
         if self.diags.len() == errors_before
             && td.liftedness == ogham_syntax::ast::Liftedness::Unlifted
             && contains_arrow(&ty)
@@ -469,6 +510,7 @@ impl Checker {
 
     pub fn check_value_dec(&mut self, vd: &ValueDec, loc: DefLoc, is_main: bool) {
         self.note_name(&vd.name);
+        self.too_large_reported = false;
         self.pending = Pending::default();
         self.pending_sizes.clear();
         self.consumed.clear();
@@ -528,6 +570,7 @@ impl Checker {
             }
         }
         let resolved = self.store.resolve(&fun_ty);
+        self.check_too_large(vd.name.name.span);
         // Generalise over the remaining type variables.
         let mut type_params = explicit_types;
         let mut free = Vec::new();
@@ -593,7 +636,9 @@ impl Checker {
         if is_entry {
             self.check_entry(vd, &final_ty, !type_params.is_empty());
         }
+        self.check_too_large(vd.name.name.span);
         self.record_pending();
+        self.check_too_large(vd.name.name.span);
 
         let failed = self.diags.len() > errors_before;
         let scheme = if failed {

@@ -170,13 +170,49 @@ impl Checker {
     // ---------------------------------------------------------------- types
 
     pub fn type_exp(&mut self, te: &TypeExp, mode: AnonMode) -> Ty {
+        let t = self.type_exp_inner(te, mode);
+        self.limit_type_size(t, &HashMap::new(), te.span())
+    }
+
+    /// `t`, or `Ty::Error` after a `type-too-large` error at `span` if `t`
+    /// (with the type parameters replaced by types of the sizes in
+    /// `params`) has more than [`ty::MAX_TYPE_SIZE`] nodes.
+    fn limit_type_size(&mut self, t: Ty, params: &HashMap<NodeId, usize>, span: Span) -> Ty {
+        if ty::size_capped(&t, params, ty::MAX_TYPE_SIZE) > ty::MAX_TYPE_SIZE {
+            self.too_large_error(span);
+            return Ty::Error;
+        }
+        t
+    }
+
+    /// The components of a tuple, record or sum type, stopping at the
+    /// first that makes the whole too large.
+    fn component_types<'t>(&mut self, items: impl Iterator<Item = &'t TypeExp>, mode: AnonMode) -> Option<Vec<Ty>> {
+        let mut total = 0;
+        let mut out = Vec::new();
+        for te in items {
+            let t = self.type_exp(te, mode);
+            total += ty::size_capped(&t, &HashMap::new(), ty::MAX_TYPE_SIZE);
+            if total > ty::MAX_TYPE_SIZE {
+                self.too_large_error(te.span());
+                return None;
+            }
+            out.push(t);
+        }
+        Some(out)
+    }
+
+    fn type_exp_inner(&mut self, te: &TypeExp, mode: AnonMode) -> Ty {
         match te {
             TypeExp::Var(q) => self.type_name(q, &[], te.span(), mode),
-            TypeExp::Tuple(items, _) => Ty::tuple(items.iter().map(|t| self.type_exp(t, mode)).collect()),
+            TypeExp::Tuple(items, _) => match self.component_types(items.iter(), mode) {
+                Some(tys) => Ty::tuple(tys),
+                None => Ty::Error,
+            },
             TypeExp::Record(fields, _) => {
+                let Some(tys) = self.component_types(fields.iter().map(|(_, t)| t), mode) else { return Ty::Error };
                 let mut out = BTreeMap::new();
-                for (name, t) in fields {
-                    let ty = self.type_exp(t, mode);
+                for ((name, _), ty) in fields.iter().zip(tys) {
                     if out.insert(name.text.clone(), ty).is_some() {
                         self.error(
                             "duplicate-field",
@@ -242,9 +278,12 @@ impl Checker {
                         format!("Sum types must have less than 256 constructors (this one has {}).", cons.len()),
                     );
                 }
+                let Some(mut all) = self.component_types(cons.iter().flat_map(|(_, ts)| ts.iter()), mode) else {
+                    return Ty::Error;
+                };
                 let mut out = BTreeMap::new();
                 for (name, ts) in cons {
-                    let tys = ts.iter().map(|t| self.type_exp(t, mode)).collect();
+                    let tys: Vec<Ty> = all.drain(..ts.len()).collect();
                     if out.insert(name.text.clone(), tys).is_some() {
                         self.error(
                             "duplicate-field",
@@ -389,8 +428,25 @@ impl Checker {
                         }
                     }
                 }
-                let t = ty::subst_params(&abbrev.ty, &types);
-                let t = ty::subst_sizes(&t, &sizes);
+                // A parametric abbreviation can double its argument (`type
+                // pair 'a = (a, a)`): the size is checked before the copy.
+                let param_sizes: HashMap<NodeId, usize> =
+                    types.iter().map(|(p, t)| (*p, ty::size_capped(t, &HashMap::new(), ty::MAX_TYPE_SIZE))).collect();
+                if ty::size_capped(&abbrev.ty, &param_sizes, ty::MAX_TYPE_SIZE) > ty::MAX_TYPE_SIZE {
+                    self.too_large_error(span);
+                    return Ty::Error;
+                }
+                // Copied only where something changes: abbreviations can be large.
+                let mut t = abbrev.ty;
+                if !types.is_empty() {
+                    t = ty::subst_params(&t, &types);
+                }
+                if !sizes.is_empty() {
+                    t = ty::subst_sizes(&t, &sizes);
+                }
+                if !ty::has_unknown_dims(&t) {
+                    return t;
+                }
                 // Existential sizes inside an abbreviation are fresh at each use.
                 let mut fresh: HashMap<u32, Dim> = HashMap::new();
                 // In a top-level parameter (`type~ t = #v []i32`, `def f (x: t)`)
@@ -1053,6 +1109,14 @@ impl Checker {
         let (t, a) = self.expr_inner(e);
         self.record(e, &t);
         let a = self.alias_filter(&t, a);
+        // A type resolved while checking `e` was too large, or `e`'s is: it
+        // does not flow further (unifying it would take as long as
+        // expanding it).
+        if self.store.take_too_large() || self.store.too_large(&t) {
+            self.too_large_error(e.span);
+            self.record(e, &Ty::Error);
+            return (Ty::Error, a);
+        }
         (t, a)
     }
 

@@ -258,6 +258,7 @@ impl Checker {
                 self.modules.local_depth -= 1;
             }
         }
+        self.check_too_large(dec.span());
     }
 
     /// The module a path names: `M`, `M.N`.

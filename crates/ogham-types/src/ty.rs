@@ -184,6 +184,44 @@ pub struct VarInfo {
     pub origin: ogham_syntax::Span,
 }
 
+/// The most nodes (primitive types, arrays, records, sums, functions,
+/// parameters) a type may have once type abbreviations and variables are
+/// expanded. Types in real programs have at most a few hundred; the limit
+/// stops types that double at each abbreviation or polymorphic application
+/// (`type t1 = (t0, t0)`, `def f1 x = f0 (f0 x)`) before they exhaust
+/// memory (`type-too-large`).
+pub const MAX_TYPE_SIZE: usize = 20_000;
+
+/// The number of nodes of `ty` (variables not followed), or `cap + 1` if
+/// there are more than `cap`; a type parameter counts as the size `params`
+/// gives it (what it will be replaced by), else 1.
+pub fn size_capped(ty: &Ty, params: &HashMap<NodeId, usize>, cap: usize) -> usize {
+    fn go(ty: &Ty, params: &HashMap<NodeId, usize>, left: &mut usize) -> bool {
+        let own = match ty {
+            Ty::Param(p) => params.get(p).copied().unwrap_or(1),
+            _ => 1,
+        };
+        if own > *left {
+            *left = 0;
+            return false;
+        }
+        *left -= own;
+        match ty {
+            Ty::Array(e, _) => go(e, params, left),
+            Ty::Record(fs) => fs.values().all(|t| go(t, params, left)),
+            Ty::Sum(cs) => cs.values().flatten().all(|t| go(t, params, left)),
+            Ty::Arrow(a) => go(&a.from, params, left) && go(&a.to, params, left),
+            _ => true,
+        }
+    }
+    let mut left = cap;
+    if go(ty, params, &mut left) {
+        cap - left
+    } else {
+        cap + 1
+    }
+}
+
 /// The substitution built by unification, and the counters for fresh names.
 ///
 /// Type variables form chains of variable-to-variable bindings (unifying
@@ -208,6 +246,8 @@ pub struct Store {
     /// The earlier states of what changed since the oldest open snapshot.
     trail: Vec<Undo>,
     open_snapshots: u32,
+    /// Set when a type too large to resolve was met.
+    too_large: Cell<bool>,
 }
 
 #[derive(Debug)]
@@ -427,17 +467,54 @@ impl Store {
     }
 
     /// The type with every bound variable substituted, arrays re-flattened.
+    ///
+    /// A type whose expansion has more than [`MAX_TYPE_SIZE`] nodes (a
+    /// polymorphic function that doubles its argument's type, applied to
+    /// its own result) resolves to `Ty::Error`, and the store remembers it
+    /// until [`Store::take_too_large`] so that the checker reports it.
     pub fn resolve(&self, ty: &Ty) -> Ty {
-        self.resolve_depth(ty, 0)
-    }
-
-    fn resolve_depth(&self, ty: &Ty, depth: u32) -> Ty {
-        if depth > 500 {
+        let mut budget = MAX_TYPE_SIZE + 1;
+        let out = self.resolve_depth(ty, 0, &mut budget);
+        if budget == 0 {
+            self.too_large.set(true);
             return Ty::Error;
         }
+        out
+    }
+
+    /// Whether `ty` has more than [`MAX_TYPE_SIZE`] nodes once its
+    /// variables are expanded (counted without building it).
+    pub fn too_large(&self, ty: &Ty) -> bool {
+        fn go(store: &Store, ty: &Ty, left: &mut usize, depth: u32) -> bool {
+            if *left == 0 || depth > 500 {
+                return false;
+            }
+            *left -= 1;
+            match &*store.head(ty) {
+                Ty::Array(e, _) => go(store, e, left, depth + 1),
+                Ty::Record(fs) => fs.values().all(|t| go(store, t, left, depth + 1)),
+                Ty::Sum(cs) => cs.values().flatten().all(|t| go(store, t, left, depth + 1)),
+                Ty::Arrow(a) => go(store, &a.from, left, depth + 1) && go(store, &a.to, left, depth + 1),
+                _ => true,
+            }
+        }
+        let mut left = MAX_TYPE_SIZE + 1;
+        !go(self, ty, &mut left, 0) && left == 0
+    }
+
+    /// Whether a type resolved since the last call was too large.
+    pub fn take_too_large(&self) -> bool {
+        self.too_large.replace(false)
+    }
+
+    fn resolve_depth(&self, ty: &Ty, depth: u32, budget: &mut usize) -> Ty {
+        if depth > 500 || *budget == 0 {
+            return Ty::Error;
+        }
+        *budget -= 1;
         match &*self.head(ty) {
             Ty::Array(elem, shape) => {
-                let elem = self.resolve_depth(elem, depth + 1);
+                let elem = self.resolve_depth(elem, depth + 1, budget);
                 let mut out = elem;
                 for d in shape.iter().rev() {
                     out = Ty::array_of(out, self.resolve_dim(d));
@@ -445,17 +522,17 @@ impl Store {
                 out
             }
             Ty::Record(fs) => {
-                Ty::Record(fs.iter().map(|(k, t)| (k.clone(), self.resolve_depth(t, depth + 1))).collect())
+                Ty::Record(fs.iter().map(|(k, t)| (k.clone(), self.resolve_depth(t, depth + 1, budget))).collect())
             }
             Ty::Sum(cs) => Ty::Sum(
                 cs.iter()
-                    .map(|(k, ts)| (k.clone(), ts.iter().map(|t| self.resolve_depth(t, depth + 1)).collect()))
+                    .map(|(k, ts)| (k.clone(), ts.iter().map(|t| self.resolve_depth(t, depth + 1, budget)).collect()))
                     .collect(),
             ),
             Ty::Arrow(a) => Ty::Arrow(Box::new(ArrowTy {
                 param: a.param,
-                from: self.resolve_depth(&a.from, depth + 1),
-                to: self.resolve_depth(&a.to, depth + 1),
+                from: self.resolve_depth(&a.from, depth + 1, budget),
+                to: self.resolve_depth(&a.to, depth + 1, budget),
                 consumes: a.consumes,
                 ret_unique: a.ret_unique,
             })),
@@ -502,6 +579,22 @@ pub fn map_dims(ty: &Ty, f: &mut dyn FnMut(&Dim) -> Dim) -> Ty {
         })),
         other => other.clone(),
     }
+}
+
+/// Whether some dimension of a type satisfies `pred`.
+pub fn any_dim(ty: &Ty, pred: &dyn Fn(&Dim) -> bool) -> bool {
+    match ty {
+        Ty::Array(elem, shape) => shape.iter().any(pred) || any_dim(elem, pred),
+        Ty::Record(fs) => fs.values().any(|t| any_dim(t, pred)),
+        Ty::Sum(cs) => cs.values().flatten().any(|t| any_dim(t, pred)),
+        Ty::Arrow(a) => any_dim(&a.from, pred) || any_dim(&a.to, pred),
+        _ => false,
+    }
+}
+
+/// Whether a type has an unknown (existential) dimension.
+pub fn has_unknown_dims(ty: &Ty) -> bool {
+    any_dim(ty, &|d| matches!(d, Dim::Unknown(_)))
 }
 
 /// Substitutes type parameters.
@@ -564,13 +657,31 @@ pub fn subst_dim(d: &Dim, sizes: &HashMap<NodeId, Dim>) -> Dim {
     }
 }
 
+/// Visits every dimension of a type in the order [`map_dims`] does
+/// (an array's element first, then its shape innermost first), without
+/// building a new type.
+pub fn for_each_dim(ty: &Ty, f: &mut dyn FnMut(&Dim)) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            for_each_dim(elem, f);
+            shape.iter().rev().for_each(|d| f(d));
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| for_each_dim(t, f)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| for_each_dim(t, f)),
+        Ty::Arrow(a) => {
+            for_each_dim(&a.from, f);
+            for_each_dim(&a.to, f);
+        }
+        _ => {}
+    }
+}
+
 /// Every size variable occurring in a type's dimensions.
 pub fn dim_vars(ty: &Ty, out: &mut Vec<NodeId>) {
-    map_dims(ty, &mut |d| {
+    for_each_dim(ty, &mut |d| {
         if let Dim::Poly(p) = d {
             out.extend(p.vars());
         }
-        d.clone()
     });
 }
 
