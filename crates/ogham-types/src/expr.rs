@@ -149,7 +149,7 @@ impl Checker {
                 match op.name.as_str() {
                     "+" => Some(a.add(&b)),
                     "-" => Some(a.sub(&b)),
-                    "*" => Some(a.mul(&b)),
+                    "*" => a.checked_mul(&b),
                     _ => None,
                 }
             }

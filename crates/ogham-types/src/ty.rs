@@ -543,16 +543,16 @@ impl Store {
 
 /// Substitutes variables of a polynomial by polynomials.
 pub fn subst_poly(p: &Poly, f: &mut dyn FnMut(NodeId) -> Option<Poly>) -> Poly {
-    let mut out = Poly::default();
+    let mut terms: Vec<Poly> = Vec::with_capacity(p.terms.len());
     for (mono, coeff) in &p.terms {
         let mut term = Poly::constant(*coeff);
         for v in mono {
             let factor = f(*v).unwrap_or_else(|| Poly::var(*v));
             term = term.mul(&factor);
         }
-        out = out.add(&term);
+        terms.push(term);
     }
-    out
+    Poly::sum(terms)
 }
 
 /// Applies `f` to every dimension in a type (structure-preserving).
