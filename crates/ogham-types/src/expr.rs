@@ -2233,6 +2233,7 @@ impl Checker {
         let is_value = self.lookup_local(head).is_some() || self.global_names.contains_key(head);
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
+            let insts_before = self.pending.insts.len();
             let (mut t, a) = self.simple_var(NodeId(0), head, head_span);
             let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
             let mut fields: Vec<String> = q.quals[1..].to_vec();
@@ -2240,7 +2241,10 @@ impl Checker {
             for f in &fields {
                 t = self.project(&t, f, q.span);
             }
-            if let Some(inst) = self.pending.insts.iter_mut().find(|(n, _, _)| *n == NodeId(0)) {
+            // Only the head's own instantiation (searching all of them made
+            // long definitions quadratic).
+            let insts_before = insts_before.min(self.pending.insts.len());
+            if let Some(inst) = self.pending.insts[insts_before..].iter_mut().find(|(n, _, _)| *n == NodeId(0)) {
                 inst.0 = node;
             }
             self.record_resolution(node, Resolution::Projection { head: Box::new(head_res), fields });

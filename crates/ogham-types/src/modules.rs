@@ -729,13 +729,16 @@ impl Checker {
             let t = self.instantiate(&scheme, node, span);
             return (t, Aliases::from([GLOBAL_ALIAS]));
         };
+        let insts_before = self.pending.insts.len();
         let t = self.instantiate(&scheme, node, span);
         // The definition's own type parameters, in terms of this use's
-        // instantiation of the specification's.
-        let spec_inst: HashMap<NodeId, Ty> = match self.pending.insts.iter().position(|(n, _, _)| *n == node) {
-            Some(i) => self.pending.insts.remove(i).1.into_iter().collect(),
-            None => HashMap::new(),
-        };
+        // instantiation of the specification's (just recorded: searching
+        // every earlier one made long definitions quadratic).
+        let spec_inst: HashMap<NodeId, Ty> =
+            match self.pending.insts[insts_before..].iter().position(|(n, _, _)| *n == node) {
+                Some(i) => self.pending.insts.remove(insts_before + i).1.into_iter().collect(),
+                None => HashMap::new(),
+            };
         let def_types: Vec<(NodeId, Ty)> =
             alias.types.iter().map(|(p, term)| (*p, crate::ty::subst_params(term, &spec_inst))).collect();
         if !def_types.is_empty() {
