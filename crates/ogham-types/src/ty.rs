@@ -664,7 +664,7 @@ pub fn for_each_dim(ty: &Ty, f: &mut dyn FnMut(&Dim)) {
     match ty {
         Ty::Array(elem, shape) => {
             for_each_dim(elem, f);
-            shape.iter().rev().for_each(|d| f(d));
+            shape.iter().rev().for_each(&mut *f);
         }
         Ty::Record(fs) => fs.values().for_each(|t| for_each_dim(t, f)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| for_each_dim(t, f)),
