@@ -147,9 +147,11 @@ pub struct Checker {
     pub diags: Vec<Diagnostic>,
     pub info: TypeInfo,
     pub globals: Vec<GlobalDef>,
+    /// The binders of `globals`, for the scope tests of sizes.
+    pub global_binders: HashSet<NodeId>,
     pub global_names: HashMap<String, DefId>,
     pub types: HashMap<String, TypeAbbrev>,
-    pub locals: Vec<Local>,
+    pub locals: crate::locals::Locals,
     pub local_types: Vec<(String, Ty)>,
     pub pending: Pending,
     pub pending_sizes: Vec<(Dim, Dim, Span)>,
@@ -190,6 +192,8 @@ pub struct Checker {
     /// The opaque size variable of each non-polynomial size expression, by
     /// its canonical text (see `Checker::register_opaque_sizes`).
     pub size_terms: HashMap<String, NodeId>,
+    /// Whether a `type-too-large` error was reported in the current top-level declaration.
+    pub too_large_reported: bool,
 }
 
 impl Checker {
@@ -200,9 +204,10 @@ impl Checker {
             diags: Vec::new(),
             info: TypeInfo::default(),
             globals: Vec::new(),
+            global_binders: HashSet::new(),
             global_names: HashMap::new(),
             types: HashMap::new(),
-            locals: Vec::new(),
+            locals: Default::default(),
             local_types: Vec::new(),
             pending: Pending::default(),
             pending_sizes: Vec::new(),
@@ -221,11 +226,36 @@ impl Checker {
             lifted_abbrevs: HashSet::new(),
             modules: Default::default(),
             size_terms: HashMap::new(),
+            too_large_reported: false,
         }
     }
 
     pub fn error(&mut self, name: &'static str, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(name, span, msg));
+    }
+
+    /// Reports a type with more than [`ty::MAX_TYPE_SIZE`] nodes, once per
+    /// top-level definition (the same type is usually met again).
+    pub fn too_large_error(&mut self, span: Span) {
+        if self.too_large_reported {
+            return;
+        }
+        self.too_large_reported = true;
+        self.error(
+            "type-too-large",
+            span,
+            format!(
+                "Type is too large: it has more than {} parts once type abbreviations and inferred types are expanded (does a type abbreviation or polymorphic function double its argument's type at each use?).",
+                ty::MAX_TYPE_SIZE
+            ),
+        );
+    }
+
+    /// Reports a type found too large by the store since the last check.
+    pub fn check_too_large(&mut self, span: Span) {
+        if self.store.take_too_large() {
+            self.too_large_error(span);
+        }
     }
 
     pub fn show(&self, ty: &Ty) -> String {
@@ -338,8 +368,14 @@ impl Checker {
         self.names.insert(binder.id, binder.name.text.clone());
     }
 
+    /// Adds a top-level value; its id is its position.
+    pub fn push_global(&mut self, def: GlobalDef) {
+        self.global_binders.insert(def.binder);
+        self.globals.push(def);
+    }
+
     pub fn lookup_local(&self, name: &str) -> Option<&Local> {
-        self.locals.iter().rev().find(|l| l.name == name)
+        self.locals.lookup(name)
     }
 
     /// Instantiates a scheme: fresh variables for type parameters, fresh size
@@ -376,8 +412,20 @@ impl Checker {
             sizes.insert(*p, d.clone());
             inst_sizes.push((*p, d));
         }
-        let mut ty = ty::subst_params(&scheme.ty, &types);
-        ty = ty::subst_sizes(&ty, &sizes);
+        let mut ty = if types.is_empty() { scheme.ty.clone() } else { ty::subst_params(&scheme.ty, &types) };
+        if !sizes.is_empty() {
+            ty = ty::subst_sizes(&ty, &sizes);
+        }
+        let fresh_per_use = |d: &Dim| match d {
+            Dim::Unknown(_) => true,
+            Dim::Poly(p) => p.vars().any(ty::is_opaque),
+        };
+        if !ty::any_dim(&ty, &fresh_per_use) {
+            if !inst_types.is_empty() || !inst_sizes.is_empty() {
+                self.pending.insts.push((node, inst_types, inst_sizes));
+            }
+            return ty;
+        }
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
         let global_terms = self.global_size_terms(&ty);
@@ -411,6 +459,7 @@ impl Checker {
     }
 
     pub fn check_type_dec(&mut self, td: &TypeDec) {
+        self.too_large_reported = false;
         self.note_name(&td.name);
         let saved_types = self.local_types.len();
         let saved_locals = self.locals.len();
@@ -436,6 +485,7 @@ impl Checker {
         let errors_before = self.diags.len();
         let ty = self.type_exp(&td.def, crate::expr::AnonMode::Unknown);
         let ty = self.store.resolve(&ty);
+        self.check_too_large(td.def.span());
         if self.diags.len() == errors_before {
             self.check_abbrev_liftedness(td, &ty);
         }
@@ -471,6 +521,7 @@ impl Checker {
 
     pub fn check_value_dec(&mut self, vd: &ValueDec, loc: DefLoc, is_main: bool) {
         self.note_name(&vd.name);
+        self.too_large_reported = false;
         self.pending = Pending::default();
         self.pending_sizes.clear();
         self.locals.clear();
@@ -505,11 +556,12 @@ impl Checker {
             }
         }
         let resolved = self.store.resolve(&fun_ty);
+        self.check_too_large(vd.name.name.span);
         // Generalise over the remaining type variables.
         let mut type_params = explicit_types;
         let mut free = Vec::new();
         collect_vars(&self.store, &resolved, &mut free);
-        if free.iter().any(|v| matches!(self.store.vars[*v as usize].constraint, Constraint::Eq)) {
+        if free.iter().any(|v| matches!(self.store.var(*v).constraint, Constraint::Eq)) {
             // Futhark does not generalise over types compared with `==`.
             self.error(
                 "equality-not-supported",
@@ -520,7 +572,7 @@ impl Checker {
         for v in free {
             let id = self.store.fresh_synthetic();
             self.names.insert(id, format!("'{}", (b'a' + (type_params.len() % 26) as u8) as char));
-            self.store.vars[v as usize].binding = Some(Ty::Param(id));
+            self.store.set_binding(v, Ty::Param(id));
             type_params.push(id);
         }
         // Sizes of the arrows' parameters that nothing determined (`def f =
@@ -579,7 +631,9 @@ impl Checker {
         if is_entry {
             self.check_entry(vd, &final_ty, !type_params.is_empty());
         }
+        self.check_too_large(vd.name.name.span);
         self.record_pending();
+        self.check_too_large(vd.name.name.span);
 
         let failed = self.diags.len() > errors_before;
         let scheme = if failed {
@@ -600,7 +654,7 @@ impl Checker {
             self.info.entries.push(def_id);
         }
         self.info.binding_types.insert(vd.name.id, public_ty);
-        self.globals.push(GlobalDef { binder: vd.name.id, scheme, alias: None });
+        self.push_global(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
         self.current_def = None;
@@ -623,7 +677,7 @@ impl Checker {
                 continue;
             }
             let visible = |c: &Checker, x: NodeId| {
-                c.header_scope.contains(&x) || implicit.contains(&x) || c.globals.iter().any(|g| g.binder == x)
+                c.header_scope.contains(&x) || implicit.contains(&x) || c.global_binders.contains(&x)
             };
             let ok = match &d {
                 Dim::Poly(p) => p.vars().all(|x| visible(self, x)),
@@ -779,11 +833,14 @@ impl Checker {
             );
         }
         // Default overloaded literals and operators.
-        for v in 0..self.store.vars.len() {
-            if self.store.vars[v].binding.is_some() {
+        // Only variables given a constraint can have a default: the store
+        // keeps a list of them, so that this does not visit every variable
+        // of every earlier definition.
+        for v in self.store.take_defaultable() {
+            if self.store.var(v).binding.is_some() {
                 continue;
             }
-            let default = match self.store.vars[v].constraint.clone() {
+            let default = match self.store.var(v).constraint.clone() {
                 Constraint::Num
                 | Constraint::Int
                 | Constraint::SignedInt
@@ -792,7 +849,7 @@ impl Checker {
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),
                 Constraint::Sum(cs) => Some(Ty::Sum(cs)),
                 Constraint::Record(_) => {
-                    let origin = self.store.vars[v].origin;
+                    let origin = self.store.var(v).origin;
                     self.error(
                         "record-type-not-known",
                         origin,
@@ -803,7 +860,7 @@ impl Checker {
                 Constraint::None | Constraint::Eq => None,
             };
             if let Some(t) = default {
-                self.store.vars[v].binding = Some(t);
+                self.store.set_binding(v, t);
             }
         }
         for (lit, negated, ty, span) in std::mem::take(&mut self.pending.literals) {
@@ -982,10 +1039,10 @@ fn array_of_arrows(t: &Ty) -> bool {
 
 /// The unresolved type variables of a resolved type, in order of appearance.
 pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
-    match store.shallow(ty) {
-        Ty::Var(v) if !out.contains(&v) => out.push(v),
+    match &*store.head(ty) {
+        Ty::Var(v) if !out.contains(v) => out.push(*v),
         Ty::Var(_) => {}
-        Ty::Array(e, _) => collect_vars(store, &e, out),
+        Ty::Array(e, _) => collect_vars(store, e, out),
         Ty::Record(fs) => fs.values().for_each(|t| collect_vars(store, t, out)),
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| collect_vars(store, t, out)),
         Ty::Arrow(a) => {

@@ -149,7 +149,7 @@ impl Checker {
                 match op.name.as_str() {
                     "+" => Some(a.add(&b)),
                     "-" => Some(a.sub(&b)),
-                    "*" => Some(a.mul(&b)),
+                    "*" => a.checked_mul(&b),
                     _ => None,
                 }
             }
@@ -170,13 +170,49 @@ impl Checker {
     // ---------------------------------------------------------------- types
 
     pub fn type_exp(&mut self, te: &TypeExp, mode: AnonMode) -> Ty {
+        let t = self.type_exp_inner(te, mode);
+        self.limit_type_size(t, &HashMap::new(), te.span())
+    }
+
+    /// `t`, or `Ty::Error` after a `type-too-large` error at `span` if `t`
+    /// (with the type parameters replaced by types of the sizes in
+    /// `params`) has more than [`ty::MAX_TYPE_SIZE`] nodes.
+    fn limit_type_size(&mut self, t: Ty, params: &HashMap<NodeId, usize>, span: Span) -> Ty {
+        if ty::size_capped(&t, params, ty::MAX_TYPE_SIZE) > ty::MAX_TYPE_SIZE {
+            self.too_large_error(span);
+            return Ty::Error;
+        }
+        t
+    }
+
+    /// The components of a tuple, record or sum type, stopping at the
+    /// first that makes the whole too large.
+    fn component_types<'t>(&mut self, items: impl Iterator<Item = &'t TypeExp>, mode: AnonMode) -> Option<Vec<Ty>> {
+        let mut total = 0;
+        let mut out = Vec::new();
+        for te in items {
+            let t = self.type_exp(te, mode);
+            total += ty::size_capped(&t, &HashMap::new(), ty::MAX_TYPE_SIZE);
+            if total > ty::MAX_TYPE_SIZE {
+                self.too_large_error(te.span());
+                return None;
+            }
+            out.push(t);
+        }
+        Some(out)
+    }
+
+    fn type_exp_inner(&mut self, te: &TypeExp, mode: AnonMode) -> Ty {
         match te {
             TypeExp::Var(q) => self.type_name(q, &[], te.span(), mode),
-            TypeExp::Tuple(items, _) => Ty::tuple(items.iter().map(|t| self.type_exp(t, mode)).collect()),
+            TypeExp::Tuple(items, _) => match self.component_types(items.iter(), mode) {
+                Some(tys) => Ty::tuple(tys),
+                None => Ty::Error,
+            },
             TypeExp::Record(fields, _) => {
+                let Some(tys) = self.component_types(fields.iter().map(|(_, t)| t), mode) else { return Ty::Error };
                 let mut out = BTreeMap::new();
-                for (name, t) in fields {
-                    let ty = self.type_exp(t, mode);
+                for ((name, _), ty) in fields.iter().zip(tys) {
                     if out.insert(name.text.clone(), ty).is_some() {
                         self.error(
                             "duplicate-field",
@@ -246,9 +282,12 @@ impl Checker {
                         format!("Sum types must have less than 256 constructors (this one has {}).", cons.len()),
                     );
                 }
+                let Some(mut all) = self.component_types(cons.iter().flat_map(|(_, ts)| ts.iter()), mode) else {
+                    return Ty::Error;
+                };
                 let mut out = BTreeMap::new();
                 for (name, ts) in cons {
-                    let tys = ts.iter().map(|t| self.type_exp(t, mode)).collect();
+                    let tys: Vec<Ty> = all.drain(..ts.len()).collect();
                     if out.insert(name.text.clone(), tys).is_some() {
                         self.error(
                             "duplicate-field",
@@ -393,8 +432,25 @@ impl Checker {
                         }
                     }
                 }
-                let t = ty::subst_params(&abbrev.ty, &types);
-                let t = ty::subst_sizes(&t, &sizes);
+                // A parametric abbreviation can double its argument (`type
+                // pair 'a = (a, a)`): the size is checked before the copy.
+                let param_sizes: HashMap<NodeId, usize> =
+                    types.iter().map(|(p, t)| (*p, ty::size_capped(t, &HashMap::new(), ty::MAX_TYPE_SIZE))).collect();
+                if ty::size_capped(&abbrev.ty, &param_sizes, ty::MAX_TYPE_SIZE) > ty::MAX_TYPE_SIZE {
+                    self.too_large_error(span);
+                    return Ty::Error;
+                }
+                // Copied only where something changes: abbreviations can be large.
+                let mut t = abbrev.ty;
+                if !types.is_empty() {
+                    t = ty::subst_params(&t, &types);
+                }
+                if !sizes.is_empty() {
+                    t = ty::subst_sizes(&t, &sizes);
+                }
+                if !ty::has_unknown_dims(&t) {
+                    return t;
+                }
                 // Existential sizes inside an abbreviation are fresh at each use.
                 let mut fresh: HashMap<u32, Dim> = HashMap::new();
                 // In a top-level parameter (`type~ t = #v []i32`, `def f (x: t)`)
@@ -798,9 +854,7 @@ impl Checker {
             return declared.clone();
         }
         let visible = |v: NodeId| {
-            !ty::is_svar(v)
-                && !ty::is_opaque(v)
-                && (self.locals.iter().any(|l| l.id == v) || self.globals.iter().any(|g| g.binder == v))
+            !ty::is_svar(v) && !ty::is_opaque(v) && (self.locals.contains_id(v) || self.global_binders.contains(&v))
         };
         // Anonymous sizes the body made one size share one existential.
         let mut same: Vec<(Dim, Dim)> = Vec::new();
@@ -1002,6 +1056,14 @@ impl Checker {
     pub fn expr(&mut self, e: &Expr) -> Ty {
         let t = self.expr_inner(e);
         self.record(e, &t);
+        // A type resolved while checking `e` was too large, or `e`'s is: it
+        // does not flow further (unifying it would take as long as
+        // expanding it).
+        if self.store.take_too_large() || self.store.too_large(&t) {
+            self.too_large_error(e.span);
+            self.record(e, &Ty::Error);
+            return Ty::Error;
+        }
         t
     }
 
@@ -1441,7 +1503,7 @@ impl Checker {
         let it = self.store.resolve(&it);
         let saved = self.locals.len();
         // First attempt with the initial sizes; if the body changes them, redo with unknown sizes.
-        let snapshot = (self.store.vars.clone(), self.store.svars.clone(), self.diags.len());
+        let snapshot = (self.store.snapshot(), self.diags.len());
         let pending_snapshot = (
             self.pending.insts.len(),
             self.pending.ops.len(),
@@ -1456,13 +1518,8 @@ impl Checker {
         let (param_ty, body_ty) = if changed {
             // Variables created by the first attempt stay allocated (stale types may
             // still mention them); the older ones get their earlier state back.
-            for (i, v) in snapshot.0.into_iter().enumerate() {
-                self.store.vars[i] = v;
-            }
-            for (i, v) in snapshot.1.into_iter().enumerate() {
-                self.store.svars[i] = v;
-            }
-            self.diags.truncate(snapshot.2);
+            self.store.rollback(snapshot.0);
+            self.diags.truncate(snapshot.1);
             self.pending.insts.truncate(pending_snapshot.0);
             self.pending.ops.truncate(pending_snapshot.1);
             self.pending.literals.truncate(pending_snapshot.2);
@@ -1473,6 +1530,7 @@ impl Checker {
             self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
             (p, b)
         } else {
+            self.store.commit(snapshot.0);
             let (p, b) = first;
             self.unify_at(&p, &it, e.span);
             (p, b)
@@ -1905,6 +1963,7 @@ impl Checker {
         let is_value = self.lookup_local(head).is_some() || self.global_names.contains_key(head);
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
+            let insts_before = self.pending.insts.len();
             let mut t = self.simple_var(NodeId(0), head, head_span);
             let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
             let mut fields: Vec<String> = q.quals[1..].to_vec();
@@ -1912,7 +1971,10 @@ impl Checker {
             for f in &fields {
                 t = self.project(&t, f, q.span);
             }
-            if let Some(inst) = self.pending.insts.iter_mut().find(|(n, _, _)| *n == NodeId(0)) {
+            // Only the head's own instantiation (searching all of them made
+            // long definitions quadratic).
+            let insts_before = insts_before.min(self.pending.insts.len());
+            if let Some(inst) = self.pending.insts[insts_before..].iter_mut().find(|(n, _, _)| *n == NodeId(0)) {
                 inst.0 = node;
             }
             self.record_resolution(node, Resolution::Projection { head: Box::new(head_res), fields });

@@ -20,6 +20,7 @@ mod consume;
 mod exhaust;
 mod expr;
 pub mod info;
+mod locals;
 mod members;
 mod modules;
 pub mod prelude;

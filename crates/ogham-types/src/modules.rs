@@ -776,6 +776,7 @@ impl Checker {
                 self.modules.local_depth -= 1;
             }
         }
+        self.check_too_large(dec.span());
     }
 
     /// The module a path names: `M`, `M.N`.
@@ -1757,7 +1758,7 @@ impl Checker {
         info.size_params = scheme.size_params.clone();
         info.is_entry = false;
         self.info.defs.push(info);
-        self.globals.push(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
+        self.push_global(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
         id
     }
 
@@ -1801,13 +1802,16 @@ impl Checker {
             let t = self.instantiate(&scheme, node, span);
             return t;
         };
+        let insts_before = self.pending.insts.len();
         let t = self.instantiate(&scheme, node, span);
         // The definition's own type parameters, in terms of this use's
-        // instantiation of the specification's.
-        let spec_inst: HashMap<NodeId, Ty> = match self.pending.insts.iter().position(|(n, _, _)| *n == node) {
-            Some(i) => self.pending.insts.remove(i).1.into_iter().collect(),
-            None => HashMap::new(),
-        };
+        // instantiation of the specification's (just recorded: searching
+        // every earlier one made long definitions quadratic).
+        let spec_inst: HashMap<NodeId, Ty> =
+            match self.pending.insts[insts_before..].iter().position(|(n, _, _)| *n == node) {
+                Some(i) => self.pending.insts.remove(insts_before + i).1.into_iter().collect(),
+                None => HashMap::new(),
+            };
         let def_types: Vec<(NodeId, Ty)> =
             alias.types.iter().map(|(p, term)| (*p, crate::ty::subst_params(term, &spec_inst))).collect();
         if !def_types.is_empty() {
@@ -1883,14 +1887,16 @@ impl Checker {
         self.modules.local_depth = local_depth;
         // The module's names shadow the local variables in scope.
         let mut hidden = Vec::new();
-        for (i, l) in self.locals.iter_mut().enumerate() {
+        for i in 0..self.locals.len() {
+            let name = &self.locals[i].name;
             let shadowed = match &m {
-                Module::Struct(env) => env.values.contains_key(&l.name),
-                Module::Prim(p) => prim_provides(*p, &l.name),
+                Module::Struct(env) => env.values.contains_key(name),
+                Module::Prim(p) => prim_provides(*p, name),
                 Module::Functor(_) => false,
             };
             if shadowed {
-                hidden.push((i, std::mem::take(&mut l.name)));
+                let name = self.locals.hide_name(i);
+                hidden.push((i, name));
             }
         }
         // A name the module provides is the module's, not the definition
@@ -1905,7 +1911,7 @@ impl Checker {
             self.current_def = current_def;
         }
         for (i, name) in hidden {
-            self.locals[i].name = name;
+            self.locals.restore_name(i, name);
         }
         self.modules.opened_prims.truncate(opened);
         self.set_scope(saved);

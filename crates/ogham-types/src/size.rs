@@ -7,9 +7,15 @@
 //! coefficients. Size expressions that are not polynomials (e.g. `i64.max n m`)
 //! are not known statically and become fresh unknown sizes.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use ogham_syntax::ast::NodeId;
+
+/// The most terms a product of sizes written in a program may have before
+/// it is treated as a size not known statically: `(a+b)*(c+d)*…` doubles
+/// with each factor.
+pub const MAX_POLY_TERMS: usize = 1024;
 
 /// A product of size variables, sorted; the empty monomial is the constant 1.
 pub type Monomial = Vec<NodeId>;
@@ -51,15 +57,43 @@ impl Poly {
     }
 
     pub fn add(&self, other: &Poly) -> Poly {
-        let mut terms = self.terms.clone();
+        let mut out = self.clone();
         for (m, c) in &other.terms {
-            let e = terms.entry(m.clone()).or_insert(0);
-            *e = e.wrapping_add(*c);
-            if *e == 0 {
-                terms.remove(m);
+            out.add_term(m.clone(), *c);
+        }
+        out
+    }
+
+    /// Adds `c·m` in place.
+    fn add_term(&mut self, m: Monomial, c: i64) {
+        match self.terms.entry(m) {
+            Entry::Occupied(mut o) => {
+                let sum = o.get().wrapping_add(c);
+                if sum == 0 {
+                    o.remove();
+                } else {
+                    *o.get_mut() = sum;
+                }
+            }
+            Entry::Vacant(v) => {
+                if c != 0 {
+                    v.insert(c);
+                }
             }
         }
-        Poly { terms }
+    }
+
+    /// The sum of several polynomials, accumulated in one map.
+    pub fn sum(parts: impl IntoIterator<Item = Poly>) -> Poly {
+        let mut out = Poly::default();
+        for part in parts {
+            for (m, c) in part.terms {
+                let e = out.terms.entry(m).or_insert(0);
+                *e = e.wrapping_add(c);
+            }
+        }
+        out.terms.retain(|_, c| *c != 0);
+        out
     }
 
     pub fn neg(&self) -> Poly {
@@ -76,10 +110,19 @@ impl Poly {
             for (m2, c2) in &other.terms {
                 let mut m: Monomial = m1.iter().chain(m2).copied().collect();
                 m.sort();
-                out = out.add(&Poly { terms: BTreeMap::from([(m, c1.wrapping_mul(*c2))]) });
+                out.add_term(m, c1.wrapping_mul(*c2));
             }
         }
         out
+    }
+
+    /// The product, unless it could have more than [`MAX_POLY_TERMS`]
+    /// terms (a product of many sums grows exponentially).
+    pub fn checked_mul(&self, other: &Poly) -> Option<Poly> {
+        if self.terms.len().saturating_mul(other.terms.len()) > MAX_POLY_TERMS {
+            return None;
+        }
+        Some(self.mul(other))
     }
 
     /// Every variable occurring in the polynomial.

@@ -309,3 +309,112 @@ fn mutations_never_panic() {
         }
     }
 }
+
+/// Runs `f` on a thread with a stack as large as the driver's: long chains
+/// of lets and operators are deep trees.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// Long programs check, with no step limit turning into a false error
+/// (a 12 000-term sum used to be `ambiguous-type`). Their speed is
+/// measured elsewhere, never in tests.
+#[test]
+fn long_programs_check() {
+    use std::fmt::Write as _;
+    on_big_stack(|| {
+        let mut lets = String::from("def main (x: i32) : i32 =\n  let a0 = x\n");
+        for i in 1..20_000 {
+            let _ = writeln!(lets, "  let a{i} = a{} + 1", i - 1);
+        }
+        lets.push_str("  in a19999\n");
+        assert_eq!(last_type(&ok(&lets)), "i32 -> i32");
+
+        let elems: Vec<String> = (0..20_000).map(|i| (i % 100).to_string()).collect();
+        let array = format!("def main = [{}]", elems.join(", "));
+        assert_eq!(last_type(&ok(&array)), "[20000]i32");
+
+        let sum = format!("def main = {}", vec!["1"; 12_000].join(" + "));
+        assert_eq!(last_type(&ok(&sum)), "i32");
+        let floats = format!("def main = {}", vec!["1.5"; 12_000].join(" * "));
+        assert_eq!(last_type(&ok(&floats)), "f64");
+
+        let mut defs = String::from("def step0 (x: i32) = x\n");
+        for i in 1..5_000 {
+            let _ = writeln!(defs, "def step{i} x = step{} x + {i}", i - 1);
+        }
+        let info = ok(&defs);
+        assert_eq!(info.defs.iter().filter(|d| d.name.starts_with("step")).count(), 5_000);
+        assert_eq!(last_type(&info), "i32 -> i32");
+
+        // Many loops in one definition (each checked twice when its sizes change).
+        let mut loops = String::from("def main (n: i64) =\n  let xs0 = iota n\n");
+        for i in 1..2_000 {
+            let _ = writeln!(loops, "  let xs{i} = loop acc = xs{} for j < 2 do acc ++ [j]", i - 1);
+        }
+        loops.push_str("  in length xs1999\n");
+        assert_eq!(last_type(&ok(&loops)), "i64 -> i64");
+    });
+}
+
+/// Types that double at each step stop at the size limit with a located
+/// error instead of exhausting memory.
+#[test]
+fn exponential_types_are_too_large() {
+    use std::fmt::Write as _;
+    let mut abbrevs = String::from("type t0 = (i32, i32)\n");
+    for i in 1..40 {
+        let _ = writeln!(abbrevs, "type t{i} = (t{0}, t{0})", i - 1);
+    }
+    abbrevs.push_str("def main (x: t39) = x\n");
+    let diags = err(&abbrevs, "type-too-large");
+    // `t13` is the first with more than 20 000 parts (2^15 - 1): the
+    // error is on its definition.
+    let start = abbrevs.find("type t13 ").unwrap_or(0);
+    let end = start + abbrevs[start..].find('\n').unwrap_or(0);
+    let first = diags.iter().find(|d| d.name == "type-too-large").map(|d| d.span.start as usize);
+    assert!(first.is_some_and(|at| (start..end).contains(&at)), "{first:?} not in {start}..{end}");
+
+    let nested = format!("type pair 'a = (a, a)\ndef main (x: {}i32{}) = x", "pair (".repeat(40), ")".repeat(40));
+    err(&nested, "type-too-large");
+
+    let mut poly = String::from("def f0 'a (x: a) = (x, x)\n");
+    for i in 1..40 {
+        let _ = writeln!(poly, "def f{i} 'a (x: a) = f{0} (f{0} x)", i - 1);
+    }
+    poly.push_str("def main (x: i32) = f39 x\n");
+    err(&poly, "type-too-large");
+
+    let mut inferred = String::from("def f0 x = (x, x)\n");
+    for i in 1..40 {
+        let _ = writeln!(inferred, "def f{i} x = f{0} (f{0} x)", i - 1);
+    }
+    err(&inferred, "type-too-large");
+
+    let mut local = String::from("def main (y: i32) =\n  let f0 'a (x: a) = (x, x)\n");
+    for i in 1..40 {
+        let _ = writeln!(local, "  let f{i} 'a (x: a) = f{0} (f{0} x)", i - 1);
+    }
+    local.push_str("  in f39 y\n");
+    err(&local, "type-too-large");
+
+    // Each use is small enough; nesting them is not, and comparing the
+    // results must not take as long as expanding them.
+    let f3 = "def f0 'a (x: a) = (x, x)\ndef f1 'a (x: a) = f0 (f0 x)\ndef f2 'a (x: a) = f1 (f1 x)\ndef f3 'a (x: a) = f2 (f2 x)\n";
+    let deep = format!("{f3}def main (x: i32) = {0}x{1} == {0}x{1}", "f3 (".repeat(8), ")".repeat(8));
+    err(&deep, "type-too-large");
+
+    // Below the limit, large types are fine: 4 095 parts each way.
+    let mut fine = String::from("type t0 = (i32, i32)\n");
+    for i in 1..11 {
+        let _ = writeln!(fine, "type t{i} = (t{0}, t{0})", i - 1);
+    }
+    fine.push_str("def main (x: t10) : t10 = x\n");
+    ok(&fine);
+    ok(&format!("{f3}def main (x: i32) = f3 x == f3 x"));
+}

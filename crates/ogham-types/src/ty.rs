@@ -8,6 +8,8 @@
 //! ([`SVAR_BASE`]..) so that they can live inside [`Poly`] terms and reuse its
 //! normalisation; they never escape into `TypeInfo`.
 
+use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -188,19 +190,96 @@ pub struct VarInfo {
     pub origin: ogham_syntax::Span,
 }
 
+/// The most nodes (primitive types, arrays, records, sums, functions,
+/// parameters) a type may have once type abbreviations and variables are
+/// expanded. Types in real programs have at most a few hundred; the limit
+/// stops types that double at each abbreviation or polymorphic application
+/// (`type t1 = (t0, t0)`, `def f1 x = f0 (f0 x)`) before they exhaust
+/// memory (`type-too-large`).
+pub const MAX_TYPE_SIZE: usize = 20_000;
+
+/// The number of nodes of `ty` (variables not followed), or `cap + 1` if
+/// there are more than `cap`; a type parameter counts as the size `params`
+/// gives it (what it will be replaced by), else 1.
+pub fn size_capped(ty: &Ty, params: &HashMap<NodeId, usize>, cap: usize) -> usize {
+    fn go(ty: &Ty, params: &HashMap<NodeId, usize>, left: &mut usize) -> bool {
+        let own = match ty {
+            Ty::Param(p) => params.get(p).copied().unwrap_or(1),
+            _ => 1,
+        };
+        if own > *left {
+            *left = 0;
+            return false;
+        }
+        *left -= own;
+        match ty {
+            Ty::Array(e, _) => go(e, params, left),
+            Ty::Record(fs) => fs.values().all(|t| go(t, params, left)),
+            Ty::Sum(cs) => cs.values().flatten().all(|t| go(t, params, left)),
+            Ty::Arrow(a) => go(&a.from, params, left) && go(&a.to, params, left),
+            Ty::Abstract(_, args) => args.iter().all(|t| go(t, params, left)),
+            _ => true,
+        }
+    }
+    let mut left = cap;
+    if go(ty, params, &mut left) {
+        cap - left
+    } else {
+        cap + 1
+    }
+}
+
 /// The substitution built by unification, and the counters for fresh names.
+///
+/// Type variables form chains of variable-to-variable bindings (unifying
+/// two variables binds the newer to the older); [`Store::shallow`]
+/// remembers where each chain it followed ends, so that following a long
+/// chain again costs one step. Changes can be undone back to a
+/// [`Snapshot`] (a loop checked a second time with generalised sizes).
 #[derive(Default, Debug)]
 pub struct Store {
-    pub vars: Vec<VarInfo>,
-    pub svars: Vec<Option<Dim>>,
+    vars: Vec<VarInfo>,
+    svars: Vec<Option<Dim>>,
     pub next_unknown: u32,
     pub next_synthetic: u32,
+    /// For each type variable, a variable its chain of bindings reaches
+    /// (itself when none is known), valid while its epoch is `epoch`.
+    shortcuts: Vec<Cell<(u32, u32)>>,
+    /// Bumped when changes are undone: the links a shortcut skipped may be gone.
+    epoch: u32,
+    /// Variables that may have to be defaulted when the definition ends:
+    /// those given a constraint other than `Constraint::None`.
+    defaultable: Vec<u32>,
+    /// The earlier states of what changed since the oldest open snapshot.
+    trail: Vec<Undo>,
+    open_snapshots: u32,
+    /// Set when a type too large to resolve was met.
+    too_large: Cell<bool>,
+}
+
+#[derive(Debug)]
+enum Undo {
+    Var(u32, VarInfo),
+    Svar(u32, Option<Dim>),
+}
+
+/// A point [`Store::rollback`] can return to.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot {
+    vars: usize,
+    svars: usize,
+    trail: usize,
 }
 
 impl Store {
     pub fn fresh_var(&mut self, constraint: Constraint, origin: ogham_syntax::Span) -> Ty {
+        let v = self.vars.len() as u32;
+        if constraint != Constraint::None {
+            self.defaultable.push(v);
+        }
         self.vars.push(VarInfo { binding: None, constraint, origin });
-        Ty::Var(self.vars.len() as u32 - 1)
+        self.shortcuts.push(Cell::new((v, self.epoch)));
+        Ty::Var(v)
     }
     pub fn fresh_svar(&mut self) -> Dim {
         self.svars.push(None);
@@ -215,6 +294,80 @@ impl Store {
         NodeId(SYNTHETIC_BASE + self.next_synthetic)
     }
 
+    /// What is known about type variable `v`.
+    pub fn var(&self, v: u32) -> &VarInfo {
+        &self.vars[v as usize]
+    }
+
+    fn save_var(&mut self, v: u32) {
+        if self.open_snapshots > 0 {
+            if let Some(info) = self.vars.get(v as usize) {
+                self.trail.push(Undo::Var(v, info.clone()));
+            }
+        }
+    }
+
+    /// Binds type variable `v` (unbound, or a generalised or defaulted one).
+    pub fn set_binding(&mut self, v: u32, ty: Ty) {
+        self.save_var(v);
+        if let Some(info) = self.vars.get_mut(v as usize) {
+            info.binding = Some(ty);
+        }
+    }
+
+    pub fn set_constraint(&mut self, v: u32, constraint: Constraint) {
+        self.save_var(v);
+        if constraint != Constraint::None {
+            self.defaultable.push(v);
+        }
+        if let Some(info) = self.vars.get_mut(v as usize) {
+            info.constraint = constraint;
+        }
+    }
+
+    /// The variables that may need a default type, in order of creation,
+    /// each once; the list starts afresh.
+    pub fn take_defaultable(&mut self) -> Vec<u32> {
+        let mut vs = std::mem::take(&mut self.defaultable);
+        vs.sort_unstable();
+        vs.dedup();
+        vs
+    }
+
+    /// Starts recording changes so that they can be undone.
+    pub fn snapshot(&mut self) -> Snapshot {
+        self.open_snapshots += 1;
+        Snapshot { vars: self.vars.len(), svars: self.svars.len(), trail: self.trail.len() }
+    }
+
+    /// Keeps the changes made since `snap`.
+    pub fn commit(&mut self, snap: Snapshot) {
+        let _ = snap;
+        self.close_snapshot();
+    }
+
+    /// Gives the variables that existed at `snap` their state then back;
+    /// variables created since stay allocated as they are (stale types may
+    /// still mention them).
+    pub fn rollback(&mut self, snap: Snapshot) {
+        while self.trail.len() > snap.trail {
+            match self.trail.pop() {
+                Some(Undo::Var(v, info)) if (v as usize) < snap.vars => self.vars[v as usize] = info,
+                Some(Undo::Svar(v, b)) if (v as usize) < snap.svars => self.svars[v as usize] = b,
+                _ => {}
+            }
+        }
+        self.epoch += 1;
+        self.close_snapshot();
+    }
+
+    fn close_snapshot(&mut self) {
+        self.open_snapshots = self.open_snapshots.saturating_sub(1);
+        if self.open_snapshots == 0 {
+            self.trail.clear();
+        }
+    }
+
     fn svar_binding(&self, id: NodeId) -> Option<&Dim> {
         if !is_svar(id) {
             return None;
@@ -223,7 +376,13 @@ impl Store {
     }
 
     pub fn bind_svar(&mut self, id: NodeId, dim: Dim) {
-        if let Some(slot) = self.svars.get_mut((id.0 - SVAR_BASE) as usize) {
+        let i = (id.0.wrapping_sub(SVAR_BASE)) as usize;
+        if self.open_snapshots > 0 {
+            if let Some(old) = self.svars.get(i) {
+                self.trail.push(Undo::Svar(i as u32, old.clone()));
+            }
+        }
+        if let Some(slot) = self.svars.get_mut(i) {
             *slot = Some(dim);
         }
     }
@@ -260,34 +419,110 @@ impl Store {
         self.resolve_dim_depth(&Dim::Poly(out), depth + 1)
     }
 
-    /// Follows variable bindings at the top of a type.
-    pub fn shallow(&self, ty: &Ty) -> Ty {
-        let mut t = ty.clone();
-        let mut fuel = 10_000;
-        while let Ty::Var(v) = t {
-            match self.vars.get(v as usize).and_then(|i| i.binding.clone()) {
-                Some(b) if fuel > 0 => {
-                    fuel -= 1;
-                    t = b
-                }
-                _ => break,
+    /// The next variable on `v`'s chain: a valid shortcut, or the variable it is bound to.
+    fn next_on_chain(&self, v: u32) -> Option<u32> {
+        let (to, epoch) = self.shortcuts.get(v as usize)?.get();
+        if epoch == self.epoch && to != v {
+            return Some(to);
+        }
+        match &self.vars.get(v as usize)?.binding {
+            Some(Ty::Var(w)) => Some(*w),
+            _ => None,
+        }
+    }
+
+    /// The last variable of `v`'s chain of variable-to-variable bindings:
+    /// unbound, or bound to a type that is not a variable.
+    pub fn chain_end(&self, v: u32) -> u32 {
+        let mut end = v;
+        let mut steps = 0usize;
+        // Chains have no cycles (a variable is bound only to an older
+        // one or to a type it does not occur in); the bound is a guard.
+        while let Some(next) = self.next_on_chain(end) {
+            end = next;
+            steps += 1;
+            if steps > self.vars.len() {
+                return end;
             }
         }
-        t
+        if steps > 1 {
+            let mut x = v;
+            for _ in 0..steps {
+                let Some(next) = self.next_on_chain(x) else { break };
+                self.shortcuts[x as usize].set((end, self.epoch));
+                x = next;
+            }
+        }
+        end
+    }
+
+    /// Follows variable bindings at the top of a type.
+    pub fn shallow(&self, ty: &Ty) -> Ty {
+        self.head(ty).into_owned()
+    }
+
+    /// Follows variable bindings at the top of a type without copying it:
+    /// `ty` itself, the type its chain of variables is bound to, or the
+    /// unbound variable that ends the chain.
+    pub fn head<'a>(&'a self, ty: &'a Ty) -> Cow<'a, Ty> {
+        let Ty::Var(v) = ty else { return Cow::Borrowed(ty) };
+        let end = self.chain_end(*v);
+        match self.vars.get(end as usize).and_then(|i| i.binding.as_ref()) {
+            Some(b) => Cow::Borrowed(b),
+            None => Cow::Owned(Ty::Var(end)),
+        }
     }
 
     /// The type with every bound variable substituted, arrays re-flattened.
+    ///
+    /// A type whose expansion has more than [`MAX_TYPE_SIZE`] nodes (a
+    /// polymorphic function that doubles its argument's type, applied to
+    /// its own result) resolves to `Ty::Error`, and the store remembers it
+    /// until [`Store::take_too_large`] so that the checker reports it.
     pub fn resolve(&self, ty: &Ty) -> Ty {
-        self.resolve_depth(ty, 0)
-    }
-
-    fn resolve_depth(&self, ty: &Ty, depth: u32) -> Ty {
-        if depth > 500 {
+        let mut budget = MAX_TYPE_SIZE + 1;
+        let out = self.resolve_depth(ty, 0, &mut budget);
+        if budget == 0 {
+            self.too_large.set(true);
             return Ty::Error;
         }
-        match self.shallow(ty) {
+        out
+    }
+
+    /// Whether `ty` has more than [`MAX_TYPE_SIZE`] nodes once its
+    /// variables are expanded (counted without building it).
+    pub fn too_large(&self, ty: &Ty) -> bool {
+        fn go(store: &Store, ty: &Ty, left: &mut usize, depth: u32) -> bool {
+            if *left == 0 || depth > 500 {
+                return false;
+            }
+            *left -= 1;
+            match &*store.head(ty) {
+                Ty::Array(e, _) => go(store, e, left, depth + 1),
+                Ty::Record(fs) => fs.values().all(|t| go(store, t, left, depth + 1)),
+                Ty::Sum(cs) => cs.values().flatten().all(|t| go(store, t, left, depth + 1)),
+                Ty::Arrow(a) => go(store, &a.from, left, depth + 1) && go(store, &a.to, left, depth + 1),
+                Ty::Abstract(_, args) => args.iter().all(|t| go(store, t, left, depth + 1)),
+                _ => true,
+            }
+        }
+        let mut left = MAX_TYPE_SIZE + 1;
+        !go(self, ty, &mut left, 0) && left == 0
+    }
+
+    /// Whether a type resolved since the last call was too large.
+    pub fn take_too_large(&self) -> bool {
+        self.too_large.replace(false)
+    }
+
+    fn resolve_depth(&self, ty: &Ty, depth: u32, budget: &mut usize) -> Ty {
+        if depth > 500 || *budget == 0 {
+            return Ty::Error;
+        }
+        *budget -= 1;
+        match &*self.head(ty) {
             Ty::Array(elem, shape) => {
-                let elem = self.resolve_depth(&elem, depth + 1);
+                let elem = self.resolve_depth(elem, depth + 1, budget);
                 let mut out = elem;
                 for d in shape.iter().rev() {
                     out = Ty::array_of(out, self.resolve_dim(d));
@@ -295,38 +530,40 @@ impl Store {
                 out
             }
             Ty::Record(fs) => {
-                Ty::Record(fs.iter().map(|(k, t)| (k.clone(), self.resolve_depth(t, depth + 1))).collect())
+                Ty::Record(fs.iter().map(|(k, t)| (k.clone(), self.resolve_depth(t, depth + 1, budget))).collect())
             }
             Ty::Sum(cs) => Ty::Sum(
                 cs.iter()
-                    .map(|(k, ts)| (k.clone(), ts.iter().map(|t| self.resolve_depth(t, depth + 1)).collect()))
+                    .map(|(k, ts)| (k.clone(), ts.iter().map(|t| self.resolve_depth(t, depth + 1, budget)).collect()))
                     .collect(),
             ),
             Ty::Arrow(a) => Ty::Arrow(Box::new(ArrowTy {
                 param: a.param,
-                from: self.resolve_depth(&a.from, depth + 1),
-                to: self.resolve_depth(&a.to, depth + 1),
+                from: self.resolve_depth(&a.from, depth + 1, budget),
+                to: self.resolve_depth(&a.to, depth + 1, budget),
                 consumes: a.consumes,
                 ret_unique: a.ret_unique,
             })),
-            Ty::Abstract(id, args) => Ty::Abstract(id, args.iter().map(|t| self.resolve_depth(t, depth + 1)).collect()),
-            other => other,
+            Ty::Abstract(id, args) => {
+                Ty::Abstract(*id, args.iter().map(|t| self.resolve_depth(t, depth + 1, budget)).collect())
+            }
+            other => other.clone(),
         }
     }
 }
 
 /// Substitutes variables of a polynomial by polynomials.
 pub fn subst_poly(p: &Poly, f: &mut dyn FnMut(NodeId) -> Option<Poly>) -> Poly {
-    let mut out = Poly::default();
+    let mut terms: Vec<Poly> = Vec::with_capacity(p.terms.len());
     for (mono, coeff) in &p.terms {
         let mut term = Poly::constant(*coeff);
         for v in mono {
             let factor = f(*v).unwrap_or_else(|| Poly::var(*v));
             term = term.mul(&factor);
         }
-        out = out.add(&term);
+        terms.push(term);
     }
-    out
+    Poly::sum(terms)
 }
 
 /// Applies `f` to every dimension in a type (structure-preserving).
@@ -354,6 +591,23 @@ pub fn map_dims(ty: &Ty, f: &mut dyn FnMut(&Dim) -> Dim) -> Ty {
         Ty::Abstract(id, args) => Ty::Abstract(*id, args.iter().map(|t| map_dims(t, f)).collect()),
         other => other.clone(),
     }
+}
+
+/// Whether some dimension of a type satisfies `pred`.
+pub fn any_dim(ty: &Ty, pred: &dyn Fn(&Dim) -> bool) -> bool {
+    match ty {
+        Ty::Array(elem, shape) => shape.iter().any(pred) || any_dim(elem, pred),
+        Ty::Record(fs) => fs.values().any(|t| any_dim(t, pred)),
+        Ty::Sum(cs) => cs.values().flatten().any(|t| any_dim(t, pred)),
+        Ty::Arrow(a) => any_dim(&a.from, pred) || any_dim(&a.to, pred),
+        Ty::Abstract(_, args) => args.iter().any(|t| any_dim(t, pred)),
+        _ => false,
+    }
+}
+
+/// Whether a type has an unknown (existential) dimension.
+pub fn has_unknown_dims(ty: &Ty) -> bool {
+    any_dim(ty, &|d| matches!(d, Dim::Unknown(_)))
 }
 
 /// Substitutes type parameters.
@@ -417,13 +671,32 @@ pub fn subst_dim(d: &Dim, sizes: &HashMap<NodeId, Dim>) -> Dim {
     }
 }
 
+/// Visits every dimension of a type in the order [`map_dims`] does
+/// (an array's element first, then its shape innermost first), without
+/// building a new type.
+pub fn for_each_dim(ty: &Ty, f: &mut dyn FnMut(&Dim)) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            for_each_dim(elem, f);
+            shape.iter().rev().for_each(&mut *f);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| for_each_dim(t, f)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| for_each_dim(t, f)),
+        Ty::Arrow(a) => {
+            for_each_dim(&a.from, f);
+            for_each_dim(&a.to, f);
+        }
+        Ty::Abstract(_, args) => args.iter().for_each(|t| for_each_dim(t, f)),
+        _ => {}
+    }
+}
+
 /// Every size variable occurring in a type's dimensions.
 pub fn dim_vars(ty: &Ty, out: &mut Vec<NodeId>) {
-    map_dims(ty, &mut |d| {
+    for_each_dim(ty, &mut |d| {
         if let Dim::Poly(p) = d {
             out.extend(p.vars());
         }
-        d.clone()
     });
 }
 

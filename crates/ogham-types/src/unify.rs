@@ -5,6 +5,7 @@
 //! the top-level definition. Failures are reported by the caller, which
 //! knows the span and how to describe the two types.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use ogham_syntax::ast::NodeId;
@@ -138,9 +139,18 @@ impl Checker {
     }
 
     pub fn unify(&mut self, t1: &Ty, t2: &Ty, mode: SizeMode, span: Span) -> Result<(), Mismatch> {
-        let a = self.store.shallow(t1);
-        let b = self.store.shallow(t2);
-        match (&a, &b) {
+        // Only a variable's binding is copied (out of the store, which
+        // unifying changes); a type given here is looked into in place, so
+        // that unifying nested types does not copy each level again.
+        let a = match t1 {
+            Ty::Var(_) => Cow::Owned(self.store.shallow(t1)),
+            _ => Cow::Borrowed(t1),
+        };
+        let b = match t2 {
+            Ty::Var(_) => Cow::Owned(self.store.shallow(t2)),
+            _ => Cow::Borrowed(t2),
+        };
+        match (&*a, &*b) {
             (Ty::Error, _) | (_, Ty::Error) => Ok(()),
             (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
             (Ty::Var(x), _) => self.bind_var(*x, &b, mode, span),
@@ -218,8 +228,8 @@ impl Checker {
                     !params.contains(&v)
                         && (is_svar(v)
                             || implicit.contains(&v)
-                            || self.locals.iter().any(|l| l.id == v)
-                            || self.globals.iter().any(|g| g.binder == v))
+                            || self.locals.contains_id(v)
+                            || self.global_binders.contains(&v))
                 };
                 let (xto, yto) = same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope);
                 self.unify(&xto, &yto, mode, span)
@@ -229,9 +239,9 @@ impl Checker {
     }
 
     fn occurs(&self, v: u32, ty: &Ty) -> bool {
-        match self.store.shallow(ty) {
-            Ty::Var(w) => w == v,
-            Ty::Array(e, _) => self.occurs(v, &e),
+        match &*self.store.head(ty) {
+            Ty::Var(w) => *w == v,
+            Ty::Array(e, _) => self.occurs(v, e),
             Ty::Record(fs) => fs.values().any(|t| self.occurs(v, t)),
             Ty::Sum(cs) => cs.values().flatten().any(|t| self.occurs(v, t)),
             Ty::Arrow(a) => self.occurs(v, &a.from) || self.occurs(v, &a.to),
@@ -244,7 +254,7 @@ impl Checker {
         if self.occurs(v, ty) {
             return Err(Mismatch::Occurs);
         }
-        let constraint = self.store.vars[v as usize].constraint.clone();
+        let constraint = self.store.var(v).constraint.clone();
         if *ty == Ty::Var(v) {
             return Ok(());
         }
@@ -253,15 +263,15 @@ impl Checker {
             // so that chains of variables (the elements of a long array
             // literal) stay one link deep instead of growing with each
             // unification, which made checking them quadratic.
-            let other = self.store.vars[*w as usize].constraint.clone();
+            let other = self.store.var(*w).constraint.clone();
             let merged = self.merge_constraints(constraint, other, mode, span)?;
             let (keep, bind) = if *w < v { (*w, v) } else { (v, *w) };
-            self.store.vars[keep as usize].constraint = merged;
-            self.store.vars[bind as usize].binding = Some(Ty::Var(keep));
+            self.store.set_constraint(keep, merged);
+            self.store.set_binding(bind, Ty::Var(keep));
             return Ok(());
         }
         self.check_constraint(&constraint, ty, mode, span)?;
-        self.store.vars[v as usize].binding = Some(ty.clone());
+        self.store.set_binding(v, ty.clone());
         Ok(())
     }
 
