@@ -208,7 +208,11 @@ fn restrictions() {
     err("def f = [\\x -> x + 1i32]", "array-of-functions");
     err("entry f 't (x: t) = x", "polymorphic-entry");
     err("entry f (g: i32 -> i32) = g 1", "higher-order-entry");
-    err("def f (x: i32) : i32 = f x", "not-supported-yet");
+    err(
+        "def f (n: i64) (g: i64 -> i64) : i64 = if n == 0 then 0 else f (n - 1) (\\x -> g x)",
+        "recursive-call-changed-argument",
+    );
+    err("def f (n: i64) : i64 -> i64 = \\x -> if n == 0 then x else f (n - 1) x", "recursive-higher-order-return");
     err("def f (x: i32) = let g (y: i32) : i32 = g y in g x", "not-supported-yet");
     err("def f (x: f64) = jvp f64.sin x 1", "not-supported-yet");
     err("module m = {} def x = m.y", "unknown-name");
