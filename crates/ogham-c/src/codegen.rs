@@ -608,7 +608,8 @@ impl<'a> Gen<'a> {
             if p.ty.is_array() {
                 self.line(&format!("og_arr {} = {{0}};", vname(p.name)));
             } else {
-                self.line(&format!("{} {};", cty(&p.ty), vname(p.name)));
+                // Initialised: GCC cannot always see that a called function or both branches set it.
+                self.line(&format!("{} {} = 0;", cty(&p.ty), vname(p.name)));
             }
         }
     }
