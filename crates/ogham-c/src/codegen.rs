@@ -2736,7 +2736,12 @@ fn helper(name: &str, t: PrimType) -> String {
 
 fn binop(op: BinOp, t: PrimType, a: &str, b: &str) -> Res<String> {
     if t == PrimType::F16 {
-        let inner = binop(op, PrimType::F32, &format!("og_f16_to_f32({a})"), &format!("og_f16_to_f32({b})"))?;
+        if op == BinOp::NextAfter {
+            return Ok(format!("og_nextafter_f16({a}, {b})"));
+        }
+        // `ldexp`'s exponent is an `i32`, not an `f16`.
+        let b = if op == BinOp::Ldexp { b.to_string() } else { format!("og_f16_to_f32({b})") };
+        let inner = binop(op, PrimType::F32, &format!("og_f16_to_f32({a})"), &b)?;
         return Ok(format!("og_f32_to_f16({inner})"));
     }
     let unsupported = || Err(format!("C backend: operator {op:?} is not defined on {t}"));
@@ -2899,14 +2904,13 @@ fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
 
 fn ternop(op: TernOp, t: PrimType, a: &str, b: &str, c: &str) -> Res<String> {
     if t == PrimType::F16 {
-        let inner = ternop(
-            op,
-            PrimType::F32,
-            &format!("og_f16_to_f32({a})"),
-            &format!("og_f16_to_f32({b})"),
-            &format!("og_f16_to_f32({c})"),
-        )?;
-        return Ok(format!("og_f32_to_f16({inner})"));
+        // As in ogham-prim: `fma` rounds the exact result once; `lerp` rounds every step to f16.
+        let w = |x: &str| format!("(double)og_f16_to_f32({x})");
+        return match op {
+            TernOp::Fma => Ok(format!("og_f16_from_f64(fma({}, {}, {}))", w(a), w(b), w(c))),
+            TernOp::Lerp => Ok(format!("og_lerp_f16({a}, {b}, {c})")),
+            TernOp::MadHi => Err(format!("C backend: operator {op:?} is not defined on {t}")),
+        };
     }
     Ok(match op {
         TernOp::Fma if t == PrimType::F32 => format!("fmaf({a}, {b}, {c})"),

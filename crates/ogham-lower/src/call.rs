@@ -359,8 +359,7 @@ impl<'a> Lowerer<'a> {
                 None => return Err(internal(span, "a function's result has a lower rank than its type")),
             }
         }
-        let shared: Vec<bool> =
-            leaves.iter().map(|l| matches!(l, SubExp::Var(v) if self.shared.contains(v))).collect();
+        let shared: Vec<bool> = leaves.iter().map(|l| matches!(l, SubExp::Var(v) if self.shared.contains(v))).collect();
         result.extend(leaves);
         let mut body = fb.finish(result);
         let captured = self.capture(&mut body, &mut params, &name)?;
