@@ -13,6 +13,7 @@ pub mod codegen;
 pub mod fuse;
 pub mod library;
 mod ranges;
+pub mod tuning;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -830,6 +830,15 @@ impl Parser {
                 self.sym(')')?;
                 Ok(Exp::Assert { cond, message })
             }
+            "user_param" => {
+                self.next();
+                self.sym('(')?;
+                let name = self.string()?;
+                self.sym(',')?;
+                let default = self.subexp()?;
+                self.sym(')')?;
+                Ok(Exp::UserParam { name, default })
+            }
             "map" | "screma" | "hist" | "scatter" => {
                 self.next();
                 self.soac(&word).map(Exp::Soac)

@@ -552,6 +552,10 @@ impl Verifier<'_> {
                 self.expect_prim(cond, PrimType::Bool, &format!("the condition of the assertion in {what}"));
                 Some(Vec::new())
             }
+            Exp::UserParam { default, .. } => {
+                self.expect_prim(default, PrimType::I64, &format!("the default of the tuning parameter in {what}"));
+                prim(PrimType::I64)
+            }
             Exp::Soac(soac) => self.soac(soac, what),
         }
     }
