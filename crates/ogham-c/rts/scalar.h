@@ -14,7 +14,7 @@ typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
 #define OG_INT_OPS(T, U, BITS, SIGNED, NEG, MIN, MAX, UPLIM)                                           \
   static inline T og_add_##T(T a, T b) { return (T)((U)a + (U)b); }                        \
   static inline T og_sub_##T(T a, T b) { return (T)((U)a - (U)b); }                        \
-  static inline T og_mul_##T(T a, T b) { return (T)((U)a * (U)b); }                        \
+  static inline T og_mul_##T(T a, T b) { return (T)((uint64_t)(U)a * (uint64_t)(U)b); }    \
   static inline T og_neg_##T(T a) { return (T)((U)0 - (U)a); }                             \
   static inline T og_quot_##T(T a, T b) {                                                 \
     if (SIGNED && b == (T)-1) return og_neg_##T(a);                                       \
@@ -39,9 +39,9 @@ typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
     if (NEG(b)) return 0;                                                        \
     U base = (U)a, e = (U)b, r = 1;                                                       \
     while (e != 0) {                                                                      \
-      if (e & 1) r = (U)(r * base);                                                       \
+      if (e & 1) r = (U)((uint64_t)r * base);                                             \
       e >>= 1;                                                                            \
-      base = (U)(base * base);                                                            \
+      base = (U)((uint64_t)base * base);                                                  \
     }                                                                                     \
     return (T)r;                                                                          \
   }                                                                                       \

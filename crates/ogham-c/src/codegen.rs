@@ -1240,7 +1240,19 @@ impl<'a> Gen<'a> {
                             self.ranges.loop_index(p.name, &n);
                         }
                         let t = ctype(elem);
-                        format!("og_add_{t}({}, og_mul_{t}(({t}){j}, {}))", self.se(&start), self.se(&step))
+                        let zero = |s: &SubExp| matches!(s, SubExp::Const(v) if v.as_i64() == 0);
+                        let one = |s: &SubExp| matches!(s, SubExp::Const(v) if v.as_i64() == 1);
+                        // The common `iota n` is the index itself (cheap even in unoptimised builds).
+                        let scaled = if one(&step) {
+                            format!("(({t}){j})")
+                        } else {
+                            binop(BinOp::Mul, elem, &format!("(({t}){j})"), &self.se(&step))?
+                        };
+                        if zero(&start) {
+                            scaled
+                        } else {
+                            binop(BinOp::Add, elem, &self.se(&start), &scaled)?
+                        }
                     }
                     Virtual::Replicate { value } => self.se(&value),
                 };
@@ -2791,6 +2803,32 @@ fn binop(op: BinOp, t: PrimType, a: &str, b: &str) -> Res<String> {
             BinOp::Ldexp => format!("ldexp{f}({a}, (int)({b}))"),
             _ => return unsupported(),
         });
+    }
+    // Wrapping `+`, `-` and `*` are written out (in an unsigned type at
+    // least as wide as `unsigned int`, so that nothing is promoted to a
+    // signed `int` that could overflow): a call per operation is slow in
+    // the unoptimised builds of the test runner.
+    if let (Some(o), Some(u)) = (
+        match op {
+            BinOp::Add => Some("+"),
+            BinOp::Sub => Some("-"),
+            BinOp::Mul => Some("*"),
+            _ => None,
+        },
+        [
+            PrimType::I8,
+            PrimType::I16,
+            PrimType::I32,
+            PrimType::I64,
+            PrimType::U8,
+            PrimType::U16,
+            PrimType::U32,
+            PrimType::U64,
+        ]
+        .contains(&t)
+        .then_some(if t.bits() == 64 { "uint64_t" } else { "uint32_t" }),
+    ) {
+        return Ok(format!("(({})(({u})({a}) {o} ({u})({b})))", ctype(t)));
     }
     let name = match op {
         BinOp::Add => "add",

@@ -251,7 +251,8 @@ impl Verifier<'_> {
     }
 
     fn entry_value(&mut self, v: &EntryValue, available: usize, kind: &str, of: &str) {
-        if v.parts.is_empty() {
+        // Only an opaque value (a unit `()`, an array of units) may have no parts.
+        if v.parts.is_empty() && v.opaque.is_none() {
             self.err(format!("entry {kind} `{}` has no parts", v.type_name));
         }
         match &v.name {
