@@ -144,10 +144,7 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
             }
         }
         for v in binders {
-            if !map.contains_key(&v) {
-                let fresh = fresh_like(&mut prog.names, v);
-                map.insert(v, fresh);
-            }
+            map.entry(v).or_insert_with(|| fresh_like(&mut prog.names, v));
         }
         let mut copy = callee.body.clone();
         rename_binders(&mut copy, &map);
