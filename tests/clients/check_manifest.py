@@ -24,4 +24,8 @@ for v in s["sum"]["variants"]:
     assert v["construct"] == "futhark_new_opaque_shape_" + v["name"], v
     assert v["destruct"] == "futhark_destruct_opaque_shape_" + v["name"], v
 assert "sum" not in m["types"]["pt"] and "record" in m["types"]["pt"]
+
+# Tuning parameters, per entry point.
+assert eps["tuned"]["tuning_params"] == ["block"], eps["tuned"]
+assert eps["scale"]["tuning_params"] == [], eps["scale"]
 print("manifest: ok")

@@ -39,3 +39,6 @@ entry area (s: shape) : f64 =
 entry scaled (k: f64) (xs: []f64) : shape = #poly (map (* k) xs)
 
 entry square (side: f64) : shape = #rect side side
+
+-- A tuning parameter (#[param]), set through the server and the C API.
+entry tuned (x: i64) : i64 = #[param(block)] x

@@ -73,6 +73,16 @@ with futhark_server.Server(exe, *sys.argv[2:]) as s:
 
     # Cheap commands of the protocol.
     assert s.cmd_tuning_params("stats") == []
+    # A tuning parameter: its default until it is set.
+    assert s.cmd_tuning_params("tuned") == ["block"]
+    assert s.cmd("tuning_param_class", "block") == ["user"]
+    s.put_value("seven", np.int64(7))
+    s.cmd_call("tuned", "t0", "seven")
+    assert s.get_value("t0") == 7
+    s.cmd_set_tuning_param("block", "32")
+    s.cmd_call("tuned", "t1", "seven")
+    assert s.get_value("t1") == 32
+    s.cmd_free("seven", "t0", "t1")
     assert s.cmd("attributes", "stats") == []
     try:
         s.cmd_set_tuning_param("nope", "1")

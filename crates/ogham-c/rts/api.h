@@ -6,6 +6,15 @@
  * The generated program defines og_entries, og_num_entries,
  * og_opaque_types and og_num_opaque_types before this file. */
 
+/* The number of the tuning parameter `name` (og_tuning_names), or -1 when
+ * the program has none of that name. */
+static inline int og_tuning_index(const char *name) {
+  for (int i = 0; i < OG_NUM_TUNING_PARAMS; i++) {
+    if (strcmp(og_tuning_names[i], name) == 0) return i;
+  }
+  return -1;
+}
+
 /* Descriptions of the tuple outputs, built on first use (indexed like
  * og_entries; NULL for entry points with one result). They live as long as
  * the process, like the static descriptions. */

@@ -89,6 +89,10 @@ typedef struct og_ctx {
   og_mem live;
   uint64_t call;           /* the running entry-point call; 0 between calls */
   uint64_t calls;          /* how many calls have begun */
+  /* Tuning parameters (`#[param(name)]`), numbered as og_tuning_names:
+   * a parameter's value is used where it is set, else its default. */
+  int64_t tuning[OG_NUM_TUNING_PARAMS + 1];
+  bool tuning_set[OG_NUM_TUNING_PARAMS + 1];
 #if OG_MULTICORE
   pthread_mutex_t lock;    /* guards error, the byte counters and the list of live blocks */
 #endif

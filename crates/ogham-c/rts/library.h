@@ -14,6 +14,9 @@
 struct futhark_context_config {
   int num_threads;
   int debugging, profiling, logging;
+  /* Tuning parameters, copied into each context made from this configuration. */
+  int64_t tuning[OG_NUM_TUNING_PARAMS + 1];
+  bool tuning_set[OG_NUM_TUNING_PARAMS + 1];
 };
 
 struct futhark_context {
@@ -30,10 +33,22 @@ static inline struct futhark_context_config *og_lib_config_new(void) {
   return calloc(1, sizeof(struct futhark_context_config));
 }
 
+static inline int og_lib_config_set_tuning(struct futhark_context_config *cfg, const char *name, size_t value) {
+  int k = og_tuning_index(name);
+  if (k < 0) return 1;
+  cfg->tuning[k] = (int64_t)value;
+  cfg->tuning_set[k] = true;
+  return 0;
+}
+
 static inline struct futhark_context *og_lib_context_new(const struct futhark_context_config *cfg) {
   struct futhark_context *ctx = calloc(1, sizeof *ctx);
   if (ctx == NULL) return NULL;
   og_ctx *c = &ctx->og;
+  if (cfg != NULL) {
+    memcpy(c->tuning, cfg->tuning, sizeof c->tuning);
+    memcpy(c->tuning_set, cfg->tuning_set, sizeof c->tuning_set);
+  }
   c->num_threads = 1;
   og_ctx_init_mem(c);
 #if OG_MULTICORE

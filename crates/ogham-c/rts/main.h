@@ -364,10 +364,22 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     if (!og_var_add(vars, w[1], out)) OG_FAIL("out of memory");
   } else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "pause_profiling") == 0 || strcmp(cmd, "unpause_profiling") == 0) {
     /* Nothing is cached and nothing is profiled, so these succeed silently. */
-  } else if (strcmp(cmd, "set_tuning_param") == 0 || strcmp(cmd, "tuning_param_class") == 0) {
-    /* The program has no tuning parameters, so every name is unknown. */
-    if (n < 2) OG_FAIL("%s: expected a tuning parameter", cmd);
-    OG_FAIL("Unknown tuning parameter: %s", w[1]);
+  } else if (strcmp(cmd, "set_tuning_param") == 0) {
+    if (n != 3) OG_FAIL("%s: expected a tuning parameter and a value", cmd);
+    int k = og_tuning_index(w[1]);
+    char *end;
+    errno = 0;
+    long long value = strtoll(w[2], &end, 10);
+    if (k < 0 || *end != '\0' || end == w[2] || errno != 0) {
+      OG_FAIL("Failed to set tuning parameter %s to %s", w[1], w[2]);
+    }
+    ctx->tuning[k] = value;
+    ctx->tuning_set[k] = true;
+  } else if (strcmp(cmd, "tuning_param_class") == 0) {
+    if (n != 2) OG_FAIL("%s: expected a tuning parameter", cmd);
+    if (og_tuning_index(w[1]) < 0) OG_FAIL("Unknown tuning parameter: %s", w[1]);
+    /* Every tuning parameter is a user parameter (#[param]). */
+    printf("user\n");
   } else if (strcmp(cmd, "report") == 0) {
     /* The current usage is what the server's variables hold (nothing else
      * outlives a call, failed or not), so a long-running server can be
@@ -377,7 +389,11 @@ static inline void og_server_command(og_ctx *ctx, og_var **vars, char **w, int n
     og_ctx_unlock(ctx);
     printf("Peak memory usage: %lld bytes\nCurrent memory usage: %lld bytes\n", (long long)peak, (long long)cur);
   } else if (strcmp(cmd, "tuning_params") == 0 || strcmp(cmd, "attributes") == 0) {
-    if (n != 2 || og_find_entry(w[1]) == NULL) OG_FAIL("%s: expected an entry point", cmd);
+    const og_entry *e = n == 2 ? og_find_entry(w[1]) : NULL;
+    if (e == NULL) OG_FAIL("%s: expected an entry point", cmd);
+    if (strcmp(cmd, "tuning_params") == 0) {
+      for (int i = 0; e->tuning_params[i] != NULL; i++) printf("%s\n", e->tuning_params[i]);
+    }
   } else {
     OG_FAIL("Unknown command: %s", cmd);
   }
@@ -431,6 +447,56 @@ static inline bool og_printable(const og_type_desc *t) {
 #define OG_SERVER_DEFAULT 0
 #endif
 
+/* Sets tuning parameter `name`; returns nonzero when there is none of that name. */
+static inline int og_set_tuning(og_ctx *ctx, const char *name, int64_t value) {
+  int k = og_tuning_index(name);
+  if (k < 0) return 1;
+  ctx->tuning[k] = value;
+  ctx->tuning_set[k] = true;
+  return 0;
+}
+
+/* Reads `name=value` lines (blank lines and `--` comments skipped) into the
+ * tuning parameters, as Futhark's --tuning does; returns an error message
+ * (owned) or NULL. */
+static inline char *og_load_tuning_file(og_ctx *ctx, const char *path) {
+  char *msg = malloc(1200);
+  if (msg == NULL) return NULL;
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    snprintf(msg, 1200, "Cannot open file: %s", strerror(errno));
+    return msg;
+  }
+  char line[1024];
+  int lineno = 0;
+  while (fgets(line, sizeof line, f) != NULL) {
+    lineno++;
+    size_t i = strspn(line, " \t\r\n");
+    if (line[i] == '\0' || strncmp(line + i, "--", 2) == 0) continue;
+    char *eq = strchr(line, '=');
+    char *end = NULL;
+    long long value = 0;
+    if (eq != NULL) {
+      *eq = '\0';
+      errno = 0;
+      value = strtoll(eq + 1, &end, 10);
+    }
+    if (eq == NULL || end == eq + 1 || errno != 0 || end[strspn(end, " \t\r\n")] != '\0') {
+      snprintf(msg, 1200, "Invalid line %d (must be of form 'name=int').", lineno);
+      fclose(f);
+      return msg;
+    }
+    if (og_set_tuning(ctx, line, value)) {
+      snprintf(msg, 1200, "Unknown name '%.1000s' on line %d.", line, lineno);
+      fclose(f);
+      return msg;
+    }
+  }
+  fclose(f);
+  free(msg);
+  return NULL;
+}
+
 static inline void og_usage(const char *prog) {
   fprintf(stderr,
           "Usage: %s [options]\n"
@@ -440,6 +506,9 @@ static inline void og_usage(const char *prog) {
           "  -t, --write-runtime-to FILE  write the runtime in microseconds\n"
           "  -r, --runs N            run N times\n"
           "  -P, --num-threads N     worker threads (multicore)\n"
+          "      --param NAME=VALUE  set a tuning parameter\n"
+          "      --tuning FILE       read NAME=VALUE tuning parameters from FILE\n"
+          "      --print-params      list the tuning parameters and exit\n"
           "      --server            speak the server protocol on stdin/stdout\n",
           prog);
 }
@@ -448,6 +517,10 @@ int main(int argc, char **argv) {
   const char *entry_name = "main", *runtime_file = NULL;
   bool binary = false, print = true, server = OG_SERVER_DEFAULT, runs_given = false;
   int runs = 1, threads = 0;
+  /* --param and --tuning arguments (argv indices), applied in order once the context exists. */
+  int *tuning_args = calloc((size_t)argc + 1, sizeof *tuning_args);
+  int n_tuning_args = 0;
+  if (tuning_args == NULL) { fprintf(stderr, "Error: out of memory\n"); return 1; }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has_arg = i + 1 < argc;
@@ -464,10 +537,17 @@ int main(int argc, char **argv) {
       if (threads < 1) { fprintf(stderr, "Error: --num-threads needs a positive number\n"); return 1; }
     } else if (!strcmp(a, "--server")) server = true;
     else if (!strcmp(a, "-D") || !strcmp(a, "--debugging") || !strcmp(a, "-L") || !strcmp(a, "--log")) { /* accepted, no effect */ }
-    else if ((!strcmp(a, "--tuning") || !strcmp(a, "--cache-file") || !strcmp(a, "--param")) && has_arg) i++;
+    else if ((!strcmp(a, "--tuning") || !strcmp(a, "--param")) && has_arg) { tuning_args[n_tuning_args++] = i; i++; }
+    else if (!strcmp(a, "--cache-file") && has_arg) i++;
+    else if (!strcmp(a, "--print-params")) {
+      for (int k = 0; k < OG_NUM_TUNING_PARAMS; k++) printf("%s (user)\n", og_tuning_names[k]);
+      free(tuning_args);
+      return 0;
+    }
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { og_usage(argv[0]); return 0; }
     else if (!has_arg && (!strcmp(a, "-e") || !strcmp(a, "--entry-point") || !strcmp(a, "-t") || !strcmp(a, "--write-runtime-to") ||
-                          !strcmp(a, "-r") || !strcmp(a, "--runs") || !strcmp(a, "-P") || !strcmp(a, "--num-threads"))) {
+                          !strcmp(a, "-r") || !strcmp(a, "--runs") || !strcmp(a, "-P") || !strcmp(a, "--num-threads") ||
+                          !strcmp(a, "--tuning") || !strcmp(a, "--param") || !strcmp(a, "--cache-file"))) {
       fprintf(stderr, "Error: option %s needs a value\n", a);
       og_usage(argv[0]);
       return 1;
@@ -479,6 +559,42 @@ int main(int argc, char **argv) {
 #endif
   og_ctx ctx;
   og_ctx_init(&ctx, threads);
+  for (int t = 0; t < n_tuning_args; t++) {
+    const char *opt = argv[tuning_args[t]], *arg = argv[tuning_args[t] + 1];
+    if (!strcmp(opt, "--tuning")) {
+      char *err = og_load_tuning_file(&ctx, arg);
+      if (err != NULL) {
+        fprintf(stderr, "When loading tuning file '%s': %s\n", arg, err);
+        free(err);
+        free(tuning_args);
+        og_ctx_free(&ctx);
+        return 1;
+      }
+    } else {
+      const char *eq = strchr(arg, '=');
+      char name[1024], *end = NULL;
+      long long value = 0;
+      if (eq != NULL && (size_t)(eq - arg) < sizeof name) {
+        memcpy(name, arg, (size_t)(eq - arg));
+        name[eq - arg] = '\0';
+        errno = 0;
+        value = strtoll(eq + 1, &end, 10);
+      }
+      if (eq == NULL || (size_t)(eq - arg) >= sizeof name || end == eq + 1 || *end != '\0' || errno != 0) {
+        fprintf(stderr, "Error: Invalid argument for --param option: %s\n", arg);
+        free(tuning_args);
+        og_ctx_free(&ctx);
+        return 1;
+      }
+      if (og_set_tuning(&ctx, name, value)) {
+        fprintf(stderr, "Error: Unknown tuning parameter: %s\n", name);
+        free(tuning_args);
+        og_ctx_free(&ctx);
+        return 1;
+      }
+    }
+  }
+  free(tuning_args);
   if (server) {
     int rc = og_server(&ctx);
     og_ctx_free(&ctx);

@@ -14,7 +14,7 @@ typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
 #define OG_INT_OPS(T, U, BITS, SIGNED, NEG, MIN, MAX, UPLIM)                                           \
   static inline T og_add_##T(T a, T b) { return (T)((U)a + (U)b); }                        \
   static inline T og_sub_##T(T a, T b) { return (T)((U)a - (U)b); }                        \
-  static inline T og_mul_##T(T a, T b) { return (T)((U)a * (U)b); }                        \
+  static inline T og_mul_##T(T a, T b) { return (T)((uint64_t)(U)a * (uint64_t)(U)b); }    \
   static inline T og_neg_##T(T a) { return (T)((U)0 - (U)a); }                             \
   static inline T og_quot_##T(T a, T b) {                                                 \
     if (SIGNED && b == (T)-1) return og_neg_##T(a);                                       \
@@ -39,9 +39,9 @@ typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
     if (NEG(b)) return 0;                                                        \
     U base = (U)a, e = (U)b, r = 1;                                                       \
     while (e != 0) {                                                                      \
-      if (e & 1) r = (U)(r * base);                                                       \
+      if (e & 1) r = (U)((uint64_t)r * base);                                             \
       e >>= 1;                                                                            \
-      base = (U)(base * base);                                                            \
+      base = (U)((uint64_t)base * base);                                                  \
     }                                                                                     \
     return (T)r;                                                                          \
   }                                                                                       \
@@ -176,7 +176,48 @@ static inline og_f16 og_f32_to_f16(float f) {
   return (og_f16)(sign | half);
 }
 
-static inline og_f16 og_f16_from_f64(double x) { return og_f32_to_f16((float)x); }
+/* binary64 -> binary16, rounded once (going through float would round twice). */
+static inline og_f16 og_f16_from_f64(double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, 8);
+  uint16_t sign = (uint16_t)((bits >> 48) & 0x8000);
+  uint32_t exp = (uint32_t)((bits >> 52) & 0x7ff);
+  uint64_t mant = bits & 0xfffffffffffffULL;
+  if (exp == 0x7ff) return (og_f16)(sign | 0x7c00 | (mant ? 0x200 : 0));
+  int32_t e = (int32_t)exp - 1023 + 15;
+  if (e >= 0x1f) return (og_f16)(sign | 0x7c00);
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 1ULL << 52;
+    uint32_t shift = (uint32_t)(43 - e);
+    uint64_t half = mant >> shift;
+    uint64_t rest = mant & ((1ULL << shift) - 1);
+    uint64_t halfway = 1ULL << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1))) half++;
+    return (og_f16)(sign | half);
+  }
+  uint64_t half = ((uint64_t)e << 10) | (mant >> 42);
+  uint64_t rest = mant & ((1ULL << 42) - 1);
+  if (rest > (1ULL << 41) || (rest == (1ULL << 41) && (half & 1))) half++;
+  return (og_f16)(sign | half);
+}
+
+/* The next binary16 value after x in the direction of y. */
+static inline og_f16 og_nextafter_f16(og_f16 x, og_f16 y) {
+  float a = og_f16_to_f32(x), b = og_f16_to_f32(y);
+  if (isnan(a) || isnan(b)) return (og_f16)0x7e00;
+  if (a == b) return y;
+  if (a == 0) return (og_f16)(b < a ? 0x8001 : 0x0001);
+  bool away = (b > a) == (a > 0);
+  return (og_f16)(away ? x + 1 : x - 1);
+}
+
+/* v0 + (v1 - v0) * t with every step rounded to binary16, as f16 arithmetic is. */
+static inline og_f16 og_lerp_f16(og_f16 v0, og_f16 v1, og_f16 t) {
+  og_f16 d = og_f32_to_f16(og_f16_to_f32(v1) - og_f16_to_f32(v0));
+  og_f16 s = og_f32_to_f16(og_f16_to_f32(d) * og_f16_to_f32(t));
+  return og_f32_to_f16(og_f16_to_f32(v0) + og_f16_to_f32(s));
+}
 
 /* Bit reinterpretation between types of the same width. */
 #define OG_BITCAST(FROM, TO) \

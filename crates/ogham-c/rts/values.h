@@ -637,4 +637,6 @@ typedef struct og_entry {
   const bool *out_unique;
   /* Reads ins (not consumed unless unique), writes fresh outs; 0 on success. */
   int (*call)(og_ctx *ctx, og_value **outs, og_value *const *ins);
+  /* The tuning parameters it can reach, NULL-terminated. */
+  const char *const *tuning_params;
 } og_entry;

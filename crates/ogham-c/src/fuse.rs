@@ -10,8 +10,9 @@
 //! unique because the producer's statement disappears.
 //!
 //! The rewrite is only done when no statement between producer and consumer
-//! consumes (updates in place) anything the producer reads, since the
-//! producer's work moves to the consumer's position.
+//! may consume (update in place) anything the producer reads, since the
+//! producer's work moves to the consumer's position; an array passed to a
+//! function or given to a loop counts as possibly consumed.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -139,13 +140,40 @@ fn find_pair(body: &Body) -> Option<(usize, usize)> {
         }
         // Nothing in between may consume what the producer reads.
         let reads: BTreeSet<VName> = free_vars_exp(&producer.exp);
-        let clobbered = body.stms[p + 1..=c].iter().any(|s| consumed_deep(&s.exp).iter().any(|v| reads.contains(v)));
+        let clobbered = body.stms[p + 1..=c].iter().any(|s| may_consume(&s.exp).iter().any(|v| reads.contains(v)));
         if clobbered {
             continue;
         }
         return Some((p, c));
     }
     None
+}
+
+/// The variables `exp` may consume: those it or a nested statement consumes
+/// directly, and, since neither says which of them it consumes, every array
+/// passed to a function (`Apply`) or given as a loop's initial value (a loop
+/// updating its parameter in place writes into that array).
+fn may_consume(exp: &Exp) -> BTreeSet<VName> {
+    fn go(exp: &Exp, out: &mut BTreeSet<VName>) {
+        let args: Vec<&SubExp> = match exp {
+            Exp::Apply { args, .. } => args.iter().collect(),
+            Exp::Loop { params, .. } => params.iter().filter(|(p, _)| p.ty.rank() > 0).map(|(_, init)| init).collect(),
+            _ => Vec::new(),
+        };
+        out.extend(args.into_iter().filter_map(|a| match a {
+            SubExp::Var(v) => Some(*v),
+            SubExp::Const(_) => None,
+        }));
+        for b in bodies(exp) {
+            b.stms.iter().for_each(|s| go(&s.exp, out));
+        }
+        for l in lambdas(exp) {
+            l.body.stms.iter().for_each(|s| go(&s.exp, out));
+        }
+    }
+    let mut out = consumed_deep(exp);
+    go(exp, &mut out);
+    out
 }
 
 /// Moves the producer's lambda into the consumer's.

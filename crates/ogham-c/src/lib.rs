@@ -1,6 +1,7 @@
 //! The C backend: core IR to one self-contained C file, and executables.
 //!
-//! The pipeline inside this crate is: [`fuse`] (producer `map`s merged into
+//! The pipeline inside this crate is: [`inline`] (calls of small leaf
+//! functions, such as the prelude's `iota`, replaced by their bodies), [`fuse`] (producer `map`s merged into
 //! their consumer SOACs, so intermediate arrays are never materialised), then
 //! [`codegen`], which lowers the IR to imperative C with explicit memory:
 //! every array is a view (reference-counted block, offset, shape, strides),
@@ -11,8 +12,10 @@
 
 pub mod codegen;
 pub mod fuse;
+pub mod inline;
 pub mod library;
 mod ranges;
+pub mod tuning;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -73,12 +76,17 @@ pub struct Generated {
 /// Generates C for the program. Fails (with a message) on IR constructs the
 /// backend does not support.
 pub fn generate(prog: &Program, opts: &Options) -> Result<Generated, String> {
+    let mut inlined = prog.clone();
+    inline::inline_program(&mut inlined);
+    if cfg!(debug_assertions) || std::env::var_os("OGHAM_VERIFY").is_some() {
+        ogham_ir::verify::verify_after("inline", &inlined)?;
+    }
     let fused;
     let prog = if opts.fuse {
-        fused = fuse::fuse_program(prog);
+        fused = fuse::fuse_program(&inlined);
         &fused
     } else {
-        prog
+        &inlined
     };
     let mut c = codegen::program(prog, opts)?;
     if opts.library {

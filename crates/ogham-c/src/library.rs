@@ -398,12 +398,20 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
         ("void futhark_context_config_set_cache_file(struct futhark_context_config *cfg, const char *f)", "(void)cfg; (void)f;", "nothing is cached"),
         (
             "int futhark_context_config_set_tuning_param(struct futhark_context_config *cfg, const char *param_name, size_t new_value)",
-            "(void)cfg; (void)param_name; (void)new_value; return 1;",
-            "there are no tuning parameters, so every name is unknown",
+            "return og_lib_config_set_tuning(cfg, param_name, new_value);",
+            "",
         ),
-        ("int futhark_get_tuning_param_count(void)", "return 0;", ""),
-        ("const char *futhark_get_tuning_param_name(int i)", "(void)i; return NULL;", ""),
-        ("const char *futhark_get_tuning_param_class(int i)", "(void)i; return NULL;", ""),
+        ("int futhark_get_tuning_param_count(void)", "return OG_NUM_TUNING_PARAMS;", ""),
+        (
+            "const char *futhark_get_tuning_param_name(int i)",
+            "return i >= 0 && i < OG_NUM_TUNING_PARAMS ? og_tuning_names[i] : NULL;",
+            "",
+        ),
+        (
+            "const char *futhark_get_tuning_param_class(int i)",
+            "return i >= 0 && i < OG_NUM_TUNING_PARAMS ? \"user\" : NULL;",
+            "",
+        ),
         ("struct futhark_context *futhark_context_new(struct futhark_context_config *cfg)", "return og_lib_context_new(cfg);", ""),
         ("void futhark_context_free(struct futhark_context *ctx)", "og_lib_context_free(ctx);", ""),
         ("int futhark_context_sync(struct futhark_context *ctx)", "(void)ctx; return 0;", "calls complete before they return"),
@@ -656,13 +664,21 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<LibraryFiles, String> 
                 format!("{{\"name\": {}, \"type\": {}, \"unique\": {u}}}", json_str(name), json_str(&api.type_name(t)))
             })
             .collect();
+        let tuning: Vec<String> = prog
+            .fun(&e.name)
+            .map(|f| crate::tuning::reachable(prog, f))
+            .unwrap_or_default()
+            .iter()
+            .map(|n| json_str(n))
+            .collect();
         entries_json.push(format!(
-            "{}: {{\"cfun\": \"futhark_entry_{}\", \"inputs\": [{}], \"output\": {{\"type\": {}, \"unique\": {}}}, \"tuning_params\": [], \"attributes\": []}}",
+            "{}: {{\"cfun\": \"futhark_entry_{}\", \"inputs\": [{}], \"output\": {{\"type\": {}, \"unique\": {}}}, \"tuning_params\": [{}], \"attributes\": []}}",
             json_str(&e.name),
             e.name,
             inputs.join(", "),
             json_str(&api.type_name(&e.output.0)),
-            e.output.1
+            e.output.1,
+            tuning.join(", ")
         ));
     }
 

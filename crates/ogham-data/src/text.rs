@@ -20,7 +20,7 @@
 //! executable does), an unsuffixed integer may be read as a float, and a
 //! float may be written in hexadecimal (`0x1.8p3`, as C's `strtod` reads it).
 
-use ogham_prim::{f16, PrimType, PrimValue};
+use ogham_prim::{PrimType, PrimValue};
 
 use crate::value::{element_count, shape_text};
 use crate::{Buffer, DataError, Dim, Value, ValueType};
@@ -486,7 +486,7 @@ impl NumberLiteral {
                 Ok(match t {
                     PrimType::F32 => PrimValue::F32(x as f32),
                     PrimType::F64 => PrimValue::F64(x),
-                    _ => PrimValue::F16(f16::from_f64(x)),
+                    _ => PrimValue::F16(ogham_prim::f16_from_f64(x)),
                 })
             }
             NumberLiteral::Integer { magnitude } => {
@@ -517,7 +517,7 @@ fn float_from_text(t: PrimType, text: &str) -> Result<PrimValue, String> {
     Ok(match t {
         PrimType::F32 => PrimValue::F32(text.parse::<f32>().map_err(|_| bad())?),
         PrimType::F64 => PrimValue::F64(text.parse::<f64>().map_err(|_| bad())?),
-        _ => PrimValue::F16(f16::from_f64(text.parse::<f64>().map_err(|_| bad())?)),
+        _ => PrimValue::F16(ogham_prim::f16_from_f64(text.parse::<f64>().map_err(|_| bad())?)),
     })
 }
 
@@ -627,6 +627,7 @@ pub fn values_to_text(values: &[Value]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ogham_prim::f16;
 
     fn parse(text: &str) -> Value {
         parse_text_value(text).unwrap_or_else(|e| panic!("{text}: {e}"))

@@ -406,6 +406,24 @@ fn bench_program(path: &Path, opts: &BenchOptions) -> Vec<ProgramResult> {
     }
 
     let dir = path.parent().unwrap_or(Path::new("."));
+    // As `futhark bench`: a tuning file `PROG.fut.tuning` is passed with `--tuning`.
+    let tuning = run::tuning_file(path);
+    let tuning_note = match &tuning {
+        Some(file) => format!("using {}", file.file_name().unwrap_or_default().to_string_lossy()),
+        None => "no tuning file".to_string(),
+    };
+    let tuning = match (&tuning, &runner) {
+        (None, _) => Tuning::default(),
+        (Some(file), Runner::Executable(_)) => {
+            Tuning { options: vec!["--tuning".to_string(), file.display().to_string()], ..Tuning::default() }
+        }
+        (Some(file), Runner::Interpreter(compiled)) => {
+            match run::read_tuning_file(file, &ogham_c::tuning::all(&compiled.ir)) {
+                Ok(values) => Tuning { values, ..Tuning::default() },
+                Err(msg) => Tuning { error: Some(msg), ..Tuning::default() },
+            }
+        }
+    };
     let mut results = Vec::new();
     for (entry, cases) in entries {
         let mut result = ProgramResult {
@@ -417,13 +435,16 @@ fn bench_program(path: &Path, opts: &BenchOptions) -> Vec<ProgramResult> {
             datasets: Vec::new(),
         };
         if entry == "main" {
-            println!("{} (no tuning file):", path.display());
+            println!("{} ({tuning_note}):", path.display());
         } else {
-            println!("{}:{entry} (no tuning file):", path.display());
+            println!("{}:{entry} ({tuning_note}):", path.display());
         }
         let width = cases.iter().map(|c| c.name.chars().count()).max().unwrap_or(0) + 1;
         for case in &cases {
-            let outcome = bench_case(&runner, dir, &entry, case, opts);
+            let outcome = match &tuning.error {
+                Some(msg) => Err(msg.clone()),
+                None => bench_case(&runner, dir, &entry, case, opts, &tuning),
+            };
             print_line(&case.name, width, &outcome);
             result.datasets.push(DatasetResult { name: case.name.clone(), outcome });
         }
@@ -566,12 +587,24 @@ fn validate(expected: &Option<Vec<Value>>, got: &[Value]) -> Result<(), String> 
 /// Takes `n` timed runs: their microseconds and what they wrote to stderr.
 type Sampler<'a> = Box<dyn FnMut(usize) -> Result<(Vec<u64>, String), String> + 'a>;
 
+/// A program's tuning file, as the runner takes it.
+#[derive(Default)]
+struct Tuning {
+    /// For executables: `--tuning FILE`.
+    options: Vec<String>,
+    /// For the interpreter: the parameters the file sets.
+    values: std::collections::HashMap<String, i64>,
+    /// The file cannot be read (interpreter; executables report it themselves).
+    error: Option<String>,
+}
+
 fn bench_case(
     runner: &Runner,
     dir: &Path,
     entry: &str,
     case: &RunCase,
     opts: &BenchOptions,
+    tuning: &Tuning,
 ) -> Result<Measurement, String> {
     if let Expected::RunError(_) = case.expected {
         return Err("cases that expect an error are not benchmarked".into());
@@ -583,15 +616,16 @@ fn bench_case(
         Runner::Interpreter(compiled) => {
             run::select_entry(&compiled.ir, Some(entry)).map_err(|e| e.message)?;
             let args = input_values(&input)?;
+            let run_opts = ogham_interp::RunOptions { tuning: tuning.values.clone(), ..Default::default() };
             // The warm-up run, whose result is also the one validated.
-            let result = run::run_interpreter(compiled, entry, args.clone()).map_err(|e| e.message)?;
+            let result = run::run_interpreter_with(compiled, entry, args.clone(), &run_opts).map_err(|e| e.message)?;
             validate(&expected, &result)?;
             Box::new(move |n| {
                 let mut times = Vec::with_capacity(n);
                 for _ in 0..n {
                     let copy = args.clone();
                     let start = Instant::now();
-                    let out = run::run_interpreter(compiled, entry, copy).map_err(|e| e.message)?;
+                    let out = run::run_interpreter_with(compiled, entry, copy, &run_opts).map_err(|e| e.message)?;
                     times.push(start.elapsed().as_micros() as u64);
                     drop(out);
                 }
@@ -602,9 +636,10 @@ fn bench_case(
             let mut first = true;
             let input = &input;
             let expected = &expected;
+            let options: Vec<String> = tuning.options.iter().chain(&opts.pass_options).cloned().collect();
             Box::new(move |n| {
                 let want_output = first && expected.is_some();
-                let batch = run_executable(exe, entry, input, n, want_output, &opts.pass_options)?;
+                let batch = run_executable(exe, entry, input, n, want_output, &options)?;
                 if want_output {
                     let got = ogham_data::read_values(&batch.stdout)
                         .map_err(|e| format!("cannot read the program's output: {e}"))?;
@@ -683,7 +718,13 @@ fn run_executable(
     pass_options: &[String],
 ) -> Result<Batch, String> {
     let tfile = timing_file();
-    let mut cmd = Command::new(exe);
+    // A bare name (`prog`, for a program in the current directory) would be looked up on PATH.
+    let exe = if exe.parent().is_some_and(|p| p.as_os_str().is_empty()) {
+        Path::new(".").join(exe)
+    } else {
+        exe.to_path_buf()
+    };
+    let mut cmd = Command::new(&exe);
     cmd.arg("-e").arg(entry).arg("-t").arg(&tfile).arg("-r").arg(runs.to_string()).arg("-b");
     cmd.args(pass_options);
     cmd.stdout(if want_output { Stdio::piped() } else { Stdio::null() });

@@ -99,8 +99,22 @@ pub fn default_output(program: &Path) -> PathBuf {
 /// binary values, the results come back as binary values. A run-time error
 /// is returned as the program's standard error.
 pub fn run_executable(exe: &Path, entry: &str, args: &[Value]) -> Result<Vec<Value>, String> {
+    run_executable_with(exe, entry, args, &[], true)
+}
+
+/// [`run_executable`] with extra command-line options (such as `--tuning
+/// FILE`); when `results` is false the program prints nothing (`-n`), so
+/// results without an external form are no error, and no values come back.
+pub fn run_executable_with(
+    exe: &Path,
+    entry: &str,
+    args: &[Value],
+    options: &[String],
+    results: bool,
+) -> Result<Vec<Value>, String> {
     let mut child = Command::new(exe)
-        .args(["-e", entry, "-b"])
+        .args(["-e", entry, if results { "-b" } else { "-n" }])
+        .args(options)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -117,6 +131,9 @@ pub fn run_executable(exe: &Path, entry: &str, args: &[Value]) -> Result<Vec<Val
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         return Err(if stderr.is_empty() { format!("program exited with {}", output.status) } else { stderr });
+    }
+    if !results {
+        return Ok(Vec::new());
     }
     ogham_data::read_values(&output.stdout).map_err(|e| format!("cannot read the program's output: {e}"))
 }

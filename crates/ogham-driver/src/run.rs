@@ -1,6 +1,9 @@
 //! Running an entry point: read its arguments as values, run it on a
 //! backend, and print its results the way a Futhark executable does.
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
 use ogham_data::{Value, ValueReader};
 use ogham_syntax::SourceMap;
 
@@ -75,8 +78,50 @@ pub fn read_arguments(fun: &ogham_ir::FunDef, input: &[u8]) -> Result<Vec<Value>
 
 /// Runs an entry point on the reference interpreter.
 pub fn run_interpreter(compiled: &Compiled, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RunError> {
-    ogham_interp::run_entry(&compiled.ir, entry, args)
+    run_interpreter_with(compiled, entry, args, &ogham_interp::RunOptions::default())
+}
+
+/// [`run_interpreter`] with options (tuning parameters, results wanted or not).
+pub fn run_interpreter_with(
+    compiled: &Compiled,
+    entry: &str,
+    args: Vec<Value>,
+    opts: &ogham_interp::RunOptions,
+) -> Result<Vec<Value>, RunError> {
+    ogham_interp::run_entry_with(&compiled.ir, entry, args, opts)
         .map_err(|e| RunError { message: render_runtime_error(&compiled.sources, &e.message, e.span, &e.trace) })
+}
+
+/// The tuning file that `futhark test` and `futhark bench` pass to a
+/// program with `--tuning`: `PROG.fut.tuning`, where it exists.
+pub fn tuning_file(program: &Path) -> Option<PathBuf> {
+    let mut name = program.as_os_str().to_owned();
+    name.push(".tuning");
+    let path = PathBuf::from(name);
+    path.is_file().then_some(path)
+}
+
+/// Reads a tuning file as compiled programs do (`--tuning`): `name=value`
+/// lines, blank lines and `--` comments skipped; every name must be one of
+/// `known`. Errors read like the executables' ("When loading tuning file …").
+pub fn read_tuning_file(path: &Path, known: &[String]) -> Result<HashMap<String, i64>, String> {
+    let fail = |msg: String| format!("When loading tuning file '{}': {msg}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("Cannot open file: {e}")))?;
+    let mut out = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with("--") {
+            continue;
+        }
+        let invalid = || fail(format!("Invalid line {} (must be of form 'name=int').", i + 1));
+        let (name, value) = line.split_once('=').ok_or_else(invalid)?;
+        let value: i64 = value.trim().parse().map_err(|_| invalid())?;
+        if !known.iter().any(|k| k == name) {
+            return Err(fail(format!("Unknown name '{name}' on line {}.", i + 1)));
+        }
+        out.insert(name.to_string(), value);
+    }
+    Ok(out)
 }
 
 /// Futhark's layout for a run-time error: the message, then where it happened.

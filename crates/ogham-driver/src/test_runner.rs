@@ -204,20 +204,30 @@ fn load_values(dir: &Path, input: &CaseInput) -> Result<Vec<Value>, String> {
     }
 }
 
-/// Runs the cases of one compiled program on its backend.
+/// Runs the cases of one compiled program on its backend. As `futhark
+/// test` does, a tuning file `PROG.fut.tuning` next to the program sets
+/// its tuning parameters (`--tuning` for executables).
 enum Runner<'a> {
-    Interp(&'a Compiled),
+    Interp(&'a Compiled, ogham_interp::RunOptions),
     /// A compiled executable in a temporary directory, removed on drop.
     Native {
         exe: PathBuf,
         dir: PathBuf,
+        options: Vec<String>,
     },
 }
 
 impl<'a> Runner<'a> {
     fn new(compiled: &'a Compiled, program: &Path, backend: Backend) -> Result<Runner<'a>, String> {
+        let tuning = run::tuning_file(program);
         let c_backend = match backend {
-            Backend::Interp => return Ok(Runner::Interp(compiled)),
+            Backend::Interp => {
+                let mut opts = ogham_interp::RunOptions::default();
+                if let Some(file) = &tuning {
+                    opts.tuning = run::read_tuning_file(file, &ogham_c::tuning::all(&compiled.ir))?;
+                }
+                return Ok(Runner::Interp(compiled, opts));
+            }
             Backend::C => ogham_c::Backend::Sequential,
             Backend::Multicore => ogham_c::Backend::Multicore,
         };
@@ -230,17 +240,27 @@ impl<'a> Runner<'a> {
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("prog");
         let exe = dir.join(stem);
-        let runner = Runner::Native { exe, dir };
+        let options = match tuning {
+            Some(file) => vec!["--tuning".to_string(), file.display().to_string()],
+            None => Vec::new(),
+        };
+        let runner = Runner::Native { exe, dir, options };
         if let Runner::Native { exe, .. } = &runner {
             native::compile_executable(compiled, c_backend, None, exe, native::TEST_CFLAGS)?;
         }
         Ok(runner)
     }
 
-    fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+    /// Runs an entry point; when `results` is false its results are not
+    /// needed (a case that only has to succeed or fail), so they need no
+    /// external form and none come back.
+    fn run(&self, entry: &str, args: Vec<Value>, results: bool) -> Result<Vec<Value>, String> {
         match self {
-            Runner::Interp(compiled) => run::run_interpreter(compiled, entry, args).map_err(|e| e.message),
-            Runner::Native { exe, .. } => native::run_executable(exe, entry, &args),
+            Runner::Interp(compiled, opts) => {
+                let opts = ogham_interp::RunOptions { results, ..opts.clone() };
+                run::run_interpreter_with(compiled, entry, args, &opts).map_err(|e| e.message)
+            }
+            Runner::Native { exe, options, .. } => native::run_executable_with(exe, entry, &args, options, results),
         }
     }
 }
@@ -255,7 +275,8 @@ impl Drop for Runner<'_> {
 
 fn run_case(runner: &Runner<'_>, dir: &Path, entry: &str, case: &RunCase) -> Result<(), String> {
     let args = load_values(dir, &case.input)?;
-    let result = runner.run(entry, args);
+    let results = matches!(case.expected, Expected::Values(_) | Expected::File(_));
+    let result = runner.run(entry, args, results);
     match (&case.expected, result) {
         (Expected::RunError(regex), Err(msg)) => {
             // As in Futhark's test runner, `.` also matches the newlines of a backtrace.

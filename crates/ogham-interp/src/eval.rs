@@ -77,6 +77,8 @@ pub(crate) struct Interp<'p> {
     depth: usize,
     /// What reading an unbound slot returns.
     dead: Val,
+    /// The tuning parameters the run sets (`Exp::UserParam`).
+    pub(crate) tuning: HashMap<String, i64>,
 }
 
 impl<'p> Interp<'p> {
@@ -93,6 +95,7 @@ impl<'p> Interp<'p> {
             active: vec![0; prog.funs.len()],
             depth: 0,
             dead: Val::Dead,
+            tuning: HashMap::new(),
         }
     }
 
@@ -379,6 +382,13 @@ impl<'p> Interp<'p> {
                 } else {
                     Err(Fail::Here(message.clone()))
                 }
+            }
+            Exp::UserParam { name, default } => {
+                let v = match self.tuning.get(name) {
+                    Some(&v) => PrimValue::I64(v),
+                    None => self.prim(default)?,
+                };
+                self.bind_one(pat, Val::Prim(v))
             }
             Exp::Soac(soac) => self.eval_soac(stm, soac),
         }

@@ -17,6 +17,7 @@ mod eval;
 mod soac;
 pub mod value;
 
+use std::collections::HashMap;
 use std::fmt;
 
 use ogham_data::Value;
@@ -47,14 +48,40 @@ impl std::error::Error for RuntimeError {}
 /// body and per call, and deep recursion in the program must not overflow.
 const INTERPRETER_STACK_BYTES: usize = 512 << 20;
 
+/// How to run an entry point ([`run_entry_with`]).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Convert the outputs to values; when false the results are dropped
+    /// (so outputs without an external form are no error) and no values are returned.
+    pub results: bool,
+    /// Tuning parameters set for the run (`#[param(name)]`); the others take their defaults.
+    pub tuning: HashMap<String, i64>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions { results: true, tuning: HashMap::new() }
+    }
+}
+
 /// Runs entry point `entry` of `prog` on `args` (one per source-level input)
 /// and returns its outputs (one per source-level output).
 pub fn run_entry(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RuntimeError> {
+    run_entry_with(prog, entry, args, &RunOptions::default())
+}
+
+/// [`run_entry`] with options.
+pub fn run_entry_with(
+    prog: &Program,
+    entry: &str,
+    args: Vec<Value>,
+    opts: &RunOptions,
+) -> Result<Vec<Value>, RuntimeError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("ogham-interp".to_string())
             .stack_size(INTERPRETER_STACK_BYTES)
-            .spawn_scoped(scope, move || run_entry_on_this_thread(prog, entry, args));
+            .spawn_scoped(scope, move || run_entry_on_this_thread_with(prog, entry, args, opts));
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(|panic| {
                 let what = panic
@@ -79,6 +106,15 @@ pub fn run_entry(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Va
 
 /// [`run_entry`] on the calling thread's stack (usable where threads are not wanted).
 pub fn run_entry_on_this_thread(prog: &Program, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, RuntimeError> {
+    run_entry_on_this_thread_with(prog, entry, args, &RunOptions::default())
+}
+
+fn run_entry_on_this_thread_with(
+    prog: &Program,
+    entry: &str,
+    args: Vec<Value>,
+    opts: &RunOptions,
+) -> Result<Vec<Value>, RuntimeError> {
     let no_span = |message: String| RuntimeError { message, span: Span::default(), trace: Vec::new() };
     let (index, fun) = prog
         .funs
@@ -89,7 +125,11 @@ pub fn run_entry_on_this_thread(prog: &Program, entry: &str, args: Vec<Value>) -
     let error = |message: String| RuntimeError { message, span: fun.span, trace: Vec::new() };
     let params = bind_entry_arguments(fun, args).map_err(error)?;
     let mut interp = Interp::new(prog);
+    interp.tuning = opts.tuning.clone();
     let mut results = interp.call(index, params).map_err(|f| f.at(fun.span))?;
+    if !opts.results {
+        return Ok(Vec::new());
+    }
     let outputs = fun.entry.as_ref().map(|e| e.outputs.as_slice()).unwrap_or(&[]);
     let mut values = Vec::with_capacity(outputs.len());
     for output in outputs {

@@ -396,6 +396,13 @@ pub enum Exp {
         cond: SubExp,
         message: String,
     },
+    /// `#[param(name)] default`: the `i64` tuning parameter `name`'s value
+    /// where the run sets it (a compiled program's `--param name=N` or
+    /// `--tuning FILE`, the server's `set_tuning_param`), else `default`.
+    UserParam {
+        name: String,
+        default: SubExp,
+    },
     Soac(Soac),
 }
 

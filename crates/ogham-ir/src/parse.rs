@@ -14,7 +14,6 @@ use crate::{
     Body, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable, Opaque, Operator, Param,
     PrimType, PrimValue, Program, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
 };
-use ogham_prim::f16;
 use ogham_syntax::FileId;
 
 /// A syntax error in IR text, with its 1-based line and column.
@@ -222,7 +221,7 @@ fn parse_literal(s: &str) -> Option<PrimValue> {
         PrimType::U16 => PrimValue::U16(digits.parse().ok()?),
         PrimType::U32 => PrimValue::U32(digits.parse().ok()?),
         PrimType::U64 => PrimValue::U64(digits.parse().ok()?),
-        PrimType::F16 => PrimValue::F16(f16::from_f32(digits.parse().ok()?)),
+        PrimType::F16 => PrimValue::F16(ogham_prim::f16_from_f64(digits.parse().ok()?)),
         PrimType::F32 => PrimValue::F32(digits.parse().ok()?),
         PrimType::F64 => PrimValue::F64(digits.parse().ok()?),
         PrimType::Bool => return None,
@@ -238,7 +237,7 @@ fn special_float(ty: PrimType, which: &str, negative: bool) -> Option<PrimValue>
     };
     let x = if negative { -x } else { x };
     match ty {
-        PrimType::F16 => Some(PrimValue::F16(f16::from_f64(x))),
+        PrimType::F16 => Some(PrimValue::F16(ogham_prim::f16_from_f64(x))),
         PrimType::F32 => Some(PrimValue::F32(x as f32)),
         PrimType::F64 => Some(PrimValue::F64(x)),
         _ => None,
@@ -830,6 +829,15 @@ impl Parser {
                 let message = self.string()?;
                 self.sym(')')?;
                 Ok(Exp::Assert { cond, message })
+            }
+            "user_param" => {
+                self.next();
+                self.sym('(')?;
+                let name = self.string()?;
+                self.sym(',')?;
+                let default = self.subexp()?;
+                self.sym(')')?;
+                Ok(Exp::UserParam { name, default })
             }
             "map" | "screma" | "hist" | "scatter" => {
                 self.next();

@@ -651,6 +651,13 @@ impl Printer<'_> {
                 self.out.push_str(&string_literal(message));
                 self.out.push(')');
             }
+            Exp::UserParam { name, default } => {
+                self.out.push_str("user_param(");
+                self.out.push_str(&string_literal(name));
+                self.out.push_str(", ");
+                self.subexp(default);
+                self.out.push(')');
+            }
             Exp::Soac(soac) => self.soac(soac, level),
         }
     }

@@ -251,7 +251,8 @@ impl Verifier<'_> {
     }
 
     fn entry_value(&mut self, v: &EntryValue, available: usize, kind: &str, of: &str) {
-        if v.parts.is_empty() {
+        // Only an opaque value (a unit `()`, an array of units) may have no parts.
+        if v.parts.is_empty() && v.opaque.is_none() {
             self.err(format!("entry {kind} `{}` has no parts", v.type_name));
         }
         match &v.name {
@@ -551,6 +552,10 @@ impl Verifier<'_> {
             Exp::Assert { cond, .. } => {
                 self.expect_prim(cond, PrimType::Bool, &format!("the condition of the assertion in {what}"));
                 Some(Vec::new())
+            }
+            Exp::UserParam { default, .. } => {
+                self.expect_prim(default, PrimType::I64, &format!("the default of the tuning parameter in {what}"));
+                prim(PrimType::I64)
             }
             Exp::Soac(soac) => self.soac(soac, what),
         }

@@ -73,6 +73,7 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
         }
         Exp::ArrayLit { elems, .. } => elems.iter().for_each(|e| f(*e)),
         Exp::Assert { cond, .. } => f(*cond),
+        Exp::UserParam { default, .. } => f(*default),
         Exp::Soac(soac) => match soac {
             Soac::Screma { w, arrs, scans, reduces, .. } => {
                 f(*w);
@@ -367,6 +368,7 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
                 ty(elem_ty);
             }
             Exp::Assert { cond, .. } => se(cond),
+            Exp::UserParam { default, .. } => se(default),
             Exp::Soac(soac) => match soac {
                 Soac::Screma { w, arrs, scans, reduces, map } => {
                     se(w);

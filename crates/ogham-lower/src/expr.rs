@@ -179,6 +179,14 @@ impl<'a> Lowerer<'a> {
                 }
                 let result = self.expr(b, sc, inner);
                 b.attrs = saved;
+                // `#[param(name)] e` of type i64 is tuning parameter `name`, `e` its default (as in Futhark).
+                if let (Ok(Val::Leaf(default)), "param", [tag]) = (&result, attr.name.as_str(), &attr.args[..]) {
+                    if tag.args.is_empty() && self.se_type(*default) == IrType::Prim(PrimType::I64) {
+                        let exp = Exp::UserParam { name: tag.name.clone(), default: *default };
+                        let v = self.bind(b, "param", IrType::Prim(PrimType::I64), exp);
+                        return Ok(Val::Leaf(SubExp::Var(v)));
+                    }
+                }
                 result
             }
             ExprKind::Hole => Err(unsupported(e.span, "a typed hole (???) cannot be run")),

@@ -13,6 +13,40 @@ use std::fmt;
 
 pub use half::f16;
 
+/// `x` rounded once to the nearest `f16` (ties to even). The `half` crate's
+/// `f16::from_f64` drops the low 32 bits of the mantissa before rounding,
+/// so a value just above a midpoint can round down; every conversion from
+/// `f64` goes through this function instead.
+pub fn f16_from_f64(x: f64) -> f16 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 48) & 0x8000) as u16;
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let mant = bits & 0x000f_ffff_ffff_ffff;
+    if exp == 0x7ff {
+        return f16::from_bits(sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 });
+    }
+    let e = exp - 1023 + 15;
+    if e >= 0x1f {
+        return f16::from_bits(sign | 0x7c00);
+    }
+    // The result's units in the last place: 2^-24 for subnormals, else 2^(e-25).
+    let (mant, shift, high) = if e <= 0 {
+        if e < -10 {
+            return f16::from_bits(sign);
+        }
+        (mant | 1 << 52, (43 - e) as u32, 0u64)
+    } else {
+        (mant, 42, (e as u64) << 10)
+    };
+    let mut half = high | (mant >> shift);
+    let rest = mant & ((1u64 << shift) - 1);
+    let halfway = 1u64 << (shift - 1);
+    if rest > halfway || (rest == halfway && half & 1 == 1) {
+        half += 1;
+    }
+    f16::from_bits(sign | half as u16)
+}
+
 /// A primitive (scalar) type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PrimType {
@@ -157,7 +191,7 @@ impl PrimValue {
             PrimType::U16 => PrimValue::U16(x as u16),
             PrimType::U32 => PrimValue::U32(x as u32),
             PrimType::U64 => PrimValue::U64(x as u64),
-            PrimType::F16 => PrimValue::F16(f16::from_f64(x as f64)),
+            PrimType::F16 => PrimValue::F16(f16_from_f64(x as f64)),
             PrimType::F32 => PrimValue::F32(x as f32),
             PrimType::F64 => PrimValue::F64(x as f64),
             PrimType::Bool => PrimValue::Bool(x != 0),
@@ -175,7 +209,7 @@ impl PrimValue {
             PrimType::U16 => PrimValue::U16(x as u16),
             PrimType::U32 => PrimValue::U32(x as u32),
             PrimType::U64 => PrimValue::U64(x as u64),
-            PrimType::F16 => PrimValue::F16(f16::from_f64(x)),
+            PrimType::F16 => PrimValue::F16(f16_from_f64(x)),
             PrimType::F32 => PrimValue::F32(x as f32),
             PrimType::F64 => PrimValue::F64(x),
             PrimType::Bool => PrimValue::Bool(x != 0.0),

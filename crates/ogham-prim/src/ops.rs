@@ -693,7 +693,7 @@ pub fn eval_binop(op: BinOp, t: PrimType, x: PrimValue, y: PrimValue) -> Result<
             // The exponent is clamped to where the result is already 0 or ∞;
             // x·2^k is then exact in f64 and rounds once to the narrower type.
             V::F32(a) => Ok(V::F32((a as f64 * 2f64.powi(k.clamp(-400, 400) as i32)) as f32)),
-            V::F16(a) => Ok(V::F16(f16::from_f64(a.to_f64() * 2f64.powi(k.clamp(-100, 100) as i32)))),
+            V::F16(a) => Ok(V::F16(crate::f16_from_f64(a.to_f64() * 2f64.powi(k.clamp(-100, 100) as i32)))),
             _ => unsupported(op, t),
         };
     }
@@ -794,7 +794,9 @@ pub fn eval_ternop(
             (V::F64(a), V::F64(b), V::F64(c)) => Ok(V::F64(a.mul_add(b, c))),
             (V::F32(a), V::F32(b), V::F32(c)) => Ok(V::F32(a.mul_add(b, c))),
             // The exact f32 product of two f16 values, plus c, rounded once to f64 then f16.
-            (V::F16(a), V::F16(b), V::F16(c)) => Ok(V::F16(f16::from_f64(a.to_f64().mul_add(b.to_f64(), c.to_f64())))),
+            (V::F16(a), V::F16(b), V::F16(c)) => {
+                Ok(V::F16(crate::f16_from_f64(a.to_f64().mul_add(b.to_f64(), c.to_f64()))))
+            }
             _ => {
                 let product = eval_binop(BinOp::Mul, t, a, b)?;
                 eval_binop(BinOp::Add, t, product, c)
@@ -891,7 +893,7 @@ pub fn eval_conv(op: ConvOp, from: PrimType, to: PrimType, v: PrimValue) -> Resu
                 PrimType::F64 => V::F64(x),
                 // From f16 (exact in f64) or f64: one rounding.
                 PrimType::F32 => V::F32(x as f32),
-                PrimType::F16 => V::F16(f16::from_f64(x)),
+                PrimType::F16 => V::F16(crate::f16_from_f64(x)),
                 _ => float_to_int(to, x),
             }
         } else {
@@ -914,6 +916,30 @@ pub fn eval_conv(op: ConvOp, from: PrimType, to: PrimType, v: PrimValue) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn f16_from_f64_rounds_once() {
+        use crate::f16_from_f64 as h;
+        // 1 + 2^-11 + 2^-40: above the midpoint of 1 and 1+2^-10 only by bits that `half` drops.
+        assert_eq!(h(1.0 + 2f64.powi(-11) + 2f64.powi(-40)).to_bits(), 0x3c01);
+        assert_eq!(h(1.0 + 2f64.powi(-11)).to_bits(), 0x3c00);
+        assert_eq!(h(1.0 + 3.0 * 2f64.powi(-11)).to_bits(), 0x3c02);
+        assert_eq!(h(65504.0).to_bits(), 0x7bff);
+        assert_eq!(h(65520.0).to_bits(), 0x7c00);
+        assert_eq!(h(-2f64.powi(-24)).to_bits(), 0x8001);
+        assert_eq!(h(2f64.powi(-25)).to_bits(), 0);
+        assert_eq!(h(2f64.powi(-25) + 2f64.powi(-60)).to_bits(), 1);
+        assert_eq!(h(1.5 * 2f64.powi(-24)).to_bits(), 2);
+        assert_eq!(h(2f64.powi(-14) - 2f64.powi(-25)).to_bits(), 0x0400);
+        assert!(h(f64::NAN).is_nan());
+        assert_eq!(h(f64::NEG_INFINITY).to_bits(), 0xfc00);
+        for bits in 0..=0xffffu16 {
+            let x = f16::from_bits(bits);
+            if !x.is_nan() {
+                assert_eq!(h(x.to_f64()).to_bits(), bits);
+            }
+        }
+    }
     use PrimType as T;
     use PrimValue as V;
 

@@ -1,0 +1,293 @@
+//! Inlining of small leaf functions before code generation.
+//!
+//! Lowering turns every first-order call of a top-level function into an
+//! [`Exp::Apply`], the prelude's wrappers included (`iota`, `replicate`,
+//! `scatter`, …). Left as calls, their results are materialised arrays
+//! behind a function boundary: `reduce (+) 0 (iota n)` would allocate all
+//! of `iota n`, and no `map` could fuse with them. So a call of a function
+//! that calls no function itself, has at most [`MAX_STMS`] statements
+//! (nested ones counted) and no bounds check or assertion (whose failure
+//! reports a backtrace through the call) is replaced by a renamed copy of its body; this is
+//! repeated (a caller may become such a leaf), and functions no longer
+//! called are dropped (C warns about unused static functions). Recursive
+//! and large functions stay functions, so code size stays linear.
+//!
+//! In the copy, a parameter whose argument is a variable becomes that
+//! variable; one whose argument is a constant is bound to it; every
+//! variable the body binds gets a fresh name, and a result that the body
+//! binds (once, and not a parameter) is bound directly under the caller's
+//! name, so that `let xs = iota n` stays an `iota` statement for the later
+//! passes (fusion, virtual arrays).
+
+use std::collections::{BTreeSet, HashMap};
+
+use ogham_ir::visit::rename_uses;
+use ogham_ir::{Body, Exp, LoopForm, NameTable, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
+
+/// The largest function body (statements, nested ones included) inlined.
+pub const MAX_STMS: usize = 12;
+
+/// Inlines the small leaf functions of the program (see the module doc).
+pub fn inline_program(prog: &mut Program) {
+    loop {
+        let leaves: HashMap<String, usize> = prog
+            .funs
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !calls_any(&f.body) && count_stms(&f.body) <= MAX_STMS && !checks_user_code(&f.body))
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect();
+        if leaves.is_empty() {
+            break;
+        }
+        let mut changed = false;
+        for i in 0..prog.funs.len() {
+            if !calls_any(&prog.funs[i].body) {
+                continue;
+            }
+            let mut body = std::mem::take(&mut prog.funs[i].body);
+            changed |= inline_body(&mut body, prog, &leaves);
+            prog.funs[i].body = body;
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Drop the functions that are neither entry points nor called any more.
+    let mut called = BTreeSet::new();
+    for f in &prog.funs {
+        collect_calls(&f.body, &mut called);
+    }
+    prog.funs.retain(|f| f.entry.is_some() || called.contains(&f.name));
+}
+
+/// Whether a body has a bounds check or assertion: a failure there is
+/// reported with a backtrace through the call, which inlining would lose.
+fn checks_user_code(body: &Body) -> bool {
+    body.stms.iter().any(|stm| {
+        let checked = match &stm.exp {
+            Exp::Index { slice, .. } | Exp::Update { slice, .. } => !stm.attrs.unsafe_ && !slice.is_empty(),
+            Exp::Assert { .. } => true,
+            _ => false,
+        };
+        checked
+            || ogham_ir::visit::bodies(&stm.exp).into_iter().any(checks_user_code)
+            || ogham_ir::visit::lambdas(&stm.exp).into_iter().any(|l| checks_user_code(&l.body))
+    })
+}
+
+fn calls_any(body: &Body) -> bool {
+    let mut calls = BTreeSet::new();
+    collect_calls(body, &mut calls);
+    !calls.is_empty()
+}
+
+fn collect_calls(body: &Body, out: &mut BTreeSet<String>) {
+    for stm in &body.stms {
+        if let Exp::Apply { func, .. } = &stm.exp {
+            out.insert(func.clone());
+        }
+        for b in ogham_ir::visit::bodies(&stm.exp) {
+            collect_calls(b, out);
+        }
+        for l in ogham_ir::visit::lambdas(&stm.exp) {
+            collect_calls(&l.body, out);
+        }
+    }
+}
+
+fn count_stms(body: &Body) -> usize {
+    body.stms
+        .iter()
+        .map(|stm| {
+            1 + ogham_ir::visit::bodies(&stm.exp).into_iter().map(count_stms).sum::<usize>()
+                + ogham_ir::visit::lambdas(&stm.exp).into_iter().map(|l| count_stms(&l.body)).sum::<usize>()
+        })
+        .sum()
+}
+
+/// Replaces the calls of `leaves` in `body` (at any depth) by copies of
+/// their bodies; returns whether any was replaced.
+fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usize>) -> bool {
+    let mut changed = false;
+    let stms = std::mem::take(&mut body.stms);
+    for mut stm in stms {
+        changed |= each_nested_body(&mut stm.exp, &mut |b| inline_body(b, prog, leaves));
+        let callee = match &stm.exp {
+            Exp::Apply { func, .. } => leaves.get(func).copied(),
+            _ => None,
+        };
+        let (Some(k), Exp::Apply { args, .. }) = (callee, &stm.exp) else {
+            body.stms.push(stm);
+            continue;
+        };
+        let callee = prog.funs[k].clone();
+        if callee.params.len() != args.len() || callee.body.result.len() != stm.pat.len() {
+            body.stms.push(stm);
+            continue;
+        }
+        let mut map: HashMap<VName, VName> = HashMap::new();
+        // Parameters: a variable argument replaces the parameter; a constant is bound.
+        for (p, a) in callee.params.iter().zip(args) {
+            match a {
+                SubExp::Var(v) => {
+                    map.insert(p.name, *v);
+                }
+                SubExp::Const(_) => {
+                    let fresh = fresh_like(&mut prog.names, p.name);
+                    map.insert(p.name, fresh);
+                    body.stms.push(Stm {
+                        pat: vec![Param { name: fresh, ty: p.ty.clone() }],
+                        exp: Exp::SubExp(*a),
+                        attrs: StmAttrs::default(),
+                        span: stm.span,
+                    });
+                }
+            }
+        }
+        // Results bound by the body take the caller's names.
+        let params: BTreeSet<VName> = callee.params.iter().map(|p| p.name).collect();
+        let mut binders = Vec::new();
+        collect_binders(&callee.body, &mut binders);
+        let top: BTreeSet<VName> = callee.body.stms.iter().flat_map(|s| s.pat.iter().map(|p| p.name)).collect();
+        let mut direct = vec![false; stm.pat.len()];
+        for (i, (r, p)) in callee.body.result.iter().zip(&stm.pat).enumerate() {
+            if let SubExp::Var(v) = r {
+                if top.contains(v) && !params.contains(v) && !map.contains_key(v) {
+                    map.insert(*v, p.name);
+                    direct[i] = true;
+                }
+            }
+        }
+        for v in binders {
+            map.entry(v).or_insert_with(|| fresh_like(&mut prog.names, v));
+        }
+        let mut copy = callee.body.clone();
+        rename_binders(&mut copy, &map);
+        rename_uses(&mut copy, &|v| map.get(&v).copied());
+        // A result bound directly takes the caller's type (its sizes are the
+        // caller's names) where those names are bound by then; else it keeps
+        // the callee's (renamed) type, which describes the same sizes.
+        let mut pending: BTreeSet<VName> = stm.pat.iter().map(|p| p.name).collect();
+        for s in &mut copy.stms {
+            for q in &s.pat {
+                pending.remove(&q.name);
+            }
+            for q in &mut s.pat {
+                if let Some(p) = stm.pat.iter().find(|p| p.name == q.name) {
+                    if ogham_ir::visit::type_vars(&p.ty).all(|v| !pending.contains(&v)) {
+                        q.ty = p.ty.clone();
+                    }
+                }
+            }
+            if s.span.is_dummy() {
+                s.span = stm.span;
+            }
+        }
+        body.stms.extend(copy.stms);
+        for ((r, p), d) in copy.result.iter().zip(&stm.pat).zip(direct) {
+            if !d {
+                body.stms.push(Stm {
+                    pat: vec![p.clone()],
+                    exp: Exp::SubExp(*r),
+                    attrs: StmAttrs::default(),
+                    span: stm.span,
+                });
+            }
+        }
+        changed = true;
+    }
+    changed
+}
+
+fn fresh_like(names: &mut NameTable, v: VName) -> VName {
+    let base = names.base(v).to_string();
+    names.fresh(&base)
+}
+
+/// Runs `f` on every body directly nested in `exp` (branches, loop bodies,
+/// lambda bodies); returns whether any call returned true.
+fn each_nested_body(exp: &mut Exp, f: &mut dyn FnMut(&mut Body) -> bool) -> bool {
+    let mut changed = false;
+    match exp {
+        Exp::If { then_body, else_body, .. } => {
+            changed |= f(then_body);
+            changed |= f(else_body);
+        }
+        Exp::Loop { body, .. } => changed |= f(body),
+        Exp::Soac(soac) => match soac {
+            Soac::Screma { scans, reduces, map, .. } => {
+                for op in scans.iter_mut().chain(reduces.iter_mut()) {
+                    changed |= f(&mut op.lambda.body);
+                }
+                changed |= f(&mut map.body);
+            }
+            Soac::Hist { ops, map, .. } => {
+                for op in ops {
+                    changed |= f(&mut op.op.lambda.body);
+                }
+                changed |= f(&mut map.body);
+            }
+            Soac::Scatter { map, .. } => changed |= f(&mut map.body),
+        },
+        _ => {}
+    }
+    changed
+}
+
+/// Every variable `body` binds, at any depth: patterns, loop parameters and
+/// indices, lambda parameters.
+fn collect_binders(body: &Body, out: &mut Vec<VName>) {
+    for stm in &body.stms {
+        out.extend(stm.pat.iter().map(|p| p.name));
+        if let Exp::Loop { params, form, .. } = &stm.exp {
+            out.extend(params.iter().map(|(p, _)| p.name));
+            if let LoopForm::For { i, .. } = form {
+                out.push(*i);
+            }
+        }
+        for l in ogham_ir::visit::lambdas(&stm.exp) {
+            out.extend(l.params.iter().map(|p| p.name));
+            collect_binders(&l.body, out);
+        }
+        for b in ogham_ir::visit::bodies(&stm.exp) {
+            collect_binders(b, out);
+        }
+    }
+}
+
+/// Renames the binders of `body` (see [`collect_binders`]) by `map`.
+fn rename_binders(body: &mut Body, map: &HashMap<VName, VName>) {
+    let re = |v: &mut VName| {
+        if let Some(w) = map.get(v) {
+            *v = *w;
+        }
+    };
+    for stm in &mut body.stms {
+        stm.pat.iter_mut().for_each(|p| re(&mut p.name));
+        if let Exp::Loop { params, form, .. } = &mut stm.exp {
+            params.iter_mut().for_each(|(p, _)| re(&mut p.name));
+            match form {
+                LoopForm::For { i, .. } => re(i),
+                // The condition is a loop parameter (renamed with them).
+                LoopForm::While { cond } => re(cond),
+            }
+        }
+        if let Exp::Soac(soac) = &mut stm.exp {
+            let lams: Vec<&mut ogham_ir::Lambda> = match soac {
+                Soac::Screma { scans, reduces, map, .. } => {
+                    scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).chain([map]).collect()
+                }
+                Soac::Hist { ops, map, .. } => ops.iter_mut().map(|o| &mut o.op.lambda).chain([map]).collect(),
+                Soac::Scatter { map, .. } => vec![map],
+            };
+            for l in lams {
+                l.params.iter_mut().for_each(|p| re(&mut p.name));
+            }
+        }
+        each_nested_body(&mut stm.exp, &mut |b| {
+            rename_binders(b, map);
+            false
+        });
+    }
+}
