@@ -2818,18 +2818,7 @@ fn binop(op: BinOp, t: PrimType, a: &str, b: &str) -> Res<String> {
             BinOp::Mul => Some("*"),
             _ => None,
         },
-        [
-            PrimType::I8,
-            PrimType::I16,
-            PrimType::I32,
-            PrimType::I64,
-            PrimType::U8,
-            PrimType::U16,
-            PrimType::U32,
-            PrimType::U64,
-        ]
-        .contains(&t)
-        .then_some(if t.bits() == 64 { "uint64_t" } else { "uint32_t" }),
+        t.is_int().then_some(if t.bits() == 64 { "uint64_t" } else { "uint32_t" }),
     ) {
         return Ok(format!("(({})(({u})({a}) {o} ({u})({b})))", ctype(t)));
     }

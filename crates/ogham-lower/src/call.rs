@@ -55,8 +55,9 @@ pub(crate) struct Outlined<'a> {
     params: Vec<VName>,
     /// Its results: existential sizes first, then the result leaves.
     ret: Vec<IrType>,
-    /// How many of the results are existential sizes.
-    n_ext: usize,
+    /// The names the result types give the existential sizes, in the order
+    /// of the size results (bound nowhere; each call binds its own).
+    ext: Vec<VName>,
     /// Per result leaf: whether it may share memory with another value the
     /// checker considers distinct (so it is copied before being consumed).
     /// `None` while the body is being lowered (a recursive call): all may.
@@ -123,30 +124,17 @@ impl<'a> Lowerer<'a> {
         let out = &self.outlined[index];
         // The caller's variables that closures passed to the function use.
         call_args.extend(out.captured.iter().map(|v| SubExp::Var(*v)));
-        let (name, n_ext, result) = (out.name.clone(), out.n_ext, out.result.clone());
+        let (name, result) = (out.name.clone(), out.result.clone());
+        let n_ext = out.ext.len();
         let shared = out.shared.clone();
         let subst: HashMap<VName, SubExp> = out.params.iter().copied().zip(call_args.iter().copied()).collect();
-        let ret = out.ret.clone();
+        let (ret, ext_names) = (out.ret.clone(), out.ext.clone());
         let mut pat: Vec<Param> = Vec::with_capacity(ret.len());
         let mut ext: HashMap<VName, SubExp> = HashMap::new();
-        for t in &ret[..n_ext] {
-            pat.push(self.param("size", t.clone()));
-        }
-        // The existential names in the result types, in order of the size results.
-        let mut ext_names = Vec::new();
-        for t in &ret[n_ext..] {
-            for d in t.shape() {
-                if let SubExp::Var(v) = d {
-                    if !subst.contains_key(v) && !ext_names.contains(v) {
-                        ext_names.push(*v);
-                    }
-                }
-            }
-        }
-        for (k, v) in ext_names.into_iter().enumerate() {
-            if let Some(p) = pat.get(k) {
-                ext.insert(v, SubExp::Var(p.name));
-            }
+        for (t, v) in ret[..n_ext].iter().zip(ext_names) {
+            let p = self.param("size", t.clone());
+            ext.insert(v, SubExp::Var(p.name));
+            pat.push(p);
         }
         for t in &ret[n_ext..] {
             let shape: Vec<SubExp> = t
@@ -308,6 +296,7 @@ impl<'a> Lowerer<'a> {
         };
         let mut ret: Vec<IrType> = Vec::new();
         let mut ext_slots: Vec<(usize, usize)> = Vec::new();
+        let mut ext_names = Vec::new();
         let mut leaf_ret = Vec::new();
         for (k, (elem, dims)) in shapes.iter().enumerate() {
             let mut shape = Vec::with_capacity(dims.len());
@@ -316,7 +305,9 @@ impl<'a> Lowerer<'a> {
                     Some(se) => shape.push(se),
                     None => {
                         ext_slots.push((k, j));
-                        shape.push(SubExp::Var(self.names.fresh("ext")));
+                        let v = self.names.fresh("ext");
+                        ext_names.push(v);
+                        shape.push(SubExp::Var(v));
                     }
                 }
             }
@@ -333,7 +324,7 @@ impl<'a> Lowerer<'a> {
             result: template,
             params: param_names.clone(),
             ret: ret.clone(),
-            n_ext: ext_slots.len(),
+            ext: ext_names,
             shared: None,
             captured: Vec::new(),
             _closures: args.iter().flat_map(closures).collect(),

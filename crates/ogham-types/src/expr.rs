@@ -1152,7 +1152,7 @@ impl Checker {
                 self.index_type(&t, arr, idx, e.span)
             }
             ExprKind::Apply(f, args) => {
-                let _recursive = self.recursive_call(f, args);
+                self.recursive_call(f, args);
                 let ft = self.expr(f);
                 self.self_applied = false;
                 let args: Vec<&Expr> = args.iter().collect();
@@ -2068,8 +2068,7 @@ impl Checker {
         }
         self.record_resolution(node, Resolution::Def(def));
         self.info.recursive_uses.insert(node);
-        let t = self.instantiate(&scheme, node, span);
-        t
+        self.instantiate(&scheme, node, span)
     }
 
     /// Whether a parameter type is higher-order for the recursion rules: it
@@ -2085,22 +2084,21 @@ impl Checker {
     /// (Futhark's recursion restrictions): a function with higher-order
     /// parameters must be applied to all its parameters, and its higher-order
     /// arguments must be the parameters themselves, passed unchanged.
-    /// Returns whether `f` is such a recursive reference.
-    fn recursive_call(&mut self, f: &Expr, args: &[Expr]) -> bool {
-        let ExprKind::Var(q) = &f.kind else { return false };
+    fn recursive_call(&mut self, f: &Expr, args: &[Expr]) {
+        let ExprKind::Var(q) = &f.kind else { return };
         if !q.quals.is_empty() || self.lookup_local(&q.name).is_some() {
-            return false;
+            return;
         }
         if !self.is_self_reference(&q.name) {
-            return false;
+            return;
         }
-        let Some(me) = self.current_self.as_ref() else { return false };
+        let Some(me) = self.current_self.as_ref() else { return };
         let params = me.params.clone();
         let name = q.name.clone();
         self.self_applied = true;
         let higher_order: Vec<bool> = params.iter().map(|(_, t)| self.is_higher_order(t)).collect();
         if !higher_order.contains(&true) {
-            return true;
+            return;
         }
         if args.len() < params.len() {
             self.error(
@@ -2112,18 +2110,19 @@ impl Checker {
                     params.len()
                 ),
             );
-            return true;
+            return;
         }
         for (i, ((binder, _), arg)) in params.iter().zip(args).enumerate() {
             if !higher_order[i] {
                 continue;
             }
-            let unchanged = match (&arg.kind, binder) {
+            let mut bare = arg;
+            while let ExprKind::Parens(inner) = &bare.kind {
+                bare = inner;
+            }
+            let unchanged = match (&bare.kind, binder) {
                 (ExprKind::Var(a), Some(b)) if a.quals.is_empty() => {
                     self.lookup_local(&a.name).is_some_and(|l| l.id == *b)
-                }
-                (ExprKind::Parens(inner), Some(b)) => {
-                    matches!(&inner.kind, ExprKind::Var(a) if a.quals.is_empty() && self.lookup_local(&a.name).is_some_and(|l| l.id == *b))
                 }
                 _ => false,
             };
@@ -2135,7 +2134,6 @@ impl Checker {
                 );
             }
         }
-        true
     }
 
     /// Types a built-in from its signature string, instantiated at `node`.

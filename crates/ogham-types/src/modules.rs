@@ -414,6 +414,19 @@ impl Checker {
         }
     }
 
+    /// Makes a signature's scope the current one, keeping visible the
+    /// modules of the current scope that it lacks (module parameters bound
+    /// since the signature was declared); returns the scope to restore.
+    fn enter_sig_scope(&mut self, sig_scope: &ModEnv) -> ModEnv {
+        let saved = self.scope();
+        let mut scope = sig_scope.clone();
+        for (k, v) in &saved.mods {
+            scope.mods.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        self.set_scope(scope);
+        saved
+    }
+
     fn set_scope(&mut self, env: ModEnv) {
         self.global_names = env.values;
         self.types = env.types;
@@ -963,12 +976,7 @@ impl Checker {
     /// bodies. Only for checking (see `check_functor_body`).
     fn param_module(&mut self, sig: &SigExp, quals: &[String]) -> Option<Module> {
         let flat = self.flatten_sig(sig)?;
-        let saved = self.scope();
-        let mut scope = flat.scope.clone();
-        for (k, v) in &saved.mods {
-            scope.mods.entry(k.clone()).or_insert_with(|| v.clone());
-        }
-        self.set_scope(scope);
+        let saved = self.enter_sig_scope(&flat.scope);
         let mut out = ModEnv::default();
         self.spec_module(&flat.specs, &flat.refinements, quals, &mut out);
         self.set_scope(saved);
@@ -1038,12 +1046,7 @@ impl Checker {
                     inner_quals.push(name.text.clone());
                     let inner_refs = inner_refinements(refinements, &name.text);
                     let Some(flat) = self.flatten_sig(sig) else { continue };
-                    let saved = self.scope();
-                    let mut scope = flat.scope.clone();
-                    for (k, v) in &saved.mods {
-                        scope.mods.entry(k.clone()).or_insert_with(|| v.clone());
-                    }
-                    self.set_scope(scope);
+                    let saved = self.enter_sig_scope(&flat.scope);
                     let mut refs = inner_refs;
                     refs.extend(flat.refinements);
                     let mut inner = ModEnv::default();
@@ -1372,14 +1375,7 @@ impl Checker {
             return None;
         }
         let flat = self.flatten_sig(sig)?;
-        let saved = self.scope();
-        let mut scope = flat.scope.clone();
-        // Names of the enclosing scope that the signature's own scope lacks
-        // (module parameters bound since) stay visible.
-        for (k, v) in &saved.mods {
-            scope.mods.entry(k.clone()).or_insert_with(|| v.clone());
-        }
-        self.set_scope(scope);
+        let saved = self.enter_sig_scope(&flat.scope);
         let errors = self.diags.len();
         let mut out = ModEnv::default();
         let mut refs = outer_refinements.to_vec();
