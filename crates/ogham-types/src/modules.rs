@@ -1527,10 +1527,17 @@ impl Checker {
                             }
                         }
                     }
+                    // What a sealed module exposes for a transparent specification:
+                    // the specification's type, so that `type t = u` with `u`
+                    // made abstract by this match stays abstract.
+                    let mut sealed_transparent = None;
                     if let Some(expected) = &spec_abbrev {
                         // Compared (and shown) with the abstract types of this match expanded.
                         let sealing = self.modules.sealing.clone();
                         let expanded = self.expand_abstract(&expected.ty, Some(&sealing));
+                        if seal {
+                            sealed_transparent = Some(expected.clone());
+                        }
                         let expected = &TypeAbbrev { ty: expanded, ..expected.clone() };
                         if !self.same_abbrev(expected, &actual, span) {
                             let a = self.show_abbrev(&qname, &actual);
@@ -1556,6 +1563,8 @@ impl Checker {
                             self.modules.sealing.push(*id);
                         }
                         abbrev
+                    } else if let Some(spec) = sealed_transparent {
+                        spec
                     } else {
                         actual
                     };
