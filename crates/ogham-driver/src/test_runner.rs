@@ -38,6 +38,12 @@ pub struct TestOptions {
     pub backend: Backend,
     pub exclude: Vec<String>,
     pub verbose: bool,
+    /// Do not pass `PROG.fut.tuning` files (`futhark test --no-tuning`).
+    pub no_tuning: bool,
+    /// Skip (and count) cases whose input or expected-output file does not
+    /// exist, instead of failing them: for suites whose large datasets are
+    /// generated or downloaded separately.
+    pub skip_missing_data: bool,
 }
 
 /// Counts of one test run.
@@ -45,6 +51,8 @@ pub struct TestOptions {
 pub struct Summary {
     pub passed: usize,
     pub failed: usize,
+    /// Cases skipped because a data file is absent (`skip_missing_data`).
+    pub skipped: usize,
 }
 
 /// All `.fut` files under the given paths, sorted.
@@ -71,6 +79,7 @@ pub fn find_programs(paths: &[PathBuf]) -> Vec<PathBuf> {
 /// The outcome of testing one program: counts and failure messages.
 struct ProgramReport {
     passed: usize,
+    skipped: usize,
     failures: Vec<String>,
     notes: Vec<String>,
 }
@@ -90,6 +99,7 @@ pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
                 let report = test_program(program, opts);
                 let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                 s.passed += report.passed;
+                s.skipped += report.skipped;
                 s.failed += report.failures.len();
                 for f in &report.failures {
                     println!("FAILED {}: {f}", program.display());
@@ -103,12 +113,15 @@ pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
         }
     });
     let s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    if s.skipped > 0 {
+        println!("{} skipped (data files absent)", s.skipped);
+    }
     println!("{} passed, {} failed", s.passed, s.failed);
     s
 }
 
 fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
-    let mut report = ProgramReport { passed: 0, failures: Vec::new(), notes: Vec::new() };
+    let mut report = ProgramReport { passed: 0, skipped: 0, failures: Vec::new(), notes: Vec::new() };
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => {
@@ -163,7 +176,7 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 }
             };
             let dir = path.parent().unwrap_or(Path::new("."));
-            let runner = match Runner::new(&compiled, path, opts.backend) {
+            let runner = match Runner::new(&compiled, path, opts.backend, !opts.no_tuning) {
                 Ok(r) => r,
                 Err(e) => {
                     report.failures.push(format!(
@@ -175,6 +188,13 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 }
             };
             for (entry, case) in cases {
+                if opts.skip_missing_data {
+                    if let Some(file) = missing_data_file(dir, case) {
+                        report.skipped += 1;
+                        report.notes.push(format!("entry {entry}, dataset {}: skipped, {file} is absent", case.name));
+                        continue;
+                    }
+                }
                 match run_case(&runner, dir, entry, case) {
                     Ok(()) => report.passed += 1,
                     Err(msg) => report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name)),
@@ -183,6 +203,19 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
             report
         }
     }
+}
+
+/// The first data file a case names that does not exist.
+fn missing_data_file<'c>(dir: &Path, case: &'c RunCase) -> Option<&'c str> {
+    let input = match &case.input {
+        CaseInput::File(file) => Some(file.as_str()),
+        _ => None,
+    };
+    let output = match &case.expected {
+        Expected::File(file) => Some(file.as_str()),
+        _ => None,
+    };
+    [input, output].into_iter().flatten().find(|f| !dir.join(f).is_file())
 }
 
 fn indent(text: &str) -> String {
@@ -218,8 +251,8 @@ enum Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    fn new(compiled: &'a Compiled, program: &Path, backend: Backend) -> Result<Runner<'a>, String> {
-        let tuning = run::tuning_file(program);
+    fn new(compiled: &'a Compiled, program: &Path, backend: Backend, tuning: bool) -> Result<Runner<'a>, String> {
+        let tuning = if tuning { run::tuning_file(program) } else { None };
         let c_backend = match backend {
             Backend::Interp => {
                 let mut opts = ogham_interp::RunOptions::default();

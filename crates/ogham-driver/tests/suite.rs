@@ -13,7 +13,10 @@ fn run_suite(backend: Backend) {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     // The benchmarks' large datasets are tagged `notest`, so only their small cases run.
     let roots = [repo.join("tests"), repo.join("benchmarks")];
-    let summary = run_tests(&roots, &TestOptions { backend, exclude: vec![], verbose: false });
+    let summary = run_tests(
+        &roots,
+        &TestOptions { backend, exclude: vec![], verbose: false, no_tuning: false, skip_missing_data: false },
+    );
     assert_eq!(summary.failed, 0, "{} test cases failed on {backend:?}", summary.failed);
     assert!(summary.passed > 0);
 }

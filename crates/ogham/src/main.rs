@@ -49,6 +49,13 @@ enum Command {
         /// Print every case, not only failures.
         #[arg(short, long)]
         verbose: bool,
+        /// Do not pass `PROG.fut.tuning` files to the programs.
+        #[arg(long)]
+        no_tuning: bool,
+        /// Skip cases whose data files are absent, counting them, instead
+        /// of failing them.
+        #[arg(long)]
+        skip_missing_data: bool,
     },
     /// Developer views of the compiler's intermediate stages.
     Dev {
@@ -100,9 +107,10 @@ fn main() -> ExitCode {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => fail(&e.rendered),
         },
-        Command::Test { paths, backend, exclude, verbose } => {
+        Command::Test { paths, backend, exclude, verbose, no_tuning, skip_missing_data } => {
             let paths = if paths.is_empty() { vec![PathBuf::from("tests")] } else { paths };
-            let summary = test_runner::run_tests(&paths, &TestOptions { backend, exclude, verbose });
+            let opts = TestOptions { backend, exclude, verbose, no_tuning, skip_missing_data };
+            let summary = test_runner::run_tests(&paths, &opts);
             if summary.failed == 0 {
                 ExitCode::SUCCESS
             } else {

@@ -1,0 +1,54 @@
+//! `ogham test` options for suites that are not ours: `--no-tuning` leaves
+//! out `PROG.fut.tuning` files (written for other backends), and
+//! `--skip-missing-data` counts cases whose data files are absent instead
+//! of failing them.
+
+use std::process::Command;
+
+fn ogham_test(dir: &std::path::Path, flags: &[&str]) -> (String, i32) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_ogham")).arg("test").args(flags).arg(dir.join("prog.fut")).output().unwrap();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+fn setup(name: &str, source: &str, tuning: Option<&str>) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("ogham-test-command-{}", std::process::id())).join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("prog.fut"), source).unwrap();
+    if let Some(t) = tuning {
+        std::fs::write(d.join("prog.fut.tuning"), t).unwrap();
+    }
+    d
+}
+
+#[test]
+fn absent_data_files_fail_unless_skipped() {
+    let src = "-- ==\n-- input { 2i64 } output { 4i64 }\n-- input @ data/absent.in\n-- output @ data/absent.out\n\
+               -- input { 3i64 } output @ data/absent.out\n\ndef main (x: i64) = x * 2\n";
+    let d = setup("absent", src, None);
+    let (out, code) = ogham_test(&d, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("1 passed, 2 failed"), "{out}");
+    let (out, code) = ogham_test(&d, &["--skip-missing-data"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 skipped (data files absent)") && out.contains("1 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn tuning_files_can_be_left_out() {
+    let src = "-- ==\n-- input { 5i64 } output { 5i64 }\n\ndef main (x: i64) = #[param(block)] x\n";
+    // A name this program does not have (as in tuning files written for GPU
+    // backends) is an error when the file is passed, as in Futhark.
+    let d = setup("tuning", src, Some("main.suff_outer_par_1=7\n"));
+    let (out, code) = ogham_test(&d, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("Unknown name 'main.suff_outer_par_1'"), "{out}");
+    let (out, code) = ogham_test(&d, &["--no-tuning"]);
+    assert_eq!(code, 0, "{out}");
+    // The file is really not read: with a known name it would change the result.
+    let d = setup("tuning-known", src, Some("block=9\n"));
+    let (out, code) = ogham_test(&d, &[]);
+    assert_eq!(code, 1, "{out}");
+    let (out, code) = ogham_test(&d, &["--no-tuning"]);
+    assert_eq!(code, 0, "{out}");
+}
