@@ -141,6 +141,10 @@ pub struct ModState {
     pub opened_prims: Vec<PrimType>,
     /// Every abstract type made so far.
     pub abstracts: HashMap<NodeId, AbstractType>,
+    /// Fully expanded definitions of the abstract types without parameters
+    /// or anonymous sizes, filled by `expand_abstract` (abstract types are
+    /// never changed once made, so an entry stays valid).
+    pub expanded: HashMap<NodeId, Ty>,
     /// The abstract types made by the signature match in progress: value
     /// specifications are compared with these expanded.
     sealing: Vec<NodeId>,
@@ -167,6 +171,7 @@ impl Default for ModState {
             imports: Vec::new(),
             opened_prims: Vec::new(),
             abstracts: HashMap::new(),
+            expanded: HashMap::new(),
             sealing: Vec::new(),
             path: Vec::new(),
             functor_spec: false,
@@ -524,8 +529,25 @@ impl Checker {
         let go = |c: &mut Checker, t: &Ty| c.expand_depth(t, only, depth + 1);
         match ty {
             Ty::Abstract(id, args) => {
+                if only.is_none() && args.is_empty() {
+                    if let Some(t) = self.modules.expanded.get(id) {
+                        return t.clone();
+                    }
+                }
                 let args: Vec<Ty> = args.iter().map(|a| go(self, a)).collect();
                 let allowed = only.is_none_or(|ids| ids.contains(id));
+                if only.is_none() && args.is_empty() {
+                    if let Some(def) = self.modules.abstracts.get(id).and_then(|a| a.def.clone()) {
+                        if !crate::ty::has_unknown_dims(&def) {
+                            let t = go(self, &def);
+                            // Nested abstract types may bring fresh anonymous sizes.
+                            if !crate::ty::has_unknown_dims(&t) {
+                                self.modules.expanded.insert(*id, t.clone());
+                            }
+                            return t;
+                        }
+                    }
+                }
                 let found = self.modules.abstracts.get(id).filter(|_| allowed);
                 let Some((params, Some(def))) = found.map(|a| (a.params.clone(), a.def.clone())) else {
                     return Ty::Abstract(*id, args);
