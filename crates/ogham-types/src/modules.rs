@@ -516,7 +516,7 @@ impl Checker {
     /// in progress. Existential sizes in a definition are fresh at each
     /// expansion, as at each use of an abbreviation.
     pub fn expand_abstract(&mut self, ty: &Ty, only: Option<&[NodeId]>) -> Ty {
-        if self.modules.abstracts.is_empty() {
+        if self.modules.abstracts.is_empty() || !crate::ty::contains_abstract(ty) {
             return ty.clone();
         }
         self.expand_depth(ty, only, 0)
@@ -595,6 +595,9 @@ impl Checker {
 
     /// A resolved type as `TypeInfo` records it: abstract types expanded.
     pub fn public_type(&mut self, ty: &Ty) -> crate::info::Type {
+        if !crate::ty::contains_abstract(ty) {
+            return crate::ty::to_public(ty);
+        }
         let t = self.expand_abstract(ty, None);
         crate::ty::to_public(&t)
     }

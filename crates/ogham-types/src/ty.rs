@@ -727,6 +727,18 @@ pub fn contains_arrow(ty: &Ty) -> bool {
     }
 }
 
+/// Whether a type mentions an abstract type.
+pub fn contains_abstract(ty: &Ty) -> bool {
+    match ty {
+        Ty::Abstract(..) => true,
+        Ty::Array(e, _) => contains_abstract(e),
+        Ty::Record(fs) => fs.values().any(contains_abstract),
+        Ty::Sum(cs) => cs.values().flatten().any(contains_abstract),
+        Ty::Arrow(a) => contains_abstract(&a.from) || contains_abstract(&a.to),
+        _ => false,
+    }
+}
+
 /// Whether values of this (resolved) type can share memory with others; primitives cannot.
 pub fn may_alias(ty: &Ty) -> bool {
     match ty {
