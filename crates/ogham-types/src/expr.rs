@@ -265,7 +265,10 @@ impl Checker {
                     self.push_size_binder(&Binder { name: n.clone(), id });
                     id
                 });
+                // Every parameter of a curried signature (`t -> t -> t`)
+                // gets implicit sizes; the final result existential ones.
                 let to_mode = match mode {
+                    AnonMode::Implicit if matches!(**to, TypeExp::Arrow { .. }) => AnonMode::Implicit,
                     AnonMode::Implicit | AnonMode::Inferred => AnonMode::Unknown,
                     other => other,
                 };

@@ -1130,7 +1130,9 @@ impl Checker {
                     }
                 }
             }
-            let t = c.type_exp(def, AnonMode::Fresh);
+            // `[]` in a definition is existential, fresh at each use, as in
+            // a type declaration.
+            let t = c.type_exp(def, AnonMode::Unknown);
             TypeAbbrev { params: ps, ty: c.store.resolve(&t), liftedness }
         })
     }
@@ -1672,7 +1674,11 @@ impl Checker {
         self.in_empty_scope(|c| {
             let (spec_types, mut spec_sizes) = c.bind_type_params(type_params);
             let errors = c.diags.len();
-            let sealed = c.type_exp(te, AnonMode::Implicit);
+            // Anonymous sizes in a function's parameters are implicit size
+            // parameters; elsewhere (`val x : t` with `type~ t = []i32`)
+            // they are existential: the module chooses the size.
+            let mode = if matches!(te, TypeExp::Arrow { .. }) { AnonMode::Implicit } else { AnonMode::Unknown };
+            let sealed = c.type_exp(te, mode);
             spec_sizes.extend(c.implicit_sizes.take().unwrap_or_default());
             if c.diags.len() > errors {
                 return def;
