@@ -195,7 +195,8 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                         continue;
                     }
                 }
-                match run_case(&runner, dir, entry, case) {
+                let fun = compiled.ir.entry_points().find(|f| f.name == *entry);
+                match run_case(&runner, dir, entry, fun, case) {
                     Ok(()) => report.passed += 1,
                     Err(msg) => report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name)),
                 }
@@ -222,11 +223,26 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
 }
 
-fn load_values(dir: &Path, input: &CaseInput) -> Result<Vec<Value>, String> {
+/// The input values of a case. Text is read as the entry point's
+/// parameters are typed, as a compiled program reads its input (`1.0` in a
+/// data file is an `f32` for an `f32` parameter); where that fails (say, an
+/// opaque parameter) the values are read as written and the run reports
+/// any mismatch.
+fn load_values(dir: &Path, input: &CaseInput, fun: Option<&ogham_ir::FunDef>) -> Result<Vec<Value>, String> {
+    let typed = |bytes: &[u8]| fun.and_then(|f| run::read_arguments(f, bytes).ok());
     match input {
-        CaseInput::Values(text) => ogham_data::parse_values(text).map_err(|e| format!("bad input values: {e}")),
+        CaseInput::Values(text) => match typed(text.as_bytes()) {
+            Some(values) => Ok(values),
+            None => ogham_data::parse_values(text).map_err(|e| format!("bad input values: {e}")),
+        },
         CaseInput::File(file) => {
-            ogham_data::read_values_file(&dir.join(file)).map_err(|e| format!("cannot read input {file}: {e}"))
+            let path = dir.join(file);
+            let bytes = ogham_data::read_data_file(&path).map_err(|e| format!("cannot read input {file}: {e}"))?;
+            match typed(&bytes) {
+                Some(values) => Ok(values),
+                None => ogham_data::read_values(&bytes)
+                    .map_err(|e| format!("cannot read input {file}: {}", e.context(path.display()))),
+            }
         }
         CaseInput::Random(items) => {
             let items = ogham_data::parse_random_items(items).map_err(|e| format!("bad random input: {e}"))?;
@@ -306,8 +322,14 @@ impl Drop for Runner<'_> {
     }
 }
 
-fn run_case(runner: &Runner<'_>, dir: &Path, entry: &str, case: &RunCase) -> Result<(), String> {
-    let args = load_values(dir, &case.input)?;
+fn run_case(
+    runner: &Runner<'_>,
+    dir: &Path,
+    entry: &str,
+    fun: Option<&ogham_ir::FunDef>,
+    case: &RunCase,
+) -> Result<(), String> {
+    let args = load_values(dir, &case.input, fun)?;
     let results = matches!(case.expected, Expected::Values(_) | Expected::File(_));
     let result = runner.run(entry, args, results);
     match (&case.expected, result) {

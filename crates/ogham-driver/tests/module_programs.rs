@@ -29,7 +29,9 @@ fn bytes(seed: u64, len: usize) -> Vec<u8> {
 #[test]
 fn generated_module_programs_compile_or_fail_cleanly() {
     let (mut compiled, mut rejected) = (0, 0);
-    for seed in 0..160u64 {
+    // OGHAM_MODGEN_COUNT=N tries more programs (the assertions below scale).
+    let count: u64 = std::env::var("OGHAM_MODGEN_COUNT").ok().and_then(|n| n.parse().ok()).unwrap_or(160);
+    for seed in 0..count {
         let data = bytes(seed, 24 + (seed as usize * 7) % 400);
         let text = modgen::program(&mut modgen::Choices::new(&data));
         // For triage: OGHAM_MODGEN_DUMP=DIR writes each program and its errors.
@@ -65,6 +67,6 @@ fn generated_module_programs_compile_or_fail_cleanly() {
             }
         }
     }
-    assert!(compiled >= 40, "only {compiled} of 160 generated programs compiled");
-    assert!(rejected >= 5, "only {rejected} of 160 generated programs were rejected");
+    assert!(compiled * 4 >= count, "only {compiled} of {count} generated programs compiled");
+    assert!(rejected * 32 >= count, "only {rejected} of {count} generated programs were rejected");
 }
