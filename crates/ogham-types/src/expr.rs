@@ -1403,59 +1403,14 @@ impl Checker {
 
     fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
         let vt = self.expr(value);
-        let mut vt = self.store.resolve(&vt);
+        let vt = self.store.resolve(&vt);
         let saved = self.locals.len();
-        if !sizes.is_empty() {
-            // Bind existential sizes of the value, in order of appearance
-            // (outermost dimension first), to the names.
-            let mut unknowns = Vec::new();
-            unknowns_in_order(&vt, &mut unknowns);
-            let mut mapping = HashMap::new();
-            for (i, b) in sizes.iter().enumerate() {
-                self.push_size_binder(b);
-                // Futhark's rules: the pattern must use the size, as the
-                // size of a value that is not a function, and may not bind
-                // a variable of the same name.
-                let (used, concrete) = size_use_in_pat(pat, &b.name.text);
-                if pat_binds(pat, &b.name.text) {
-                    self.error(
-                        "duplicate-binding",
-                        b.name.span,
-                        format!("Name \"{}\" also bound by the pattern of this let.", b.name.text),
-                    );
-                    continue;
-                } else if !used {
-                    self.error("unused-size", b.name.span, format!("Size [{}] unused in pattern.", b.name.text));
-                    continue;
-                } else if !concrete {
-                    self.error(
-                        "unused-size",
-                        b.name.span,
-                        format!(
-                            "Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
-                            b.name.text
-                        ),
-                    );
-                    continue;
-                }
-                match unknowns.get(i) {
-                    Some(u) => {
-                        mapping.insert(*u, Dim::var(b.id));
-                    }
-                    None => self.error(
-                        "unused-size",
-                        b.name.span,
-                        format!("Size `{}` is not an existential size of the bound value.", b.name.text),
-                    ),
-                }
-            }
-            vt = ty::map_dims(&vt, &mut |d| match d {
-                Dim::Unknown(u) => mapping.get(u).cloned().unwrap_or(Dim::Unknown(*u)),
-                other => other.clone(),
-            });
-        }
         let mut bound = Vec::new();
-        self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+        if sizes.is_empty() {
+            self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+        } else {
+            self.let_sizes(sizes, pat, &vt, &mut bound);
+        }
         self.require_irrefutable(pat);
         for (name, id) in bound {
             self.bind_local(&name, id);
@@ -1464,6 +1419,84 @@ impl Checker {
         let bt = self.forget_local_sizes(&bt, saved, false);
         self.locals.truncate(saved);
         bt
+    }
+
+    /// `let [n]... p = e`, as in Futhark: each size name stands for an
+    /// unknown size while the pattern's type is matched against the value's,
+    /// so it may become any size there, an existential one (which the name
+    /// then denotes in the value's type too) or a known one (`let [m] (ys:
+    /// [m]i32) = xs ++ xs`); one that nothing determines is ambiguous. In
+    /// the body the name is a size of its own, its value the array's.
+    fn let_sizes(&mut self, sizes: &[Binder], pat: &Pat, vt: &Ty, bound: &mut Vec<(Name, NodeId)>) {
+        let mut binders = Vec::new();
+        for b in sizes {
+            self.push_size_binder(b);
+            // Futhark's rules: the pattern must use the size, as the
+            // size of a value that is not a function, and may not bind
+            // a variable of the same name.
+            let (used, concrete) = size_use_in_pat(pat, &b.name.text);
+            if pat_binds(pat, &b.name.text) {
+                self.error(
+                    "duplicate-binding",
+                    b.name.span,
+                    format!("Name \"{}\" also bound by the pattern of this let.", b.name.text),
+                );
+            } else if !used {
+                self.error("unused-size", b.name.span, format!("Size [{}] unused in pattern.", b.name.text));
+            } else if !concrete {
+                self.error(
+                    "unused-size",
+                    b.name.span,
+                    format!(
+                        "Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
+                        b.name.text
+                    ),
+                );
+            } else {
+                binders.push(b);
+            }
+        }
+        let pv = self.fresh_var(pat.span);
+        self.pat(pat, &pv, AnonMode::Fresh, bound);
+        let pt = self.store.resolve(&pv);
+        // A name whose place in the value's type is an existential size
+        // denotes that size wherever the value's type has it.
+        let ids: Vec<NodeId> = binders.iter().map(|b| b.id).collect();
+        let mut named = HashMap::new();
+        name_unknowns(&pt, vt, &ids, &mut named);
+        let vt = ty::map_dims(vt, &mut |d| match d {
+            Dim::Unknown(u) => named.get(u).map(|id| Dim::var(*id)).unwrap_or(Dim::Unknown(*u)),
+            other => other.clone(),
+        });
+        let mut open = HashMap::new();
+        for b in &binders {
+            if !named.values().any(|id| *id == b.id) {
+                open.insert(b.id, self.store.fresh_svar());
+            }
+        }
+        let pt = if open.is_empty() { pt } else { ty::subst_sizes(&pt, &open) };
+        let before = self.diags.len();
+        if !self.unify_at(&pt, &vt, pat.span) {
+            let shown = self.show(&vt);
+            for d in self.diags.iter_mut().skip(before) {
+                d.message = format!("Pattern cannot match value of type `{shown}`. {}", d.message);
+            }
+            return;
+        }
+        for b in &binders {
+            if let Some(d) = open.get(&b.id) {
+                if self.store.resolve_dim(d).as_var().is_some_and(ty::is_svar) {
+                    self.error(
+                        "ambiguous-size",
+                        b.name.span,
+                        format!(
+                            "Ambiguous size \"{}\". Nothing in the type of the bound value determines it; add a type ascription to the value.",
+                            b.name.text
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     fn loop_expr(&mut self, e: &Expr, pat: &Pat, init: Option<&Expr>, form: &LoopForm, body: &Expr) -> Ty {
@@ -2259,24 +2292,37 @@ fn anonymous_size(t: &TypeExp) -> Option<Span> {
 
 /// The unknown sizes of a type, each once, in order of appearance
 /// (outermost dimension first).
-fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
-    match ty {
-        Ty::Array(elem, shape) => {
-            for d in shape {
-                if let Dim::Unknown(u) = d {
-                    if !out.contains(u) {
-                        out.push(*u);
+/// Where the pattern type `pt` has one of the size names `ids` and the
+/// value's type `vt` an existential size, that size is the name.
+fn name_unknowns(pt: &Ty, vt: &Ty, ids: &[NodeId], out: &mut HashMap<u32, NodeId>) {
+    match (pt, vt) {
+        (Ty::Array(pe, ps), Ty::Array(ve, vs)) => {
+            for (p, v) in ps.iter().zip(vs) {
+                if let (Some(id), Dim::Unknown(u)) = (p.as_var(), v) {
+                    if ids.contains(&id) {
+                        out.entry(*u).or_insert(id);
                     }
                 }
             }
-            unknowns_in_order(elem, out);
+            if ps.len() == vs.len() {
+                name_unknowns(pe, ve, ids, out);
+            }
         }
-        Ty::Record(fs) => fs.values().for_each(|t| unknowns_in_order(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknowns_in_order(t, out)),
-        Ty::Abstract(_, args) => args.iter().for_each(|t| unknowns_in_order(t, out)),
-        Ty::Arrow(a) => {
-            unknowns_in_order(&a.from, out);
-            unknowns_in_order(&a.to, out);
+        (Ty::Record(pf), Ty::Record(vf)) => {
+            for (k, p) in pf {
+                if let Some(v) = vf.get(k) {
+                    name_unknowns(p, v, ids, out);
+                }
+            }
+        }
+        (Ty::Sum(pc), Ty::Sum(vc)) => {
+            for (k, ps) in pc {
+                if let Some(vs) = vc.get(k) {
+                    for (p, v) in ps.iter().zip(vs) {
+                        name_unknowns(p, v, ids, out);
+                    }
+                }
+            }
         }
         _ => {}
     }
