@@ -1353,13 +1353,16 @@ impl Checker {
         }
         let ra = self.store.resolve(a);
         let rb = self.store.resolve(b);
-        self.join_dims(&ra, &rb)
+        self.join_dims(&ra, &rb, &mut Vec::new())
     }
 
-    fn join_dims(&mut self, a: &Ty, b: &Ty) -> Ty {
+    /// `seen` pairs the sizes that differ between the branches with the
+    /// existential size of the result: the same pair is the same size
+    /// (`if c then (xs3, ys3) else (xs2, ys2)` gives `([k]t, [k]t)`).
+    fn join_dims(&mut self, a: &Ty, b: &Ty, seen: &mut Vec<(Dim, Dim, Dim)>) -> Ty {
         match (a, b) {
             (Ty::Array(ea, sa), Ty::Array(eb, sb)) if sa.len() == sb.len() => {
-                let elem = self.join_dims(ea, eb);
+                let elem = self.join_dims(ea, eb, seen);
                 let mut out = elem;
                 for (da, db) in sa.iter().zip(sb).rev() {
                     let d = if da == db {
@@ -1367,7 +1370,15 @@ impl Checker {
                     } else if self.unify_dims_quiet(da, db) {
                         self.store.resolve_dim(da)
                     } else {
-                        self.store.fresh_unknown()
+                        let (ra, rb) = (self.store.resolve_dim(da), self.store.resolve_dim(db));
+                        match seen.iter().find(|(x, y, _)| *x == ra && *y == rb) {
+                            Some((_, _, d)) => d.clone(),
+                            None => {
+                                let d = self.store.fresh_unknown();
+                                seen.push((ra, rb, d.clone()));
+                                d
+                            }
+                        }
                     };
                     out = Ty::array_of(out, d);
                 }
@@ -1375,7 +1386,7 @@ impl Checker {
             }
             (Ty::Record(fa), Ty::Record(fb)) => Ty::Record(
                 fa.iter()
-                    .map(|(k, t)| (k.clone(), fb.get(k).map(|u| self.join_dims(t, u)).unwrap_or(t.clone())))
+                    .map(|(k, t)| (k.clone(), fb.get(k).map(|u| self.join_dims(t, u, seen)).unwrap_or(t.clone())))
                     .collect(),
             ),
             _ => a.clone(),
@@ -1405,6 +1416,13 @@ impl Checker {
         let vt = self.expr(value);
         let vt = self.store.resolve(&vt);
         let saved = self.locals.len();
+        // `let m = n + 1 in iota m` has type `[n+1]i64`, as in Futhark: a
+        // name bound to a size expression stands for it when it goes out
+        // of scope.
+        let alias = match single_var(pat) {
+            Some(id) if sizes.is_empty() && vt == Ty::i64() => self.size_poly_of(value).map(|p| (id, p)),
+            _ => None,
+        };
         let mut bound = Vec::new();
         if sizes.is_empty() {
             self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
@@ -1416,6 +1434,10 @@ impl Checker {
             self.bind_local(&name, id);
         }
         let bt = self.expr(body);
+        let bt = match alias {
+            Some((id, p)) => ty::subst_sizes(&self.store.resolve(&bt), &HashMap::from([(id, Dim::Poly(p))])),
+            None => bt,
+        };
         let bt = self.forget_local_sizes(&bt, saved, false);
         self.locals.truncate(saved);
         bt
@@ -2292,6 +2314,15 @@ fn anonymous_size(t: &TypeExp) -> Option<Span> {
 
 /// The unknown sizes of a type, each once, in order of appearance
 /// (outermost dimension first).
+/// The name a pattern binds if it is one name (possibly ascribed).
+fn single_var(p: &Pat) -> Option<NodeId> {
+    match &p.kind {
+        PatKind::Var(_) => Some(p.id),
+        PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => single_var(inner),
+        _ => None,
+    }
+}
+
 /// Where the pattern type `pt` has one of the size names `ids` and the
 /// value's type `vt` an existential size, that size is the name.
 fn name_unknowns(pt: &Ty, vt: &Ty, ids: &[NodeId], out: &mut HashMap<u32, NodeId>) {
