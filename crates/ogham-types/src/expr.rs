@@ -620,6 +620,17 @@ impl Checker {
                 let (k, s) = self.size_term(inner)?;
                 (format!("(- {k})"), format!("-{s}"))
             }
+            // `reduce (+) 0 xs`, `map (* 2) xs`: an operator is the same
+            // function wherever it is written with the same name.
+            ExprKind::OpSection(op, _) if !self.user_op(&op.name) => (format!("(op {op})"), format!("({op})")),
+            ExprKind::LeftSection { op, lhs, .. } if !self.user_op(&op.name) => {
+                let (k, s) = self.size_term(lhs)?;
+                (format!("(lsec {op} {k})"), format!("({s} {op})"))
+            }
+            ExprKind::RightSection { op, rhs, .. } if !self.user_op(&op.name) => {
+                let (k, s) = self.size_term(rhs)?;
+                (format!("(rsec {op} {k})"), format!("({op} {s})"))
+            }
             _ => return None,
         })
     }
