@@ -319,12 +319,19 @@ impl Checker {
                 let mut sizes = HashMap::new();
                 for b in binders {
                     self.push_size_binder(b);
-                    let d = if mode == AnonMode::Fresh { self.store.fresh_svar() } else { self.store.fresh_unknown() };
+                    // At the top of a parameter's type (`(xs: ?[n].[n]t)`)
+                    // the size is whatever the argument's is, like `[]`
+                    // but not rigid.
+                    let d = match mode {
+                        AnonMode::Fresh => self.store.fresh_svar(),
+                        AnonMode::Inferred => self.anon_size(mode),
+                        _ => self.store.fresh_unknown(),
+                    };
                     sizes.insert(b.id, d);
                 }
                 let inner = self.type_exp(t, mode);
                 self.locals.truncate(saved);
-                if mode == AnonMode::Fresh {
+                if matches!(mode, AnonMode::Fresh | AnonMode::Inferred) {
                     return ty::subst_sizes(&inner, &sizes);
                 }
                 // Each distinct size mentioning an existential is its own unknown size.
@@ -993,7 +1000,13 @@ impl Checker {
                 }
             }
             PatKind::Ascribe(inner, te) => {
-                if existential_outside_results(te) {
+                // `?[n].` at the top of a pattern's type is allowed, as in
+                // Futhark: the size is then the value's.
+                let below = match te {
+                    TypeExp::Existential(_, t, _) => &**t,
+                    other => other,
+                };
+                if existential_outside_results(below) {
                     self.error(
                         "existential-param-ret",
                         te.span(),
