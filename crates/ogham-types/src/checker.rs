@@ -181,6 +181,9 @@ pub struct Checker {
     /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
     /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
     pub sum_hints: Vec<SizeHint>,
+    /// The existential size of a branch join whose branches' sizes
+    /// differ, with those sizes as shown, for error messages.
+    pub branch_sizes: HashMap<u32, (String, String)>,
     /// Type parameters declared without `^`: they may not be instantiated with a function type.
     pub no_function_params: HashSet<NodeId>,
     /// Type parameters declared with `^` or `~`: they may not be array elements.
@@ -221,6 +224,7 @@ impl Checker {
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
+            branch_sizes: HashMap::new(),
             no_function_params: HashSet::new(),
             lifted_params: HashSet::new(),
             lifted_abbrevs: HashSet::new(),

@@ -1399,6 +1399,10 @@ impl Checker {
                             Some((_, _, d)) => d.clone(),
                             None => {
                                 let d = self.store.fresh_unknown();
+                                if let Dim::Unknown(u) = d {
+                                    let shown = (self.show_dim(&ra), self.show_dim(&rb));
+                                    self.branch_sizes.insert(u, shown);
+                                }
                                 seen.push((ra, rb, d.clone()));
                                 d
                             }

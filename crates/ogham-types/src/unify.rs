@@ -81,10 +81,19 @@ impl Checker {
             Mismatch::Sizes(d1, d2) => {
                 let s1 = self.show_dim(&d1);
                 let s2 = self.show_dim(&d2);
+                // Say where an existential size of a conditional comes from.
+                let mut why = String::new();
+                for (d, s) in [(&d1, &s1), (&d2, &s2)] {
+                    if let Some((x, y)) = if let Dim::Unknown(u) = d { self.branch_sizes.get(u) } else { None } {
+                        why.push_str(&format!(
+                            " \"{s}\" is the size of a conditional whose branches have sizes [{x}] and [{y}]."
+                        ));
+                    }
+                }
                 self.error(
                     "size-mismatch",
                     span,
-                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`)."),
+                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`).{why}"),
                 )
             }
             Mismatch::Occurs => self.error(
