@@ -494,6 +494,19 @@ impl Checker {
             self.check_abbrev_liftedness(td, &ty);
         }
         if self.diags.len() == errors_before {
+            // An anonymous size only in a function's parameter type is not
+            // determined by any value of the type (Futhark's rule).
+            let (mut immediate, mut in_params) = (Vec::new(), Vec::new());
+            anonymous_size_uses(&ty, false, &mut immediate, &mut in_params);
+            if in_params.iter().any(|u| !immediate.contains(u)) {
+                self.error(
+                    "anonymous-nonconstructive",
+                    td.def.span(),
+                    "Type abbreviation contains an anonymous size not used constructively as an array size.",
+                );
+            }
+        }
+        if self.diags.len() == errors_before {
             // Every size parameter must occur in the definition (Futhark's rule).
             let mut used = Vec::new();
             ty::dim_vars(&ty, &mut used);
@@ -1054,6 +1067,36 @@ pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
             collect_vars(store, &a.to, out);
         }
         Ty::Abstract(_, args) => args.iter().for_each(|t| collect_vars(store, t, out)),
+        _ => {}
+    }
+}
+
+/// The anonymous (existential) sizes of a type abbreviation's definition
+/// that are array sizes outside function types (`immediate`), and those in
+/// the parameter types of function types (`in_params`); those in the
+/// results of function types are the results' own.
+fn anonymous_size_uses(ty: &Ty, in_param: bool, immediate: &mut Vec<u32>, in_params: &mut Vec<u32>) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            for d in shape {
+                if let Dim::Unknown(u) = d {
+                    if in_param {
+                        in_params.push(*u)
+                    } else {
+                        immediate.push(*u)
+                    }
+                }
+            }
+            anonymous_size_uses(elem, in_param, immediate, in_params);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| anonymous_size_uses(t, in_param, immediate, in_params)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| anonymous_size_uses(t, in_param, immediate, in_params)),
+        Ty::Arrow(a) => {
+            anonymous_size_uses(&a.from, true, immediate, in_params);
+            if let Ty::Arrow(_) = a.to {
+                anonymous_size_uses(&a.to, in_param, immediate, in_params);
+            }
+        }
         _ => {}
     }
 }
