@@ -1430,8 +1430,11 @@ impl Checker {
         // size: the branches then differ, and the result's size is unknown.
         let param_size =
             |d: &Dim| matches!(d, Dim::Poly(p) if p.as_var().is_some_and(|v| self.inferred_sizes.contains(&v)));
-        let unknown = |d: &Dim| matches!(d, Dim::Unknown(_));
-        if (param_size(&a) && unknown(&b)) || (param_size(&b) && unknown(&a)) {
+        // Nor is any other size (`length s + 1`, a constant, another
+        // parameter's size), as in Futhark, where it is a size parameter of
+        // its own; only a size still to be inferred in the branch takes it.
+        let other = |d: &Dim| !(is_var(d) && !param_size(d));
+        if (param_size(&a) && other(&b)) || (param_size(&b) && other(&a)) {
             return false;
         }
         if is_var(&a) || is_var(&b) {
