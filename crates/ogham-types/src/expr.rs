@@ -1600,21 +1600,40 @@ impl Checker {
         let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
         let param_ty = self.store.resolve(&first.0);
         let body_ty = self.store.resolve(&first.1);
-        let changed = !self.same_dims(&param_ty, &body_ty);
+        let changed = !self.same_dims(&param_ty, &body_ty, &[]);
         let (param_ty, body_ty) = if changed {
-            // Variables created by the first attempt stay allocated (stale types may
-            // still mention them); the older ones get their earlier state back.
-            self.store.rollback(snapshot.0);
-            self.diags.truncate(snapshot.1);
-            self.pending.insts.truncate(pending_snapshot.0);
-            self.pending.ops.truncate(pending_snapshot.1);
-            self.pending.literals.truncate(pending_snapshot.2);
-            self.pending.matches.truncate(pending_snapshot.3);
-            self.pending.irrefutable.truncate(pending_snapshot.4);
-            let generalised = self.generalise_changed(&param_ty, &body_ty);
-            let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
-            self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
-            (p, b)
+            // Each attempt may make more sizes existential (`loop (a, b) =
+            // (xs, ys) ... do (a', a)`: `b` gets `a`'s sizes); repeat until
+            // the body changes no size that is still fixed.
+            let (mut param_ty, mut body_ty) = (param_ty, body_ty);
+            let mut existential = Vec::new();
+            let mut rounds = 0;
+            loop {
+                // Variables created by an attempt stay allocated (stale types may
+                // still mention them); the older ones get their earlier state back.
+                self.store.rollback(snapshot.0);
+                self.diags.truncate(snapshot.1);
+                self.pending.insts.truncate(pending_snapshot.0);
+                self.pending.ops.truncate(pending_snapshot.1);
+                self.pending.literals.truncate(pending_snapshot.2);
+                self.pending.matches.truncate(pending_snapshot.3);
+                self.pending.irrefutable.truncate(pending_snapshot.4);
+                let generalised = self.generalise_changed(&param_ty, &body_ty, &existential);
+                ty::map_dims(&generalised, &mut |d| {
+                    if let Dim::Unknown(u) = d {
+                        existential.push(*u);
+                    }
+                    d.clone()
+                });
+                let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
+                rounds += 1;
+                let (rp, rb) = (self.store.resolve(&p), self.store.resolve(&b));
+                if rounds >= 8 || self.same_dims(&rp, &rb, &existential) {
+                    self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
+                    break (p, b);
+                }
+                (param_ty, body_ty) = (rp, rb);
+            }
         } else {
             self.store.commit(snapshot.0);
             let (p, b) = first;
@@ -1693,7 +1712,9 @@ impl Checker {
         }
     }
 
-    fn same_dims(&self, a: &Ty, b: &Ty) -> bool {
+    /// Whether `b` has `a`'s sizes, except where `a` has one of the
+    /// existential sizes `free`.
+    fn same_dims(&self, a: &Ty, b: &Ty, free: &[u32]) -> bool {
         let mut da = Vec::new();
         let mut db = Vec::new();
         ty::map_dims(a, &mut |d| {
@@ -1704,11 +1725,13 @@ impl Checker {
             db.push(self.store.resolve_dim(d));
             d.clone()
         });
-        da == db
+        da.len() == db.len()
+            && da.iter().zip(&db).all(|(x, y)| x == y || matches!(x, Dim::Unknown(u) if free.contains(u)))
     }
 
-    /// The loop parameter type with every size the body changes replaced by a fresh unknown.
-    fn generalise_changed(&mut self, param: &Ty, body: &Ty) -> Ty {
+    /// The loop parameter type with every size the body changes replaced by
+    /// a fresh unknown (those already existential, `keep`, stay).
+    fn generalise_changed(&mut self, param: &Ty, body: &Ty, keep: &[u32]) -> Ty {
         let mut db = Vec::new();
         ty::map_dims(body, &mut |d| {
             db.push(d.clone());
@@ -1723,7 +1746,8 @@ impl Checker {
         });
         let mut fresh = Vec::new();
         for (d, b) in &out_dims {
-            fresh.push(if Some(d) == b.as_ref() { d.clone() } else { self.store.fresh_unknown() });
+            let kept = Some(d) == b.as_ref() || matches!(d, Dim::Unknown(u) if keep.contains(u));
+            fresh.push(if kept { d.clone() } else { self.store.fresh_unknown() });
         }
         let mut j = 0;
         ty::map_dims(param, &mut |d| {
