@@ -155,6 +155,9 @@ pub struct Checker {
     pub local_types: Vec<(String, Ty)>,
     pub pending: Pending,
     pub pending_sizes: Vec<(Dim, Dim, Span)>,
+    /// Where a deferred size equation comes from an application's
+    /// argument: the argument's span and `Cannot apply "f" to "x".`
+    pub size_contexts: Vec<(Span, String)>,
     pub current_def: Option<String>,
     /// The top-level function whose body is being checked, as its own body
     /// sees it (see [`SelfRef`]).
@@ -214,6 +217,7 @@ impl Checker {
             local_types: Vec::new(),
             pending: Pending::default(),
             pending_sizes: Vec::new(),
+            size_contexts: Vec::new(),
             current_def: None,
             current_self: None,
             self_applied: false,
@@ -541,6 +545,7 @@ impl Checker {
         self.too_large_reported = false;
         self.pending = Pending::default();
         self.pending_sizes.clear();
+        self.size_contexts.clear();
         self.locals.clear();
         self.local_types.clear();
         // A definition without parameters is a value: its own name in its
@@ -825,6 +830,18 @@ impl Checker {
         }
     }
 
+    /// Prefixes the mismatches reported from `before` on for a deferred size
+    /// equation at `span` with the application it came from, if any.
+    fn prefix_size_context(&mut self, before: usize, span: Span) {
+        let Some((_, what)) = self.size_contexts.iter().rev().find(|(s, _)| *s == span) else { return };
+        let what = what.clone();
+        for d in self.diags.iter_mut().skip(before) {
+            if d.name == "size-mismatch" && !d.message.starts_with("Cannot apply") {
+                d.message = format!("{what} {}", d.message);
+            }
+        }
+    }
+
     /// Defaults overloaded types, checks literals, resolves operators and
     /// checks matches; run once per top-level definition.
     pub fn finalise_definition(&mut self) {
@@ -837,17 +854,21 @@ impl Checker {
             for (a, b, span) in eqs {
                 if let Err(m) = self.unify_dims(&a, &b, span) {
                     let t = Ty::unit();
+                    let before = self.diags.len();
                     self.report_mismatch(m, &t, &t, span);
+                    self.prefix_size_context(before, span);
                 }
             }
         }
         for (a, b, span) in std::mem::take(&mut self.pending_sizes) {
             let (sa, sb) = (self.show_dim(&a), self.show_dim(&b));
+            let before = self.diags.len();
             self.error(
                 "size-mismatch",
                 span,
                 format!("Sizes \"{sa}\" and \"{sb}\" do not match (cannot solve the size equation)."),
             );
+            self.prefix_size_context(before, span);
         }
         // Default overloaded literals and operators.
         // Only variables given a constraint can have a default: the store

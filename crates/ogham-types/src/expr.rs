@@ -1181,8 +1181,10 @@ impl Checker {
                 self.self_applied = false;
                 let args: Vec<&Expr> = args.iter().collect();
                 let before = self.diags.len();
+                let pending_before = self.pending_sizes.len();
                 let out = self.apply(ft, &args, f.span);
                 self.name_application(before, Some(f), &args);
+                self.name_deferred_application(pending_before, Some(f), &args);
                 out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
@@ -1937,6 +1939,24 @@ impl Checker {
             let Some(arg) = args.iter().find(|a| a.span == d.span) else { continue };
             let what = var_name(arg).map(|n| format!("\"{n}\"")).unwrap_or_else(|| "this argument".to_string());
             d.message = format!("Cannot apply {fname} to {what}. {}", d.message);
+        }
+    }
+
+    /// Remembers `Cannot apply "f" to "x".` for the size equations that
+    /// `apply` deferred (from `pending_before` on) at an argument, for when
+    /// they turn out to have no solution.
+    fn name_deferred_application(&mut self, pending_before: usize, f: Option<&Expr>, args: &[&Expr]) {
+        let var_name = |e: &Expr| match &strip_parens(e).kind {
+            ExprKind::Var(q) => Some(format!("\"{q}\"")),
+            _ => None,
+        };
+        let fname = f.and_then(var_name).unwrap_or_else(|| "function".to_string());
+        let spans: Vec<Span> = self.pending_sizes.iter().skip(pending_before).map(|(_, _, s)| *s).collect();
+        for span in spans {
+            if let Some(arg) = args.iter().find(|a| a.span == span) {
+                let what = var_name(arg).unwrap_or_else(|| "this argument".to_string());
+                self.size_contexts.push((span, format!("Cannot apply {fname} to {what}.")));
+            }
         }
     }
 
