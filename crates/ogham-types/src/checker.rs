@@ -184,6 +184,10 @@ pub struct Checker {
     /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
     /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
     pub sum_hints: Vec<SizeHint>,
+    /// How each sum or product in a size was spelled, over the whole
+    /// program (`sum_hints` holds the current definition's): a dependent
+    /// function's `[n + m]` keeps its spelling when applied (`g 2 3`).
+    pub spellings: HashMap<crate::size::Poly, (bool, crate::size::Poly, crate::size::Poly)>,
     /// The existential size of a branch join whose branches' sizes
     /// differ, with those sizes as shown, for error messages.
     pub branch_sizes: HashMap<u32, (String, String)>,
@@ -228,6 +232,7 @@ impl Checker {
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
+            spellings: HashMap::new(),
             branch_sizes: HashMap::new(),
             no_function_params: HashSet::new(),
             lifted_params: HashSet::new(),

@@ -536,6 +536,7 @@ impl Checker {
                 if let (Some(whole), Some(a), Some(b)) =
                     (self.size_poly_of(e), self.size_poly_of(lhs), self.size_poly_of(rhs))
                 {
+                    self.spellings.entry(whole.clone()).or_insert_with(|| (op.name == "*", a.clone(), b.clone()));
                     self.sum_hints.push((whole, op.name == "*", a, b));
                     self.remember_size_spelling(lhs);
                     self.remember_size_spelling(rhs);
@@ -1942,6 +1943,40 @@ impl Checker {
         }
     }
 
+    /// The spellings of the sums and products among the sizes of `t` (`[n +
+    /// m]`), with `sizes` substituted (`2 + 3`), for solving `?a + ?b`
+    /// against the substituted sizes the way the function spelled them.
+    fn respell_sizes(&mut self, t: &Ty, sizes: &HashMap<NodeId, Dim>) {
+        let mut polys = Vec::new();
+        ty::map_dims(&self.store.resolve(t), &mut |d| {
+            if let Dim::Poly(q) = d {
+                if q.vars().any(|v| sizes.contains_key(&v)) {
+                    polys.push(q.clone());
+                }
+            }
+            d.clone()
+        });
+        let mut depth = 0;
+        while let Some(q) = polys.pop() {
+            depth += 1;
+            let Some((product, a, b)) = self.spellings.get(&q).cloned() else { continue };
+            if depth > 64 {
+                break;
+            }
+            let subst = |x: &Poly| match ty::subst_dim(&Dim::Poly(x.clone()), sizes) {
+                Dim::Poly(r) => Some(r),
+                Dim::Unknown(_) => None,
+            };
+            if let (Some(w), Some(a2), Some(b2)) = (subst(&q), subst(&a), subst(&b)) {
+                // Kept for later applications too (`g 2` then `3`).
+                self.spellings.entry(w.clone()).or_insert_with(|| (product, a2.clone(), b2.clone()));
+                self.sum_hints.push((w, product, a2, b2));
+            }
+            polys.push(a);
+            polys.push(b);
+        }
+    }
+
     /// Remembers `Cannot apply "f" to "x".` for the size equations that
     /// `apply` deferred (from `pending_before` on) at an argument, for when
     /// they turn out to have no solution.
@@ -2045,7 +2080,9 @@ impl Checker {
             t = match arrow.param {
                 Some(p) => {
                     let d = self.size_of_expr(arg);
-                    ty::subst_sizes(&arrow.to, &HashMap::from([(p, d)]))
+                    let sizes = HashMap::from([(p, d)]);
+                    self.respell_sizes(&arrow.to, &sizes);
+                    ty::subst_sizes(&arrow.to, &sizes)
                 }
                 None => arrow.to,
             };
