@@ -1436,7 +1436,7 @@ impl Checker {
         // Nor is any other size (`length s + 1`, a constant, another
         // parameter's size), as in Futhark, where it is a size parameter of
         // its own; only a size still to be inferred in the branch takes it.
-        let other = |d: &Dim| !(is_var(d) && !param_size(d));
+        let other = |d: &Dim| !is_var(d) || param_size(d);
         if (param_size(&a) && other(&b)) || (param_size(&b) && other(&a)) {
             return false;
         }
