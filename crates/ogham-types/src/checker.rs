@@ -155,6 +155,9 @@ pub struct Checker {
     pub local_types: Vec<(String, Ty)>,
     pub pending: Pending,
     pub pending_sizes: Vec<(Dim, Dim, Span)>,
+    /// Where a deferred size equation comes from an application's
+    /// argument: the argument's span and `Cannot apply "f" to "x".`
+    pub size_contexts: Vec<(Span, String)>,
     pub current_def: Option<String>,
     /// The top-level function whose body is being checked, as its own body
     /// sees it (see [`SelfRef`]).
@@ -181,6 +184,13 @@ pub struct Checker {
     /// normalises to `n`, but an equation `?a + ?b = n` (from `split`) is
     /// solved by the summands; likewise `?a * ?b` (from `unflatten`).
     pub sum_hints: Vec<SizeHint>,
+    /// How each sum or product in a size was spelled, over the whole
+    /// program (`sum_hints` holds the current definition's): a dependent
+    /// function's `[n + m]` keeps its spelling when applied (`g 2 3`).
+    pub spellings: HashMap<crate::size::Poly, (bool, crate::size::Poly, crate::size::Poly)>,
+    /// The existential size of a branch join whose branches' sizes
+    /// differ, with those sizes as shown, for error messages.
+    pub branch_sizes: HashMap<u32, (String, String)>,
     /// Type parameters declared without `^`: they may not be instantiated with a function type.
     pub no_function_params: HashSet<NodeId>,
     /// Type parameters declared with `^` or `~`: they may not be array elements.
@@ -211,6 +221,7 @@ impl Checker {
             local_types: Vec::new(),
             pending: Pending::default(),
             pending_sizes: Vec::new(),
+            size_contexts: Vec::new(),
             current_def: None,
             current_self: None,
             self_applied: false,
@@ -221,6 +232,8 @@ impl Checker {
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
+            spellings: HashMap::new(),
+            branch_sizes: HashMap::new(),
             no_function_params: HashSet::new(),
             lifted_params: HashSet::new(),
             lifted_abbrevs: HashSet::new(),
@@ -490,6 +503,19 @@ impl Checker {
             self.check_abbrev_liftedness(td, &ty);
         }
         if self.diags.len() == errors_before {
+            // An anonymous size only in a function's parameter type is not
+            // determined by any value of the type (Futhark's rule).
+            let (mut immediate, mut in_params) = (Vec::new(), Vec::new());
+            anonymous_size_uses(&ty, false, &mut immediate, &mut in_params);
+            if in_params.iter().any(|u| !immediate.contains(u)) {
+                self.error(
+                    "anonymous-nonconstructive",
+                    td.def.span(),
+                    "Type abbreviation contains an anonymous size not used constructively as an array size.",
+                );
+            }
+        }
+        if self.diags.len() == errors_before {
             // Every size parameter must occur in the definition (Futhark's rule).
             let mut used = Vec::new();
             ty::dim_vars(&ty, &mut used);
@@ -524,6 +550,7 @@ impl Checker {
         self.too_large_reported = false;
         self.pending = Pending::default();
         self.pending_sizes.clear();
+        self.size_contexts.clear();
         self.locals.clear();
         self.local_types.clear();
         // A definition without parameters is a value: its own name in its
@@ -808,6 +835,18 @@ impl Checker {
         }
     }
 
+    /// Prefixes the mismatches reported from `before` on for a deferred size
+    /// equation at `span` with the application it came from, if any.
+    fn prefix_size_context(&mut self, before: usize, span: Span) {
+        let Some((_, what)) = self.size_contexts.iter().rev().find(|(s, _)| *s == span) else { return };
+        let what = what.clone();
+        for d in self.diags.iter_mut().skip(before) {
+            if d.name == "size-mismatch" && !d.message.starts_with("Cannot apply") {
+                d.message = format!("{what} {}", d.message);
+            }
+        }
+    }
+
     /// Defaults overloaded types, checks literals, resolves operators and
     /// checks matches; run once per top-level definition.
     pub fn finalise_definition(&mut self) {
@@ -820,17 +859,21 @@ impl Checker {
             for (a, b, span) in eqs {
                 if let Err(m) = self.unify_dims(&a, &b, span) {
                     let t = Ty::unit();
+                    let before = self.diags.len();
                     self.report_mismatch(m, &t, &t, span);
+                    self.prefix_size_context(before, span);
                 }
             }
         }
         for (a, b, span) in std::mem::take(&mut self.pending_sizes) {
             let (sa, sb) = (self.show_dim(&a), self.show_dim(&b));
+            let before = self.diags.len();
             self.error(
                 "size-mismatch",
                 span,
                 format!("Sizes \"{sa}\" and \"{sb}\" do not match (cannot solve the size equation)."),
             );
+            self.prefix_size_context(before, span);
         }
         // Default overloaded literals and operators.
         // Only variables given a constraint can have a default: the store
@@ -1050,6 +1093,36 @@ pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
             collect_vars(store, &a.to, out);
         }
         Ty::Abstract(_, args) => args.iter().for_each(|t| collect_vars(store, t, out)),
+        _ => {}
+    }
+}
+
+/// The anonymous (existential) sizes of a type abbreviation's definition
+/// that are array sizes outside function types (`immediate`), and those in
+/// the parameter types of function types (`in_params`); those in the
+/// results of function types are the results' own.
+fn anonymous_size_uses(ty: &Ty, in_param: bool, immediate: &mut Vec<u32>, in_params: &mut Vec<u32>) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            for d in shape {
+                if let Dim::Unknown(u) = d {
+                    if in_param {
+                        in_params.push(*u)
+                    } else {
+                        immediate.push(*u)
+                    }
+                }
+            }
+            anonymous_size_uses(elem, in_param, immediate, in_params);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| anonymous_size_uses(t, in_param, immediate, in_params)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| anonymous_size_uses(t, in_param, immediate, in_params)),
+        Ty::Arrow(a) => {
+            anonymous_size_uses(&a.from, true, immediate, in_params);
+            if let Ty::Arrow(_) = a.to {
+                anonymous_size_uses(&a.to, in_param, immediate, in_params);
+            }
+        }
         _ => {}
     }
 }

@@ -322,12 +322,19 @@ impl Checker {
                 let mut sizes = HashMap::new();
                 for b in binders {
                     self.push_size_binder(b);
-                    let d = if mode == AnonMode::Fresh { self.store.fresh_svar() } else { self.store.fresh_unknown() };
+                    // At the top of a parameter's type (`(xs: ?[n].[n]t)`)
+                    // the size is whatever the argument's is, like `[]`
+                    // but not rigid.
+                    let d = match mode {
+                        AnonMode::Fresh => self.store.fresh_svar(),
+                        AnonMode::Inferred => self.anon_size(mode),
+                        _ => self.store.fresh_unknown(),
+                    };
                     sizes.insert(b.id, d);
                 }
                 let inner = self.type_exp(t, mode);
                 self.locals.truncate(saved);
-                if mode == AnonMode::Fresh {
+                if matches!(mode, AnonMode::Fresh | AnonMode::Inferred) {
                     return ty::subst_sizes(&inner, &sizes);
                 }
                 // Each distinct size mentioning an existential is its own unknown size.
@@ -532,6 +539,7 @@ impl Checker {
                 if let (Some(whole), Some(a), Some(b)) =
                     (self.size_poly_of(e), self.size_poly_of(lhs), self.size_poly_of(rhs))
                 {
+                    self.spellings.entry(whole.clone()).or_insert_with(|| (op.name == "*", a.clone(), b.clone()));
                     self.sum_hints.push((whole, op.name == "*", a, b));
                     self.remember_size_spelling(lhs);
                     self.remember_size_spelling(rhs);
@@ -622,6 +630,17 @@ impl Checker {
             ExprKind::Negate(inner) => {
                 let (k, s) = self.size_term(inner)?;
                 (format!("(- {k})"), format!("-{s}"))
+            }
+            // `reduce (+) 0 xs`, `map (* 2) xs`: an operator is the same
+            // function wherever it is written with the same name.
+            ExprKind::OpSection(op, _) if !self.user_op(&op.name) => (format!("(op {op})"), format!("({op})")),
+            ExprKind::LeftSection { op, lhs, .. } if !self.user_op(&op.name) => {
+                let (k, s) = self.size_term(lhs)?;
+                (format!("(lsec {op} {k})"), format!("({s} {op})"))
+            }
+            ExprKind::RightSection { op, rhs, .. } if !self.user_op(&op.name) => {
+                let (k, s) = self.size_term(rhs)?;
+                (format!("(rsec {op} {k})"), format!("({op} {s})"))
             }
             _ => return None,
         })
@@ -985,7 +1004,13 @@ impl Checker {
                 }
             }
             PatKind::Ascribe(inner, te) => {
-                if existential_outside_results(te) {
+                // `?[n].` at the top of a pattern's type is allowed, as in
+                // Futhark: the size is then the value's.
+                let below = match te {
+                    TypeExp::Existential(_, t, _) => &**t,
+                    other => other,
+                };
+                if existential_outside_results(below) {
                     self.error(
                         "existential-param-ret",
                         te.span(),
@@ -1160,8 +1185,10 @@ impl Checker {
                 self.self_applied = false;
                 let args: Vec<&Expr> = args.iter().collect();
                 let before = self.diags.len();
+                let pending_before = self.pending_sizes.len();
                 let out = self.apply(ft, &args, f.span);
                 self.name_application(before, Some(f), &args);
+                self.name_deferred_application(pending_before, Some(f), &args);
                 out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
@@ -1356,13 +1383,16 @@ impl Checker {
         }
         let ra = self.store.resolve(a);
         let rb = self.store.resolve(b);
-        self.join_dims(&ra, &rb)
+        self.join_dims(&ra, &rb, &mut Vec::new())
     }
 
-    fn join_dims(&mut self, a: &Ty, b: &Ty) -> Ty {
+    /// `seen` pairs the sizes that differ between the branches with the
+    /// existential size of the result: the same pair is the same size
+    /// (`if c then (xs3, ys3) else (xs2, ys2)` gives `([k]t, [k]t)`).
+    fn join_dims(&mut self, a: &Ty, b: &Ty, seen: &mut Vec<(Dim, Dim, Dim)>) -> Ty {
         match (a, b) {
             (Ty::Array(ea, sa), Ty::Array(eb, sb)) if sa.len() == sb.len() => {
-                let elem = self.join_dims(ea, eb);
+                let elem = self.join_dims(ea, eb, seen);
                 let mut out = elem;
                 for (da, db) in sa.iter().zip(sb).rev() {
                     let d = if da == db {
@@ -1370,7 +1400,19 @@ impl Checker {
                     } else if self.unify_dims_quiet(da, db) {
                         self.store.resolve_dim(da)
                     } else {
-                        self.store.fresh_unknown()
+                        let (ra, rb) = (self.store.resolve_dim(da), self.store.resolve_dim(db));
+                        match seen.iter().find(|(x, y, _)| *x == ra && *y == rb) {
+                            Some((_, _, d)) => d.clone(),
+                            None => {
+                                let d = self.store.fresh_unknown();
+                                if let Dim::Unknown(u) = d {
+                                    let shown = (self.show_dim(&ra), self.show_dim(&rb));
+                                    self.branch_sizes.insert(u, shown);
+                                }
+                                seen.push((ra, rb, d.clone()));
+                                d
+                            }
+                        }
                     };
                     out = Ty::array_of(out, d);
                 }
@@ -1378,7 +1420,7 @@ impl Checker {
             }
             (Ty::Record(fa), Ty::Record(fb)) => Ty::Record(
                 fa.iter()
-                    .map(|(k, t)| (k.clone(), fb.get(k).map(|u| self.join_dims(t, u)).unwrap_or(t.clone())))
+                    .map(|(k, t)| (k.clone(), fb.get(k).map(|u| self.join_dims(t, u, seen)).unwrap_or(t.clone())))
                     .collect(),
             ),
             _ => a.clone(),
@@ -1394,8 +1436,11 @@ impl Checker {
         // size: the branches then differ, and the result's size is unknown.
         let param_size =
             |d: &Dim| matches!(d, Dim::Poly(p) if p.as_var().is_some_and(|v| self.inferred_sizes.contains(&v)));
-        let unknown = |d: &Dim| matches!(d, Dim::Unknown(_));
-        if (param_size(&a) && unknown(&b)) || (param_size(&b) && unknown(&a)) {
+        // Nor is any other size (`length s + 1`, a constant, another
+        // parameter's size), as in Futhark, where it is a size parameter of
+        // its own; only a size still to be inferred in the branch takes it.
+        let other = |d: &Dim| !is_var(d) || param_size(d);
+        if (param_size(&a) && other(&b)) || (param_size(&b) && other(&a)) {
             return false;
         }
         if is_var(&a) || is_var(&b) {
@@ -1406,67 +1451,111 @@ impl Checker {
 
     fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
         let vt = self.expr(value);
-        let mut vt = self.store.resolve(&vt);
+        let vt = self.store.resolve(&vt);
         let saved = self.locals.len();
-        if !sizes.is_empty() {
-            // Bind existential sizes of the value, in order of appearance
-            // (outermost dimension first), to the names.
-            let mut unknowns = Vec::new();
-            unknowns_in_order(&vt, &mut unknowns);
-            let mut mapping = HashMap::new();
-            for (i, b) in sizes.iter().enumerate() {
-                self.push_size_binder(b);
-                // Futhark's rules: the pattern must use the size, as the
-                // size of a value that is not a function, and may not bind
-                // a variable of the same name.
-                let (used, concrete) = size_use_in_pat(pat, &b.name.text);
-                if pat_binds(pat, &b.name.text) {
-                    self.error(
-                        "duplicate-binding",
-                        b.name.span,
-                        format!("Name \"{}\" also bound by the pattern of this let.", b.name.text),
-                    );
-                    continue;
-                } else if !used {
-                    self.error("unused-size", b.name.span, format!("Size [{}] unused in pattern.", b.name.text));
-                    continue;
-                } else if !concrete {
-                    self.error(
-                        "unused-size",
-                        b.name.span,
-                        format!(
-                            "Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
-                            b.name.text
-                        ),
-                    );
-                    continue;
-                }
-                match unknowns.get(i) {
-                    Some(u) => {
-                        mapping.insert(*u, Dim::var(b.id));
-                    }
-                    None => self.error(
-                        "unused-size",
-                        b.name.span,
-                        format!("Size `{}` is not an existential size of the bound value.", b.name.text),
-                    ),
-                }
-            }
-            vt = ty::map_dims(&vt, &mut |d| match d {
-                Dim::Unknown(u) => mapping.get(u).cloned().unwrap_or(Dim::Unknown(*u)),
-                other => other.clone(),
-            });
-        }
+        // `let m = n + 1 in iota m` has type `[n+1]i64`, as in Futhark: a
+        // name bound to a size expression stands for it when it goes out
+        // of scope.
+        let alias = match single_var(pat) {
+            Some(id) if sizes.is_empty() && vt == Ty::i64() => self.size_poly_of(value).map(|p| (id, p)),
+            _ => None,
+        };
         let mut bound = Vec::new();
-        self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+        if sizes.is_empty() {
+            self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+        } else {
+            self.let_sizes(sizes, pat, &vt, &mut bound);
+        }
         self.require_irrefutable(pat);
         for (name, id) in bound {
             self.bind_local(&name, id);
         }
         let bt = self.expr(body);
+        let bt = match alias {
+            Some((id, p)) => ty::subst_sizes(&self.store.resolve(&bt), &HashMap::from([(id, Dim::Poly(p))])),
+            None => bt,
+        };
         let bt = self.forget_local_sizes(&bt, saved, false);
         self.locals.truncate(saved);
         bt
+    }
+
+    /// `let [n]... p = e`, as in Futhark: each size name stands for an
+    /// unknown size while the pattern's type is matched against the value's,
+    /// so it may become any size there, an existential one (which the name
+    /// then denotes in the value's type too) or a known one (`let [m] (ys:
+    /// [m]i32) = xs ++ xs`); one that nothing determines is ambiguous. In
+    /// the body the name is a size of its own, its value the array's.
+    fn let_sizes(&mut self, sizes: &[Binder], pat: &Pat, vt: &Ty, bound: &mut Vec<(Name, NodeId)>) {
+        let mut binders = Vec::new();
+        for b in sizes {
+            self.push_size_binder(b);
+            // Futhark's rules: the pattern must use the size, as the
+            // size of a value that is not a function, and may not bind
+            // a variable of the same name.
+            let (used, concrete) = size_use_in_pat(pat, &b.name.text);
+            if pat_binds(pat, &b.name.text) {
+                self.error(
+                    "duplicate-binding",
+                    b.name.span,
+                    format!("Name \"{}\" also bound by the pattern of this let.", b.name.text),
+                );
+            } else if !used {
+                self.error("unused-size", b.name.span, format!("Size [{}] unused in pattern.", b.name.text));
+            } else if !concrete {
+                self.error(
+                    "unused-size",
+                    b.name.span,
+                    format!(
+                        "Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
+                        b.name.text
+                    ),
+                );
+            } else {
+                binders.push(b);
+            }
+        }
+        let pv = self.fresh_var(pat.span);
+        self.pat(pat, &pv, AnonMode::Fresh, bound);
+        let pt = self.store.resolve(&pv);
+        // A name whose place in the value's type is an existential size
+        // denotes that size wherever the value's type has it.
+        let ids: Vec<NodeId> = binders.iter().map(|b| b.id).collect();
+        let mut named = HashMap::new();
+        name_unknowns(&pt, vt, &ids, &mut named);
+        let vt = ty::map_dims(vt, &mut |d| match d {
+            Dim::Unknown(u) => named.get(u).map(|id| Dim::var(*id)).unwrap_or(Dim::Unknown(*u)),
+            other => other.clone(),
+        });
+        let mut open = HashMap::new();
+        for b in &binders {
+            if !named.values().any(|id| *id == b.id) {
+                open.insert(b.id, self.store.fresh_svar());
+            }
+        }
+        let pt = if open.is_empty() { pt } else { ty::subst_sizes(&pt, &open) };
+        let before = self.diags.len();
+        if !self.unify_at(&pt, &vt, pat.span) {
+            let shown = self.show(&vt);
+            for d in self.diags.iter_mut().skip(before) {
+                d.message = format!("Pattern cannot match value of type `{shown}`. {}", d.message);
+            }
+            return;
+        }
+        for b in &binders {
+            if let Some(d) = open.get(&b.id) {
+                if self.store.resolve_dim(d).as_var().is_some_and(ty::is_svar) {
+                    self.error(
+                        "ambiguous-size",
+                        b.name.span,
+                        format!(
+                            "Ambiguous size \"{}\". Nothing in the type of the bound value determines it; add a type ascription to the value.",
+                            b.name.text
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     fn loop_expr(&mut self, e: &Expr, pat: &Pat, init: Option<&Expr>, form: &LoopForm, body: &Expr) -> Ty {
@@ -1517,21 +1606,40 @@ impl Checker {
         let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
         let param_ty = self.store.resolve(&first.0);
         let body_ty = self.store.resolve(&first.1);
-        let changed = !self.same_dims(&param_ty, &body_ty);
+        let changed = !self.same_dims(&param_ty, &body_ty, &[]);
         let (param_ty, body_ty) = if changed {
-            // Variables created by the first attempt stay allocated (stale types may
-            // still mention them); the older ones get their earlier state back.
-            self.store.rollback(snapshot.0);
-            self.diags.truncate(snapshot.1);
-            self.pending.insts.truncate(pending_snapshot.0);
-            self.pending.ops.truncate(pending_snapshot.1);
-            self.pending.literals.truncate(pending_snapshot.2);
-            self.pending.matches.truncate(pending_snapshot.3);
-            self.pending.irrefutable.truncate(pending_snapshot.4);
-            let generalised = self.generalise_changed(&param_ty, &body_ty);
-            let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
-            self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
-            (p, b)
+            // Each attempt may make more sizes existential (`loop (a, b) =
+            // (xs, ys) ... do (a', a)`: `b` gets `a`'s sizes); repeat until
+            // the body changes no size that is still fixed.
+            let (mut param_ty, mut body_ty) = (param_ty, body_ty);
+            let mut existential = Vec::new();
+            let mut rounds = 0;
+            loop {
+                // Variables created by an attempt stay allocated (stale types may
+                // still mention them); the older ones get their earlier state back.
+                self.store.rollback(snapshot.0);
+                self.diags.truncate(snapshot.1);
+                self.pending.insts.truncate(pending_snapshot.0);
+                self.pending.ops.truncate(pending_snapshot.1);
+                self.pending.literals.truncate(pending_snapshot.2);
+                self.pending.matches.truncate(pending_snapshot.3);
+                self.pending.irrefutable.truncate(pending_snapshot.4);
+                let generalised = self.generalise_changed(&param_ty, &body_ty, &existential);
+                ty::map_dims(&generalised, &mut |d| {
+                    if let Dim::Unknown(u) = d {
+                        existential.push(*u);
+                    }
+                    d.clone()
+                });
+                let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
+                rounds += 1;
+                let (rp, rb) = (self.store.resolve(&p), self.store.resolve(&b));
+                if rounds >= 8 || self.same_dims(&rp, &rb, &existential) {
+                    self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
+                    break (p, b);
+                }
+                (param_ty, body_ty) = (rp, rb);
+            }
         } else {
             self.store.commit(snapshot.0);
             let (p, b) = first;
@@ -1610,7 +1718,9 @@ impl Checker {
         }
     }
 
-    fn same_dims(&self, a: &Ty, b: &Ty) -> bool {
+    /// Whether `b` has `a`'s sizes, except where `a` has one of the
+    /// existential sizes `free`.
+    fn same_dims(&self, a: &Ty, b: &Ty, free: &[u32]) -> bool {
         let mut da = Vec::new();
         let mut db = Vec::new();
         ty::map_dims(a, &mut |d| {
@@ -1621,11 +1731,13 @@ impl Checker {
             db.push(self.store.resolve_dim(d));
             d.clone()
         });
-        da == db
+        da.len() == db.len()
+            && da.iter().zip(&db).all(|(x, y)| x == y || matches!(x, Dim::Unknown(u) if free.contains(u)))
     }
 
-    /// The loop parameter type with every size the body changes replaced by a fresh unknown.
-    fn generalise_changed(&mut self, param: &Ty, body: &Ty) -> Ty {
+    /// The loop parameter type with every size the body changes replaced by
+    /// a fresh unknown (those already existential, `keep`, stay).
+    fn generalise_changed(&mut self, param: &Ty, body: &Ty, keep: &[u32]) -> Ty {
         let mut db = Vec::new();
         ty::map_dims(body, &mut |d| {
             db.push(d.clone());
@@ -1640,7 +1752,8 @@ impl Checker {
         });
         let mut fresh = Vec::new();
         for (d, b) in &out_dims {
-            fresh.push(if Some(d) == b.as_ref() { d.clone() } else { self.store.fresh_unknown() });
+            let kept = Some(d) == b.as_ref() || matches!(d, Dim::Unknown(u) if keep.contains(u));
+            fresh.push(if kept { d.clone() } else { self.store.fresh_unknown() });
         }
         let mut j = 0;
         ty::map_dims(param, &mut |d| {
@@ -1833,6 +1946,58 @@ impl Checker {
         }
     }
 
+    /// The spellings of the sums and products among the sizes of `t` (`[n +
+    /// m]`), with `sizes` substituted (`2 + 3`), for solving `?a + ?b`
+    /// against the substituted sizes the way the function spelled them.
+    fn respell_sizes(&mut self, t: &Ty, sizes: &HashMap<NodeId, Dim>) {
+        let mut polys = Vec::new();
+        ty::map_dims(&self.store.resolve(t), &mut |d| {
+            if let Dim::Poly(q) = d {
+                if q.vars().any(|v| sizes.contains_key(&v)) {
+                    polys.push(q.clone());
+                }
+            }
+            d.clone()
+        });
+        let mut depth = 0;
+        while let Some(q) = polys.pop() {
+            depth += 1;
+            let Some((product, a, b)) = self.spellings.get(&q).cloned() else { continue };
+            if depth > 64 {
+                break;
+            }
+            let subst = |x: &Poly| match ty::subst_dim(&Dim::Poly(x.clone()), sizes) {
+                Dim::Poly(r) => Some(r),
+                Dim::Unknown(_) => None,
+            };
+            if let (Some(w), Some(a2), Some(b2)) = (subst(&q), subst(&a), subst(&b)) {
+                // Kept for later applications too (`g 2` then `3`).
+                self.spellings.entry(w.clone()).or_insert_with(|| (product, a2.clone(), b2.clone()));
+                self.sum_hints.push((w, product, a2, b2));
+            }
+            polys.push(a);
+            polys.push(b);
+        }
+    }
+
+    /// Remembers `Cannot apply "f" to "x".` for the size equations that
+    /// `apply` deferred (from `pending_before` on) at an argument, for when
+    /// they turn out to have no solution.
+    fn name_deferred_application(&mut self, pending_before: usize, f: Option<&Expr>, args: &[&Expr]) {
+        let var_name = |e: &Expr| match &strip_parens(e).kind {
+            ExprKind::Var(q) => Some(format!("\"{q}\"")),
+            _ => None,
+        };
+        let fname = f.and_then(var_name).unwrap_or_else(|| "function".to_string());
+        let spans: Vec<Span> = self.pending_sizes.iter().skip(pending_before).map(|(_, _, s)| *s).collect();
+        for span in spans {
+            if let Some(arg) = args.iter().find(|a| a.span == span) {
+                let what = var_name(arg).unwrap_or_else(|| "this argument".to_string());
+                self.size_contexts.push((span, format!("Cannot apply {fname} to {what}.")));
+            }
+        }
+    }
+
     /// Applies a function of type `ft` to arguments, left to right.
     pub fn apply(&mut self, ft: Ty, args: &[&Expr], fspan: Span) -> Ty {
         let mut t = ft;
@@ -1918,7 +2083,9 @@ impl Checker {
             t = match arrow.param {
                 Some(p) => {
                     let d = self.size_of_expr(arg);
-                    ty::subst_sizes(&arrow.to, &HashMap::from([(p, d)]))
+                    let sizes = HashMap::from([(p, d)]);
+                    self.respell_sizes(&arrow.to, &sizes);
+                    ty::subst_sizes(&arrow.to, &sizes)
                 }
                 None => arrow.to,
             };
@@ -2262,24 +2429,46 @@ fn anonymous_size(t: &TypeExp) -> Option<Span> {
 
 /// The unknown sizes of a type, each once, in order of appearance
 /// (outermost dimension first).
-fn unknowns_in_order(ty: &Ty, out: &mut Vec<u32>) {
-    match ty {
-        Ty::Array(elem, shape) => {
-            for d in shape {
-                if let Dim::Unknown(u) = d {
-                    if !out.contains(u) {
-                        out.push(*u);
+/// The name a pattern binds if it is one name (possibly ascribed).
+fn single_var(p: &Pat) -> Option<NodeId> {
+    match &p.kind {
+        PatKind::Var(_) => Some(p.id),
+        PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => single_var(inner),
+        _ => None,
+    }
+}
+
+/// Where the pattern type `pt` has one of the size names `ids` and the
+/// value's type `vt` an existential size, that size is the name.
+fn name_unknowns(pt: &Ty, vt: &Ty, ids: &[NodeId], out: &mut HashMap<u32, NodeId>) {
+    match (pt, vt) {
+        (Ty::Array(pe, ps), Ty::Array(ve, vs)) => {
+            for (p, v) in ps.iter().zip(vs) {
+                if let (Some(id), Dim::Unknown(u)) = (p.as_var(), v) {
+                    if ids.contains(&id) {
+                        out.entry(*u).or_insert(id);
                     }
                 }
             }
-            unknowns_in_order(elem, out);
+            if ps.len() == vs.len() {
+                name_unknowns(pe, ve, ids, out);
+            }
         }
-        Ty::Record(fs) => fs.values().for_each(|t| unknowns_in_order(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknowns_in_order(t, out)),
-        Ty::Abstract(_, args) => args.iter().for_each(|t| unknowns_in_order(t, out)),
-        Ty::Arrow(a) => {
-            unknowns_in_order(&a.from, out);
-            unknowns_in_order(&a.to, out);
+        (Ty::Record(pf), Ty::Record(vf)) => {
+            for (k, p) in pf {
+                if let Some(v) = vf.get(k) {
+                    name_unknowns(p, v, ids, out);
+                }
+            }
+        }
+        (Ty::Sum(pc), Ty::Sum(vc)) => {
+            for (k, ps) in pc {
+                if let Some(vs) = vc.get(k) {
+                    for (p, v) in ps.iter().zip(vs) {
+                        name_unknowns(p, v, ids, out);
+                    }
+                }
+            }
         }
         _ => {}
     }

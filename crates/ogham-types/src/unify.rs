@@ -81,10 +81,19 @@ impl Checker {
             Mismatch::Sizes(d1, d2) => {
                 let s1 = self.show_dim(&d1);
                 let s2 = self.show_dim(&d2);
+                // Say where an existential size of a conditional comes from.
+                let mut why = String::new();
+                for (d, s) in [(&d1, &s1), (&d2, &s2)] {
+                    if let Some((x, y)) = if let Dim::Unknown(u) = d { self.branch_sizes.get(u) } else { None } {
+                        why.push_str(&format!(
+                            " \"{s}\" is the size of a conditional whose branches have sizes [{x}] and [{y}]."
+                        ));
+                    }
+                }
                 self.error(
                     "size-mismatch",
                     span,
-                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`)."),
+                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`).{why}"),
                 )
             }
             Mismatch::Occurs => self.error(
@@ -231,7 +240,14 @@ impl Checker {
                             || self.locals.contains_id(v)
                             || self.global_binders.contains(&v))
                 };
-                let (xto, yto) = same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope);
+                // The expected result's own existential sizes (written in
+                // it, not reached through a size variable bound elsewhere)
+                // admit any size: the function returns an array of some
+                // size.
+                let mut own = Vec::new();
+                literal_unknowns(&x.to, &mut own);
+                let (xto, yto) =
+                    same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope, &own);
                 self.unify(&xto, &yto, mode, span)
             }
             _ => Err(Mismatch::Types),
@@ -500,8 +516,9 @@ impl Checker {
 /// Two function results (resolved; `a` expected, `b` actual) with the same
 /// existential size wherever one has an existential size and the other one
 /// too or a size of names out of scope here (the function's own
-/// parameters), and where `a` has one and `b` a constant.
-fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool) -> (Ty, Ty) {
+/// parameters), and where `a` has one and `b` a constant (any size, where
+/// `a`'s is one of `own`, the expected function type's own existentials).
+fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool, own: &[u32]) -> (Ty, Ty) {
     let dependent = |d: &Dim| match d {
         Dim::Poly(p) => p.vars().any(|v| !in_scope(v)),
         Dim::Unknown(_) => true,
@@ -514,15 +531,18 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool) -> (Ty, 
             let (mut shape_a, mut shape_b) = (sa.clone(), sb.clone());
             for (da, db) in shape_a.iter_mut().zip(shape_b.iter_mut()) {
                 match (&*da, &*db) {
-                    // An expected existential size admits a constant one,
-                    // but not the other way round.
-                    (Dim::Unknown(_), other) if dependent(other) || constant(other) => *db = da.clone(),
+                    // An expected existential size admits a constant one
+                    // (any one when it is the function type's own), but
+                    // not the other way round.
+                    (Dim::Unknown(u), other) if own.contains(u) || dependent(other) || constant(other) => {
+                        *db = da.clone()
+                    }
                     (other, Dim::Unknown(_)) if dependent(other) => *da = db.clone(),
                     _ => {}
                 }
             }
             let (ea, eb) = if sa.len() == sb.len() {
-                same_existentials(ea, eb, in_scope)
+                same_existentials(ea, eb, in_scope, own)
             } else {
                 ((**ea).clone(), (**eb).clone())
             };
@@ -533,7 +553,7 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool) -> (Ty, 
             let mut rb = fb.clone();
             for (k, ta) in fa {
                 if let Some(tb) = fb.get(k) {
-                    let (x, y) = same_existentials(ta, tb, in_scope);
+                    let (x, y) = same_existentials(ta, tb, in_scope, own);
                     ra.insert(k.clone(), x);
                     rb.insert(k.clone(), y);
                 }
@@ -541,6 +561,20 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool) -> (Ty, 
             (Ty::Record(ra), Ty::Record(rb))
         }
         _ => (a.clone(), b.clone()),
+    }
+}
+
+/// The existential sizes written in a type (not behind a type or size
+/// variable), outside nested function types.
+fn literal_unknowns(ty: &Ty, out: &mut Vec<u32>) {
+    match ty {
+        Ty::Array(e, shape) => {
+            out.extend(shape.iter().filter_map(|d| if let Dim::Unknown(u) = d { Some(*u) } else { None }));
+            literal_unknowns(e, out);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| literal_unknowns(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| literal_unknowns(t, out)),
+        _ => {}
     }
 }
 
