@@ -32,6 +32,17 @@ fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
     }
 }
 
+/// Whether `t` has an existential (unknown) size outside its function types.
+fn unknown_outside_functions(t: &Ty) -> bool {
+    match t {
+        Ty::Array(elem, dims) => dims.iter().any(|d| matches!(d, Dim::Unknown(_))) || unknown_outside_functions(elem),
+        Ty::Record(fs) => fs.values().any(unknown_outside_functions),
+        Ty::Sum(cs) => cs.values().flatten().any(unknown_outside_functions),
+        Ty::Abstract(_, args) => args.iter().any(unknown_outside_functions),
+        Ty::Arrow(_) | Ty::Prim(_) | Ty::Param(_) | Ty::Var(_) | Ty::Error => false,
+    }
+}
+
 /// Whether `==` is defined on values of type `t`: not on functions or on
 /// values of a type parameter (whose instances could be functions).
 fn supports_equality(t: &Ty) -> bool {
@@ -139,6 +150,9 @@ pub struct Pending {
     /// the context of their use must determine.
     /// With a description of the size for the error message.
     pub context_sizes: Vec<(Dim, Span, String)>,
+    /// An anonymous size of the declared return type was determined by
+    /// nothing (see `infer_anonymous_returns`).
+    pub undetermined_return: bool,
 }
 
 pub struct Checker {
@@ -593,6 +607,14 @@ impl Checker {
                 implicit_sizes.push(id);
             }
         }
+        // A size still open here is determined by nothing: Futhark makes it
+        // a size parameter that only the result uses.
+        let open_result = {
+            let mut vars = Vec::new();
+            ty::dim_vars(&self.store.resolve(&fun_ty), &mut vars);
+            self.pending.undetermined_return
+                || vars.into_iter().any(|v| ty::is_svar(v) && self.store.resolve_dim(&Dim::var(v)).as_var() == Some(v))
+        };
         // Sizes left open only in a function's result are unknown at each
         // use, not shared between uses.
         if !vd.params.is_empty() {
@@ -608,6 +630,19 @@ impl Checker {
         let mut final_ty = self.store.resolve(&fun_ty);
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
+        if vd.params.is_empty() && !size_params.is_empty() && unknown_outside_functions(&final_ty) {
+            // Each use would instantiate the sizes anew, but the value is
+            // computed once: its existential sizes could not be shared.
+            self.error(
+                "size-polymorphic-value",
+                vd.name.name.span,
+                format!(
+                    "A size-polymorphic value binding may not have a type with an existential size: \"{}\" has type `{}`.",
+                    vd.name.name.text,
+                    self.show(&final_ty)
+                ),
+            );
+        }
 
         if self.diags.len() == errors_before {
             self.check_function_arrays();
@@ -629,7 +664,7 @@ impl Checker {
         }
         let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
         if is_entry {
-            self.check_entry(vd, &final_ty, !type_params.is_empty());
+            self.check_entry(vd, &final_ty, !type_params.is_empty(), open_result);
         }
         self.check_too_large(vd.name.name.span);
         self.record_pending();
@@ -752,7 +787,7 @@ impl Checker {
         }
     }
 
-    fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool) {
+    fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool, open_result: bool) {
         let span = vd.name.name.span;
         if polymorphic {
             self.error(
@@ -765,6 +800,65 @@ impl Checker {
             );
             return;
         }
+        // A size parameter that no parameter mentions would have to come
+        // from the caller's context, which an entry point does not have.
+        // Abstract types are not seen through here: a size given to one
+        // (`M.t [n]`) is mentioned, as in Futhark.
+        let mut declared_params = Vec::new();
+        let mut t = ty;
+        while let Ty::Arrow(a) = t {
+            declared_params.push(&a.from);
+            t = &a.to;
+        }
+        let mut in_params = Vec::new();
+        let mut witnessed = Vec::new();
+        for p in &declared_params {
+            ty::dim_vars(p, &mut in_params);
+            ty::witnessed_sizes(p, &mut witnessed);
+        }
+        let size_params = vd.type_params.iter().filter_map(|tp| match tp {
+            TypeParam::Size(b) => Some(b),
+            TypeParam::Type(..) => None,
+        });
+        for b in size_params.clone() {
+            if !in_params.contains(&b.id) {
+                self.error(
+                    "polymorphic-entry",
+                    b.name.span,
+                    format!(
+                        "Entry point functions must not be size-polymorphic in their return type: no parameter determines the size \"{}\".",
+                        b.name.text
+                    ),
+                );
+                return;
+            }
+        }
+        if open_result {
+            self.error(
+                "polymorphic-entry",
+                span,
+                format!(
+                    "Entry point functions must not be size-polymorphic in their return type: a size in the result of \"{}\" is determined neither by its parameters nor by its body.",
+                    vd.name.name.text
+                ),
+            );
+            return;
+        }
+        // The caller passes arrays, not sizes: each size parameter must be
+        // the whole size of some array among the inputs (`[x]`, not `[x+1]`).
+        for b in size_params {
+            if !witnessed.contains(&b.id) {
+                self.error(
+                    "nonconstructive-entry",
+                    b.name.span,
+                    format!(
+                        "Entry point size parameter [{}] only used non-constructively: no input array has exactly this size, so a caller cannot determine it.",
+                        b.name.text
+                    ),
+                );
+                return;
+            }
+        }
         // Every arrow of the type is an input, declared parameter or not: an
         // entry point whose result is a first-order function (`def main =
         // map f32.acos`) takes all its arguments (lowering eta-expands it).
@@ -774,27 +868,6 @@ impl Checker {
         while let Ty::Arrow(a) = t {
             params.push(a.from.clone());
             t = a.to.clone();
-        }
-        // A size parameter that no parameter determines would have to come
-        // from the caller's context, which an entry point does not have.
-        let mut in_params = Vec::new();
-        for p in &params {
-            ty::dim_vars(p, &mut in_params);
-        }
-        for tp in &vd.type_params {
-            if let TypeParam::Size(b) = tp {
-                if !in_params.contains(&b.id) {
-                    self.error(
-                        "polymorphic-entry",
-                        b.name.span,
-                        format!(
-                            "Entry point functions must not be size-polymorphic in their return type: no parameter determines the size \"{}\".",
-                            b.name.text
-                        ),
-                    );
-                    return;
-                }
-            }
         }
         if params.iter().any(contains_arrow) || contains_arrow(&t) {
             self.error(

@@ -795,7 +795,11 @@ impl Checker {
                         let declared = if existential || !top_level_header {
                             declared
                         } else {
-                            self.infer_anonymous_returns(&declared, r)
+                            let mut in_params = Vec::new();
+                            for (t, _, _) in &param_tys {
+                                ty::dim_vars(&self.store.resolve(t), &mut in_params);
+                            }
+                            self.infer_anonymous_returns(&declared, r, &in_params)
                         };
                         let _ = self.unify(&declared, &body_ty, SizeMode::Ignore, body.span);
                         declared
@@ -839,7 +843,11 @@ impl Checker {
     /// parameters stays that size, and anonymous sizes the body made equal
     /// are one existential size, so `: ([]i64, []i64)` returning two arrays
     /// of one size lets callers `zip` them (Futhark 0.27's rule).
-    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty) -> Ty {
+    /// An anonymous size that nothing determined (neither the body nor
+    /// the parameters, `in_params`) is noted in `pending.undetermined_return`:
+    /// Futhark makes it a size parameter used only by the result, which an
+    /// entry point may not have.
+    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty, in_params: &[NodeId]) -> Ty {
         let dims_of = |t: &Ty| {
             let mut out = Vec::new();
             ty::map_dims(t, &mut |d| {
@@ -860,6 +868,11 @@ impl Checker {
         let mut same: Vec<(Dim, Dim)> = Vec::new();
         let mut mapped = Vec::with_capacity(found.len());
         for (d, here) in declared_dims.into_iter().zip(found) {
+            if matches!(d, Dim::Unknown(_)) {
+                if here.as_var().is_some_and(|v| ty::is_svar(v) && !in_params.contains(&v)) {
+                    self.pending.undetermined_return = true;
+                }
+            }
             let m = match (&d, &here) {
                 (Dim::Unknown(_), Dim::Poly(p)) if p.vars().all(visible) => here,
                 (Dim::Unknown(_), _) => match same.iter().find(|(k, _)| *k == here) {
