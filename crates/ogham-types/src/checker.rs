@@ -150,9 +150,21 @@ pub struct Pending {
     /// the context of their use must determine.
     /// With a description of the size for the error message.
     pub context_sizes: Vec<(Dim, Span, String)>,
+    /// Types that may not be functions (or lifted type parameters, which
+    /// may stand for functions): results of `if` and `match`, loop
+    /// parameters. Checked once the definition's types are final.
+    pub order_zero: Vec<(Ty, Span, OrderZero)>,
     /// An anonymous size of the declared return type was determined by
     /// nothing (see `infer_anonymous_returns`).
     pub undetermined_return: bool,
+}
+
+/// Where a type must be of order zero (see `Pending::order_zero`).
+#[derive(Clone, Copy, Debug)]
+pub enum OrderZero {
+    If,
+    Match,
+    Loop,
 }
 
 pub struct Checker {
@@ -647,6 +659,7 @@ impl Checker {
         if self.diags.len() == errors_before {
             self.check_function_arrays();
         }
+        self.check_order_zero();
         if self.diags.len() == errors_before {
             self.check_functional_instantiations();
         }
@@ -757,6 +770,50 @@ impl Checker {
             }
             let shown = self.show(elem);
             self.error("array-of-functions", span, array_of_functions_message(&shown));
+        }
+    }
+
+    /// Whether values of type `t` can never be functions: it contains no
+    /// function type, no type parameter declared `'^`, and no lifted
+    /// abstract type (Futhark's `orderZero`).
+    pub fn is_order_zero(&self, t: &Ty) -> bool {
+        let t = self.store.resolve(t);
+        if contains_arrow(&t) {
+            return false;
+        }
+        let mut params = Vec::new();
+        ty::type_params_in(&t, &mut params);
+        if params.iter().any(|p| self.lifted_params.contains(p) && !self.no_function_params.contains(p)) {
+            return false;
+        }
+        !lifted_abstract(self, &t)
+    }
+
+    /// Results of `if` and `match` and loop parameters may not be
+    /// functions; checked once inference is done, as a type variable may
+    /// only later turn out to be a function.
+    fn check_order_zero(&mut self) {
+        let mut seen = HashSet::new();
+        for (t, span, kind) in std::mem::take(&mut self.pending.order_zero) {
+            if self.is_order_zero(&t) || !seen.insert((span.file, span.start, span.end)) {
+                continue;
+            }
+            let shown = self.show(&t);
+            let (name, msg) = match kind {
+                OrderZero::If => (
+                    "higher-order-branch",
+                    format!("If-expression returns type `{shown}`, but if-results may not be of function type."),
+                ),
+                OrderZero::Match => (
+                    "higher-order-branch",
+                    format!("Match-expression returns type `{shown}`, but match-results may not be of function type."),
+                ),
+                OrderZero::Loop => (
+                    "higher-order-loop",
+                    format!("Loop parameter inferred to have type `{shown}`, but a loop parameter may not be of function type."),
+                ),
+            };
+            self.error(name, span, msg);
         }
     }
 
@@ -1096,6 +1153,21 @@ fn pat_may_be_refutable(p: &Pat) -> bool {
         PatKind::Record(fs) => fs.iter().any(|(_, p)| pat_may_be_refutable(p)),
         PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_may_be_refutable(p),
         PatKind::Var(_) | PatKind::Wildcard => false,
+    }
+}
+
+/// Whether a resolved type contains an abstract type declared `type^`.
+fn lifted_abstract(c: &Checker, t: &Ty) -> bool {
+    match t {
+        Ty::Abstract(id, args) => {
+            c.modules.abstracts.get(id).is_some_and(|a| a.liftedness == ogham_syntax::ast::Liftedness::Lifted)
+                || args.iter().any(|a| lifted_abstract(c, a))
+        }
+        Ty::Array(e, _) => lifted_abstract(c, e),
+        Ty::Record(fs) => fs.values().any(|t| lifted_abstract(c, t)),
+        Ty::Sum(cs) => cs.values().flatten().any(|t| lifted_abstract(c, t)),
+        Ty::Arrow(a) => lifted_abstract(c, &a.from) || lifted_abstract(c, &a.to),
+        _ => false,
     }
 }
 

@@ -672,11 +672,17 @@ impl Checker {
             })
             .collect();
         let mut self_params = Vec::new();
+        // Names bound inside a parameter's pattern (`(n, x)`), which the
+        // function's type cannot refer to.
+        let mut hidden: Vec<(Name, NodeId)> = Vec::new();
         for p in params {
             let t = self.fresh_var(p.span);
             let mut bound = Vec::new();
             self.pat(p, &t, mode, &mut bound);
             self.require_irrefutable(p);
+            if pat_var(p).is_none() {
+                hidden.extend(bound.iter().cloned());
+            }
             let unique = pat_is_unique(p);
             let plain = pat_var(p).and_then(|_| (bound.len() == 1).then(|| bound[0].1));
             self_params.push((plain, t.clone()));
@@ -719,7 +725,20 @@ impl Checker {
                         "An anonymous size in a parameter of a returned function would be existential; name the size with a size parameter.",
                     );
                 }
-                (Some(self.type_exp(r, AnonMode::Fresh)), is_unique_type_exp(r))
+                let t = self.type_exp(r, AnonMode::Fresh);
+                let mut used = Vec::new();
+                ty::dim_vars(&self.store.resolve(&t), &mut used);
+                if let Some((name, _)) = hidden.iter().find(|(_, id)| used.contains(id)) {
+                    self.error(
+                        "return-refers-to-inner-name",
+                        r.span(),
+                        format!(
+                            "The return type annotation refers to the name \"{}\" which is bound to an inner component of a function parameter.",
+                            name.text
+                        ),
+                    );
+                }
+                (Some(t), is_unique_type_exp(r))
             }
             None => (None, false),
         };
@@ -1244,13 +1263,7 @@ impl Checker {
                 let tt = self.expr(then_branch);
                 let et = self.expr(else_branch);
                 let t = self.join(&tt, &et, else_branch.span);
-                if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
-                    self.error(
-                        "higher-order-branch",
-                        e.span,
-                        "If-expression returns a function, but if-results may not be of function type.",
-                    );
-                }
+                self.pending.order_zero.push((t.clone(), e.span, crate::checker::OrderZero::If));
                 t
             }
             ExprKind::Match { scrutinee, cases } => {
@@ -1272,13 +1285,7 @@ impl Checker {
                     first = false;
                 }
                 self.unify_at(&result, &joined, e.span);
-                if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
-                    self.error(
-                        "higher-order-branch",
-                        e.span,
-                        "Match-expression returns a function, but match-results may not be of function type.",
-                    );
-                }
+                self.pending.order_zero.push((result.clone(), e.span, crate::checker::OrderZero::Match));
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
                 result
             }
@@ -1523,6 +1530,7 @@ impl Checker {
             self.pending.literals.len(),
             self.pending.matches.len(),
             self.pending.irrefutable.len(),
+            self.pending.order_zero.len(),
         );
         let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
         let param_ty = self.store.resolve(&first.0);
@@ -1538,6 +1546,7 @@ impl Checker {
             self.pending.literals.truncate(pending_snapshot.2);
             self.pending.matches.truncate(pending_snapshot.3);
             self.pending.irrefutable.truncate(pending_snapshot.4);
+            self.pending.order_zero.truncate(pending_snapshot.5);
             let generalised = self.generalise_changed(&param_ty, &body_ty);
             let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
             self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
@@ -1549,13 +1558,7 @@ impl Checker {
             (p, b)
         };
         let _ = body_ty;
-        if contains_arrow(&self.store.resolve(&param_ty)) {
-            self.error(
-                "higher-order-loop",
-                pat.span,
-                "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
-            );
-        }
+        self.pending.order_zero.push((param_ty.clone(), pat.span, crate::checker::OrderZero::Loop));
         self.forget_local_sizes(&param_ty, saved, false)
     }
 
