@@ -513,6 +513,15 @@ impl Checker {
         let ty = self.store.resolve(&ty);
         self.check_too_large(td.def.span());
         if self.diags.len() == errors_before {
+            if let Some(span) = crate::expr::anon_in_function_param(&td.def) {
+                self.error(
+                    "anonymous-nonconstructive",
+                    span,
+                    "Type abbreviation contains an anonymous size not used constructively as an array size: it is in a function type's parameter, where nothing determines it.",
+                );
+            }
+        }
+        if self.diags.len() == errors_before {
             self.check_abbrev_liftedness(td, &ty);
         }
         if self.diags.len() == errors_before {

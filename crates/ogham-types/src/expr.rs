@@ -2255,6 +2255,42 @@ fn anon_in_returned_param(t: &TypeExp) -> Option<Span> {
     }
 }
 
+/// The span of the first anonymous size `[]` of a type expression that is
+/// in a function type's parameter (not in a result, where it is
+/// existential): in a type abbreviation nothing could determine it.
+pub fn anon_in_function_param(t: &TypeExp) -> Option<Span> {
+    // The anonymous sizes of `t` outside its function types.
+    fn outside_arrows(t: &TypeExp) -> Option<Span> {
+        match t {
+            TypeExp::Array(SizeExp::Anonymous(span), _, _) => Some(*span),
+            TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) | TypeExp::Existential(_, t, _) => outside_arrows(t),
+            TypeExp::Tuple(items, _) => items.iter().find_map(outside_arrows),
+            TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| outside_arrows(t)),
+            TypeExp::Sum(cs, _) => cs.iter().flat_map(|(_, ts)| ts).find_map(outside_arrows),
+            TypeExp::Apply(f, a, _) => outside_arrows(f).or(match a.as_ref() {
+                TypeArg::Type(t) => outside_arrows(t),
+                TypeArg::Size(SizeExp::Anonymous(span)) => Some(*span),
+                TypeArg::Size(_) => None,
+            }),
+            TypeExp::Arrow { .. } | TypeExp::Var(_) => None,
+        }
+    }
+    match t {
+        TypeExp::Arrow { from, to, .. } => {
+            outside_arrows(from).or_else(|| anon_in_function_param(from)).or_else(|| anon_in_function_param(to))
+        }
+        TypeExp::Array(_, t, _) | TypeExp::Unique(t, _) | TypeExp::Existential(_, t, _) => anon_in_function_param(t),
+        TypeExp::Tuple(items, _) => items.iter().find_map(anon_in_function_param),
+        TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| anon_in_function_param(t)),
+        TypeExp::Sum(cs, _) => cs.iter().flat_map(|(_, ts)| ts).find_map(anon_in_function_param),
+        TypeExp::Apply(f, a, _) => anon_in_function_param(f).or(match a.as_ref() {
+            TypeArg::Type(t) => anon_in_function_param(t),
+            TypeArg::Size(_) => None,
+        }),
+        TypeExp::Var(_) => None,
+    }
+}
+
 /// The span of the first anonymous size `[]` in a type expression.
 fn anonymous_size(t: &TypeExp) -> Option<Span> {
     match t {
