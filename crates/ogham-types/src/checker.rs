@@ -220,6 +220,9 @@ pub struct Checker {
     pub size_terms: HashMap<String, NodeId>,
     /// Whether a `type-too-large` error was reported in the current top-level declaration.
     pub too_large_reported: bool,
+    /// Where some unknown sizes come from ("unknown length of range"), for
+    /// the notes of size mismatches.
+    pub unknown_origins: HashMap<u32, &'static str>,
 }
 
 impl Checker {
@@ -253,6 +256,7 @@ impl Checker {
             modules: Default::default(),
             size_terms: HashMap::new(),
             too_large_reported: false,
+            unknown_origins: HashMap::new(),
         }
     }
 

@@ -1148,29 +1148,36 @@ impl Checker {
                     let pt = self.expr(part);
                     self.unify_at(&t, &pt, part.span);
                 }
-                // A second element one step away (`0..1..<n`, `n..n-1..>0`)
-                // is the default stride: the size is known as without it.
-                let unit_stride =
-                    second.as_ref().is_none_or(|s| match (self.size_poly_of(s), self.size_poly_of(start)) {
-                        (Some(b), Some(a)) => {
-                            let step = b.sub(&a).as_constant();
-                            match kind {
-                                RangeEnd::DownToExclusive => step == Some(-1),
-                                _ => step == Some(1),
-                            }
+                // Futhark knows a range's length only without a second
+                // element (`a..<b`, `a...b`) or with the default stride
+                // written out from literal starts (`0..1..<n`, `1..2...n`);
+                // a downward range (`a..>b`) and any other stride have an
+                // unknown length.
+                let literal = |x: &Expr| match &x.kind {
+                    ExprKind::Literal(Literal::Int { value, .. }) => Some(*value),
+                    _ => None,
+                };
+                let known = match (second, kind) {
+                    (None, RangeEnd::UpToExclusive | RangeEnd::ToInclusive) => true,
+                    (Some(s), RangeEnd::UpToExclusive) => literal(start) == Some(0) && literal(s) == Some(1),
+                    (Some(s), RangeEnd::ToInclusive) => literal(start) == Some(1) && literal(s) == Some(2),
+                    (_, RangeEnd::DownToExclusive) => false,
+                };
+                let sizes = match (self.size_poly_of(start), self.size_poly_of(end)) {
+                    (Some(a), Some(b)) if known && self.store.resolve(&t) == Ty::i64() => Some((a, b)),
+                    _ => None,
+                };
+                let dim = match sizes {
+                    Some((a, b)) => Dim::Poly(match kind {
+                        RangeEnd::ToInclusive => b.sub(&a).add(&Poly::constant(1)),
+                        _ => b.sub(&a),
+                    }),
+                    None => {
+                        let d = self.store.fresh_unknown();
+                        if let Dim::Unknown(u) = d {
+                            self.unknown_origins.insert(u, "unknown length of range");
                         }
-                        _ => false,
-                    });
-                let dim = if !unit_stride || self.store.resolve(&t) != Ty::i64() {
-                    self.store.fresh_unknown()
-                } else {
-                    match (self.size_poly_of(start), self.size_poly_of(end)) {
-                        (Some(a), Some(b)) => Dim::Poly(match kind {
-                            RangeEnd::UpToExclusive => b.sub(&a),
-                            RangeEnd::ToInclusive => b.sub(&a).add(&Poly::constant(1)),
-                            RangeEnd::DownToExclusive => a.sub(&b),
-                        }),
-                        _ => self.store.fresh_unknown(),
+                        d
                     }
                 };
                 Ty::array_of(t, dim)

@@ -81,10 +81,18 @@ impl Checker {
             Mismatch::Sizes(d1, d2) => {
                 let s1 = self.show_dim(&d1);
                 let s2 = self.show_dim(&d2);
+                let mut notes = String::new();
+                for d in [&d1, &d2] {
+                    if let Dim::Unknown(u) = self.store.resolve_dim(d) {
+                        if let Some(origin) = self.unknown_origins.get(&u) {
+                            notes.push_str(&format!(" \"?k{u}\" is {origin}."));
+                        }
+                    }
+                }
                 self.error(
                     "size-mismatch",
                     span,
-                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`)."),
+                    format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`).{notes}"),
                 )
             }
             Mismatch::Occurs => self.error(
