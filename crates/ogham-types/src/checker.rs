@@ -990,7 +990,20 @@ impl Checker {
                 | Constraint::IntOrBool
                 | Constraint::Prim => Some(Ty::Prim(PrimType::I32)),
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),
-                Constraint::Sum(cs) => Some(Ty::Sum(cs)),
+                // Futhark has no defaulting of constructors: a sum type
+                // that only its uses constrain is ambiguous.
+                Constraint::Sum(cs) => {
+                    let origin = self.store.var(v).origin;
+                    let shown = self.show(&Ty::Sum(cs));
+                    self.error(
+                        "ambiguous-sum-type",
+                        origin,
+                        format!(
+                            "Type is ambiguous. Must be a sum type with constructors {shown}; add a type annotation."
+                        ),
+                    );
+                    Some(Ty::Error)
+                }
                 Constraint::Record(_) => {
                     let origin = self.store.var(v).origin;
                     self.error(
@@ -1026,6 +1039,9 @@ impl Checker {
         }
         for (pats, ty, span) in std::mem::take(&mut self.pending.matches) {
             let ty = self.store.resolve(&ty);
+            if matches!(ty, Ty::Error) {
+                continue; // already reported (an ambiguous sum type)
+            }
             let refs: Vec<&Pat> = pats.iter().collect();
             if let Some(missing) = crate::exhaust::missing_case(&refs, &ty) {
                 self.error(
