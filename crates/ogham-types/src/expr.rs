@@ -1356,7 +1356,28 @@ impl Checker {
             ExprKind::Coerce(inner, te) => {
                 let t = self.expr(inner);
                 let want = self.type_exp(te, AnonMode::Unknown);
-                self.unify_mode_at(&want, &t, inner.span, SizeMode::Ignore);
+                // The expression keeps its own sizes, which the coercion
+                // does not determine: each size of the target stands for a
+                // fresh size of the expression, ambiguous if nothing else
+                // (its own type, usually) determines it.
+                let mut fresh = Vec::new();
+                let own = crate::ty::map_dims(&want, &mut |d| {
+                    let s = self.store.fresh_svar();
+                    if matches!(d, Dim::Poly(_)) {
+                        fresh.push(s.clone());
+                    }
+                    s
+                });
+                if self.unify_mode_at(&own, &t, inner.span, SizeMode::Exact) {
+                    for d in fresh {
+                        self.pending.context_sizes.push((
+                            d,
+                            e.span,
+                            "Ambiguous size \"coerce\" arising from a size coercion: the underlying expression's size"
+                                .to_string(),
+                        ));
+                    }
+                }
                 want
             }
             ExprKind::Assert { cond, body } => {
