@@ -15,7 +15,7 @@ use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty
 use crate::CheckInput;
 
 /// The size variables of `t` that occur outside function types.
-fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
+pub(crate) fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
     match t {
         Ty::Array(elem, dims) => {
             for d in dims {

@@ -974,6 +974,31 @@ impl Checker {
 
     /// Checks a pattern against `expected`, recording binding types; the
     /// variables it binds are appended to `bound` (not yet in scope).
+    /// The sizes that the type ascriptions of a `let` pattern leave open
+    /// (`[]`, a size-lifted abbreviation's existentials) are the bound
+    /// value's: one that nothing determines (the payload of a constructor
+    /// the value does not use) is ambiguous, as in Futhark.
+    fn ascription_sizes(&mut self, p: &Pat, first_svar: usize) {
+        let mut ascribed = Vec::new();
+        collect_ascriptions(p, &mut ascribed);
+        for (id, span) in ascribed {
+            let Some(t) = self.pending.binding_types.get(&id).cloned() else { continue };
+            let mut vars = Vec::new();
+            crate::checker::dims_outside_functions(&t, &mut vars);
+            vars.sort();
+            vars.dedup();
+            for v in vars {
+                if ty::is_svar(v) && (v.0 - ty::SVAR_BASE) as usize >= first_svar {
+                    self.pending.context_sizes.push((
+                        Dim::var(v),
+                        span,
+                        "Ambiguous size arising from explicit type ascription: the bound value's size".to_string(),
+                    ));
+                }
+            }
+        }
+    }
+
     pub fn pat(&mut self, p: &Pat, expected: &Ty, mode: AnonMode, bound: &mut Vec<(Name, NodeId)>) {
         self.pending.binding_types.insert(p.id, expected.clone());
         match &p.kind {
@@ -1503,7 +1528,9 @@ impl Checker {
             });
         }
         let mut bound = Vec::new();
+        let first_svar = self.store.svar_count();
         self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+        self.ascription_sizes(pat, first_svar);
         self.require_irrefutable(pat);
         for (name, id) in bound {
             self.bind_local(&name, id);
@@ -2316,6 +2343,21 @@ pub fn anon_in_function_param(t: &TypeExp) -> Option<Span> {
             TypeArg::Size(_) => None,
         }),
         TypeExp::Var(_) => None,
+    }
+}
+
+/// The ascribed subpatterns (`p: t`) of a pattern, by node and span.
+fn collect_ascriptions(p: &Pat, out: &mut Vec<(NodeId, Span)>) {
+    match &p.kind {
+        PatKind::Ascribe(q, _) => {
+            out.push((p.id, p.span));
+            collect_ascriptions(q, out);
+        }
+        PatKind::Tuple(ps) => ps.iter().for_each(|q| collect_ascriptions(q, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, q)| collect_ascriptions(q, out)),
+        PatKind::Constructor(_, ps) => ps.iter().for_each(|q| collect_ascriptions(q, out)),
+        PatKind::Attr(_, q) => collect_ascriptions(q, out),
+        _ => {}
     }
 }
 

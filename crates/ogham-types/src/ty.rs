@@ -285,6 +285,10 @@ impl Store {
         self.svars.push(None);
         Dim::var(NodeId(SVAR_BASE + self.svars.len() as u32 - 1))
     }
+    /// How many size variables have been created so far.
+    pub fn svar_count(&self) -> usize {
+        self.svars.len()
+    }
     pub fn fresh_unknown(&mut self) -> Dim {
         self.next_unknown += 1;
         Dim::Unknown(self.next_unknown)
