@@ -365,6 +365,42 @@ impl Checker {
         }
     }
 
+    /// An unlifted type parameter (`'a`) may not be instantiated with a
+    /// type mentioning a lifted type parameter (`'~b`, `'^b`) of the
+    /// definition being checked, as its values may be array elements; a
+    /// size-lifted one (`'~a`) not with one mentioning a `'^b`.
+    fn check_lifted_instantiations(&mut self) {
+        let mut bad: Option<(Span, NodeId, NodeId, bool)> = None;
+        for (node, types, _) in &self.pending.insts {
+            for (p, t) in types {
+                if !self.no_function_params.contains(p) {
+                    continue; // `'^a` permits anything
+                }
+                let p_unlifted = !self.lifted_params.contains(p);
+                let t = self.store.resolve(t);
+                let mut params = Vec::new();
+                ty::type_params_in(&t, &mut params);
+                let culprit = params
+                    .into_iter()
+                    .find(|q| self.lifted_params.contains(q) && (p_unlifted || !self.no_function_params.contains(q)));
+                let (Some(q), Some(span)) = (culprit, self.pending.expr_spans.get(node)) else { continue };
+                if bad.as_ref().is_none_or(|(f, ..)| (span.start, span.end) < (f.start, f.end)) {
+                    bad = Some((*span, *p, q, p_unlifted));
+                }
+            }
+        }
+        if let Some((span, p, q, p_unlifted)) = bad {
+            let name = |c: &Checker, x: NodeId| c.names.get(&x).cloned().unwrap_or_else(|| "?".to_string());
+            let (pn, qn) = (name(self, p), name(self, q));
+            let what = if p_unlifted { "cannot be an array element" } else { "may be a functional type" };
+            self.error(
+                "lifted-instantiation",
+                span,
+                format!("Type parameter \"{qn}\" is lifted and {what}. When instantiating type parameter \"{pn}\"."),
+            );
+        }
+    }
+
     /// Type and size parameters of one definition must have distinct names.
     pub fn check_duplicate_type_params(&mut self, params: &[TypeParam]) {
         for (i, tp) in params.iter().enumerate() {
@@ -675,6 +711,9 @@ impl Checker {
         self.check_order_zero();
         if self.diags.len() == errors_before {
             self.check_functional_instantiations();
+        }
+        if self.diags.len() == errors_before {
+            self.check_lifted_instantiations();
         }
         if self.diags.len() == errors_before {
             self.check_abstract_instantiations();
