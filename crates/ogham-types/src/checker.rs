@@ -167,6 +167,35 @@ pub enum OrderZero {
     Loop,
 }
 
+/// The names visible at a file's top level (see `Checker::check_files`).
+#[derive(Clone)]
+struct TopLevelScope {
+    values: HashMap<String, DefId>,
+    types: HashMap<String, TypeAbbrev>,
+    mods: HashMap<String, crate::modules::Module>,
+    sigs: HashMap<String, std::rc::Rc<crate::modules::SigClosure>>,
+}
+
+/// The indices of the files that a file's `import "x"` declarations (at
+/// its top level, `local` ones included) bring into scope.
+fn direct_imports(decs: &[ogham_syntax::ast::Dec], imports: &[(String, usize)]) -> Vec<usize> {
+    use ogham_syntax::ast::Dec;
+    fn go(d: &Dec, imports: &[(String, usize)], out: &mut Vec<usize>) {
+        match d {
+            Dec::Import { path, .. } => {
+                out.extend(imports.iter().filter(|(p, _)| p == path).map(|(_, i)| *i).take(1));
+            }
+            Dec::Local(inner, _) => go(inner, imports, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for d in decs {
+        go(d, imports, &mut out);
+    }
+    out
+}
+
 pub struct Checker {
     pub store: Store,
     pub names: Names,
@@ -514,13 +543,59 @@ impl Checker {
     /// Registers the built-in type names' absence of definitions: nothing to do;
     /// primitive names are recognised directly.
     pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
+        // A file sees the prelude, the files it imports itself (`import
+        // "x"` opens them locally, as in Futhark: their own imports are not
+        // passed on) and its own declarations.
+        let prelude_files = crate::prelude::PRELUDE.len();
+        let mut after_prelude = None;
         for (file_index, file) in files.iter().enumerate() {
+            if file_index == prelude_files && files.len() > prelude_files {
+                after_prelude = Some(self.top_level_scope());
+            }
+            if let Some(scope) = &after_prelude {
+                let direct = direct_imports(&file.program.decs, &file.imports);
+                self.enter_file_scope(scope.clone(), &direct);
+            }
             self.check_duplicate_decs(&file.program.decs);
             self.begin_file(&file.imports);
             for (dec_index, dec) in file.program.decs.iter().enumerate() {
                 self.check_dec(dec, Some(DefLoc::File { file_index, dec_index }), file.is_main);
             }
             self.end_file();
+        }
+    }
+
+    /// The names visible at the top level of a file.
+    fn top_level_scope(&self) -> TopLevelScope {
+        TopLevelScope {
+            values: self.global_names.clone(),
+            types: self.types.clone(),
+            mods: self.modules.mods.clone(),
+            sigs: self.modules.sigs.clone(),
+        }
+    }
+
+    /// Starts a file's top-level scope: `base` (the prelude's names) and
+    /// the exports of the files at `direct`, in order.
+    fn enter_file_scope(&mut self, base: TopLevelScope, direct: &[usize]) {
+        self.global_names = base.values;
+        self.types = base.types;
+        self.modules.mods = base.mods;
+        self.modules.sigs = base.sigs;
+        for &i in direct {
+            let Some(env) = self.modules.file_envs.get(i) else { continue };
+            for (k, v) in &env.values {
+                self.global_names.insert(k.clone(), *v);
+            }
+            for (k, v) in &env.types {
+                self.types.insert(k.clone(), v.clone());
+            }
+            for (k, v) in &env.mods {
+                self.modules.mods.insert(k.clone(), v.clone());
+            }
+            for (k, v) in &env.sigs {
+                self.modules.sigs.insert(k.clone(), v.clone());
+            }
         }
     }
 
