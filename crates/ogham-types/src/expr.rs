@@ -887,10 +887,9 @@ impl Checker {
         let mut same: Vec<(Dim, Dim)> = Vec::new();
         let mut mapped = Vec::with_capacity(found.len());
         for (d, here) in declared_dims.into_iter().zip(found) {
-            if matches!(d, Dim::Unknown(_)) {
-                if here.as_var().is_some_and(|v| ty::is_svar(v) && !in_params.contains(&v)) {
-                    self.pending.undetermined_return = true;
-                }
+            if matches!(d, Dim::Unknown(_)) && here.as_var().is_some_and(|v| ty::is_svar(v) && !in_params.contains(&v))
+            {
+                self.pending.undetermined_return = true;
             }
             let m = match (&d, &here) {
                 (Dim::Unknown(_), Dim::Poly(p)) if p.vars().all(visible) => here,
