@@ -15,7 +15,7 @@ use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty
 use crate::CheckInput;
 
 /// The size variables of `t` that occur outside function types.
-fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
+pub(crate) fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
     match t {
         Ty::Array(elem, dims) => {
             for d in dims {
@@ -29,6 +29,17 @@ fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
         Ty::Sum(cs) => cs.values().flatten().for_each(|t| dims_outside_functions(t, out)),
         Ty::Abstract(_, args) => args.iter().for_each(|t| dims_outside_functions(t, out)),
         Ty::Arrow(_) | Ty::Prim(_) | Ty::Param(_) | Ty::Var(_) | Ty::Error => {}
+    }
+}
+
+/// Whether `t` has an existential (unknown) size outside its function types.
+fn unknown_outside_functions(t: &Ty) -> bool {
+    match t {
+        Ty::Array(elem, dims) => dims.iter().any(|d| matches!(d, Dim::Unknown(_))) || unknown_outside_functions(elem),
+        Ty::Record(fs) => fs.values().any(unknown_outside_functions),
+        Ty::Sum(cs) => cs.values().flatten().any(unknown_outside_functions),
+        Ty::Abstract(_, args) => args.iter().any(unknown_outside_functions),
+        Ty::Arrow(_) | Ty::Prim(_) | Ty::Param(_) | Ty::Var(_) | Ty::Error => false,
     }
 }
 
@@ -139,6 +150,50 @@ pub struct Pending {
     /// the context of their use must determine.
     /// With a description of the size for the error message.
     pub context_sizes: Vec<(Dim, Span, String)>,
+    /// Types that may not be functions (or lifted type parameters, which
+    /// may stand for functions): results of `if` and `match`, loop
+    /// parameters. Checked once the definition's types are final.
+    pub order_zero: Vec<(Ty, Span, OrderZero)>,
+    /// An anonymous size of the declared return type was determined by
+    /// nothing (see `infer_anonymous_returns`).
+    pub undetermined_return: bool,
+}
+
+/// Where a type must be of order zero (see `Pending::order_zero`).
+#[derive(Clone, Copy, Debug)]
+pub enum OrderZero {
+    If,
+    Match,
+    Loop,
+}
+
+/// The names visible at a file's top level (see `Checker::check_files`).
+#[derive(Clone)]
+struct TopLevelScope {
+    values: HashMap<String, DefId>,
+    types: HashMap<String, TypeAbbrev>,
+    mods: HashMap<String, crate::modules::Module>,
+    sigs: HashMap<String, std::rc::Rc<crate::modules::SigClosure>>,
+}
+
+/// The indices of the files that a file's `import "x"` declarations (at
+/// its top level, `local` ones included) bring into scope.
+fn direct_imports(decs: &[ogham_syntax::ast::Dec], imports: &[(String, usize)]) -> Vec<usize> {
+    use ogham_syntax::ast::Dec;
+    fn go(d: &Dec, imports: &[(String, usize)], out: &mut Vec<usize>) {
+        match d {
+            Dec::Import { path, .. } => {
+                out.extend(imports.iter().filter(|(p, _)| p == path).map(|(_, i)| *i).take(1));
+            }
+            Dec::Local(inner, _) => go(inner, imports, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for d in decs {
+        go(d, imports, &mut out);
+    }
+    out
 }
 
 pub struct Checker {
@@ -204,6 +259,9 @@ pub struct Checker {
     pub size_terms: HashMap<String, NodeId>,
     /// Whether a `type-too-large` error was reported in the current top-level declaration.
     pub too_large_reported: bool,
+    /// Where some unknown sizes come from ("unknown length of range"), for
+    /// the notes of size mismatches.
+    pub unknown_origins: HashMap<u32, &'static str>,
 }
 
 impl Checker {
@@ -240,6 +298,7 @@ impl Checker {
             modules: Default::default(),
             size_terms: HashMap::new(),
             too_large_reported: false,
+            unknown_origins: HashMap::new(),
         }
     }
 
@@ -344,6 +403,42 @@ impl Checker {
                 format!(
                     "Cannot instantiate type parameter \"{name}\" with functional type `{shown}`; declare it lifted (`'^{name}`) to allow functions."
                 ),
+            );
+        }
+    }
+
+    /// An unlifted type parameter (`'a`) may not be instantiated with a
+    /// type mentioning a lifted type parameter (`'~b`, `'^b`) of the
+    /// definition being checked, as its values may be array elements; a
+    /// size-lifted one (`'~a`) not with one mentioning a `'^b`.
+    fn check_lifted_instantiations(&mut self) {
+        let mut bad: Option<(Span, NodeId, NodeId, bool)> = None;
+        for (node, types, _) in &self.pending.insts {
+            for (p, t) in types {
+                if !self.no_function_params.contains(p) {
+                    continue; // `'^a` permits anything
+                }
+                let p_unlifted = !self.lifted_params.contains(p);
+                let t = self.store.resolve(t);
+                let mut params = Vec::new();
+                ty::type_params_in(&t, &mut params);
+                let culprit = params
+                    .into_iter()
+                    .find(|q| self.lifted_params.contains(q) && (p_unlifted || !self.no_function_params.contains(q)));
+                let (Some(q), Some(span)) = (culprit, self.pending.expr_spans.get(node)) else { continue };
+                if bad.as_ref().is_none_or(|(f, ..)| (span.start, span.end) < (f.start, f.end)) {
+                    bad = Some((*span, *p, q, p_unlifted));
+                }
+            }
+        }
+        if let Some((span, p, q, p_unlifted)) = bad {
+            let name = |c: &Checker, x: NodeId| c.names.get(&x).cloned().unwrap_or_else(|| "?".to_string());
+            let (pn, qn) = (name(self, p), name(self, q));
+            let what = if p_unlifted { "cannot be an array element" } else { "may be a functional type" };
+            self.error(
+                "lifted-instantiation",
+                span,
+                format!("Type parameter \"{qn}\" is lifted and {what}. When instantiating type parameter \"{pn}\"."),
             );
         }
     }
@@ -461,13 +556,59 @@ impl Checker {
     /// Registers the built-in type names' absence of definitions: nothing to do;
     /// primitive names are recognised directly.
     pub fn check_files(&mut self, files: &[CheckInput<'_>]) {
+        // A file sees the prelude, the files it imports itself (`import
+        // "x"` opens them locally, as in Futhark: their own imports are not
+        // passed on) and its own declarations.
+        let prelude_files = crate::prelude::PRELUDE.len();
+        let mut after_prelude = None;
         for (file_index, file) in files.iter().enumerate() {
+            if file_index == prelude_files && files.len() > prelude_files {
+                after_prelude = Some(self.top_level_scope());
+            }
+            if let Some(scope) = &after_prelude {
+                let direct = direct_imports(&file.program.decs, &file.imports);
+                self.enter_file_scope(scope.clone(), &direct);
+            }
             self.check_duplicate_decs(&file.program.decs);
             self.begin_file(&file.imports);
             for (dec_index, dec) in file.program.decs.iter().enumerate() {
                 self.check_dec(dec, Some(DefLoc::File { file_index, dec_index }), file.is_main);
             }
             self.end_file();
+        }
+    }
+
+    /// The names visible at the top level of a file.
+    fn top_level_scope(&self) -> TopLevelScope {
+        TopLevelScope {
+            values: self.global_names.clone(),
+            types: self.types.clone(),
+            mods: self.modules.mods.clone(),
+            sigs: self.modules.sigs.clone(),
+        }
+    }
+
+    /// Starts a file's top-level scope: `base` (the prelude's names) and
+    /// the exports of the files at `direct`, in order.
+    fn enter_file_scope(&mut self, base: TopLevelScope, direct: &[usize]) {
+        self.global_names = base.values;
+        self.types = base.types;
+        self.modules.mods = base.mods;
+        self.modules.sigs = base.sigs;
+        for &i in direct {
+            let Some(env) = self.modules.file_envs.get(i) else { continue };
+            for (k, v) in &env.values {
+                self.global_names.insert(k.clone(), *v);
+            }
+            for (k, v) in &env.types {
+                self.types.insert(k.clone(), v.clone());
+            }
+            for (k, v) in &env.mods {
+                self.modules.mods.insert(k.clone(), v.clone());
+            }
+            for (k, v) in &env.sigs {
+                self.modules.sigs.insert(k.clone(), v.clone());
+            }
         }
     }
 
@@ -620,6 +761,14 @@ impl Checker {
                 implicit_sizes.push(id);
             }
         }
+        // A size still open here is determined by nothing: Futhark makes it
+        // a size parameter that only the result uses.
+        let open_result = {
+            let mut vars = Vec::new();
+            ty::dim_vars(&self.store.resolve(&fun_ty), &mut vars);
+            self.pending.undetermined_return
+                || vars.into_iter().any(|v| ty::is_svar(v) && self.store.resolve_dim(&Dim::var(v)).as_var() == Some(v))
+        };
         // Sizes left open only in a function's result are unknown at each
         // use, not shared between uses.
         if !vd.params.is_empty() {
@@ -635,12 +784,29 @@ impl Checker {
         let mut final_ty = self.store.resolve(&fun_ty);
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
+        if vd.params.is_empty() && !size_params.is_empty() && unknown_outside_functions(&final_ty) {
+            // Each use would instantiate the sizes anew, but the value is
+            // computed once: its existential sizes could not be shared.
+            self.error(
+                "size-polymorphic-value",
+                vd.name.name.span,
+                format!(
+                    "A size-polymorphic value binding may not have a type with an existential size: \"{}\" has type `{}`.",
+                    vd.name.name.text,
+                    self.show(&final_ty)
+                ),
+            );
+        }
 
         if self.diags.len() == errors_before {
             self.check_function_arrays();
         }
+        self.check_order_zero();
         if self.diags.len() == errors_before {
             self.check_functional_instantiations();
+        }
+        if self.diags.len() == errors_before {
+            self.check_lifted_instantiations();
         }
         if self.diags.len() == errors_before {
             self.check_abstract_instantiations();
@@ -656,7 +822,7 @@ impl Checker {
         }
         let is_entry = is_main && (vd.entry || vd.name.name.text == "main");
         if is_entry {
-            self.check_entry(vd, &final_ty, !type_params.is_empty());
+            self.check_entry(vd, &final_ty, !type_params.is_empty(), open_result);
         }
         self.check_too_large(vd.name.name.span);
         self.record_pending();
@@ -752,6 +918,50 @@ impl Checker {
         }
     }
 
+    /// Whether values of type `t` can never be functions: it contains no
+    /// function type, no type parameter declared `'^`, and no lifted
+    /// abstract type (Futhark's `orderZero`).
+    pub fn is_order_zero(&self, t: &Ty) -> bool {
+        let t = self.store.resolve(t);
+        if contains_arrow(&t) {
+            return false;
+        }
+        let mut params = Vec::new();
+        ty::type_params_in(&t, &mut params);
+        if params.iter().any(|p| self.lifted_params.contains(p) && !self.no_function_params.contains(p)) {
+            return false;
+        }
+        !lifted_abstract(self, &t)
+    }
+
+    /// Results of `if` and `match` and loop parameters may not be
+    /// functions; checked once inference is done, as a type variable may
+    /// only later turn out to be a function.
+    fn check_order_zero(&mut self) {
+        let mut seen = HashSet::new();
+        for (t, span, kind) in std::mem::take(&mut self.pending.order_zero) {
+            if self.is_order_zero(&t) || !seen.insert((span.file, span.start, span.end)) {
+                continue;
+            }
+            let shown = self.show(&t);
+            let (name, msg) = match kind {
+                OrderZero::If => (
+                    "higher-order-branch",
+                    format!("If-expression returns type `{shown}`, but if-results may not be of function type."),
+                ),
+                OrderZero::Match => (
+                    "higher-order-branch",
+                    format!("Match-expression returns type `{shown}`, but match-results may not be of function type."),
+                ),
+                OrderZero::Loop => (
+                    "higher-order-loop",
+                    format!("Loop parameter inferred to have type `{shown}`, but a loop parameter may not be of function type."),
+                ),
+            };
+            self.error(name, span, msg);
+        }
+    }
+
     /// Every type variable left once the definition's own type has been
     /// generalised belongs to a subexpression whose type nothing determines
     /// (`length []`): Futhark rejects the definition.
@@ -779,7 +989,7 @@ impl Checker {
         }
     }
 
-    fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool) {
+    fn check_entry(&mut self, vd: &ValueDec, ty: &Ty, polymorphic: bool, open_result: bool) {
         let span = vd.name.name.span;
         if polymorphic {
             self.error(
@@ -792,6 +1002,65 @@ impl Checker {
             );
             return;
         }
+        // A size parameter that no parameter mentions would have to come
+        // from the caller's context, which an entry point does not have.
+        // Abstract types are not seen through here: a size given to one
+        // (`M.t [n]`) is mentioned, as in Futhark.
+        let mut declared_params = Vec::new();
+        let mut t = ty;
+        while let Ty::Arrow(a) = t {
+            declared_params.push(&a.from);
+            t = &a.to;
+        }
+        let mut in_params = Vec::new();
+        let mut witnessed = Vec::new();
+        for p in &declared_params {
+            ty::dim_vars(p, &mut in_params);
+            ty::witnessed_sizes(p, &mut witnessed);
+        }
+        let size_params = vd.type_params.iter().filter_map(|tp| match tp {
+            TypeParam::Size(b) => Some(b),
+            TypeParam::Type(..) => None,
+        });
+        for b in size_params.clone() {
+            if !in_params.contains(&b.id) {
+                self.error(
+                    "polymorphic-entry",
+                    b.name.span,
+                    format!(
+                        "Entry point functions must not be size-polymorphic in their return type: no parameter determines the size \"{}\".",
+                        b.name.text
+                    ),
+                );
+                return;
+            }
+        }
+        if open_result {
+            self.error(
+                "polymorphic-entry",
+                span,
+                format!(
+                    "Entry point functions must not be size-polymorphic in their return type: a size in the result of \"{}\" is determined neither by its parameters nor by its body.",
+                    vd.name.name.text
+                ),
+            );
+            return;
+        }
+        // The caller passes arrays, not sizes: each size parameter must be
+        // the whole size of some array among the inputs (`[x]`, not `[x+1]`).
+        for b in size_params {
+            if !witnessed.contains(&b.id) {
+                self.error(
+                    "nonconstructive-entry",
+                    b.name.span,
+                    format!(
+                        "Entry point size parameter [{}] only used non-constructively: no input array has exactly this size, so a caller cannot determine it.",
+                        b.name.text
+                    ),
+                );
+                return;
+            }
+        }
         // Every arrow of the type is an input, declared parameter or not: an
         // entry point whose result is a first-order function (`def main =
         // map f32.acos`) takes all its arguments (lowering eta-expands it).
@@ -801,27 +1070,6 @@ impl Checker {
         while let Ty::Arrow(a) = t {
             params.push(a.from.clone());
             t = a.to.clone();
-        }
-        // A size parameter that no parameter determines would have to come
-        // from the caller's context, which an entry point does not have.
-        let mut in_params = Vec::new();
-        for p in &params {
-            ty::dim_vars(p, &mut in_params);
-        }
-        for tp in &vd.type_params {
-            if let TypeParam::Size(b) = tp {
-                if !in_params.contains(&b.id) {
-                    self.error(
-                        "polymorphic-entry",
-                        b.name.span,
-                        format!(
-                            "Entry point functions must not be size-polymorphic in their return type: no parameter determines the size \"{}\".",
-                            b.name.text
-                        ),
-                    );
-                    return;
-                }
-            }
         }
         if params.iter().any(contains_arrow) || contains_arrow(&t) {
             self.error(
@@ -890,7 +1138,20 @@ impl Checker {
                 | Constraint::IntOrBool
                 | Constraint::Prim => Some(Ty::Prim(PrimType::I32)),
                 Constraint::Float => Some(Ty::Prim(PrimType::F64)),
-                Constraint::Sum(cs) => Some(Ty::Sum(cs)),
+                // Futhark has no defaulting of constructors: a sum type
+                // that only its uses constrain is ambiguous.
+                Constraint::Sum(cs) => {
+                    let origin = self.store.var(v).origin;
+                    let shown = self.show(&Ty::Sum(cs));
+                    self.error(
+                        "ambiguous-sum-type",
+                        origin,
+                        format!(
+                            "Type is ambiguous. Must be a sum type with constructors {shown}; add a type annotation."
+                        ),
+                    );
+                    Some(Ty::Error)
+                }
                 Constraint::Record(_) => {
                     let origin = self.store.var(v).origin;
                     self.error(
@@ -926,6 +1187,9 @@ impl Checker {
         }
         for (pats, ty, span) in std::mem::take(&mut self.pending.matches) {
             let ty = self.store.resolve(&ty);
+            if matches!(ty, Ty::Error) {
+                continue; // already reported (an ambiguous sum type)
+            }
             let refs: Vec<&Pat> = pats.iter().collect();
             if let Some(missing) = crate::exhaust::missing_case(&refs, &ty) {
                 self.error(
@@ -1066,6 +1330,21 @@ fn pat_may_be_refutable(p: &Pat) -> bool {
         PatKind::Record(fs) => fs.iter().any(|(_, p)| pat_may_be_refutable(p)),
         PatKind::Ascribe(p, _) | PatKind::Attr(_, p) => pat_may_be_refutable(p),
         PatKind::Var(_) | PatKind::Wildcard => false,
+    }
+}
+
+/// Whether a resolved type contains an abstract type declared `type^`.
+fn lifted_abstract(c: &Checker, t: &Ty) -> bool {
+    match t {
+        Ty::Abstract(id, args) => {
+            c.modules.abstracts.get(id).is_some_and(|a| a.liftedness == ogham_syntax::ast::Liftedness::Lifted)
+                || args.iter().any(|a| lifted_abstract(c, a))
+        }
+        Ty::Array(e, _) => lifted_abstract(c, e),
+        Ty::Record(fs) => fs.values().any(|t| lifted_abstract(c, t)),
+        Ty::Sum(cs) => cs.values().flatten().any(|t| lifted_abstract(c, t)),
+        Ty::Arrow(a) => lifted_abstract(c, &a.from) || lifted_abstract(c, &a.to),
+        _ => false,
     }
 }
 

@@ -694,11 +694,17 @@ impl Checker {
             })
             .collect();
         let mut self_params = Vec::new();
+        // Names bound inside a parameter's pattern (`(n, x)`), which the
+        // function's type cannot refer to.
+        let mut hidden: Vec<(Name, NodeId)> = Vec::new();
         for p in params {
             let t = self.fresh_var(p.span);
             let mut bound = Vec::new();
             self.pat(p, &t, mode, &mut bound);
             self.require_irrefutable(p);
+            if pat_var(p).is_none() {
+                hidden.extend(bound.iter().cloned());
+            }
             let unique = pat_is_unique(p);
             let plain = pat_var(p).and_then(|_| (bound.len() == 1).then(|| bound[0].1));
             self_params.push((plain, t.clone()));
@@ -741,7 +747,20 @@ impl Checker {
                         "An anonymous size in a parameter of a returned function would be existential; name the size with a size parameter.",
                     );
                 }
-                (Some(self.type_exp(r, AnonMode::Fresh)), is_unique_type_exp(r))
+                let t = self.type_exp(r, AnonMode::Fresh);
+                let mut used = Vec::new();
+                ty::dim_vars(&self.store.resolve(&t), &mut used);
+                if let Some((name, _)) = hidden.iter().find(|(_, id)| used.contains(id)) {
+                    self.error(
+                        "return-refers-to-inner-name",
+                        r.span(),
+                        format!(
+                            "The return type annotation refers to the name \"{}\" which is bound to an inner component of a function parameter.",
+                            name.text
+                        ),
+                    );
+                }
+                (Some(t), is_unique_type_exp(r))
             }
             None => (None, false),
         };
@@ -817,7 +836,11 @@ impl Checker {
                         let declared = if existential || !top_level_header {
                             declared
                         } else {
-                            self.infer_anonymous_returns(&declared, r)
+                            let mut in_params = Vec::new();
+                            for (t, _, _) in &param_tys {
+                                ty::dim_vars(&self.store.resolve(t), &mut in_params);
+                            }
+                            self.infer_anonymous_returns(&declared, r, &in_params)
                         };
                         let _ = self.unify(&declared, &body_ty, SizeMode::Ignore, body.span);
                         declared
@@ -861,7 +884,11 @@ impl Checker {
     /// parameters stays that size, and anonymous sizes the body made equal
     /// are one existential size, so `: ([]i64, []i64)` returning two arrays
     /// of one size lets callers `zip` them (Futhark 0.27's rule).
-    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty) -> Ty {
+    /// An anonymous size that nothing determined (neither the body nor
+    /// the parameters, `in_params`) is noted in `pending.undetermined_return`:
+    /// Futhark makes it a size parameter used only by the result, which an
+    /// entry point may not have.
+    fn infer_anonymous_returns(&mut self, declared: &Ty, inferred: &Ty, in_params: &[NodeId]) -> Ty {
         let dims_of = |t: &Ty| {
             let mut out = Vec::new();
             ty::map_dims(t, &mut |d| {
@@ -882,6 +909,10 @@ impl Checker {
         let mut same: Vec<(Dim, Dim)> = Vec::new();
         let mut mapped = Vec::with_capacity(found.len());
         for (d, here) in declared_dims.into_iter().zip(found) {
+            if matches!(d, Dim::Unknown(_)) && here.as_var().is_some_and(|v| ty::is_svar(v) && !in_params.contains(&v))
+            {
+                self.pending.undetermined_return = true;
+            }
             let m = match (&d, &here) {
                 (Dim::Unknown(_), Dim::Poly(p)) if p.vars().all(visible) => here,
                 (Dim::Unknown(_), _) => match same.iter().find(|(k, _)| *k == here) {
@@ -964,6 +995,31 @@ impl Checker {
 
     /// Checks a pattern against `expected`, recording binding types; the
     /// variables it binds are appended to `bound` (not yet in scope).
+    /// The sizes that the type ascriptions of a `let` pattern leave open
+    /// (`[]`, a size-lifted abbreviation's existentials) are the bound
+    /// value's: one that nothing determines (the payload of a constructor
+    /// the value does not use) is ambiguous, as in Futhark.
+    fn ascription_sizes(&mut self, p: &Pat, first_svar: usize) {
+        let mut ascribed = Vec::new();
+        collect_ascriptions(p, &mut ascribed);
+        for (id, span) in ascribed {
+            let Some(t) = self.pending.binding_types.get(&id).cloned() else { continue };
+            let mut vars = Vec::new();
+            crate::checker::dims_outside_functions(&t, &mut vars);
+            vars.sort();
+            vars.dedup();
+            for v in vars {
+                if ty::is_svar(v) && (v.0 - ty::SVAR_BASE) as usize >= first_svar {
+                    self.pending.context_sizes.push((
+                        Dim::var(v),
+                        span,
+                        "Ambiguous size arising from explicit type ascription: the bound value's size".to_string(),
+                    ));
+                }
+            }
+        }
+    }
+
     pub fn pat(&mut self, p: &Pat, expected: &Ty, mode: AnonMode, bound: &mut Vec<(Name, NodeId)>) {
         self.pending.binding_types.insert(p.id, expected.clone());
         match &p.kind {
@@ -1144,29 +1200,36 @@ impl Checker {
                     let pt = self.expr(part);
                     self.unify_at(&t, &pt, part.span);
                 }
-                // A second element one step away (`0..1..<n`, `n..n-1..>0`)
-                // is the default stride: the size is known as without it.
-                let unit_stride =
-                    second.as_ref().is_none_or(|s| match (self.size_poly_of(s), self.size_poly_of(start)) {
-                        (Some(b), Some(a)) => {
-                            let step = b.sub(&a).as_constant();
-                            match kind {
-                                RangeEnd::DownToExclusive => step == Some(-1),
-                                _ => step == Some(1),
-                            }
+                // Futhark knows a range's length only without a second
+                // element (`a..<b`, `a...b`) or with the default stride
+                // written out from literal starts (`0..1..<n`, `1..2...n`);
+                // a downward range (`a..>b`) and any other stride have an
+                // unknown length.
+                let literal = |x: &Expr| match &x.kind {
+                    ExprKind::Literal(Literal::Int { value, .. }) => Some(*value),
+                    _ => None,
+                };
+                let known = match (second, kind) {
+                    (None, RangeEnd::UpToExclusive | RangeEnd::ToInclusive) => true,
+                    (Some(s), RangeEnd::UpToExclusive) => literal(start) == Some(0) && literal(s) == Some(1),
+                    (Some(s), RangeEnd::ToInclusive) => literal(start) == Some(1) && literal(s) == Some(2),
+                    (_, RangeEnd::DownToExclusive) => false,
+                };
+                let sizes = match (self.size_poly_of(start), self.size_poly_of(end)) {
+                    (Some(a), Some(b)) if known && self.store.resolve(&t) == Ty::i64() => Some((a, b)),
+                    _ => None,
+                };
+                let dim = match sizes {
+                    Some((a, b)) => Dim::Poly(match kind {
+                        RangeEnd::ToInclusive => b.sub(&a).add(&Poly::constant(1)),
+                        _ => b.sub(&a),
+                    }),
+                    None => {
+                        let d = self.store.fresh_unknown();
+                        if let Dim::Unknown(u) = d {
+                            self.unknown_origins.insert(u, "unknown length of range");
                         }
-                        _ => false,
-                    });
-                let dim = if !unit_stride || self.store.resolve(&t) != Ty::i64() {
-                    self.store.fresh_unknown()
-                } else {
-                    match (self.size_poly_of(start), self.size_poly_of(end)) {
-                        (Some(a), Some(b)) => Dim::Poly(match kind {
-                            RangeEnd::UpToExclusive => b.sub(&a),
-                            RangeEnd::ToInclusive => b.sub(&a).add(&Poly::constant(1)),
-                            RangeEnd::DownToExclusive => a.sub(&b),
-                        }),
-                        _ => self.store.fresh_unknown(),
+                        d
                     }
                 };
                 Ty::array_of(t, dim)
@@ -1261,13 +1324,7 @@ impl Checker {
                 let tt = self.expr(then_branch);
                 let et = self.expr(else_branch);
                 let t = self.join(&tt, &et, else_branch.span);
-                if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
-                    self.error(
-                        "higher-order-branch",
-                        e.span,
-                        "If-expression returns a function, but if-results may not be of function type.",
-                    );
-                }
+                self.pending.order_zero.push((t.clone(), e.span, crate::checker::OrderZero::If));
                 t
             }
             ExprKind::Match { scrutinee, cases } => {
@@ -1289,13 +1346,7 @@ impl Checker {
                     first = false;
                 }
                 self.unify_at(&result, &joined, e.span);
-                if matches!(self.store.resolve(&result), Ty::Arrow(_)) {
-                    self.error(
-                        "higher-order-branch",
-                        e.span,
-                        "Match-expression returns a function, but match-results may not be of function type.",
-                    );
-                }
+                self.pending.order_zero.push((result.clone(), e.span, crate::checker::OrderZero::Match));
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
                 result
             }
@@ -1359,7 +1410,28 @@ impl Checker {
             ExprKind::Coerce(inner, te) => {
                 let t = self.expr(inner);
                 let want = self.type_exp(te, AnonMode::Unknown);
-                self.unify_mode_at(&want, &t, inner.span, SizeMode::Ignore);
+                // The expression keeps its own sizes, which the coercion
+                // does not determine: each size of the target stands for a
+                // fresh size of the expression, ambiguous if nothing else
+                // (its own type, usually) determines it.
+                let mut fresh = Vec::new();
+                let own = crate::ty::map_dims(&want, &mut |d| {
+                    let s = self.store.fresh_svar();
+                    if matches!(d, Dim::Poly(_)) {
+                        fresh.push(s.clone());
+                    }
+                    s
+                });
+                if self.unify_mode_at(&own, &t, inner.span, SizeMode::Exact) {
+                    for d in fresh {
+                        self.pending.context_sizes.push((
+                            d,
+                            e.span,
+                            "Ambiguous size \"coerce\" arising from a size coercion: the underlying expression's size"
+                                .to_string(),
+                        ));
+                    }
+                }
                 want
             }
             ExprKind::Assert { cond, body } => {
@@ -1462,7 +1534,9 @@ impl Checker {
         };
         let mut bound = Vec::new();
         if sizes.is_empty() {
+            let first_svar = self.store.svar_count();
             self.pat(pat, &vt, AnonMode::Fresh, &mut bound);
+            self.ascription_sizes(pat, first_svar);
         } else {
             self.let_sizes(sizes, pat, &vt, &mut bound);
         }
@@ -1602,6 +1676,7 @@ impl Checker {
             self.pending.literals.len(),
             self.pending.matches.len(),
             self.pending.irrefutable.len(),
+            self.pending.order_zero.len(),
         );
         let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
         let param_ty = self.store.resolve(&first.0);
@@ -1624,6 +1699,7 @@ impl Checker {
                 self.pending.literals.truncate(pending_snapshot.2);
                 self.pending.matches.truncate(pending_snapshot.3);
                 self.pending.irrefutable.truncate(pending_snapshot.4);
+                self.pending.order_zero.truncate(pending_snapshot.5);
                 let generalised = self.generalise_changed(&param_ty, &body_ty, &existential);
                 ty::map_dims(&generalised, &mut |d| {
                     if let Dim::Unknown(u) = d {
@@ -1647,13 +1723,7 @@ impl Checker {
             (p, b)
         };
         let _ = body_ty;
-        if contains_arrow(&self.store.resolve(&param_ty)) {
-            self.error(
-                "higher-order-loop",
-                pat.span,
-                "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
-            );
-        }
+        self.pending.order_zero.push((param_ty.clone(), pat.span, crate::checker::OrderZero::Loop));
         self.forget_local_sizes(&param_ty, saved, false)
     }
 
@@ -2406,6 +2476,21 @@ fn anon_in_returned_param(t: &TypeExp) -> Option<Span> {
         TypeExp::Record(fs, _) => fs.iter().find_map(|(_, t)| anon_in_returned_param(t)),
         TypeExp::Existential(_, t, _) | TypeExp::Unique(t, _) => anon_in_returned_param(t),
         _ => None,
+    }
+}
+
+/// The ascribed subpatterns (`p: t`) of a pattern, by node and span.
+fn collect_ascriptions(p: &Pat, out: &mut Vec<(NodeId, Span)>) {
+    match &p.kind {
+        PatKind::Ascribe(q, _) => {
+            out.push((p.id, p.span));
+            collect_ascriptions(q, out);
+        }
+        PatKind::Tuple(ps) => ps.iter().for_each(|q| collect_ascriptions(q, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, q)| collect_ascriptions(q, out)),
+        PatKind::Constructor(_, ps) => ps.iter().for_each(|q| collect_ascriptions(q, out)),
+        PatKind::Attr(_, q) => collect_ascriptions(q, out),
+        _ => {}
     }
 }
 

@@ -49,7 +49,8 @@ pub struct CheckInput<'a> {
     pub imports: Vec<(String, usize)>,
 }
 
-/// Checks the files in order; names defined in a file are visible in every later file.
+/// Checks the files in order; a file sees the prelude, the files it imports
+/// directly and its own names (see `Checker::check_files`).
 /// Returns the facts about the program, or all errors found.
 pub fn check(files: &[CheckInput<'_>]) -> Result<TypeInfo, Vec<Diagnostic>> {
     let mut checker = checker::Checker::new();

@@ -756,6 +756,17 @@ impl Checker {
     pub fn check_dec(&mut self, dec: &Dec, loc: Option<DefLoc>, is_main: bool) {
         match dec {
             Dec::Value(vd) => {
+                if vd.entry && self.modules.exports.len() > 1 {
+                    // Futhark's rule: only a file's top level has entry points.
+                    self.error(
+                        "nested-entry",
+                        vd.name.name.span,
+                        format!(
+                            "Entry points may not be declared inside modules (\"{}\" is declared with `entry`).",
+                            vd.name.name.text
+                        ),
+                    );
+                }
                 let loc = match loc {
                     Some(l) => l,
                     None => {

@@ -285,6 +285,10 @@ impl Store {
         self.svars.push(None);
         Dim::var(NodeId(SVAR_BASE + self.svars.len() as u32 - 1))
     }
+    /// How many size variables have been created so far.
+    pub fn svar_count(&self) -> usize {
+        self.svars.len()
+    }
     pub fn fresh_unknown(&mut self) -> Dim {
         self.next_unknown += 1;
         Dim::Unknown(self.next_unknown)
@@ -698,6 +702,34 @@ pub fn dim_vars(ty: &Ty, out: &mut Vec<NodeId>) {
             out.extend(p.vars());
         }
     });
+}
+
+/// The size variables a type witnesses (Futhark's "constructive" uses): those
+/// that are a whole dimension (`[n]`, not `[n+1]`) of an array outside any
+/// function type, or a whole size argument of an abstract type. A value of
+/// the type determines them; sizes used only otherwise must come from
+/// elsewhere.
+pub fn witnessed_sizes(ty: &Ty, out: &mut Vec<NodeId>) {
+    match ty {
+        Ty::Array(elem, shape) => {
+            out.extend(shape.iter().filter_map(Dim::as_var));
+            witnessed_sizes(elem, out);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| witnessed_sizes(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| witnessed_sizes(t, out)),
+        Ty::Abstract(_, args) => {
+            for a in args {
+                // A size argument is encoded as `[d]()`; type arguments do
+                // not witness their sizes (the definition may drop them).
+                if let Ty::Array(elem, shape) = a {
+                    if shape.len() == 1 && **elem == Ty::unit() {
+                        out.extend(shape[0].as_var());
+                    }
+                }
+            }
+        }
+        Ty::Arrow(_) | Ty::Param(_) | Ty::Var(_) | Ty::Prim(_) | Ty::Error => {}
+    }
 }
 
 /// The type parameters occurring in a type.

@@ -81,13 +81,18 @@ impl Checker {
             Mismatch::Sizes(d1, d2) => {
                 let s1 = self.show_dim(&d1);
                 let s2 = self.show_dim(&d2);
-                // Say where an existential size of a conditional comes from.
+                // Say where an existential size comes from: a conditional's
+                // branches, or an expression whose value no type can know.
                 let mut why = String::new();
                 for (d, s) in [(&d1, &s1), (&d2, &s2)] {
                     if let Some((x, y)) = if let Dim::Unknown(u) = d { self.branch_sizes.get(u) } else { None } {
                         why.push_str(&format!(
                             " \"{s}\" is the size of a conditional whose branches have sizes [{x}] and [{y}]."
                         ));
+                    } else if let Dim::Unknown(u) = self.store.resolve_dim(d) {
+                        if let Some(origin) = self.unknown_origins.get(&u) {
+                            why.push_str(&format!(" \"?k{u}\" is {origin}."));
+                        }
                     }
                 }
                 self.error(
