@@ -139,6 +139,12 @@ pub struct Pending {
     /// the context of their use must determine.
     /// With a description of the size for the error message.
     pub context_sizes: Vec<(Dim, Span, String)>,
+    /// The expression that computes each unknown size it creates (see
+    /// `causality.rs`), by unknown size.
+    pub unknown_sources: HashMap<u32, NodeId>,
+    /// The instantiated type of the operator of a binary operation or an
+    /// operator section, by the expression's node.
+    pub op_types: HashMap<NodeId, Ty>,
 }
 
 pub struct Checker {
@@ -429,8 +435,16 @@ impl Checker {
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
         let global_terms = self.global_size_terms(&ty);
+        let mut fresh_existentials = Vec::new();
         ty = ty::map_dims(&ty, &mut |d| match d {
-            Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
+            Dim::Unknown(u) => existentials
+                .entry(*u)
+                .or_insert_with(|| {
+                    let d = self.store.fresh_unknown();
+                    fresh_existentials.push(d.clone());
+                    d
+                })
+                .clone(),
             // A size like `n/2` in a definition's type is not known at a use
             // (its variables are the definition's): unknown, once per use.
             // One of top-level names only (`G.n/2`) is the same everywhere.
@@ -439,6 +453,13 @@ impl Checker {
             }
             other => other.clone(),
         });
+        // The existential sizes of the result are computed by the
+        // application of this use (the causality check).
+        for d in fresh_existentials {
+            if let Dim::Unknown(u) = d {
+                self.pending.unknown_sources.entry(u).or_insert(node);
+            }
+        }
         if !inst_types.is_empty() || !inst_sizes.is_empty() {
             self.pending.insts.push((node, inst_types, inst_sizes));
         }
@@ -511,6 +532,15 @@ impl Checker {
         let abbrev = TypeAbbrev { params, ty, liftedness: td.liftedness };
         self.export_type(&td.name.name.text, &abbrev);
         self.types.insert(td.name.name.text.clone(), abbrev);
+    }
+
+    /// Records `node` as the expression that computes the unknown sizes
+    /// created since the counter was `before` (those no inner expression
+    /// claimed), for the causality check.
+    pub fn produced_by(&mut self, node: NodeId, before: u32) {
+        for u in before + 1..=self.store.next_unknown {
+            self.pending.unknown_sources.entry(u).or_insert(node);
+        }
     }
 
     pub fn push_size_binder(&mut self, b: &Binder) {
@@ -620,6 +650,9 @@ impl Checker {
         }
         if self.diags.len() == errors_before {
             self.check_ambiguous_types();
+        }
+        if self.diags.len() == errors_before {
+            crate::causality::check_definition(self, &vd.body);
         }
         if self.diags.len() == errors_before {
             let outcome =

@@ -1129,6 +1129,7 @@ impl Checker {
                         }
                         _ => false,
                     });
+                let unknowns_before = self.store.next_unknown;
                 let dim = if !unit_stride || self.store.resolve(&t) != Ty::i64() {
                     self.store.fresh_unknown()
                 } else {
@@ -1141,6 +1142,7 @@ impl Checker {
                         _ => self.store.fresh_unknown(),
                     }
                 };
+                self.produced_by(e.id, unknowns_before);
                 Ty::array_of(t, dim)
             }
             ExprKind::Project(inner, field) => {
@@ -1149,7 +1151,7 @@ impl Checker {
             }
             ExprKind::Index(arr, idx) => {
                 let t = self.expr(arr);
-                self.index_type(&t, arr, idx, e.span)
+                self.index_type(&t, arr, idx, e.id, e.span)
             }
             ExprKind::Apply(f, args) => {
                 self.recursive_call(f, args);
@@ -1157,16 +1159,17 @@ impl Checker {
                 self.self_applied = false;
                 let args: Vec<&Expr> = args.iter().collect();
                 let before = self.diags.len();
-                let out = self.apply(ft, &args, f.span);
+                let out = self.apply(ft, &args, e.id, f.span);
                 self.name_application(before, Some(f), &args);
                 out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
                 let ft = self.operator(e.id, op, *backquoted, e.span);
+                self.pending.op_types.insert(e.id, ft.clone());
                 // Borrowed, not cloned: cloning both operand trees at every operator made long chains quadratic.
                 let args = [lhs.as_ref(), rhs.as_ref()];
                 let before = self.diags.len();
-                let t = self.apply(ft, &args, op.span);
+                let t = self.apply(ft, &args, e.id, op.span);
                 self.name_application(before, None, &args);
                 if let Some(d) = self.diags.get_mut(before..).and_then(|ds| ds.first_mut()) {
                     if d.message.starts_with("Cannot apply function") {
@@ -1199,10 +1202,12 @@ impl Checker {
             ExprKind::OpSection(op, backquoted) => self.operator(e.id, op, *backquoted, e.span),
             ExprKind::LeftSection { op, backquoted, lhs } => {
                 let ft = self.operator(e.id, op, *backquoted, e.span);
-                self.apply(ft, &[lhs.as_ref()], op.span)
+                self.pending.op_types.insert(e.id, ft.clone());
+                self.apply(ft, &[lhs.as_ref()], e.id, op.span)
             }
             ExprKind::RightSection { op, backquoted, rhs } => {
                 let ft = self.operator(e.id, op, *backquoted, e.span);
+                self.pending.op_types.insert(e.id, ft.clone());
                 let a = self.fresh_var(e.span);
                 let b = self.fresh_var(e.span);
                 let c = self.fresh_var(e.span);
@@ -1222,7 +1227,7 @@ impl Checker {
             ExprKind::IndexSection(idx) => {
                 let a = self.fresh_var(e.span);
                 let dummy = Expr { id: NodeId(0), kind: ExprKind::Hole, span: e.span };
-                let t = self.index_type(&a, &dummy, idx, e.span);
+                let t = self.index_type(&a, &dummy, idx, e.id, e.span);
                 Ty::arrow(a, t)
             }
             ExprKind::If { cond, then_branch, else_branch } => {
@@ -1230,7 +1235,9 @@ impl Checker {
                 self.unify_at(&Ty::bool(), &ct, cond.span);
                 let tt = self.expr(then_branch);
                 let et = self.expr(else_branch);
+                let unknowns_before = self.store.next_unknown;
                 let t = self.join(&tt, &et, else_branch.span);
+                self.produced_by(e.id, unknowns_before);
                 if matches!(self.store.resolve(&t), Ty::Arrow(_)) {
                     self.error(
                         "higher-order-branch",
@@ -1253,9 +1260,11 @@ impl Checker {
                         self.bind_local(&name, id);
                     }
                     let bt = self.expr(&case.body);
+                    let unknowns_before = self.store.next_unknown;
                     let bt = self.forget_local_sizes(&bt, saved, false);
                     self.locals.truncate(saved);
                     joined = if first { bt } else { self.join(&joined, &bt, case.body.span) };
+                    self.produced_by(e.id, unknowns_before);
                     first = false;
                 }
                 self.unify_at(&result, &joined, e.span);
@@ -1269,7 +1278,7 @@ impl Checker {
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
                 result
             }
-            ExprKind::Let { sizes, pat, value, body } => self.let_expr(sizes, pat, value, body),
+            ExprKind::Let { sizes, pat, value, body } => self.let_expr(e.id, sizes, pat, value, body),
             ExprKind::LetFun { name, type_params, params, ret, value, body } => {
                 self.note_name(name);
                 self.defining_locals.push(name.name.text.clone());
@@ -1287,13 +1296,15 @@ impl Checker {
                 let saved = self.locals.len();
                 self.locals.push(Local { name: name.name.text.clone(), id: name.id, ty: ft, scheme });
                 let bt = self.expr(body);
+                let unknowns_before = self.store.next_unknown;
                 let bt = self.forget_local_sizes(&bt, saved, false);
+                self.produced_by(e.id, unknowns_before);
                 self.locals.truncate(saved);
                 bt
             }
             ExprKind::Update { array, index, value } => {
                 let at = self.expr(array);
-                let slice = self.index_type(&at, array, index, e.span);
+                let slice = self.index_type(&at, array, index, e.id, e.span);
                 let vt = self.expr(value);
                 // A slice's size is often known only at run time (`[i:j]`,
                 // `[::2]`); lowering checks that the value's shape fits.
@@ -1401,7 +1412,7 @@ impl Checker {
         false
     }
 
-    fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
+    fn let_expr(&mut self, node: NodeId, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
         let vt = self.expr(value);
         let mut vt = self.store.resolve(&vt);
         let saved = self.locals.len();
@@ -1461,7 +1472,9 @@ impl Checker {
             self.bind_local(&name, id);
         }
         let bt = self.expr(body);
+        let unknowns_before = self.store.next_unknown;
         let bt = self.forget_local_sizes(&bt, saved, false);
+        self.produced_by(node, unknowns_before);
         self.locals.truncate(saved);
         bt
     }
@@ -1525,7 +1538,9 @@ impl Checker {
             self.pending.literals.truncate(pending_snapshot.2);
             self.pending.matches.truncate(pending_snapshot.3);
             self.pending.irrefutable.truncate(pending_snapshot.4);
+            let unknowns_before = self.store.next_unknown;
             let generalised = self.generalise_changed(&param_ty, &body_ty);
+            self.produced_by(e.id, unknowns_before);
             let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
             self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
             (p, b)
@@ -1543,7 +1558,10 @@ impl Checker {
                 "Loop parameter inferred to have a function type, but a loop parameter may not be of function type.",
             );
         }
-        self.forget_local_sizes(&param_ty, saved, false)
+        let unknowns_before = self.store.next_unknown;
+        let out = self.forget_local_sizes(&param_ty, saved, false);
+        self.produced_by(e.id, unknowns_before);
+        out
     }
 
     /// One check of a loop body. Returns the parameter type and the body type.
@@ -1707,7 +1725,7 @@ impl Checker {
     }
 
     /// The type of `arr[idx]`; checks the indices.
-    fn index_type(&mut self, t: &Ty, arr: &Expr, idx: &[DimIndex], span: Span) -> Ty {
+    fn index_type(&mut self, t: &Ty, arr: &Expr, idx: &[DimIndex], node: NodeId, span: Span) -> Ty {
         let resolved = self.store.resolve(t);
         let (elem, shape) = match resolved {
             Ty::Array(elem, shape) => (*elem, shape),
@@ -1771,6 +1789,7 @@ impl Checker {
                     let reverse = start.is_none()
                         && end.is_none()
                         && stride.as_ref().and_then(|s| self.size_poly_of(s)) == Some(Poly::constant(-1));
+                    let unknowns_before = self.store.next_unknown;
                     let dim = match (start_p, end_p) {
                         _ if reverse => d.clone(),
                         (Some(a), Some(b)) if stride_one => {
@@ -1782,6 +1801,7 @@ impl Checker {
                         }
                         _ => self.store.fresh_unknown(),
                     };
+                    self.produced_by(node, unknowns_before);
                     out_dims.push(dim);
                 }
             }
@@ -1831,9 +1851,10 @@ impl Checker {
     }
 
     /// Applies a function of type `ft` to arguments, left to right.
-    pub fn apply(&mut self, ft: Ty, args: &[&Expr], fspan: Span) -> Ty {
+    /// `node` is the application's expression (which computes the sizes of
+    /// arguments that are not size expressions).
+    pub fn apply(&mut self, ft: Ty, args: &[&Expr], node: NodeId, fspan: Span) -> Ty {
         let mut t = ft;
-        let mut earlier_fun_args: Vec<Ty> = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let shallow = self.store.shallow(&t);
             let arrow = match shallow {
@@ -1875,9 +1896,7 @@ impl Checker {
                     return Ty::Error;
                 }
             };
-            let unknowns_before = self.store.next_unknown;
             let at = self.expr(arg);
-            let unknowns_after = self.store.next_unknown;
             if let (Ty::Arrow(pa), Ty::Arrow(aa_ty)) = (self.store.resolve(&arrow.from), self.store.resolve(&at)) {
                 if aa_ty.consumes && !pa.consumes {
                     self.error(
@@ -1888,33 +1907,11 @@ impl Checker {
                 }
             }
             self.unify_at(&arrow.from, &at, arg.span);
-            // Causality: a size first known from this argument (an existential
-            // size it produces) must not be needed by the type of an earlier,
-            // function-typed argument, which is evaluated before it.
-            let created = |u: u32| u > unknowns_before && u <= unknowns_after;
-            let needed_earlier = earlier_fun_args.iter().any(|t: &Ty| {
-                let mut hit = false;
-                ty::map_dims(&self.store.resolve(t), &mut |d| {
-                    if let Dim::Unknown(u) = d {
-                        hit |= created(*u);
-                    }
-                    d.clone()
-                });
-                hit
-            });
-            if needed_earlier {
-                self.error(
-                    "causality-check",
-                    arg.span,
-                    "Causality check: a size computed by this argument is needed by the type of an earlier argument; bind the argument with `let` first.",
-                );
-            }
-            if contains_arrow(&self.store.resolve(&at)) {
-                earlier_fun_args.push(at.clone());
-            }
             t = match arrow.param {
                 Some(p) => {
+                    let unknowns_before = self.store.next_unknown;
                     let d = self.size_of_expr(arg);
+                    self.produced_by(node, unknowns_before);
                     ty::subst_sizes(&arrow.to, &HashMap::from([(p, d)]))
                 }
                 None => arrow.to,
@@ -1964,7 +1961,13 @@ impl Checker {
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
             let insts_before = self.pending.insts.len();
+            let unknowns_before = self.store.next_unknown;
             let mut t = self.simple_var(NodeId(0), head, head_span);
+            for u in unknowns_before + 1..=self.store.next_unknown {
+                if let Some(src) = self.pending.unknown_sources.get_mut(&u).filter(|n| **n == NodeId(0)) {
+                    *src = node;
+                }
+            }
             let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
             let mut fields: Vec<String> = q.quals[1..].to_vec();
             fields.push(q.name.clone());
