@@ -1524,22 +1524,58 @@ impl Checker {
             self.pending.matches.len(),
             self.pending.irrefutable.len(),
         );
-        let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
-        let param_ty = self.store.resolve(&first.0);
-        let body_ty = self.store.resolve(&first.1);
-        let changed = !self.same_dims(&param_ty, &body_ty);
+        let mut snapshot = snapshot;
+        let mut first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
+        let mut param_ty = self.store.resolve(&first.0);
+        let mut body_ty = self.store.resolve(&first.1);
+        let mut changed = !self.same_dims(&param_ty, &body_ty);
+        // Futhark gives each initial size a fresh variable, so a constant
+        // initial size that the body happens to reproduce (`xs ++ xs` of an
+        // empty array) still varies. Probe once with the constants rigid.
+        let mut probe_sizes: Vec<(Dim, Dim)> = Vec::new();
+        let has_constant = {
+            let mut found = false;
+            ty::for_each_dim(&it, &mut |d| found |= matches!(d, Dim::Poly(p) if p.as_constant().is_some()));
+            found
+        };
+        if !changed && has_constant {
+            self.undo_loop_attempt(snapshot, pending_snapshot);
+            snapshot = (self.store.snapshot(), self.diags.len());
+            let probe_it = ty::map_dims(&it, &mut |d| match d {
+                Dim::Poly(p) if p.as_constant().is_some() => {
+                    let u = Dim::var(self.store.fresh_synthetic());
+                    probe_sizes.push((u.clone(), d.clone()));
+                    u
+                }
+                other => other.clone(),
+            });
+            let probe = self.loop_attempt(e, pat, &probe_it, form, body, saved, SizeMode::Ignore);
+            let probe_param = self.store.resolve(&probe.0);
+            let probe_body = self.store.resolve(&probe.1);
+            if self.diags.len() == snapshot.1 && !self.same_dims(&probe_param, &probe_body) {
+                changed = true;
+                param_ty = probe_param;
+                body_ty = probe_body;
+            } else {
+                // Inconclusive (the body needs the constant) or invariant:
+                // the attempt with the initial sizes stands.
+                probe_sizes.clear();
+                self.undo_loop_attempt(snapshot, pending_snapshot);
+                snapshot = (self.store.snapshot(), self.diags.len());
+                first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
+                param_ty = self.store.resolve(&first.0);
+                body_ty = self.store.resolve(&first.1);
+                changed = !self.same_dims(&param_ty, &body_ty);
+            }
+        }
         let (param_ty, body_ty) = if changed {
-            // Variables created by the first attempt stay allocated (stale types may
-            // still mention them); the older ones get their earlier state back.
-            self.store.rollback(snapshot.0);
-            self.diags.truncate(snapshot.1);
-            self.pending.insts.truncate(pending_snapshot.0);
-            self.pending.ops.truncate(pending_snapshot.1);
-            self.pending.literals.truncate(pending_snapshot.2);
-            self.pending.matches.truncate(pending_snapshot.3);
-            self.pending.irrefutable.truncate(pending_snapshot.4);
+            self.undo_loop_attempt(snapshot, pending_snapshot);
             let unknowns_before = self.store.next_unknown;
             let generalised = self.generalise_changed(&param_ty, &body_ty);
+            // Sizes the probe made rigid that the body keeps are the constants.
+            let generalised = ty::map_dims(&generalised, &mut |d| {
+                probe_sizes.iter().find(|(u, _)| u == d).map_or_else(|| d.clone(), |(_, c)| c.clone())
+            });
             self.produced_by(e.id, unknowns_before);
             let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
             self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
@@ -1562,6 +1598,23 @@ impl Checker {
         let out = self.forget_local_sizes(&param_ty, saved, false);
         self.produced_by(e.id, unknowns_before);
         out
+    }
+
+    /// Undoes a loop attempt: variables it created stay allocated (stale
+    /// types may still mention them); the older ones get their earlier
+    /// state back.
+    fn undo_loop_attempt(
+        &mut self,
+        snapshot: (crate::ty::Snapshot, usize),
+        pending: (usize, usize, usize, usize, usize),
+    ) {
+        self.store.rollback(snapshot.0);
+        self.diags.truncate(snapshot.1);
+        self.pending.insts.truncate(pending.0);
+        self.pending.ops.truncate(pending.1);
+        self.pending.literals.truncate(pending.2);
+        self.pending.matches.truncate(pending.3);
+        self.pending.irrefutable.truncate(pending.4);
     }
 
     /// One check of a loop body. Returns the parameter type and the body type.
