@@ -543,6 +543,34 @@ impl Checker {
         }
     }
 
+    /// A function the definition returns may not have a parameter whose
+    /// size is unknown (computed inside the body) unless its result also
+    /// has that size, which then is existential ("Unknown size "n" in
+    /// parameter of "f"").
+    fn check_unknown_param_sizes(&mut self, vd: &ValueDec, fun_ty: &Ty) {
+        let mut ret = fun_ty;
+        for _ in &vd.params {
+            match ret {
+                Ty::Arrow(a) => ret = &a.to,
+                _ => return,
+            }
+        }
+        let mut in_params = Vec::new();
+        let mut produced = Vec::new();
+        unknown_uses(ret, false, &mut in_params, &mut produced);
+        let Some(u) = in_params.into_iter().find(|u| !produced.contains(u)) else {
+            return;
+        };
+        let size = self.show_dim(&Dim::Unknown(u));
+        let shown = self.show(fun_ty);
+        let name = &vd.name.name.text;
+        self.error(
+            "unknown-param-def",
+            vd.name.name.span,
+            format!("Unknown size \"{size}\" in parameter of \"{name}\", which is inferred as: `{shown}`. The size is computed inside the definition, so a caller cannot supply an argument of that size."),
+        );
+    }
+
     pub fn push_size_binder(&mut self, b: &Binder) {
         self.note_name(b);
         self.pending.binding_types.insert(b.id, Ty::i64());
@@ -653,6 +681,9 @@ impl Checker {
         }
         if self.diags.len() == errors_before {
             crate::causality::check_definition(self, &vd.body);
+        }
+        if self.diags.len() == errors_before && vd.ret.is_none() {
+            self.check_unknown_param_sizes(vd, &final_ty);
         }
         if self.diags.len() == errors_before {
             let outcome =
@@ -1083,6 +1114,33 @@ pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
             collect_vars(store, &a.to, out);
         }
         Ty::Abstract(_, args) => args.iter().for_each(|t| collect_vars(store, t, out)),
+        _ => {}
+    }
+}
+
+/// The unknown sizes of `t`, split into those in parameters of function
+/// types and the others (those a value of the type carries).
+fn unknown_uses(t: &Ty, in_param: bool, params: &mut Vec<u32>, produced: &mut Vec<u32>) {
+    match t {
+        Ty::Arrow(a) => {
+            unknown_uses(&a.from, true, params, produced);
+            unknown_uses(&a.to, in_param, params, produced);
+        }
+        Ty::Array(elem, shape) => {
+            for d in shape {
+                if let Dim::Unknown(u) = d {
+                    if in_param {
+                        params.push(*u)
+                    } else {
+                        produced.push(*u)
+                    }
+                }
+            }
+            unknown_uses(elem, in_param, params, produced);
+        }
+        Ty::Record(fs) => fs.values().for_each(|t| unknown_uses(t, in_param, params, produced)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknown_uses(t, in_param, params, produced)),
+        Ty::Abstract(_, args) => args.iter().for_each(|t| unknown_uses(t, in_param, params, produced)),
         _ => {}
     }
 }
