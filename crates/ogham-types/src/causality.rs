@@ -24,11 +24,59 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ogham_syntax::ast::{DimIndex, Expr, ExprKind, LoopForm, NodeId, RecordField};
+use ogham_syntax::ast::{DimIndex, Expr, ExprKind, LoopForm, NodeId, Pat, PatKind, RecordField};
 use ogham_syntax::{Diagnostic, Span};
 
 use crate::checker::Checker;
 use crate::ty::{self, Dim, Ty};
+
+/// The names a pattern binds, with their binder ids.
+fn pat_binders(p: &Pat, out: &mut Vec<(NodeId, String)>) {
+    match &p.kind {
+        PatKind::Var(name) => out.push((p.id, name.text.clone())),
+        PatKind::Wildcard | PatKind::Literal(_) => {}
+        PatKind::Tuple(items) | PatKind::Constructor(_, items) => items.iter().for_each(|q| pat_binders(q, out)),
+        PatKind::Record(fields) => fields.iter().for_each(|(_, q)| pat_binders(q, out)),
+        PatKind::Ascribe(q, _) | PatKind::Attr(_, q) => pat_binders(q, out),
+    }
+}
+
+/// Futhark's scope rule for parameters: the type of a parameter may not
+/// mention a name that a later parameter binds (it is not in scope when the
+/// earlier parameter is introduced), as when `def f xs n = zip xs (iota n)`
+/// infers `xs: [n]a`. `fun_ty` is the function's type, its arrows in the
+/// order of `params`.
+pub(crate) fn check_param_scope(c: &mut Checker, params: &[Pat], fun_ty: &Ty) {
+    let fun_ty = c.store.resolve(fun_ty);
+    let mut from = Vec::new();
+    let mut t = &fun_ty;
+    for _ in params {
+        let Ty::Arrow(a) = t else { return };
+        from.push(&a.from);
+        t = &a.to;
+    }
+    let mut later: Vec<(NodeId, String)> = Vec::new();
+    for (i, p) in params.iter().enumerate().rev() {
+        let mut vars = Vec::new();
+        ty::dim_vars(from[i], &mut vars);
+        if let Some((_, name)) = later.iter().find(|(id, _)| vars.contains(id)) {
+            let shown = c.show(from[i]);
+            let mut own = Vec::new();
+            pat_binders(p, &mut own);
+            let what = own.first().map_or_else(|| "the parameter".to_string(), |(_, n)| format!("\"{n}\""));
+            let name = name.clone();
+            c.error(
+                "scope-violation",
+                p.span,
+                format!(
+                    "Cannot link the size of {what} (inferred as `{shown}`) to \"{name}\" (scope-violation): \"{name}\" is a later parameter, not in scope when {what} is introduced."
+                ),
+            );
+            return;
+        }
+        pat_binders(p, &mut later);
+    }
+}
 
 /// Checks the body of one top-level definition, after inference.
 pub(crate) fn check_definition(c: &mut Checker, body: &Expr) {

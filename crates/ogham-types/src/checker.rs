@@ -680,6 +680,9 @@ impl Checker {
             self.check_ambiguous_types();
         }
         if self.diags.len() == errors_before {
+            crate::causality::check_param_scope(self, &vd.params, &final_ty);
+        }
+        if self.diags.len() == errors_before {
             crate::causality::check_definition(self, &vd.body);
         }
         if self.diags.len() == errors_before && vd.ret.is_none() {

@@ -1326,6 +1326,7 @@ impl Checker {
             }
             ExprKind::Lambda { params, ret, body } => {
                 let (t, _, _) = self.check_function(&[], params, ret.as_ref(), body, e.span);
+                crate::causality::check_param_scope(self, params, &t);
                 t
             }
             ExprKind::Loop { pat, init, form, body } => self.loop_expr(e, pat, init.as_deref(), form, body),
