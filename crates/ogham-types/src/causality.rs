@@ -24,11 +24,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ogham_syntax::ast::{DimIndex, Expr, ExprKind, LoopForm, NodeId, Pat, PatKind, RecordField};
+use ogham_syntax::ast::{DimIndex, Expr, ExprKind, LoopForm, NodeId, Pat, PatKind, RecordField, TypeParam};
 use ogham_syntax::{Diagnostic, Span};
 
 use crate::checker::Checker;
-use crate::ty::{self, Dim, Ty};
+use crate::ty::{self, Constraint, Dim, Ty};
 
 /// The names a pattern binds, with their binder ids.
 fn pat_binders(p: &Pat, out: &mut Vec<(NodeId, String)>) {
@@ -75,6 +75,92 @@ pub(crate) fn check_param_scope(c: &mut Checker, params: &[Pat], fun_ty: &Ty) {
             return;
         }
         pat_binders(p, &mut later);
+    }
+}
+
+/// Futhark's levels: a local function's type parameters and the names its
+/// parameters bind exist only inside it, so the type of a variable bound
+/// outside it (in scope now) may not come to mention them, as when
+/// `let g 'b (y: b) = if true then y else x` makes `x` of type `b`.
+pub(crate) fn check_escape(c: &mut Checker, type_params: &[TypeParam], params: &[Pat]) {
+    let mut inner: Vec<(NodeId, String)> = Vec::new();
+    for tp in type_params {
+        match tp {
+            TypeParam::Size(b) | TypeParam::Type(b, _) => inner.push((b.id, b.name.text.clone())),
+        }
+    }
+    for p in params {
+        pat_binders(p, &mut inner);
+    }
+    if inner.is_empty() {
+        return;
+    }
+    let mut hit = None;
+    for l in c.locals.iter() {
+        let t = c.store.resolve(&l.ty);
+        let mut ids = Vec::new();
+        mentioned(c, &t, &mut ids, 0);
+        if let Some((_, name)) = inner.iter().find(|(id, _)| ids.contains(id)) {
+            hit = Some((l.name.clone(), name.clone(), t));
+            break;
+        }
+    }
+    let Some((outer, name, t)) = hit else { return };
+    let span = type_params
+        .iter()
+        .map(|tp| match tp {
+            TypeParam::Size(b) | TypeParam::Type(b, _) => (b.name.text.clone(), b.name.span),
+        })
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| s)
+        .or_else(|| params.first().map(|p| p.span));
+    let Some(span) = span else { return };
+    let shown = c.show(&t);
+    c.error(
+        "scope-violation",
+        span,
+        format!(
+            "Cannot unify \"{name}\" with the type of \"{outer}\", which is bound outside the scope of \"{name}\" (scope-violation): \"{outer}\" would have type `{shown}`."
+        ),
+    );
+}
+
+/// The type parameters and size variables a (resolved) type mentions,
+/// also in the fields or constructors an unresolved variable must have.
+fn mentioned(c: &Checker, t: &Ty, out: &mut Vec<NodeId>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    ty::dim_vars(t, out);
+    let mut vars = Vec::new();
+    ty_parts(t, out, &mut vars);
+    for v in vars {
+        let parts: Vec<Ty> = match &c.store.var(v).constraint {
+            Constraint::Record(fs) => fs.values().cloned().collect(),
+            Constraint::Sum(cs) => cs.values().flatten().cloned().collect(),
+            _ => Vec::new(),
+        };
+        for p in parts {
+            let p = c.store.resolve(&p);
+            mentioned(c, &p, out, depth + 1);
+        }
+    }
+}
+
+/// The type parameters of a resolved type, and its unresolved variables.
+fn ty_parts(t: &Ty, out: &mut Vec<NodeId>, vars: &mut Vec<u32>) {
+    match t {
+        Ty::Param(id) => out.push(*id),
+        Ty::Var(v) => vars.push(*v),
+        Ty::Array(elem, _) => ty_parts(elem, out, vars),
+        Ty::Record(fs) => fs.values().for_each(|t| ty_parts(t, out, vars)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| ty_parts(t, out, vars)),
+        Ty::Arrow(a) => {
+            ty_parts(&a.from, out, vars);
+            ty_parts(&a.to, out, vars);
+        }
+        Ty::Abstract(_, args) => args.iter().for_each(|t| ty_parts(t, out, vars)),
+        _ => {}
     }
 }
 

@@ -1285,6 +1285,7 @@ impl Checker {
                 let (ft, explicit_types, explicit_sizes) =
                     self.check_function(type_params, params, ret.as_ref(), value, name.name.span);
                 self.defining_locals.pop();
+                crate::causality::check_escape(self, type_params, params);
                 self.pending.binding_types.insert(name.id, ft.clone());
                 let scheme = (!explicit_types.is_empty() || !explicit_sizes.is_empty()).then(|| Scheme {
                     type_params: explicit_types,
