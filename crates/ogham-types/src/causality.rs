@@ -1,5 +1,9 @@
 //! Futhark's causality restriction: a size must be computed before a value
-//! whose type needs it is constructed.
+//! whose type needs it is constructed. Also the scope rules for names in
+//! sizes and types that Futhark enforces with levels: a parameter's type
+//! may not mention a later parameter (`check_param_scope`), and a local
+//! function's type parameters and parameter names may not escape into the
+//! types of variables bound outside it (`check_escape`).
 //!
 //! Inference records which expression computes each unknown size it
 //! creates (`Pending::unknown_sources`: the existential sizes of a
