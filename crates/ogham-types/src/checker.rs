@@ -157,6 +157,12 @@ pub struct Pending {
     /// An anonymous size of the declared return type was determined by
     /// nothing (see `infer_anonymous_returns`).
     pub undetermined_return: bool,
+    /// The expression that computes each unknown size it creates (see
+    /// `causality.rs`), by unknown size.
+    pub unknown_sources: HashMap<u32, NodeId>,
+    /// The instantiated type of the operator of a binary operation or an
+    /// operator section, by the expression's node.
+    pub op_types: HashMap<NodeId, Ty>,
 }
 
 /// Where a type must be of order zero (see `Pending::order_zero`).
@@ -537,8 +543,16 @@ impl Checker {
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
         let global_terms = self.global_size_terms(&ty);
+        let mut fresh_existentials = Vec::new();
         ty = ty::map_dims(&ty, &mut |d| match d {
-            Dim::Unknown(u) => existentials.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
+            Dim::Unknown(u) => existentials
+                .entry(*u)
+                .or_insert_with(|| {
+                    let d = self.store.fresh_unknown();
+                    fresh_existentials.push(d.clone());
+                    d
+                })
+                .clone(),
             // A size like `n/2` in a definition's type is not known at a use
             // (its variables are the definition's): unknown, once per use.
             // One of top-level names only (`G.n/2`) is the same everywhere.
@@ -547,6 +561,13 @@ impl Checker {
             }
             other => other.clone(),
         });
+        // The existential sizes of the result are computed by the
+        // application of this use (the causality check).
+        for d in fresh_existentials {
+            if let Dim::Unknown(u) = d {
+                self.pending.unknown_sources.entry(u).or_insert(node);
+            }
+        }
         if !inst_types.is_empty() || !inst_sizes.is_empty() {
             self.pending.insts.push((node, inst_types, inst_sizes));
         }
@@ -647,7 +668,7 @@ impl Checker {
             // An anonymous size only in a function's parameter type is not
             // determined by any value of the type (Futhark's rule).
             let (mut immediate, mut in_params) = (Vec::new(), Vec::new());
-            anonymous_size_uses(&ty, false, &mut immediate, &mut in_params);
+            unknown_uses(&ty, false, false, &mut in_params, &mut immediate);
             if in_params.iter().any(|u| !immediate.contains(u)) {
                 self.error(
                     "anonymous-nonconstructive",
@@ -678,6 +699,43 @@ impl Checker {
         let abbrev = TypeAbbrev { params, ty, liftedness: td.liftedness };
         self.export_type(&td.name.name.text, &abbrev);
         self.types.insert(td.name.name.text.clone(), abbrev);
+    }
+
+    /// Records `node` as the expression that computes the unknown sizes
+    /// created since the counter was `before` (those no inner expression
+    /// claimed), for the causality check.
+    pub fn produced_by(&mut self, node: NodeId, before: u32) {
+        for u in before + 1..=self.store.next_unknown {
+            self.pending.unknown_sources.entry(u).or_insert(node);
+        }
+    }
+
+    /// A function the definition returns may not have a parameter whose
+    /// size is unknown (computed inside the body) unless its result also
+    /// has that size, which then is existential ("Unknown size "n" in
+    /// parameter of "f"").
+    fn check_unknown_param_sizes(&mut self, vd: &ValueDec, fun_ty: &Ty) {
+        let mut ret = fun_ty;
+        for _ in &vd.params {
+            match ret {
+                Ty::Arrow(a) => ret = &a.to,
+                _ => return,
+            }
+        }
+        let mut in_params = Vec::new();
+        let mut produced = Vec::new();
+        unknown_uses(ret, false, true, &mut in_params, &mut produced);
+        let Some(u) = in_params.into_iter().find(|u| !produced.contains(u)) else {
+            return;
+        };
+        let size = self.show_dim(&Dim::Unknown(u));
+        let shown = self.show(fun_ty);
+        let name = &vd.name.name.text;
+        self.error(
+            "unknown-param-def",
+            vd.name.name.span,
+            format!("Unknown size \"{size}\" in parameter of \"{name}\", which is inferred as: `{shown}`. The size is computed inside the definition, so a caller cannot supply an argument of that size."),
+        );
     }
 
     pub fn push_size_binder(&mut self, b: &Binder) {
@@ -813,6 +871,15 @@ impl Checker {
         }
         if self.diags.len() == errors_before {
             self.check_ambiguous_types();
+        }
+        if self.diags.len() == errors_before {
+            crate::causality::check_param_scope(self, &vd.params, &final_ty);
+        }
+        if self.diags.len() == errors_before {
+            crate::causality::check_definition(self, &vd.body);
+        }
+        if self.diags.len() == errors_before && vd.ret.is_none() {
+            self.check_unknown_param_sizes(vd, &final_ty);
         }
         if self.diags.len() == errors_before {
             let outcome =
@@ -1376,32 +1443,34 @@ pub fn collect_vars(store: &Store, ty: &Ty, out: &mut Vec<u32>) {
     }
 }
 
-/// The anonymous (existential) sizes of a type abbreviation's definition
-/// that are array sizes outside function types (`immediate`), and those in
-/// the parameter types of function types (`in_params`); those in the
-/// results of function types are the results' own.
-fn anonymous_size_uses(ty: &Ty, in_param: bool, immediate: &mut Vec<u32>, in_params: &mut Vec<u32>) {
-    match ty {
+/// The unknown sizes of `t`, split into those in parameters of function
+/// types and the others (those a value of the type carries). With
+/// `results` false the sizes of a function type's final result are left
+/// out: they are the result's own existentials (what a type abbreviation's
+/// anonymous-size rule needs).
+fn unknown_uses(t: &Ty, in_param: bool, results: bool, params: &mut Vec<u32>, produced: &mut Vec<u32>) {
+    match t {
+        Ty::Arrow(a) => {
+            unknown_uses(&a.from, true, results, params, produced);
+            if results || matches!(a.to, Ty::Arrow(_)) {
+                unknown_uses(&a.to, in_param, results, params, produced);
+            }
+        }
         Ty::Array(elem, shape) => {
             for d in shape {
                 if let Dim::Unknown(u) = d {
                     if in_param {
-                        in_params.push(*u)
+                        params.push(*u)
                     } else {
-                        immediate.push(*u)
+                        produced.push(*u)
                     }
                 }
             }
-            anonymous_size_uses(elem, in_param, immediate, in_params);
+            unknown_uses(elem, in_param, results, params, produced);
         }
-        Ty::Record(fs) => fs.values().for_each(|t| anonymous_size_uses(t, in_param, immediate, in_params)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| anonymous_size_uses(t, in_param, immediate, in_params)),
-        Ty::Arrow(a) => {
-            anonymous_size_uses(&a.from, true, immediate, in_params);
-            if let Ty::Arrow(_) = a.to {
-                anonymous_size_uses(&a.to, in_param, immediate, in_params);
-            }
-        }
+        Ty::Record(fs) => fs.values().for_each(|t| unknown_uses(t, in_param, results, params, produced)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| unknown_uses(t, in_param, results, params, produced)),
+        Ty::Abstract(_, args) => args.iter().for_each(|t| unknown_uses(t, in_param, results, params, produced)),
         _ => {}
     }
 }

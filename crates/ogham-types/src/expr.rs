@@ -1219,6 +1219,7 @@ impl Checker {
                     (Some(a), Some(b)) if known && self.store.resolve(&t) == Ty::i64() => Some((a, b)),
                     _ => None,
                 };
+                let unknowns_before = self.store.next_unknown;
                 let dim = match sizes {
                     Some((a, b)) => Dim::Poly(match kind {
                         RangeEnd::ToInclusive => b.sub(&a).add(&Poly::constant(1)),
@@ -1232,6 +1233,7 @@ impl Checker {
                         d
                     }
                 };
+                self.produced_by(e.id, unknowns_before);
                 Ty::array_of(t, dim)
             }
             ExprKind::Project(inner, field) => {
@@ -1240,7 +1242,7 @@ impl Checker {
             }
             ExprKind::Index(arr, idx) => {
                 let t = self.expr(arr);
-                self.index_type(&t, arr, idx, e.span)
+                self.index_type(&t, arr, idx, e.id, e.span)
             }
             ExprKind::Apply(f, args) => {
                 self.recursive_call(f, args);
@@ -1249,17 +1251,18 @@ impl Checker {
                 let args: Vec<&Expr> = args.iter().collect();
                 let before = self.diags.len();
                 let pending_before = self.pending_sizes.len();
-                let out = self.apply(ft, &args, f.span);
+                let out = self.apply(ft, &args, e.id, f.span);
                 self.name_application(before, Some(f), &args);
                 self.name_deferred_application(pending_before, Some(f), &args);
                 out
             }
             ExprKind::BinOp { op, backquoted, lhs, rhs } => {
                 let ft = self.operator(e.id, op, *backquoted, e.span);
+                self.pending.op_types.insert(e.id, ft.clone());
                 // Borrowed, not cloned: cloning both operand trees at every operator made long chains quadratic.
                 let args = [lhs.as_ref(), rhs.as_ref()];
                 let before = self.diags.len();
-                let t = self.apply(ft, &args, op.span);
+                let t = self.apply(ft, &args, e.id, op.span);
                 self.name_application(before, None, &args);
                 if let Some(d) = self.diags.get_mut(before..).and_then(|ds| ds.first_mut()) {
                     if d.message.starts_with("Cannot apply function") {
@@ -1292,10 +1295,12 @@ impl Checker {
             ExprKind::OpSection(op, backquoted) => self.operator(e.id, op, *backquoted, e.span),
             ExprKind::LeftSection { op, backquoted, lhs } => {
                 let ft = self.operator(e.id, op, *backquoted, e.span);
-                self.apply(ft, &[lhs.as_ref()], op.span)
+                self.pending.op_types.insert(e.id, ft.clone());
+                self.apply(ft, &[lhs.as_ref()], e.id, op.span)
             }
             ExprKind::RightSection { op, backquoted, rhs } => {
                 let ft = self.operator(e.id, op, *backquoted, e.span);
+                self.pending.op_types.insert(e.id, ft.clone());
                 let a = self.fresh_var(e.span);
                 let b = self.fresh_var(e.span);
                 let c = self.fresh_var(e.span);
@@ -1315,7 +1320,7 @@ impl Checker {
             ExprKind::IndexSection(idx) => {
                 let a = self.fresh_var(e.span);
                 let dummy = Expr { id: NodeId(0), kind: ExprKind::Hole, span: e.span };
-                let t = self.index_type(&a, &dummy, idx, e.span);
+                let t = self.index_type(&a, &dummy, idx, e.id, e.span);
                 Ty::arrow(a, t)
             }
             ExprKind::If { cond, then_branch, else_branch } => {
@@ -1323,7 +1328,9 @@ impl Checker {
                 self.unify_at(&Ty::bool(), &ct, cond.span);
                 let tt = self.expr(then_branch);
                 let et = self.expr(else_branch);
+                let unknowns_before = self.store.next_unknown;
                 let t = self.join(&tt, &et, else_branch.span);
+                self.produced_by(e.id, unknowns_before);
                 self.pending.order_zero.push((t.clone(), e.span, crate::checker::OrderZero::If));
                 t
             }
@@ -1340,9 +1347,11 @@ impl Checker {
                         self.bind_local(&name, id);
                     }
                     let bt = self.expr(&case.body);
+                    let unknowns_before = self.store.next_unknown;
                     let bt = self.forget_local_sizes(&bt, saved, false);
                     self.locals.truncate(saved);
                     joined = if first { bt } else { self.join(&joined, &bt, case.body.span) };
+                    self.produced_by(e.id, unknowns_before);
                     first = false;
                 }
                 self.unify_at(&result, &joined, e.span);
@@ -1350,13 +1359,14 @@ impl Checker {
                 self.pending.matches.push((cases.iter().map(|c| c.pat.clone()).collect(), st, e.span));
                 result
             }
-            ExprKind::Let { sizes, pat, value, body } => self.let_expr(sizes, pat, value, body),
+            ExprKind::Let { sizes, pat, value, body } => self.let_expr(e.id, sizes, pat, value, body),
             ExprKind::LetFun { name, type_params, params, ret, value, body } => {
                 self.note_name(name);
                 self.defining_locals.push(name.name.text.clone());
                 let (ft, explicit_types, explicit_sizes) =
                     self.check_function(type_params, params, ret.as_ref(), value, name.name.span);
                 self.defining_locals.pop();
+                crate::causality::check_escape(self, type_params, params);
                 self.pending.binding_types.insert(name.id, ft.clone());
                 let scheme = (!explicit_types.is_empty() || !explicit_sizes.is_empty()).then(|| Scheme {
                     type_params: explicit_types,
@@ -1368,13 +1378,15 @@ impl Checker {
                 let saved = self.locals.len();
                 self.locals.push(Local { name: name.name.text.clone(), id: name.id, ty: ft, scheme });
                 let bt = self.expr(body);
+                let unknowns_before = self.store.next_unknown;
                 let bt = self.forget_local_sizes(&bt, saved, false);
+                self.produced_by(e.id, unknowns_before);
                 self.locals.truncate(saved);
                 bt
             }
             ExprKind::Update { array, index, value } => {
                 let at = self.expr(array);
-                let slice = self.index_type(&at, array, index, e.span);
+                let slice = self.index_type(&at, array, index, e.id, e.span);
                 let vt = self.expr(value);
                 // A slice's size is often known only at run time (`[i:j]`,
                 // `[::2]`); lowering checks that the value's shape fits.
@@ -1396,6 +1408,7 @@ impl Checker {
             }
             ExprKind::Lambda { params, ret, body } => {
                 let (t, _, _) = self.check_function(&[], params, ret.as_ref(), body, e.span);
+                crate::causality::check_param_scope(self, params, &t);
                 t
             }
             ExprKind::Loop { pat, init, form, body } => self.loop_expr(e, pat, init.as_deref(), form, body),
@@ -1521,7 +1534,7 @@ impl Checker {
         false
     }
 
-    fn let_expr(&mut self, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
+    fn let_expr(&mut self, node: NodeId, sizes: &[Binder], pat: &Pat, value: &Expr, body: &Expr) -> Ty {
         let vt = self.expr(value);
         let vt = self.store.resolve(&vt);
         let saved = self.locals.len();
@@ -1549,7 +1562,9 @@ impl Checker {
             Some((id, p)) => ty::subst_sizes(&self.store.resolve(&bt), &HashMap::from([(id, Dim::Poly(p))])),
             None => bt,
         };
+        let unknowns_before = self.store.next_unknown;
         let bt = self.forget_local_sizes(&bt, saved, false);
+        self.produced_by(node, unknowns_before);
         self.locals.truncate(saved);
         bt
     }
@@ -1678,10 +1693,50 @@ impl Checker {
             self.pending.irrefutable.len(),
             self.pending.order_zero.len(),
         );
-        let first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
-        let param_ty = self.store.resolve(&first.0);
-        let body_ty = self.store.resolve(&first.1);
-        let changed = !self.same_dims(&param_ty, &body_ty, &[]);
+        let mut snapshot = snapshot;
+        let mut first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
+        let mut param_ty = self.store.resolve(&first.0);
+        let mut body_ty = self.store.resolve(&first.1);
+        let mut changed = !self.same_dims(&param_ty, &body_ty, &[]);
+        // Futhark gives each initial size a fresh variable, so a constant
+        // initial size that the body happens to reproduce (`xs ++ xs` of an
+        // empty array) still varies. Probe once with the constants rigid.
+        let mut probe_sizes: Vec<(Dim, Dim)> = Vec::new();
+        let has_constant = {
+            let mut found = false;
+            ty::for_each_dim(&it, &mut |d| found |= matches!(d, Dim::Poly(p) if p.as_constant().is_some()));
+            found
+        };
+        if !changed && has_constant {
+            self.undo_loop_attempt(snapshot, pending_snapshot);
+            snapshot = (self.store.snapshot(), self.diags.len());
+            let probe_it = ty::map_dims(&it, &mut |d| match d {
+                Dim::Poly(p) if p.as_constant().is_some() => {
+                    let u = Dim::var(self.store.fresh_synthetic());
+                    probe_sizes.push((u.clone(), d.clone()));
+                    u
+                }
+                other => other.clone(),
+            });
+            let probe = self.loop_attempt(e, pat, &probe_it, form, body, saved, SizeMode::Ignore);
+            let probe_param = self.store.resolve(&probe.0);
+            let probe_body = self.store.resolve(&probe.1);
+            if self.diags.len() == snapshot.1 && !self.same_dims(&probe_param, &probe_body, &[]) {
+                changed = true;
+                param_ty = probe_param;
+                body_ty = probe_body;
+            } else {
+                // Inconclusive (the body needs the constant) or invariant:
+                // the attempt with the initial sizes stands.
+                probe_sizes.clear();
+                self.undo_loop_attempt(snapshot, pending_snapshot);
+                snapshot = (self.store.snapshot(), self.diags.len());
+                first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
+                param_ty = self.store.resolve(&first.0);
+                body_ty = self.store.resolve(&first.1);
+                changed = !self.same_dims(&param_ty, &body_ty, &[]);
+            }
+        }
         let (param_ty, body_ty) = if changed {
             // Each attempt may make more sizes existential (`loop (a, b) =
             // (xs, ys) ... do (a', a)`: `b` gets `a`'s sizes); repeat until
@@ -1690,23 +1745,21 @@ impl Checker {
             let mut existential = Vec::new();
             let mut rounds = 0;
             loop {
-                // Variables created by an attempt stay allocated (stale types may
-                // still mention them); the older ones get their earlier state back.
-                self.store.rollback(snapshot.0);
-                self.diags.truncate(snapshot.1);
-                self.pending.insts.truncate(pending_snapshot.0);
-                self.pending.ops.truncate(pending_snapshot.1);
-                self.pending.literals.truncate(pending_snapshot.2);
-                self.pending.matches.truncate(pending_snapshot.3);
-                self.pending.irrefutable.truncate(pending_snapshot.4);
-                self.pending.order_zero.truncate(pending_snapshot.5);
+                self.undo_loop_attempt(snapshot, pending_snapshot);
+                let unknowns_before = self.store.next_unknown;
                 let generalised = self.generalise_changed(&param_ty, &body_ty, &existential);
+                // Sizes the probe made rigid that the body keeps are the constants.
+                let generalised = ty::map_dims(&generalised, &mut |d| {
+                    probe_sizes.iter().find(|(u, _)| u == d).map_or_else(|| d.clone(), |(_, c)| c.clone())
+                });
+                self.produced_by(e.id, unknowns_before);
                 ty::map_dims(&generalised, &mut |d| {
                     if let Dim::Unknown(u) = d {
                         existential.push(*u);
                     }
                     d.clone()
                 });
+                snapshot = (self.store.snapshot(), self.diags.len());
                 let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
                 rounds += 1;
                 let (rp, rb) = (self.store.resolve(&p), self.store.resolve(&b));
@@ -1724,7 +1777,28 @@ impl Checker {
         };
         let _ = body_ty;
         self.pending.order_zero.push((param_ty.clone(), pat.span, crate::checker::OrderZero::Loop));
-        self.forget_local_sizes(&param_ty, saved, false)
+        let unknowns_before = self.store.next_unknown;
+        let out = self.forget_local_sizes(&param_ty, saved, false);
+        self.produced_by(e.id, unknowns_before);
+        out
+    }
+
+    /// Undoes a loop attempt: variables it created stay allocated (stale
+    /// types may still mention them); the older ones get their earlier
+    /// state back.
+    fn undo_loop_attempt(
+        &mut self,
+        snapshot: (crate::ty::Snapshot, usize),
+        pending: (usize, usize, usize, usize, usize, usize),
+    ) {
+        self.store.rollback(snapshot.0);
+        self.diags.truncate(snapshot.1);
+        self.pending.insts.truncate(pending.0);
+        self.pending.ops.truncate(pending.1);
+        self.pending.literals.truncate(pending.2);
+        self.pending.matches.truncate(pending.3);
+        self.pending.irrefutable.truncate(pending.4);
+        self.pending.order_zero.truncate(pending.5);
     }
 
     /// One check of a loop body. Returns the parameter type and the body type.
@@ -1893,7 +1967,7 @@ impl Checker {
     }
 
     /// The type of `arr[idx]`; checks the indices.
-    fn index_type(&mut self, t: &Ty, arr: &Expr, idx: &[DimIndex], span: Span) -> Ty {
+    fn index_type(&mut self, t: &Ty, arr: &Expr, idx: &[DimIndex], node: NodeId, span: Span) -> Ty {
         let resolved = self.store.resolve(t);
         let (elem, shape) = match resolved {
             Ty::Array(elem, shape) => (*elem, shape),
@@ -1957,6 +2031,7 @@ impl Checker {
                     let reverse = start.is_none()
                         && end.is_none()
                         && stride.as_ref().and_then(|s| self.size_poly_of(s)) == Some(Poly::constant(-1));
+                    let unknowns_before = self.store.next_unknown;
                     let dim = match (start_p, end_p) {
                         _ if reverse => d.clone(),
                         (Some(a), Some(b)) if stride_one => {
@@ -1968,6 +2043,7 @@ impl Checker {
                         }
                         _ => self.store.fresh_unknown(),
                     };
+                    self.produced_by(node, unknowns_before);
                     out_dims.push(dim);
                 }
             }
@@ -2069,9 +2145,10 @@ impl Checker {
     }
 
     /// Applies a function of type `ft` to arguments, left to right.
-    pub fn apply(&mut self, ft: Ty, args: &[&Expr], fspan: Span) -> Ty {
+    /// `node` is the application's expression (which computes the sizes of
+    /// arguments that are not size expressions).
+    pub fn apply(&mut self, ft: Ty, args: &[&Expr], node: NodeId, fspan: Span) -> Ty {
         let mut t = ft;
-        let mut earlier_fun_args: Vec<Ty> = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let shallow = self.store.shallow(&t);
             let arrow = match shallow {
@@ -2113,9 +2190,7 @@ impl Checker {
                     return Ty::Error;
                 }
             };
-            let unknowns_before = self.store.next_unknown;
             let at = self.expr(arg);
-            let unknowns_after = self.store.next_unknown;
             if let (Ty::Arrow(pa), Ty::Arrow(aa_ty)) = (self.store.resolve(&arrow.from), self.store.resolve(&at)) {
                 if aa_ty.consumes && !pa.consumes {
                     self.error(
@@ -2126,33 +2201,11 @@ impl Checker {
                 }
             }
             self.unify_at(&arrow.from, &at, arg.span);
-            // Causality: a size first known from this argument (an existential
-            // size it produces) must not be needed by the type of an earlier,
-            // function-typed argument, which is evaluated before it.
-            let created = |u: u32| u > unknowns_before && u <= unknowns_after;
-            let needed_earlier = earlier_fun_args.iter().any(|t: &Ty| {
-                let mut hit = false;
-                ty::map_dims(&self.store.resolve(t), &mut |d| {
-                    if let Dim::Unknown(u) = d {
-                        hit |= created(*u);
-                    }
-                    d.clone()
-                });
-                hit
-            });
-            if needed_earlier {
-                self.error(
-                    "causality-check",
-                    arg.span,
-                    "Causality check: a size computed by this argument is needed by the type of an earlier argument; bind the argument with `let` first.",
-                );
-            }
-            if contains_arrow(&self.store.resolve(&at)) {
-                earlier_fun_args.push(at.clone());
-            }
             t = match arrow.param {
                 Some(p) => {
+                    let unknowns_before = self.store.next_unknown;
                     let d = self.size_of_expr(arg);
+                    self.produced_by(node, unknowns_before);
                     let sizes = HashMap::from([(p, d)]);
                     self.respell_sizes(&arrow.to, &sizes);
                     ty::subst_sizes(&arrow.to, &sizes)
@@ -2204,7 +2257,13 @@ impl Checker {
         if is_value {
             let head_span = Span { end: q.span.start + head.len() as u32, ..q.span };
             let insts_before = self.pending.insts.len();
+            let unknowns_before = self.store.next_unknown;
             let mut t = self.simple_var(NodeId(0), head, head_span);
+            for u in unknowns_before + 1..=self.store.next_unknown {
+                if let Some(src) = self.pending.unknown_sources.get_mut(&u).filter(|n| **n == NodeId(0)) {
+                    *src = node;
+                }
+            }
             let head_res = self.info.resolutions.remove(&NodeId(0)).unwrap_or(Resolution::Local(NodeId(0)));
             let mut fields: Vec<String> = q.quals[1..].to_vec();
             fields.push(q.name.clone());

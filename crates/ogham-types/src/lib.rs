@@ -15,6 +15,7 @@
 //! as a size is the variable of its definition's binder id.
 
 pub mod builtins;
+mod causality;
 mod checker;
 mod consume;
 mod exhaust;

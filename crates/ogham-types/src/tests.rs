@@ -97,8 +97,10 @@ fn polymorphism_and_prelude() {
     ok("def main [n] (k: i64) (xs: [n]i32) = split (xs :> [k + (n - k)]i32)");
     ok("def main [n] (xs: [n]i32) = let m = n / 2 in unflatten (xs :> [2 * m]i32)");
     ok("def main (x: i32) = let id2 't (v: t) : t = v in (id2 x, id2 true)");
+    // Arguments are evaluated last to first: the array is known before the function.
+    ok("def ap [n] (f: [n]i32 -> i32) (xs: [n]i32) = f xs\ndef main (ys: []i32) = ap (\\zs -> zs[0]) (filter (>0) ys)");
     err(
-        "def ap [n] (f: [n]i32 -> i32) (xs: [n]i32) = f xs\ndef main (ys: []i32) = ap (\\zs -> zs[0]) (filter (>0) ys)",
+        "def ap [n] (xs: [n]i32) (f: [n]i32 -> i32) = f xs\ndef main (ys: []i32) = ap (filter (>0) ys) (\\zs -> zs[0])",
         "causality-check",
     );
     err("def f (x: i32) : []i32 -> i32 = \\ys -> ys[0] + x", "existential-param-ret");

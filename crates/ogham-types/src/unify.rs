@@ -24,6 +24,8 @@ pub enum Mismatch {
     /// Two sizes differ (resolved dims).
     Sizes(Dim, Dim),
     Occurs,
+    /// A size variable would equal a size containing it (`?d = ?d + ?d`).
+    OccursSize(Dim, Dim),
     /// A variable's constraint rules the type out.
     Constraint(Constraint, Ty),
 }
@@ -106,6 +108,15 @@ impl Checker {
                 span,
                 format!("Occurs check: cannot construct the infinite type `{e}` = `{a}`."),
             ),
+            Mismatch::OccursSize(v, d) => {
+                let v = self.show_dim(&v);
+                let d = self.show_dim(&d);
+                self.error(
+                    "occurs-check",
+                    span,
+                    format!("Occurs check: cannot instantiate \"{v}\" with \"{d}\" (expected `{e}`, but got `{a}`)."),
+                )
+            }
             Mismatch::Constraint(c, t) => {
                 // "expected a sum type, but got `#a i32 | #b`" would not say what
                 // is wrong; name the constructor or field that does not fit.
@@ -415,9 +426,10 @@ impl Checker {
             (Dim::Poly(p), other) | (other, Dim::Poly(p)) if p.as_var().is_some_and(is_svar) => {
                 let v = p.as_var().unwrap_or(NodeId(0));
                 if let Dim::Poly(q) = other {
+                    // Futhark links a size variable to a size expression
+                    // only if the expression does not mention it.
                     if q.vars().any(|w| w == v) {
-                        self.pending_sizes.push((a.clone(), b.clone(), span));
-                        return Ok(());
+                        return Err(Mismatch::OccursSize(Dim::var(v), other.clone()));
                     }
                 }
                 self.store.bind_svar(v, other.clone());
