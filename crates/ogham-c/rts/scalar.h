@@ -3,13 +3,25 @@
  * `%` round toward negative infinity, `//` and `%%` toward zero; division by
  * zero is checked by the generated code before these are called; shifts by
  * an amount outside [0, bits) give 0 (or the sign for arithmetic right
- * shifts); float-to-integer conversion truncates and saturates, NaN gives 0. */
+ * shifts); float-to-integer conversion gives 0 for NaN and infinities and
+ * otherwise truncates and wraps modulo 2^bits (og_wrap_f64). */
 
 typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
 
 /* Whether a value is negative, written so that unsigned types do not trip -Wtype-limits. */
 #define OG_NEG_S(x) ((x) < 0)
 #define OG_NEG_U(x) ((void)(x), 0)
+
+/* Float to integer as Futhark: NaN and infinities give 0; a finite value is
+ * truncated toward zero and its two's-complement form taken modulo 2^64
+ * (narrower types keep the low bits), without undefined behaviour. */
+static inline uint64_t og_wrap_f64(double x) {
+  if (!isfinite(x)) return 0;
+  double t = trunc(x);
+  if (fabs(t) < 9223372036854775808.0) return (uint64_t)(int64_t)t;
+  double r = fmod(t, 18446744073709551616.0); /* exact; |r| < 2^64 */
+  return r >= 0 ? (uint64_t)r : (uint64_t)0 - (uint64_t)(-r);
+}
 
 #define OG_INT_OPS(T, U, BITS, SIGNED, NEG, MIN, MAX, UPLIM)                                           \
   static inline T og_add_##T(T a, T b) { return (T)((U)a + (U)b); }                        \
@@ -76,12 +88,7 @@ typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
     if (x == 0) return BITS;                                                              \
     return __builtin_ctzll((uint64_t)x);                                                  \
   }                                                                                       \
-  static inline T og_from_f64_##T(double x) {                                             \
-    if (isnan(x)) return 0;                                                               \
-    if (x <= (double)(MIN)) return (T)(MIN);                                              \
-    if (x >= (UPLIM)) return (T)(MAX);                                                    \
-    return (T)x;                                                                          \
-  }
+  static inline T og_from_f64_##T(double x) { return (T)(U)og_wrap_f64(x); }
 
 OG_INT_OPS(int8_t, uint8_t, 8, 1, OG_NEG_S, INT8_MIN, INT8_MAX, 128.0)
 OG_INT_OPS(int16_t, uint16_t, 16, 1, OG_NEG_S, INT16_MIN, INT16_MAX, 32768.0)

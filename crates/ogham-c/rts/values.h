@@ -202,11 +202,13 @@ static inline int og_read_scalar(og_reader *r, int t, unsigned char *dst) {
   int bits = og_prim_sizes[t] * 8;
   uint64_t v;
   /* Futhark's rule: the literal is taken modulo 2^bits (-1u32 is
-   * 4294967295u32, 255i8 is -1i8); one outside both the signed and the
-   * unsigned range of the width is rejected. Same rule as ogham-data. */
+   * 4294967295u32, 255i8 is -1i8). One with a type suffix wraps whatever
+   * its size (32767i8 is -1i8); an unsuffixed one outside both the signed
+   * and the unsigned range of the width is rejected. Same rule as ogham-data. */
   uint64_t umax = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
   uint64_t nmax = (uint64_t)1 << (bits - 1);
-  if ((neg && mag > nmax) || (!neg && mag > umax)) return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
+  if (suffix < 0 && ((neg && mag > nmax) || (!neg && mag > umax)))
+    return og_read_fail(r, "value \"%s\" out of range for %s", tok, og_prim_names[t]);
   v = neg ? (uint64_t)0 - mag : mag;
   switch (og_prim_sizes[t]) {
   case 1: { uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); break; }

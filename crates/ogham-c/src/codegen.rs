@@ -913,7 +913,7 @@ impl<'a> Gen<'a> {
                     self.store(&dest, &src, &ety);
                 }
             }
-            Exp::Assert { cond, message } => {
+            Exp::Assert { cond, message, args } => {
                 let cond = self.se(cond);
                 // `#[unsafe]` removes assertions from compiled code, as in Futhark.
                 if stm.attrs.unsafe_ {
@@ -921,10 +921,27 @@ impl<'a> Gen<'a> {
                     return Ok(());
                 }
                 let loc = self.loc(stm.span);
-                self.line(&format!(
-                    "if (!{cond}) return og_fail(ctx, {loc}, \"%s\", {});",
-                    c_string(message).replace("%%", "%")
-                ));
+                if args.is_empty() {
+                    self.line(&format!(
+                        "if (!{cond}) return og_fail(ctx, {loc}, \"%s\", {});",
+                        c_string(message).replace("%%", "%")
+                    ));
+                } else {
+                    // The text as adjacent C literals (`%` doubled by
+                    // `c_string`) with a `%lld` for each value.
+                    let mut fmt = String::new();
+                    let mut values = String::new();
+                    let mut at = 0;
+                    for (k, a) in args {
+                        let k = (*k).clamp(at, message.len());
+                        fmt.push_str(&c_string(message.get(at..k).unwrap_or_default()));
+                        fmt.push_str(" \"%lld\" ");
+                        let _ = write!(values, ", (long long)({})", self.se(a));
+                        at = k;
+                    }
+                    fmt.push_str(&c_string(message.get(at..).unwrap_or_default()));
+                    self.line(&format!("if (!{cond}) return og_fail(ctx, {loc}, {fmt}{values});"));
+                }
             }
             Exp::UserParam { name, default } => {
                 let k = self.tuning.iter().position(|n| n == name).ok_or("C backend: unknown tuning parameter")?;

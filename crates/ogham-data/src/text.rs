@@ -12,8 +12,10 @@
 //! Range rules, Futhark's: an integer literal is taken modulo 2^bits of its
 //! type, so a negative literal of an unsigned type wraps (`-1u32` is
 //! `4294967295u32`) and so does a signed type's bit pattern (`255i8`,
-//! `0xffi8` are `-1i8`); a literal outside both the signed and the unsigned
-//! range of the width is rejected. A decimal literal (with `.` or an
+//! `0xffi8` are `-1i8`). A literal with a type suffix wraps whatever its
+//! size, up to 2^64 − 1 (`32767i8` is `-1i8`, as Futhark's readers give);
+//! an unsuffixed one outside both the signed and the unsigned range of its
+//! width is rejected. A decimal literal (with `.` or an
 //! exponent) cannot have an integer type.
 //!
 //! With a type hint (reading an entry point's arguments, as a compiled
@@ -296,7 +298,7 @@ impl<'a> TextParser<'a> {
             (None, _) if is_decimal => PrimType::F64,
             (None, _) => PrimType::I32,
         };
-        literal.to_value(t, negative).map_err(|msg| {
+        literal.to_value(t, negative, suffix_type.is_some()).map_err(|msg| {
             self.error_at(start, format!("{msg}: `{}`", String::from_utf8_lossy(&self.input[start..self.pos])))
         })
     }
@@ -459,7 +461,9 @@ impl NumberLiteral {
         !matches!(self, NumberLiteral::Integer { .. })
     }
 
-    fn to_value(&self, t: PrimType, negative: bool) -> Result<PrimValue, String> {
+    /// The value of the literal at type `t`; `suffixed` says the type was
+    /// written on it (`32767i8`).
+    fn to_value(&self, t: PrimType, negative: bool, suffixed: bool) -> Result<PrimValue, String> {
         match self {
             NumberLiteral::Decimal { text } => {
                 if !t.is_float() {
@@ -497,16 +501,20 @@ impl NumberLiteral {
                 }
                 // Futhark's rule: the literal is taken modulo 2^bits, so
                 // `-1u32` is 4294967295u32 and `255i8` is -1i8. A literal
-                // outside both the signed and the unsigned range of the
-                // width (`256u8`, `-129i8`) is a mistake and rejected.
+                // with its type written on it wraps whatever its size (as
+                // Futhark's readers do: `32767i8` is -1i8, `300u8` is 44u8),
+                // up to 2^64 - 1; one without a suffix outside both the
+                // signed and the unsigned range of its width (`4294967296`
+                // as an i32) is a mistake and rejected.
                 let bits = t.bits();
-                let unsigned_max: u128 = (1u128 << bits) - 1;
-                let fits = if negative { *magnitude <= 1u128 << (bits - 1) } else { *magnitude <= unsigned_max };
+                let limit: u128 = if suffixed { u64::MAX as u128 } else { (1u128 << bits) - 1 };
+                let fits = if negative && !suffixed { *magnitude <= 1u128 << (bits - 1) } else { *magnitude <= limit };
                 if !fits {
                     return Err(format!("number out of range for type {t}"));
                 }
-                let value: i128 = if negative { -(*magnitude as i128) } else { *magnitude as i128 };
-                Ok(PrimValue::from_i64(t, value as i64))
+                let low = *magnitude as u64;
+                let bits64 = if negative { low.wrapping_neg() } else { low };
+                Ok(PrimValue::from_i64(t, bits64 as i64))
             }
         }
     }
@@ -664,6 +672,14 @@ mod tests {
         assert_eq!(scalar("-1u64"), PrimValue::U64(u64::MAX));
         assert_eq!(scalar("-128u8"), PrimValue::U8(128));
         assert_eq!(scalar("255i8"), PrimValue::I8(-1));
+        // A suffixed literal wraps modulo 2^bits whatever its size.
+        assert_eq!(scalar("32767i8"), PrimValue::I8(-1));
+        assert_eq!(scalar("32767u8"), PrimValue::U8(255));
+        assert_eq!(scalar("300u8"), PrimValue::U8(44));
+        assert_eq!(scalar("-129i8"), PrimValue::I8(127));
+        assert_eq!(scalar("0x1ffi8"), PrimValue::I8(-1));
+        assert_eq!(scalar("4294967301u32"), PrimValue::U32(5));
+        assert_eq!(scalar("-18446744073709551615i64"), PrimValue::I64(1));
         assert_eq!(scalar("2147483648"), PrimValue::I32(i32::MIN));
     }
 
@@ -733,11 +749,10 @@ mod tests {
         assert!(err("[]").contains("empty([0]i32)"));
         assert!(err("[1, 2").contains("unclosed `[`"));
         assert!(err("[1 2]").contains("expected `,` or `]`"));
-        assert!(err("300u8").contains("out of range for type u8"));
         assert!(err("4294967296").contains("out of range for type i32"));
         assert!(err("-2147483649").contains("out of range for type i32"));
-        assert!(err("0x1ffi8").contains("out of range"));
-        assert!(err("-129i8").contains("out of range"));
+        assert!(err("18446744073709551616u8").contains("out of range for type u8"));
+        assert!(err("-18446744073709551616i64").contains("out of range for type i64"));
         assert!(err("1.5i32").contains("decimal number cannot have type i32"));
         assert!(err("[1, 2.5]").contains("cannot have type i32"));
         assert!(err("1i33").contains("invalid type suffix `i33`"));

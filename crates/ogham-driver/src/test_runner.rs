@@ -1,6 +1,8 @@
 //! The test runner behind `ogham test` and `cargo test`: finds `.fut` files,
 //! reads their `-- ==` blocks, compiles each program once, runs every case
 //! on the chosen backend and compares the results with Futhark's tolerance.
+//! Of FutharkScript inputs (`script input { … }`) only a call of an entry
+//! point on literal values is supported (its results are the arguments).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -322,6 +324,25 @@ impl Drop for Runner<'_> {
     }
 }
 
+/// The arguments a `script input { … }` gives. Only the simplest
+/// FutharkScript is supported: a call of an entry point on literal values
+/// (`init 10i64`), whose results are the arguments, or literal values alone.
+fn script_args(runner: &Runner<'_>, text: &str) -> Result<Vec<Value>, String> {
+    let t = text.trim();
+    let name_end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\'')).unwrap_or(t.len());
+    let name = &t[..name_end];
+    let is_call = t.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !matches!(name, "true" | "false" | "empty")
+        && !t[name_end..].starts_with(['.', '(']);
+    if !is_call {
+        return ogham_data::parse_values(t)
+            .map_err(|e| format!("unsupported script input (only a call of an entry point on values is): {e}"));
+    }
+    let args = ogham_data::parse_values(&t[name_end..])
+        .map_err(|e| format!("unsupported script input (only a call of an entry point on values is): {e}"))?;
+    runner.run(name, args, true).map_err(|e| format!("script input `{t}` failed: {e}"))
+}
+
 fn run_case(
     runner: &Runner<'_>,
     dir: &Path,
@@ -329,7 +350,10 @@ fn run_case(
     fun: Option<&ogham_ir::FunDef>,
     case: &RunCase,
 ) -> Result<(), String> {
-    let args = load_values(dir, &case.input, fun)?;
+    let args = match &case.input {
+        CaseInput::Script(text) => script_args(runner, text)?,
+        input => load_values(dir, input, fun)?,
+    };
     let results = matches!(case.expected, Expected::Values(_) | Expected::File(_));
     let result = runner.run(entry, args, results);
     match (&case.expected, result) {

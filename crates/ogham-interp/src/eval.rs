@@ -376,11 +376,16 @@ impl<'p> Interp<'p> {
                 let a = self.array_literal(elems, elem_ty)?;
                 self.bind_one(pat, Val::Array(a))
             }
-            Exp::Assert { cond, message } => {
+            Exp::Assert { cond, message, args } => {
                 if self.boolean(cond)? {
                     Ok(())
                 } else {
-                    Err(Fail::Here(message.clone()))
+                    let mut values = Vec::with_capacity(args.len());
+                    for (_, a) in args {
+                        values.push(self.prim(a)?.as_i64().to_string());
+                    }
+                    let mut values = values.into_iter();
+                    Err(Fail::Here(ogham_ir::format_message(message, args, |_| values.next().unwrap_or_default())))
                 }
             }
             Exp::UserParam { name, default } => {

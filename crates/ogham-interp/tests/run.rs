@@ -5,8 +5,8 @@ use ogham_data::{Buffer, Value};
 use ogham_interp::run_entry;
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{
-    BinOp, Body, CmpOp, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable, Operator,
-    Param, PrimType, PrimValue, Program, Soac, Span, SubExp, Type, VName,
+    BinOp, Body, CmpOp, ConvOp, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable,
+    Operator, Param, PrimType, PrimValue, Program, Soac, Span, SubExp, Type, VName,
 };
 use ogham_syntax::FileId;
 
@@ -346,11 +346,20 @@ fn failed_assertion_reports_its_message() {
     let x = param(&mut names, "x", Type::Prim(I32));
     let mut bb = BodyBuilder::new(span(9));
     let ok = bb.bind(&mut names, "ok", Type::Prim(Bool), Exp::CmpOp(CmpOp::Gt, I32, var(x.name), i32c(0)));
-    bb.push(vec![], Exp::Assert { cond: var(ok), message: "x must be positive".to_string() });
+    let x64 = bb.bind(&mut names, "x64", Type::Prim(I64), Exp::Conv(ConvOp::Convert, I32, I64, var(x.name)));
+    // The value is printed where its offset says, as a plain decimal.
+    bb.push(
+        vec![],
+        Exp::Assert {
+            cond: var(ok),
+            message: "x must be positive (x = )".to_string(),
+            args: vec![(24, var(x64)), (25, SubExp::i64(7))],
+        },
+    );
     let prog = program(names, vec![x], &[("i32", 0)], bb.finish(vec![i32c(1)]), vec![Type::Prim(I32)]);
     assert_eq!(run_entry(&prog, "main", vec![scalar(PrimValue::I32(3))]).unwrap(), vec![scalar(PrimValue::I32(1))]);
     let e = run_entry(&prog, "main", vec![scalar(PrimValue::I32(-3))]).unwrap_err();
-    assert_eq!((e.message.as_str(), e.span), ("x must be positive", span(9)));
+    assert_eq!((e.message.as_str(), e.span), ("x must be positive (x = -3)7", span(9)));
 }
 
 /// A recursive function: `fact n = if n <= 1 then 1 else n * fact (n-1)`.

@@ -391,10 +391,14 @@ pub enum Exp {
         elem_ty: Type,
     },
     /// Fails at run time with `message` at the statement's span unless `cond` holds.
-    /// Binds nothing (empty pattern).
+    /// Each of `args` (an `i64` operand) is printed in decimal at its byte
+    /// offset in `message` (offsets in order, on character boundaries), so a
+    /// message can show the values that failed (`Range 5...1 is invalid.`);
+    /// see [`format_message`]. Binds nothing (empty pattern).
     Assert {
         cond: SubExp,
         message: String,
+        args: Vec<(usize, SubExp)>,
     },
     /// `#[param(name)] default`: the `i64` tuning parameter `name`'s value
     /// where the run sets it (a compiled program's `--param name=N` or
@@ -404,6 +408,25 @@ pub enum Exp {
         default: SubExp,
     },
     Soac(Soac),
+}
+
+/// The text of an assertion's message with its arguments' values (as
+/// `value` renders each operand) inserted at their offsets. An offset past
+/// the end or inside a character is taken as the end or the character's start.
+pub fn format_message(message: &str, args: &[(usize, SubExp)], mut value: impl FnMut(SubExp) -> String) -> String {
+    let mut out = String::with_capacity(message.len() + 8 * args.len());
+    let mut at = 0;
+    for (k, se) in args {
+        let mut k = (*k).clamp(at, message.len());
+        while !message.is_char_boundary(k) {
+            k -= 1;
+        }
+        out.push_str(&message[at..k]);
+        out.push_str(&value(*se));
+        at = k;
+    }
+    out.push_str(&message[at..]);
+    out
 }
 
 /// A whole program: functions (entry points among them) and the names they use.

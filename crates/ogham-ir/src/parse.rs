@@ -826,9 +826,16 @@ impl Parser {
                 self.sym('(')?;
                 let cond = self.subexp()?;
                 self.sym(',')?;
-                let message = self.string()?;
+                // Text and operands alternate, starting and ending with text.
+                let mut message = self.string()?;
+                let mut args = Vec::new();
+                while self.eat_sym(',') {
+                    args.push((message.len(), self.subexp()?));
+                    self.sym(',')?;
+                    message.push_str(&self.string()?);
+                }
                 self.sym(')')?;
-                Ok(Exp::Assert { cond, message })
+                Ok(Exp::Assert { cond, message, args })
             }
             "user_param" => {
                 self.next();

@@ -644,11 +644,23 @@ impl Printer<'_> {
                 self.subexps(elems);
                 self.out.push_str("])");
             }
-            Exp::Assert { cond, message } => {
+            Exp::Assert { cond, message, args } => {
+                // The message as alternating text and operands:
+                // `assert(c, "Range ", x, "...", y, " is invalid.")`.
                 self.out.push_str("assert(");
                 self.subexp(cond);
+                let mut at = 0;
+                for (k, se) in args {
+                    let k = (*k).clamp(at, message.len());
+                    let text = message.get(at..k).unwrap_or_default();
+                    self.out.push_str(", ");
+                    self.out.push_str(&string_literal(text));
+                    self.out.push_str(", ");
+                    self.subexp(se);
+                    at = k;
+                }
                 self.out.push_str(", ");
-                self.out.push_str(&string_literal(message));
+                self.out.push_str(&string_literal(message.get(at..).unwrap_or_default()));
                 self.out.push(')');
             }
             Exp::UserParam { name, default } => {

@@ -549,8 +549,16 @@ impl Verifier<'_> {
                 }
                 Some(vec![elem_ty.array_of(SubExp::i64(elems.len() as i64))])
             }
-            Exp::Assert { cond, .. } => {
+            Exp::Assert { cond, message, args } => {
                 self.expect_prim(cond, PrimType::Bool, &format!("the condition of the assertion in {what}"));
+                let mut at = 0;
+                for (k, a) in args {
+                    self.expect_prim(a, PrimType::I64, &format!("a value in the message of the assertion in {what}"));
+                    if *k < at || *k > message.len() || !message.is_char_boundary(*k) {
+                        self.err(format!("a value's offset {k} in the message of the assertion in {what} is out of order or not on a character boundary"));
+                    }
+                    at = *k;
+                }
                 Some(Vec::new())
             }
             Exp::UserParam { default, .. } => {

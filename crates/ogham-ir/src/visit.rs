@@ -72,7 +72,10 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
             f(*len);
         }
         Exp::ArrayLit { elems, .. } => elems.iter().for_each(|e| f(*e)),
-        Exp::Assert { cond, .. } => f(*cond),
+        Exp::Assert { cond, args, .. } => {
+            f(*cond);
+            args.iter().for_each(|(_, a)| f(*a));
+        }
         Exp::UserParam { default, .. } => f(*default),
         Exp::Soac(soac) => match soac {
             Soac::Screma { w, arrs, scans, reduces, .. } => {
@@ -367,7 +370,10 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
                 elems.iter_mut().for_each(se);
                 ty(elem_ty);
             }
-            Exp::Assert { cond, .. } => se(cond),
+            Exp::Assert { cond, args, .. } => {
+                se(cond);
+                args.iter_mut().for_each(|(_, a)| se(a));
+            }
             Exp::UserParam { default, .. } => se(default),
             Exp::Soac(soac) => match soac {
                 Soac::Screma { w, arrs, scans, reduces, map } => {

@@ -28,7 +28,10 @@ fn sample_round_trips() {
     assert!(text.contains("mul.f32 x_2 2.0f32"), "{text}");
     assert!(text.contains("inputs (\"xs\": \"[]f32\" [1])"), "{text}");
     assert!(text.contains("#[unsafe] let (first_"), "{text}");
-    assert!(text.contains(r#"assert(pos_"#) && text.contains(r#""n must be \"positive\"\n""#), "{text}");
+    assert!(
+        text.contains(r#"assert(pos_"#) && text.contains(r#", "n (= ", n_0, ") must be \"positive\"\n")"#),
+        "{text}"
+    );
     assert!(print::program_with_spans(&prog).contains("-- @0:10-20"));
     assert_round_trip(&prog);
 }

@@ -14,6 +14,35 @@ use crate::{LResult, Lowerer};
 /// The run-time error when a size computed from run-time values does not fit in an `i64`.
 pub const SIZE_OVERFLOW: &str = "Array size overflow: a size computed at run time does not fit in i64.";
 
+/// A run-time error message under construction: text with `i64` operands
+/// whose values are printed in it (see `Exp::Assert`). A constant operand
+/// is written into the text directly.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Msg {
+    pub text: String,
+    pub args: Vec<(usize, SubExp)>,
+}
+
+impl Msg {
+    pub fn text(&mut self, s: &str) {
+        self.text.push_str(s);
+    }
+
+    /// The value of an `i64` operand.
+    pub fn val(&mut self, se: SubExp) {
+        match const_i64(se) {
+            Some(x) => self.text.push_str(&x.to_string()),
+            None => self.args.push((self.text.len(), se)),
+        }
+    }
+
+    pub fn append(&mut self, other: Msg) {
+        let base = self.text.len();
+        self.args.extend(other.args.into_iter().map(|(k, se)| (base + k, se)));
+        self.text.push_str(&other.text);
+    }
+}
+
 /// The constant value of an `i64` operand, if it is one.
 pub fn const_i64(se: SubExp) -> Option<i64> {
     match se {
@@ -255,8 +284,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Converts a Futhark slice `start:end:stride` of a dimension of size `n`
-    /// (each part optional; negative strides walk backwards) to an IR slice,
-    /// asserting that it describes a valid (possibly empty) range.
+    /// (each part optional; negative strides walk backwards) to an IR slice.
+    /// Also gives whether it is valid (a non-zero stride, and either empty or
+    /// with its first and last elements in bounds; a negative length is
+    /// invalid) and its part of the error message, written as Futhark
+    /// writes it (`1:0`, `0:5:2`, `3:`). The caller asserts validity for all
+    /// dimensions of an index at once ([`Lowerer::index_check`]).
     pub fn slice_dim(
         &mut self,
         b: &mut BodyBuilder,
@@ -264,7 +297,8 @@ impl<'a> Lowerer<'a> {
         start: Option<SubExp>,
         end: Option<SubExp>,
         stride: Option<SubExp>,
-    ) -> DimIndex {
+    ) -> (DimIndex, SubExp, Msg) {
+        let written = (start.is_some(), end.is_some(), stride.is_some());
         let stride = stride.unwrap_or(SubExp::i64(1));
         // Whether the stride is negative, as 0/1, so defaults can be chosen without branching.
         let neg = match const_i64(stride) {
@@ -291,30 +325,115 @@ impl<'a> Lowerer<'a> {
                 self.sub64(b, n, back)
             }
         };
-        // len = (end - start + stride - sgn(stride)) quot stride
-        let sgn = match const_i64(stride) {
-            Some(s) => SubExp::i64(s.signum()),
+        let mut msg = Msg::default();
+        match written {
+            (s, e, true) => {
+                if s {
+                    msg.val(start);
+                }
+                msg.text(":");
+                if e {
+                    msg.val(end);
+                }
+                msg.text(":");
+                msg.val(stride);
+            }
+            (s, true, false) => {
+                if s {
+                    msg.val(start);
+                }
+                msg.text(":");
+                msg.val(end);
+            }
+            (_, false, false) => {
+                msg.val(start);
+                msg.text(":");
+            }
+        }
+        // A zero stride is invalid; divide by a non-zero stand-in so that the
+        // failure is the assertion and not a division by zero.
+        let (nonzero, safe_stride) = match const_i64(stride) {
+            Some(0) => (SubExp::Const(PrimValue::Bool(false)), SubExp::i64(1)),
+            Some(_) => (SubExp::Const(PrimValue::Bool(true)), stride),
             None => {
-                SubExp::Var(self.bind(b, "sgn", Type::Prim(PrimType::I64), Exp::UnOp(UnOp::Sgn, PrimType::I64, stride)))
+                let is_zero = self.cmp(b, CmpOp::Eq, PrimType::I64, stride, SubExp::i64(0));
+                let z = self.convert(b, PrimType::Bool, PrimType::I64, is_zero);
+                (self.not(b, is_zero), self.add64(b, stride, z))
             }
         };
+        // len = (end - start + stride - sgn(stride)) quot stride
+        let sgn = match const_i64(safe_stride) {
+            Some(s) => SubExp::i64(s.signum()),
+            None => SubExp::Var(self.bind(
+                b,
+                "sgn",
+                Type::Prim(PrimType::I64),
+                Exp::UnOp(UnOp::Sgn, PrimType::I64, safe_stride),
+            )),
+        };
         let dist = self.sub64(b, end, start);
-        let adj = self.sub64(b, stride, sgn);
+        let adj = self.sub64(b, safe_stride, sgn);
         let num = self.add64(b, dist, adj);
-        let len = self.binop(b, BinOp::Quot, PrimType::I64, num, stride);
-        let ok = self.cmp(b, CmpOp::Ge, PrimType::I64, len, SubExp::i64(0));
-        let nonzero = self.cmp(b, CmpOp::Ne, PrimType::I64, stride, SubExp::i64(0));
-        let ok = self.and(b, ok, nonzero);
-        self.assert(b, ok, "Invalid slice: the end lies before the start in the direction of the stride.");
-        DimIndex::Slice { start, len, stride }
+        let len = self.binop(b, BinOp::Quot, PrimType::I64, num, safe_stride);
+        // Valid: empty, or a positive length with the first and last elements in bounds.
+        let empty = self.cmp(b, CmpOp::Eq, PrimType::I64, len, SubExp::i64(0));
+        let positive = self.cmp(b, CmpOp::Gt, PrimType::I64, len, SubExp::i64(0));
+        let first_ok = self.in_bounds(b, start, n);
+        let m = self.sub64(b, len, SubExp::i64(1));
+        let m_s = self.mul64(b, m, safe_stride);
+        let last = self.add64(b, start, m_s);
+        let last_ok = self.in_bounds(b, last, n);
+        let inside = self.and(b, first_ok, last_ok);
+        let inside = self.and(b, positive, inside);
+        let ok = self.or(b, empty, inside);
+        let ok = self.and(b, nonzero, ok);
+        (DimIndex::Slice { start, len, stride }, ok, msg)
+    }
+
+    /// `0 <= i && i < n` for `i64` operands.
+    pub fn in_bounds(&mut self, b: &mut BodyBuilder, i: SubExp, n: SubExp) -> SubExp {
+        let lo = self.cmp(b, CmpOp::Le, PrimType::I64, SubExp::i64(0), i);
+        let hi = self.cmp(b, CmpOp::Lt, PrimType::I64, i, n);
+        self.and(b, lo, hi)
+    }
+
+    /// Asserts that an index with at least one slice is valid, with Futhark's
+    /// message: `Index [0:2, 1:0] out of bounds for array of shape [2][3].`
+    /// (`parts` are the dimensions' parts of the message, `shape` the
+    /// indexed dimensions' sizes). An index of fixed positions only is
+    /// checked by the IR's `Index` itself, with the same wording.
+    pub fn index_check(&mut self, b: &mut BodyBuilder, ok: SubExp, parts: Vec<Msg>, shape: &[SubExp]) {
+        let mut msg = Msg::default();
+        msg.text("Index [");
+        for (k, p) in parts.into_iter().enumerate() {
+            if k > 0 {
+                msg.text(", ");
+            }
+            msg.append(p);
+        }
+        msg.text("] out of bounds for array of shape ");
+        for d in shape {
+            msg.text("[");
+            msg.val(*d);
+            msg.text("]");
+        }
+        msg.text(".");
+        self.assert_msg(b, ok, msg);
     }
 
     /// Emits a run-time check unless it is statically true.
     pub fn assert(&mut self, b: &mut BodyBuilder, cond: SubExp, message: &str) {
+        let mut msg = Msg::default();
+        msg.text(message);
+        self.assert_msg(b, cond, msg);
+    }
+
+    /// Emits a run-time check with values in its message unless it is statically true.
+    pub fn assert_msg(&mut self, b: &mut BodyBuilder, cond: SubExp, msg: Msg) {
         if cond == SubExp::Const(PrimValue::Bool(true)) {
             return;
         }
-        b.push(Vec::new(), Exp::Assert { cond, message: message.to_string() });
+        b.push(Vec::new(), Exp::Assert { cond, message: msg.text, args: msg.args });
     }
 
     /// The number of elements of a range from `start` with stride `step`
@@ -329,27 +448,22 @@ impl<'a> Lowerer<'a> {
         step: SubExp,
         end: SubExp,
         kind: ogham_syntax::ast::RangeEnd,
-        message: &str,
+        message: Msg,
     ) -> SubExp {
         use ogham_syntax::ast::RangeEnd;
         let zero = SubExp::i64(0);
-        let (len, ok) = match kind {
+        // Validity first, so that an invalid range fails with its own message
+        // (and not an overflow or a division by zero in the length).
+        let ok = match kind {
             RangeEnd::UpToExclusive => {
                 let step_ok = self.cmp(b, CmpOp::Gt, PrimType::I64, step, zero);
                 let order_ok = self.cmp(b, CmpOp::Le, PrimType::I64, start, end);
-                let dist = self.checked_sub64(b, end, start);
-                let adj = self.sub64(b, step, SubExp::i64(1));
-                let num = self.checked_add64(b, dist, adj);
-                (self.binop(b, BinOp::Quot, PrimType::I64, num, step), self.and(b, step_ok, order_ok))
+                self.and(b, step_ok, order_ok)
             }
             RangeEnd::DownToExclusive => {
                 let step_ok = self.cmp(b, CmpOp::Lt, PrimType::I64, step, zero);
                 let order_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, start, end);
-                let dist = self.checked_sub64(b, start, end);
-                let mag = self.checked_sub64(b, zero, step);
-                let adj = self.sub64(b, mag, SubExp::i64(1));
-                let num = self.checked_add64(b, dist, adj);
-                (self.binop(b, BinOp::Quot, PrimType::I64, num, mag), self.and(b, step_ok, order_ok))
+                self.and(b, step_ok, order_ok)
             }
             RangeEnd::ToInclusive => {
                 let up = self.cmp(b, CmpOp::Gt, PrimType::I64, step, zero);
@@ -358,25 +472,41 @@ impl<'a> Lowerer<'a> {
                 let down = self.cmp(b, CmpOp::Lt, PrimType::I64, step, zero);
                 let down_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, start, end);
                 let down_ok = self.and(b, down, down_ok);
-                let ok = self.or(b, up_ok, down_ok);
-                // Divide by a non-zero stand-in when the range is invalid, so
-                // the failure is the assertion and not a division by zero.
-                let safe_step = match const_i64(step) {
-                    Some(s) if s != 0 => step,
-                    Some(_) => SubExp::i64(1),
-                    None => {
-                        let is_zero = self.cmp(b, CmpOp::Eq, PrimType::I64, step, zero);
-                        let z = self.convert(b, PrimType::Bool, PrimType::I64, is_zero);
-                        self.add64(b, step, z)
-                    }
-                };
-                let dist = self.checked_sub64(b, end, start);
-                let q = self.binop(b, BinOp::Quot, PrimType::I64, dist, safe_step);
-                (self.checked_add64(b, q, SubExp::i64(1)), ok)
+                self.or(b, up_ok, down_ok)
             }
         };
-        self.assert(b, ok, message);
-        len
+        self.assert_msg(b, ok, message);
+        // A valid range has a non-zero step; an invalid one (whose check
+        // failed, or was removed by `#[unsafe]`) divides by a stand-in.
+        let step = match const_i64(step) {
+            Some(s) if s != 0 => step,
+            Some(_) => SubExp::i64(1),
+            None => {
+                let is_zero = self.cmp(b, CmpOp::Eq, PrimType::I64, step, zero);
+                let z = self.convert(b, PrimType::Bool, PrimType::I64, is_zero);
+                self.add64(b, step, z)
+            }
+        };
+        match kind {
+            RangeEnd::UpToExclusive => {
+                let dist = self.checked_sub64(b, end, start);
+                let adj = self.sub64(b, step, SubExp::i64(1));
+                let num = self.checked_add64(b, dist, adj);
+                self.binop(b, BinOp::Quot, PrimType::I64, num, step)
+            }
+            RangeEnd::DownToExclusive => {
+                let dist = self.checked_sub64(b, start, end);
+                let mag = self.checked_sub64(b, zero, step);
+                let adj = self.sub64(b, mag, SubExp::i64(1));
+                let num = self.checked_add64(b, dist, adj);
+                self.binop(b, BinOp::Quot, PrimType::I64, num, mag)
+            }
+            RangeEnd::ToInclusive => {
+                let dist = self.checked_sub64(b, end, start);
+                let q = self.binop(b, BinOp::Quot, PrimType::I64, dist, step);
+                self.checked_add64(b, q, SubExp::i64(1))
+            }
+        }
     }
 }
 
@@ -396,27 +526,66 @@ mod tests {
     #[test]
     fn constant_slices_fold() {
         with_lowerer(|l, b| {
+            let valid = SubExp::Const(PrimValue::Bool(true));
             // xs[::-1] of 5 elements: from 4, 5 elements, stride -1.
-            let d = l.slice_dim(b, SubExp::i64(5), None, None, Some(SubExp::i64(-1)));
+            let (d, ok, _) = l.slice_dim(b, SubExp::i64(5), None, None, Some(SubExp::i64(-1)));
             assert_eq!(d, DimIndex::Slice { start: SubExp::i64(4), len: SubExp::i64(5), stride: SubExp::i64(-1) });
+            assert_eq!(ok, valid);
             // xs[1:6:2]: 1, 3, 5.
-            let d = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(1)), Some(SubExp::i64(6)), Some(SubExp::i64(2)));
+            let (d, ok, msg) =
+                l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(1)), Some(SubExp::i64(6)), Some(SubExp::i64(2)));
             assert_eq!(d, DimIndex::Slice { start: SubExp::i64(1), len: SubExp::i64(3), stride: SubExp::i64(2) });
+            assert_eq!((ok, msg.text.as_str()), (valid, "1:6:2"));
             // xs[3:3] is empty.
-            let d = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(3)), Some(SubExp::i64(3)), None);
+            let (d, ok, _) = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(3)), Some(SubExp::i64(3)), None);
             assert_eq!(d, DimIndex::Slice { start: SubExp::i64(3), len: SubExp::i64(0), stride: SubExp::i64(1) });
+            assert_eq!(ok, valid);
             assert!(b.stms.is_empty(), "constant slices need no statements");
         });
     }
 
     #[test]
-    fn invalid_constant_slice_asserts() {
+    fn invalid_constant_slices_fold_to_false() {
         with_lowerer(|l, b| {
-            l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(5)), Some(SubExp::i64(2)), None);
+            let invalid = SubExp::Const(PrimValue::Bool(false));
+            // Backwards, past the end, a zero stride.
+            let (_, ok, msg) = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(5)), Some(SubExp::i64(2)), None);
+            assert_eq!((ok, msg.text.as_str()), (invalid, "5:2"));
+            let (_, ok, msg) = l.slice_dim(b, SubExp::i64(9), Some(SubExp::i64(5)), None, None);
+            assert_eq!((ok, msg.text.as_str()), (SubExp::Const(PrimValue::Bool(true)), "5:"));
+            let (_, ok, _) = l.slice_dim(b, SubExp::i64(3), Some(SubExp::i64(1)), Some(SubExp::i64(5)), None);
+            assert_eq!(ok, invalid);
+            let (_, ok, msg) =
+                l.slice_dim(b, SubExp::i64(5), Some(SubExp::i64(0)), Some(SubExp::i64(1)), Some(SubExp::i64(0)));
+            assert_eq!((ok, msg.text.as_str()), (invalid, "0:1:0"));
+            let (_, ok, msg) = l.slice_dim(b, SubExp::i64(5), None, Some(SubExp::i64(1)), Some(SubExp::i64(0)));
+            assert_eq!((ok, msg.text.as_str()), (invalid, ":1:0"));
+            // The whole index's check: one assertion with Futhark's message.
+            l.index_check(b, invalid, vec![msg], &[SubExp::i64(5)]);
             assert!(matches!(
                 b.stms.last().map(|s| &s.exp),
-                Some(Exp::Assert { cond: SubExp::Const(PrimValue::Bool(false)), .. })
+                Some(Exp::Assert { cond: SubExp::Const(PrimValue::Bool(false)), message, args })
+                    if message == "Index [:1:0] out of bounds for array of shape [5]." && args.is_empty()
             ));
+        });
+    }
+
+    #[test]
+    fn messages_place_values() {
+        with_lowerer(|l, b| {
+            let v = SubExp::Var(l.param("i", ogham_ir::Type::Prim(PrimType::I64)).name);
+            let mut m = Msg::default();
+            m.text("Range ");
+            m.val(v);
+            m.text("...");
+            m.val(SubExp::i64(-2));
+            m.text(" is invalid.");
+            assert_eq!(m, Msg { text: "Range ...-2 is invalid.".to_string(), args: vec![(6, v)] });
+            let mut outer = Msg::default();
+            outer.text("[");
+            outer.append(m);
+            assert_eq!(outer.args, vec![(7, v)]);
+            let _ = b;
         });
     }
 
@@ -467,7 +636,7 @@ mod tests {
         use ogham_syntax::ast::RangeEnd;
         with_lowerer(|l, b| {
             let len = |l: &mut Lowerer<'_>, b: &mut BodyBuilder, s, st, e, k| {
-                l.range_len(b, SubExp::i64(s), SubExp::i64(st), SubExp::i64(e), k, "bad")
+                l.range_len(b, SubExp::i64(s), SubExp::i64(st), SubExp::i64(e), k, Msg::default())
             };
             assert_eq!(len(l, b, 0, 1, 5, RangeEnd::UpToExclusive), SubExp::i64(5));
             assert_eq!(len(l, b, 1, 2, 9, RangeEnd::ToInclusive), SubExp::i64(5));

@@ -10,6 +10,7 @@ use ogham_syntax::ast::{DimIndex, Expr, ExprKind, Literal, NodeId, Pat, RecordFi
 use ogham_syntax::Span;
 use ogham_types::{Builtin, DefId, Resolution};
 
+use crate::arith::Msg;
 use crate::types::array_type;
 use crate::value::{FunVal, RType, Scope, Val};
 use crate::{internal, unsupported, LResult, Lowerer, MAX_INLINE_DEPTH};
@@ -633,17 +634,25 @@ impl<'a> Lowerer<'a> {
         let s64 = self.to_i64(b, s);
         let step64 = self.to_i64(b, step);
         let e64 = self.to_i64(b, en);
-        let form = match (kind, second.is_some()) {
-            (RangeEnd::UpToExclusive, false) => "a..<b",
-            (RangeEnd::UpToExclusive, true) => "a..s..<b",
-            (RangeEnd::DownToExclusive, false) => "a..>b",
-            (RangeEnd::DownToExclusive, true) => "a..s..>b",
-            (RangeEnd::ToInclusive, false) => "a...b",
-            (RangeEnd::ToInclusive, true) => "a..s...b",
-        };
+        // Futhark's message, with the values: `Range 1..1...5 is invalid.`
+        let mut msg = Msg::default();
+        msg.text("Range ");
+        msg.val(s64);
+        if let Some(x) = second {
+            msg.text("..");
+            let x64 = self.to_i64(b, x);
+            msg.val(x64);
+        }
+        msg.text(match kind {
+            RangeEnd::UpToExclusive => "..<",
+            RangeEnd::DownToExclusive => "..>",
+            RangeEnd::ToInclusive => "...",
+        });
+        msg.val(e64);
+        msg.text(" is invalid.");
         let saved = b.span;
         b.span = e.span;
-        let len = self.range_len(b, s64, step64, e64, kind, &format!("Range {form} is invalid."));
+        let len = self.range_len(b, s64, step64, e64, kind, msg);
         b.span = saved;
         let ty = IrType::Array { elem: t, shape: vec![len] };
         Ok(Val::Leaf(SubExp::Var(self.bind(b, "range", ty, Exp::Iota { n: len, start: s, step, elem: t }))))
@@ -659,13 +668,19 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> LResult<Vec<IrDimIndex>> {
         let mut out = Vec::with_capacity(dims.len());
+        // The validity of the whole index and its message, checked at once
+        // when it has a slice (as Futhark does).
+        let mut ok = SubExp::Const(PrimValue::Bool(true));
+        let mut parts = Vec::with_capacity(dims.len());
         for (k, d) in dims.iter().enumerate() {
             let n = *shape.get(k).ok_or_else(|| internal(span, "more indices than dimensions"))?;
             match d {
                 DimIndex::Index(i) => {
                     let v = self.expr(b, sc, i)?;
                     let v = leaf(&v, i.span)?;
-                    out.push(IrDimIndex::Fix(self.to_i64(b, v)));
+                    let i = self.to_i64(b, v);
+                    out.push(IrDimIndex::Fix(i));
+                    parts.push(Msg::default());
                 }
                 DimIndex::Slice { start, end, stride } => {
                     let part = |this: &mut Self, b: &mut BodyBuilder, x: &'a Option<Expr>| -> LResult<Option<SubExp>> {
@@ -681,9 +696,22 @@ impl<'a> Lowerer<'a> {
                     let s = part(self, b, start)?;
                     let en = part(self, b, end)?;
                     let st = part(self, b, stride)?;
-                    out.push(self.slice_dim(b, n, s, en, st));
+                    let (d, d_ok, part) = self.slice_dim(b, n, s, en, st);
+                    out.push(d);
+                    ok = self.and(b, ok, d_ok);
+                    parts.push(part);
                 }
             }
+        }
+        if out.iter().any(|d| matches!(d, IrDimIndex::Slice { .. })) {
+            for (k, (d, part)) in out.iter().zip(parts.iter_mut()).enumerate() {
+                if let IrDimIndex::Fix(i) = d {
+                    part.val(*i);
+                    let in_bounds = self.in_bounds(b, *i, shape[k]);
+                    ok = self.and(b, ok, in_bounds);
+                }
+            }
+            self.index_check(b, ok, parts, &shape[..out.len()]);
         }
         Ok(out)
     }
@@ -784,12 +812,10 @@ impl<'a> Lowerer<'a> {
         if shapes.len() != leaves.len() {
             return Ok(v);
         }
-        let target_name = match &e.kind {
-            ExprKind::Coerce(..) | ExprKind::Ascribe(..) => {
-                self.info.expr_types.get(&e.id).map(crate::types::type_name).unwrap_or_default()
-            }
-            _ => String::new(),
-        };
+        // Futhark's message, with the sizes of the value and of the type:
+        // `Value of (desugared) shape [2][2] cannot match shape of type "[1][4]i32".`
+        let mut target_msg = Msg::default();
+        rtype_msg(target, &mut target_msg);
         let mut results = Vec::with_capacity(leaves.len());
         let mut changed = false;
         for (l, (_, want)) in leaves.iter().zip(&shapes) {
@@ -801,19 +827,29 @@ impl<'a> Lowerer<'a> {
             }
             let mut new_shape = have.clone();
             let mut leaf_changed = false;
+            let mut ok = SubExp::Const(PrimValue::Bool(true));
             for (k, w) in want.iter().enumerate() {
                 if let Some(w) = w {
                     if *w != have[k] {
-                        let ok = self.cmp(b, CmpOp::Eq, PrimType::I64, have[k], *w);
-                        self.assert(
-                            b,
-                            ok,
-                            &format!("Value does not match the shape of type {target_name} (dimension {k} differs)."),
-                        );
+                        let eq = self.cmp(b, CmpOp::Eq, PrimType::I64, have[k], *w);
+                        ok = self.and(b, ok, eq);
                         new_shape[k] = *w;
                         leaf_changed = true;
                     }
                 }
+            }
+            if leaf_changed {
+                let mut msg = Msg::default();
+                msg.text("Value of (desugared) shape ");
+                for d in &have {
+                    msg.text("[");
+                    msg.val(*d);
+                    msg.text("]");
+                }
+                msg.text(" cannot match shape of type \"");
+                msg.append(target_msg.clone());
+                msg.text("\".");
+                self.assert_msg(b, ok, msg);
             }
             if leaf_changed {
                 changed = true;
@@ -828,6 +864,64 @@ impl<'a> Lowerer<'a> {
             return Ok(v);
         }
         Ok(v.rebuild(&mut results.into_iter()))
+    }
+}
+
+/// A type as Futhark writes it in run-time errors: known sizes as their
+/// values, unknown ones as `[]`.
+fn rtype_msg(t: &RType, msg: &mut Msg) {
+    match t {
+        RType::Prim(p) => msg.text(p.name()),
+        RType::Array { elem, shape } => {
+            for d in shape {
+                msg.text("[");
+                if let Some(d) = d {
+                    msg.val(*d);
+                }
+                msg.text("]");
+            }
+            rtype_msg(elem, msg);
+        }
+        RType::Record(fields) => {
+            let tuple = fields.len() != 1 && (0..fields.len()).all(|i| fields.contains_key(&i.to_string()));
+            if tuple {
+                msg.text("(");
+                for i in 0..fields.len() {
+                    if i > 0 {
+                        msg.text(", ");
+                    }
+                    if let Some(f) = fields.get(&i.to_string()) {
+                        rtype_msg(f, msg);
+                    }
+                }
+                msg.text(")");
+            } else {
+                msg.text("{");
+                for (k, (name, f)) in fields.iter().enumerate() {
+                    if k > 0 {
+                        msg.text(", ");
+                    }
+                    msg.text(name);
+                    msg.text(": ");
+                    rtype_msg(f, msg);
+                }
+                msg.text("}");
+            }
+        }
+        RType::Sum(cs) => {
+            for (k, (name, ts)) in cs.iter().enumerate() {
+                if k > 0 {
+                    msg.text(" | ");
+                }
+                msg.text("#");
+                msg.text(name);
+                for t in ts {
+                    msg.text(" ");
+                    rtype_msg(t, msg);
+                }
+            }
+        }
+        RType::Arrow(..) => msg.text("#<fun>"),
     }
 }
 

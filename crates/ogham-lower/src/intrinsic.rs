@@ -11,6 +11,7 @@ use ogham_ir::{
 };
 use ogham_syntax::Span;
 
+use crate::arith::Msg;
 use crate::expr::{array_leaves, leaf};
 use crate::types::array_type;
 use crate::value::{RType, Val};
@@ -152,6 +153,22 @@ impl<'a> Lowerer<'a> {
                     (None, Some(m)) => (self.binop(b, BinOp::Quot, PrimType::I64, total, m), m),
                     (None, None) => return Err(unsupported(span, "unflatten to sizes that are not known here")),
                 };
+                // Futhark's check and message (the reshape checks again).
+                let nm = self.mul64(b, n, m);
+                let same = self.cmp(b, CmpOp::Eq, PrimType::I64, total, nm);
+                let n_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, n, SubExp::i64(0));
+                let m_ok = self.cmp(b, CmpOp::Ge, PrimType::I64, m, SubExp::i64(0));
+                let ok = self.and(b, n_ok, m_ok);
+                let ok = self.and(b, same, ok);
+                let mut msg = Msg::default();
+                msg.text("Cannot unflatten array of shape [");
+                msg.val(total);
+                msg.text("] to array of shape [");
+                msg.val(n);
+                msg.text("][");
+                msg.val(m);
+                msg.text("]");
+                self.assert_msg(b, ok, msg);
                 let mut out = Vec::new();
                 for x in leaves {
                     let t = self.se_type(SubExp::Var(x));

@@ -16,9 +16,9 @@
 //! * Shift amounts are read in the operand type; an amount that is negative or
 //!   at least the bit width shifts every bit out: `<<` and `>>>` give 0, `>>`
 //!   gives 0 or −1 (the sign fill) for signed types and 0 for unsigned ones.
-//! * Float → integer conversion truncates toward zero and saturates at the
-//!   target type's bounds, like Rust's `as`: NaN becomes 0, ±∞ and every
-//!   out-of-range value the nearest bound.
+//! * Float → integer conversion is Futhark's: NaN and ±∞ become 0; a finite
+//!   value is truncated toward zero and wrapped modulo 2^bits (−1.0 → `u32`
+//!   is 4294967295; Futhark leaves finite out-of-range values undefined).
 //! * Float `%` is the floored modulus (result has the sign of the divisor),
 //!   `%%` (`Rem`) is C's `fmod` (sign of the dividend), `//` (`Quot`) is the
 //!   truncated quotient.
@@ -855,13 +855,29 @@ pub fn from_bits(t: PrimType, bits: u64) -> PrimValue {
     }
 }
 
-/// Float → integer: truncate toward zero, saturating at the type's bounds; NaN gives 0.
-/// (Exactly Rust's float-to-integer `as`, which `PrimValue::from_f64` uses.)
+/// Float → integer as Futhark does it: NaN and ±∞ give 0; a finite value is
+/// truncated toward zero and wrapped modulo 2^bits (so `-1.0` becomes the
+/// largest unsigned value, as C's `(uint32_t)(int32_t)x` gives in Futhark's
+/// runtime).
 fn float_to_int(to: PrimType, x: f64) -> PrimValue {
-    if to.is_int() {
-        PrimValue::from_f64(to, x)
+    if !to.is_int() || !x.is_finite() {
+        return PrimValue::zero(to);
+    }
+    from_bits(to, wrapped_integer_bits(x.trunc()))
+}
+
+/// The low 64 bits of the two's-complement form of `t`, a finite integral float.
+fn wrapped_integer_bits(t: f64) -> u64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if t.abs() < TWO_63 {
+        return t as i64 as u64;
+    }
+    // |t| ≥ 2^63: `t % 2^64` is exact (an integral multiple of 2^11), with |r| < 2^64.
+    let r = t % 18_446_744_073_709_551_616.0;
+    if r >= 0.0 {
+        r as u64
     } else {
-        PrimValue::zero(to)
+        (-r as u64).wrapping_neg()
     }
 }
 
@@ -1189,13 +1205,20 @@ mod tests {
         assert_eq!(conv(T::I64, T::F32, V::I64(tricky)), V::F32(((1u64 << 60) + (1u64 << 37)) as f32));
         assert_eq!(conv(T::F64, T::I32, V::F64(-2.9)), V::I32(-2));
         assert_eq!(conv(T::F64, T::I32, V::F64(f64::NAN)), V::I32(0));
-        // Out of range saturates, like Rust's `as`.
-        assert_eq!(conv(T::F32, T::I64, V::F32(f32::INFINITY)), V::I64(i64::MAX));
-        assert_eq!(conv(T::F32, T::I32, V::F32(f32::NEG_INFINITY)), V::I32(i32::MIN));
-        assert_eq!(conv(T::F64, T::U8, V::F64(-1.5)), V::U8(0));
-        assert_eq!(conv(T::F64, T::I8, V::F64(300.7)), V::I8(127));
-        assert_eq!(conv(T::F64, T::I64, V::F64(1e30)), V::I64(i64::MAX));
-        assert_eq!(conv(T::F64, T::U64, V::F64(2f64.powi(120) * 3.0)), V::U64(u64::MAX));
+        // ±∞ give 0; finite values truncate and wrap modulo 2^bits.
+        assert_eq!(conv(T::F32, T::I64, V::F32(f32::INFINITY)), V::I64(0));
+        assert_eq!(conv(T::F32, T::I32, V::F32(f32::NEG_INFINITY)), V::I32(0));
+        assert_eq!(conv(T::F32, T::U32, V::F32(-1.0)), V::U32(u32::MAX));
+        assert_eq!(conv(T::F32, T::U32, V::F32(-3.5)), V::U32(u32::MAX - 2));
+        assert_eq!(conv(T::F64, T::U8, V::F64(-1.5)), V::U8(255));
+        assert_eq!(conv(T::F64, T::I8, V::F64(300.7)), V::I8(44));
+        assert_eq!(conv(T::F64, T::U32, V::F64(3e9)), V::U32(3_000_000_000));
+        assert_eq!(conv(T::F64, T::U64, V::F64(1.5e19)), V::U64(15_000_000_000_000_000_000));
+        // 2^64 + 2^12 wraps to 2^12; −(2^64 + 2^12) to −2^12.
+        assert_eq!(conv(T::F64, T::I64, V::F64(2f64.powi(64) + 4096.0)), V::I64(4096));
+        assert_eq!(conv(T::F64, T::I64, V::F64(-(2f64.powi(64) + 4096.0))), V::I64(-4096));
+        assert_eq!(conv(T::F64, T::U64, V::F64(2f64.powi(120) * 3.0)), V::U64(0));
+        assert_eq!(conv(T::F64, T::I64, V::F64(-(2f64.powi(63)))), V::I64(i64::MIN));
         assert_eq!(conv(T::F32, T::U16, V::F32(f32::NAN)), V::U16(0));
         assert_eq!(conv(T::Bool, T::F32, V::Bool(true)), V::F32(1.0));
         assert_eq!(conv(T::I32, T::Bool, V::I32(256)), V::Bool(true));

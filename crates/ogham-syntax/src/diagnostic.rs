@@ -2,7 +2,8 @@
 //!
 //! A diagnostic has a stable kebab-case name (documented in `docs/errors.md`),
 //! a primary span, a message, and optional secondary labelled spans and
-//! notes. Rendering shows `Error[name] at file:line:col: message` followed by
+//! notes. Rendering shows `Error[name] at file:line:col-col2: message` (the
+//! location in Futhark's form, [`SourceMap::span_location`]) followed by
 //! the source line with a caret underline, so `-- error:` regexes in test
 //! blocks can match either the name or the message.
 
@@ -58,10 +59,10 @@ impl Diagnostic {
             Severity::Error => "Error",
             Severity::Warning => "Warning",
         };
-        let mut out = format!("{kind}[{}] at {}: {}\n", self.name, sources.location(self.span), self.message);
+        let mut out = format!("{kind}[{}] at {}: {}\n", self.name, sources.span_location(self.span), self.message);
         render_snippet(&mut out, sources, self.span, None);
         for (span, label) in &self.labels {
-            out.push_str(&format!("  note at {}: {label}\n", sources.location(*span)));
+            out.push_str(&format!("  note at {}: {label}\n", sources.span_location(*span)));
             render_snippet(&mut out, sources, *span, None);
         }
         for note in &self.notes {

@@ -34,7 +34,7 @@ pub fn parse_program(file: FileId, text: &str, ids: &mut NodeIds) -> (Program, V
 
 fn parse_program_here(file: FileId, text: &str, ids: &mut NodeIds) -> (Program, Vec<Diagnostic>) {
     let lexed = lex(file, text);
-    let mut parser = Parser::new(lexed.tokens, lexed.docs, ids);
+    let mut parser = Parser::new(text, lexed.tokens, lexed.docs, ids);
     let program = parser.program();
     let mut diagnostics = lexed.diagnostics;
     diagnostics.extend(parser.diagnostics);
@@ -98,7 +98,7 @@ fn parse_whole<T>(
     parse: impl FnOnce(&mut Parser) -> PResult<T>,
 ) -> Result<T, Vec<Diagnostic>> {
     let lexed = lex(file, text);
-    let mut parser = Parser::new(lexed.tokens, lexed.docs, ids);
+    let mut parser = Parser::new(text, lexed.tokens, lexed.docs, ids);
     let result =
         parse(&mut parser).and_then(
             |value| {
@@ -191,7 +191,12 @@ enum LetBinding {
     Function { name: Binder, type_params: Vec<TypeParam>, params: Vec<Pat>, ret: Option<TypeExp>, value: Expr },
 }
 
+/// Futhark's message for `!` in a binding position.
+const PREFIX_BANG: &str = "'!' is a prefix operator and cannot be used as infix operator.";
+
 struct Parser<'a> {
+    /// The source text, for quoting tokens in messages.
+    text: &'a str,
     tokens: Vec<Token>,
     docs: Vec<String>,
     pos: usize,
@@ -203,9 +208,9 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(tokens: Vec<Token>, docs: Vec<String>, ids: &'a mut NodeIds) -> Parser<'a> {
+    fn new(text: &'a str, tokens: Vec<Token>, docs: Vec<String>, ids: &'a mut NodeIds) -> Parser<'a> {
         let prev_span = tokens.first().map(|t| Span { end: t.span.start, ..t.span }).unwrap_or_default();
-        Parser { tokens, docs, pos: 0, ids, diagnostics: Vec::new(), depth: 0, prev_span }
+        Parser { text, tokens, docs, pos: 0, ids, diagnostics: Vec::new(), depth: 0, prev_span }
     }
 
     // ----- token access ---------------------------------------------------
@@ -276,14 +281,29 @@ impl<'a> Parser<'a> {
         self.expect(&TokenKind::Keyword(keyword))
     }
 
-    /// Reports "expected `what`, found …" at the current token, unless the
-    /// token is a lexical error that was already reported.
+    /// Reports "Unexpected token: 'x'; expected `what`." (Futhark's wording
+    /// first) at the current token, unless the token is a lexical error that
+    /// was already reported.
     fn fail<T>(&mut self, what: &str) -> PResult<T> {
         let token = self.token();
-        if token.kind != TokenKind::Error {
-            let message = format!("expected {what}, found {}", describe(&token.kind));
-            self.diagnostics.push(Diagnostic::error(PARSE_ERROR, token.span, message));
-        }
+        let message = match &token.kind {
+            TokenKind::Error => return Err(Stop),
+            TokenKind::Eof => format!("Unexpected end of file; expected {what}."),
+            // A declaration keyword where a `let` wanted its `in`.
+            TokenKind::Keyword(k @ (Keyword::Def | Keyword::Type | Keyword::Module)) if what == "`in`" => {
+                format!("Unexpected \"{}\" - missing \"in\"?", k.as_str())
+            }
+            kind => {
+                let quoted = self
+                    .text
+                    .get(token.span.start as usize..token.span.end as usize)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .unwrap_or_else(|| describe(kind));
+                format!("Unexpected token: '{quoted}'; expected {what}.")
+            }
+        };
+        self.diagnostics.push(Diagnostic::error(PARSE_ERROR, token.span, message));
         Err(Stop)
     }
 
@@ -713,6 +733,9 @@ impl<'a> Parser<'a> {
             if !q.is_empty() {
                 return self.error_at(self.since(open), "an operator definition cannot have a qualified name");
             }
+            if sym == "!" {
+                return self.error_at(self.since(open), PREFIX_BANG);
+            }
             let name = Name { text: sym, span: self.since(open) };
             let name = self.binder(name);
             let type_params = self.type_params()?;
@@ -728,9 +751,13 @@ impl<'a> Parser<'a> {
             // `def (a: t) +^ (b: t) = …`
             let lhs = self.pattern_atom()?;
             let name = match self.peek().clone() {
-                TokenKind::Symbol(q, sym) if q.is_empty() => {
+                TokenKind::Symbol(q, sym) if q.is_empty() && sym != "!" => {
                     let span = self.bump().span;
                     Name { text: sym, span }
+                }
+                TokenKind::Symbol(q, _) if q.is_empty() => {
+                    let span = self.span();
+                    return self.error_at(span, PREFIX_BANG);
                 }
                 _ => return self.fail("an operator symbol"),
             };
@@ -741,6 +768,11 @@ impl<'a> Parser<'a> {
             return self.fail("a name");
         };
         let ret = if self.eat(&TokenKind::Colon) { Some(self.type_exp()?) } else { None };
+        if matches!(self.peek(), TokenKind::Symbol(q, sym) if q.is_empty() && sym == "!") {
+            // `def x ! y = …`
+            let span = self.span();
+            return self.error_at(span, PREFIX_BANG);
+        }
         self.expect(&TokenKind::Equals)?;
         let body = self.expr()?;
         Ok(ValueDec { entry, name, type_params, params, ret, body, attrs, doc, span: self.since(start) })

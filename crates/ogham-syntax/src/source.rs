@@ -1,7 +1,7 @@
 //! Source files and byte spans into them.
 //!
 //! Every AST node, IR statement and diagnostic carries a [`Span`]; the
-//! [`SourceMap`] turns spans back into `file:line:col` and source lines for
+//! [`SourceMap`] turns spans back into `file:line:col(-col2)` and source lines for
 //! rendering. The prelude is a file like any other.
 
 use std::fmt;
@@ -108,6 +108,28 @@ impl SourceMap {
             Some(f) => {
                 let (l, c) = f.line_col(span.start);
                 format!("{}:{}:{}", f.name, l, c)
+            }
+            None => "<unknown location>".to_string(),
+        }
+    }
+
+    /// Futhark's style of compile-error location: `file:line:col-col2` for a
+    /// span on one line (`col2` one past its last character),
+    /// `file:line:col-line2:col2` for one over several lines, and
+    /// `file:line:col` for an empty span.
+    pub fn span_location(&self, span: Span) -> String {
+        match self.file(span.file) {
+            Some(f) => {
+                let (l1, c1) = f.line_col(span.start);
+                if span.end <= span.start {
+                    return format!("{}:{}:{}", f.name, l1, c1);
+                }
+                let (l2, c2) = f.line_col(span.end);
+                if l1 == l2 {
+                    format!("{}:{}:{}-{}", f.name, l1, c1, c2)
+                } else {
+                    format!("{}:{}:{}-{}:{}", f.name, l1, c1, l2, c2)
+                }
             }
             None => "<unknown location>".to_string(),
         }

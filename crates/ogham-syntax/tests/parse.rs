@@ -516,23 +516,35 @@ fn update_paths_desugar() {
 
 #[test]
 fn error_messages() {
-    assert_eq!(errors("def f x = let y = x + 1 then"), vec!["parse-error: expected `in`, found `then`"]);
+    assert_eq!(errors("def f x = let y = x + 1 then"), vec!["parse-error: Unexpected token: 'then'; expected `in`."]);
     // `let y 1 …` is a local function with a literal parameter.
-    assert_eq!(errors("def f x = let y 1 in y"), vec!["parse-error: expected `=`, found `in`"]);
-    assert_eq!(errors("def f x = let y \"s\" in y"), vec!["parse-error: expected `=`, found `in`"]);
-    assert_eq!(errors("def f x = let (y, 1 = x in y"), vec!["parse-error: expected `)`, found `=`"]);
-    assert_eq!(errors("def f = (1, 2"), vec!["parse-error: expected `)`, found end of file"]);
-    assert_eq!(errors("def f = if x then y"), vec!["parse-error: expected `else`, found end of file"]);
-    assert_eq!(errors("x = 1"), vec!["parse-error: expected a declaration, found `x`"]);
+    assert_eq!(errors("def f x = let y 1 in y"), vec!["parse-error: Unexpected token: 'in'; expected `=`."]);
+    assert_eq!(errors("def f x = let y \"s\" in y"), vec!["parse-error: Unexpected token: 'in'; expected `=`."]);
+    assert_eq!(errors("def f x = let (y, 1 = x in y"), vec!["parse-error: Unexpected token: '='; expected `)`."]);
+    assert_eq!(errors("def f = (1, 2"), vec!["parse-error: Unexpected end of file; expected `)`."]);
+    assert_eq!(errors("def f = if x then y"), vec!["parse-error: Unexpected end of file; expected `else`."]);
+    assert_eq!(errors("x = 1"), vec!["parse-error: Unexpected token: 'x'; expected a declaration."]);
     assert_eq!(errors("def x = 1 @ 2"), vec!["lexical-error: unexpected character `@`"]);
     assert_eq!(errors("def s = \"abc"), vec!["lexical-error: unterminated string literal"]);
     assert_eq!(errors("def s = 12abc"), vec!["lexical-error: invalid suffix `abc` on a numeric literal"]);
     assert_eq!(errors("def s = 1.5i32"), vec!["lexical-error: a decimal literal cannot have the integer suffix `i32`"]);
     assert_eq!(errors("def s = \"\\q\""), vec!["lexical-error: unknown escape sequence `\\q`"]);
     assert_eq!(errors("def s = 99999999999999999999999"), vec!["lexical-error: integer literal is too large"]);
-    assert_eq!(errors("def f = (x).(y)"), vec!["parse-error: expected a module name before `.(`, found `.`"]);
-    assert_eq!(errors("module type S = { val x }"), vec!["parse-error: expected `:`, found `}`"]);
-    assert_eq!(expr_error("1 2 )"), vec!["parse-error: expected end of input, found `)`"]);
+    assert_eq!(
+        errors("def f = (x).(y)"),
+        vec!["parse-error: Unexpected token: '.'; expected a module name before `.(`."]
+    );
+    assert_eq!(errors("module type S = { val x }"), vec!["parse-error: Unexpected token: '}'; expected `:`."]);
+    assert_eq!(expr_error("1 2 )"), vec!["parse-error: Unexpected token: ')'; expected end of input."]);
+    // Futhark's wording for a `let` without `in` before a declaration, and for `!` in a binding position.
+    assert_eq!(errors("def f x = let y = x\ndef g = 1"), vec!["parse-error: Unexpected \"def\" - missing \"in\"?"]);
+    assert_eq!(errors("def f x = let y = x\ntype t = i32"), vec!["parse-error: Unexpected \"type\" - missing \"in\"?"]);
+    let bang = "parse-error: '!' is a prefix operator and cannot be used as infix operator.";
+    assert_eq!(errors("def x ! y = x"), vec![bang]);
+    assert_eq!(errors("def (!) x y = x"), vec![bang]);
+    assert_eq!(errors("def (x: i32) ! (y: i32) = x"), vec![bang]);
+    // An operator that merely starts with `!` is fine.
+    assert!(errors("def (!^) x y = x").is_empty());
 }
 
 #[test]

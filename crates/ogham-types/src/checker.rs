@@ -206,6 +206,9 @@ pub struct Checker {
     pub store: Store,
     pub names: Names,
     pub diags: Vec<Diagnostic>,
+    /// Warnings, kept apart from `diags` (whose length tells whether a
+    /// check found errors); shown only with errors.
+    pub warnings: Vec<Diagnostic>,
     pub info: TypeInfo,
     pub globals: Vec<GlobalDef>,
     /// The binders of `globals`, for the scope tests of sizes.
@@ -276,6 +279,7 @@ impl Checker {
             store: Store::default(),
             names: Names::new(),
             diags: Vec::new(),
+            warnings: Vec::new(),
             info: TypeInfo::default(),
             globals: Vec::new(),
             global_binders: HashSet::new(),
@@ -769,7 +773,11 @@ impl Checker {
             self.check_function(&vd.type_params, &vd.params, vd.ret.as_ref(), &vd.body, vd.name.name.span);
         let implicit_sizes = self.implicit_sizes.take().unwrap_or_default();
 
-        self.finalise_definition();
+        // The type variables of the definition's own type: defaulting one
+        // of them changes the definition's type, which Futhark warns about.
+        let mut top_vars = Vec::new();
+        ty::type_vars_in(&self.store.resolve(&fun_ty), &mut top_vars);
+        self.finalise_definition(&top_vars);
         let mut implicit_sizes = implicit_sizes;
         self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
         for (d, span, what) in std::mem::take(&mut self.pending.context_sizes) {
@@ -1163,8 +1171,9 @@ impl Checker {
     }
 
     /// Defaults overloaded types, checks literals, resolves operators and
-    /// checks matches; run once per top-level definition.
-    pub fn finalise_definition(&mut self) {
+    /// checks matches; run once per top-level definition. Defaulting one of
+    /// `top_vars` (the variables of the definition's type) gives a warning.
+    pub fn finalise_definition(&mut self, top_vars: &[u32]) {
         // Retry deferred size equations now that more is known.
         for _ in 0..3 {
             let eqs = std::mem::take(&mut self.pending_sizes);
@@ -1231,6 +1240,14 @@ impl Checker {
                 Constraint::None | Constraint::Eq => None,
             };
             if let Some(t) = default {
+                if let (Ty::Prim(p @ (PrimType::I32 | PrimType::F64)), true) = (&t, top_vars.contains(&v)) {
+                    let origin = self.store.var(v).origin;
+                    self.warnings.push(Diagnostic::warning(
+                        "ambiguous-type-defaulted",
+                        origin,
+                        format!("Defaulting ambiguous type to {p}."),
+                    ));
+                }
                 self.store.set_binding(v, t);
             }
         }

@@ -386,7 +386,7 @@ impl Checker {
                 _ => {}
             }
         }
-        self.error("unknown-type", q.span, format!("Unknown type `{q}`."));
+        self.error("unknown-type", q.span, format!("Unknown type \"{q}\"."));
         Ty::Error
     }
 

@@ -57,7 +57,10 @@ pub fn check(files: &[CheckInput<'_>]) -> Result<TypeInfo, Vec<Diagnostic>> {
     let mut checker = checker::Checker::new();
     checker.check_files(files);
     if checker.diags.iter().any(|d| d.severity == ogham_syntax::Severity::Error) {
-        Err(checker.diags)
+        // Warnings (Futhark prints them too) after the errors, which matter more.
+        let mut diags = checker.diags;
+        diags.extend(checker.warnings);
+        Err(diags)
     } else {
         Ok(checker.info)
     }

@@ -740,10 +740,18 @@ impl Checker {
             let name = self.names.get(&p).cloned().unwrap_or_else(|| "a".to_string());
             let shown = self.names.get(&id).cloned().unwrap_or_default();
             let what = if l == Liftedness::Lifted { "lifted" } else { "size-lifted" };
+            // Futhark's wording follows: an unlifted parameter's values may be array elements.
+            let futhark = if self.lifted_params.contains(&p) {
+                "is lifted and may be a functional type"
+            } else {
+                "is lifted and cannot be an array element"
+            };
             self.error(
                 "lifted-instantiation",
                 span,
-                format!("Cannot instantiate type parameter \"{name}\" with {what} type `{shown}`: it is not declared {what}."),
+                format!(
+                    "Cannot instantiate type parameter \"{name}\" with {what} type `{shown}`: it is not declared {what}. Type \"{shown}\" {futhark}."
+                ),
             );
         }
     }
@@ -854,7 +862,7 @@ impl Checker {
                     "The 'intrinsics' module may not be used in module expressions.",
                 );
             } else {
-                self.error("unknown-name", q.span, format!("Unknown module `{q}`."));
+                self.error("unknown-name", q.span, format!("Unknown module \"{q}\"."));
             }
         }
         m
@@ -1362,7 +1370,7 @@ impl Checker {
             }
         };
         if found.is_none() {
-            self.error("unknown-name", q.span, format!("Unknown module type `{q}`."));
+            self.error("unknown-name", q.span, format!("Unknown module type \"{q}\"."));
         }
         found
     }

@@ -748,6 +748,22 @@ pub fn type_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
     }
 }
 
+/// The type variables occurring in a (resolved) type.
+pub fn type_vars_in(ty: &Ty, out: &mut Vec<u32>) {
+    match ty {
+        Ty::Var(v) => out.push(*v),
+        Ty::Array(e, _) => type_vars_in(e, out),
+        Ty::Record(fs) => fs.values().for_each(|t| type_vars_in(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| type_vars_in(t, out)),
+        Ty::Arrow(a) => {
+            type_vars_in(&a.from, out);
+            type_vars_in(&a.to, out);
+        }
+        Ty::Abstract(_, args) => args.iter().for_each(|t| type_vars_in(t, out)),
+        Ty::Param(_) | Ty::Prim(_) | Ty::Error => {}
+    }
+}
+
 pub fn contains_arrow(ty: &Ty) -> bool {
     match ty {
         Ty::Arrow(_) => true,

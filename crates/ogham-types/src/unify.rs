@@ -28,6 +28,8 @@ pub enum Mismatch {
     OccursSize(Dim, Dim),
     /// A variable's constraint rules the type out.
     Constraint(Constraint, Ty),
+    /// Two variables' constraints have nothing in common.
+    Constraints(Constraint, Constraint),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,6 +73,12 @@ impl Checker {
                         let u = unshared(f1.keys().cloned().collect(), f2.keys().cloned().collect());
                         format!(" Cannot unify record types with unshared fields: {}.", u.join(", "))
                     }
+                    // Same fields: say which one differs, as Futhark's breadcrumbs do.
+                    (Ty::Record(f1), Ty::Record(f2)) => f1
+                        .iter()
+                        .find(|(k, t)| self.show(t) != self.show(&f2[*k]))
+                        .map(|(k, _)| format!(" When matching types of record field \"{k}\"."))
+                        .unwrap_or_default(),
                     (Ty::Sum(c1), Ty::Sum(c2)) if c1.keys().ne(c2.keys()) => {
                         let u = unshared(c1.keys().cloned().collect(), c2.keys().cloned().collect());
                         let u: Vec<String> = u.iter().map(|k| format!("#{k}")).collect();
@@ -132,6 +140,7 @@ impl Checker {
                     (Constraint::Record(fields), Ty::Record(actual)) => {
                         fields.keys().find(|k| !actual.contains_key(*k)).map(|k| format!(" with a field `{k}`"))
                     }
+                    (Constraint::Record(fields), _) => fields.keys().next().map(|k| format!(" with a field `{k}`")),
                     _ => None,
                 };
                 // Futhark's wording for the same failures, so that its tests match.
@@ -147,6 +156,13 @@ impl Checker {
                     }
                     (Constraint::Sum(_), _) => " Cannot unify type with constructors.".to_string(),
                     (Constraint::Record(_), Ty::Record(_)) => " Cannot unify record type.".to_string(),
+                    (Constraint::Record(fields), _) => {
+                        format!(
+                            " Cannot unify record type with fields {} with type `{}`.",
+                            field_list(fields),
+                            self.show(&t)
+                        )
+                    }
                     _ => String::new(),
                 };
                 let t = self.show(&t);
@@ -158,6 +174,44 @@ impl Checker {
                         c.describe(),
                         detail.unwrap_or_default()
                     ),
+                )
+            }
+            Mismatch::Constraints(c1, c2) => {
+                // In Futhark's words (its tests match them); the two sides
+                // are not told apart as expected and actual, as a variable
+                // may have been reached from either.
+                let why = match (&c1, &c2) {
+                    (Constraint::Record(fs), Constraint::Sum(cs)) | (Constraint::Sum(cs), Constraint::Record(fs)) => {
+                        format!(
+                            "Cannot unify record type with fields {} with type with constructors {}.",
+                            field_list(fs),
+                            constructor_list(cs)
+                        )
+                    }
+                    (Constraint::Sum(c1), Constraint::Sum(c2)) => format!(
+                        "Cannot unify type with constructors {} with type with constructors {}: a constructor takes a different number of payloads.",
+                        constructor_list(c1),
+                        constructor_list(c2)
+                    ),
+                    (Constraint::Record(_), p) | (p, Constraint::Record(_)) => format!(
+                        "Cannot unify type that must be one of {} with type that must be a record.",
+                        prim_list(p)
+                    ),
+                    (Constraint::Sum(cs), p) | (p, Constraint::Sum(cs)) => format!(
+                        "Cannot unify type that must be one of {} with type with constructors {}: a sum type cannot be one of these.",
+                        prim_list(p),
+                        constructor_list(cs)
+                    ),
+                    (p1, p2) => format!(
+                        "Cannot unify type that must be one of {} with type that must be one of {}.",
+                        prim_list(p1),
+                        prim_list(p2)
+                    ),
+                };
+                self.error(
+                    "type-mismatch",
+                    span,
+                    format!("Type mismatch: {} and {} have nothing in common. {why}", c1.describe(), c2.describe()),
                 )
             }
         }
@@ -380,7 +434,9 @@ impl Checker {
                 for (k, ts) in c2 {
                     if let Some(us) = c1.get(&k).cloned() {
                         if us.len() != ts.len() {
-                            return Err(Mismatch::Types);
+                            let mut c2 = BTreeMap::new();
+                            c2.insert(k, ts);
+                            return Err(Mismatch::Constraints(Sum(c1), Sum(c2)));
                         }
                         for (t, u) in ts.iter().zip(&us) {
                             self.unify(t, u, mode, span)?;
@@ -400,7 +456,7 @@ impl Checker {
                         .filter(|p| x.allows_prim(*p) && y.allows_prim(*p))
                         .collect();
                     if allowed.is_empty() {
-                        return Err(Mismatch::Types);
+                        return Err(Mismatch::Constraints(x, y));
                     }
                     let candidates = [Float, SignedInt, Int, IntOrBool, Num, Prim, Eq];
                     candidates
@@ -410,7 +466,7 @@ impl Checker {
                         })
                         .unwrap_or(if allowed.iter().all(|p| p.is_int()) { Int } else { Num })
                 }
-                _ => return Err(Mismatch::Types),
+                _ => return Err(Mismatch::Constraints(x, y)),
             },
         })
     }
@@ -628,4 +684,24 @@ fn solve_linear(diff: &Poly) -> Option<(NodeId, Poly)> {
         value.insert(quotient, -(c / coeff));
     }
     Some((v, Poly { terms: value }))
+}
+
+/// `{a, b}`: the fields a record constraint requires.
+fn field_list(fields: &BTreeMap<String, Ty>) -> String {
+    format!("{{{}}}", fields.keys().cloned().collect::<Vec<_>>().join(", "))
+}
+
+/// `#a | #b`: the constructors a sum constraint requires.
+fn constructor_list(cons: &BTreeMap<String, Vec<Ty>>) -> String {
+    cons.keys().map(|k| format!("#{k}")).collect::<Vec<_>>().join(" | ")
+}
+
+/// `i8, i16, …`: the primitive types a constraint allows.
+fn prim_list(c: &Constraint) -> String {
+    ogham_prim::PrimType::ALL
+        .into_iter()
+        .filter(|p| c.allows_prim(*p))
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

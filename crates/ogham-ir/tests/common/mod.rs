@@ -91,7 +91,10 @@ pub fn sample_program() -> Program {
         Type::Prim(PrimType::Bool),
         Exp::CmpOp(CmpOp::Gt, PrimType::I64, v(n), SubExp::i64(0)),
     );
-    b.push(vec![], Exp::Assert { cond: v(pos), message: "n must be \"positive\"\n".into() });
+    b.push(
+        vec![],
+        Exp::Assert { cond: v(pos), message: "n (= ) must be \"positive\"\n".into(), args: vec![(5, v(n))] },
+    );
     let mut then_b = BodyBuilder::new(Span::new(ogham_syntax::FileId(0), 10, 20));
     then_b.attrs.unsafe_ = true;
     let first =
