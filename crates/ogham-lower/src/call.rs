@@ -265,18 +265,8 @@ impl<'a> Lowerer<'a> {
         let callee_args: Vec<Val<'a>> = args.iter().map(|a| a.rebuild(&mut leaf_iter)).collect();
         let subst = f.scope.subst.iter().map(|(id, t)| (*id, map_sizes(t, &to_callee))).collect();
         let mut scope = Scope { env, subst: Rc::new(subst) };
-        if !f.size_params.is_empty() {
-            let mut found = HashMap::new();
-            for (p, a) in f.params.iter().zip(&callee_args) {
-                if let Some(t) = self.info.binding_types.get(&p.id) {
-                    self.match_sizes(t, a, 0, &mut found);
-                }
-            }
-            for id in f.size_params {
-                if let Some(d) = found.get(id) {
-                    scope = scope.bind(*id, Val::Leaf(*d));
-                }
-            }
+        for (id, d) in self.size_param_values(&mut fb, f.params, &callee_args, f.size_params) {
+            scope = scope.bind(id, Val::Leaf(d));
         }
         for (p, a) in f.params.iter().zip(callee_args) {
             scope = self.bind_pat(&mut fb, &scope, p, a)?;

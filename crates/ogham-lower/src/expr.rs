@@ -478,18 +478,8 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> LResult<Val<'a>> {
         let mut scope = scope.clone();
-        if !size_params.is_empty() {
-            let mut found = HashMap::new();
-            for (p, a) in params.iter().zip(&args) {
-                if let Some(t) = self.info.binding_types.get(&p.id) {
-                    self.match_sizes(t, a, 0, &mut found);
-                }
-            }
-            for id in size_params {
-                if let Some(d) = found.get(id) {
-                    scope = scope.bind(*id, Val::Leaf(*d));
-                }
-            }
+        for (id, d) in self.size_param_values(b, params, &args, size_params) {
+            scope = scope.bind(id, Val::Leaf(d));
         }
         for (p, a) in params.iter().zip(args) {
             scope = self.bind_pat(b, &scope, p, a)?;

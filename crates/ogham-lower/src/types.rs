@@ -169,6 +169,90 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+impl<'a> Lowerer<'a> {
+    /// The values of a function's size parameters at a call, from the
+    /// shapes of the arguments: a size written `[k]` is the argument's
+    /// dimension, one written only as a linear term (`[2 * k]`) is solved
+    /// for. Parameters no argument determines are left out.
+    pub fn size_param_values(
+        &mut self,
+        b: &mut BodyBuilder,
+        params: &'a [ogham_syntax::ast::Pat],
+        args: &[Val<'a>],
+        size_params: &[NodeId],
+    ) -> Vec<(NodeId, SubExp)> {
+        if size_params.is_empty() {
+            return Vec::new();
+        }
+        let mut found = HashMap::new();
+        for (p, a) in params.iter().zip(args) {
+            if let Some(t) = self.info.binding_types.get(&p.id) {
+                self.match_sizes(t, a, 0, &mut found);
+            }
+        }
+        if size_params.iter().any(|id| !found.contains_key(id)) {
+            let mut linear = Vec::new();
+            for (p, a) in params.iter().zip(args) {
+                if let Some(t) = self.info.binding_types.get(&p.id) {
+                    self.match_linear_sizes(t, a, 0, &mut linear);
+                }
+            }
+            for (v, c, d, size) in linear {
+                if size_params.contains(&v) && !found.contains_key(&v) {
+                    let rest = self.sub64(b, size, SubExp::i64(d));
+                    let k = self.binop(b, ogham_ir::BinOp::Div, PrimType::I64, rest, SubExp::i64(c));
+                    found.insert(v, k);
+                }
+            }
+        }
+        size_params.iter().filter_map(|id| found.get(id).map(|d| (*id, *d))).collect()
+    }
+
+    /// Like [`Lowerer::match_sizes`], for sizes written as a linear term in
+    /// one variable (`[2 * k]`, `[k + 1]`): each `(v, c, d, size)` says that
+    /// the argument's dimension `size` is `c * v + d`. The checker has
+    /// proved the equation, so `v = (size - d) / c` exactly.
+    pub fn match_linear_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut Vec<(NodeId, i64, i64, SubExp)>) {
+        match (t, val) {
+            (Type::Array { elem, shape }, _) => {
+                if let Some(first) = val.leaves().first() {
+                    let actual = self.se_type(*first);
+                    for (k, s) in shape.iter().enumerate() {
+                        if let (Size::Poly(p), Some(d)) = (s, actual.shape().get(outer + k)) {
+                            if let Some((v, c, constant)) = linear_in_one(p) {
+                                out.push((v, c, constant, *d));
+                            }
+                        }
+                    }
+                }
+                self.match_linear_sizes(elem, val, outer + shape.len(), out);
+            }
+            (Type::Record(fields), Val::Record(vals)) => {
+                for (k, ft) in fields {
+                    if let Some(v) = vals.get(k) {
+                        self.match_linear_sizes(ft, v, outer, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `c * v + d` with `c` ≠ 0 when the polynomial has that form.
+fn linear_in_one(p: &ogham_types::size::Poly) -> Option<(NodeId, i64, i64)> {
+    let mut var = None;
+    let mut constant = 0;
+    for (m, c) in &p.terms {
+        match m.as_slice() {
+            [] => constant = *c,
+            [v] if var.is_none() => var = Some((*v, *c)),
+            _ => return None,
+        }
+    }
+    var.map(|(v, c)| (v, c, constant))
+}
+
 /// Futhark's size-free notation for a type: `[][]f32`, `(i32, bool)`,
 /// `{x: f64}`, `#a i32 | #b`.
 pub fn type_name(t: &Type) -> String {
