@@ -2017,16 +2017,24 @@ impl Checker {
                         None => Some(Poly::constant(0)),
                         Some(s) => self.size_poly_of(s),
                     };
+                    let stride_one = match stride {
+                        None => true,
+                        Some(s) => self.size_poly_of(s) == Some(Poly::constant(1)),
+                    };
+                    // As in Futhark, `xs[:e]` (and `xs[0:e]`) has size `e`
+                    // whatever expression `e` is: two slices `[:i64.i32 m]`
+                    // have the same size.
+                    if let (Some(e_end), true) = (end, stride_one && start_p == Some(Poly::constant(0))) {
+                        if self.size_poly_of(e_end).is_none() {
+                            self.register_opaque_sizes(e_end);
+                        }
+                    }
                     let end_p = match end {
                         None => match self.store.resolve_dim(d) {
                             Dim::Poly(p) => Some(p),
                             Dim::Unknown(_) => None,
                         },
                         Some(s) => self.size_poly_of(s),
-                    };
-                    let stride_one = match stride {
-                        None => true,
-                        Some(s) => self.size_poly_of(s) == Some(Poly::constant(1)),
                     };
                     let reverse = start.is_none()
                         && end.is_none()

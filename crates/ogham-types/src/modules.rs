@@ -432,6 +432,20 @@ impl Checker {
         saved
     }
 
+    /// Makes the names of `env` visible in the current scope (without
+    /// exporting them).
+    fn add_to_scope(&mut self, env: &ModEnv) {
+        for (k, v) in &env.values {
+            self.global_names.insert(k.clone(), *v);
+        }
+        for (k, v) in &env.types {
+            self.types.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &env.mods {
+            self.modules.mods.insert(k.clone(), v.clone());
+        }
+    }
+
     fn set_scope(&mut self, env: ModEnv) {
         self.global_names = env.values;
         self.types = env.types;
@@ -1104,7 +1118,14 @@ impl Checker {
                     if let Some(flat) = self.flatten_sig(sig) {
                         let mut refs = refinements.to_vec();
                         refs.extend(flat.refinements);
+                        // The included specifications mean what they meant
+                        // where their module type was declared (its imports,
+                        // not this file's); what they declare is then in
+                        // scope here too.
+                        let saved = self.enter_sig_scope(&flat.scope);
                         self.spec_module(&flat.specs, &refs, quals, out);
+                        self.set_scope(saved);
+                        self.add_to_scope(out);
                     }
                 }
             }
@@ -1668,7 +1689,12 @@ impl Checker {
                     if let Some(flat) = self.flatten_sig(sig) {
                         let mut refs = refinements.to_vec();
                         refs.extend(flat.refinements);
+                        // As in `spec_module`: elaborated in the module
+                        // type's own scope.
+                        let saved = self.enter_sig_scope(&flat.scope);
                         self.match_specs(m, &flat.specs, &refs, quals, out, span, seal);
+                        self.set_scope(saved);
+                        self.add_to_scope(out);
                     }
                 }
             }
