@@ -4,7 +4,7 @@
  * zero is checked by the generated code before these are called; shifts by
  * an amount outside [0, bits) give 0 (or the sign for arithmetic right
  * shifts); float-to-integer conversion gives 0 for NaN and infinities and
- * otherwise truncates and wraps modulo 2^bits (og_wrap_f64). */
+ * otherwise truncates as x86 does (og_f2i_bits). */
 
 typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
 
@@ -12,15 +12,19 @@ typedef uint16_t og_f16; /* stored as IEEE binary16 bits; computed in float */
 #define OG_NEG_S(x) ((x) < 0)
 #define OG_NEG_U(x) ((void)(x), 0)
 
-/* Float to integer as Futhark: NaN and infinities give 0; a finite value is
- * truncated toward zero and its two's-complement form taken modulo 2^64
- * (narrower types keep the low bits), without undefined behaviour. */
-static inline uint64_t og_wrap_f64(double x) {
+/* Float to integer as Futhark's compiled code: NaN and infinities give 0; a
+ * finite value is truncated toward zero; an unsigned target takes it if it
+ * is in range, else, as signed targets, it goes into the signed type of the
+ * target's width (unsigned targets take its bits); out of the 32-bit (or,
+ * for 64-bit targets, 64-bit) signed range it gives that range's minimum,
+ * as x86 conversions do, narrowed for 8 and 16 bits. No undefined
+ * behaviour: the bits are computed, not left to the C cast. */
+static inline uint64_t og_f2i_bits(double x, int bits) {
   if (!isfinite(x)) return 0;
   double t = trunc(x);
-  if (fabs(t) < 9223372036854775808.0) return (uint64_t)(int64_t)t;
-  double r = fmod(t, 18446744073709551616.0); /* exact; |r| < 2^64 */
-  return r >= 0 ? (uint64_t)r : (uint64_t)0 - (uint64_t)(-r);
+  if (bits == 64)
+    return (t >= -9223372036854775808.0 && t < 9223372036854775808.0) ? (uint64_t)(int64_t)t : (uint64_t)1 << 63;
+  return (t >= -2147483648.0 && t < 2147483648.0) ? (uint64_t)(int64_t)t : (uint64_t)(int64_t)INT32_MIN;
 }
 
 #define OG_INT_OPS(T, U, BITS, SIGNED, NEG, MIN, MAX, UPLIM)                                           \
@@ -88,7 +92,11 @@ static inline uint64_t og_wrap_f64(double x) {
     if (x == 0) return BITS;                                                              \
     return __builtin_ctzll((uint64_t)x);                                                  \
   }                                                                                       \
-  static inline T og_from_f64_##T(double x) { return (T)(U)og_wrap_f64(x); }
+  static inline T og_from_f64_##T(double x) {                                            \
+    if (!SIGNED && isfinite(x) && trunc(x) >= 0 && trunc(x) < 2.0 * (double)((U)1 << (BITS - 1))) \
+      return (T)(U)trunc(x);                                                              \
+    return (T)(U)og_f2i_bits(x, BITS);                                                    \
+  }
 
 OG_INT_OPS(int8_t, uint8_t, 8, 1, OG_NEG_S, INT8_MIN, INT8_MAX, 128.0)
 OG_INT_OPS(int16_t, uint16_t, 16, 1, OG_NEG_S, INT16_MIN, INT16_MAX, 32768.0)

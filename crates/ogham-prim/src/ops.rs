@@ -16,9 +16,10 @@
 //! * Shift amounts are read in the operand type; an amount that is negative or
 //!   at least the bit width shifts every bit out: `<<` and `>>>` give 0, `>>`
 //!   gives 0 or −1 (the sign fill) for signed types and 0 for unsigned ones.
-//! * Float → integer conversion is Futhark's: NaN and ±∞ become 0; a finite
-//!   value is truncated toward zero and wrapped modulo 2^bits (−1.0 → `u32`
-//!   is 4294967295; Futhark leaves finite out-of-range values undefined).
+//! * Float → integer conversion is Futhark's compiled code's: NaN and ±∞
+//!   become 0; a finite value is truncated toward zero into the signed type
+//!   of the target's width (−1.0 → `u32` is 4294967295); out of that range
+//!   it gives the 32- or 64-bit minimum, as x86 does (see `float_to_int`).
 //! * Float `%` is the floored modulus (result has the sign of the divisor),
 //!   `%%` (`Rem`) is C's `fmod` (sign of the dividend), `//` (`Quot`) is the
 //!   truncated quotient.
@@ -855,30 +856,35 @@ pub fn from_bits(t: PrimType, bits: u64) -> PrimValue {
     }
 }
 
-/// Float → integer as Futhark does it: NaN and ±∞ give 0; a finite value is
-/// truncated toward zero and wrapped modulo 2^bits (so `-1.0` becomes the
-/// largest unsigned value, as C's `(uint32_t)(int32_t)x` gives in Futhark's
-/// runtime).
+/// Float → integer as Futhark's compiled code does it: NaN and ±∞ give 0;
+/// a finite value is truncated toward zero; an unsigned target takes it
+/// if it is in its range, otherwise it is converted to the signed type of
+/// the same width and the target takes those bits (`-1.0` → `u32` is
+/// 4294967295). A value out of the signed range gives
+/// what x86 conversion instructions give: the 32-bit or 64-bit minimum,
+/// narrowed for 8 and 16 bits (so 1e10 → `i32` is −2147483648, → `i8` 0).
 fn float_to_int(to: PrimType, x: f64) -> PrimValue {
     if !to.is_int() || !x.is_finite() {
         return PrimValue::zero(to);
     }
-    from_bits(to, wrapped_integer_bits(x.trunc()))
-}
-
-/// The low 64 bits of the two's-complement form of `t`, a finite integral float.
-fn wrapped_integer_bits(t: f64) -> u64 {
-    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if t.abs() < TWO_63 {
-        return t as i64 as u64;
+    let t = x.trunc();
+    // An unsigned target takes a value in its own range as it is.
+    if to.is_unsigned_int() && t >= 0.0 && t < 2f64.powi(to.bits() as i32) {
+        return from_bits(to, t as u64);
     }
-    // |t| ≥ 2^63: `t % 2^64` is exact (an integral multiple of 2^11), with |r| < 2^64.
-    let r = t % 18_446_744_073_709_551_616.0;
-    if r >= 0.0 {
-        r as u64
+    let bits = if to.bits() == 64 {
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+        if (-TWO_63..TWO_63).contains(&t) {
+            t as i64 as u64
+        } else {
+            i64::MIN as u64
+        }
+    } else if (-2_147_483_648.0..2_147_483_648.0).contains(&t) {
+        t as i64 as u64
     } else {
-        (-r as u64).wrapping_neg()
-    }
+        i32::MIN as i64 as u64
+    };
+    from_bits(to, bits)
 }
 
 /// Converts `v` from type `from` to type `to` (see [`ConvOp`]).
@@ -1205,7 +1211,7 @@ mod tests {
         assert_eq!(conv(T::I64, T::F32, V::I64(tricky)), V::F32(((1u64 << 60) + (1u64 << 37)) as f32));
         assert_eq!(conv(T::F64, T::I32, V::F64(-2.9)), V::I32(-2));
         assert_eq!(conv(T::F64, T::I32, V::F64(f64::NAN)), V::I32(0));
-        // ±∞ give 0; finite values truncate and wrap modulo 2^bits.
+        // ±∞ give 0; finite values truncate into the signed type of the width.
         assert_eq!(conv(T::F32, T::I64, V::F32(f32::INFINITY)), V::I64(0));
         assert_eq!(conv(T::F32, T::I32, V::F32(f32::NEG_INFINITY)), V::I32(0));
         assert_eq!(conv(T::F32, T::U32, V::F32(-1.0)), V::U32(u32::MAX));
@@ -1213,11 +1219,14 @@ mod tests {
         assert_eq!(conv(T::F64, T::U8, V::F64(-1.5)), V::U8(255));
         assert_eq!(conv(T::F64, T::I8, V::F64(300.7)), V::I8(44));
         assert_eq!(conv(T::F64, T::U32, V::F64(3e9)), V::U32(3_000_000_000));
+        assert_eq!(conv(T::F64, T::U32, V::F64(5e9)), V::U32(2_147_483_648));
         assert_eq!(conv(T::F64, T::U64, V::F64(1.5e19)), V::U64(15_000_000_000_000_000_000));
-        // 2^64 + 2^12 wraps to 2^12; −(2^64 + 2^12) to −2^12.
-        assert_eq!(conv(T::F64, T::I64, V::F64(2f64.powi(64) + 4096.0)), V::I64(4096));
-        assert_eq!(conv(T::F64, T::I64, V::F64(-(2f64.powi(64) + 4096.0))), V::I64(-4096));
-        assert_eq!(conv(T::F64, T::U64, V::F64(2f64.powi(120) * 3.0)), V::U64(0));
+        assert_eq!(conv(T::F64, T::I32, V::F64(1e10)), V::I32(i32::MIN));
+        assert_eq!(conv(T::F64, T::I16, V::F64(-1e10)), V::I16(0));
+        // Out of the i64 range: the minimum.
+        assert_eq!(conv(T::F64, T::I64, V::F64(2f64.powi(64) + 4096.0)), V::I64(i64::MIN));
+        assert_eq!(conv(T::F64, T::I64, V::F64(-(2f64.powi(64) + 4096.0))), V::I64(i64::MIN));
+        assert_eq!(conv(T::F64, T::U64, V::F64(2f64.powi(120) * 3.0)), V::U64(1 << 63));
         assert_eq!(conv(T::F64, T::I64, V::F64(-(2f64.powi(63)))), V::I64(i64::MIN));
         assert_eq!(conv(T::F32, T::U16, V::F32(f32::NAN)), V::U16(0));
         assert_eq!(conv(T::Bool, T::F32, V::Bool(true)), V::F32(1.0));
