@@ -210,15 +210,31 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
 
 /// The first data file a case names that does not exist.
 fn missing_data_file<'c>(dir: &Path, case: &'c RunCase) -> Option<&'c str> {
-    let input = match &case.input {
-        CaseInput::File(file) => Some(file.as_str()),
-        _ => None,
+    let inputs: Vec<&str> = match &case.input {
+        CaseInput::File(file) => vec![file.as_str()],
+        // FutharkScript's `$loaddata "file"` reads a data file too.
+        CaseInput::Script(text) => loaddata_files(text),
+        _ => Vec::new(),
     };
     let output = match &case.expected {
         Expected::File(file) => Some(file.as_str()),
         _ => None,
     };
-    [input, output].into_iter().flatten().find(|f| !dir.join(f).is_file())
+    inputs.into_iter().chain(output).find(|f| !dir.join(f).is_file())
+}
+
+/// The files named by `$loaddata "file"` in a FutharkScript expression.
+fn loaddata_files(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("$loaddata") {
+        rest = rest[at + "$loaddata".len()..].trim_start();
+        let Some(quoted) = rest.strip_prefix('"') else { continue };
+        let Some(end) = quoted.find('"') else { break };
+        out.push(&quoted[..end]);
+        rest = &quoted[end + 1..];
+    }
+    out
 }
 
 fn indent(text: &str) -> String {

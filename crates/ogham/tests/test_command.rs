@@ -35,6 +35,17 @@ fn absent_data_files_fail_unless_skipped() {
 }
 
 #[test]
+fn script_inputs_reading_absent_files_are_skipped() {
+    // FutharkScript `$loaddata "file"` names a data file like `input @`.
+    let src = "-- ==\n-- script input { (2i64, $loaddata \"data/gen.in\") } output { 4i64 }\n\
+               -- input { 3i64 [1i64] } output { 6i64 }\n\ndef main (x: i64) (_: []i64) = x * 2\n";
+    let d = setup("loaddata", src, None);
+    let (out, code) = ogham_test(&d, &["--skip-missing-data"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 skipped (data files absent)") && out.contains("1 passed, 0 failed"), "{out}");
+}
+
+#[test]
 fn tuning_files_can_be_left_out() {
     let src = "-- ==\n-- input { 5i64 } output { 5i64 }\n\ndef main (x: i64) = #[param(block)] x\n";
     // A name this program does not have (as in tuning files written for GPU
