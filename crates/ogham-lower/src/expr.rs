@@ -228,6 +228,15 @@ impl<'a> Lowerer<'a> {
             Resolution::Local(id) => {
                 let v = match sc.env.get(*id) {
                     Some(v) => v.clone(),
+                    // A size parameter that no argument given so far
+                    // determines (only a later application, or an
+                    // existential size, does): not computed yet.
+                    None if self.info.defs.iter().any(|d| d.size_params.contains(id)) => {
+                        return Err(unsupported(
+                            span,
+                            "this size parameter is only determined by a later argument or an existential size, which lowering cannot compute yet",
+                        ))
+                    }
                     None => return Err(internal(span, "a local name with no value in scope")),
                 };
                 // A polymorphic local function is instantiated at each use.
