@@ -60,20 +60,23 @@ fn exe(exe: &Path, entry: &str, input: &str) -> (String, String, i32) {
 #[test]
 fn arguments_are_read_alike_by_the_interpreter_and_executables() {
     let (fut, bin) = program("reader", "entry main (x: f32) (y: u32) : u32 = u32.f32 x + y\n");
-    // `1` and hexadecimal floats are valid f32 arguments; negative unsigned
-    // literals wrap modulo 2^32, as in Futhark (-271733879 + 2^32 = 4023233417).
+    // `1` and hexadecimal floats are valid f32 arguments; suffixed literals
+    // wrap modulo 2^32, as Futhark's reader does (-271733879 + 2^32 =
+    // 4023233417; 4294967296u32 is 0).
     for (input, expected) in [
         ("1 2u32", "3u32"),
         ("1.0 -271733879u32", "4023233418u32"),
         ("0x1p3f32 0", "8u32"),
+        ("1 4294967296u32", "1u32"),
         ("-- a comment\n2.5f32 1u32 -- trailing comment\n", "3u32"),
     ] {
         for (who, (out, err, code)) in [("interp", interp(&fut, "main", input)), ("c", exe(&bin, "main", input))] {
             assert_eq!((code, out.trim()), (0, expected), "{who} on {input:?}: {err}");
         }
     }
-    // Surplus values, trailing garbage, wrong types and out-of-range literals are errors.
-    for input in ["1 2u32 3", "1 2u32 garbage", "1 2u32 [[[", "1i32 2u32", "1 4294967296u32", "1"] {
+    // Surplus values, trailing garbage, wrong types and unsuffixed
+    // out-of-range literals are errors.
+    for input in ["1 2u32 3", "1 2u32 garbage", "1 2u32 [[[", "1i32 2u32", "1 4294967296", "1"] {
         for (who, (out, _, code)) in [("interp", interp(&fut, "main", input)), ("c", exe(&bin, "main", input))] {
             assert_eq!(code, 1, "{who} accepted {input:?}: {out}");
         }
