@@ -3,7 +3,7 @@
 -- point's parameter is typed, as a compiled program reads its input.
 -- sum [[1,6,0.5],[2,1.25,3]] = 13.75; * 2 = 27.5; + 0.25 = 27.75.
 -- ==
--- input @ data/unsuffixed.in
+-- input @ inputs/unsuffixed.in
 -- output { 27.75f32 }
 -- input { 1 [[1.0, 2.0]] 1 }
 -- output { 4f32 }
