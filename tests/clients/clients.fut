@@ -38,7 +38,10 @@ entry area (s: shape) : f64 =
 -- Results of sum type, built in Futhark.
 entry scaled (k: f64) (xs: []f64) : shape = #poly (map (* k) xs)
 
-entry square (side: f64) : shape = #rect side side
+-- Every size in an entry point's result must be determined: `#rect side
+-- side` alone leaves the size of `#poly`'s array open (Futhark rejects it as
+-- size-polymorphic), so the empty polygon branch fixes it to 0.
+entry square (side: f64) : shape = if side < 0 then #poly [] else #rect side side
 
 -- A tuning parameter (#[param]), set through the server and the C API.
 entry tuned (x: i64) : i64 = #[param(block)] x
