@@ -532,6 +532,8 @@ impl Checker {
         }
         let mut ty = if types.is_empty() { scheme.ty.clone() } else { ty::subst_params(&scheme.ty, &types) };
         if !sizes.is_empty() {
+            // `flatten_3d`'s `[n*m*l]` stays `(?n*?m)*?l` for `unflatten`.
+            self.respell_sizes(&ty, &sizes);
             ty = ty::subst_sizes(&ty, &sizes);
         }
         let fresh_per_use = |d: &Dim| match d {

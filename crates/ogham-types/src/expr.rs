@@ -902,8 +902,14 @@ impl Checker {
         if declared_dims.len() != found.len() {
             return declared.clone();
         }
+        // A parameter's anonymous size (still a size variable here) becomes
+        // a size parameter of the function, so a result of that size keeps it
+        // (`(m: *[]bool) : *[]bool = scatter m …` returns `[d]bool` for `[d]`).
         let visible = |v: NodeId| {
-            !ty::is_svar(v) && !ty::is_opaque(v) && (self.locals.contains_id(v) || self.global_binders.contains(&v))
+            (ty::is_svar(v) && in_params.contains(&v))
+                || (!ty::is_svar(v)
+                    && !ty::is_opaque(v)
+                    && (self.locals.contains_id(v) || self.global_binders.contains(&v)))
         };
         // Anonymous sizes the body made one size share one existential.
         let mut same: Vec<(Dim, Dim)> = Vec::new();
@@ -1752,6 +1758,7 @@ impl Checker {
                 let generalised = ty::map_dims(&generalised, &mut |d| {
                     probe_sizes.iter().find(|(u, _)| u == d).map_or_else(|| d.clone(), |(_, c)| c.clone())
                 });
+                let generalised = self.tie_loop_sizes(e, pat, &generalised, &it, form, body, saved, pending_snapshot);
                 self.produced_by(e.id, unknowns_before);
                 ty::map_dims(&generalised, &mut |d| {
                     if let Dim::Unknown(u) = d {
@@ -1781,6 +1788,96 @@ impl Checker {
         let out = self.forget_local_sizes(&param_ty, saved, false);
         self.produced_by(e.id, unknowns_before);
         out
+    }
+
+    /// Futhark checks the body with a flexible size per varying position of
+    /// the loop parameter, so the body may make two of them one size (it
+    /// passes both arrays to a function that wants them equal, as knn's
+    /// `iterationSorted` does with its `[n]` queries and results). Probes
+    /// the body once with each existential size of `generalised` made a
+    /// flexible size variable, and gives the positions the body unified one
+    /// existential size; their initial sizes (in `initial`) must then be
+    /// one size too. Positions the body tied to a size from outside the
+    /// loop stay apart, and the real attempt reports the mismatch.
+    #[allow(clippy::too_many_arguments)]
+    fn tie_loop_sizes(
+        &mut self,
+        e: &Expr,
+        pat: &Pat,
+        generalised: &Ty,
+        initial: &Ty,
+        form: &LoopForm,
+        body: &Expr,
+        saved: usize,
+        pending: (usize, usize, usize, usize, usize, usize),
+    ) -> Ty {
+        let mut flexible: Vec<(u32, Dim)> = Vec::new();
+        let probe_ty = ty::map_dims(generalised, &mut |d| match d {
+            Dim::Unknown(u) if !flexible.iter().any(|(k, _)| k == u) => {
+                let v = self.store.fresh_svar();
+                flexible.push((*u, v.clone()));
+                v
+            }
+            Dim::Unknown(u) => flexible.iter().find(|(k, _)| k == u).map(|(_, v)| v.clone()).unwrap_or(d.clone()),
+            other => other.clone(),
+        });
+        if flexible.len() < 2 {
+            return generalised.clone();
+        }
+        let snapshot = (self.store.snapshot(), self.diags.len());
+        self.loop_attempt(e, pat, &probe_ty, form, body, saved, SizeMode::Ignore);
+        let classes: Vec<(u32, Option<NodeId>)> = flexible
+            .iter()
+            .map(|(u, v)| {
+                let r = self.store.resolve_dim(v).as_var().filter(|w| ty::is_svar(*w));
+                (*u, r)
+            })
+            .collect();
+        self.undo_loop_attempt(snapshot, pending);
+        let mut rename: Vec<(u32, u32)> = Vec::new();
+        for (i, (u, class)) in classes.iter().enumerate() {
+            if let Some(c) = class {
+                if let Some((first, _)) = classes[..i].iter().find(|(_, k)| k.as_ref() == Some(c)) {
+                    rename.push((*u, *first));
+                }
+            }
+        }
+        // One size for the body means one size for the initial values too
+        // (Futhark matches them against the pattern after the body).
+        let mut gen_dims = Vec::new();
+        ty::for_each_dim(generalised, &mut |d| gen_dims.push(d.clone()));
+        let mut init_dims = Vec::new();
+        ty::for_each_dim(initial, &mut |d| init_dims.push(d.clone()));
+        if gen_dims.len() == init_dims.len() {
+            let target = |u: u32| rename.iter().find(|(k, _)| *k == u).map_or(u, |(_, t)| *t);
+            let mut first_initial: Vec<(u32, Dim)> = Vec::new();
+            for (g, i) in gen_dims.iter().zip(&init_dims) {
+                let Dim::Unknown(u) = g else { continue };
+                let t = target(*u);
+                match first_initial.iter().find(|(k, _)| *k == t) {
+                    None => first_initial.push((t, i.clone())),
+                    Some((_, d)) => {
+                        let d = d.clone();
+                        if self.unify_dims(&d, i, e.span).is_err() {
+                            let (x, y) = (self.show_dim(&d), self.show_dim(i));
+                            self.error(
+                                "size-mismatch",
+                                e.span,
+                                format!("Initial loop values do not have expected type: the loop body uses two parameters' sizes as one size, but their initial sizes \"{x}\" and \"{y}\" do not match."),
+                            );
+                            return generalised.clone();
+                        }
+                    }
+                }
+            }
+        }
+        if rename.is_empty() {
+            return generalised.clone();
+        }
+        ty::map_dims(generalised, &mut |d| match d {
+            Dim::Unknown(u) => rename.iter().find(|(k, _)| k == u).map_or(d.clone(), |(_, to)| Dim::Unknown(*to)),
+            other => other.clone(),
+        })
     }
 
     /// Undoes a loop attempt: variables it created stay allocated (stale
@@ -2103,7 +2200,7 @@ impl Checker {
     /// The spellings of the sums and products among the sizes of `t` (`[n +
     /// m]`), with `sizes` substituted (`2 + 3`), for solving `?a + ?b`
     /// against the substituted sizes the way the function spelled them.
-    fn respell_sizes(&mut self, t: &Ty, sizes: &HashMap<NodeId, Dim>) {
+    pub(crate) fn respell_sizes(&mut self, t: &Ty, sizes: &HashMap<NodeId, Dim>) {
         let mut polys = Vec::new();
         ty::map_dims(&self.store.resolve(t), &mut |d| {
             if let Dim::Poly(q) = d {
@@ -2125,8 +2222,11 @@ impl Checker {
                 Dim::Unknown(_) => None,
             };
             if let (Some(w), Some(a2), Some(b2)) = (subst(&q), subst(&a), subst(&b)) {
-                // Kept for later applications too (`g 2` then `3`).
-                self.spellings.entry(w.clone()).or_insert_with(|| (product, a2.clone(), b2.clone()));
+                // Kept for later applications too (`g 2` then `3`); a
+                // spelling in fresh size variables is only this use's.
+                if !w.vars().any(ty::is_svar) {
+                    self.spellings.entry(w.clone()).or_insert_with(|| (product, a2.clone(), b2.clone()));
+                }
                 self.sum_hints.push((w, product, a2, b2));
             }
             polys.push(a);

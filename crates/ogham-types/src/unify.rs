@@ -529,16 +529,14 @@ impl Checker {
     /// and `?x * ?y = a * b`, recursively, for products of any number of
     /// size variables.
     fn solve_product_by_hint(&mut self, lhs: &Poly, p: &Poly) -> bool {
-        if p.vars().any(is_svar) || lhs.terms.len() != 1 {
+        if p.vars().any(|v| lhs.vars().any(|w| w == v)) || lhs.terms.len() != 1 {
             return false;
         }
         let Some((mono, 1)) = lhs.terms.iter().next().map(|(m, c)| (m.clone(), *c)) else { return false };
         if mono.len() < 3 || !mono.iter().all(|v| is_svar(*v)) || mono.windows(2).any(|w| w[0] == w[1]) {
             return false;
         }
-        let Some((_, _, a, b)) =
-            self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product).cloned()
-        else {
+        let Some((a, b)) = self.hint_for(p, true) else {
             return false;
         };
         let mut vars = mono.clone();
@@ -561,7 +559,9 @@ impl Checker {
     }
 
     fn split_by_hint(&self, lhs: &Poly, p: &Poly) -> Option<(NodeId, NodeId, Poly, Poly)> {
-        if p.vars().any(is_svar) {
+        // `p` may still have size variables of its own (a parameter's
+        // anonymous sizes), but not those being solved.
+        if p.vars().any(|v| lhs.vars().any(|w| w == v)) {
             return None;
         }
         let mut vars = Vec::new();
@@ -580,9 +580,22 @@ impl Checker {
             return None;
         }
         vars.sort();
-        let (_, _, a, b) =
-            self.sum_hints.iter().rev().find(|(whole, is_product, _, _)| whole == p && *is_product == product)?;
-        Some((vars[0], vars[1], a.clone(), b.clone()))
+        let (a, b) = self.hint_for(p, product)?;
+        Some((vars[0], vars[1], a, b))
+    }
+
+    /// The latest spelling of `p` as a sum or product (`product`), with
+    /// size variables solved since it was noted (an instantiated
+    /// `[?n*?m*?l]` whose variables the argument then fixed).
+    fn hint_for(&self, p: &Poly, product: bool) -> Option<(Poly, Poly)> {
+        let resolve = |x: &Poly| match self.store.resolve_dim(&Dim::Poly(x.clone())) {
+            Dim::Poly(r) => r,
+            Dim::Unknown(_) => x.clone(),
+        };
+        self.sum_hints.iter().rev().find_map(|(whole, is_product, a, b)| {
+            let same = whole == p || (whole.vars().any(is_svar) && resolve(whole) == *p);
+            (same && *is_product == product).then(|| (resolve(a), resolve(b)))
+        })
     }
 }
 
