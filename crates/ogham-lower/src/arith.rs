@@ -278,8 +278,63 @@ impl<'a> Lowerer<'a> {
                     Some(Val::Leaf(se)) => Ok(Some(self.to_i64(b, se))),
                     _ => Ok(None),
                 },
-                None => Ok(None),
+                None => self.opaque_size(b, scope, id),
             },
+        }
+    }
+
+    /// The value of an opaque size (`i64.i32 n`), computed from the
+    /// expression that denoted it when every name it mentions has a value
+    /// here; `None` otherwise (the caller then takes the size from an array,
+    /// or reports it unknown). The expression is pure, so computing it again
+    /// gives the same size.
+    fn opaque_size(
+        &mut self,
+        b: &mut BodyBuilder,
+        scope: &Scope<'a>,
+        id: ogham_syntax::ast::NodeId,
+    ) -> LResult<Option<SubExp>> {
+        let Some(e) = self.info.opaque_sizes.get(&id) else { return Ok(None) };
+        if !self.names_have_values(scope, e) {
+            return Ok(None);
+        }
+        match self.expr(b, scope, e) {
+            Ok(Val::Leaf(se)) if self.se_type(se).rank() == 0 => Ok(Some(self.to_i64(b, se))),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether every local name in `e` has a value in `scope` (top-level
+    /// names always do).
+    fn names_have_values(&self, scope: &Scope<'a>, e: &ogham_syntax::ast::Expr) -> bool {
+        use ogham_syntax::ast::ExprKind;
+        use ogham_types::Resolution;
+        fn local_head(r: &Resolution) -> Option<ogham_syntax::ast::NodeId> {
+            match r {
+                Resolution::Local(id) => Some(*id),
+                Resolution::Projection { head, .. } => local_head(head),
+                _ => None,
+            }
+        }
+        // The name or operator this node refers to, if it is a local one.
+        if let Some(id) = self.info.resolutions.get(&e.id).and_then(local_head) {
+            if scope.env.get(id).is_none() {
+                return false;
+            }
+        }
+        match &e.kind {
+            ExprKind::Var(_) | ExprKind::Literal(_) | ExprKind::OpSection(..) => true,
+            ExprKind::Parens(x) | ExprKind::Negate(x) => self.names_have_values(scope, x),
+            ExprKind::LeftSection { lhs: x, .. } | ExprKind::RightSection { rhs: x, .. } => {
+                self.names_have_values(scope, x)
+            }
+            ExprKind::BinOp { lhs, rhs, .. } => {
+                self.names_have_values(scope, lhs) && self.names_have_values(scope, rhs)
+            }
+            ExprKind::Apply(f, args) => {
+                self.names_have_values(scope, f) && args.iter().all(|a| self.names_have_values(scope, a))
+            }
+            _ => false,
         }
     }
 

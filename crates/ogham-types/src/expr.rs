@@ -571,6 +571,7 @@ impl Checker {
                         let id = NodeId(ty::OPAQUE_BASE + self.size_terms.len() as u32);
                         self.names.insert(id, shown);
                         self.size_terms.insert(key, id);
+                        self.info.opaque_sizes.insert(id, e.clone());
                     }
                 }
             }

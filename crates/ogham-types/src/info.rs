@@ -148,4 +148,10 @@ pub struct TypeInfo {
     /// enclosing instantiation's type parameters (its `instantiations`
     /// entry holds only sizes).
     pub recursive_uses: std::collections::HashSet<NodeId>,
+    /// For each opaque size (a size written as an expression that is not a
+    /// polynomial of names, such as `i64.i32 n` or `intsqrt n`), the first
+    /// checked expression that denoted it. Lowering evaluates it where such
+    /// a size is needed and not otherwise known (`unflatten` to `[i64.i32
+    /// n][i64.i32 m]`) and the names it mentions are in scope.
+    pub opaque_sizes: HashMap<NodeId, ogham_syntax::ast::Expr>,
 }
