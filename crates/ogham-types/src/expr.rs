@@ -1679,6 +1679,7 @@ impl Checker {
         for d in self.diags.iter_mut().skip(before) {
             if (d.name == "type-mismatch" || d.name == "size-mismatch")
                 && (inside(d.span, pat.span) || at_tail.contains(&d.span))
+                && !d.message.starts_with("Loop body does not have expected type.")
             {
                 d.message = format!("Loop body does not have expected type. {}", d.message);
             }
@@ -1702,6 +1703,10 @@ impl Checker {
         );
         let mut snapshot = snapshot;
         let mut first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
+        // Whether the body checks with the initial sizes: then any size
+        // error with the generalised sizes is the body's result not fitting
+        // the parameter (Futhark's "Loop body does not have expected type").
+        let first_clean = self.diags.len() == snapshot.1;
         let mut param_ty = self.store.resolve(&first.0);
         let mut body_ty = self.store.resolve(&first.1);
         let mut changed = !self.same_dims(&param_ty, &body_ty, &[]);
@@ -1773,6 +1778,15 @@ impl Checker {
                 let (rp, rb) = (self.store.resolve(&p), self.store.resolve(&b));
                 if rounds >= 8 || self.same_dims(&rp, &rb, &existential) {
                     self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
+                    if first_clean {
+                        for d in self.diags.iter_mut().skip(snapshot.1) {
+                            if d.name == "size-mismatch"
+                                && !d.message.starts_with("Loop body does not have expected type.")
+                            {
+                                d.message = format!("Loop body does not have expected type. {}", d.message);
+                            }
+                        }
+                    }
                     break (p, b);
                 }
                 (param_ty, body_ty) = (rp, rb);
@@ -1822,11 +1836,19 @@ impl Checker {
             Dim::Unknown(u) => flexible.iter().find(|(k, _)| k == u).map(|(_, v)| v.clone()).unwrap_or(d.clone()),
             other => other.clone(),
         });
-        if flexible.len() < 2 {
+        if flexible.is_empty() {
             return generalised.clone();
         }
         let snapshot = (self.store.snapshot(), self.diags.len());
+        let unknowns_before = self.store.next_unknown;
         self.loop_attempt(e, pat, &probe_ty, form, body, saved, SizeMode::Ignore);
+        // A parameter's size that the body equates with a size the body
+        // itself creates (`zip (filter p ys) xs`) cannot be right before
+        // the first iteration (Futhark's check, #2144).
+        let impossible = flexible.iter().find_map(|(_, v)| match self.store.resolve_dim(v) {
+            Dim::Unknown(k) if k >= unknowns_before => Some(self.show(&self.store.resolve(&probe_ty))),
+            _ => None,
+        });
         let classes: Vec<(u32, Option<NodeId>)> = flexible
             .iter()
             .map(|(u, v)| {
@@ -1835,6 +1857,14 @@ impl Checker {
             })
             .collect();
         self.undo_loop_attempt(snapshot, pending);
+        if let Some(shown) = impossible {
+            self.error(
+                "loop-size-from-body",
+                pat.span,
+                format!("Inferred type for loop parameter is `{shown}`, but one of its sizes is an existential size created inside the loop body."),
+            );
+            return generalised.clone();
+        }
         let mut rename: Vec<(u32, u32)> = Vec::new();
         for (i, (u, class)) in classes.iter().enumerate() {
             if let Some(c) = class {
