@@ -1353,14 +1353,31 @@ impl Checker {
 
     /// Moves the current definition's facts, fully resolved, into `TypeInfo`.
     pub fn record_pending(&mut self) {
+        // Many nodes have one type (a functor's copies above all): expand
+        // each distinct one once.
+        let mut public: HashMap<Ty, crate::info::Type> = HashMap::new();
         for (node, t) in std::mem::take(&mut self.pending.expr_types) {
             let t = self.store.resolve(&t);
-            let t = self.public_type(&t);
+            let t = match public.get(&t) {
+                Some(p) => p.clone(),
+                None => {
+                    let p = self.public_type(&t);
+                    public.insert(t, p.clone());
+                    p
+                }
+            };
             self.info.expr_types.insert(node, t);
         }
         for (node, t) in std::mem::take(&mut self.pending.binding_types) {
             let t = self.store.resolve(&t);
-            let t = self.public_type(&t);
+            let t = match public.get(&t) {
+                Some(p) => p.clone(),
+                None => {
+                    let p = self.public_type(&t);
+                    public.insert(t, p.clone());
+                    p
+                }
+            };
             self.info.binding_types.insert(node, t);
         }
         for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {

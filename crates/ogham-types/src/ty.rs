@@ -40,7 +40,7 @@ pub fn is_svar(id: NodeId) -> bool {
 }
 
 /// One array dimension during inference.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dim {
     Poly(Poly),
     /// A rigid size not known statically; equal only to itself.
@@ -64,7 +64,7 @@ impl Dim {
 }
 
 /// A function type's parameter side.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ArrowTy {
     /// The named parameter whose value may occur in sizes of `to`.
     pub param: Option<NodeId>,
@@ -77,7 +77,7 @@ pub struct ArrowTy {
 }
 
 /// A type during inference.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Prim(PrimType),
     /// Element type is never an array; shape outermost first, never empty.
