@@ -26,6 +26,11 @@ pub enum Mismatch {
     Occurs,
     /// A size variable would equal a size containing it (`?d = ?d + ?d`).
     OccursSize(Dim, Dim),
+    /// A type or size variable would stand for a type mentioning the
+    /// named parameter of a dependent function (`b` in `a -> b` for
+    /// `iota : (n: i64) -> [n]i64`): outside that function, the size is
+    /// anonymous.
+    BoundSize(Dim),
     /// A variable's constraint rules the type out.
     Constraint(Constraint, Ty),
     /// Two variables' constraints have nothing in common.
@@ -109,6 +114,14 @@ impl Checker {
                     "size-mismatch",
                     span,
                     format!("Sizes \"{s1}\" and \"{s2}\" do not match (expected `{e}`, but got `{a}`).{why}"),
+                )
+            }
+            Mismatch::BoundSize(d) => {
+                let s = self.show_dim(&d);
+                self.error(
+                    "size-mismatch",
+                    span,
+                    format!("Sizes \"{s}\" and \"{s}\" do not match (expected `{e}`, but got `{a}`): \"{s}\" is the parameter of a function whose result size depends on it. This is because a type parameter would be instantiated with a type containing anonymous sizes."),
                 )
             }
             Mismatch::Occurs => self.error(
@@ -318,7 +331,26 @@ impl Checker {
                 literal_unknowns(&x.to, &mut own);
                 let (xto, yto) =
                     same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope, &own);
-                self.unify(&xto, &yto, mode, span)
+                let mut type_vars = Vec::new();
+                if x.param.is_none() && y.param.is_some() {
+                    crate::ty::type_vars_in(&xto, &mut type_vars);
+                }
+                self.unify(&xto, &yto, mode, span)?;
+                // A function whose result size is its argument (`iota`)
+                // where one whose result is some type to be inferred is
+                // expected (`map`'s `a -> b`): `b` cannot name that size.
+                // (An anonymous size of the expected result, `i64 -> []t`,
+                // is existential and may.)
+                if let Some(q) = y.param {
+                    for v in type_vars {
+                        let mut sizes = Vec::new();
+                        crate::ty::dim_vars(&self.store.resolve(&Ty::Var(v)), &mut sizes);
+                        if sizes.contains(&q) {
+                            return Err(Mismatch::BoundSize(Dim::var(q)));
+                        }
+                    }
+                }
+                Ok(())
             }
             _ => Err(Mismatch::Types),
         }
