@@ -330,7 +330,7 @@ impl Checker {
                 let mut own = Vec::new();
                 literal_unknowns(&x.to, &mut own);
                 let (xto, yto) =
-                    same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope, &own);
+                    same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope, &own, &params);
                 let mut type_vars = Vec::new();
                 if x.param.is_none() && y.param.is_some() {
                     crate::ty::type_vars_in(&xto, &mut type_vars);
@@ -636,7 +636,9 @@ impl Checker {
 /// too or a size of names out of scope here (the function's own
 /// parameters), and where `a` has one and `b` a constant (any size, where
 /// `a`'s is one of `own`, the expected function type's own existentials).
-fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool, own: &[u32]) -> (Ty, Ty) {
+/// An expected size that is one of the arrows' named parameters (`params`)
+/// is not matched by an actual existential one: the caller relies on it.
+fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool, own: &[u32], params: &[NodeId]) -> (Ty, Ty) {
     let dependent = |d: &Dim| match d {
         Dim::Poly(p) => p.vars().any(|v| !in_scope(v)),
         Dim::Unknown(_) => true,
@@ -655,12 +657,20 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool, own: &[u
                     (Dim::Unknown(u), other) if own.contains(u) || dependent(other) || constant(other) => {
                         *db = da.clone()
                     }
-                    (other, Dim::Unknown(_)) if dependent(other) => *da = db.clone(),
+                    // Not where the expected size is the function's own
+                    // parameter (`(n: i64) -> [n]t`): a function returning
+                    // some other size does not fit (Futhark's error4).
+                    (other, Dim::Unknown(_))
+                        if dependent(other)
+                            && !matches!(other, Dim::Poly(p) if p.vars().any(|v| params.contains(&v))) =>
+                    {
+                        *da = db.clone()
+                    }
                     _ => {}
                 }
             }
             let (ea, eb) = if sa.len() == sb.len() {
-                same_existentials(ea, eb, in_scope, own)
+                same_existentials(ea, eb, in_scope, own, params)
             } else {
                 ((**ea).clone(), (**eb).clone())
             };
@@ -671,7 +681,7 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool, own: &[u
             let mut rb = fb.clone();
             for (k, ta) in fa {
                 if let Some(tb) = fb.get(k) {
-                    let (x, y) = same_existentials(ta, tb, in_scope, own);
+                    let (x, y) = same_existentials(ta, tb, in_scope, own, params);
                     ra.insert(k.clone(), x);
                     rb.insert(k.clone(), y);
                 }
