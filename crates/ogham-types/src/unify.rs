@@ -331,23 +331,44 @@ impl Checker {
                 literal_unknowns(&x.to, &mut own);
                 let (xto, yto) =
                     same_existentials(&self.store.resolve(&x.to), &self.store.resolve(&yto), &in_scope, &own, &params);
+                // The variables of the side whose parameter is unnamed, and
+                // the other side's parameter name.
                 let mut type_vars = Vec::new();
-                if x.param.is_none() && y.param.is_some() {
-                    crate::ty::type_vars_in(&xto, &mut type_vars);
-                }
+                let mut size_vars = Vec::new();
+                let bound = match (x.param, y.param) {
+                    (None, Some(q)) => {
+                        crate::ty::type_vars_in(&xto, &mut type_vars);
+                        Some(q)
+                    }
+                    (Some(p), None) => {
+                        crate::ty::type_vars_in(&yto, &mut type_vars);
+                        crate::ty::dim_vars(&yto, &mut size_vars);
+                        size_vars.retain(|v| is_svar(*v));
+                        Some(p)
+                    }
+                    _ => None,
+                };
                 self.unify(&xto, &yto, mode, span)?;
                 // A function whose result size is its argument (`iota`)
                 // where one whose result is some type to be inferred is
                 // expected (`map`'s `a -> b`): `b` cannot name that size.
                 // (An anonymous size of the expected result, `i64 -> []t`,
-                // is existential and may.)
-                if let Some(q) = y.param {
-                    for v in type_vars {
+                // is existential and may.) Likewise a function with an
+                // unnamed parameter (`\_ xs -> ...`) where a dependent one
+                // is expected (`(k: i64) -> [k]i32 -> i64`): the size of
+                // its `xs` cannot be the `k` it does not name.
+                if let Some(q) = bound {
+                    let mentions = |this: &Self, t: &Ty| {
                         let mut sizes = Vec::new();
-                        crate::ty::dim_vars(&self.store.resolve(&Ty::Var(v)), &mut sizes);
-                        if sizes.contains(&q) {
-                            return Err(Mismatch::BoundSize(Dim::var(q)));
-                        }
+                        crate::ty::dim_vars(&this.store.resolve(t), &mut sizes);
+                        sizes.contains(&q)
+                    };
+                    let escapes = type_vars.iter().any(|v| mentions(self, &Ty::Var(*v)))
+                        || size_vars.iter().any(|v| {
+                            matches!(self.store.resolve_dim(&Dim::var(*v)), Dim::Poly(p) if p.vars().any(|w| w == q))
+                        });
+                    if escapes {
+                        return Err(Mismatch::BoundSize(Dim::var(q)));
                     }
                 }
                 Ok(())
