@@ -259,6 +259,10 @@ pub struct Checker {
     pub no_function_params: HashSet<NodeId>,
     /// Type parameters declared with `^` or `~`: they may not be array elements.
     pub lifted_params: HashSet<NodeId>,
+    /// The named parameters of dependent functions (`iota`'s `n` in `(n:
+    /// i64) -> [n]i64`) whose result a type variable stood for: only a
+    /// lifted type parameter may be instantiated with such a type.
+    pub escaped_dependent: HashSet<NodeId>,
     /// Type abbreviations declared `type^` or `type~`: they may not be array elements.
     pub lifted_abbrevs: HashSet<String>,
     /// Modules, module types and what the module being checked exports.
@@ -303,6 +307,7 @@ impl Checker {
             spellings: HashMap::new(),
             branch_sizes: HashMap::new(),
             no_function_params: HashSet::new(),
+            escaped_dependent: HashSet::new(),
             lifted_params: HashSet::new(),
             lifted_abbrevs: HashSet::new(),
             modules: Default::default(),
@@ -413,6 +418,41 @@ impl Checker {
                 format!(
                     "Cannot instantiate type parameter \"{name}\" with functional type `{shown}`; declare it lifted (`'^{name}`) to allow functions."
                 ),
+            );
+        }
+    }
+
+    /// An unlifted type parameter (`'b` of `map`) may not be instantiated
+    /// with the result type of a dependent function argument (`[n]i64` of
+    /// `iota`), whose size is anonymous outside it (Futhark's rule; `'^b`
+    /// of `apply` may).
+    fn check_anonymous_instantiations(&mut self) {
+        let mut bad: Option<(Span, NodeId, NodeId, NodeId)> = None;
+        for (node, types, _) in &self.pending.insts {
+            for (p, t) in types {
+                if self.lifted_params.contains(p) {
+                    continue;
+                }
+                let mut sizes = Vec::new();
+                ty::dim_vars(&self.store.resolve(t), &mut sizes);
+                let Some(q) = sizes.into_iter().find(|v| self.escaped_dependent.contains(v)) else { continue };
+                let Some(span) = self.pending.expr_spans.get(node) else { continue };
+                if bad.as_ref().is_none_or(|(f, ..)| (span.start, span.end) < (f.start, f.end)) {
+                    bad = Some((*span, *node, *p, q));
+                }
+            }
+        }
+        if let Some((span, node, p, q)) = bad {
+            let name = |c: &Checker, x: NodeId| c.names.get(&x).cloned().unwrap_or_else(|| "?".to_string());
+            let fname = match self.info.resolutions.get(&node) {
+                Some(Resolution::Def(d)) => name(self, self.globals[d.0 as usize].binder),
+                _ => "function".to_string(),
+            };
+            let (pn, qn) = (name(self, p), name(self, q));
+            self.error(
+                "size-mismatch",
+                span,
+                format!("Cannot apply \"{fname}\": its type parameter \"{pn}\" would stand for the result type of a function whose result size is its own parameter \"{qn}\", a type containing anonymous sizes (a lifted `'^{pn}` may)."),
             );
         }
     }
@@ -850,6 +890,28 @@ impl Checker {
             }
         }
         let mut final_ty = self.store.resolve(&fun_ty);
+        // Sizes named by a dependent function argument's parameter that the
+        // type kept (`def g = uncurry f` for `f (n: i64) (m: i64) : [n][m]t`)
+        // are existential outside it.
+        if !self.escaped_dependent.is_empty() {
+            let escaped = &self.escaped_dependent;
+            let mut fresh: Vec<(NodeId, Dim)> = Vec::new();
+            let store = &mut self.store;
+            final_ty = ty::map_dims(&final_ty, &mut |d| match d {
+                Dim::Poly(p) if p.as_var().is_some_and(|v| escaped.contains(&v)) => {
+                    let v = p.as_var().unwrap_or(NodeId(0));
+                    match fresh.iter().find(|(k, _)| *k == v) {
+                        Some((_, u)) => u.clone(),
+                        None => {
+                            let u = store.fresh_unknown();
+                            fresh.push((v, u.clone()));
+                            u
+                        }
+                    }
+                }
+                other => other.clone(),
+            });
+        }
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);
         if vd.params.is_empty() && !size_params.is_empty() && unknown_outside_functions(&final_ty) {
@@ -875,6 +937,9 @@ impl Checker {
         }
         if self.diags.len() == errors_before {
             self.check_lifted_instantiations();
+        }
+        if self.diags.len() == errors_before && !self.escaped_dependent.is_empty() {
+            self.check_anonymous_instantiations();
         }
         if self.diags.len() == errors_before {
             self.check_abstract_instantiations();

@@ -2219,7 +2219,7 @@ impl Checker {
         };
         let fname = f.and_then(var_name).map(|n| format!("\"{n}\"")).unwrap_or_else(|| "function".to_string());
         for d in self.diags.iter_mut().skip(before) {
-            if d.name != "type-mismatch" && d.name != "size-mismatch" {
+            if d.name != "type-mismatch" && d.name != "size-mismatch" && d.name != "existential-param-ret" {
                 continue;
             }
             let Some(arg) = args.iter().find(|a| a.span == d.span) else { continue };
@@ -2339,7 +2339,11 @@ impl Checker {
                     );
                 }
             }
+            let before = self.diags.len();
             self.unify_at(&arrow.from, &at, arg.span);
+            if self.diags.len() == before && !self.escaped_dependent.is_empty() {
+                self.check_escaped_in_params(&arrow.to, arg.span);
+            }
             t = match arrow.param {
                 Some(p) => {
                     let unknowns_before = self.store.next_unknown;
@@ -2353,6 +2357,30 @@ impl Checker {
             };
         }
         t
+    }
+
+    /// After an application: a size that only a dependent function
+    /// argument's parameter names (`iota`'s `n`, taken by `compose`'s `'^b`)
+    /// may not be the size of a parameter of a function in the result
+    /// (Futhark: "Existential size would appear in function parameter of
+    /// return type"), as no caller could supply an array of that size.
+    fn check_escaped_in_params(&mut self, result: &Ty, span: Span) {
+        let mut t = self.store.resolve(result);
+        while let Ty::Arrow(a) = t {
+            let mut sizes = Vec::new();
+            // The parameter's own function types' parameters too.
+            ty::dim_vars(&a.from, &mut sizes);
+            if sizes.iter().any(|v| self.escaped_dependent.contains(v)) {
+                let shown = self.show(&self.store.resolve(result));
+                self.error(
+                    "existential-param-ret",
+                    span,
+                    format!("Existential size would appear in function parameter of return type: `{shown}`. This is usually because a higher-order function is used with functional arguments that return existential sizes or locally named sizes, which are then used as parameters of other function arguments."),
+                );
+                return;
+            }
+            t = a.to;
+        }
     }
 
     /// The type of an operator used infix or in a section; records its resolution.

@@ -351,7 +351,8 @@ impl Checker {
                 self.unify(&xto, &yto, mode, span)?;
                 // A function whose result size is its argument (`iota`)
                 // where one whose result is some type to be inferred is
-                // expected (`map`'s `a -> b`): `b` cannot name that size.
+                // expected (`map`'s `a -> b`): `b` cannot name that size
+                // unless it is lifted.
                 // (An anonymous size of the expected result, `i64 -> []t`,
                 // is existential and may.) Likewise a function with an
                 // unnamed parameter (`\_ xs -> ...`) where a dependent one
@@ -363,11 +364,17 @@ impl Checker {
                         crate::ty::dim_vars(&this.store.resolve(t), &mut sizes);
                         sizes.contains(&q)
                     };
-                    let escapes = type_vars.iter().any(|v| mentions(self, &Ty::Var(*v)))
-                        || size_vars.iter().any(|v| {
-                            matches!(self.store.resolve_dim(&Dim::var(*v)), Dim::Poly(p) if p.vars().any(|w| w == q))
-                        });
-                    if escapes {
+                    // A type variable may stand for such a type if it
+                    // instantiates a lifted type parameter (`apply 'a '^b`):
+                    // which it instantiates is known once the definition is
+                    // checked (`Checker::check_anonymous_instantiations`).
+                    if type_vars.iter().any(|v| mentions(self, &Ty::Var(*v))) {
+                        self.escaped_dependent.insert(q);
+                    }
+                    let size_escapes = size_vars.iter().any(|v| {
+                        matches!(self.store.resolve_dim(&Dim::var(*v)), Dim::Poly(p) if p.vars().any(|w| w == q))
+                    });
+                    if size_escapes {
                         return Err(Mismatch::BoundSize(Dim::var(q)));
                     }
                 }
