@@ -1841,7 +1841,13 @@ impl Checker {
         }
         let snapshot = (self.store.snapshot(), self.diags.len());
         let unknowns_before = self.store.next_unknown;
+        // Like a parameter's size, a loop parameter's flexible size is not
+        // taken by a branch join's existential size (`if c then filter p
+        // xs else xs` has a size of its own).
+        let inferred_before = self.inferred_sizes.len();
+        self.inferred_sizes.extend(flexible.iter().filter_map(|(_, v)| v.as_var()));
         self.loop_attempt(e, pat, &probe_ty, form, body, saved, SizeMode::Ignore);
+        self.inferred_sizes.truncate(inferred_before);
         // A parameter's size that the body equates with a size the body
         // itself creates (`zip (filter p ys) xs`) cannot be right before
         // the first iteration (Futhark's check, #2144).
@@ -2288,6 +2294,7 @@ impl Checker {
     /// arguments that are not size expressions).
     pub fn apply(&mut self, ft: Ty, args: &[&Expr], node: NodeId, fspan: Span) -> Ty {
         let mut t = ft;
+        let mut bound_in_args: Vec<NodeId> = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let shallow = self.store.shallow(&t);
             let arrow = match shallow {
@@ -2340,9 +2347,15 @@ impl Checker {
                 }
             }
             let before = self.diags.len();
+            // The names of the argument's own dependent parameters (`iota`'s
+            // `n`): sizes only they name cannot appear in what the
+            // application returns, except as existential sizes.
+            let mut bound_here = Vec::new();
+            ty::arrow_params_in(&self.store.resolve(&at), &mut bound_here);
             self.unify_at(&arrow.from, &at, arg.span);
-            if self.diags.len() == before && !self.escaped_dependent.is_empty() {
-                self.check_escaped_in_params(&arrow.to, arg.span);
+            if self.diags.len() == before && !bound_here.is_empty() {
+                self.check_escaped_in_params(&arrow.to, &bound_here, arg.span);
+                bound_in_args.extend(bound_here);
             }
             t = match arrow.param {
                 Some(p) => {
@@ -2356,6 +2369,27 @@ impl Checker {
                 None => arrow.to,
             };
         }
+        if !bound_in_args.is_empty() {
+            // `x |> iota`: the result's size is iota's `n`, which is
+            // existential here.
+            let mut fresh: Vec<(NodeId, Dim)> = Vec::new();
+            let resolved = self.store.resolve(&t);
+            let store = &mut self.store;
+            t = ty::map_dims(&resolved, &mut |d| match d {
+                Dim::Poly(p) if p.as_var().is_some_and(|v| bound_in_args.contains(&v)) => {
+                    let v = p.as_var().unwrap_or(NodeId(0));
+                    match fresh.iter().find(|(k, _)| *k == v) {
+                        Some((_, u)) => u.clone(),
+                        None => {
+                            let u = store.fresh_unknown();
+                            fresh.push((v, u.clone()));
+                            u
+                        }
+                    }
+                }
+                other => other.clone(),
+            });
+        }
         t
     }
 
@@ -2364,13 +2398,13 @@ impl Checker {
     /// may not be the size of a parameter of a function in the result
     /// (Futhark: "Existential size would appear in function parameter of
     /// return type"), as no caller could supply an array of that size.
-    fn check_escaped_in_params(&mut self, result: &Ty, span: Span) {
+    fn check_escaped_in_params(&mut self, result: &Ty, bound: &[NodeId], span: Span) {
         let mut t = self.store.resolve(result);
         while let Ty::Arrow(a) = t {
             let mut sizes = Vec::new();
             // The parameter's own function types' parameters too.
             ty::dim_vars(&a.from, &mut sizes);
-            if sizes.iter().any(|v| self.escaped_dependent.contains(v)) {
+            if sizes.iter().any(|v| bound.contains(v)) {
                 let shown = self.show(&self.store.resolve(result));
                 self.error(
                     "existential-param-ret",

@@ -748,6 +748,23 @@ pub fn type_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
     }
 }
 
+/// The names of the named parameters of the function types in a
+/// (resolved) type (`n` of `(n: i64) -> [n]i64`), nested ones too.
+pub fn arrow_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
+    match ty {
+        Ty::Arrow(a) => {
+            out.extend(a.param);
+            arrow_params_in(&a.from, out);
+            arrow_params_in(&a.to, out);
+        }
+        Ty::Array(e, _) => arrow_params_in(e, out),
+        Ty::Record(fs) => fs.values().for_each(|t| arrow_params_in(t, out)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| arrow_params_in(t, out)),
+        Ty::Abstract(_, args) => args.iter().for_each(|t| arrow_params_in(t, out)),
+        Ty::Var(_) | Ty::Param(_) | Ty::Prim(_) | Ty::Error => {}
+    }
+}
+
 /// The type variables occurring in a (resolved) type.
 pub fn type_vars_in(ty: &Ty, out: &mut Vec<u32>) {
     match ty {
