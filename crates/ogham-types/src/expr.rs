@@ -2375,19 +2375,15 @@ impl Checker {
             let mut fresh: Vec<(NodeId, Dim)> = Vec::new();
             let resolved = self.store.resolve(&t);
             let store = &mut self.store;
-            t = ty::map_dims(&resolved, &mut |d| match d {
-                Dim::Poly(p) if p.as_var().is_some_and(|v| bound_in_args.contains(&v)) => {
-                    let v = p.as_var().unwrap_or(NodeId(0));
-                    match fresh.iter().find(|(k, _)| *k == v) {
-                        Some((_, u)) => u.clone(),
-                        None => {
-                            let u = store.fresh_unknown();
-                            fresh.push((v, u.clone()));
-                            u
-                        }
+            t = ty::replace_free_names(&resolved, &bound_in_args, &mut |v| {
+                match fresh.iter().find(|(k, _)| *k == v) {
+                    Some((_, u)) => u.clone(),
+                    None => {
+                        let u = store.fresh_unknown();
+                        fresh.push((v, u.clone()));
+                        u
                     }
                 }
-                other => other.clone(),
             });
         }
         t
@@ -2401,10 +2397,14 @@ impl Checker {
     fn check_escaped_in_params(&mut self, result: &Ty, bound: &[NodeId], span: Span) {
         let mut t = self.store.resolve(result);
         while let Ty::Arrow(a) = t {
-            let mut sizes = Vec::new();
-            // The parameter's own function types' parameters too.
-            ty::dim_vars(&a.from, &mut sizes);
-            if sizes.iter().any(|v| bound.contains(v)) {
+            // Free in the parameter's type (not bound by a function type
+            // inside it, as `k` in `{sum: (k: i64) -> [k]f64 -> f64}`).
+            let mut free = false;
+            ty::replace_free_names(&a.from, bound, &mut |_| {
+                free = true;
+                Dim::Unknown(0)
+            });
+            if free {
                 let shown = self.show(&self.store.resolve(result));
                 self.error(
                     "existential-param-ret",

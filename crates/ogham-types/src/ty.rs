@@ -748,6 +748,47 @@ pub fn type_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
     }
 }
 
+/// The sizes of `ty` that mention one of `names` where no enclosing
+/// function type binds it as its parameter (`k` is free in `[k]f64`, not
+/// in `(k: i64) -> [k]f64`), each replaced by what `f` gives for it.
+pub fn replace_free_names(ty: &Ty, names: &[NodeId], f: &mut dyn FnMut(NodeId) -> Dim) -> Ty {
+    fn go(ty: &Ty, names: &[NodeId], bound: &mut Vec<NodeId>, f: &mut dyn FnMut(NodeId) -> Dim) -> Ty {
+        match ty {
+            Ty::Array(e, shape) => {
+                let shape = shape
+                    .iter()
+                    .map(|d| match d {
+                        Dim::Poly(p) => {
+                            match p.vars().find(|v| names.contains(v) && !bound.contains(v)) {
+                                Some(v) => f(v),
+                                None => d.clone(),
+                            }
+                        }
+                        Dim::Unknown(_) => d.clone(),
+                    })
+                    .collect();
+                Ty::Array(Box::new(go(e, names, bound, f)), shape)
+            }
+            Ty::Record(fs) => Ty::Record(fs.iter().map(|(k, t)| (k.clone(), go(t, names, bound, f))).collect()),
+            Ty::Sum(cs) => Ty::Sum(
+                cs.iter().map(|(k, ts)| (k.clone(), ts.iter().map(|t| go(t, names, bound, f)).collect())).collect(),
+            ),
+            Ty::Arrow(a) => {
+                let from = go(&a.from, names, bound, f);
+                bound.extend(a.param);
+                let to = go(&a.to, names, bound, f);
+                if a.param.is_some() {
+                    bound.pop();
+                }
+                Ty::Arrow(Box::new(ArrowTy { from, to, ..(**a).clone() }))
+            }
+            Ty::Abstract(n, args) => Ty::Abstract(*n, args.iter().map(|t| go(t, names, bound, f)).collect()),
+            other => other.clone(),
+        }
+    }
+    go(ty, names, &mut Vec::new(), f)
+}
+
 /// The names of the named parameters of the function types in a
 /// (resolved) type (`n` of `(n: i64) -> [n]i64`), nested ones too.
 pub fn arrow_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
