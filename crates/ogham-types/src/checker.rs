@@ -894,23 +894,8 @@ impl Checker {
         // type kept (`def g = uncurry f` for `f (n: i64) (m: i64) : [n][m]t`)
         // are existential outside it.
         if !self.escaped_dependent.is_empty() {
-            let escaped = &self.escaped_dependent;
-            let mut fresh: Vec<(NodeId, Dim)> = Vec::new();
-            let store = &mut self.store;
-            final_ty = ty::map_dims(&final_ty, &mut |d| match d {
-                Dim::Poly(p) if p.as_var().is_some_and(|v| escaped.contains(&v)) => {
-                    let v = p.as_var().unwrap_or(NodeId(0));
-                    match fresh.iter().find(|(k, _)| *k == v) {
-                        Some((_, u)) => u.clone(),
-                        None => {
-                            let u = store.fresh_unknown();
-                            fresh.push((v, u.clone()));
-                            u
-                        }
-                    }
-                }
-                other => other.clone(),
-            });
+            let escaped: Vec<NodeId> = self.escaped_dependent.iter().copied().collect();
+            final_ty = self.existential_for(&final_ty, &escaped);
         }
         let mut size_params = explicit_sizes;
         size_params.extend(implicit_sizes);

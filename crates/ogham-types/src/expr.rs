@@ -2372,21 +2372,26 @@ impl Checker {
         if !bound_in_args.is_empty() {
             // `x |> iota`: the result's size is iota's `n`, which is
             // existential here.
-            let mut fresh: Vec<(NodeId, Dim)> = Vec::new();
             let resolved = self.store.resolve(&t);
-            let store = &mut self.store;
-            t = ty::replace_free_names(&resolved, &bound_in_args, &mut |v| {
-                match fresh.iter().find(|(k, _)| *k == v) {
-                    Some((_, u)) => u.clone(),
-                    None => {
-                        let u = store.fresh_unknown();
-                        fresh.push((v, u.clone()));
-                        u
-                    }
-                }
-            });
+            t = self.existential_for(&resolved, &bound_in_args);
         }
         t
+    }
+
+    /// `t` with each free occurrence of one of `names` (parameters of
+    /// dependent functions, out of scope here) made an existential size,
+    /// one per name.
+    pub(crate) fn existential_for(&mut self, t: &Ty, names: &[NodeId]) -> Ty {
+        let mut fresh: Vec<(NodeId, Dim)> = Vec::new();
+        let store = &mut self.store;
+        ty::replace_free_names(t, names, &mut |v| match fresh.iter().find(|(k, _)| *k == v) {
+            Some((_, u)) => u.clone(),
+            None => {
+                let u = store.fresh_unknown();
+                fresh.push((v, u.clone()));
+                u
+            }
+        })
     }
 
     /// After an application: a size that only a dependent function
