@@ -67,33 +67,9 @@ struct Repr {
 
 const REPRS: &[Repr] = &[
     Repr { ty: "i32", keyword: "type", g: "x", h: "y", f: "y + 1", x: "7", op: "a + b" },
-    Repr {
-        ty: "i64",
-        keyword: "type",
-        g: "i64.i32 x",
-        h: "i32.i64 y",
-        f: "y * 2",
-        x: "5i64",
-        op: "a - b",
-    },
-    Repr {
-        ty: "f32",
-        keyword: "type",
-        g: "f32.i32 x",
-        h: "i32.f32 y",
-        f: "y / 2",
-        x: "1.5f32",
-        op: "f32.max a b",
-    },
-    Repr {
-        ty: "bool",
-        keyword: "type",
-        g: "x > 0",
-        h: "if y then 1 else 0",
-        f: "!y",
-        x: "true",
-        op: "a && b",
-    },
+    Repr { ty: "i64", keyword: "type", g: "i64.i32 x", h: "i32.i64 y", f: "y * 2", x: "5i64", op: "a - b" },
+    Repr { ty: "f32", keyword: "type", g: "f32.i32 x", h: "i32.f32 y", f: "y / 2", x: "1.5f32", op: "f32.max a b" },
+    Repr { ty: "bool", keyword: "type", g: "x > 0", h: "if y then 1 else 0", f: "!y", x: "true", op: "a && b" },
     Repr {
         ty: "{a: i32, b: i64}",
         keyword: "type",
@@ -421,13 +397,7 @@ fn functor(c: &mut Choices, out: &mut String, sigs: &[SigInfo], funs: &mut Vec<F
 }
 
 /// An application of a functor to modules, an anonymous structure or a partial application.
-fn application(
-    c: &mut Choices,
-    out: &mut String,
-    sigs: &[SigInfo],
-    mods: &mut Vec<ModInfo>,
-    funs: &mut Vec<FunInfo>,
-) {
+fn application(c: &mut Choices, out: &mut String, sigs: &[SigInfo], mods: &mut Vec<ModInfo>, funs: &mut Vec<FunInfo>) {
     let f = c.below(funs.len());
     let remaining = funs[f].params - funs[f].applied;
     let nargs = 1 + c.below(remaining);

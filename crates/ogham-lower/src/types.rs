@@ -136,31 +136,46 @@ impl<'a> Lowerer<'a> {
     /// type in the callee's terms) to the matching dimension of `val`.
     /// `outer` is the number of array dimensions already walked through.
     pub fn match_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut HashMap<NodeId, SubExp>) {
+        self.for_each_size_dim(t, val, outer, &mut |p, d| {
+            if let Some(v) = p.as_var() {
+                out.entry(v).or_insert(d);
+            }
+        });
+    }
+
+    /// Calls `f` with each size written in `t` (a checked type in the
+    /// callee's terms) and the matching dimension of `val`, through arrays,
+    /// records and sum payloads.
+    fn for_each_size_dim(
+        &self,
+        t: &Type,
+        val: &Val<'a>,
+        outer: usize,
+        f: &mut dyn FnMut(&ogham_types::size::Poly, SubExp),
+    ) {
         match (t, val) {
             (Type::Array { elem, shape }, _) => {
                 if let Some(first) = val.leaves().first() {
                     let actual = self.se_type(*first);
                     for (k, s) in shape.iter().enumerate() {
                         if let (Size::Poly(p), Some(d)) = (s, actual.shape().get(outer + k)) {
-                            if let Some(v) = p.as_var() {
-                                out.entry(v).or_insert(*d);
-                            }
+                            f(p, *d);
                         }
                     }
                 }
-                self.match_sizes(elem, val, outer + shape.len(), out);
+                self.for_each_size_dim(elem, val, outer + shape.len(), f);
             }
             (Type::Record(fields), Val::Record(vals)) => {
                 for (k, ft) in fields {
                     if let Some(v) = vals.get(k) {
-                        self.match_sizes(ft, v, outer, out);
+                        self.for_each_size_dim(ft, v, outer, f);
                     }
                 }
             }
             (Type::Sum(cs), Val::Sum { payloads, .. }) => {
                 for (ts, vs) in cs.values().zip(payloads) {
                     for (t, v) in ts.iter().zip(vs) {
-                        self.match_sizes(t, v, outer, out);
+                        self.for_each_size_dim(t, v, outer, f);
                     }
                 }
             }
@@ -213,29 +228,11 @@ impl<'a> Lowerer<'a> {
     /// the argument's dimension `size` is `c * v + d`. The checker has
     /// proved the equation, so `v = (size - d) / c` exactly.
     pub fn match_linear_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut Vec<(NodeId, i64, i64, SubExp)>) {
-        match (t, val) {
-            (Type::Array { elem, shape }, _) => {
-                if let Some(first) = val.leaves().first() {
-                    let actual = self.se_type(*first);
-                    for (k, s) in shape.iter().enumerate() {
-                        if let (Size::Poly(p), Some(d)) = (s, actual.shape().get(outer + k)) {
-                            if let Some((v, c, constant)) = linear_in_one(p) {
-                                out.push((v, c, constant, *d));
-                            }
-                        }
-                    }
-                }
-                self.match_linear_sizes(elem, val, outer + shape.len(), out);
+        self.for_each_size_dim(t, val, outer, &mut |p, d| {
+            if let Some((v, c, constant)) = linear_in_one(p) {
+                out.push((v, c, constant, d));
             }
-            (Type::Record(fields), Val::Record(vals)) => {
-                for (k, ft) in fields {
-                    if let Some(v) = vals.get(k) {
-                        self.match_linear_sizes(ft, v, outer, out);
-                    }
-                }
-            }
-            _ => {}
-        }
+        });
     }
 }
 

@@ -662,21 +662,11 @@ impl Checker {
         self.types = base.types;
         self.modules.mods = base.mods;
         self.modules.sigs = base.sigs;
-        for &i in direct {
-            let Some(env) = self.modules.file_envs.get(i) else { continue };
-            for (k, v) in &env.values {
-                self.global_names.insert(k.clone(), *v);
-            }
-            for (k, v) in &env.types {
-                self.types.insert(k.clone(), v.clone());
-            }
-            for (k, v) in &env.mods {
-                self.modules.mods.insert(k.clone(), v.clone());
-            }
-            for (k, v) in &env.sigs {
-                self.modules.sigs.insert(k.clone(), v.clone());
-            }
+        let envs = std::mem::take(&mut self.modules.file_envs);
+        for env in direct.iter().filter_map(|&i| envs.get(i)) {
+            self.add_to_scope(env);
         }
+        self.modules.file_envs = envs;
     }
 
     pub fn check_type_dec(&mut self, td: &TypeDec) {
@@ -1406,28 +1396,21 @@ impl Checker {
         // Many nodes have one type (a functor's copies above all): expand
         // each distinct one once.
         let mut public: HashMap<Ty, crate::info::Type> = HashMap::new();
+        let mut to_public = |c: &mut Checker, t: &Ty| {
+            let t = c.store.resolve(t);
+            if let Some(p) = public.get(&t) {
+                return p.clone();
+            }
+            let p = c.public_type(&t);
+            public.insert(t, p.clone());
+            p
+        };
         for (node, t) in std::mem::take(&mut self.pending.expr_types) {
-            let t = self.store.resolve(&t);
-            let t = match public.get(&t) {
-                Some(p) => p.clone(),
-                None => {
-                    let p = self.public_type(&t);
-                    public.insert(t, p.clone());
-                    p
-                }
-            };
+            let t = to_public(self, &t);
             self.info.expr_types.insert(node, t);
         }
         for (node, t) in std::mem::take(&mut self.pending.binding_types) {
-            let t = self.store.resolve(&t);
-            let t = match public.get(&t) {
-                Some(p) => p.clone(),
-                None => {
-                    let p = self.public_type(&t);
-                    public.insert(t, p.clone());
-                    p
-                }
-            };
+            let t = to_public(self, &t);
             self.info.binding_types.insert(node, t);
         }
         for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {

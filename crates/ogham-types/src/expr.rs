@@ -106,6 +106,9 @@ pub fn resolve_builtin_op(op: &str, operand: &Ty) -> Builtin {
     }
 }
 
+/// Futhark's opening for a loop body whose result does not fit the loop parameter.
+const LOOP_BODY_MISMATCH: &str = "Loop body does not have expected type.";
+
 /// The operand constraint and whether the result is `bool`, for a built-in operator.
 pub(crate) fn op_shape(op: &str) -> Option<(Constraint, bool)> {
     Some(match op {
@@ -1679,9 +1682,9 @@ impl Checker {
         for d in self.diags.iter_mut().skip(before) {
             if (d.name == "type-mismatch" || d.name == "size-mismatch")
                 && (inside(d.span, pat.span) || at_tail.contains(&d.span))
-                && !d.message.starts_with("Loop body does not have expected type.")
+                && !d.message.starts_with(LOOP_BODY_MISMATCH)
             {
-                d.message = format!("Loop body does not have expected type. {}", d.message);
+                d.message = format!("{LOOP_BODY_MISMATCH} {}", d.message);
             }
         }
         out
@@ -1779,13 +1782,7 @@ impl Checker {
                 if rounds >= 8 || self.same_dims(&rp, &rb, &existential) {
                     self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
                     if first_clean {
-                        for d in self.diags.iter_mut().skip(snapshot.1) {
-                            if d.name == "size-mismatch"
-                                && !d.message.starts_with("Loop body does not have expected type.")
-                            {
-                                d.message = format!("Loop body does not have expected type. {}", d.message);
-                            }
-                        }
+                        self.prefix_mismatches(snapshot.1, LOOP_BODY_MISMATCH);
                     }
                     break (p, b);
                 }
@@ -1879,6 +1876,9 @@ impl Checker {
                 }
             }
         }
+        if rename.is_empty() {
+            return generalised.clone();
+        }
         // One size for the body means one size for the initial values too
         // (Futhark matches them against the pattern after the body).
         let mut gen_dims = Vec::new();
@@ -1907,9 +1907,6 @@ impl Checker {
                     }
                 }
             }
-        }
-        if rename.is_empty() {
-            return generalised.clone();
         }
         ty::map_dims(generalised, &mut |d| match d {
             Dim::Unknown(u) => rename.iter().find(|(k, _)| k == u).map_or(d.clone(), |(_, to)| Dim::Unknown(*to)),
@@ -2208,7 +2205,7 @@ impl Checker {
     /// Futhark's description of what was being checked.
     fn prefix_mismatches(&mut self, before: usize, what: &str) {
         for d in self.diags.iter_mut().skip(before) {
-            if d.name == "type-mismatch" || d.name == "size-mismatch" {
+            if (d.name == "type-mismatch" || d.name == "size-mismatch") && !d.message.starts_with(what) {
                 d.message = format!("{what} {}", d.message);
             }
         }
@@ -2237,15 +2234,18 @@ impl Checker {
     /// The spellings of the sums and products among the sizes of `t` (`[n +
     /// m]`), with `sizes` substituted (`2 + 3`), for solving `?a + ?b`
     /// against the substituted sizes the way the function spelled them.
+    /// `t` is resolved.
     pub(crate) fn respell_sizes(&mut self, t: &Ty, sizes: &HashMap<NodeId, Dim>) {
+        if self.spellings.is_empty() {
+            return;
+        }
         let mut polys = Vec::new();
-        ty::map_dims(&self.store.resolve(t), &mut |d| {
+        ty::for_each_dim(t, &mut |d| {
             if let Dim::Poly(q) = d {
                 if q.vars().any(|v| sizes.contains_key(&v)) {
                     polys.push(q.clone());
                 }
             }
-            d.clone()
         });
         let mut depth = 0;
         while let Some(q) = polys.pop() {
@@ -2351,7 +2351,7 @@ impl Checker {
             // `n`): sizes only they name cannot appear in what the
             // application returns, except as existential sizes.
             let mut bound_here = Vec::new();
-            ty::arrow_params_in(&self.store.resolve(&at), &mut bound_here);
+            self.store.arrow_params(&at, &mut bound_here);
             self.unify_at(&arrow.from, &at, arg.span);
             if self.diags.len() == before && !bound_here.is_empty() {
                 self.check_escaped_in_params(&arrow.to, &bound_here, arg.span);
@@ -2363,7 +2363,7 @@ impl Checker {
                     let d = self.size_of_expr(arg);
                     self.produced_by(node, unknowns_before);
                     let sizes = HashMap::from([(p, d)]);
-                    self.respell_sizes(&arrow.to, &sizes);
+                    self.respell_sizes(&self.store.resolve(&arrow.to), &sizes);
                     ty::subst_sizes(&arrow.to, &sizes)
                 }
                 None => arrow.to,
@@ -2404,12 +2404,7 @@ impl Checker {
         while let Ty::Arrow(a) = t {
             // Free in the parameter's type (not bound by a function type
             // inside it, as `k` in `{sum: (k: i64) -> [k]f64 -> f64}`).
-            let mut free = false;
-            ty::replace_free_names(&a.from, bound, &mut |_| {
-                free = true;
-                Dim::Unknown(0)
-            });
-            if free {
+            if ty::mentions_free_name(&a.from, bound) {
                 let shown = self.show(&self.store.resolve(result));
                 self.error(
                     "existential-param-ret",

@@ -434,7 +434,7 @@ impl Checker {
 
     /// Makes the names of `env` visible in the current scope (without
     /// exporting them).
-    fn add_to_scope(&mut self, env: &ModEnv) {
+    pub(crate) fn add_to_scope(&mut self, env: &ModEnv) {
         for (k, v) in &env.values {
             self.global_names.insert(k.clone(), *v);
         }
@@ -443,6 +443,9 @@ impl Checker {
         }
         for (k, v) in &env.mods {
             self.modules.mods.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &env.sigs {
+            self.modules.sigs.insert(k.clone(), v.clone());
         }
     }
 
@@ -456,18 +459,7 @@ impl Checker {
     /// Adds every name of `env` to the current scope (and, unless `local`,
     /// to the current module's exports).
     fn bring_into_scope(&mut self, env: &ModEnv) {
-        for (k, v) in &env.values {
-            self.global_names.insert(k.clone(), *v);
-        }
-        for (k, v) in &env.types {
-            self.types.insert(k.clone(), v.clone());
-        }
-        for (k, v) in &env.mods {
-            self.modules.mods.insert(k.clone(), v.clone());
-        }
-        for (k, v) in &env.sigs {
-            self.modules.sigs.insert(k.clone(), v.clone());
-        }
+        self.add_to_scope(env);
         if let Some(ex) = self.exporting() {
             ex.values.extend(env.values.iter().map(|(k, v)| (k.clone(), *v)));
             ex.types.extend(env.types.iter().map(|(k, v)| (k.clone(), v.clone())));

@@ -477,6 +477,24 @@ impl Store {
         }
     }
 
+    /// The names of the named parameters of the function types in `ty`
+    /// (`n` of `(n: i64) -> [n]i64`), nested ones too, looked up through
+    /// bound variables without building the resolved type.
+    pub fn arrow_params(&self, ty: &Ty, out: &mut Vec<NodeId>) {
+        match &*self.head(ty) {
+            Ty::Arrow(a) => {
+                out.extend(a.param);
+                self.arrow_params(&a.from, out);
+                self.arrow_params(&a.to, out);
+            }
+            Ty::Array(e, _) => self.arrow_params(e, out),
+            Ty::Record(fs) => fs.values().for_each(|t| self.arrow_params(t, out)),
+            Ty::Sum(cs) => cs.values().flatten().for_each(|t| self.arrow_params(t, out)),
+            Ty::Abstract(_, args) => args.iter().for_each(|t| self.arrow_params(t, out)),
+            Ty::Var(_) | Ty::Param(_) | Ty::Prim(_) | Ty::Error => {}
+        }
+    }
+
     /// The type with every bound variable substituted, arrays re-flattened.
     ///
     /// A type whose expansion has more than [`MAX_TYPE_SIZE`] nodes (a
@@ -732,20 +750,31 @@ pub fn witnessed_sizes(ty: &Ty, out: &mut Vec<NodeId>) {
     }
 }
 
+/// Visits a type and every type inside it (element types, fields,
+/// payloads, both sides of function types, abstract types' arguments),
+/// outermost first.
+pub fn for_each_type(ty: &Ty, f: &mut dyn FnMut(&Ty)) {
+    f(ty);
+    match ty {
+        Ty::Array(e, _) => for_each_type(e, f),
+        Ty::Record(fs) => fs.values().for_each(|t| for_each_type(t, f)),
+        Ty::Sum(cs) => cs.values().flatten().for_each(|t| for_each_type(t, f)),
+        Ty::Arrow(a) => {
+            for_each_type(&a.from, f);
+            for_each_type(&a.to, f);
+        }
+        Ty::Abstract(_, args) => args.iter().for_each(|t| for_each_type(t, f)),
+        Ty::Param(_) | Ty::Var(_) | Ty::Prim(_) | Ty::Error => {}
+    }
+}
+
 /// The type parameters occurring in a type.
 pub fn type_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
-    match ty {
-        Ty::Param(p) => out.push(*p),
-        Ty::Array(e, _) => type_params_in(e, out),
-        Ty::Record(fs) => fs.values().for_each(|t| type_params_in(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| type_params_in(t, out)),
-        Ty::Arrow(a) => {
-            type_params_in(&a.from, out);
-            type_params_in(&a.to, out);
+    for_each_type(ty, &mut |t| {
+        if let Ty::Param(p) = t {
+            out.push(*p);
         }
-        Ty::Abstract(_, args) => args.iter().for_each(|t| type_params_in(t, out)),
-        Ty::Var(_) | Ty::Prim(_) | Ty::Error => {}
-    }
+    });
 }
 
 /// The sizes of `ty` that mention one of `names` where no enclosing
@@ -758,12 +787,10 @@ pub fn replace_free_names(ty: &Ty, names: &[NodeId], f: &mut dyn FnMut(NodeId) -
                 let shape = shape
                     .iter()
                     .map(|d| match d {
-                        Dim::Poly(p) => {
-                            match p.vars().find(|v| names.contains(v) && !bound.contains(v)) {
-                                Some(v) => f(v),
-                                None => d.clone(),
-                            }
-                        }
+                        Dim::Poly(p) => match p.vars().find(|v| names.contains(v) && !bound.contains(v)) {
+                            Some(v) => f(v),
+                            None => d.clone(),
+                        },
                         Dim::Unknown(_) => d.clone(),
                     })
                     .collect();
@@ -789,37 +816,24 @@ pub fn replace_free_names(ty: &Ty, names: &[NodeId], f: &mut dyn FnMut(NodeId) -
     go(ty, names, &mut Vec::new(), f)
 }
 
-/// The names of the named parameters of the function types in a
-/// (resolved) type (`n` of `(n: i64) -> [n]i64`), nested ones too.
-pub fn arrow_params_in(ty: &Ty, out: &mut Vec<NodeId>) {
-    match ty {
-        Ty::Arrow(a) => {
-            out.extend(a.param);
-            arrow_params_in(&a.from, out);
-            arrow_params_in(&a.to, out);
-        }
-        Ty::Array(e, _) => arrow_params_in(e, out),
-        Ty::Record(fs) => fs.values().for_each(|t| arrow_params_in(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| arrow_params_in(t, out)),
-        Ty::Abstract(_, args) => args.iter().for_each(|t| arrow_params_in(t, out)),
-        Ty::Var(_) | Ty::Param(_) | Ty::Prim(_) | Ty::Error => {}
-    }
+/// Whether some size of `ty` mentions one of `names` where no enclosing
+/// function type binds it (see [`replace_free_names`]).
+pub fn mentions_free_name(ty: &Ty, names: &[NodeId]) -> bool {
+    let mut found = false;
+    replace_free_names(ty, names, &mut |_| {
+        found = true;
+        Dim::Unknown(0)
+    });
+    found
 }
 
 /// The type variables occurring in a (resolved) type.
 pub fn type_vars_in(ty: &Ty, out: &mut Vec<u32>) {
-    match ty {
-        Ty::Var(v) => out.push(*v),
-        Ty::Array(e, _) => type_vars_in(e, out),
-        Ty::Record(fs) => fs.values().for_each(|t| type_vars_in(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| type_vars_in(t, out)),
-        Ty::Arrow(a) => {
-            type_vars_in(&a.from, out);
-            type_vars_in(&a.to, out);
+    for_each_type(ty, &mut |t| {
+        if let Ty::Var(v) = t {
+            out.push(*v);
         }
-        Ty::Abstract(_, args) => args.iter().for_each(|t| type_vars_in(t, out)),
-        Ty::Param(_) | Ty::Prim(_) | Ty::Error => {}
-    }
+    });
 }
 
 pub fn contains_arrow(ty: &Ty) -> bool {

@@ -371,9 +371,9 @@ impl Checker {
                     if type_vars.iter().any(|v| mentions(self, &Ty::Var(*v))) {
                         self.escaped_dependent.insert(q);
                     }
-                    let size_escapes = size_vars.iter().any(|v| {
-                        matches!(self.store.resolve_dim(&Dim::var(*v)), Dim::Poly(p) if p.vars().any(|w| w == q))
-                    });
+                    let size_escapes = size_vars.iter().any(
+                        |v| matches!(self.store.resolve_dim(&Dim::var(*v)), Dim::Poly(p) if p.vars().any(|w| w == q)),
+                    );
                     if size_escapes {
                         return Err(Mismatch::BoundSize(Dim::var(q)));
                     }
