@@ -246,7 +246,7 @@ impl<'a> Lowerer<'a> {
     /// `None` when one of its variables has no known value here.
     pub fn eval_poly(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, p: &Poly) -> LResult<Option<SubExp>> {
         let mut total = SubExp::i64(0);
-        for (mono, coeff) in &p.terms {
+        for (mono, coeff) in p.terms() {
             let mut term = SubExp::i64(*coeff);
             for v in mono {
                 let Some(x) = self.size_var(b, scope, *v)? else { return Ok(None) };

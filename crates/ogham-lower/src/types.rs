@@ -240,7 +240,7 @@ impl<'a> Lowerer<'a> {
 fn linear_in_one(p: &ogham_types::size::Poly) -> Option<(NodeId, i64, i64)> {
     let mut var = None;
     let mut constant = 0;
-    for (m, c) in &p.terms {
+    for (m, c) in p.terms() {
         match m.as_slice() {
             [] => constant = *c,
             [v] if var.is_none() => var = Some((*v, *c)),

@@ -179,7 +179,7 @@ struct TopLevelScope {
     values: HashMap<String, DefId>,
     types: HashMap<String, TypeAbbrev>,
     mods: HashMap<String, crate::modules::Module>,
-    sigs: HashMap<String, std::rc::Rc<crate::modules::SigClosure>>,
+    sigs: HashMap<String, std::sync::Arc<crate::modules::SigClosure>>,
 }
 
 /// The indices of the files that a file's `import "x"` declarations (at
@@ -1416,7 +1416,7 @@ impl Checker {
         for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {
             let mut inst = Instantiation::default();
             for (p, t) in types {
-                inst.types.insert(p, self.public_type(&self.store.resolve(&t)));
+                inst.types.insert(p, to_public(self, &t));
             }
             for (p, d) in sizes {
                 let t = self.public_type(&Ty::Array(Box::new(Ty::unit()), vec![self.store.resolve_dim(&d)]));

@@ -62,7 +62,13 @@ pub fn check(files: &[CheckInput<'_>]) -> Result<TypeInfo, Vec<Diagnostic>> {
         diags.extend(checker.warnings);
         Err(diags)
     } else {
-        Ok(checker.info)
+        let info = std::mem::take(&mut checker.info);
+        // The checker's own tables (module environments, caches of expanded
+        // types) are about as large as the type information for programs with
+        // many functor applications: free them on another thread, which a
+        // process that exits first does not wait for.
+        let _ = std::thread::Builder::new().name("ogham-free".into()).spawn(move || drop(checker));
+        Ok(info)
     }
 }
 

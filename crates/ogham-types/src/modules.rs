@@ -31,7 +31,7 @@
 //! `members.rs`.
 
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use ogham_prim::PrimType;
 use ogham_syntax::ast::{
@@ -53,16 +53,16 @@ pub struct ModEnv {
     pub values: HashMap<String, DefId>,
     pub types: HashMap<String, TypeAbbrev>,
     pub mods: HashMap<String, Module>,
-    pub sigs: HashMap<String, Rc<SigClosure>>,
+    pub sigs: HashMap<String, Arc<SigClosure>>,
 }
 
 /// A module value.
 #[derive(Clone)]
 pub enum Module {
-    Struct(Rc<ModEnv>),
+    Struct(Arc<ModEnv>),
     /// A numeric module (`f32`) or `bool`: members are built-ins.
     Prim(PrimType),
-    Functor(Rc<Functor>),
+    Functor(Arc<Functor>),
 }
 
 /// A functor: its remaining parameters, result signature and body, closed
@@ -127,7 +127,7 @@ const CLONE_BASE: u32 = 0x8000_0000;
 /// The module-language state of the checker.
 pub struct ModState {
     pub mods: HashMap<String, Module>,
-    pub sigs: HashMap<String, Rc<SigClosure>>,
+    pub sigs: HashMap<String, Arc<SigClosure>>,
     /// What each module body being checked exports (innermost last); the
     /// outermost is the current file.
     pub exports: Vec<ModEnv>,
@@ -802,7 +802,7 @@ impl Checker {
                     }
                 } else {
                     let ok = self.check_functor_body(&mb.params, mb.sig.as_ref(), &mb.body, mb.span);
-                    Some(Module::Functor(Rc::new(Functor {
+                    Some(Module::Functor(Arc::new(Functor {
                         params: mb.params.clone(),
                         ret: mb.sig.clone(),
                         body: mb.body.clone(),
@@ -821,7 +821,7 @@ impl Checker {
             }
             Dec::ModType { name, sig, .. } => {
                 let valid = self.check_sig_dec(sig);
-                let clo = Rc::new(SigClosure { sig: sig.clone(), scope: self.scope(), valid });
+                let clo = Arc::new(SigClosure { sig: sig.clone(), scope: self.scope(), valid });
                 self.modules.sigs.insert(name.text.clone(), clo.clone());
                 if let Some(ex) = self.exporting() {
                     ex.sigs.insert(name.text.clone(), clo);
@@ -909,12 +909,12 @@ impl Checker {
                 let env = self.modules.exports.pop().unwrap_or_default();
                 self.modules.opened_prims.truncate(opened);
                 self.set_scope(saved);
-                Some(Module::Struct(Rc::new(env)))
+                Some(Module::Struct(Arc::new(env)))
             }
             ModExp::Import(path, span) => {
                 let index = self.modules.imports.iter().find(|(p, _)| p == path).map(|(_, i)| *i);
                 match index.and_then(|i| self.modules.file_envs.get(i)) {
-                    Some(env) => Some(Module::Struct(Rc::new(env.clone()))),
+                    Some(env) => Some(Module::Struct(Arc::new(env.clone()))),
                     None => {
                         self.error("import-not-found", *span, format!("The file \"{path}\" is not imported here."));
                         None
@@ -933,7 +933,7 @@ impl Checker {
             ModExp::Lambda(param, ret, body, span) => {
                 let params = vec![param.clone()];
                 let ok = self.check_functor_body(&params, ret.as_ref(), body, *span);
-                Some(Module::Functor(Rc::new(Functor {
+                Some(Module::Functor(Arc::new(Functor {
                     params,
                     ret: ret.clone(),
                     body: (**body).clone(),
@@ -1030,7 +1030,7 @@ impl Checker {
         let mut out = ModEnv::default();
         self.spec_module(&flat.specs, &flat.refinements, quals, &mut out);
         self.set_scope(saved);
-        Some(Module::Struct(Rc::new(out)))
+        Some(Module::Struct(Arc::new(out)))
     }
 
     fn spec_module(&mut self, specs: &[Spec], refinements: &[Refinement], quals: &[String], out: &mut ModEnv) {
@@ -1102,7 +1102,7 @@ impl Checker {
                     let mut inner = ModEnv::default();
                     self.spec_module(&flat.specs, &refs, &inner_quals, &mut inner);
                     self.set_scope(saved);
-                    let m = Module::Struct(Rc::new(inner));
+                    let m = Module::Struct(Arc::new(inner));
                     self.modules.mods.insert(name.text.clone(), m.clone());
                     out.mods.insert(name.text.clone(), m);
                 }
@@ -1193,7 +1193,7 @@ impl Checker {
         let mut args = fun.args.clone();
         args.push((param.name.text.clone(), matched.clone()));
         if args.len() < fun.params.len() {
-            return Some(Module::Functor(Rc::new(Functor {
+            return Some(Module::Functor(Arc::new(Functor {
                 params: fun.params.clone(),
                 ret: fun.ret.clone(),
                 body: fun.body.clone(),
@@ -1373,7 +1373,7 @@ impl Checker {
         false
     }
 
-    fn lookup_sig(&mut self, q: &QualName) -> Option<Rc<SigClosure>> {
+    fn lookup_sig(&mut self, q: &QualName) -> Option<Arc<SigClosure>> {
         let found = if q.quals.is_empty() {
             self.modules.sigs.get(&q.name).cloned()
         } else {
@@ -1446,7 +1446,7 @@ impl Checker {
         }
         match m {
             Module::Prim(_) => Some(m.clone()),
-            _ => Some(Module::Struct(Rc::new(out))),
+            _ => Some(Module::Struct(Arc::new(out))),
         }
     }
 
@@ -1707,7 +1707,7 @@ impl Checker {
         }
         let scheme = g.scheme.clone();
         let sealing = self.modules.sealing.clone();
-        let spec_text = format!("val {name}{} : {}", show_type_params(type_params), show_type_exp(te));
+        let spec_text = || format!("val {name}{} : {}", show_type_params(type_params), show_type_exp(te));
         self.in_empty_scope(|c| {
             let (spec_types, mut spec_sizes) = c.bind_type_params(type_params);
             let errors = c.diags.len();
@@ -1723,7 +1723,6 @@ impl Checker {
             let sealed = c.store.resolve(&sealed);
             let expected = c.expand_abstract(&sealed, Some(&sealing));
             let actual = c.instantiate(&scheme, NodeId(0), span);
-            let actual_text = format!("val {name} : {}", c.show(&actual));
             let mut before = Vec::new();
             let mut after = Vec::new();
             top_level_unknowns(&sealed, &mut before);
@@ -1738,6 +1737,7 @@ impl Checker {
                 return def;
             }
             let mismatch = |c: &mut Checker, problem: String| {
+                let (spec_text, actual_text) = (spec_text(), format!("val {name} : {}", c.show(&actual)));
                 c.error(
                     "module-mismatch",
                     span,
@@ -1826,10 +1826,15 @@ impl Checker {
         };
         let id = DefId(self.globals.len() as u32);
         let binder = self.globals[target.0 as usize].binder;
-        let mut info = self.info.defs[target.0 as usize].clone();
-        info.ty = self.public_type(&scheme.ty);
-        info.size_params = scheme.size_params.clone();
-        info.is_entry = false;
+        let ty = self.public_type(&scheme.ty);
+        let old = &self.info.defs[target.0 as usize];
+        let info = crate::info::DefInfo {
+            name: old.name.clone(),
+            loc: old.loc.clone(),
+            is_entry: false,
+            ty,
+            size_params: scheme.size_params.clone(),
+        };
         self.info.defs.push(info);
         self.push_global(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
         id

@@ -7,9 +7,6 @@
 //! coefficients. Size expressions that are not polynomials (e.g. `i64.max n m`)
 //! are not known statically and become fresh unknown sizes.
 
-use std::collections::btree_map::Entry;
-use std::collections::BTreeMap;
-
 use ogham_syntax::ast::NodeId;
 
 /// The most terms a product of sizes written in a program may have before
@@ -20,80 +17,69 @@ pub const MAX_POLY_TERMS: usize = 1024;
 /// A product of size variables, sorted; the empty monomial is the constant 1.
 pub type Monomial = Vec<NodeId>;
 
-/// An integer polynomial over size variables in canonical form (no zero coefficients).
+/// An integer polynomial over size variables in canonical form: terms sorted
+/// by monomial, each monomial once, no zero coefficients. (A sorted vector
+/// rather than a map: most sizes have one or two terms, and types are
+/// cloned often.)
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Poly {
-    pub terms: BTreeMap<Monomial, i64>,
+    terms: Vec<(Monomial, i64)>,
 }
 
 impl Poly {
     pub fn constant(c: i64) -> Poly {
-        let mut terms = BTreeMap::new();
-        if c != 0 {
-            terms.insert(Vec::new(), c);
-        }
-        Poly { terms }
+        Poly { terms: if c != 0 { vec![(Vec::new(), c)] } else { Vec::new() } }
     }
 
     pub fn var(v: NodeId) -> Poly {
-        Poly { terms: BTreeMap::from([(vec![v], 1)]) }
+        Poly { terms: vec![(vec![v], 1)] }
+    }
+
+    /// The canonical polynomial of a sum of terms in any order, with
+    /// repeated monomials and zero coefficients.
+    pub fn from_terms(terms: impl IntoIterator<Item = (Monomial, i64)>) -> Poly {
+        let mut terms: Vec<(Monomial, i64)> = terms.into_iter().collect();
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(Monomial, i64)> = Vec::with_capacity(terms.len());
+        for (m, c) in terms {
+            match out.last_mut() {
+                Some((last, sum)) if *last == m => *sum = sum.wrapping_add(c),
+                _ => out.push((m, c)),
+            }
+        }
+        out.retain(|(_, c)| *c != 0);
+        Poly { terms: out }
+    }
+
+    /// The terms, sorted by monomial.
+    pub fn terms(&self) -> &[(Monomial, i64)] {
+        &self.terms
     }
 
     /// The value if the polynomial is a constant.
     pub fn as_constant(&self) -> Option<i64> {
-        match self.terms.len() {
-            0 => Some(0),
-            1 => self.terms.get(&Vec::new()).copied(),
+        match self.terms.as_slice() {
+            [] => Some(0),
+            [(m, c)] if m.is_empty() => Some(*c),
             _ => None,
         }
     }
 
     /// The variable if the polynomial is exactly one variable.
     pub fn as_var(&self) -> Option<NodeId> {
-        match self.terms.iter().next() {
-            Some((m, 1)) if self.terms.len() == 1 && m.len() == 1 => Some(m[0]),
+        match self.terms.as_slice() {
+            [(m, 1)] if m.len() == 1 => Some(m[0]),
             _ => None,
         }
     }
 
     pub fn add(&self, other: &Poly) -> Poly {
-        let mut out = self.clone();
-        for (m, c) in &other.terms {
-            out.add_term(m.clone(), *c);
-        }
-        out
+        Poly::from_terms(self.terms.iter().chain(&other.terms).cloned())
     }
 
-    /// Adds `c·m` in place.
-    fn add_term(&mut self, m: Monomial, c: i64) {
-        match self.terms.entry(m) {
-            Entry::Occupied(mut o) => {
-                let sum = o.get().wrapping_add(c);
-                if sum == 0 {
-                    o.remove();
-                } else {
-                    *o.get_mut() = sum;
-                }
-            }
-            Entry::Vacant(v) => {
-                if c != 0 {
-                    v.insert(c);
-                }
-            }
-        }
-    }
-
-    /// The sum of several polynomials, accumulated in one map.
+    /// The sum of several polynomials.
     pub fn sum(parts: impl IntoIterator<Item = Poly>) -> Poly {
-        let mut out = Poly::default();
-        for part in parts {
-            for (m, c) in part.terms {
-                let e = out.terms.entry(m).or_insert(0);
-                *e = e.wrapping_add(c);
-            }
-        }
-        out.terms.retain(|_, c| *c != 0);
-        out
+        Poly::from_terms(parts.into_iter().flat_map(|p| p.terms))
     }
 
     pub fn neg(&self) -> Poly {
@@ -105,15 +91,15 @@ impl Poly {
     }
 
     pub fn mul(&self, other: &Poly) -> Poly {
-        let mut out = Poly::default();
+        let mut products = Vec::with_capacity(self.terms.len() * other.terms.len());
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
                 let mut m: Monomial = m1.iter().chain(m2).copied().collect();
                 m.sort();
-                out.add_term(m, c1.wrapping_mul(*c2));
+                products.push((m, c1.wrapping_mul(*c2)));
             }
         }
-        out
+        Poly::from_terms(products)
     }
 
     /// The product, unless it could have more than [`MAX_POLY_TERMS`]
@@ -127,7 +113,7 @@ impl Poly {
 
     /// Every variable occurring in the polynomial.
     pub fn vars(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.terms.keys().flatten().copied()
+        self.terms.iter().flat_map(|(m, _)| m).copied()
     }
 }
 

@@ -576,8 +576,8 @@ impl Store {
 
 /// Substitutes variables of a polynomial by polynomials.
 pub fn subst_poly(p: &Poly, f: &mut dyn FnMut(NodeId) -> Option<Poly>) -> Poly {
-    let mut terms: Vec<Poly> = Vec::with_capacity(p.terms.len());
-    for (mono, coeff) in &p.terms {
+    let mut terms: Vec<Poly> = Vec::with_capacity(p.terms().len());
+    for (mono, coeff) in p.terms() {
         let mut term = Poly::constant(*coeff);
         for v in mono {
             let factor = f(*v).unwrap_or_else(|| Poly::var(*v));
@@ -906,11 +906,11 @@ pub fn to_public(ty: &Ty) -> Type {
 pub type Names = HashMap<NodeId, String>;
 
 pub fn show_poly(p: &Poly, names: &Names) -> String {
-    if p.terms.is_empty() {
+    if p.terms().is_empty() {
         return "0".to_string();
     }
     let mut out = String::new();
-    for (i, (mono, coeff)) in p.terms.iter().rev().enumerate() {
+    for (i, (mono, coeff)) in p.terms().iter().rev().enumerate() {
         let mut c = *coeff;
         if i > 0 {
             if c < 0 {

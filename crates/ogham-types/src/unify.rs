@@ -589,10 +589,10 @@ impl Checker {
     /// and `?x * ?y = a * b`, recursively, for products of any number of
     /// size variables.
     fn solve_product_by_hint(&mut self, lhs: &Poly, p: &Poly) -> bool {
-        if p.vars().any(|v| lhs.vars().any(|w| w == v)) || lhs.terms.len() != 1 {
+        if p.vars().any(|v| lhs.vars().any(|w| w == v)) || lhs.terms().len() != 1 {
             return false;
         }
-        let Some((mono, 1)) = lhs.terms.iter().next().map(|(m, c)| (m.clone(), *c)) else { return false };
+        let Some((mono, 1)) = lhs.terms().first().map(|(m, c)| (m.clone(), *c)) else { return false };
         if mono.len() < 3 || !mono.iter().all(|v| is_svar(*v)) || mono.windows(2).any(|w| w[0] == w[1]) {
             return false;
         }
@@ -603,7 +603,7 @@ impl Checker {
         vars.sort();
         let last = vars.pop().unwrap_or(NodeId(0));
         let rest = vars.iter().fold(Poly::constant(1), |acc, v| acc.mul(&Poly::var(*v)));
-        if rest.terms.keys().next().map(|m| m.len()) == Some(2) {
+        if rest.terms().first().map(|(m, _)| m.len()) == Some(2) {
             match self.split_by_hint(&rest, &a) {
                 Some((x, y, xv, yv)) => {
                     self.store.bind_svar(x, Dim::Poly(xv));
@@ -625,14 +625,14 @@ impl Checker {
             return None;
         }
         let mut vars = Vec::new();
-        for (mono, coeff) in &lhs.terms {
+        for (mono, coeff) in lhs.terms() {
             if *coeff != 1 || !mono.iter().all(|v| is_svar(*v)) {
                 return None;
             }
             vars.extend(mono.iter().copied());
         }
-        let product = match (lhs.terms.len(), lhs.terms.keys().next().map(|m| m.len())) {
-            (2, _) if lhs.terms.keys().all(|m| m.len() == 1) => false,
+        let product = match (lhs.terms().len(), lhs.terms().first().map(|(m, _)| m.len())) {
+            (2, _) if lhs.terms().iter().all(|(m, _)| m.len() == 1) => false,
             (1, Some(2)) => true,
             _ => return None,
         };
@@ -739,7 +739,7 @@ fn literal_unknowns(ty: &Ty, out: &mut Vec<u32>) {
 /// every other term is divisible by `c·m`: `2·?x = 2·s` gives `?x = s`,
 /// `cols·?x = cols·rows` gives `?x = rows`.
 fn solve_linear(diff: &Poly) -> Option<(NodeId, Poly)> {
-    let with_svars: Vec<_> = diff.terms.iter().filter(|(m, _)| m.iter().any(|v| is_svar(*v))).collect();
+    let with_svars: Vec<_> = diff.terms().iter().filter(|(m, _)| m.iter().any(|v| is_svar(*v))).collect();
     if with_svars.len() != 1 {
         return None;
     }
@@ -754,8 +754,8 @@ fn solve_linear(diff: &Poly) -> Option<(NodeId, Poly)> {
     let at = factor.iter().position(|x| *x == v)?;
     factor.remove(at);
     // coeff·factor·v + rest = 0  =>  v = -(rest / (coeff·factor))
-    let mut value = BTreeMap::new();
-    for (m, c) in diff.terms.iter().filter(|(m, _)| *m != mono) {
+    let mut value = Vec::new();
+    for (m, c) in diff.terms().iter().filter(|(m, _)| m != mono) {
         if c % coeff != 0 {
             return None;
         }
@@ -764,9 +764,9 @@ fn solve_linear(diff: &Poly) -> Option<(NodeId, Poly)> {
             let i = quotient.iter().position(|x| x == f)?;
             quotient.remove(i);
         }
-        value.insert(quotient, -(c / coeff));
+        value.push((quotient, -(c / coeff)));
     }
-    Some((v, Poly { terms: value }))
+    Some((v, Poly::from_terms(value)))
 }
 
 /// `{a, b}`: the fields a record constraint requires.

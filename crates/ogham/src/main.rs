@@ -96,29 +96,14 @@ struct CompileArgs {
     server: bool,
 }
 
-/// The compiler works on a thread of its own (for a deep stack), and glibc
-/// gives each thread a heap of its own, grown a few pages at a time with
-/// `mprotect`: that alone took a fifth of the time of type-checking the
-/// largest benchmark program. The compiler allocates on one thread at a
-/// time, so the main heap (grown with `brk`) serves every thread as fast.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn use_one_malloc_arena() {
-    extern "C" {
-        fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
-    }
-    const M_ARENA_MAX: std::ffi::c_int = -8;
-    // SAFETY: `mallopt` only sets a tuning parameter of glibc's allocator,
-    // and no other thread exists yet.
-    unsafe {
-        mallopt(M_ARENA_MAX, 1);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn use_one_malloc_arena() {}
+/// The type checker and lowering allocate and free many small trees (types,
+/// syntax copied for each functor application); glibc's allocator spent a
+/// third of the time of type-checking the largest benchmark program, with
+/// per-thread heaps grown a few pages at a time. mimalloc halves that.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    use_one_malloc_arena();
     let cli = Cli::parse();
     match cli.command {
         Command::Run { program, entry, binary } => cmd_run(&program, entry.as_deref(), binary),
