@@ -115,7 +115,8 @@ pub fn write_library(prog: &Program, opts: &Options, out: &Path) -> Result<(), S
 }
 
 /// Generates `out.c` next to `out` and compiles it into the executable `out`
-/// with the system C compiler (`opts.cc`, else `$CC`, else `cc`; `$CFLAGS` adds flags).
+/// with the system C compiler (`opts.cc`, else `$CC`, else `cc`; `$CFLAGS`
+/// adds flags, after and so overriding ours).
 pub fn compile_executable(prog: &Program, opts: &Options, out: &Path) -> Result<(), String> {
     let generated = generate(prog, opts)?;
     let c_path = out.with_extension("c");
@@ -123,7 +124,8 @@ pub fn compile_executable(prog: &Program, opts: &Options, out: &Path) -> Result<
     compile_c(&c_path, out, opts, &[])
 }
 
-/// Compiles a generated C file into an executable, adding `extra_flags`.
+/// Compiles a generated C file into an executable, adding `extra_flags`
+/// (then `$CFLAGS`).
 pub fn compile_c(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[&str]) -> Result<(), String> {
     let cc = opts.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| "cc".to_string());
     let mut cmd = Command::new(&cc);
@@ -131,10 +133,12 @@ pub fn compile_c(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[&str]
     if opts.backend == Backend::Multicore {
         cmd.arg("-pthread");
     }
+    cmd.args(extra_flags);
+    // The user's flags come last, so they override ours (`CFLAGS=-O3 ogham
+    // test` optimises the test executables that are otherwise built with -O0).
     if let Ok(flags) = std::env::var("CFLAGS") {
         cmd.args(flags.split_whitespace());
     }
-    cmd.args(extra_flags);
     cmd.arg("-lm");
     let output = cmd.output().map_err(|e| format!("cannot run C compiler `{cc}`: {e}"))?;
     if !output.status.success() {

@@ -1713,6 +1713,8 @@ impl Checker {
         let mut param_ty = self.store.resolve(&first.0);
         let mut body_ty = self.store.resolve(&first.1);
         let mut changed = !self.same_dims(&param_ty, &body_ty, &[]);
+        // Sizes written in the parameter's type (`loop (xs: [n]t)`) do not vary.
+        let fixed = dim_flags(&loop_fixed_skeleton(pat, &param_ty));
         // Futhark gives each initial size a fresh variable, so a constant
         // initial size that the body happens to reproduce (`xs ++ xs` of an
         // empty array) still varies. Probe once with the constants rigid.
@@ -1762,7 +1764,7 @@ impl Checker {
             loop {
                 self.undo_loop_attempt(snapshot, pending_snapshot);
                 let unknowns_before = self.store.next_unknown;
-                let generalised = self.generalise_changed(&param_ty, &body_ty, &existential);
+                let generalised = self.generalise_changed(&param_ty, &body_ty, &existential, &fixed);
                 // Sizes the probe made rigid that the body keeps are the constants.
                 let generalised = ty::map_dims(&generalised, &mut |d| {
                     probe_sizes.iter().find(|(u, _)| u == d).map_or_else(|| d.clone(), |(_, c)| c.clone())
@@ -1779,6 +1781,17 @@ impl Checker {
                 let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
                 rounds += 1;
                 let (rp, rb) = (self.store.resolve(&p), self.store.resolve(&b));
+                if let Some((dp, db)) = fixed_mismatch(&rp, &rb, &fixed) {
+                    let (sp, sb, tp, tb) = (self.show_dim(&dp), self.show_dim(&db), self.show(&rp), self.show(&rb));
+                    self.error(
+                        "size-mismatch",
+                        pat.span,
+                        format!(
+                            "{LOOP_BODY_MISMATCH} Sizes \"{sp}\" and \"{sb}\" do not match (expected `{tp}`, but got `{tb}`)."
+                        ),
+                    );
+                    break (p, b);
+                }
                 if rounds >= 8 || self.same_dims(&rp, &rb, &existential) {
                     self.unify_mode_at(&generalised, &it, e.span, SizeMode::Ignore);
                     if first_clean {
@@ -2012,7 +2025,7 @@ impl Checker {
 
     /// The loop parameter type with every size the body changes replaced by
     /// a fresh unknown (those already existential, `keep`, stay).
-    fn generalise_changed(&mut self, param: &Ty, body: &Ty, keep: &[u32]) -> Ty {
+    fn generalise_changed(&mut self, param: &Ty, body: &Ty, keep: &[u32], fixed: &[bool]) -> Ty {
         let mut db = Vec::new();
         ty::map_dims(body, &mut |d| {
             db.push(d.clone());
@@ -2026,8 +2039,10 @@ impl Checker {
             d.clone()
         });
         let mut fresh = Vec::new();
-        for (d, b) in &out_dims {
-            let kept = Some(d) == b.as_ref() || matches!(d, Dim::Unknown(u) if keep.contains(u));
+        for (i, (d, b)) in out_dims.iter().enumerate() {
+            let kept = Some(d) == b.as_ref()
+                || matches!(d, Dim::Unknown(u) if keep.contains(u))
+                || fixed.get(i).copied().unwrap_or(false);
             fresh.push(if kept { d.clone() } else { self.store.fresh_unknown() });
         }
         let mut j = 0;
@@ -2717,6 +2732,105 @@ impl Checker {
         }
         (types, sizes)
     }
+}
+
+/// A copy of a loop parameter's type `ty` whose dimensions say which sizes
+/// the pattern's ascriptions write out (`[n]`, `[3]`: the constant 1) and
+/// which they leave to the loop (`[]`, or no ascription: unknown 0).
+fn loop_fixed_skeleton(pat: &Pat, ty: &Ty) -> Ty {
+    let free = |t: &Ty| ty::map_dims(t, &mut |_| Dim::Unknown(0));
+    match (&pat.kind, ty) {
+        (PatKind::Ascribe(_, te), _) => ascribed_skeleton(te, ty),
+        (PatKind::Attr(_, p), _) => loop_fixed_skeleton(p, ty),
+        (PatKind::Tuple(ps), Ty::Record(fs)) if ps.len() == fs.len() && ps.len() != 1 => Ty::Record(
+            fs.iter()
+                .map(|(k, t)| {
+                    let p = k.parse::<usize>().ok().and_then(|i| ps.get(i));
+                    (k.clone(), p.map_or_else(|| free(t), |p| loop_fixed_skeleton(p, t)))
+                })
+                .collect(),
+        ),
+        (PatKind::Record(pfs), Ty::Record(fs)) => Ty::Record(
+            fs.iter()
+                .map(|(k, t)| {
+                    let p = pfs.iter().find(|(n, _)| n.text == *k).map(|(_, p)| p);
+                    (k.clone(), p.map_or_else(|| free(t), |p| loop_fixed_skeleton(p, t)))
+                })
+                .collect(),
+        ),
+        _ => free(ty),
+    }
+}
+
+/// `loop_fixed_skeleton` under an ascription `te` of type `ty`.
+fn ascribed_skeleton(te: &TypeExp, ty: &Ty) -> Ty {
+    let free = |t: &Ty| ty::map_dims(t, &mut |_| Dim::Unknown(0));
+    match (te, ty) {
+        (TypeExp::Unique(t, _), _) => ascribed_skeleton(t, ty),
+        (TypeExp::Array(..), Ty::Array(elem, dims)) => {
+            let mut sizes = Vec::new();
+            let mut t = te;
+            while let TypeExp::Array(s, inner, _) = t {
+                sizes.push(s);
+                t = inner;
+            }
+            if sizes.len() != dims.len() {
+                return free(ty);
+            }
+            let flags = sizes
+                .iter()
+                .map(|s| match s {
+                    SizeExp::Expr(_) => Dim::Poly(Poly::constant(1)),
+                    SizeExp::Anonymous(_) => Dim::Unknown(0),
+                })
+                .collect();
+            Ty::Array(Box::new(ascribed_skeleton(t, elem)), flags)
+        }
+        (TypeExp::Tuple(ts, _), Ty::Record(fs)) if ts.len() == fs.len() && ts.len() != 1 => Ty::Record(
+            fs.iter()
+                .map(|(k, t)| {
+                    let te = k.parse::<usize>().ok().and_then(|i| ts.get(i));
+                    (k.clone(), te.map_or_else(|| free(t), |te| ascribed_skeleton(te, t)))
+                })
+                .collect(),
+        ),
+        (TypeExp::Record(tfs, _), Ty::Record(fs)) => Ty::Record(
+            fs.iter()
+                .map(|(k, t)| {
+                    let te = tfs.iter().find(|(n, _)| n.text == *k).map(|(_, te)| te);
+                    (k.clone(), te.map_or_else(|| free(t), |te| ascribed_skeleton(te, t)))
+                })
+                .collect(),
+        ),
+        _ => free(ty),
+    }
+}
+
+/// The dimensions of a skeleton, in `ty::map_dims` order: true where fixed.
+fn dim_flags(skeleton: &Ty) -> Vec<bool> {
+    let mut out = Vec::new();
+    ty::map_dims(skeleton, &mut |d| {
+        out.push(matches!(d, Dim::Poly(_)));
+        d.clone()
+    });
+    out
+}
+
+/// The first fixed dimension (by `dim_flags`) where `param` and `body` differ.
+fn fixed_mismatch(param: &Ty, body: &Ty, fixed: &[bool]) -> Option<(Dim, Dim)> {
+    let dims = |t: &Ty| {
+        let mut out = Vec::new();
+        ty::map_dims(t, &mut |d| {
+            out.push(d.clone());
+            d.clone()
+        });
+        out
+    };
+    let (dp, db) = (dims(param), dims(body));
+    if dp.len() != db.len() || dp.len() != fixed.len() {
+        return None;
+    }
+    (0..dp.len()).find(|&i| fixed[i] && dp[i] != db[i]).map(|i| (dp[i].clone(), db[i].clone()))
 }
 
 fn strip_parens(e: &Expr) -> &Expr {

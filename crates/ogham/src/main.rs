@@ -38,6 +38,11 @@ enum Command {
     /// Type-check a program without running it.
     Check { program: PathBuf },
     /// Run the `-- ==` test blocks of every `.fut` file under the given paths.
+    ///
+    /// With `--backend c` or `multicore`, each program is compiled with `-O0`
+    /// and every C warning an error, which keeps suites of many small programs
+    /// fast; `$CFLAGS` comes last, so `CFLAGS=-O3` optimises the executables
+    /// for compute-heavy datasets (a benchmark's), as `ogham c` does.
     Test {
         paths: Vec<PathBuf>,
         /// Which backend runs the programs.
