@@ -133,7 +133,10 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
     };
     let spec = match parse_test_spec(&source) {
         Ok(Some(spec)) => spec,
-        Ok(None) => return report,
+        Ok(None) => {
+            compile_only(path, opts, &mut report);
+            return report;
+        }
         Err(e) => {
             report.failures.push(format!("malformed test block: {e}"));
             return report;
@@ -168,6 +171,7 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 .filter(|(_, c)| !c.tags.iter().any(|t| opts.exclude.contains(t)))
                 .collect();
             if cases.is_empty() {
+                compile_only(path, opts, &mut report);
                 return report;
             }
             let compiled = match compile_file(path, Stop::Ir) {
@@ -205,6 +209,28 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
             }
             report
         }
+    }
+}
+
+/// A program with nothing to run on this backend: as `futhark test` does in
+/// compiled mode, a compiled backend still builds its executable, so a
+/// program that does not compile fails; the interpreter (`futhark test -i`)
+/// does nothing.
+fn compile_only(path: &Path, opts: &TestOptions, report: &mut ProgramReport) {
+    if opts.backend == Backend::Interp {
+        return;
+    }
+    match compile_file(path, Stop::Ir) {
+        Ok(compiled) => {
+            if let Err(e) = Runner::new(&compiled, path, opts.backend, false) {
+                report.failures.push(format!(
+                    "compilation with the {} backend failed:\n{}",
+                    opts.backend.tag_name(),
+                    indent(&e)
+                ));
+            }
+        }
+        Err(e) => report.failures.push(format!("compilation failed:\n{}", indent(&e.rendered))),
     }
 }
 

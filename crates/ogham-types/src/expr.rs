@@ -744,14 +744,19 @@ impl Checker {
                         format!("{}: existential sizes may only appear at the top of a return type.", names.join(", ")),
                     );
                 }
-                if let Some(span) = anon_in_returned_param(r) {
+                // A definition without parameters whose type is a function
+                // type (`def main : []f32 -> []f32 = f`): its type is read as
+                // a value specification's, where anonymous sizes in the
+                // parameters are implicit size parameters.
+                let as_spec = params.is_empty() && top_level_header && matches!(r, TypeExp::Arrow { .. });
+                if let Some(span) = anon_in_returned_param(r).filter(|_| !as_spec) {
                     self.error(
                         "existential-param-ret",
                         span,
                         "An anonymous size in a parameter of a returned function would be existential; name the size with a size parameter.",
                     );
                 }
-                let t = self.type_exp(r, AnonMode::Fresh);
+                let t = self.type_exp(r, if as_spec { AnonMode::Implicit } else { AnonMode::Fresh });
                 let mut used = Vec::new();
                 ty::dim_vars(&self.store.resolve(&t), &mut used);
                 if let Some((name, _)) = hidden.iter().find(|(_, id)| used.contains(id)) {
@@ -830,6 +835,19 @@ impl Checker {
                 let mode = if existential { SizeMode::Ignore } else { SizeMode::Exact };
                 let before = self.diags.len();
                 self.unify_mode_at(r, &body_ty, body.span, mode);
+                // A function that consumes its argument is not one that
+                // only observes it (`*[]f32 -> f32` for `[]f32 -> f32`).
+                if self.diags.len() == before {
+                    let (want, got) = (self.store.resolve(r), self.store.resolve(&body_ty));
+                    if !crate::modules::uniqueness_fits(&want, &got) {
+                        let (w, g) = (self.show(&want), self.show(&got));
+                        self.error(
+                            "type-mismatch",
+                            body.span,
+                            format!("Type mismatch: expected `{w}`, but got `{g}`: the uniqueness of the types differs."),
+                        );
+                    }
+                }
                 self.prefix_mismatches(before, "Function body does not have expected type.");
                 // The declared type, with anonymous sizes existential.
                 match ret {

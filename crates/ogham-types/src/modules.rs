@@ -268,7 +268,7 @@ fn witnessed_sizes(t: &Ty, out: &mut Vec<NodeId>) {
 /// uniqueness than the definition's: the definition may not consume a
 /// parameter the specification does not, nor return a shared value where
 /// the specification promises a unique one.
-fn uniqueness_fits(spec: &Ty, def: &Ty) -> bool {
+pub(crate) fn uniqueness_fits(spec: &Ty, def: &Ty) -> bool {
     match (spec, def) {
         (Ty::Arrow(s), Ty::Arrow(d)) => {
             if d.consumes && !s.consumes {
