@@ -270,6 +270,12 @@ pub struct Checker {
     /// The opaque size variable of each non-polynomial size expression, by
     /// its canonical text (see `Checker::register_opaque_sizes`).
     pub size_terms: HashMap<String, NodeId>,
+    /// The canonical text of each opaque size variable (the inverse of `size_terms`).
+    pub size_term_keys: HashMap<NodeId, String>,
+    /// For unknown sizes that stand for an opaque size of an instantiated
+    /// definition, its text with size variables for the definition's size
+    /// parameters (see `terms`).
+    pub unknown_terms: HashMap<u32, String>,
     /// Whether a `type-too-large` error was reported in the current top-level declaration.
     pub too_large_reported: bool,
     /// Where some unknown sizes come from ("unknown length of range"), for
@@ -312,6 +318,8 @@ impl Checker {
             lifted_abbrevs: HashSet::new(),
             modules: Default::default(),
             size_terms: HashMap::new(),
+            size_term_keys: HashMap::new(),
+            unknown_terms: HashMap::new(),
             too_large_reported: false,
             unknown_origins: HashMap::new(),
         }
@@ -602,9 +610,19 @@ impl Checker {
             // A size like `n/2` in a definition's type is not known at a use
             // (its variables are the definition's): unknown, once per use.
             // One of top-level names only (`G.n/2`) is the same everywhere.
-            Dim::Poly(p) if p.vars().any(|v| ty::is_opaque(v) && !global_terms.contains(&v)) => {
-                opaque.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
-            }
+            Dim::Poly(p) if p.vars().any(|v| ty::is_opaque(v) && !global_terms.contains(&v)) => opaque
+                .entry(p.clone())
+                .or_insert_with(|| {
+                    let d = self.store.fresh_unknown();
+                    // The term itself, over this use's size variables, so
+                    // that an argument of the same shape can solve them.
+                    let key = p.as_var().and_then(|v| self.size_term_keys.get(&v));
+                    if let (Some(key), Dim::Unknown(u)) = (key.and_then(|k| crate::terms::instantiate_key(k, &sizes)), &d) {
+                        self.unknown_terms.insert(*u, key);
+                    }
+                    d
+                })
+                .clone(),
             other => other.clone(),
         });
         // The existential sizes of the result are computed by the

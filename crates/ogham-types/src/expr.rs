@@ -573,6 +573,7 @@ impl Checker {
                     if !self.size_terms.contains_key(&key) {
                         let id = NodeId(ty::OPAQUE_BASE + self.size_terms.len() as u32);
                         self.names.insert(id, shown);
+                        self.size_term_keys.insert(id, key.clone());
                         self.size_terms.insert(key, id);
                         self.info.opaque_sizes.insert(id, e.clone());
                     }
@@ -812,6 +813,13 @@ impl Checker {
                 Some(r) => ty::dim_vars(&self.store.resolve(r), &mut used),
                 None => ty::dim_vars(&self.store.resolve(&body_ty), &mut used),
             }
+            // A size used inside an opaque size (`[2 ** k]`) is used too.
+            let inner: Vec<NodeId> = used
+                .iter()
+                .filter_map(|v| self.size_term_keys.get(v))
+                .flat_map(|k| crate::terms::key_locals(k))
+                .collect();
+            used.extend(inner);
             if !used.contains(sid) {
                 let what = if params.is_empty() {
                     " (a size-polymorphic value binding must use its sizes in its type)"
@@ -1721,6 +1729,7 @@ impl Checker {
             self.pending.matches.len(),
             self.pending.irrefutable.len(),
             self.pending.order_zero.len(),
+            self.pending.context_sizes.len(),
         );
         let mut snapshot = snapshot;
         let mut first = self.loop_attempt(e, pat, &it, form, body, saved, SizeMode::Ignore);
@@ -1852,7 +1861,7 @@ impl Checker {
         form: &LoopForm,
         body: &Expr,
         saved: usize,
-        pending: (usize, usize, usize, usize, usize, usize),
+        pending: (usize, usize, usize, usize, usize, usize, usize),
     ) -> Ty {
         let mut flexible: Vec<(u32, Dim)> = Vec::new();
         let probe_ty = ty::map_dims(generalised, &mut |d| match d {
@@ -1951,7 +1960,7 @@ impl Checker {
     fn undo_loop_attempt(
         &mut self,
         snapshot: (crate::ty::Snapshot, usize),
-        pending: (usize, usize, usize, usize, usize, usize),
+        pending: (usize, usize, usize, usize, usize, usize, usize),
     ) {
         self.store.rollback(snapshot.0);
         self.diags.truncate(snapshot.1);
@@ -1961,6 +1970,7 @@ impl Checker {
         self.pending.matches.truncate(pending.3);
         self.pending.irrefutable.truncate(pending.4);
         self.pending.order_zero.truncate(pending.5);
+        self.pending.context_sizes.truncate(pending.6);
     }
 
     /// One check of a loop body. Returns the parameter type and the body type.

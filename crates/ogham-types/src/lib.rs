@@ -27,6 +27,7 @@ mod modules;
 pub mod prelude;
 mod sig;
 pub mod size;
+mod terms;
 mod ty;
 mod unify;
 

@@ -569,13 +569,19 @@ impl Checker {
                     self.pending_sizes.push((a.clone(), b.clone(), span));
                     return Ok(());
                 }
+                if let Some(r) = self.unify_opaque_terms(&a, &b, span) {
+                    return r;
+                }
                 Err(Mismatch::Sizes(a, b))
             }
             (Dim::Poly(p), Dim::Unknown(_)) | (Dim::Unknown(_), Dim::Poly(p)) if p.vars().any(is_svar) => {
                 self.pending_sizes.push((a.clone(), b.clone(), span));
                 Ok(())
             }
-            _ => Err(Mismatch::Sizes(a, b)),
+            _ => match self.unify_opaque_terms(&a, &b, span) {
+                Some(r) => r,
+                None => Err(Mismatch::Sizes(a, b)),
+            },
         }
     }
 }
