@@ -140,6 +140,11 @@ pub struct Pending {
     /// Where each expression of `expr_types` is, for errors found once types are final.
     pub expr_spans: HashMap<NodeId, Span>,
     pub binding_types: HashMap<NodeId, Ty>,
+    /// The bodies of local functions never used: what nothing determines
+    /// there is not an error (Futhark's localfunction13).
+    pub unused_local_functions: Vec<Span>,
+    /// The local names referred to so far.
+    pub used_locals: HashSet<NodeId>,
     pub insts: Vec<PendingInst>,
     /// Built-in operators whose exact operation depends on the operand type.
     pub ops: Vec<(NodeId, String, Ty)>,
@@ -1109,6 +1114,10 @@ impl Checker {
                 continue;
             }
             if let Some(span) = self.pending.expr_spans.get(node) {
+                let inside = |f: &Span| f.file == span.file && f.start <= span.start && span.end <= f.end;
+                if self.pending.unused_local_functions.iter().any(inside) {
+                    continue;
+                }
                 if first.as_ref().is_none_or(|(f, _)| (span.start, span.end) < (f.start, f.end)) {
                     first = Some((*span, t.clone()));
                 }

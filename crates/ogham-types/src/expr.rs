@@ -157,6 +157,8 @@ impl Checker {
                 }
             }
             ExprKind::Negate(inner) => self.size_poly_of(inner).map(|p| p.neg()),
+            // `assert c n` and `#[unsafe] n` are the size `n` (Futhark's rule).
+            ExprKind::Attr(_, inner) | ExprKind::Assert { body: inner, .. } => self.size_poly_of(inner),
             _ => None,
         }
     }
@@ -1414,6 +1416,9 @@ impl Checker {
                 let saved = self.locals.len();
                 self.locals.push(Local { name: name.name.text.clone(), id: name.id, ty: ft, scheme });
                 let bt = self.expr(body);
+                if !self.pending.used_locals.contains(&name.id) {
+                    self.pending.unused_local_functions.push(value.span);
+                }
                 let unknowns_before = self.store.next_unknown;
                 let bt = self.forget_local_sizes(&bt, saved, false);
                 self.produced_by(e.id, unknowns_before);
@@ -1437,10 +1442,15 @@ impl Checker {
                 }
                 let vt = self.expr(value);
                 let before = self.diags.len();
-                self.unify_at(&t, &vt, value.span);
+                // The new value may have other sizes (Futhark's record5).
+                self.unify_mode_at(&t, &vt, value.span, SizeMode::Ignore);
                 let path: Vec<&str> = fields.iter().map(|f| f.text.as_str()).collect();
                 self.prefix_mismatches(before, &format!("Cannot update record field \"{}\".", path.join(".")));
-                rt
+                if self.diags.len() > before {
+                    return rt;
+                }
+                let (rt, vt) = (self.store.resolve(&rt), self.store.resolve(&vt));
+                replace_field(&rt, &path, &vt).unwrap_or(rt)
             }
             ExprKind::Lambda { params, ret, body } => {
                 let (t, _, _) = self.check_function(&[], params, ret.as_ref(), body, e.span);
@@ -2187,6 +2197,17 @@ impl Checker {
                         let pt = self.expr(part);
                         self.unify_at(&Ty::i64(), &pt, part.span);
                     }
+                    // As in Futhark, `xs[a:b]` has size `b - a` whatever
+                    // expressions `a` and `b` are: two slices with the same
+                    // operands have the same size.
+                    let unit_stride = stride.as_ref().is_none_or(|s| self.size_poly_of(s) == Some(Poly::constant(1)));
+                    if unit_stride {
+                        for part in [start, end].into_iter().flatten() {
+                            if self.size_poly_of(part).is_none() {
+                                self.register_opaque_sizes(part);
+                            }
+                        }
+                    }
                     let start_p = match start {
                         None => Some(Poly::constant(0)),
                         Some(s) => self.size_poly_of(s),
@@ -2538,6 +2559,7 @@ impl Checker {
 
     fn simple_var(&mut self, node: NodeId, name: &str, span: Span) -> Ty {
         if let Some(local) = self.lookup_local(name).cloned() {
+            self.pending.used_locals.insert(local.id);
             self.record_resolution(node, Resolution::Local(local.id));
             let t = match &local.scheme {
                 Some(s) => self.instantiate(s, node, span),
@@ -2859,6 +2881,16 @@ fn fixed_mismatch(param: &Ty, body: &Ty, fixed: &[bool]) -> Option<(Dim, Dim)> {
         return None;
     }
     (0..dp.len()).find(|&i| fixed[i] && dp[i] != db[i]).map(|i| (dp[i].clone(), db[i].clone()))
+}
+
+/// `ty` (a record) with the field at `path` replaced by `new`.
+fn replace_field(ty: &Ty, path: &[&str], new: &Ty) -> Option<Ty> {
+    let Some((first, rest)) = path.split_first() else { return Some(new.clone()) };
+    let Ty::Record(fs) = ty else { return None };
+    let mut fs = fs.clone();
+    let inner = replace_field(fs.get(*first)?, rest, new)?;
+    fs.insert(first.to_string(), inner);
+    Some(Ty::Record(fs))
 }
 
 fn strip_parens(e: &Expr) -> &Expr {
