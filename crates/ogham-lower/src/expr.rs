@@ -404,7 +404,15 @@ impl<'a> Lowerer<'a> {
         if args.is_empty() {
             return Ok(f);
         }
-        let Val::Fun(fun) = f else { return Err(internal(span, "applying a value that is not a function")) };
+        // A well-typed program applies only functions; a value that is not
+        // one here is a function lowering could not follow statically: one
+        // taken out of a sum type's payload (`case #foo f -> f 2`).
+        let Val::Fun(fun) = f else {
+            return Err(crate::unsupported(
+                span,
+                "calling a function that was stored in a sum type's payload (functions are resolved statically, and a constructor's payload hides which one it is)",
+            ));
+        };
         let arity = match &*fun {
             FunVal::Closure { params, applied, .. } => params.len() - applied.len().min(params.len()),
             FunVal::Builtin { ty, applied, .. } => arrow_count(ty) - applied.len().min(arrow_count(ty)),

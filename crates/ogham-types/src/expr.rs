@@ -759,7 +759,18 @@ impl Checker {
                         "An anonymous size in a parameter of a returned function would be existential; name the size with a size parameter.",
                     );
                 }
+                let unknowns_before = self.store.next_unknown;
                 let t = self.type_exp(r, if as_spec { AnonMode::Implicit } else { AnonMode::Fresh });
+                // Read as a specification, the result's anonymous sizes are
+                // existential: the body may give any size there.
+                let t = if as_spec {
+                    ty::map_dims(&t, &mut |d| match d {
+                        Dim::Unknown(u) if *u > unknowns_before => self.store.fresh_svar(),
+                        other => other.clone(),
+                    })
+                } else {
+                    t
+                };
                 let mut used = Vec::new();
                 ty::dim_vars(&self.store.resolve(&t), &mut used);
                 if let Some((name, _)) = hidden.iter().find(|(_, id)| used.contains(id)) {
