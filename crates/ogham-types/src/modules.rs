@@ -1540,7 +1540,10 @@ impl Checker {
                         );
                         continue;
                     }
-                    if def.is_none() {
+                    // Refined by `with t = X`, the type must equal `X`
+                    // (checked below), whatever liftedness it is declared with
+                    // (`type~ ctx = P.ctx` for `mt with ctx = P.ctx`).
+                    if def.is_none() && refined.is_none() {
                         if lift_rank(actual.liftedness) > lift_rank(*liftedness) {
                             let a = self.show_abbrev(&qname, &actual);
                             let what = match liftedness {
