@@ -474,6 +474,10 @@ impl<'a> Lowerer<'a> {
         let is_arrs = array_leaves(is, span)?;
         let vs_arrs = array_leaves(vs, span)?;
         let w = self.outer_size(is, None, span)?;
+        if array_leaves(dest, span)?.is_empty() {
+            // Values without data (`()`): every bin stays what it was.
+            return Ok(dest.clone());
+        }
         let dest_arrs: Vec<VName> = array_leaves(dest, span)?.into_iter().map(|d| self.consumable(b, d)).collect();
         let dest_t = self
             .types
@@ -506,6 +510,10 @@ impl<'a> Lowerer<'a> {
         let is_arrs = array_leaves(is, span)?;
         let vs_arrs = array_leaves(vs, span)?;
         let w = self.outer_size(is, None, span)?;
+        if array_leaves(dest, span)?.is_empty() {
+            // Values without data (`()`): every bin stays what it was.
+            return Ok(dest.clone());
+        }
         let dest_arrs: Vec<VName> = array_leaves(dest, span)?.into_iter().map(|d| self.consumable(b, d)).collect();
         if is_arrs.len() != rank || vs_arrs.len() != dest_arrs.len() {
             return Err(internal(span, "scatter arguments of mismatched structure"));
