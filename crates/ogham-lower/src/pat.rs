@@ -15,7 +15,22 @@ impl<'a> Lowerer<'a> {
     /// Refutable parts are not tested (see [`Lowerer::pat_test`]).
     pub fn bind_pat(&mut self, b: &mut BodyBuilder, sc: &Scope<'a>, pat: &'a Pat, v: Val<'a>) -> LResult<Scope<'a>> {
         match &pat.kind {
-            PatKind::Var(_) => Ok(sc.bind(pat.id, v)),
+            PatKind::Var(_) => {
+                // The existential sizes of the value are known from here on
+                // (`let rs = filter p xs in ... rep x` sized like `rs`).
+                let mut unknowns = Vec::new();
+                if let Ok(t) = self.binding_type(pat.id, pat.span) {
+                    self.match_unknown_sizes(t, &v, &mut unknowns);
+                }
+                let mut scope = sc.bind(pat.id, v);
+                for (u, d) in unknowns {
+                    let key = crate::types::unknown_size_key(u);
+                    if scope.env.get(key).is_none() {
+                        scope = scope.bind(key, Val::Leaf(d));
+                    }
+                }
+                Ok(scope)
+            }
             PatKind::Wildcard | PatKind::Literal(_) => Ok(sc.clone()),
             PatKind::Tuple(items) => {
                 if items.len() == 1 {

@@ -70,7 +70,11 @@ impl<'a> Lowerer<'a> {
     pub fn eval_size(&mut self, b: &mut BodyBuilder, scope: &Scope<'a>, s: &Size) -> LResult<Option<SubExp>> {
         match s {
             Size::Poly(p) => self.eval_poly(b, scope, p),
-            Size::Unknown(_) => Ok(None),
+            // Known at run time when a value of that size is in scope.
+            Size::Unknown(u) => Ok(match scope.env.get(unknown_size_key(*u)) {
+                Some(Val::Leaf(se)) => Some(*se),
+                _ => None,
+            }),
         }
     }
 
@@ -136,9 +140,19 @@ impl<'a> Lowerer<'a> {
     /// type in the callee's terms) to the matching dimension of `val`.
     /// `outer` is the number of array dimensions already walked through.
     pub fn match_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut HashMap<NodeId, SubExp>) {
-        self.for_each_size_dim(t, val, outer, &mut |p, d| {
-            if let Some(v) = p.as_var() {
+        self.for_each_size_dim(t, val, outer, &mut |s, d| {
+            if let Some(v) = poly_of(s).and_then(|p| p.as_var()) {
                 out.entry(v).or_insert(d);
+            }
+        });
+    }
+
+    /// The run-time values of the existential sizes (`Size::Unknown`) of a
+    /// value of type `t`: the dimensions of `val` where `t` has them.
+    pub fn match_unknown_sizes(&self, t: &Type, val: &Val<'a>, out: &mut Vec<(u32, SubExp)>) {
+        self.for_each_size_dim(t, val, 0, &mut |s, d| {
+            if let Size::Unknown(u) = s {
+                out.push((*u, d));
             }
         });
     }
@@ -151,15 +165,15 @@ impl<'a> Lowerer<'a> {
         t: &Type,
         val: &Val<'a>,
         outer: usize,
-        f: &mut dyn FnMut(&ogham_types::size::Poly, SubExp),
+        f: &mut dyn FnMut(&Size, SubExp),
     ) {
         match (t, val) {
             (Type::Array { elem, shape }, _) => {
                 if let Some(first) = val.leaves().first() {
                     let actual = self.se_type(*first);
                     for (k, s) in shape.iter().enumerate() {
-                        if let (Size::Poly(p), Some(d)) = (s, actual.shape().get(outer + k)) {
-                            f(p, *d);
+                        if let Some(d) = actual.shape().get(outer + k) {
+                            f(s, *d);
                         }
                     }
                 }
@@ -228,12 +242,26 @@ impl<'a> Lowerer<'a> {
     /// the argument's dimension `size` is `c * v + d`. The checker has
     /// proved the equation, so `v = (size - d) / c` exactly.
     pub fn match_linear_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut Vec<(NodeId, i64, i64, SubExp)>) {
-        self.for_each_size_dim(t, val, outer, &mut |p, d| {
-            if let Some((v, c, constant)) = linear_in_one(p) {
+        self.for_each_size_dim(t, val, outer, &mut |s, d| {
+            if let Some((v, c, constant)) = poly_of(s).and_then(linear_in_one) {
                 out.push((v, c, constant, d));
             }
         });
     }
+}
+
+fn poly_of(s: &Size) -> Option<&ogham_types::size::Poly> {
+    match s {
+        Size::Poly(p) => Some(p),
+        Size::Unknown(_) => None,
+    }
+}
+
+/// The key under which a scope holds the run-time value of the existential
+/// size `u` of a bound value (scopes map node ids to values; this range is
+/// used by no node).
+pub fn unknown_size_key(u: u32) -> NodeId {
+    NodeId(0xF000_0000 | (u & 0x0FFF_FFFF))
 }
 
 /// `c * v + d` with `c` ≠ 0 when the polynomial has that form.
