@@ -764,8 +764,11 @@ impl Checker {
                 // Read as a specification, the result's anonymous sizes are
                 // existential: the body may give any size there.
                 let t = if as_spec {
+                    let mut fresh: HashMap<u32, Dim> = HashMap::new();
                     ty::map_dims(&t, &mut |d| match d {
-                        Dim::Unknown(u) if *u > unknowns_before => self.store.fresh_svar(),
+                        Dim::Unknown(u) if *u > unknowns_before => {
+                            fresh.entry(*u).or_insert_with(|| self.store.fresh_svar()).clone()
+                        }
                         other => other.clone(),
                     })
                 } else {
