@@ -277,10 +277,12 @@ pub struct Checker {
     pub size_terms: HashMap<String, NodeId>,
     /// The canonical text of each opaque size variable (the inverse of `size_terms`).
     pub size_term_keys: HashMap<NodeId, String>,
-    /// For unknown sizes that stand for an opaque size of an instantiated
-    /// definition, its text with size variables for the definition's size
-    /// parameters (see `terms`).
-    pub unknown_terms: HashMap<u32, String>,
+    /// Opaque sizes made by substituting into another one (`inc n` at a
+    /// use where `n` is `k+1`): the registered one whose expression computes
+    /// it, and the sizes its names stand for (see `Checker::derive_opaque`).
+    pub derived_terms: HashMap<NodeId, (NodeId, Vec<(NodeId, Dim)>)>,
+    /// The derived opaque sizes not yet recorded in `TypeInfo`.
+    pub new_derived: Vec<NodeId>,
     /// Whether a `type-too-large` error was reported in the current top-level declaration.
     pub too_large_reported: bool,
     /// Where some unknown sizes come from ("unknown length of range"), for
@@ -324,7 +326,8 @@ impl Checker {
             modules: Default::default(),
             size_terms: HashMap::new(),
             size_term_keys: HashMap::new(),
-            unknown_terms: HashMap::new(),
+            derived_terms: HashMap::new(),
+            new_derived: Vec::new(),
             too_large_reported: false,
             unknown_origins: HashMap::new(),
         }
@@ -587,21 +590,17 @@ impl Checker {
         if !sizes.is_empty() {
             // `flatten_3d`'s `[n*m*l]` stays `(?n*?m)*?l` for `unflatten`.
             self.respell_sizes(&ty, &sizes);
-            ty = ty::subst_sizes(&ty, &sizes);
+            // A size like `n/2` becomes `?n/2`, over this use's size
+            // variables, so that an argument of the same shape solves them.
+            ty = self.subst_sizes_in_terms(&ty, &sizes);
         }
-        let fresh_per_use = |d: &Dim| match d {
-            Dim::Unknown(_) => true,
-            Dim::Poly(p) => p.vars().any(ty::is_opaque),
-        };
-        if !ty::any_dim(&ty, &fresh_per_use) {
+        if !ty::has_unknown_dims(&ty) {
             if !inst_types.is_empty() || !inst_sizes.is_empty() {
                 self.pending.insts.push((node, inst_types, inst_sizes));
             }
             return ty;
         }
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
-        let mut opaque: HashMap<crate::size::Poly, Dim> = HashMap::new();
-        let global_terms = self.global_size_terms(&ty);
         let mut fresh_existentials = Vec::new();
         ty = ty::map_dims(&ty, &mut |d| match d {
             Dim::Unknown(u) => existentials
@@ -609,22 +608,6 @@ impl Checker {
                 .or_insert_with(|| {
                     let d = self.store.fresh_unknown();
                     fresh_existentials.push(d.clone());
-                    d
-                })
-                .clone(),
-            // A size like `n/2` in a definition's type is not known at a use
-            // (its variables are the definition's): unknown, once per use.
-            // One of top-level names only (`G.n/2`) is the same everywhere.
-            Dim::Poly(p) if p.vars().any(|v| ty::is_opaque(v) && !global_terms.contains(&v)) => opaque
-                .entry(p.clone())
-                .or_insert_with(|| {
-                    let d = self.store.fresh_unknown();
-                    // The term itself, over this use's size variables, so
-                    // that an argument of the same shape can solve them.
-                    let key = p.as_var().and_then(|v| self.size_term_keys.get(&v));
-                    if let (Some(key), Dim::Unknown(u)) = (key.and_then(|k| crate::terms::instantiate_key(k, &sizes)), &d) {
-                        self.unknown_terms.insert(*u, key);
-                    }
                     d
                 })
                 .clone(),
@@ -1455,6 +1438,19 @@ impl Checker {
             }
             self.info.instantiations.insert(node, inst);
         }
+        for id in std::mem::take(&mut self.new_derived) {
+            let Some((root, subst)) = self.derived_terms.get(&id).cloned() else { continue };
+            let mut public = Vec::new();
+            for (l, d) in subst {
+                let t = self.public_type(&Ty::Array(Box::new(Ty::unit()), vec![self.store.resolve_dim(&d)]));
+                if let crate::info::Type::Array { shape, .. } = t {
+                    if let Some(s) = shape.into_iter().next() {
+                        public.push((l, s));
+                    }
+                }
+            }
+            self.info.opaque_derived.insert(id, (root, public));
+        }
         // NodeId(0) stands for implied expressions that have no node of their own.
         self.info.resolutions.remove(&NodeId(0));
         self.info.expr_types.remove(&NodeId(0));
@@ -1466,12 +1462,20 @@ impl Checker {
     }
 
     /// Builds the curried type of a function from parameter types and result.
-    pub fn curry(params: Vec<(Ty, bool, Option<NodeId>)>, ret: Ty, ret_unique: bool) -> Ty {
+    /// A named parameter stays named where the rest of the type mentions
+    /// it, also inside an opaque size (`(n: i64) -> [n/2]i32`).
+    pub fn curry(&self, params: Vec<(Ty, bool, Option<NodeId>)>, ret: Ty, ret_unique: bool) -> Ty {
         let mut out = ret;
         let n = params.len();
         for (i, (from, consumes, named)) in params.into_iter().enumerate().rev() {
             let mut vars = Vec::new();
             ty::dim_vars(&out, &mut vars);
+            let inner: Vec<NodeId> = vars
+                .iter()
+                .filter_map(|v| self.size_term_keys.get(v))
+                .flat_map(|k| crate::terms::key_locals(k))
+                .collect();
+            vars.extend(inner);
             let param = named.filter(|id| vars.contains(id));
             out = Ty::Arrow(Box::new(ArrowTy { param, from, to: out, consumes, ret_unique: ret_unique && i + 1 == n }));
         }

@@ -461,7 +461,7 @@ impl Checker {
                     t = ty::subst_params(&t, &types);
                 }
                 if !sizes.is_empty() {
-                    t = ty::subst_sizes(&t, &sizes);
+                    t = self.subst_sizes_in_terms(&t, &sizes);
                 }
                 if !ty::has_unknown_dims(&t) {
                     return t;
@@ -582,21 +582,6 @@ impl Checker {
                 }
             }
         }
-    }
-
-    /// The opaque size variables of `ty` whose terms mention no local
-    /// names (only literals and top-level definitions).
-    pub fn global_size_terms(&self, ty: &Ty) -> Vec<NodeId> {
-        let mut vars = Vec::new();
-        ty::dim_vars(ty, &mut vars);
-        if !vars.iter().any(|v| ty::is_opaque(*v)) {
-            return Vec::new();
-        }
-        let local = |key: &str| {
-            key.split(|c: char| !c.is_alphanumeric())
-                .any(|tok| tok.len() > 1 && tok.starts_with('l') && tok[1..].bytes().all(|b| b.is_ascii_digit()))
-        };
-        self.size_terms.iter().filter(|(k, v)| vars.contains(v) && !local(k)).map(|(_, v)| *v).collect()
     }
 
     /// A canonical text for a size expression built from literals, names
@@ -798,7 +783,7 @@ impl Checker {
                     None => self.fresh_var(body.span),
                 };
                 let ps = param_tys.iter().map(|(t, u, n)| (self.store.resolve(t), *u, *n)).collect();
-                let ty = Checker::curry(ps, ret_for_self.clone(), ret_unique);
+                let ty = self.curry(ps, ret_for_self.clone(), ret_unique);
                 let outer = (self.global_names.get(&name).copied(), self.modules.opened_prims.len());
                 self.current_self = Some(crate::checker::SelfRef {
                     outer,
@@ -918,7 +903,7 @@ impl Checker {
         // Resolved, so that `curry` sees a named parameter used in the size
         // of a later parameter (`(n: i64) (xs: [n]i32)`) and makes it dependent.
         let param_tys = param_tys.into_iter().map(|(t, u, n)| (self.store.resolve(&t), u, n)).collect();
-        let fun_ty = Checker::curry(param_tys, self.store.resolve(&result), ret_unique);
+        let fun_ty = self.curry(param_tys, self.store.resolve(&result), ret_unique);
         self.locals.truncate(saved_locals);
         self.local_types.truncate(saved_types);
         (fun_ty, explicit_types, explicit_sizes)
@@ -2442,7 +2427,7 @@ impl Checker {
                     self.produced_by(node, unknowns_before);
                     let sizes = HashMap::from([(p, d)]);
                     self.respell_sizes(&self.store.resolve(&arrow.to), &sizes);
-                    ty::subst_sizes(&arrow.to, &sizes)
+                    self.subst_sizes_in_terms(&arrow.to, &sizes)
                 }
                 None => arrow.to,
             };
@@ -2753,7 +2738,7 @@ impl Checker {
                 params.push((t, unique, Some(*id)));
             }
             let ret = c.type_exp(&parsed.ret, AnonMode::Unknown);
-            let ty = Checker::curry(params, ret, is_unique_type_exp(&parsed.ret));
+            let ty = c.curry(params, ret, is_unique_type_exp(&parsed.ret));
             size_params.extend(c.implicit_sizes.take().unwrap_or_default());
             c.diags.truncate(errors);
             Scheme { type_params, size_params, ty }

@@ -154,4 +154,8 @@ pub struct TypeInfo {
     /// a size is needed and not otherwise known (`unflatten` to `[i64.i32
     /// n][i64.i32 m]`) and the names it mentions are in scope.
     pub opaque_sizes: HashMap<NodeId, ogham_syntax::ast::Expr>,
+    /// Opaque sizes made by substitution (`inc n` used where `n` is `k+1`):
+    /// the opaque size of `opaque_sizes` whose expression computes it, and
+    /// the size each name in that expression stands for.
+    pub opaque_derived: HashMap<NodeId, (NodeId, Vec<(NodeId, crate::size::Size)>)>,
 }

@@ -85,6 +85,9 @@ pub struct SpecAlias {
     pub target: DefId,
     /// Its type parameters, in terms of the specification's.
     pub types: Vec<(NodeId, Ty)>,
+    /// Its size parameters, in terms of the specification's (lowering needs
+    /// those that no argument's shape gives, as in `[(n-1)/8+1]`).
+    pub sizes: Vec<(NodeId, Dim)>,
 }
 
 /// A module type with the scope it was defined in.
@@ -570,7 +573,7 @@ impl Checker {
                         }
                     }
                 }
-                let t = crate::ty::subst_sizes(&crate::ty::subst_params(&def, &types), &sizes);
+                let t = self.subst_sizes_in_terms(&crate::ty::subst_params(&def, &types), &sizes);
                 let mut fresh: HashMap<u32, Dim> = HashMap::new();
                 let t = crate::ty::map_dims(&t, &mut |d| match d {
                     Dim::Unknown(u) => fresh.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
@@ -1480,7 +1483,7 @@ impl Checker {
                 types.insert(*a, Ty::Param(*e));
             }
         }
-        let a = crate::ty::subst_sizes(&crate::ty::subst_params(&actual.ty, &types), &sizes);
+        let a = self.subst_sizes_in_terms(&crate::ty::subst_params(&actual.ty, &types), &sizes);
         self.unify(&expected.ty, &a, SizeMode::Ignore, span).is_ok()
     }
 
@@ -1803,6 +1806,13 @@ impl Checker {
                 .flat_map(|(_, ts, _)| ts.iter())
                 .map(|(p, v)| (*p, c.store.resolve(v)))
                 .collect();
+            let sizes: Vec<(NodeId, Dim)> = c
+                .pending
+                .insts
+                .iter()
+                .flat_map(|(_, _, ss)| ss.iter())
+                .map(|(p, d)| (*p, c.store.resolve_dim(d)))
+                .collect();
             let exact = types.iter().all(|(_, t)| matches!(t, Ty::Param(_)))
                 && scheme.type_params.len() == spec_types.len()
                 && scheme.size_params.len() == spec_sizes.len()
@@ -1811,21 +1821,29 @@ impl Checker {
                 return def;
             }
             let spec_scheme = Scheme { type_params: spec_types, size_params: spec_sizes, ty: sealed };
-            c.spec_alias(def, spec_scheme, types)
+            c.spec_alias(def, spec_scheme, types, sizes)
         })
     }
 
     /// A new global standing for `target` with the specification's type.
-    fn spec_alias(&mut self, target: DefId, scheme: Scheme, types: Vec<(NodeId, Ty)>) -> DefId {
+    fn spec_alias(
+        &mut self,
+        target: DefId,
+        scheme: Scheme,
+        types: Vec<(NodeId, Ty)>,
+        sizes: Vec<(NodeId, Dim)>,
+    ) -> DefId {
         // Restricting a restricted value (a sealed module sealed again):
-        // the definition itself, its type parameters composed.
-        let (target, types) = match self.globals[target.0 as usize].alias.clone() {
+        // the definition itself, its type and size parameters composed.
+        let (target, types, sizes) = match self.globals[target.0 as usize].alias.clone() {
             Some(old) => {
                 let inst: HashMap<NodeId, Ty> = types.into_iter().collect();
                 let composed = old.types.iter().map(|(p, t)| (*p, crate::ty::subst_params(t, &inst))).collect();
-                (old.target, composed)
+                let size_inst: HashMap<NodeId, Dim> = sizes.into_iter().collect();
+                let sizes = old.sizes.iter().map(|(p, d)| (*p, crate::ty::subst_dim(d, &size_inst))).collect();
+                (old.target, composed, sizes)
             }
-            None => (target, types),
+            None => (target, types, sizes),
         };
         let id = DefId(self.globals.len() as u32);
         let binder = self.globals[target.0 as usize].binder;
@@ -1839,7 +1857,7 @@ impl Checker {
             size_params: scheme.size_params.clone(),
         };
         self.info.defs.push(info);
-        self.push_global(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types }) });
+        self.push_global(crate::checker::GlobalDef { binder, scheme, alias: Some(SpecAlias { target, types, sizes }) });
         id
     }
 
@@ -1888,15 +1906,20 @@ impl Checker {
         // The definition's own type parameters, in terms of this use's
         // instantiation of the specification's (just recorded: searching
         // every earlier one made long definitions quadratic).
-        let spec_inst: HashMap<NodeId, Ty> =
+        let (spec_inst, spec_sizes): (HashMap<NodeId, Ty>, HashMap<NodeId, Dim>) =
             match self.pending.insts[insts_before..].iter().position(|(n, _, _)| *n == node) {
-                Some(i) => self.pending.insts.remove(insts_before + i).1.into_iter().collect(),
-                None => HashMap::new(),
+                Some(i) => {
+                    let (_, ts, ss) = self.pending.insts.remove(insts_before + i);
+                    (ts.into_iter().collect(), ss.into_iter().collect())
+                }
+                None => (HashMap::new(), HashMap::new()),
             };
         let def_types: Vec<(NodeId, Ty)> =
             alias.types.iter().map(|(p, term)| (*p, crate::ty::subst_params(term, &spec_inst))).collect();
-        if !def_types.is_empty() {
-            self.pending.insts.push((node, def_types, Vec::new()));
+        let def_sizes: Vec<(NodeId, Dim)> =
+            alias.sizes.iter().map(|(p, d)| (*p, crate::ty::subst_dim(d, &spec_sizes))).collect();
+        if !def_types.is_empty() || !def_sizes.is_empty() {
+            self.pending.insts.push((node, def_types, def_sizes));
         }
         self.record_resolution(node, Resolution::Def(alias.target));
         t

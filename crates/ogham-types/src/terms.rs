@@ -3,14 +3,16 @@
 //!
 //! `Checker::register_opaque_sizes` gives each such size expression an
 //! opaque size variable, named by a canonical text of the expression (its
-//! key: `(g5 l77)` for `inc n`, `(2 ** (l12 + 1))`). A use of a definition
-//! whose type has one (`def tail [n] (A: [inc n]t)`) cannot keep that
-//! variable, which names the definition's own `n`: `Checker::instantiate`
-//! gives it a fresh unknown size per use and records here the key with the
-//! instantiated size parameters replaced by their size variables
-//! (`(g5 ?17)`). Unifying that unknown size with an opaque size of the same
-//! shape (`inc k`, key `(g5 l40)`) then solves the size variables (`?17 =
-//! k`), which is how `tail (cons 2 xs)` finds its `n`.
+//! key: `(g5 l77)` for `inc n`, `(2 ** (l12 + 1))`). Wherever names are
+//! replaced by sizes (a use of a definition, a type abbreviation applied to
+//! sizes, a dependent function applied to an argument), an opaque size
+//! that mentions them becomes the opaque size of the substituted term
+//! (`Checker::derive_opaque`): `def tail [n] (A: [inc n]t)` used once is
+//! `[inc ?17]` (key `(g5 ?17)`). Unifying it with an opaque size of the
+//! same shape (`inc k`, key `(g5 l40)`) solves the size variables (`?17 =
+//! k`), which is how `tail (cons 2 xs)` finds its `n`. Lowering computes a
+//! derived opaque size as the original expression with its names bound to
+//! the substituted sizes (`TypeInfo::opaque_derived`).
 //!
 //! Keys are made of `(`, `)` and atoms: `l{id}` a local name, `g{def}` a
 //! top-level one, `?{id}` a size variable, integer literals, operators and
@@ -87,22 +89,20 @@ pub fn key_locals(key: &str) -> Vec<NodeId> {
         .collect()
 }
 
-/// `key` with each local name that `sizes` maps to a size variable replaced
-/// by that variable; `None` when it mentions none of them.
-pub fn instantiate_key(key: &str, sizes: &HashMap<NodeId, Dim>) -> Option<String> {
+/// `key` with each atom that `f` gives a replacement for replaced; `None`
+/// when nothing changed.
+fn map_atoms(key: &str, f: &mut dyn FnMut(&str) -> Option<String>) -> Option<String> {
     let mut changed = false;
     let mut out = String::with_capacity(key.len());
     let mut atom = String::new();
     let mut emit = |atom: &mut String, out: &mut String| {
-        if let Some(v) = atom.strip_prefix('l').and_then(|n| n.parse::<u32>().ok()) {
-            if let Some(s) = sizes.get(&NodeId(v)).and_then(Dim::as_var).filter(|s| ty::is_svar(*s)) {
-                out.push_str(&format!("?{}", s.0));
+        match f(atom) {
+            Some(r) => {
+                out.push_str(&r);
                 changed = true;
-                atom.clear();
-                return;
             }
+            None => out.push_str(atom),
         }
-        out.push_str(atom);
         atom.clear();
     };
     for c in key.chars() {
@@ -117,7 +117,145 @@ pub fn instantiate_key(key: &str, sizes: &HashMap<NodeId, Dim>) -> Option<String
     changed.then_some(out)
 }
 
+fn local_atom(atom: &str) -> Option<NodeId> {
+    atom.strip_prefix('l').and_then(|n| n.parse::<u32>().ok()).map(NodeId)
+}
+
 impl Checker {
+    /// How a size is written as an atom of a key: a size variable `?{id}`,
+    /// a name `l{id}`, an opaque size's own key, a literal, or sums and
+    /// products of those in the polynomial's order.
+    fn dim_atom(&self, d: &Dim) -> String {
+        let p = match self.store.resolve_dim(d) {
+            Dim::Unknown(u) => return format!("u{u}"),
+            Dim::Poly(p) => p,
+        };
+        if let Some(v) = p.as_var() {
+            if ty::is_svar(v) {
+                return format!("?{}", v.0);
+            }
+            if let Some(k) = self.size_term_keys.get(&v) {
+                return k.clone();
+            }
+            return format!("l{}", v.0);
+        }
+        if let Some(c) = p.as_constant() {
+            return c.to_string();
+        }
+        let mut out = String::new();
+        for (i, (mono, c)) in p.terms().iter().enumerate() {
+            let mut term = if *c == 1 && !mono.is_empty() { String::new() } else { c.to_string() };
+            for v in mono {
+                let a = self.dim_atom(&Dim::var(*v));
+                term = if term.is_empty() { a } else { format!("({term} * {a})") };
+            }
+            out = if i == 0 { term } else { format!("({out} + {term})") };
+        }
+        out
+    }
+
+    /// The opaque size that `v` becomes when the names in `sizes` are
+    /// replaced by their sizes (`inc n` with `n = k+1` is `inc (k+1)`):
+    /// the one registered for that term if there is one, else a new opaque
+    /// size that lowering computes as `v`'s expression with those names
+    /// bound to those sizes. `None` when `v` mentions none of them.
+    pub(crate) fn derive_opaque(&mut self, v: NodeId, sizes: &HashMap<NodeId, Dim>) -> Option<NodeId> {
+        let key = self.size_term_keys.get(&v)?.clone();
+        let locals = key_locals(&key);
+        if !locals.iter().any(|l| sizes.contains_key(l)) {
+            return None;
+        }
+        let new_key = map_atoms(&key, &mut |a| local_atom(a).and_then(|l| sizes.get(&l)).map(|d| self.dim_atom(d)))?;
+        if let Some(id) = self.size_terms.get(&new_key) {
+            return Some(*id);
+        }
+        // The original expression, and the names it mentions with the sizes
+        // they now stand for.
+        let (root, mut subst) = match self.derived_terms.get(&v) {
+            Some((root, s)) => (*root, s.iter().map(|(l, d)| (*l, ty::subst_dim(d, sizes))).collect::<Vec<_>>()),
+            None => (v, Vec::new()),
+        };
+        for l in locals {
+            if let Some(d) = sizes.get(&l) {
+                if !subst.iter().any(|(k, _)| *k == l) {
+                    subst.push((l, d.clone()));
+                }
+            }
+        }
+        let id = NodeId(ty::OPAQUE_BASE + self.size_terms.len() as u32);
+        let shown = self.show_key(&new_key);
+        self.names.insert(id, shown);
+        self.size_term_keys.insert(id, new_key.clone());
+        self.size_terms.insert(new_key, id);
+        self.derived_terms.insert(id, (root, subst));
+        self.new_derived.push(id);
+        Some(id)
+    }
+
+    /// `ty` with the names in `sizes` replaced by their sizes, also inside
+    /// the opaque sizes that mention them.
+    pub(crate) fn subst_sizes_in_terms(&mut self, ty: &ty::Ty, sizes: &HashMap<NodeId, Dim>) -> ty::Ty {
+        if sizes.is_empty() {
+            return ty.clone();
+        }
+        let mut vars = Vec::new();
+        ty::dim_vars(ty, &mut vars);
+        let mut all = sizes.clone();
+        for v in vars {
+            if ty::is_opaque(v) && !all.contains_key(&v) {
+                if let Some(d) = self.derive_opaque(v, sizes) {
+                    all.insert(v, Dim::var(d));
+                }
+            }
+        }
+        ty::subst_sizes(ty, &all)
+    }
+
+    /// A key as a size is shown in messages (`inc n`, `(n-1)/nbs`).
+    fn show_key(&self, key: &str) -> String {
+        fn go(c: &Checker, t: &Term, top: bool) -> String {
+            match t {
+                Term::Atom(a) => {
+                    let id = a
+                        .strip_prefix('l')
+                        .or_else(|| a.strip_prefix('?'))
+                        .and_then(|n| n.parse::<u32>().ok())
+                        .map(NodeId);
+                    if let Some(g) = a.strip_prefix('g').and_then(|n| n.parse::<usize>().ok()) {
+                        if let Some(def) = c.globals.get(g) {
+                            if let Some(n) = c.names.get(&def.binder) {
+                                return n.clone();
+                            }
+                        }
+                    }
+                    match id.and_then(|id| c.names.get(&id)) {
+                        Some(n) => n.clone(),
+                        None if a.starts_with('?') => "?".to_string(),
+                        None => a.clone(),
+                    }
+                }
+                Term::Group(items) => {
+                    let inner = match items.as_slice() {
+                        [x, Term::Atom(op), y] if !op.chars().any(|ch| ch.is_alphanumeric()) => {
+                            format!("{}{op}{}", go(c, x, false), go(c, y, false))
+                        }
+                        [Term::Atom(op), x] if op == "op" => format!("({})", go(c, x, false)),
+                        _ => items.iter().map(|i| go(c, i, false)).collect::<Vec<_>>().join(" "),
+                    };
+                    if top {
+                        inner
+                    } else {
+                        format!("({inner})")
+                    }
+                }
+            }
+        }
+        match parse(key) {
+            Some(t) => go(self, &t, true),
+            None => key.to_string(),
+        }
+    }
+
     /// The size a subterm of a key denotes, if it can be said as a size:
     /// a name, a size variable, a literal, `+ - *` of those, or another
     /// opaque size's key.
@@ -129,6 +267,9 @@ impl Checker {
                 }
                 if let Some(n) = a.strip_prefix('l').and_then(|n| n.parse::<u32>().ok()) {
                     return Some(Dim::var(NodeId(n)));
+                }
+                if let Some(n) = a.strip_prefix('u').and_then(|n| n.parse::<u32>().ok()) {
+                    return Some(Dim::Unknown(n));
                 }
                 if let Some(d) = a.strip_prefix('g').and_then(|n| n.parse::<u32>().ok()) {
                     let g = self.globals.get(d as usize)?;
@@ -191,20 +332,30 @@ impl Checker {
         }
     }
 
-    /// The structural key of an unknown size or an opaque size variable.
+    /// The structural key of an opaque size variable.
     fn structural_key(&self, d: &Dim) -> Option<&str> {
         match d {
-            Dim::Unknown(u) => self.unknown_terms.get(u).map(String::as_str),
+            Dim::Unknown(_) => None,
             Dim::Poly(p) => p.as_var().filter(|v| ty::is_opaque(*v)).and_then(|v| self.size_term_keys.get(&v)).map(String::as_str),
         }
     }
 
-    /// Unifies two sizes that are different opaque sizes or unknown sizes
-    /// standing for instantiated opaque ones, term by term: `Some(Ok)` when
+    /// Unifies two sizes that are different opaque sizes, or polynomials
+    /// that differ only in one opaque size each (`?o + 1` and `o + 1`), term
+    /// by term: `Some(Ok)` when
     /// they are the same term once their size variables are solved, `None`
     /// when this rule does not apply (at least one side has no size
     /// variables to solve, or their shapes differ).
     pub(crate) fn unify_opaque_terms(&mut self, a: &Dim, b: &Dim, span: Span) -> Option<Result<(), Mismatch>> {
+        if let (Dim::Poly(p), Dim::Poly(q)) = (a, b) {
+            let diff = p.sub(q);
+            if let [(m1, c1), (m2, c2)] = diff.terms() {
+                if m1.len() == 1 && m2.len() == 1 && c1 + c2 == 0 && c1.abs() == 1 && (p.as_var().is_none() || q.as_var().is_none()) {
+                    let (x, y) = (Dim::var(m1[0]), Dim::var(m2[0]));
+                    return self.unify_opaque_terms(&x, &y, span);
+                }
+            }
+        }
         let (ka, kb) = (self.structural_key(a)?, self.structural_key(b)?);
         if !ka.contains('?') && !kb.contains('?') {
             return None;
