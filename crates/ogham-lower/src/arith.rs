@@ -294,7 +294,36 @@ impl<'a> Lowerer<'a> {
         scope: &Scope<'a>,
         id: ogham_syntax::ast::NodeId,
     ) -> LResult<Option<SubExp>> {
-        let Some(e) = self.info.opaque_sizes.get(&id) else { return Ok(None) };
+        // One made by substitution (`[n/2]` of `type half [n]` at `half [m]`):
+        // the original expression with its names bound to the sizes they
+        // stand for here.
+        let mut bound;
+        let mut scope = scope;
+
+        let root = match self.info.opaque_derived.get(&id) {
+            Some((root, subst)) => {
+                bound = scope.clone();
+                for (name, size) in subst {
+                    // A named parameter of another integer type (`(n: i32)
+                    // -> [i64.i32 n]t`) gets its value back in that type.
+                    let ty = match self.info.binding_types.get(name) {
+                        Some(ogham_types::Type::Prim(p)) if p.is_int() => *p,
+                        _ => return Ok(None),
+                    };
+                    match self.eval_size(b, scope, size)? {
+                        Some(se) => {
+                            let se = self.convert(b, PrimType::I64, ty, se);
+                            bound = bound.bind(*name, Val::Leaf(se))
+                        }
+                        None => return Ok(None),
+                    }
+                }
+                scope = &bound;
+                *root
+            }
+            None => id,
+        };
+        let Some(e) = self.info.opaque_sizes.get(&root) else { return Ok(None) };
         if !self.names_have_values(scope, e) {
             return Ok(None);
         }

@@ -676,6 +676,17 @@ impl Checker {
     }
 
     pub fn check_type_dec(&mut self, td: &TypeDec) {
+        // Size expressions in the definition (`[n/2]`) are expressions:
+        // their facts are recorded like a definition's, for lowering to
+        // compute such sizes where the abbreviation is used.
+        let outer = std::mem::take(&mut self.pending);
+        self.check_type_dec_body(td);
+        self.finalise_definition(&[]);
+        self.record_pending();
+        self.pending = outer;
+    }
+
+    fn check_type_dec_body(&mut self, td: &TypeDec) {
         self.too_large_reported = false;
         self.note_name(&td.name);
         let saved_types = self.local_types.len();
@@ -722,7 +733,7 @@ impl Checker {
         if self.diags.len() == errors_before {
             // Every size parameter must occur in the definition (Futhark's rule).
             let mut used = Vec::new();
-            ty::dim_vars(&ty, &mut used);
+            self.size_names_in(&ty, &mut used);
             let unused = td.params.iter().find_map(|p| match p {
                 TypeParam::Size(b) if !used.contains(&b.id) => Some(b),
                 _ => None,
@@ -1469,13 +1480,7 @@ impl Checker {
         let n = params.len();
         for (i, (from, consumes, named)) in params.into_iter().enumerate().rev() {
             let mut vars = Vec::new();
-            ty::dim_vars(&out, &mut vars);
-            let inner: Vec<NodeId> = vars
-                .iter()
-                .filter_map(|v| self.size_term_keys.get(v))
-                .flat_map(|k| crate::terms::key_locals(k))
-                .collect();
-            vars.extend(inner);
+            self.size_names_in(&out, &mut vars);
             let param = named.filter(|id| vars.contains(id));
             out = Ty::Arrow(Box::new(ArrowTy { param, from, to: out, consumes, ret_unique: ret_unique && i + 1 == n }));
         }

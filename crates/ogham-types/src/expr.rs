@@ -803,24 +803,18 @@ impl Checker {
             TypeParam::Size(b) => Some(b),
             _ => None,
         })) {
+            // A size used inside an opaque size (`[2 ** k]`) is used too.
             let mut used = Vec::new();
             for (t, _, _) in &param_tys {
-                ty::dim_vars(&self.store.resolve(t), &mut used);
+                self.size_names_in(&self.store.resolve(t), &mut used);
             }
             // A size used only in the return type is determined by the context
             // of each use (`rep`); without a declared return type, the body's
             // type is the return type.
             match &ret_ty {
-                Some(r) => ty::dim_vars(&self.store.resolve(r), &mut used),
-                None => ty::dim_vars(&self.store.resolve(&body_ty), &mut used),
+                Some(r) => self.size_names_in(&self.store.resolve(r), &mut used),
+                None => self.size_names_in(&self.store.resolve(&body_ty), &mut used),
             }
-            // A size used inside an opaque size (`[2 ** k]`) is used too.
-            let inner: Vec<NodeId> = used
-                .iter()
-                .filter_map(|v| self.size_term_keys.get(v))
-                .flat_map(|k| crate::terms::key_locals(k))
-                .collect();
-            used.extend(inner);
             if !used.contains(sid) {
                 let what = if params.is_empty() {
                     " (a size-polymorphic value binding must use its sizes in its type)"

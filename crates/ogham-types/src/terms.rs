@@ -122,6 +122,16 @@ fn local_atom(atom: &str) -> Option<NodeId> {
 }
 
 impl Checker {
+    /// The size variables of `ty`, also those inside its opaque sizes
+    /// (`n` in `[n/2]`): the names a type mentions.
+    pub(crate) fn size_names_in(&self, ty: &ty::Ty, out: &mut Vec<NodeId>) {
+        let start = out.len();
+        ty::dim_vars(ty, out);
+        let inner: Vec<NodeId> =
+            out[start..].iter().filter_map(|v| self.size_term_keys.get(v)).flat_map(|k| key_locals(k)).collect();
+        out.extend(inner);
+    }
+
     /// How a size is written as an atom of a key: a size variable `?{id}`,
     /// a name `l{id}`, an opaque size's own key, a literal, or sums and
     /// products of those in the polynomial's order.
