@@ -160,13 +160,7 @@ impl<'a> Lowerer<'a> {
     /// Calls `f` with each size written in `t` (a checked type in the
     /// callee's terms) and the matching dimension of `val`, through arrays,
     /// records and sum payloads.
-    fn for_each_size_dim(
-        &self,
-        t: &Type,
-        val: &Val<'a>,
-        outer: usize,
-        f: &mut dyn FnMut(&Size, SubExp),
-    ) {
+    fn for_each_size_dim(&self, t: &Type, val: &Val<'a>, outer: usize, f: &mut dyn FnMut(&Size, SubExp)) {
         match (t, val) {
             (Type::Array { elem, shape }, _) => {
                 if let Some(first) = val.leaves().first() {

@@ -847,7 +847,9 @@ impl Checker {
                         self.error(
                             "type-mismatch",
                             body.span,
-                            format!("Type mismatch: expected `{w}`, but got `{g}`: the uniqueness of the types differs."),
+                            format!(
+                                "Type mismatch: expected `{w}`, but got `{g}`: the uniqueness of the types differs."
+                            ),
                         );
                     }
                 }

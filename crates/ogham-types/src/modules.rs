@@ -1799,20 +1799,12 @@ impl Checker {
                 mismatch(c, "The uniqueness of the types differs.".to_string());
                 return def;
             }
-            let types: Vec<(NodeId, Ty)> = c
-                .pending
-                .insts
-                .iter()
-                .flat_map(|(_, ts, _)| ts.iter())
-                .map(|(p, v)| (*p, c.store.resolve(v)))
-                .collect();
-            let sizes: Vec<(NodeId, Dim)> = c
-                .pending
-                .insts
-                .iter()
-                .flat_map(|(_, _, ss)| ss.iter())
-                .map(|(p, d)| (*p, c.store.resolve_dim(d)))
-                .collect();
+            let mut types: Vec<(NodeId, Ty)> = Vec::new();
+            let mut sizes: Vec<(NodeId, Dim)> = Vec::new();
+            for (_, ts, ss) in &c.pending.insts {
+                types.extend(ts.iter().map(|(p, v)| (*p, c.store.resolve(v))));
+                sizes.extend(ss.iter().map(|(p, d)| (*p, c.store.resolve_dim(d))));
+            }
             let exact = types.iter().all(|(_, t)| matches!(t, Ty::Param(_)))
                 && scheme.type_params.len() == spec_types.len()
                 && scheme.size_params.len() == spec_sizes.len()

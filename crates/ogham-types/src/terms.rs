@@ -210,6 +210,10 @@ impl Checker {
         }
         let mut vars = Vec::new();
         ty::dim_vars(ty, &mut vars);
+        // Most types have no opaque sizes: no copy of `sizes` for them.
+        if !vars.iter().any(|v| ty::is_opaque(*v)) {
+            return ty::subst_sizes(ty, sizes);
+        }
         let mut all = sizes.clone();
         for v in vars {
             if ty::is_opaque(v) && !all.contains_key(&v) {
@@ -346,7 +350,9 @@ impl Checker {
     fn structural_key(&self, d: &Dim) -> Option<&str> {
         match d {
             Dim::Unknown(_) => None,
-            Dim::Poly(p) => p.as_var().filter(|v| ty::is_opaque(*v)).and_then(|v| self.size_term_keys.get(&v)).map(String::as_str),
+            Dim::Poly(p) => {
+                p.as_var().filter(|v| ty::is_opaque(*v)).and_then(|v| self.size_term_keys.get(&v)).map(String::as_str)
+            }
         }
     }
 
@@ -360,7 +366,12 @@ impl Checker {
         if let (Dim::Poly(p), Dim::Poly(q)) = (a, b) {
             let diff = p.sub(q);
             if let [(m1, c1), (m2, c2)] = diff.terms() {
-                if m1.len() == 1 && m2.len() == 1 && c1 + c2 == 0 && c1.abs() == 1 && (p.as_var().is_none() || q.as_var().is_none()) {
+                if m1.len() == 1
+                    && m2.len() == 1
+                    && c1 + c2 == 0
+                    && c1.abs() == 1
+                    && (p.as_var().is_none() || q.as_var().is_none())
+                {
                     let (x, y) = (Dim::var(m1[0]), Dim::var(m2[0]));
                     return self.unify_opaque_terms(&x, &y, span);
                 }
