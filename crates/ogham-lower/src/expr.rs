@@ -111,11 +111,13 @@ impl<'a> Lowerer<'a> {
                 self.expr(b, &scope, body)
             }
             ExprKind::LetFun { name, type_params, params, value, body, .. } => {
+                let mut sizes = size_params(type_params);
+                sizes.extend(self.info.local_implicit_sizes.get(&name.id).into_iter().flatten().copied());
                 let f = FunVal::Closure {
                     params,
                     body: value,
                     scope: sc.clone(),
-                    size_params: size_params(type_params),
+                    size_params: sizes,
                     applied: Vec::new(),
                     def: None,
                 };
@@ -416,7 +418,7 @@ impl<'a> Lowerer<'a> {
         let arity = match &*fun {
             FunVal::Closure { params, applied, .. } => params.len() - applied.len().min(params.len()),
             FunVal::Builtin { ty, applied, .. } => arrow_count(ty) - applied.len().min(arrow_count(ty)),
-            FunVal::RightSection { .. } | FunVal::Project(_) | FunVal::IndexSection { .. } => 1,
+            FunVal::RightSection { .. } | FunVal::Project(_) | FunVal::IndexSection { .. } | FunVal::Blank(_) => 1,
         };
         let mut args = args;
         if args.len() < arity {
@@ -475,6 +477,7 @@ impl<'a> Lowerer<'a> {
                 let v = args.into_iter().next().unwrap_or_else(Val::unit);
                 self.index_expr(b, scope, v, dims, *ispan)?
             }
+            FunVal::Blank(to) => self.blank(b, to),
         };
         if rest.is_empty() {
             Ok(result)

@@ -11,7 +11,7 @@ use ogham_syntax::ast::NodeId;
 use ogham_syntax::Span;
 use ogham_types::{Size, Type};
 
-use crate::value::{RType, Scope, Val};
+use crate::value::{FunVal, RType, Scope, Val};
 use crate::{internal, LResult, Lowerer};
 
 impl<'a> Lowerer<'a> {
@@ -132,7 +132,7 @@ impl<'a> Lowerer<'a> {
                     cs.values().map(|ps| ps.iter().map(|p| self.blank_with_outer(b, p, outer)).collect()).collect();
                 Val::Sum { tag, payloads }
             }
-            RType::Arrow(..) => Val::unit(),
+            RType::Arrow(_, to) => Val::Fun(std::rc::Rc::new(FunVal::Blank((**to).clone()))),
         }
     }
 

@@ -52,6 +52,10 @@ pub enum FunVal<'a> {
     Project(Vec<String>),
     /// `(.[i, j])`
     IndexSection { dims: &'a [DimIndex], scope: Scope<'a>, span: Span },
+    /// The payload of a constructor that is not the active one, where that
+    /// payload is a function: never called at run time (its branch of a
+    /// `match` is not taken), it gives a blank value of its result type.
+    Blank(RType),
 }
 
 impl<'a> Val<'a> {
@@ -103,7 +107,7 @@ impl<'a> Val<'a> {
             Val::Leaf(_) => false,
             Val::Record(fields) => fields.values().any(Val::has_fun),
             Val::Sum { payloads, .. } => payloads.iter().flatten().any(Val::has_fun),
-            Val::Fun(_) => true,
+            Val::Fun(f) => !matches!(**f, FunVal::Blank(_)),
         }
     }
 }

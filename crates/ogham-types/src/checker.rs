@@ -143,6 +143,9 @@ pub struct Pending {
     /// The bodies of local functions never used: what nothing determines
     /// there is not an error (Futhark's localfunction13).
     pub unused_local_functions: Vec<Span>,
+    /// Local functions' size parameters found by generalisation
+    /// (`TypeInfo::local_implicit_sizes`).
+    pub local_implicit_sizes: Vec<(NodeId, Vec<NodeId>)>,
     /// The local names referred to so far.
     pub used_locals: HashSet<NodeId>,
     pub insts: Vec<PendingInst>,
@@ -218,6 +221,9 @@ pub struct Checker {
     pub globals: Vec<GlobalDef>,
     /// The binders of `globals`, for the scope tests of sizes.
     pub global_binders: HashSet<NodeId>,
+    /// The existential sizes of top-level values (not functions): each is
+    /// one size, shared by every use (`Checker::instantiate`).
+    pub value_sizes: HashSet<u32>,
     pub global_names: HashMap<String, DefId>,
     pub types: HashMap<String, TypeAbbrev>,
     pub locals: crate::locals::Locals,
@@ -300,6 +306,7 @@ impl Checker {
             info: TypeInfo::default(),
             globals: Vec::new(),
             global_binders: HashSet::new(),
+            value_sizes: HashSet::new(),
             global_names: HashMap::new(),
             types: HashMap::new(),
             locals: Default::default(),
@@ -544,6 +551,14 @@ impl Checker {
 
     /// Adds a top-level value; its id is its position.
     pub fn push_global(&mut self, def: GlobalDef) {
+        if !matches!(def.scheme.ty, Ty::Arrow(_)) {
+            ty::map_dims(&def.scheme.ty, &mut |d| {
+                if let Dim::Unknown(u) = d {
+                    self.value_sizes.insert(*u);
+                }
+                d.clone()
+            });
+        }
         self.global_binders.insert(def.binder);
         self.globals.push(def);
     }
@@ -602,7 +617,13 @@ impl Checker {
         }
         let mut existentials: HashMap<u32, Dim> = HashMap::new();
         let mut fresh_existentials = Vec::new();
+        // A top-level value (not a function) with an existential size was
+        // computed once, before this definition: every use has that one
+        // size, no use computes it, and a function whose type mentions it
+        // mentions that same size (Futhark's issue1501).
+        let value_sizes = &self.value_sizes;
         ty = ty::map_dims(&ty, &mut |d| match d {
+            Dim::Unknown(u) if value_sizes.contains(u) => d.clone(),
             Dim::Unknown(u) => existentials
                 .entry(*u)
                 .or_insert_with(|| {
@@ -861,11 +882,17 @@ impl Checker {
         // Sizes of the arrows' parameters that nothing determined (`def f =
         // map g`: `[n]a -> [n]b`; `def bins k is = map (% k) is`) become
         // implicit size parameters too, determined at each use.
+        // A value's type (no parameters) keeps no open size anywhere:
+        // `def total = wrap prop` with `prop [n] : [n]f32 -> f32` is
+        // `total [n] : {run: [n]f32 -> f32}`, a size instantiated at each use.
         let mut arrow_sizes = Vec::new();
         let mut t = &resolved;
         while let Ty::Arrow(a) = t {
             ty::dim_vars(&a.from, &mut arrow_sizes);
             t = &a.to;
+        }
+        if vd.params.is_empty() {
+            ty::dim_vars(t, &mut arrow_sizes);
         }
         for w in arrow_sizes {
             if ty::is_svar(w) && self.store.resolve_dim(&Dim::var(w)).as_var() == Some(w) {
@@ -992,6 +1019,46 @@ impl Checker {
     /// determined into implicit size parameters, and rejects those that were
     /// equated with a size the caller cannot know (a name bound in the body,
     /// an existential size).
+    /// A local function is polymorphic in the sizes of its parameters that
+    /// were made while checking it and that nothing outside it determined
+    /// (Futhark generalises a local function's sizes, not its types):
+    /// `let mean xs = f32.sum xs / f32.i64 (length xs)` can be applied to
+    /// arrays of different sizes, including ones computed later.
+    pub fn generalise_local_sizes(&mut self, ft: &Ty, svars_before: usize) -> Vec<NodeId> {
+        let resolved = self.store.resolve(ft);
+        let mut dims = Vec::new();
+        let mut t = &resolved;
+        while let Ty::Arrow(a) = t {
+            ty::dim_vars(&a.from, &mut dims);
+            t = &a.to;
+        }
+        dims.retain(|w| {
+            ty::is_svar(*w)
+                && (w.0 - ty::SVAR_BASE) as usize >= svars_before
+                && self.store.resolve_dim(&Dim::var(*w)).as_var() == Some(*w)
+        });
+        if dims.is_empty() {
+            return Vec::new();
+        }
+        // A size that a variable in scope also has is not the function's
+        // own (`let backward os = map2 (*) ps os` inside a function of `ps`).
+        let mut outer = Vec::new();
+        for l in self.locals.iter() {
+            ty::dim_vars(&self.store.resolve(&l.ty), &mut outer);
+        }
+        let mut out = Vec::new();
+        for w in dims {
+            if !outer.contains(&w) && !out.iter().any(|id| self.store.resolve_dim(&Dim::var(w)).as_var() == Some(*id)) {
+                let id = self.store.fresh_synthetic();
+                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("n{}", out.len()));
+                self.names.insert(id, name);
+                self.store.bind_svar(w, Dim::var(id));
+                out.push(id);
+            }
+        }
+        out
+    }
+
     fn close_inferred_sizes(&mut self, implicit: &mut Vec<NodeId>, span: Span) {
         for (i, v) in std::mem::take(&mut self.inferred_sizes).into_iter().enumerate() {
             let d = self.store.resolve_dim(&Dim::var(v));
@@ -1098,13 +1165,21 @@ impl Checker {
 
     /// Every type variable left once the definition's own type has been
     /// generalised belongs to a subexpression whose type nothing determines
-    /// (`length []`): Futhark rejects the definition.
+    /// (`length []`). As in Futhark, one that carries no constraint (or only
+    /// equality) becomes the unit type; one that must be a record, a sum or
+    /// a primitive type of some class has no single meaning, and the
+    /// definition is rejected.
     fn check_ambiguous_types(&mut self) {
         let mut first: Option<(Span, Ty)> = None;
+        let mut defaulted = Vec::new();
         for (node, t) in &self.pending.expr_types {
             let mut vars = Vec::new();
             collect_vars(&self.store, t, &mut vars);
             if vars.is_empty() {
+                continue;
+            }
+            if vars.iter().all(|v| matches!(self.store.var(*v).constraint, Constraint::None | Constraint::Eq)) {
+                defaulted.extend(vars);
                 continue;
             }
             if let Some(span) = self.pending.expr_spans.get(node) {
@@ -1115,6 +1190,11 @@ impl Checker {
                 if first.as_ref().is_none_or(|(f, _)| (span.start, span.end) < (f.start, f.end)) {
                     first = Some((*span, t.clone()));
                 }
+            }
+        }
+        for v in defaulted {
+            if matches!(&*self.store.head(&Ty::Var(v)), Ty::Var(w) if *w == v) {
+                self.store.set_binding(v, Ty::unit());
             }
         }
         if let Some((span, t)) = first {
@@ -1433,6 +1513,9 @@ impl Checker {
         for (node, t) in std::mem::take(&mut self.pending.binding_types) {
             let t = to_public(self, &t);
             self.info.binding_types.insert(node, t);
+        }
+        for (node, sizes) in std::mem::take(&mut self.pending.local_implicit_sizes) {
+            self.info.local_implicit_sizes.insert(node, sizes);
         }
         for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {
             let mut inst = Instantiation::default();

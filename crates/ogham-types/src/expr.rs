@@ -1396,10 +1396,16 @@ impl Checker {
             ExprKind::LetFun { name, type_params, params, ret, value, body } => {
                 self.note_name(name);
                 self.defining_locals.push(name.name.text.clone());
-                let (ft, explicit_types, explicit_sizes) =
+                let svars_before = self.store.svar_count();
+                let (ft, explicit_types, mut explicit_sizes) =
                     self.check_function(type_params, params, ret.as_ref(), value, name.name.span);
                 self.defining_locals.pop();
                 crate::causality::check_escape(self, type_params, params);
+                let implicit = self.generalise_local_sizes(&ft, svars_before);
+                if !implicit.is_empty() {
+                    explicit_sizes.extend(implicit.iter().copied());
+                    self.pending.local_implicit_sizes.push((name.id, implicit));
+                }
                 self.pending.binding_types.insert(name.id, ft.clone());
                 let scheme = (!explicit_types.is_empty() || !explicit_sizes.is_empty()).then(|| Scheme {
                     type_params: explicit_types,

@@ -158,4 +158,9 @@ pub struct TypeInfo {
     /// the opaque size of `opaque_sizes` whose expression computes it, and
     /// the size each name in that expression stands for.
     pub opaque_derived: HashMap<NodeId, (NodeId, Vec<(NodeId, crate::size::Size)>)>,
+    /// For each local function (by the node id of its name) whose
+    /// parameters have sizes nothing outside it determines: the size
+    /// parameters the checker gave it (`let mean xs = …` is `[n]`), after
+    /// its explicit ones. Lowering binds them from the arguments' shapes.
+    pub local_implicit_sizes: HashMap<NodeId, Vec<NodeId>>,
 }

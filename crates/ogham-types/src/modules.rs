@@ -253,20 +253,6 @@ fn top_level_unknowns(t: &Ty, out: &mut Vec<u32>) {
     }
 }
 
-/// The size variables used directly as an array size outside function
-/// types: those a value of the type determines (Futhark's size witnesses).
-fn witnessed_sizes(t: &Ty, out: &mut Vec<NodeId>) {
-    match t {
-        Ty::Array(elem, dims) => {
-            out.extend(dims.iter().filter_map(Dim::as_var));
-            witnessed_sizes(elem, out);
-        }
-        Ty::Record(fs) => fs.values().for_each(|t| witnessed_sizes(t, out)),
-        Ty::Sum(cs) => cs.values().flatten().for_each(|t| witnessed_sizes(t, out)),
-        _ => {}
-    }
-}
-
 /// Whether a function type of a specification is no more demanding about
 /// uniqueness than the definition's: the definition may not consume a
 /// parameter the specification does not, nor return a shared value where
@@ -1574,7 +1560,7 @@ impl Checker {
                         }
                         if refined.is_none() {
                             let mut witnessed = Vec::new();
-                            witnessed_sizes(&actual.ty, &mut witnessed);
+                            crate::ty::witnessed_sizes(&actual.ty, &mut witnessed);
                             let unused = actual
                                 .params
                                 .iter()
