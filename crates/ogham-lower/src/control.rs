@@ -160,7 +160,7 @@ impl<'a> Lowerer<'a> {
                 for (n, p) in fields {
                     out.insert(n.text.clone(), self.pattern_current_value(b, sc, p)?);
                 }
-                Ok(Val::Record(out))
+                Ok(Val::record(out))
             }
             PatKind::Ascribe(inner, _) | PatKind::Attr(_, inner) => self.pattern_current_value(b, sc, inner),
             _ => Err(unsupported(pat.span, "this loop pattern without an initial value")),

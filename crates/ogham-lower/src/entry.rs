@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 
 use ogham_ir::builder::BodyBuilder;
-use ogham_ir::{CmpOp, EntryPoint, EntryValue, FunDef, Opaque, Param, PrimType, SubExp, Type as IrType, VName};
+use ogham_ir::{
+    CmpOp, EntryPoint, EntryValue, Exp, FunDef, Opaque, Param, PrimType, PrimValue, SubExp, Type as IrType, VName,
+};
 use ogham_syntax::ast::NodeId;
 use ogham_syntax::ast::{Expr, ExprKind, Literal, Pat, PatKind, TypeExp, TypeParam};
 use ogham_types::{DefId, Size, Type};
@@ -76,8 +78,29 @@ impl<'a> Lowerer<'a> {
             Self::leaf_shapes(&rt, &[], &mut shapes);
             let mut sizes = Vec::new();
             leaf_sizes(t, &[], &mut sizes);
+            let mut units = Vec::new();
+            unit_mask(t, &mut units);
             let mut parts = Vec::new();
+            let mut leaves = Vec::new();
             for (k, (elem, shape)) in shapes.into_iter().enumerate() {
+                if units.get(k) == Some(&true) {
+                    // No data comes in for units: an array of them needs
+                    // a size that the other inputs determine.
+                    let Some(dims) = shape.into_iter().collect::<Option<Vec<SubExp>>>() else {
+                        return Err(unsupported(
+                            span,
+                            "an entry point parameter that is an array of units of unknown size",
+                        ));
+                    };
+                    let value = SubExp::Const(PrimValue::Bool(false));
+                    leaves.push(if dims.is_empty() {
+                        value
+                    } else {
+                        let ty = array_type(PrimType::Bool, dims.clone());
+                        SubExp::Var(self.bind(&mut b, "units", ty, Exp::Replicate { shape: dims, value }))
+                    });
+                    continue;
+                }
                 let mut dims = Vec::with_capacity(shape.len());
                 for (j, d) in shape.into_iter().enumerate() {
                     // An implicit size parameter (from `[]`) shared by several
@@ -122,9 +145,11 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                parts.push(self.param("in", array_type(elem, dims)));
+                let p = self.param("in", array_type(elem, dims));
+                leaves.push(SubExp::Var(p.name));
+                parts.push(p);
             }
-            let val = shape_template(&rt).rebuild(&mut parts.iter().map(|p| SubExp::Var(p.name)));
+            let val = shape_template(&rt).rebuild(&mut leaves.into_iter());
             for (id, name) in &implicit_bound {
                 scope = scope.bind(*id, Val::Leaf(SubExp::Var(*name)));
             }
@@ -171,12 +196,20 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             };
         }
-        let result = match (&v, body_t.as_tuple()) {
+        let mut units = Vec::new();
+        let result: Vec<SubExp> = match (&v, body_t.as_tuple()) {
             (Val::Record(fields), Some(items)) if items.len() >= 2 => {
+                items.iter().for_each(|t| unit_mask(t, &mut units));
                 (0..items.len()).flat_map(|i| fields.get(&i.to_string()).map(Val::leaves).unwrap_or_default()).collect()
             }
-            _ => v.leaves(),
+            _ => {
+                unit_mask(body_t, &mut units);
+                v.leaves()
+            }
         };
+        // Units show no data outside.
+        let result: Vec<SubExp> =
+            result.into_iter().enumerate().filter(|(k, _)| units.get(*k) != Some(&true)).map(|(_, l)| l).collect();
         let param_names: Vec<VName> = params.iter().map(|p| p.name).collect();
         let mut existential: HashMap<VName, VName> = HashMap::new();
         let mut ret = Vec::with_capacity(result.len());
@@ -237,21 +270,39 @@ pub fn shape_template<'a>(t: &RType) -> Val<'a> {
     match t {
         RType::Prim(_) => Val::Leaf(SubExp::i64(0)),
         RType::Array { elem, .. } => shape_template(elem),
+        RType::Record(fields) if fields.is_empty() => Val::unit_of(SubExp::i64(0)),
         RType::Record(fields) => Val::Record(fields.iter().map(|(k, f)| (k.clone(), shape_template(f))).collect()),
         RType::Sum(cs) => Val::Sum {
             tag: SubExp::i64(0),
             payloads: cs.values().map(|ps| ps.iter().map(shape_template).collect()).collect(),
         },
-        RType::Arrow(..) => Val::unit(),
+        RType::Arrow(..) => Val::nothing(),
     }
 }
 
-/// The number of IR values a value of type `t` flattens to.
+/// For each leaf of a value of type `t` (in leaf order), whether it is the
+/// hidden leaf of a unit value, which entry points do not show.
+fn unit_mask(t: &Type, out: &mut Vec<bool>) {
+    match t {
+        Type::Prim(_) => out.push(false),
+        Type::Array { elem, .. } => unit_mask(elem, out),
+        Type::Record(fields) if fields.is_empty() => out.push(true),
+        Type::Record(fields) => fields.values().for_each(|f| unit_mask(f, out)),
+        Type::Sum(cs) => {
+            out.push(false);
+            cs.values().flatten().for_each(|p| unit_mask(p, out));
+        }
+        Type::Arrow { .. } | Type::Param(_) => {}
+    }
+}
+
+/// The number of IR values a value of type `t` shows outside an entry
+/// point (units show none).
 pub fn leaf_count(t: &Type) -> usize {
     match t {
         Type::Prim(_) => 1,
         Type::Array { elem, .. } => leaf_count(elem),
-        Type::Record(fields) => fields.values().map(leaf_count).sum(),
+        Type::Record(fields) => fields.values().map(leaf_count).sum::<usize>(),
         Type::Sum(cs) => 1 + cs.values().flatten().map(leaf_count).sum::<usize>(),
         Type::Arrow { .. } | Type::Param(_) => 0,
     }
@@ -378,6 +429,7 @@ fn leaf_sizes(t: &Type, outer: &[Size], out: &mut Vec<Vec<Size>>) {
             o.extend(shape.iter().cloned());
             leaf_sizes(elem, &o, out);
         }
+        Type::Record(fields) if fields.is_empty() => out.push(outer.to_vec()),
         Type::Record(fields) => fields.values().for_each(|f| leaf_sizes(f, outer, out)),
         Type::Sum(cs) => {
             out.push(outer.to_vec());

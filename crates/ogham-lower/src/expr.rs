@@ -51,7 +51,7 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                Ok(Val::Record(out))
+                Ok(Val::record(out))
             }
             ExprKind::ArrayLit(items) => self.array_literal(b, sc, e, items),
             ExprKind::Range { start, second, end, kind } => self.range(b, sc, e, start, second.as_deref(), end, *kind),

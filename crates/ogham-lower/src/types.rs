@@ -88,6 +88,7 @@ impl<'a> Lowerer<'a> {
                 o.extend(shape.iter().copied());
                 Self::leaf_shapes(elem, &o, out);
             }
+            RType::Record(fields) if fields.is_empty() => out.push((PrimType::Bool, outer.to_vec())),
             RType::Record(fields) => fields.values().for_each(|f| Self::leaf_shapes(f, outer, out)),
             RType::Sum(cs) => {
                 out.push((PrimType::I8, outer.to_vec()));
@@ -120,6 +121,10 @@ impl<'a> Lowerer<'a> {
                 o.extend(shape.iter().copied());
                 self.blank_with_outer(b, elem, &o)
             }
+            RType::Record(fields) if fields.is_empty() => match scalar(self, b, PrimType::Bool, outer) {
+                Val::Leaf(se) => Val::unit_of(se),
+                _ => Val::unit(),
+            },
             RType::Record(fields) => {
                 Val::Record(fields.iter().map(|(k, f)| (k.clone(), self.blank_with_outer(b, f, outer))).collect())
             }

@@ -6,6 +6,13 @@
 //! arrays of sums are sums whose tag is an array, so every leaf is a plain IR
 //! value. Functions never reach the IR: they are closures that are inlined
 //! where they are applied.
+//!
+//! The unit value `()` (any record without fields) is a record with one
+//! hidden field, [`UNIT_FIELD`], holding the constant `false`. Every value
+//! thus has a leaf, and an array of units is an array of `bool` that
+//! carries its shape (`replicate n ()`, `map (\_ -> ()) xs`): its size is
+//! known at run time like any other array's. Entry points do not show the
+//! hidden leaf.
 
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
@@ -58,13 +65,36 @@ pub enum FunVal<'a> {
     Blank(RType),
 }
 
+/// The name of the hidden field of the unit value (no source field has it).
+pub const UNIT_FIELD: &str = "";
+
 impl<'a> Val<'a> {
+    /// The unit value `()`, with its hidden `bool` leaf.
     pub fn unit() -> Val<'a> {
+        Val::unit_of(SubExp::Const(ogham_ir::PrimValue::Bool(false)))
+    }
+
+    /// A unit value (or array of units) whose hidden leaf is `leaf`.
+    pub fn unit_of(leaf: SubExp) -> Val<'a> {
+        Val::Record(BTreeMap::from([(UNIT_FIELD.to_string(), Val::Leaf(leaf))]))
+    }
+
+    /// A value with no leaves, standing for nothing (where a function was).
+    pub fn nothing() -> Val<'a> {
         Val::Record(BTreeMap::new())
     }
 
+    /// A record from its fields; without fields it is the unit value.
+    pub fn record(fields: BTreeMap<String, Val<'a>>) -> Val<'a> {
+        if fields.is_empty() {
+            Val::unit()
+        } else {
+            Val::Record(fields)
+        }
+    }
+
     pub fn tuple(items: Vec<Val<'a>>) -> Val<'a> {
-        Val::Record(items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect())
+        Val::record(items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect())
     }
 
     /// Every leaf operand, in the canonical order (record fields sorted by
