@@ -4,6 +4,7 @@
 #
 #   scripts/futhark-benchmarks.sh GITDIR [OGHAM]
 #   scripts/futhark-benchmarks.sh --run BACKEND GITDIR [OGHAM]
+#   scripts/futhark-benchmarks.sh --libs BACKEND GITDIR [OGHAM]
 #
 # GITDIR is a git directory of the public diku-dk/futhark-benchmarks
 # repository (its `lib/` folders are committed). Its HEAD is extracted to a
@@ -20,8 +21,38 @@
 # finpar datasets). Tuning files are not passed:
 # the benchmarks' are written for GPU backends. Each program gets at most
 # 10 minutes.
+#
+# With `--libs BACKEND`, the libraries' own test programs are run instead:
+# every `*_test.fut` or `*_tests.fut` under a `lib/github.com/` folder,
+# one copy of each (the same library is committed under many benchmarks),
+# with `ogham test --backend BACKEND`.
 set -euo pipefail
 backend=
+if [ "${1:-}" = --libs ]; then
+  backend=${2:?usage: futhark-benchmarks.sh --libs BACKEND GITDIR [OGHAM]}
+  gitdir=${3:?usage: futhark-benchmarks.sh --libs BACKEND GITDIR [OGHAM]}
+  ogham=${4:-"$(cd "$(dirname "$0")/.." && pwd)/target/release/ogham"}
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  git --git-dir="$gitdir" archive HEAD | tar -x -C "$work"
+  total=0
+  passed=0
+  seen=" "
+  while IFS= read -r f; do
+    lib=${f#*/lib/}
+    case "$seen" in *" $lib "*) continue ;; esac
+    seen="$seen$lib "
+    total=$((total + 1))
+    if out=$(cd "$(dirname "$f")" && CFLAGS="-O3 -Wno-error ${CFLAGS:-}" timeout 600 "$ogham" test --backend "$backend" "$(basename "$f")" 2>&1); then
+      passed=$((passed + 1))
+      echo "PASS $lib: $(echo "$out" | tail -1)"
+    else
+      echo "FAIL $lib: $(echo "$out" | grep -m1 -v '^ ' | cut -c1-300)"
+    fi
+  done < <(find "$work" -path '*/lib/github.com/*' \( -name '*_test.fut' -o -name '*_tests.fut' \) | sort)
+  echo "$passed of $total library test programs pass on $backend"
+  exit 0
+fi
 if [ "${1:-}" = --run ]; then
   backend=${2:?usage: futhark-benchmarks.sh --run BACKEND GITDIR [OGHAM]}
   shift 2

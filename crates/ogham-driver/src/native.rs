@@ -1,6 +1,7 @@
 //! Compiling to native executables through the C backend, and running them
 //! the way `futhark test` runs compiled programs: values in on standard
-//! input (binary), values out on standard output (binary).
+//! input (binary), values out on standard output (binary), or through the
+//! executable's `--server` protocol where an input is an opaque value.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -136,4 +137,104 @@ pub fn run_executable_with(
         return Ok(Vec::new());
     }
     ogham_data::read_values(&output.stdout).map_err(|e| format!("cannot read the program's output: {e}"))
+}
+
+/// Runs an entry point of a compiled executable through its `--server`
+/// protocol, giving each input as its parts (`args` in order, one per part):
+/// an opaque input (a record or tuple) is built from its parts with `new`,
+/// as FutharkScript builds a record argument from a call's results. The
+/// results come back as with [`run_executable_with`].
+pub fn run_executable_parts(
+    exe: &Path,
+    entry: &str,
+    inputs: &[ogham_ir::EntryValue],
+    args: &[Value],
+    options: &[String],
+    results: bool,
+) -> Result<Vec<Value>, String> {
+    use std::io::{BufRead, BufReader};
+    let wanted: usize = inputs.iter().map(|i| i.parts.len()).sum();
+    if args.len() != wanted {
+        return Err(format!("Entry point \"{entry}\" takes {wanted} value(s) in all, but {} were given.", args.len()));
+    }
+    let dir = std::env::temp_dir().join(format!("ogham-server-{}-{}", std::process::id(), entry));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let run = || -> Result<Vec<Value>, String> {
+        let mut child = Command::new(exe)
+            .arg("--server")
+            .args(options)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        let mut stdin = child.stdin.take().ok_or("no standard input")?;
+        let mut stdout = BufReader::new(child.stdout.take().ok_or("no standard output")?);
+        // The server greets with an empty answer before its first command.
+        loop {
+            let mut l = String::new();
+            if stdout.read_line(&mut l).map_err(|e| format!("server: {e}"))? == 0 {
+                return Err("the server stopped before its first command".to_string());
+            }
+            if l.trim_end() == "%%% OK" {
+                break;
+            }
+        }
+        // One command; its output lines, or the server's failure message.
+        let mut command = |line: &str| -> Result<Vec<String>, String> {
+            writeln!(stdin, "{line}").and_then(|_| stdin.flush()).map_err(|e| format!("server: {e}"))?;
+            let mut out = Vec::new();
+            let mut failed = false;
+            loop {
+                let mut l = String::new();
+                if stdout.read_line(&mut l).map_err(|e| format!("server: {e}"))? == 0 {
+                    return Err(format!("the server stopped during `{line}`"));
+                }
+                let l = l.trim_end().to_string();
+                match l.as_str() {
+                    "%%% OK" if failed => return Err(out.join("\n")),
+                    "%%% OK" => return Ok(out),
+                    "%%% FAILURE" => failed = true,
+                    _ => out.push(l),
+                }
+            }
+        };
+        let input_file = dir.join("in");
+        std::fs::write(&input_file, ogham_data::values_to_binary(args)).map_err(|e| format!("cannot write: {e}"))?;
+        let mut restore = format!("restore {}", input_file.display());
+        for (k, v) in args.iter().enumerate() {
+            restore.push_str(&format!(" p{k} {}{}", "[]".repeat(v.rank()), v.elem_type().name()));
+        }
+        command(&restore)?;
+        let mut next = 0;
+        let mut in_vars = Vec::new();
+        for (i, input) in inputs.iter().enumerate() {
+            let parts: Vec<String> = (next..next + input.parts.len()).map(|k| format!("p{k}")).collect();
+            next += input.parts.len();
+            if input.opaque.is_some() {
+                command(&format!("new in{i} \"{}\" {}", input.type_name, parts.join(" ")))?;
+                in_vars.push(format!("in{i}"));
+            } else {
+                in_vars.extend(parts);
+            }
+        }
+        let n_out = command(&format!("outputs {entry}"))?.len();
+        let outs: Vec<String> = (0..n_out).map(|k| format!("out{k}")).collect();
+        command(&format!("call {entry} {} {}", outs.join(" "), in_vars.join(" ")))?;
+        if !results {
+            let _ = command("quit");
+            drop(stdin);
+            let _ = child.wait();
+            return Ok(Vec::new());
+        }
+        let output_file = dir.join("out");
+        command(&format!("store {} {}", output_file.display(), outs.join(" ")))?;
+        let _ = command("quit");
+        drop(stdin);
+        let _ = child.wait();
+        ogham_data::read_values_file(&output_file).map_err(|e| format!("cannot read the program's output: {e}"))
+    };
+    let result = run();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }

@@ -2,7 +2,9 @@
 //! reads their `-- ==` blocks, compiles each program once, runs every case
 //! on the chosen backend and compares the results with Futhark's tolerance.
 //! Of FutharkScript inputs (`script input { … }`) only a call of an entry
-//! point on literal values is supported (its results are the arguments).
+//! point on literal values is supported (its results are the arguments; an
+//! entry point whose input is a tuple or record gets it built from them, on
+//! compiled backends through the server's `new`).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -356,6 +358,26 @@ impl<'a> Runner<'a> {
             Runner::Native { exe, options, .. } => native::run_executable_with(exe, entry, &args, options, results),
         }
     }
+
+    /// Runs an entry point on the parts of its inputs: an opaque input
+    /// (record or tuple) takes as many consecutive values as it has parts.
+    fn run_parts(
+        &self,
+        entry: &str,
+        inputs: &[ogham_ir::EntryValue],
+        args: Vec<Value>,
+        results: bool,
+    ) -> Result<Vec<Value>, String> {
+        match self {
+            Runner::Interp(compiled, opts) => {
+                let opts = ogham_interp::RunOptions { results, parts: true, ..opts.clone() };
+                run::run_interpreter_with(compiled, entry, args, &opts).map_err(|e| e.message)
+            }
+            Runner::Native { exe, options, .. } => {
+                native::run_executable_parts(exe, entry, inputs, &args, options, results)
+            }
+        }
+    }
 }
 
 impl Drop for Runner<'_> {
@@ -397,7 +419,15 @@ fn run_case(
         input => load_values(dir, input, fun)?,
     };
     let results = matches!(case.expected, Expected::Values(_) | Expected::File(_));
-    let result = runner.run(entry, args, results);
+    // FutharkScript passes the results of a call (a tuple) to an entry
+    // point whose input is a record or tuple by building that value.
+    let inputs = fun.and_then(|f| f.entry.as_ref()).map(|e| e.inputs.as_slice()).unwrap_or(&[]);
+    let by_parts = matches!(case.input, CaseInput::Script(_))
+        && args.len() != inputs.len()
+        && inputs.iter().any(|i| i.opaque.is_some())
+        && args.len() == inputs.iter().map(|i| i.parts.len()).sum::<usize>();
+    let result =
+        if by_parts { runner.run_parts(entry, inputs, args, results) } else { runner.run(entry, args, results) };
     match (&case.expected, result) {
         (Expected::RunError(regex), Err(msg)) => {
             // As in Futhark's test runner, `.` also matches the newlines of a backtrace.

@@ -56,11 +56,15 @@ pub struct RunOptions {
     pub results: bool,
     /// Tuning parameters set for the run (`#[param(name)]`); the others take their defaults.
     pub tuning: HashMap<String, i64>,
+    /// An opaque input (a record or tuple) is given as its parts, one
+    /// argument each, as FutharkScript builds a record argument from the
+    /// values of a call's results (the server's `new`).
+    pub parts: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> RunOptions {
-        RunOptions { results: true, tuning: HashMap::new() }
+        RunOptions { results: true, tuning: HashMap::new(), parts: false }
     }
 }
 
@@ -123,7 +127,7 @@ fn run_entry_on_this_thread_with(
         .find(|(_, f)| f.name == entry && f.entry.is_some())
         .ok_or_else(|| no_span(format!("No entry point named \"{entry}\".")))?;
     let error = |message: String| RuntimeError { message, span: fun.span, trace: Vec::new() };
-    let params = bind_entry_arguments(fun, args).map_err(error)?;
+    let params = bind_entry_arguments(fun, args, opts.parts).map_err(error)?;
     let mut interp = Interp::new(prog);
     interp.tuning = opts.tuning.clone();
     let mut results = interp.call(index, params).map_err(|f| f.at(fun.span))?;
@@ -165,8 +169,32 @@ fn printable_tuple(fields: &[(String, String, usize)]) -> bool {
 
 /// The entry function's parameter values: the inputs, type-checked, plus the
 /// size parameters read off the shapes of the array inputs.
-fn bind_entry_arguments(fun: &FunDef, args: Vec<Value>) -> Result<Vec<Val>, String> {
+fn bind_entry_arguments(fun: &FunDef, args: Vec<Value>, by_parts: bool) -> Result<Vec<Val>, String> {
     let inputs = fun.entry.as_ref().map(|e| e.inputs.as_slice()).unwrap_or(&[]);
+    if by_parts {
+        let wanted: usize = inputs.iter().map(|i| i.parts.len()).sum();
+        if args.len() != wanted {
+            return Err(format!(
+                "Entry point \"{}\" takes {wanted} value(s) in all, but {} were given.",
+                fun.name,
+                args.len()
+            ));
+        }
+        let mut bound: Vec<Option<Val>> = vec![None; fun.params.len()];
+        let parts = inputs.iter().flat_map(|i| i.parts.iter().map(move |p| (i, *p)));
+        for ((input, part), arg) in parts.zip(args) {
+            let param = fun.params.get(part).ok_or_else(|| format!("internal error: no parameter number {part}"))?;
+            if !value_fits(&param.ty, &arg) {
+                return Err(format!(
+                    "Expected a part of input of type {} but got value of type {}.",
+                    input.type_name,
+                    arg.value_type()
+                ));
+            }
+            bound[part] = Some(Val::from_value(arg));
+        }
+        return bind_sizes(fun, bound);
+    }
     if args.len() != inputs.len() {
         return Err(format!(
             "Entry point \"{}\" takes {} argument(s), but {} were given.",
@@ -185,11 +213,7 @@ fn bind_entry_arguments(fun: &FunDef, args: Vec<Value>) -> Result<Vec<Val>, Stri
             }
         };
         let param = fun.params.get(part).ok_or_else(|| format!("internal error: no parameter number {part}"))?;
-        let fits = match (&param.ty, &arg) {
-            (Type::Prim(t), Value::Scalar(v)) => v.prim_type() == *t,
-            (Type::Array { elem, shape }, Value::Array(a)) => a.elem_type() == *elem && a.rank() == shape.len(),
-            _ => false,
-        };
+        let fits = value_fits(&param.ty, &arg);
         if !fits {
             return Err(format!(
                 "Expected input of type {} but got value of type {}.",
@@ -199,6 +223,21 @@ fn bind_entry_arguments(fun: &FunDef, args: Vec<Value>) -> Result<Vec<Val>, Stri
         }
         bound[part] = Some(Val::from_value(arg));
     }
+    bind_sizes(fun, bound)
+}
+
+/// Whether an argument value has the type of an IR parameter.
+fn value_fits(ty: &Type, arg: &Value) -> bool {
+    match (ty, arg) {
+        (Type::Prim(t), Value::Scalar(v)) => v.prim_type() == *t,
+        (Type::Array { elem, shape }, Value::Array(a)) => a.elem_type() == *elem && a.rank() == shape.len(),
+        _ => false,
+    }
+}
+
+/// The size parameters of the entry function, read off the shapes of the
+/// bound array parameters (which must agree with every size they name).
+fn bind_sizes(fun: &FunDef, mut bound: Vec<Option<Val>>) -> Result<Vec<Val>, String> {
     // Sizes: every dimension naming a parameter must agree with the argument's shape.
     let position = |v: ogham_ir::VName| fun.params.iter().position(|p| p.name == v);
     let invalid = || "Entry point arguments have invalid sizes.".to_string();
