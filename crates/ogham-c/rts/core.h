@@ -40,7 +40,7 @@
 #endif
 #endif
 
-#define OG_MAX_RANK 8
+#define OG_MAX_RANK 16
 
 struct og_ctx;
 

@@ -33,7 +33,7 @@ const RTS_MAIN: &str = include_str!("../rts/main.h");
 const RTS_API: &str = include_str!("../rts/api.h");
 
 /// The largest array rank the runtime's views hold.
-const MAX_RANK: usize = 8;
+const MAX_RANK: usize = 16;
 
 type Res<T> = Result<T, String>;
 

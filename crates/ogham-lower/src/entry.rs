@@ -84,14 +84,10 @@ impl<'a> Lowerer<'a> {
             let mut leaves = Vec::new();
             for (k, (elem, shape)) in shapes.into_iter().enumerate() {
                 if units.get(k) == Some(&true) {
-                    // No data comes in for units: an array of them needs
-                    // a size that the other inputs determine.
-                    let Some(dims) = shape.into_iter().collect::<Option<Vec<SubExp>>>() else {
-                        return Err(unsupported(
-                            span,
-                            "an entry point parameter that is an array of units of unknown size",
-                        ));
-                    };
+                    // No data comes in for units: an array of them has the
+                    // size the other inputs determine, or none (it is
+                    // opaque, and cannot be given from outside).
+                    let dims: Vec<SubExp> = shape.into_iter().map(|d| d.unwrap_or(SubExp::i64(0))).collect();
                     let value = SubExp::Const(PrimValue::Bool(false));
                     leaves.push(if dims.is_empty() {
                         value
