@@ -551,14 +551,11 @@ impl Checker {
 
     /// Adds a top-level value; its id is its position.
     pub fn push_global(&mut self, def: GlobalDef) {
-        if !matches!(def.scheme.ty, Ty::Arrow(_)) {
-            ty::map_dims(&def.scheme.ty, &mut |d| {
-                if let Dim::Unknown(u) = d {
-                    self.value_sizes.insert(*u);
-                }
-                d.clone()
-            });
-        }
+        // Existential sizes inside functions (`{run: []t -> ?[k].[k]t}`)
+        // stay one per call.
+        let mut unknowns = Vec::new();
+        crate::modules::top_level_unknowns(&def.scheme.ty, &mut unknowns);
+        self.value_sizes.extend(unknowns);
         self.global_binders.insert(def.binder);
         self.globals.push(def);
     }

@@ -237,7 +237,7 @@ fn inner_refinements(refs: &[Refinement], module: &str) -> Vec<Refinement> {
 }
 
 /// Existential sizes (`Dim::Unknown`) outside function types.
-fn top_level_unknowns(t: &Ty, out: &mut Vec<u32>) {
+pub(crate) fn top_level_unknowns(t: &Ty, out: &mut Vec<u32>) {
     match t {
         Ty::Array(elem, dims) => {
             out.extend(dims.iter().filter_map(|d| match d {
