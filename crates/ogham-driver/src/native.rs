@@ -153,11 +153,17 @@ pub fn run_executable_parts(
     results: bool,
 ) -> Result<Vec<Value>, String> {
     use std::io::{BufRead, BufReader};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let wanted: usize = inputs.iter().map(|i| i.parts.len()).sum();
     if args.len() != wanted {
         return Err(format!("Entry point \"{entry}\" takes {wanted} value(s) in all, but {} were given.", args.len()));
     }
-    let dir = std::env::temp_dir().join(format!("ogham-server-{}-{}", std::process::id(), entry));
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ogham-server-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let run = || -> Result<Vec<Value>, String> {
         let mut child = Command::new(exe)
@@ -170,34 +176,27 @@ pub fn run_executable_parts(
             .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
         let mut stdin = child.stdin.take().ok_or("no standard input")?;
         let mut stdout = BufReader::new(child.stdout.take().ok_or("no standard output")?);
-        // The server greets with an empty answer before its first command.
-        loop {
-            let mut l = String::new();
-            if stdout.read_line(&mut l).map_err(|e| format!("server: {e}"))? == 0 {
-                return Err("the server stopped before its first command".to_string());
-            }
-            if l.trim_end() == "%%% OK" {
-                break;
-            }
-        }
-        // One command; its output lines, or the server's failure message.
-        let mut command = |line: &str| -> Result<Vec<String>, String> {
-            writeln!(stdin, "{line}").and_then(|_| stdin.flush()).map_err(|e| format!("server: {e}"))?;
-            let mut out = Vec::new();
-            let mut failed = false;
+        // One answer: its lines up to `%%% OK`, or the failure message.
+        let mut answer = |during: &str| -> Result<Vec<String>, String> {
+            let (mut out, mut failed) = (Vec::new(), false);
             loop {
                 let mut l = String::new();
                 if stdout.read_line(&mut l).map_err(|e| format!("server: {e}"))? == 0 {
-                    return Err(format!("the server stopped during `{line}`"));
+                    return Err(format!("the server stopped {during}"));
                 }
-                let l = l.trim_end().to_string();
-                match l.as_str() {
+                match l.trim_end() {
                     "%%% OK" if failed => return Err(out.join("\n")),
                     "%%% OK" => return Ok(out),
                     "%%% FAILURE" => failed = true,
-                    _ => out.push(l),
+                    l => out.push(l.to_string()),
                 }
             }
+        };
+        // The server greets with an empty answer before its first command.
+        answer("before its first command")?;
+        let mut command = |line: &str| -> Result<Vec<String>, String> {
+            writeln!(stdin, "{line}").and_then(|_| stdin.flush()).map_err(|e| format!("server: {e}"))?;
+            answer(&format!("during `{line}`"))
         };
         let input_file = dir.join("in");
         std::fs::write(&input_file, ogham_data::values_to_binary(args)).map_err(|e| format!("cannot write: {e}"))?;
@@ -221,17 +220,17 @@ pub fn run_executable_parts(
         let n_out = command(&format!("outputs {entry}"))?.len();
         let outs: Vec<String> = (0..n_out).map(|k| format!("out{k}")).collect();
         command(&format!("call {entry} {} {}", outs.join(" "), in_vars.join(" ")))?;
-        if !results {
-            let _ = command("quit");
-            drop(stdin);
-            let _ = child.wait();
-            return Ok(Vec::new());
-        }
         let output_file = dir.join("out");
-        command(&format!("store {} {}", output_file.display(), outs.join(" ")))?;
+        if results {
+            command(&format!("store {} {}", output_file.display(), outs.join(" ")))?;
+        }
+        // The server exits at `quit` or at the end of its input.
         let _ = command("quit");
         drop(stdin);
         let _ = child.wait();
+        if !results {
+            return Ok(Vec::new());
+        }
         ogham_data::read_values_file(&output_file).map_err(|e| format!("cannot read the program's output: {e}"))
     };
     let result = run();

@@ -406,14 +406,10 @@ impl<'a> Lowerer<'a> {
         if args.is_empty() {
             return Ok(f);
         }
-        // A well-typed program applies only functions; a value that is not
-        // one here is a function lowering could not follow statically: one
-        // taken out of a sum type's payload (`case #foo f -> f 2`).
+        // A well-typed program applies only functions (an inactive
+        // constructor's function payload is `FunVal::Blank`).
         let Val::Fun(fun) = f else {
-            return Err(crate::unsupported(
-                span,
-                "calling a function that was stored in a sum type's payload (functions are resolved statically, and a constructor's payload hides which one it is)",
-            ));
+            return Err(internal(span, "applying a value that is not a function"));
         };
         let arity = match &*fun {
             FunVal::Closure { params, applied, .. } => params.len() - applied.len().min(params.len()),

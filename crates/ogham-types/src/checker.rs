@@ -893,10 +893,7 @@ impl Checker {
         }
         for w in arrow_sizes {
             if ty::is_svar(w) && self.store.resolve_dim(&Dim::var(w)).as_var() == Some(w) {
-                let id = self.store.fresh_synthetic();
-                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("n{}", implicit_sizes.len()));
-                self.names.insert(id, name);
-                self.store.bind_svar(w, Dim::var(id));
+                let id = self.size_param_for(w, || format!("n{}", implicit_sizes.len()));
                 implicit_sizes.push(id);
             }
         }
@@ -1016,6 +1013,16 @@ impl Checker {
     /// determined into implicit size parameters, and rejects those that were
     /// equated with a size the caller cannot know (a name bound in the body,
     /// an existential size).
+    /// Makes the open size variable `w` a size parameter: a new name,
+    /// spelled as `w` was (or `fallback`), that `w` is bound to.
+    fn size_param_for(&mut self, w: NodeId, fallback: impl FnOnce() -> String) -> NodeId {
+        let id = self.store.fresh_synthetic();
+        let name = self.names.get(&w).cloned().unwrap_or_else(fallback);
+        self.names.insert(id, name);
+        self.store.bind_svar(w, Dim::var(id));
+        id
+    }
+
     /// A local function is polymorphic in the sizes of its parameters that
     /// were made while checking it and that nothing outside it determined
     /// (Futhark generalises a local function's sizes, not its types):
@@ -1039,17 +1046,16 @@ impl Checker {
         }
         // A size that a variable in scope also has is not the function's
         // own (`let backward os = map2 (*) ps os` inside a function of `ps`).
-        let mut outer = Vec::new();
+        let mut in_scope = Vec::new();
         for l in self.locals.iter() {
-            ty::dim_vars(&self.store.resolve(&l.ty), &mut outer);
+            ty::dim_vars(&self.store.resolve(&l.ty), &mut in_scope);
         }
+        let outer: HashSet<NodeId> = in_scope.into_iter().collect();
         let mut out = Vec::new();
         for w in dims {
-            if !outer.contains(&w) && !out.iter().any(|id| self.store.resolve_dim(&Dim::var(w)).as_var() == Some(*id)) {
-                let id = self.store.fresh_synthetic();
-                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("n{}", out.len()));
-                self.names.insert(id, name);
-                self.store.bind_svar(w, Dim::var(id));
+            // A size met twice is bound the first time.
+            if !outer.contains(&w) && self.store.resolve_dim(&Dim::var(w)).as_var() == Some(w) {
+                let id = self.size_param_for(w, || format!("n{}", out.len()));
                 out.push(id);
             }
         }
@@ -1060,10 +1066,7 @@ impl Checker {
         for (i, v) in std::mem::take(&mut self.inferred_sizes).into_iter().enumerate() {
             let d = self.store.resolve_dim(&Dim::var(v));
             if let Some(w) = d.as_var().filter(|w| ty::is_svar(*w)) {
-                let id = self.store.fresh_synthetic();
-                let name = self.names.get(&w).cloned().unwrap_or_else(|| format!("d{i}"));
-                self.names.insert(id, name);
-                self.store.bind_svar(w, Dim::var(id));
+                let id = self.size_param_for(w, || format!("d{i}"));
                 implicit.push(id);
                 continue;
             }
