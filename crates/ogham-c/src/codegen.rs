@@ -501,7 +501,7 @@ impl<'a> Gen<'a> {
     fn body(&mut self, body: &Body, dests: &[Dest]) -> Res<()> {
         self.open_scope();
         let mut counts = HashMap::new();
-        crate::fuse::count_uses(body, &mut counts);
+        ogham_ir::visit::count_uses(body, &mut counts);
         self.find_virtual(body, &counts);
         let redirected = self.find_redirects(body, dests, &counts);
         for stm in &body.stms {

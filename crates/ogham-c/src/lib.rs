@@ -1,9 +1,8 @@
 //! The C backend: core IR to one self-contained C file, and executables.
 //!
-//! The pipeline inside this crate is: [`inline`] (calls of small leaf
-//! functions, such as the prelude's `iota`, replaced by their bodies), [`fuse`] (producer `map`s merged into
-//! their consumer SOACs, so intermediate arrays are never materialised), then
-//! [`codegen`], which lowers the IR to imperative C with explicit memory:
+//! It takes the IR after the middle end's passes (`ogham-opt`: inlining,
+//! simplification, fusion…, run by the driver), and [`codegen`] lowers it
+//! to imperative C with explicit memory:
 //! every array is a view (reference-counted block, offset, shape, strides),
 //! so slices, transposes and reshapes of contiguous arrays are index
 //! arithmetic; consumed arrays are updated in place; SOAC results are
@@ -11,8 +10,6 @@
 //! C files and is embedded into every generated program.
 
 pub mod codegen;
-pub mod fuse;
-pub mod inline;
 pub mod library;
 mod ranges;
 pub mod tuning;
@@ -43,8 +40,6 @@ pub struct Options {
     pub span_text: HashMap<Span, String>,
     /// The C compiler; overrides `CC` from the environment.
     pub cc: Option<String>,
-    /// Run the fusion pass before code generation.
-    pub fuse: bool,
     /// Make the executable speak the server protocol without `--server`
     /// (`futhark c --server`), as Futhark's tools run server executables bare.
     pub server: bool,
@@ -57,7 +52,6 @@ impl Default for Options {
             library: false,
             span_text: HashMap::new(),
             cc: None,
-            fuse: true,
             server: false,
         }
     }
@@ -76,18 +70,6 @@ pub struct Generated {
 /// Generates C for the program. Fails (with a message) on IR constructs the
 /// backend does not support.
 pub fn generate(prog: &Program, opts: &Options) -> Result<Generated, String> {
-    let mut inlined = prog.clone();
-    inline::inline_program(&mut inlined);
-    if cfg!(debug_assertions) || std::env::var_os("OGHAM_VERIFY").is_some() {
-        ogham_ir::verify::verify_after("inline", &inlined)?;
-    }
-    let fused;
-    let prog = if opts.fuse {
-        fused = fuse::fuse_program(&inlined);
-        &fused
-    } else {
-        &inlined
-    };
     let mut c = codegen::program(prog, opts)?;
     if opts.library {
         let lib = library::generate(prog, opts)?;

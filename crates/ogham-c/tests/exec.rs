@@ -22,12 +22,19 @@ fn parse(text: &str) -> ogham_ir::Program {
     prog
 }
 
+/// Builds the IR as given, or, for a name ending in `-opt`, after the
+/// middle end's default pipeline (as the driver runs it).
 fn build(name: &str, text: &str, opts: &Options) -> PathBuf {
     // Tests compile at -O1 (the last -O wins): the 2-core test machines are slow at -O3.
     let dir = tmp_dir(name);
     let exe = dir.join("prog");
     let c_path = dir.join("prog.c");
-    std::fs::write(&c_path, generate(&parse(text), opts).unwrap_or_else(|e| panic!("{e}")).c).unwrap();
+    let mut prog = parse(text);
+    if name.ends_with("-opt") {
+        ogham_opt::run(&mut prog, &ogham_opt::default_pipeline(), true, |_, _| {})
+            .unwrap_or_else(|f| panic!("{}\n{}", f.message, f.ir));
+    }
+    std::fs::write(&c_path, generate(&prog, opts).unwrap_or_else(|e| panic!("{e}")).c).unwrap();
     compile_c(&c_path, &exe, opts, &["-O1"]).unwrap_or_else(|e| panic!("{e}"));
     exe
 }
@@ -52,9 +59,8 @@ fn run(exe: &PathBuf, args: &[&str], input: &[u8]) -> (String, String, i32) {
 
 fn all_backends() -> Vec<(&'static str, Options)> {
     let seq = Options::default();
-    let nofuse = Options { fuse: false, ..Options::default() };
     let mc = Options { backend: Backend::Multicore, ..Options::default() };
-    vec![("seq", seq), ("nofuse", nofuse), ("mc", mc)]
+    vec![("seq", seq.clone()), ("seq-opt", seq), ("mc", mc)]
 }
 
 /// Checks that every backend prints `expected` for `input`.
@@ -93,14 +99,6 @@ entry main (n_0: i64, xs_1: [n_0]f32, ys_2: [n_0]f32) : (f32, [n_0]f32)
 fn dot_product_and_map() {
     check("dot", DOT, "[1f32, 2, 3] [4f32, 5, 6]", "32f32\n[0.25f32, 0.5f32, 0.75f32]\n");
     check("dot-empty", DOT, "empty([0]f32) empty([0]f32)", "0f32\nempty([0]f32)\n");
-}
-
-#[test]
-fn fusion_removes_the_intermediate_array() {
-    let prog = parse(DOT);
-    let fused = ogham_c::fuse::fuse_program(&prog);
-    ogham_ir::verify::verify(&fused).unwrap_or_else(|e| panic!("fused IR does not verify: {e:?}\n{fused}"));
-    assert_eq!(fused.funs[0].body.stms.len(), 2, "{fused}");
 }
 
 #[test]

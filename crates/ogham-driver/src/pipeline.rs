@@ -1,10 +1,14 @@
-//! From a `.fut` file to checked core IR.
+//! From a `.fut` file (or a `.ir` file of core IR) to checked, optimised core IR.
 //!
 //! Loading resolves `import "path"` relative to the importing file (adding
 //! `.fut`), in dependency order, each file once; the prelude comes first.
 //! Every phase's diagnostics are rendered against the one [`SourceMap`].
+//! After lowering, the middle end's default pipeline (`ogham-opt`) runs,
+//! with the verifier after every pass when [`verifying`] says so; a verifier
+//! failure writes the offending IR to a file and names it.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ogham_syntax::ast::{NodeIds, Program};
 use ogham_syntax::{Diagnostic, SourceMap, Span};
@@ -36,7 +40,7 @@ impl CompileError {
         CompileError { rendered, names: diags.iter().map(|d| d.name).collect() }
     }
 
-    fn plain(name: &'static str, message: String) -> CompileError {
+    pub(crate) fn plain(name: &'static str, message: String) -> CompileError {
         CompileError { rendered: format!("Error[{name}]: {message}\n"), names: vec![name] }
     }
 }
@@ -70,8 +74,63 @@ pub fn decode_source(bytes: Vec<u8>) -> SourceText {
 pub enum Stop {
     /// Stop after type checking (`ogham check`).
     AfterCheck,
-    /// Produce core IR.
+    /// Produce core IR as lowering gives it, before any pass (`ogham dev`).
+    Lowered,
+    /// Produce core IR after the default pipeline of passes.
     Ir,
+}
+
+static VERIFY: AtomicBool = AtomicBool::new(false);
+
+/// Makes the verifier run after lowering and after every pass (`--verify`;
+/// `ogham test` always does).
+pub fn set_verify(on: bool) {
+    VERIFY.store(on, Ordering::Relaxed);
+}
+
+/// Whether the verifier runs after every pass: in debug builds, after
+/// [`set_verify`], or with `OGHAM_VERIFY` in the environment.
+pub fn verifying() -> bool {
+    cfg!(debug_assertions) || VERIFY.load(Ordering::Relaxed) || std::env::var_os("OGHAM_VERIFY").is_some()
+}
+
+/// Runs `passes` on `ir` (verifying after each when [`verifying`]); `after`
+/// sees the IR after each pass. A verifier failure is an internal compiler
+/// error naming the pass; the IR that failed is written to a file in the
+/// temporary directory, whose path the message gives.
+pub fn run_passes(
+    ir: &mut ogham_ir::Program,
+    passes: &[&ogham_opt::Pass],
+    after: impl FnMut(&ogham_opt::Pass, &ogham_ir::Program),
+) -> Result<(), CompileError> {
+    ogham_opt::run(ir, passes, verifying(), after).map_err(|failure| {
+        let file = std::env::temp_dir().join(format!("ogham-verify-{}-{}.ir", failure.pass, std::process::id()));
+        let saved = match std::fs::write(&file, &failure.ir) {
+            Ok(()) => format!("the IR after `{}` is in {}", failure.pass, file.display()),
+            Err(e) => format!("the IR could not be saved to {}: {e}", file.display()),
+        };
+        CompileError::plain("internal-compiler-error", format!("{}\n{saved}", failure.message))
+    })
+}
+
+/// Reads a `.ir` file: core IR as `ogham dev --ir` prints it, verified (of
+/// a pass test, the input program before its `-- output:` line).
+fn load_ir(path: &Path, bytes: Vec<u8>, stop: Stop) -> Result<Compiled, CompileError> {
+    let text = String::from_utf8(bytes)
+        .map_err(|e| CompileError::plain("invalid-utf8", format!("{} is not valid UTF-8: {e}", path.display())))?;
+    // A test file of `tests/ir/` holds its expected output after this
+    // line: the program is what comes before it.
+    let text = match text.find("\n-- output:") {
+        Some(at) => &text[..at],
+        None => &text[..],
+    };
+    let mut ir = ogham_ir::parse::parse_program(text)
+        .map_err(|e| CompileError::plain("ir-parse-error", format!("{}: {e}", path.display())))?;
+    ogham_ir::verify::verify_after("parse", &ir).map_err(|msg| CompileError::plain("ir-invalid", msg))?;
+    if stop == Stop::Ir {
+        run_passes(&mut ir, &ogham_opt::default_pipeline(), |_, _| {})?;
+    }
+    Ok(Compiled { sources: SourceMap::default(), ir })
 }
 
 struct Loader {
@@ -171,6 +230,9 @@ impl Loader {
 pub fn compile_file(path: &Path, stop: Stop) -> Result<Compiled, CompileError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CompileError::plain("file-not-found", format!("cannot read {}: {e}", path.display())))?;
+    if path.extension().is_some_and(|e| e == "ir") {
+        return load_ir(path, bytes, stop);
+    }
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     compile(Some(&canonical), &path.display().to_string(), decode_source(bytes), stop)
 }
@@ -231,9 +293,13 @@ fn compile_on_this_thread(
     let ir = ogham_lower::lower(&programs, &info).map_err(|diags| CompileError::from_diagnostics(&diags, &sources))?;
     drop(programs);
     drop_in_background((info, files));
-    if cfg!(debug_assertions) || std::env::var_os("OGHAM_VERIFY").is_some() {
+    let mut ir = ir;
+    if verifying() {
         ogham_ir::verify::verify_after("lower", &ir)
             .map_err(|msg| CompileError::plain("internal-compiler-error", msg))?;
+    }
+    if stop == Stop::Ir {
+        run_passes(&mut ir, &ogham_opt::default_pipeline(), |_, _| {})?;
     }
     Ok(Compiled { sources, ir })
 }

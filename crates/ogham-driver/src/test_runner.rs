@@ -91,6 +91,8 @@ struct ProgramReport {
 /// Runs the tests of every program under `paths`, printing failures and a
 /// final `N passed, N failed` line.
 pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
+    // Every test checks every pass: the verifier runs after each.
+    crate::pipeline::set_verify(true);
     let programs = find_programs(paths);
     let next = AtomicUsize::new(0);
     let summary = Mutex::new(Summary::default());

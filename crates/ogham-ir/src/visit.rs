@@ -4,7 +4,7 @@
 //! free variables of a construct are simply the variables it uses minus those
 //! bound anywhere inside it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Soac, SubExp, Type, VName};
 
@@ -255,15 +255,23 @@ pub fn consumed_deep(exp: &Exp) -> BTreeSet<VName> {
 /// `Some`. Binders are left alone, so `to` must only rename variables bound
 /// outside `body` (such as its free variables).
 pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
+    substitute_uses(body, &|v| to(v).map(SubExp::Var))
+}
+
+/// Replaces the uses of variables in `body`, at any depth, as
+/// [`rename_uses`] does, but by any operand: `v` becomes `to(v)` where that
+/// is `Some`. Where only a variable may stand (the array of an `Index`, a
+/// SOAC's inputs), a constant replacement is not made.
+pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
     let var = |v: &mut VName| {
-        if let Some(w) = to(*v) {
+        if let Some(SubExp::Var(w)) = to(*v) {
             *v = w;
         }
     };
     let se = |s: &mut SubExp| {
         if let SubExp::Var(v) = s {
             if let Some(w) = to(*v) {
-                *v = w;
+                *s = w;
             }
         }
     };
@@ -284,30 +292,21 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
             }
         }
     }
-    fn lambda(l: &mut Lambda, to: &dyn Fn(VName) -> Option<VName>) {
-        for p in &mut l.params {
-            if let Type::Array { shape, .. } = &mut p.ty {
-                for d in shape {
-                    if let SubExp::Var(v) = d {
-                        if let Some(w) = to(*v) {
-                            *v = w;
-                        }
-                    }
-                }
-            }
-        }
-        for t in &mut l.ret {
+    fn lambda(l: &mut Lambda, to: &dyn Fn(VName) -> Option<SubExp>) {
+        let dims = |t: &mut Type| {
             if let Type::Array { shape, .. } = t {
                 for d in shape {
                     if let SubExp::Var(v) = d {
                         if let Some(w) = to(*v) {
-                            *v = w;
+                            *d = w;
                         }
                     }
                 }
             }
-        }
-        rename_uses(&mut l.body, to);
+        };
+        l.params.iter_mut().for_each(|p| dims(&mut p.ty));
+        l.ret.iter_mut().for_each(dims);
+        substitute_uses(&mut l.body, to);
     }
     for stm in &mut body.stms {
         stm.pat.iter_mut().for_each(|p| ty(&mut p.ty));
@@ -325,8 +324,8 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
             Exp::Apply { args, .. } => args.iter_mut().for_each(se),
             Exp::If { cond, then_body, else_body } => {
                 se(cond);
-                rename_uses(then_body, to);
-                rename_uses(else_body, to);
+                substitute_uses(then_body, to);
+                substitute_uses(else_body, to);
             }
             Exp::Loop { params, form, body } => {
                 for (p, init) in params.iter_mut() {
@@ -336,7 +335,7 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
                 if let LoopForm::For { bound, .. } = form {
                     se(bound);
                 }
-                rename_uses(body, to);
+                substitute_uses(body, to);
             }
             Exp::Index { array, slice: s } => {
                 var(array);
@@ -405,4 +404,30 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
         }
     }
     body.result.iter_mut().for_each(se);
+}
+
+/// Counts the uses of every variable in a body (nested bodies included).
+pub fn count_uses(body: &Body, counts: &mut HashMap<VName, usize>) {
+    for stm in &body.stms {
+        count_uses_exp(&stm.exp, counts);
+    }
+    for r in &body.result {
+        if let SubExp::Var(v) = r {
+            *counts.entry(*v).or_default() += 1;
+        }
+    }
+}
+
+pub fn count_uses_exp(exp: &Exp, counts: &mut HashMap<VName, usize>) {
+    for_each_operand(exp, &mut |se| {
+        if let SubExp::Var(v) = se {
+            *counts.entry(v).or_default() += 1;
+        }
+    });
+    for b in bodies(exp) {
+        count_uses(b, counts);
+    }
+    for l in lambdas(exp) {
+        count_uses(&l.body, counts);
+    }
 }

@@ -13,6 +13,10 @@ use ogham_driver::{native, run};
 #[derive(Parser)]
 #[command(name = "ogham", version, about = "A compiler for a data-parallel array language, compatible with Futhark")]
 struct Cli {
+    /// Run the IR verifier after lowering and after every pass (always on
+    /// in debug builds and in `ogham test`).
+    #[arg(long, global = true)]
+    verify: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -62,12 +66,25 @@ enum Command {
         #[arg(long)]
         skip_missing_data: bool,
     },
-    /// Developer views of the compiler's intermediate stages.
+    /// Developer views of the compiler's intermediate stages: runs passes
+    /// of the middle end on a program (`.fut`, or core IR in a `.ir` file)
+    /// and prints the IR.
     Dev {
-        program: PathBuf,
-        /// Print the core IR after lowering.
+        /// The program; a `.ir` file is read as core IR.
+        program: Option<PathBuf>,
+        /// Print the core IR after the passes.
         #[arg(long)]
         ir: bool,
+        /// The passes to run, comma-separated (`default`: the pipeline every
+        /// backend runs; `none`: none). Default: `default`.
+        #[arg(long, default_value = "default")]
+        passes: String,
+        /// Also print the IR after this pass (repeatable; `all` for every pass).
+        #[arg(long = "print-after")]
+        print_after: Vec<String>,
+        /// List the passes and the default pipeline, then stop.
+        #[arg(long)]
+        list_passes: bool,
     },
     /// Generate random values, like `futhark dataset`.
     Dataset {
@@ -110,6 +127,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.verify {
+        ogham_driver::pipeline::set_verify(true);
+    }
     match cli.command {
         Command::Run { program, entry, binary } => cmd_run(&program, entry.as_deref(), binary),
         Command::C(args) => cmd_compile(&args, ogham_c::Backend::Sequential),
@@ -129,17 +149,55 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Command::Dev { program, ir } => match compile_file(&program, Stop::Ir) {
-            Ok(c) => {
-                if ir {
-                    return write_stdout(ogham_ir::print::program(&c.ir).as_bytes());
-                }
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(&e.rendered),
-        },
+        Command::Dev { program, ir, passes, print_after, list_passes } => {
+            cmd_dev(program.as_deref(), ir, &passes, &print_after, list_passes)
+        }
         Command::Dataset { generate, binary, seed } => cmd_dataset(&generate, binary, seed),
     }
+}
+
+/// `ogham dev`: runs a list of passes on a program and prints the IR
+/// after any of them.
+fn cmd_dev(program: Option<&std::path::Path>, ir: bool, passes: &str, print_after: &[String], list: bool) -> ExitCode {
+    if list {
+        let mut text = String::new();
+        for p in ogham_opt::PASSES {
+            text.push_str(&format!("{:<10} {}\n", p.name, p.summary));
+        }
+        text.push_str(&format!("default pipeline: {}\n", ogham_opt::DEFAULT_PIPELINE.join(",")));
+        return write_stdout(text.as_bytes());
+    }
+    let Some(program) = program else {
+        return fail("Error: `ogham dev` needs a program (or --list-passes)\n");
+    };
+    let passes = match ogham_opt::parse_pipeline(passes) {
+        Ok(p) => p,
+        Err(e) => return fail(&format!("Error: {e}\n")),
+    };
+    for name in print_after {
+        if name != "all" && ogham_opt::pass(name).is_none() {
+            return fail(&format!("Error: --print-after names no pass: `{name}`\n"));
+        }
+    }
+    let mut compiled = match compile_file(program, Stop::Lowered) {
+        Ok(c) => c,
+        Err(e) => return fail(&e.rendered),
+    };
+    let mut shown = Vec::new();
+    let result = ogham_driver::pipeline::run_passes(&mut compiled.ir, &passes, |pass, prog| {
+        if print_after.iter().any(|n| n == "all" || n == pass.name) {
+            shown.extend_from_slice(format!("-- after pass {}\n", pass.name).as_bytes());
+            shown.extend_from_slice(ogham_ir::print::program(prog).as_bytes());
+        }
+    });
+    if let Err(e) = result {
+        let _ = std::io::stdout().write_all(&shown);
+        return fail(&e.rendered);
+    }
+    if ir {
+        shown.extend_from_slice(ogham_ir::print::program(&compiled.ir).as_bytes());
+    }
+    write_stdout(&shown)
 }
 
 /// Writes results to standard output; a write that fails (a full disk, a

@@ -1,16 +1,19 @@
-//! Inlining of small leaf functions before code generation.
+//! Inlining: small leaf functions, and functions called once.
 //!
 //! Lowering turns every first-order call of a top-level function into an
 //! [`Exp::Apply`], the prelude's wrappers included (`iota`, `replicate`,
 //! `scatter`, …). Left as calls, their results are materialised arrays
 //! behind a function boundary: `reduce (+) 0 (iota n)` would allocate all
 //! of `iota n`, and no `map` could fuse with them. So a call of a function
-//! that calls no function itself, has at most [`MAX_STMS`] statements
-//! (nested ones counted) and no bounds check or assertion (whose failure
-//! reports a backtrace through the call) is replaced by a renamed copy of its body; this is
-//! repeated (a caller may become such a leaf), and functions no longer
-//! called are dropped (C warns about unused static functions). Recursive
-//! and large functions stay functions, so code size stays linear.
+//! that has no bounds check or assertion and calls none that has (a
+//! failure there reports a backtrace through the call) is replaced by a renamed copy of its body when it
+//! calls no function itself and has at most [`MAX_STMS`] statements (nested
+//! ones counted), or when this is its only call in the program and it is
+//! not recursive (so the copy costs nothing, and the maps inside it can
+//! fuse with the caller's). This is repeated (a caller may become such a
+//! leaf), and functions no entry point reaches are dropped (C warns about
+//! unused static functions). Recursive and large functions called from
+//! several places stay functions, so code size stays linear.
 //!
 //! In the copy, a parameter whose argument is a variable becomes that
 //! variable; one whose argument is a constant is bound to it; every
@@ -27,38 +30,113 @@ use ogham_ir::{Body, Exp, LoopForm, NameTable, Param, Program, Soac, Stm, StmAtt
 /// The largest function body (statements, nested ones included) inlined.
 pub const MAX_STMS: usize = 12;
 
-/// Inlines the small leaf functions of the program (see the module doc).
+/// Inlines the small leaf functions, and the functions called once, of the
+/// program (see the module doc).
 pub fn inline_program(prog: &mut Program) {
     loop {
-        let leaves: HashMap<String, usize> = prog
+        drop_unreachable(prog);
+        let graph: HashMap<String, BTreeSet<String>> = prog
+            .funs
+            .iter()
+            .map(|f| {
+                let mut calls = BTreeSet::new();
+                collect_calls(&f.body, &mut calls);
+                (f.name.clone(), calls)
+            })
+            .collect();
+        let sites = call_sites(prog);
+        // A function whose failure would be reported with a backtrace
+        // through its call: it checks something itself, or calls one that does.
+        let mut checking: BTreeSet<String> =
+            prog.funs.iter().filter(|f| checks_user_code(&f.body)).map(|f| f.name.clone()).collect();
+        loop {
+            let more: Vec<String> = graph
+                .iter()
+                .filter(|(f, calls)| !checking.contains(*f) && calls.iter().any(|c| checking.contains(c)))
+                .map(|(f, _)| f.clone())
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            checking.extend(more);
+        }
+        let inlinable: HashMap<String, usize> = prog
             .funs
             .iter()
             .enumerate()
-            .filter(|(_, f)| !calls_any(&f.body) && count_stms(&f.body) <= MAX_STMS && !checks_user_code(&f.body))
+            .filter(|(_, f)| {
+                let small_leaf = graph[&f.name].is_empty() && count_stms(&f.body) <= MAX_STMS;
+                let once = sites.get(&f.name) == Some(&1) && !reaches(&graph, &f.name, &f.name);
+                (small_leaf || once) && !checking.contains(&f.name)
+            })
             .map(|(i, f)| (f.name.clone(), i))
             .collect();
-        if leaves.is_empty() {
+        if inlinable.is_empty() {
             break;
         }
         let mut changed = false;
         for i in 0..prog.funs.len() {
-            if !calls_any(&prog.funs[i].body) {
+            if graph[&prog.funs[i].name].iter().all(|c| !inlinable.contains_key(c)) {
                 continue;
             }
             let mut body = std::mem::take(&mut prog.funs[i].body);
-            changed |= inline_body(&mut body, prog, &leaves);
+            changed |= inline_body(&mut body, prog, &inlinable);
             prog.funs[i].body = body;
         }
         if !changed {
             break;
         }
     }
-    // Drop the functions that are neither entry points nor called any more.
-    let mut called = BTreeSet::new();
-    for f in &prog.funs {
-        collect_calls(&f.body, &mut called);
+    drop_unreachable(prog);
+}
+
+/// Removes the functions that no entry point reaches through calls.
+fn drop_unreachable(prog: &mut Program) {
+    let mut reached: BTreeSet<String> = prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
+    let mut work: Vec<String> = reached.iter().cloned().collect();
+    while let Some(name) = work.pop() {
+        if let Some(f) = prog.fun(&name) {
+            let mut calls = BTreeSet::new();
+            collect_calls(&f.body, &mut calls);
+            for c in calls {
+                if reached.insert(c.clone()) {
+                    work.push(c);
+                }
+            }
+        }
     }
-    prog.funs.retain(|f| f.entry.is_some() || called.contains(&f.name));
+    prog.funs.retain(|f| reached.contains(&f.name));
+}
+
+/// How many call statements name each function.
+fn call_sites(prog: &Program) -> HashMap<String, usize> {
+    fn go(body: &Body, out: &mut HashMap<String, usize>) {
+        for stm in &body.stms {
+            if let Exp::Apply { func, .. } = &stm.exp {
+                *out.entry(func.clone()).or_default() += 1;
+            }
+            ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| go(b, out));
+            ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| go(&l.body, out));
+        }
+    }
+    let mut out = HashMap::new();
+    prog.funs.iter().for_each(|f| go(&f.body, &mut out));
+    out
+}
+
+/// Whether `to` can be reached from `from` by one or more calls.
+fn reaches(graph: &HashMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut work: Vec<&str> = graph.get(from).into_iter().flatten().map(String::as_str).collect();
+    while let Some(f) = work.pop() {
+        if f == to {
+            return true;
+        }
+        if seen.insert(f) {
+            work.extend(graph.get(f).into_iter().flatten().map(String::as_str));
+        }
+    }
+    false
 }
 
 /// Whether a body has a bounds check or assertion: a failure there is
@@ -74,12 +152,6 @@ fn checks_user_code(body: &Body) -> bool {
             || ogham_ir::visit::bodies(&stm.exp).into_iter().any(checks_user_code)
             || ogham_ir::visit::lambdas(&stm.exp).into_iter().any(|l| checks_user_code(&l.body))
     })
-}
-
-fn calls_any(body: &Body) -> bool {
-    let mut calls = BTreeSet::new();
-    collect_calls(body, &mut calls);
-    !calls.is_empty()
 }
 
 fn collect_calls(body: &Body, out: &mut BTreeSet<String>) {

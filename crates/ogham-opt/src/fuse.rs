@@ -13,19 +13,25 @@
 //! may consume (update in place) anything the producer reads, since the
 //! producer's work moves to the consumer's position; an array passed to a
 //! function or given to a loop counts as possibly consumed.
+//!
+//! Horizontal fusion: two `Screma`s of the same width that read a common
+//! input array, neither using the other's results, become one `Screma` at
+//! the later one's position (scans, reductions and mapped results
+//! concatenated in that order), under the same conditions on the
+//! statements between them. So a program that maps over the same arrays
+//! twice (Black-Scholes' calls and puts) runs one loop, in which the
+//! simplifier and CSE then share the common work.
 
 use std::collections::{BTreeSet, HashMap};
 
-use ogham_ir::visit::{bodies, consumed_deep, for_each_operand, free_vars_exp, lambdas};
+use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas};
 use ogham_ir::{Body, Exp, Lambda, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
 
 /// Fuses every function of the program.
-pub fn fuse_program(prog: &Program) -> Program {
-    let mut out = prog.clone();
-    for f in &mut out.funs {
+pub fn fuse_program(prog: &mut Program) {
+    for f in &mut prog.funs {
         fuse_body(&mut f.body);
     }
-    out
 }
 
 /// Fuses inside a body, innermost bodies first.
@@ -38,6 +44,79 @@ pub fn fuse_body(body: &mut Body) {
         let consumer = &mut body.stms[c - 1];
         merge(producer, consumer);
     }
+    while let Some((p, c)) = find_siblings(body) {
+        let first = body.stms.remove(p);
+        let second = &mut body.stms[c - 1];
+        merge_siblings(first, second);
+    }
+}
+
+/// Finds two independent `Screma`s `p < c` of the same width over a common
+/// input that can be merged at `c`'s position.
+fn find_siblings(body: &Body) -> Option<(usize, usize)> {
+    for p in 0..body.stms.len() {
+        let Exp::Soac(Soac::Screma { w: pw, arrs: parrs, .. }) = &body.stms[p].exp else { continue };
+        let outs: BTreeSet<VName> = body.stms[p].pat.iter().map(|x| x.name).collect();
+        let reads = free_vars_exp(&body.stms[p].exp);
+        for c in p + 1..body.stms.len() {
+            let stm = &body.stms[c];
+            let uses_outs = free_vars_exp(&stm.exp).iter().any(|v| outs.contains(v))
+                || stm.pat.iter().any(|x| ogham_ir::visit::type_vars(&x.ty).any(|v| outs.contains(&v)));
+            if uses_outs || may_consume(&stm.exp).iter().any(|v| reads.contains(v)) {
+                break;
+            }
+            let Exp::Soac(Soac::Screma { w: cw, arrs: carrs, .. }) = &stm.exp else { continue };
+            if cw == pw && stm.attrs == body.stms[p].attrs && carrs.iter().any(|a| parrs.contains(a)) {
+                return Some((p, c));
+            }
+        }
+    }
+    None
+}
+
+/// Merges the `Screma` `first` into the later `Screma` `second`.
+fn merge_siblings(first: Stm, second: &mut Stm) {
+    let Exp::Soac(Soac::Screma { arrs: a1, scans: s1, reduces: r1, map: m1, .. }) = first.exp else { return };
+    let Exp::Soac(Soac::Screma { arrs: a2, scans: s2, reduces: r2, map: m2, .. }) = &mut second.exp else { return };
+    let count = |ops: &[ogham_ir::Operator]| ops.iter().map(|o| o.neutral.len()).sum::<usize>();
+    let (ns1, nr1) = (count(&s1), count(&r1));
+    let (ns2, nr2) = (count(s2), count(r2));
+    // Splits a list ordered scans, reduces, maps into its three parts.
+    fn split<T>(mut v: Vec<T>, ns: usize, nr: usize) -> (Vec<T>, Vec<T>, Vec<T>) {
+        let maps = v.split_off(ns + nr);
+        let reds = v.split_off(ns);
+        (v, reds, maps)
+    }
+    fn join<T>(a: (Vec<T>, Vec<T>, Vec<T>), b: (Vec<T>, Vec<T>, Vec<T>)) -> Vec<T> {
+        let mut out = a.0;
+        out.extend(b.0);
+        out.extend(a.1);
+        out.extend(b.1);
+        out.extend(a.2);
+        out.extend(b.2);
+        out
+    }
+    let pat2 = std::mem::take(&mut second.pat);
+    second.pat = join(split(first.pat, ns1, nr1), split(pat2, ns2, nr2));
+    let res2 = std::mem::take(&mut m2.body.result);
+    m2.body.result = join(split(m1.body.result, ns1, nr1), split(res2, ns2, nr2));
+    let ret2 = std::mem::take(&mut m2.ret);
+    m2.ret = join(split(m1.ret, ns1, nr1), split(ret2, ns2, nr2));
+    let mut stms = m1.body.stms;
+    stms.append(&mut m2.body.stms);
+    m2.body.stms = stms;
+    let mut params = m1.params;
+    params.append(&mut m2.params);
+    m2.params = params;
+    let mut arrs = a1;
+    arrs.append(a2);
+    *a2 = arrs;
+    let mut scans = s1;
+    scans.append(s2);
+    *s2 = scans;
+    let mut reduces = r1;
+    reduces.append(r2);
+    *r2 = reduces;
 }
 
 fn fuse_nested(exp: &mut Exp) {
@@ -61,32 +140,6 @@ fn fuse_nested(exp: &mut Exp) {
             }
         }
         _ => {}
-    }
-}
-
-/// Counts the uses of every variable in a body (nested bodies included).
-pub(crate) fn count_uses(body: &Body, counts: &mut HashMap<VName, usize>) {
-    for stm in &body.stms {
-        count_uses_exp(&stm.exp, counts);
-    }
-    for r in &body.result {
-        if let SubExp::Var(v) = r {
-            *counts.entry(*v).or_default() += 1;
-        }
-    }
-}
-
-pub(crate) fn count_uses_exp(exp: &Exp, counts: &mut HashMap<VName, usize>) {
-    for_each_operand(exp, &mut |se| {
-        if let SubExp::Var(v) = se {
-            *counts.entry(v).or_default() += 1;
-        }
-    });
-    for b in bodies(exp) {
-        count_uses(b, counts);
-    }
-    for l in lambdas(exp) {
-        count_uses(&l.body, counts);
     }
 }
 
@@ -153,7 +206,7 @@ fn find_pair(body: &Body) -> Option<(usize, usize)> {
 /// directly, and, since neither says which of them it consumes, every array
 /// passed to a function (`Apply`) or given as a loop's initial value (a loop
 /// updating its parameter in place writes into that array).
-fn may_consume(exp: &Exp) -> BTreeSet<VName> {
+pub(crate) fn may_consume(exp: &Exp) -> BTreeSet<VName> {
     fn go(exp: &Exp, out: &mut BTreeSet<VName>) {
         let args: Vec<&SubExp> = match exp {
             Exp::Apply { args, .. } => args.iter().collect(),

@@ -1,0 +1,55 @@
+//! Claims about the IR that the default pipeline produces for whole
+//! programs of `tests/opt/`: counts of loops and operations, read off the
+//! optimised IR (the programs' values are checked by their test blocks).
+
+use std::path::PathBuf;
+
+use ogham_driver::pipeline::{compile_file, Stop};
+use ogham_ir::{Body, Exp, Program, Soac, UnOp};
+
+fn optimised(name: &str) -> Program {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/opt").join(name);
+    match compile_file(&path, Stop::Ir) {
+        Ok(c) => c.ir,
+        Err(e) => panic!("{}", e.rendered),
+    }
+}
+
+/// Counts the statements of `body` (at any depth) for which `f` holds.
+fn count(body: &Body, f: &dyn Fn(&Exp) -> bool) -> usize {
+    body.stms
+        .iter()
+        .map(|s| {
+            usize::from(f(&s.exp))
+                + ogham_ir::visit::bodies(&s.exp).into_iter().map(|b| count(b, f)).sum::<usize>()
+                + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| count(&l.body, f)).sum::<usize>()
+        })
+        .sum()
+}
+
+#[test]
+fn black_scholes_calls_and_puts_share_one_loop() {
+    let prog = optimised("black_scholes_two_maps.fut");
+    let main = prog.fun("main").expect("main");
+    let before = compile_file(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/opt/black_scholes_two_maps.fut"),
+        Stop::Lowered,
+    )
+    .expect("compiles")
+    .ir;
+    let lowered = before.fun("main").expect("main");
+    let maps = |b: &Body| count(b, &|e| matches!(e, Exp::Soac(Soac::Screma { .. })));
+    let unop = |b: &Body, op: UnOp| count(b, &|e| matches!(e, Exp::UnOp(o, _, _) if *o == op));
+    // As lowered: two maps, calling `calls` and `puts`, each of which computes
+    // sqrt T twice (in d1 and in d2) and exp (-r*T) once.
+    assert_eq!(maps(&lowered.body), 2);
+    // Optimised: one loop, in which sqrt T and exp (-r*T) are computed once
+    // per element, and d1 (the one division of main) once.
+    assert_eq!(maps(&main.body), 1, "{prog}");
+    assert_eq!(main.body.stms.len(), 1, "{prog}");
+    assert_eq!(unop(&main.body, UnOp::Sqrt), 1, "{prog}");
+    assert_eq!(unop(&main.body, UnOp::Exp), 1, "{prog}");
+    assert_eq!(count(&main.body, &|e| matches!(e, Exp::BinOp(ogham_ir::BinOp::Div, _, _, _))), 1, "{prog}");
+    // normCdf is called on four different values: d1, d2, -d2 and -d1.
+    assert_eq!(count(&main.body, &|e| matches!(e, Exp::Apply { .. })), 4, "{prog}");
+}

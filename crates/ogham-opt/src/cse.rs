@@ -1,0 +1,158 @@
+//! Common-subexpression elimination.
+//!
+//! A statement whose expression (with its attributes) equals that of an
+//! earlier statement in scope binds nothing new: its variables are replaced
+//! by the earlier statement's everywhere after. Scope follows the IR's:
+//! an expression computed in a body is available in the bodies nested in
+//! it (branches, loop bodies, lambdas), so work that a loop or a lambda
+//! repeats is found when it was already done outside, but not the other way
+//! round, and not between two branches.
+//!
+//! Candidates are the pure expressions: scalar operations, indexing, and the
+//! array constructions (`iota`, `replicate`, reshapes, transpositions,
+//! concatenations, literals, SOACs without destinations). An expression with
+//! an array result is shared only when neither its variables nor those of
+//! the earlier one may be consumed anywhere in the function (an in-place
+//! update of one copy must not be seen through the other). Assertions,
+//! updates, scratch arrays, copies, calls and loops are never shared.
+
+use std::collections::{BTreeSet, HashMap};
+
+use ogham_ir::visit::{rename_uses, substitute_uses};
+use ogham_ir::{Body, Exp, NameTable, Program, Soac, Stm, SubExp, VName};
+
+/// Eliminates common subexpressions in every function of the program.
+pub fn cse_program(prog: &mut Program) {
+    for f in &mut prog.funs {
+        let mut consumed = BTreeSet::new();
+        for stm in &f.body.stms {
+            consumed.extend(crate::fuse::may_consume(&stm.exp));
+        }
+        let mut cx = Cse { names: &prog.names, consumed, table: HashMap::new(), log: Vec::new(), rename: HashMap::new() };
+        let mut body = std::mem::take(&mut f.body);
+        cx.body(&mut body);
+        f.body = body;
+    }
+}
+
+struct Cse<'a> {
+    names: &'a NameTable,
+    /// Every variable that may be consumed in the function.
+    consumed: BTreeSet<VName>,
+    /// Available expressions: the printed expression and attributes, to the variables that hold its value.
+    table: HashMap<String, Vec<VName>>,
+    /// Keys added to `table`, in order, so that leaving a body can remove its own.
+    log: Vec<String>,
+    /// Eliminated variables and their replacements.
+    rename: HashMap<VName, VName>,
+}
+
+impl Cse<'_> {
+    fn body(&mut self, body: &mut Body) {
+        let mark = self.log.len();
+        let mut kept = Vec::with_capacity(body.stms.len());
+        for stm in std::mem::take(&mut body.stms) {
+            let mut one = Body { stms: vec![stm], result: Vec::new() };
+            if !self.rename.is_empty() {
+                let rename = &self.rename;
+                rename_uses(&mut one, &|v| rename.get(&v).copied());
+            }
+            let mut stm = one.stms.pop().expect("one statement");
+            self.nested(&mut stm.exp);
+            if let Some(key) = self.key(&stm) {
+                if let Some(earlier) = self.table.get(&key) {
+                    if earlier.len() == stm.pat.len() {
+                        for (p, e) in stm.pat.iter().zip(earlier) {
+                            self.rename.insert(p.name, *e);
+                        }
+                        continue;
+                    }
+                }
+                self.table.insert(key.clone(), stm.pat.iter().map(|p| p.name).collect());
+                self.log.push(key);
+            }
+            kept.push(stm);
+        }
+        body.stms = kept;
+        if !self.rename.is_empty() {
+            let rename = &self.rename;
+            let mut tail = Body { stms: Vec::new(), result: std::mem::take(&mut body.result) };
+            substitute_uses(&mut tail, &|v| rename.get(&v).map(|w| SubExp::Var(*w)));
+            body.result = tail.result;
+        }
+        for key in self.log.drain(mark..) {
+            self.table.remove(&key);
+        }
+    }
+
+    fn nested(&mut self, exp: &mut Exp) {
+        match exp {
+            Exp::If { then_body, else_body, .. } => {
+                self.body(then_body);
+                self.body(else_body);
+            }
+            Exp::Loop { body, .. } => self.body(body),
+            Exp::Soac(soac) => match soac {
+                Soac::Screma { scans, reduces, map, .. } => {
+                    for op in scans.iter_mut().chain(reduces.iter_mut()) {
+                        self.body(&mut op.lambda.body);
+                    }
+                    self.body(&mut map.body);
+                }
+                Soac::Hist { ops, map, .. } => {
+                    for op in ops {
+                        self.body(&mut op.op.lambda.body);
+                    }
+                    self.body(&mut map.body);
+                }
+                Soac::Scatter { map, .. } => self.body(&mut map.body),
+            },
+            _ => {}
+        }
+    }
+
+    /// The key under which the statement's value is shared, if it may be.
+    fn key(&self, stm: &Stm) -> Option<String> {
+        let arrays = stm.pat.iter().any(|p| p.ty.rank() > 0);
+        let shareable = match &stm.exp {
+            Exp::SubExp(_)
+            | Exp::BinOp(..)
+            | Exp::CmpOp(..)
+            | Exp::UnOp(..)
+            | Exp::TernOp(..)
+            | Exp::Conv(..)
+            | Exp::Index { .. }
+            | Exp::Iota { .. }
+            | Exp::Replicate { .. }
+            | Exp::Reshape { .. }
+            | Exp::Rearrange { .. }
+            | Exp::Concat { .. }
+            | Exp::ArrayLit { .. }
+            | Exp::Soac(Soac::Screma { .. }) => true,
+            Exp::Apply { .. }
+            | Exp::If { .. }
+            | Exp::Loop { .. }
+            | Exp::Update { .. }
+            | Exp::Scratch { .. }
+            | Exp::Copy(_)
+            | Exp::Assert { .. }
+            | Exp::UserParam { .. }
+            | Exp::Soac(_) => false,
+        };
+        if !shareable || stm.pat.is_empty() {
+            return None;
+        }
+        if arrays && stm.pat.iter().any(|p| self.consumed.contains(&p.name)) {
+            return None;
+        }
+        let mut key = ogham_ir::print::exp(&stm.exp, self.names);
+        // The result types take part: two equal expressions may be bound at
+        // different types only if lowering gave them different sizes.
+        for p in &stm.pat {
+            key.push_str(" : ");
+            key.push_str(&ogham_ir::print::type_(&p.ty, self.names));
+        }
+        key.push_str(&format!(" #{:?}", stm.attrs));
+        Some(key)
+    }
+}

@@ -1,0 +1,265 @@
+//! Dead-code elimination.
+//!
+//! A statement none of whose variables is used later (as an operand, in a
+//! type, or in a result) is removed, unless it has an effect that must
+//! happen: an assertion (a user's `assert`, a size coercion's check), or a
+//! statement containing one, or a call of a function that may reach one.
+//! Bounds checks and division by zero are not such effects: like Futhark,
+//! ogham removes an unused index or division together with its check.
+//!
+//! The outputs of a `map` (a `Screma`'s mapped results) that nothing uses
+//! are removed from the statement and from its lambda, and a loop
+//! parameter whose final value is unused and that no other live parameter
+//! or the loop's condition needs is removed from the loop, so the
+//! computations that produced them die as well. Functions that are neither
+//! entry points nor called are removed (in a program with entry points). Bodies are processed innermost
+//! first, within one backward sweep per body.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
+use ogham_ir::{Body, Exp, FunDef, LoopForm, Program, Soac, Stm, SubExp, VName};
+
+/// Removes dead code from every function of the program.
+pub fn dce_program(prog: &mut Program) {
+    let asserting = asserting_functions(&prog.funs);
+    for f in &mut prog.funs {
+        let live: HashSet<VName> = HashSet::new();
+        dce_body(&mut f.body, live, &asserting);
+    }
+    // Functions no longer called (and not entry points) go too, in a
+    // program that has entry points.
+    if prog.entry_points().next().is_none() {
+        return;
+    }
+    let mut called = BTreeSet::new();
+    for f in &prog.funs {
+        calls(&f.body, &mut |name| {
+            called.insert(name.to_string());
+        });
+    }
+    prog.funs.retain(|f| f.entry.is_some() || called.contains(&f.name));
+}
+
+/// The functions that may fail an assertion: those with one, and those
+/// calling one of them.
+fn asserting_functions(funs: &[FunDef]) -> HashSet<String> {
+    let mut out: HashSet<String> = HashSet::new();
+    loop {
+        let before = out.len();
+        for f in funs {
+            if !out.contains(&f.name) && body_has_effect(&f.body, &out) {
+                out.insert(f.name.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+fn calls(body: &Body, f: &mut dyn FnMut(&str)) {
+    for stm in &body.stms {
+        if let Exp::Apply { func, .. } = &stm.exp {
+            f(func);
+        }
+        bodies(&stm.exp).into_iter().for_each(|b| calls(b, f));
+        lambdas(&stm.exp).into_iter().for_each(|l| calls(&l.body, f));
+    }
+}
+
+fn body_has_effect(body: &Body, asserting: &HashSet<String>) -> bool {
+    body.stms.iter().any(|s| has_effect(&s.exp, asserting))
+}
+
+/// Whether evaluating `exp` must happen even if its results are unused.
+fn has_effect(exp: &Exp, asserting: &HashSet<String>) -> bool {
+    match exp {
+        Exp::Assert { .. } => true,
+        Exp::Apply { func, .. } => asserting.contains(func),
+        _ => {
+            bodies(exp).into_iter().any(|b| body_has_effect(b, asserting))
+                || lambdas(exp).into_iter().any(|l| body_has_effect(&l.body, asserting))
+        }
+    }
+}
+
+/// Removes dead statements from `body`, given the variables used after it
+/// (besides its results).
+fn dce_body(body: &mut Body, mut live: HashSet<VName>, asserting: &HashSet<String>) {
+    live.extend(body.result.iter().filter_map(|r| r.as_var()));
+    let mut kept = Vec::with_capacity(body.stms.len());
+    for mut stm in std::mem::take(&mut body.stms).into_iter().rev() {
+        let used = stm.pat.iter().any(|p| live.contains(&p.name));
+        if !used && !has_effect(&stm.exp, asserting) {
+            continue;
+        }
+        prune_map_outputs(&mut stm, &live);
+        prune_loop_params(&mut stm, &live, asserting);
+        dce_nested(&mut stm.exp, &live, asserting);
+        for p in &stm.pat {
+            live.extend(type_vars(&p.ty));
+        }
+        live.extend(free_vars_exp(&stm.exp));
+        kept.push(stm);
+    }
+    kept.reverse();
+    body.stms = kept;
+}
+
+fn dce_nested(exp: &mut Exp, live: &HashSet<VName>, asserting: &HashSet<String>) {
+    match exp {
+        Exp::If { then_body, else_body, .. } => {
+            dce_body(then_body, HashSet::new(), asserting);
+            dce_body(else_body, HashSet::new(), asserting);
+        }
+        Exp::Loop { params, form, body } => {
+            // Loop parameters and the condition are live throughout the body.
+            let mut inner: HashSet<VName> = params.iter().map(|(p, _)| p.name).collect();
+            if let LoopForm::While { cond } = form {
+                inner.insert(*cond);
+            }
+            dce_body(body, inner, asserting);
+        }
+        Exp::Soac(soac) => {
+            let lams: Vec<&mut ogham_ir::Lambda> = match soac {
+                Soac::Screma { scans, reduces, map, .. } => {
+                    let mut v: Vec<_> = scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect();
+                    v.push(map);
+                    v
+                }
+                Soac::Hist { ops, map, .. } => {
+                    let mut v: Vec<_> = ops.iter_mut().map(|o| &mut o.op.lambda).collect();
+                    v.push(map);
+                    v
+                }
+                Soac::Scatter { map, .. } => vec![map],
+            };
+            for l in lams {
+                dce_body(&mut l.body, HashSet::new(), asserting);
+            }
+        }
+        _ => {}
+    }
+    let _ = live;
+}
+
+/// Drops the mapped outputs of a `Screma` that nothing uses (its scan and
+/// reduce results stay), with the lambda results computing them.
+fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
+    let Exp::Soac(Soac::Screma { scans, reduces, map, .. }) = &mut stm.exp else { return };
+    let fixed: usize = scans.iter().chain(reduces.iter()).map(|o| o.neutral.len()).sum();
+    if stm.pat.len() != map.body.result.len() || map.ret.len() != map.body.result.len() {
+        return;
+    }
+    // Sizes of kept outputs may be other outputs? They are not: map
+    // outputs' sizes are the width and the lambda's return sizes.
+    let needed_in_types: HashSet<VName> = stm.pat.iter().flat_map(|p| type_vars(&p.ty)).collect();
+    let keep: Vec<bool> = (0..stm.pat.len())
+        .map(|k| k < fixed || live.contains(&stm.pat[k].name) || needed_in_types.contains(&stm.pat[k].name))
+        .collect();
+    if keep.iter().all(|&k| k) || !keep.iter().any(|&k| k) {
+        return;
+    }
+    retain_mask(&mut stm.pat, &keep);
+    retain_mask(&mut map.body.result, &keep);
+    retain_mask(&mut map.ret, &keep);
+}
+
+/// Drops loop parameters whose final values are unused and on which no
+/// kept parameter, the loop condition or a size depends.
+fn prune_loop_params(stm: &mut Stm, live: &HashSet<VName>, asserting: &HashSet<String>) {
+    let Exp::Loop { params, form, body } = &mut stm.exp else { return };
+    if stm.pat.len() != params.len() || body.result.len() != params.len() {
+        return;
+    }
+    let n = params.len();
+    // Which parameters each parameter's next value depends on, through the body.
+    let deps_of_body = dependencies(body);
+    let mut keep: Vec<bool> = (0..n).map(|k| live.contains(&stm.pat[k].name)).collect();
+    if let LoopForm::While { cond } = form {
+        for (k, (p, _)) in params.iter().enumerate() {
+            if p.name == *cond {
+                keep[k] = true;
+            }
+        }
+    }
+    let pos: HashMap<VName, usize> = params.iter().enumerate().map(|(k, (p, _))| (p.name, k)).collect();
+    let pat_pos: HashMap<VName, usize> = stm.pat.iter().enumerate().map(|(k, p)| (p.name, k)).collect();
+    // A kept parameter keeps the parameters its next value, its type and
+    // its final value's type need.
+    let close = |keep: &mut Vec<bool>| loop {
+        let mut changed = false;
+        for k in 0..n {
+            if !keep[k] {
+                continue;
+            }
+            let mut need: Vec<VName> = type_vars(&params[k].0.ty).collect();
+            need.extend(type_vars(&stm.pat[k].ty));
+            if let SubExp::Var(r) = body.result[k] {
+                need.extend(deps_of_body.get(&r).into_iter().flatten().copied());
+                need.push(r);
+            }
+            for v in need {
+                if let Some(&j) = pos.get(&v).or_else(|| pat_pos.get(&v)) {
+                    if !keep[j] {
+                        keep[j] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    };
+    close(&mut keep);
+    // Statements with effects stay in the body, so what they read stays.
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    for s in body.stms.iter().filter(|s| has_effect(&s.exp, asserting)) {
+        for v in free_vars_exp(&s.exp) {
+            for w in std::iter::once(&v).chain(deps_of_body.get(&v).into_iter().flatten()) {
+                if let Some(&j) = pos.get(w) {
+                    keep[j] = true;
+                }
+            }
+        }
+    }
+    close(&mut keep);
+    if keep.iter().all(|&k| k) || !keep.iter().any(|&k| k) {
+        return;
+    }
+    retain_mask(params, &keep);
+    retain_mask(&mut stm.pat, &keep);
+    retain_mask(&mut body.result, &keep);
+}
+
+/// For each variable bound at the top of `body`, the variables it depends
+/// on (transitively, through the body's statements).
+fn dependencies(body: &Body) -> HashMap<VName, BTreeSet<VName>> {
+    let mut deps: HashMap<VName, BTreeSet<VName>> = HashMap::new();
+    for stm in &body.stms {
+        let mut d = free_vars_exp(&stm.exp);
+        for p in &stm.pat {
+            d.extend(type_vars(&p.ty));
+        }
+        let mut all = d.clone();
+        for v in &d {
+            if let Some(more) = deps.get(v) {
+                all.extend(more.iter().copied());
+            }
+        }
+        for p in &stm.pat {
+            deps.insert(p.name, all.clone());
+        }
+    }
+    deps
+}
+
+/// Keeps the elements of `v` whose flag in `keep` is set.
+fn retain_mask<T>(v: &mut Vec<T>, keep: &[bool]) {
+    let mut flags = keep.iter();
+    v.retain(|_| *flags.next().unwrap_or(&true));
+}

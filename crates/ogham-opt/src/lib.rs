@@ -1,0 +1,131 @@
+//! The middle end: passes over the core IR, and the pass manager that runs them.
+//!
+//! A pass is data: a name, a line saying what it does, and a function from
+//! a program to a program ([`Pass`]). Every pass takes verified IR and
+//! returns verified IR with the same observable behaviour (the same results,
+//! the same run-time errors for programs whose checks can fail, except that
+//! a statement whose result nothing uses may be removed together with its
+//! checks, as Futhark's dead-code elimination does). [`run`] runs a list of
+//! passes and, when asked, the verifier after each one; a verifier failure
+//! names the pass and carries the IR that failed, so the driver can write
+//! it to a file.
+//!
+//! Every backend, the interpreter included, runs [`default_pipeline`]
+//! between lowering and code generation or evaluation, so the reference
+//! interpreter checks each pass against every test program. The passes:
+//!
+//! - [`inline`]: calls of small leaf functions are replaced by their bodies.
+//! - [`simplify`]: constant folding (through `ogham-prim`, so it cannot
+//!   disagree with the interpreter), copy propagation, algebraic identities.
+//! - [`cse`]: common subexpressions, also from an outer body into nested
+//!   ones (branches, loop bodies, lambdas).
+//! - [`dce`]: statements whose results are unused, unused results of maps.
+//! - [`fuse`]: producer `map`s merged into the SOACs that consume them.
+//!
+//! This crate does no IO: the driver prints and writes what it returns.
+
+pub mod cse;
+pub mod dce;
+pub mod fuse;
+pub mod inline;
+pub mod simplify;
+
+use ogham_ir::Program;
+
+/// One transformation of the core IR.
+pub struct Pass {
+    /// The name used on the command line (`ogham dev --passes`) and in verifier failures.
+    pub name: &'static str,
+    /// One line saying what the pass does (`ogham dev --list-passes`).
+    pub summary: &'static str,
+    pub run: fn(&mut Program),
+}
+
+impl std::fmt::Debug for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every pass, by name.
+pub const PASSES: &[Pass] = &[
+    Pass { name: "inline", summary: "replace calls of small leaf functions by their bodies", run: inline::inline_program },
+    Pass {
+        name: "simplify",
+        summary: "fold constants, propagate copies, apply algebraic identities",
+        run: simplify::simplify_program,
+    },
+    Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: cse::cse_program },
+    Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: dce::dce_program },
+    Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: fuse::fuse_program },
+];
+
+/// The pass of the given name.
+pub fn pass(name: &str) -> Option<&'static Pass> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+/// The names of the passes every backend runs, in order.
+pub const DEFAULT_PIPELINE: &[&str] = &["inline", "simplify", "cse", "dce", "fuse", "simplify", "cse", "dce"];
+
+/// The passes every backend runs, in order.
+pub fn default_pipeline() -> Vec<&'static Pass> {
+    DEFAULT_PIPELINE.iter().map(|n| pass(n).expect("the default pipeline names known passes")).collect()
+}
+
+/// Parses a comma-separated list of pass names (`none` or an empty list
+/// is no pass, `default` the default pipeline).
+pub fn parse_pipeline(list: &str) -> Result<Vec<&'static Pass>, String> {
+    let mut out = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty() && *n != "none") {
+        if name == "default" {
+            out.extend(default_pipeline());
+            continue;
+        }
+        match pass(name) {
+            Some(p) => out.push(p),
+            None => {
+                let known: Vec<&str> = PASSES.iter().map(|p| p.name).collect();
+                return Err(format!("unknown pass `{name}` (the passes are: {}, and `default`)", known.join(", ")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The verifier rejected the output of a pass.
+#[derive(Clone, Debug)]
+pub struct PassFailure {
+    pub pass: String,
+    /// The verifier's errors, formatted.
+    pub message: String,
+    /// The printed IR that failed verification.
+    pub ir: String,
+}
+
+/// Runs `passes` in order on `prog`. With `verify`, the verifier checks the
+/// input and the output of every pass; the first failure stops the run.
+/// `after` sees the program after each pass (for `ogham dev --print-after`).
+pub fn run(
+    prog: &mut Program,
+    passes: &[&Pass],
+    verify: bool,
+    mut after: impl FnMut(&Pass, &Program),
+) -> Result<(), PassFailure> {
+    let check = |name: &str, prog: &Program| -> Result<(), PassFailure> {
+        if !verify {
+            return Ok(());
+        }
+        ogham_ir::verify::verify_after(name, prog).map_err(|message| PassFailure {
+            pass: name.to_string(),
+            message,
+            ir: ogham_ir::print::program(prog),
+        })
+    };
+    for p in passes {
+        (p.run)(prog);
+        check(p.name, prog)?;
+        after(p, prog);
+    }
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! The simplifier: constant folding, copy propagation and algebraic identities.
+//!
+//! One forward walk over each function decides, statement by statement,
+//! whether its value is already known as an operand: a copy (`let y = x`),
+//! a scalar operation on constants (evaluated by `ogham-prim`, the same code
+//! the interpreter runs, so folding cannot change a result), or an identity
+//! such as `x + 0`, `x * 1`, `x / 1`, `x - 0` on integers, `x * 1` and
+//! `x / 1` on floats (exact in IEEE arithmetic; `x + 0.0` is not, for
+//! `x = -0.0`), `b && true`, `b || false`, `x == x` on integers and booleans.
+//! Such statements are dropped and every use of their variable, types
+//! included, is replaced by the operand. An operation that fails on its
+//! constants (an integer division by zero) is left to fail at run time.
+//!
+//! A SOAC that reads the same array twice (after fusion, typically) reads
+//! it once. Control flow: an `if` on a constant is replaced by its taken branch, a
+//! `for` loop of zero iterations by its initial values, and an assertion of
+//! `true` is dropped. Nested bodies and lambdas are simplified in the same
+//! walk, so a constant found outside folds uses inside.
+
+use std::collections::HashMap;
+
+use ogham_ir::visit::substitute_uses;
+use ogham_ir::{BinOp, Body, CmpOp, Exp, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName};
+use ogham_prim::ops;
+
+/// Simplifies every function of the program.
+pub fn simplify_program(prog: &mut Program) {
+    for f in &mut prog.funs {
+        let mut known = HashMap::new();
+        f.body = simplify_body(std::mem::take(&mut f.body), &mut known);
+        if !known.is_empty() {
+            substitute_uses(&mut f.body, &|v| known.get(&v).copied());
+        }
+    }
+}
+
+/// Simplifies a body; `known` maps each dropped variable to the operand that replaces it.
+fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
+    let mut stms = Vec::with_capacity(body.stms.len());
+    for mut stm in body.stms {
+        simplify_nested(&mut stm.exp, known);
+        let resolve = |se: SubExp| resolve(known, se);
+        if let Some(value) = value_of(&stm.exp, &resolve) {
+            if stm.pat.len() == 1 {
+                known.insert(stm.pat[0].name, value);
+                continue;
+            }
+        }
+        match stm.exp {
+            Exp::Assert { cond, .. } if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) => continue,
+            Exp::If { cond, then_body, else_body } if matches!(resolve(cond), SubExp::Const(PrimValue::Bool(_))) => {
+                let taken = if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) { then_body } else { else_body };
+                stms.extend(taken.stms);
+                bind_results(&stm.pat, &taken.result, known);
+                continue;
+            }
+            Exp::Loop { params, form: LoopForm::For { bound, .. }, .. }
+                if resolve(bound) == SubExp::Const(PrimValue::I64(0)) =>
+            {
+                let inits: Vec<SubExp> = params.iter().map(|(_, init)| *init).collect();
+                bind_results(&stm.pat, &inits, known);
+                continue;
+            }
+            exp => stm.exp = exp,
+        }
+        stms.push(stm);
+    }
+    Body { stms, result: body.result }
+}
+
+/// The pattern's variables become the given operands.
+fn bind_results(pat: &[ogham_ir::Param], values: &[SubExp], known: &mut HashMap<VName, SubExp>) {
+    for (p, v) in pat.iter().zip(values) {
+        let v = resolve(known, *v);
+        known.insert(p.name, v);
+    }
+}
+
+fn resolve(known: &HashMap<VName, SubExp>, se: SubExp) -> SubExp {
+    match se {
+        SubExp::Var(v) => known.get(&v).copied().unwrap_or(se),
+        c => c,
+    }
+}
+
+fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
+    // Before the lambdas are simplified, so that what they record names
+    // only the parameters that stay.
+    if let Exp::Soac(soac) = exp {
+        merge_repeated_inputs(soac);
+    }
+    let lambda = |l: &mut Lambda, known: &mut HashMap<VName, SubExp>| {
+        l.body = simplify_body(std::mem::take(&mut l.body), known);
+    };
+    match exp {
+        Exp::If { then_body, else_body, .. } => {
+            *then_body = simplify_body(std::mem::take(then_body), known);
+            *else_body = simplify_body(std::mem::take(else_body), known);
+        }
+        Exp::Loop { body, .. } => *body = simplify_body(std::mem::take(body), known),
+        Exp::Soac(soac) => match soac {
+            Soac::Screma { scans, reduces, map, .. } => {
+                for op in scans.iter_mut().chain(reduces.iter_mut()) {
+                    lambda(&mut op.lambda, known);
+                }
+                lambda(map, known);
+            }
+            Soac::Hist { ops, map, .. } => {
+                for op in ops {
+                    lambda(&mut op.op.lambda, known);
+                }
+                lambda(map, known);
+            }
+            Soac::Scatter { map, .. } => lambda(map, known),
+        },
+        _ => {}
+    }
+}
+
+/// A SOAC that reads the same array twice reads it once: the second
+/// parameter becomes the first.
+fn merge_repeated_inputs(soac: &mut Soac) {
+    let (arrs, map) = match soac {
+        Soac::Screma { arrs, map, .. } | Soac::Hist { arrs, map, .. } | Soac::Scatter { arrs, map, .. } => (arrs, map),
+    };
+    if arrs.len() != map.params.len() {
+        return;
+    }
+    let mut rename: HashMap<VName, VName> = HashMap::new();
+    let mut k = 0;
+    while k < arrs.len() {
+        match arrs[..k].iter().position(|a| *a == arrs[k]) {
+            Some(first) => {
+                rename.insert(map.params[k].name, map.params[first].name);
+                arrs.remove(k);
+                map.params.remove(k);
+            }
+            None => k += 1,
+        }
+    }
+    if !rename.is_empty() {
+        ogham_ir::visit::rename_uses(&mut map.body, &|v| rename.get(&v).copied());
+    }
+}
+
+/// The operand an expression is known to equal, if any.
+fn value_of(exp: &Exp, resolve: &dyn Fn(SubExp) -> SubExp) -> Option<SubExp> {
+    let konst = |se: SubExp| match resolve(se) {
+        SubExp::Const(c) => Some(c),
+        SubExp::Var(_) => None,
+    };
+    match exp {
+        Exp::SubExp(se) => Some(resolve(*se)),
+        Exp::BinOp(op, t, a, b) => {
+            if let (Some(x), Some(y)) = (konst(*a), konst(*b)) {
+                return ops::eval_binop(*op, *t, x, y).ok().map(SubExp::Const);
+            }
+            binop_identity(*op, *t, resolve(*a), resolve(*b))
+        }
+        Exp::CmpOp(op, t, a, b) => {
+            if let (Some(x), Some(y)) = (konst(*a), konst(*b)) {
+                return ops::eval_cmpop(*op, *t, x, y).ok().map(|r| SubExp::Const(PrimValue::Bool(r)));
+            }
+            let (a, b) = (resolve(*a), resolve(*b));
+            let exact = t.is_int() || *t == PrimType::Bool;
+            match op {
+                CmpOp::Eq | CmpOp::Le | CmpOp::Ge if exact && a == b => Some(SubExp::Const(PrimValue::Bool(true))),
+                CmpOp::Ne | CmpOp::Lt | CmpOp::Gt if exact && a == b => Some(SubExp::Const(PrimValue::Bool(false))),
+                _ => None,
+            }
+        }
+        Exp::UnOp(op, t, a) => ops::eval_unop(*op, *t, konst(*a)?).ok().map(SubExp::Const),
+        Exp::Conv(op, from, to, a) => {
+            if from == to {
+                return Some(resolve(*a));
+            }
+            ops::eval_conv(*op, *from, *to, konst(*a)?).ok().map(SubExp::Const)
+        }
+        Exp::TernOp(op, t, a, b, c) => {
+            ops::eval_ternop(*op, *t, konst(*a)?, konst(*b)?, konst(*c)?).ok().map(SubExp::Const)
+        }
+        _ => None,
+    }
+}
+
+/// `x op c` or `c op x` that equals one of its operands (or a constant)
+/// for every `x`, exactly.
+fn binop_identity(op: BinOp, t: PrimType, a: SubExp, b: SubExp) -> Option<SubExp> {
+    let is = |se: SubExp, k: i64| match se {
+        SubExp::Const(c) => c == PrimValue::from_i64(t, k),
+        SubExp::Var(_) => false,
+    };
+    let int = t.is_int();
+    let float = t.is_float();
+    match op {
+        BinOp::Add if int && is(b, 0) => Some(a),
+        BinOp::Add if int && is(a, 0) => Some(b),
+        BinOp::Sub if int && is(b, 0) => Some(a),
+        BinOp::Mul if (int || float) && is(b, 1) => Some(a),
+        BinOp::Mul if (int || float) && is(a, 1) => Some(b),
+        BinOp::Mul if int && (is(a, 0) || is(b, 0)) => Some(SubExp::Const(PrimValue::from_i64(t, 0))),
+        BinOp::Div | BinOp::Quot if (int || float) && is(b, 1) => Some(a),
+        BinOp::And if t == PrimType::Bool && is(b, 1) => Some(a),
+        BinOp::And if t == PrimType::Bool && is(a, 1) => Some(b),
+        BinOp::Or if t == PrimType::Bool && is(b, 0) => Some(a),
+        BinOp::Or if t == PrimType::Bool && is(a, 0) => Some(b),
+        _ => None,
+    }
+}
