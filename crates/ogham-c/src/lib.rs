@@ -47,13 +47,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            backend: Backend::Sequential,
-            library: false,
-            span_text: HashMap::new(),
-            cc: None,
-            server: false,
-        }
+        Options { backend: Backend::Sequential, library: false, span_text: HashMap::new(), cc: None, server: false }
     }
 }
 

@@ -28,7 +28,8 @@ pub fn cse_program(prog: &mut Program) {
         for stm in &f.body.stms {
             consumed.extend(crate::fuse::may_consume(&stm.exp));
         }
-        let mut cx = Cse { names: &prog.names, consumed, table: HashMap::new(), log: Vec::new(), rename: HashMap::new() };
+        let mut cx =
+            Cse { names: &prog.names, consumed, table: HashMap::new(), log: Vec::new(), rename: HashMap::new() };
         let mut body = std::mem::take(&mut f.body);
         cx.body(&mut body);
         f.body = body;

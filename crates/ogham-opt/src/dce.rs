@@ -27,18 +27,8 @@ pub fn dce_program(prog: &mut Program) {
         let live: HashSet<VName> = HashSet::new();
         dce_body(&mut f.body, live, &asserting);
     }
-    // Functions no longer called (and not entry points) go too, in a
-    // program that has entry points.
-    if prog.entry_points().next().is_none() {
-        return;
-    }
-    let mut called = BTreeSet::new();
-    for f in &prog.funs {
-        calls(&f.body, &mut |name| {
-            called.insert(name.to_string());
-        });
-    }
-    prog.funs.retain(|f| f.entry.is_some() || called.contains(&f.name));
+    // Functions no longer called (and not entry points) go too.
+    crate::inline::drop_unreachable(prog);
 }
 
 /// The functions that may fail an assertion: those with one, and those
@@ -55,16 +45,6 @@ fn asserting_functions(funs: &[FunDef]) -> HashSet<String> {
         if out.len() == before {
             return out;
         }
-    }
-}
-
-fn calls(body: &Body, f: &mut dyn FnMut(&str)) {
-    for stm in &body.stms {
-        if let Exp::Apply { func, .. } = &stm.exp {
-            f(func);
-        }
-        bodies(&stm.exp).into_iter().for_each(|b| calls(b, f));
-        lambdas(&stm.exp).into_iter().for_each(|l| calls(&l.body, f));
     }
 }
 
@@ -96,7 +76,7 @@ fn dce_body(body: &mut Body, mut live: HashSet<VName>, asserting: &HashSet<Strin
         }
         prune_map_outputs(&mut stm, &live);
         prune_loop_params(&mut stm, &live, asserting);
-        dce_nested(&mut stm.exp, &live, asserting);
+        dce_nested(&mut stm.exp, asserting);
         for p in &stm.pat {
             live.extend(type_vars(&p.ty));
         }
@@ -107,7 +87,7 @@ fn dce_body(body: &mut Body, mut live: HashSet<VName>, asserting: &HashSet<Strin
     body.stms = kept;
 }
 
-fn dce_nested(exp: &mut Exp, live: &HashSet<VName>, asserting: &HashSet<String>) {
+fn dce_nested(exp: &mut Exp, asserting: &HashSet<String>) {
     match exp {
         Exp::If { then_body, else_body, .. } => {
             dce_body(then_body, HashSet::new(), asserting);
@@ -141,7 +121,6 @@ fn dce_nested(exp: &mut Exp, live: &HashSet<VName>, asserting: &HashSet<String>)
         }
         _ => {}
     }
-    let _ = live;
 }
 
 /// Drops the mapped outputs of a `Screma` that nothing uses (its scan and
@@ -152,12 +131,7 @@ fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
     if stm.pat.len() != map.body.result.len() || map.ret.len() != map.body.result.len() {
         return;
     }
-    // Sizes of kept outputs may be other outputs? They are not: map
-    // outputs' sizes are the width and the lambda's return sizes.
-    let needed_in_types: HashSet<VName> = stm.pat.iter().flat_map(|p| type_vars(&p.ty)).collect();
-    let keep: Vec<bool> = (0..stm.pat.len())
-        .map(|k| k < fixed || live.contains(&stm.pat[k].name) || needed_in_types.contains(&stm.pat[k].name))
-        .collect();
+    let keep: Vec<bool> = (0..stm.pat.len()).map(|k| k < fixed || live.contains(&stm.pat[k].name)).collect();
     if keep.iter().all(|&k| k) || !keep.iter().any(|&k| k) {
         return;
     }

@@ -90,9 +90,14 @@ pub fn inline_program(prog: &mut Program) {
     drop_unreachable(prog);
 }
 
-/// Removes the functions that no entry point reaches through calls.
-fn drop_unreachable(prog: &mut Program) {
-    let mut reached: BTreeSet<String> = prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
+/// Removes the functions that no entry point reaches through calls (in a
+/// program with entry points; a program of functions only keeps them all).
+pub(crate) fn drop_unreachable(prog: &mut Program) {
+    if prog.entry_points().next().is_none() {
+        return;
+    }
+    let mut reached: BTreeSet<String> =
+        prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
     let mut work: Vec<String> = reached.iter().cloned().collect();
     while let Some(name) = work.pop() {
         if let Some(f) = prog.fun(&name) {

@@ -49,7 +49,11 @@ impl std::fmt::Debug for Pass {
 
 /// Every pass, by name.
 pub const PASSES: &[Pass] = &[
-    Pass { name: "inline", summary: "replace calls of small leaf functions by their bodies", run: inline::inline_program },
+    Pass {
+        name: "inline",
+        summary: "replace calls of small leaf functions by their bodies",
+        run: inline::inline_program,
+    },
     Pass {
         name: "simplify",
         summary: "fold constants, propagate copies, apply algebraic identities",

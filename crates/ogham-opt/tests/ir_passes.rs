@@ -28,10 +28,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Runs one test file; returns a description of the failure, if any.
 fn run_one(path: &Path, bless: bool) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let passes_line = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("-- passes:"))
-        .ok_or("no `-- passes:` line")?;
+    let passes_line = text.lines().find_map(|l| l.trim().strip_prefix("-- passes:")).ok_or("no `-- passes:` line")?;
     let passes = ogham_opt::parse_pipeline(passes_line.trim())?;
     let (input, expected) = text.split_once(OUTPUT_MARK).ok_or("no `-- output:` line")?;
     let mut prog = ogham_ir::parse::parse_program(input).map_err(|e| format!("input does not parse: {e}"))?;
@@ -43,7 +40,8 @@ fn run_one(path: &Path, bless: bool) -> Result<(), String> {
         std::fs::write(path, blessed).map_err(|e| format!("cannot bless: {e}"))?;
         return Ok(());
     }
-    let expected = ogham_ir::parse::parse_program(expected).map_err(|e| format!("expected output does not parse: {e}"))?;
+    let expected =
+        ogham_ir::parse::parse_program(expected).map_err(|e| format!("expected output does not parse: {e}"))?;
     let expected = ogham_ir::print::program(&expected);
     if actual != expected {
         return Err(format!("expected:\n{expected}\ngot:\n{actual}"));
