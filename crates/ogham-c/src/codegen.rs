@@ -918,29 +918,17 @@ impl<'a> Gen<'a> {
                 // `#[unsafe]` removes assertions from compiled code, as in Futhark.
                 if stm.attrs.unsafe_ {
                     self.line(&format!("(void)({cond});"));
-                    return Ok(());
-                }
-                let loc = self.loc(stm.span);
-                if args.is_empty() {
-                    self.line(&format!(
-                        "if (!{cond}) return og_fail(ctx, {loc}, \"%s\", {});",
-                        c_string(message).replace("%%", "%")
-                    ));
                 } else {
-                    // The text as adjacent C literals (`%` doubled by
-                    // `c_string`) with a `%lld` for each value.
-                    let mut fmt = String::new();
-                    let mut values = String::new();
-                    let mut at = 0;
-                    for (k, a) in args {
-                        let k = (*k).clamp(at, message.len());
-                        fmt.push_str(&c_string(message.get(at..k).unwrap_or_default()));
-                        fmt.push_str(" \"%lld\" ");
-                        let _ = write!(values, ", (long long)({})", self.se(a));
-                        at = k;
-                    }
-                    fmt.push_str(&c_string(message.get(at..).unwrap_or_default()));
-                    self.line(&format!("if (!{cond}) return og_fail(ctx, {loc}, {fmt}{values});"));
+                    self.assert_check(stm, &cond, message, args);
+                }
+                // A user assertion's certificate.
+                if let Some(p) = pat.first() {
+                    self.line(&format!("bool {} = 1;", vname(p.name)));
+                }
+            }
+            Exp::Certify { values, .. } => {
+                for (p, v) in pat.iter().zip(values) {
+                    self.line(&format!("{} {} = {};", cty(&p.ty), vname(p.name), self.se(v)));
                 }
             }
             Exp::UserParam { name, default } => {
@@ -951,6 +939,33 @@ impl<'a> Gen<'a> {
             Exp::Soac(soac) => self.soac(stm, soac)?,
         }
         Ok(())
+    }
+
+    /// The check of an assertion: fails with its message (its values
+    /// printed in place) unless `cond` holds.
+    fn assert_check(&mut self, stm: &Stm, cond: &str, message: &str, args: &[(usize, SubExp)]) {
+        let loc = self.loc(stm.span);
+        if args.is_empty() {
+            self.line(&format!(
+                "if (!{cond}) return og_fail(ctx, {loc}, \"%s\", {});",
+                c_string(message).replace("%%", "%")
+            ));
+            return;
+        }
+        // The text as adjacent C literals (`%` doubled by `c_string`) with a
+        // `%lld` for each value.
+        let mut fmt = String::new();
+        let mut values = String::new();
+        let mut at = 0;
+        for (k, a) in args {
+            let k = (*k).clamp(at, message.len());
+            fmt.push_str(&c_string(message.get(at..k).unwrap_or_default()));
+            fmt.push_str(" \"%lld\" ");
+            let _ = write!(values, ", (long long)({})", self.se(a));
+            at = k;
+        }
+        fmt.push_str(&c_string(message.get(at..).unwrap_or_default()));
+        self.line(&format!("if (!{cond}) return og_fail(ctx, {loc}, {fmt}{values});"));
     }
 
     /// Opens nested `for` loops over `dims`; returns the index variables.

@@ -378,7 +378,9 @@ impl<'p> Interp<'p> {
             }
             Exp::Assert { cond, message, args } => {
                 if self.boolean(cond)? {
-                    Ok(())
+                    // A user assertion's certificate.
+                    let cert = vec![Val::Prim(PrimValue::Bool(true)); pat.len()];
+                    self.bind_all(pat, cert)
                 } else {
                     let mut values = Vec::with_capacity(args.len());
                     for (_, a) in args {
@@ -387,6 +389,10 @@ impl<'p> Interp<'p> {
                     let mut values = values.into_iter();
                     Err(Fail::Here(ogham_ir::format_message(message, args, |_| values.next().unwrap_or_default())))
                 }
+            }
+            Exp::Certify { values, .. } => {
+                let values = values.iter().map(|v| self.val(v)).collect::<Eval<Vec<Val>>>()?;
+                self.bind_all(pat, values)
             }
             Exp::UserParam { name, default } => {
                 let v = match self.tuning.get(name) {

@@ -19,7 +19,8 @@
 //! Run-time checks: `Index`/`Update` check bounds (unless the statement's
 //! attributes say `unsafe`), integer division checks for zero, and explicit
 //! [`Exp::Assert`] statements carry the other checks (size coercions, ranges,
-//! user assertions). Every statement carries the source span reported when
+//! user assertions; a user assertion lasts only while the values it
+//! certifies are used, see [`Exp::Certify`]). Every statement carries the source span reported when
 //! one of its checks fails.
 
 pub mod builder;
@@ -394,11 +395,25 @@ pub enum Exp {
     /// Each of `args` (an `i64` operand) is printed in decimal at its byte
     /// offset in `message` (offsets in order, on character boundaries), so a
     /// message can show the values that failed (`Range 5...1 is invalid.`);
-    /// see [`format_message`]. Binds nothing (empty pattern).
+    /// see [`format_message`].
+    ///
+    /// A check the program always makes binds nothing (empty pattern). A
+    /// user's `assert c e` binds one `bool`, its *certificate* (`true` once
+    /// the check has passed), which an [`Exp::Certify`] of `e`'s values
+    /// uses: the assertion then stands exactly as long as something uses
+    /// the values it certifies, as in Futhark, where an assertion whose
+    /// result is unused (`let _ = assert c ()`) is removed with it.
     Assert {
         cond: SubExp,
         message: String,
         args: Vec<(usize, SubExp)>,
+    },
+    /// The `values`, rebound (arrays alias their source), once the
+    /// assertion that bound the certificate `cert` has passed. Binds one
+    /// variable per value, of its type.
+    Certify {
+        cert: VName,
+        values: Vec<SubExp>,
     },
     /// `#[param(name)] default`: the `i64` tuning parameter `name`'s value
     /// where the run sets it (a compiled program's `--param name=N` or

@@ -837,6 +837,17 @@ impl Parser {
                 self.sym(')')?;
                 Ok(Exp::Assert { cond, message, args })
             }
+            "certify" => {
+                self.next();
+                self.sym('(')?;
+                let cert = self.var()?;
+                let mut values = Vec::new();
+                while self.eat_sym(',') {
+                    values.push(self.subexp()?);
+                }
+                self.sym(')')?;
+                Ok(Exp::Certify { cert, values })
+            }
             "user_param" => {
                 self.next();
                 self.sym('(')?;

@@ -663,6 +663,15 @@ impl Printer<'_> {
                 self.out.push_str(&string_literal(message.get(at..).unwrap_or_default()));
                 self.out.push(')');
             }
+            Exp::Certify { cert, values } => {
+                self.out.push_str("certify(");
+                self.var(*cert);
+                for v in values {
+                    self.out.push_str(", ");
+                    self.subexp(v);
+                }
+                self.out.push(')');
+            }
             Exp::UserParam { name, default } => {
                 self.out.push_str("user_param(");
                 self.out.push_str(&string_literal(name));

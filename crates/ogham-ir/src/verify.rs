@@ -559,7 +559,12 @@ impl Verifier<'_> {
                     }
                     at = *k;
                 }
-                Some(Vec::new())
+                // A check binds nothing; a user assertion, its certificate.
+                Some(if pat_types.is_empty() { Vec::new() } else { vec![Type::Prim(PrimType::Bool)] })
+            }
+            Exp::Certify { cert, values } => {
+                self.expect_prim(&SubExp::Var(*cert), PrimType::Bool, &format!("the certificate in {what}"));
+                values.iter().map(|v| self.type_of(v, what)).collect()
             }
             Exp::UserParam { default, .. } => {
                 self.expect_prim(default, PrimType::I64, &format!("the default of the tuning parameter in {what}"));

@@ -76,6 +76,10 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
             f(*cond);
             args.iter().for_each(|(_, a)| f(*a));
         }
+        Exp::Certify { cert, values } => {
+            f(var(cert));
+            values.iter().for_each(|v| f(*v));
+        }
         Exp::UserParam { default, .. } => f(*default),
         Exp::Soac(soac) => match soac {
             Soac::Screma { w, arrs, scans, reduces, .. } => {
@@ -372,6 +376,10 @@ pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
             Exp::Assert { cond, args, .. } => {
                 se(cond);
                 args.iter_mut().for_each(|(_, a)| se(a));
+            }
+            Exp::Certify { cert, values } => {
+                var(cert);
+                values.iter_mut().for_each(se);
             }
             Exp::UserParam { default, .. } => se(default),
             Exp::Soac(soac) => match soac {

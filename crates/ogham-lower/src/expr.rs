@@ -158,11 +158,36 @@ impl<'a> Lowerer<'a> {
                 let c = self.expr(b, sc, cond)?;
                 let c = leaf(&c, cond.span)?;
                 let message = format!("Assertion is false: {}", crate::entry::show_expr(cond));
+                if c == SubExp::Const(ogham_ir::PrimValue::Bool(true)) {
+                    return self.expr(b, sc, body);
+                }
+                // The check binds a certificate, and the body's values are
+                // rebound under it: the assertion lasts as long as they are
+                // used (`let _ = assert c ()` checks nothing, as in Futhark).
                 let saved = b.span;
                 b.span = e.span;
-                self.assert(b, c, &message);
+                let at = b.stms.len();
+                let cert = self.bind(
+                    b,
+                    "assert_c",
+                    ogham_ir::Type::Prim(ogham_ir::PrimType::Bool),
+                    Exp::Assert { cond: c, message, args: Vec::new() },
+                );
                 b.span = saved;
-                self.expr(b, sc, body)
+                let v = self.expr(b, sc, body)?;
+                if v.has_fun() {
+                    // A function's closure is not among the leaves: the
+                    // check stands.
+                    b.stms[at].pat.clear();
+                    return Ok(v);
+                }
+                let values = v.leaves();
+                if values.is_empty() {
+                    return Ok(v);
+                }
+                let tys = values.iter().map(|&se| self.se_type(se)).collect();
+                let rebound = self.bind_many(b, "certified", tys, Exp::Certify { cert, values });
+                Ok(v.rebuild(&mut rebound.into_iter().map(SubExp::Var)))
             }
             ExprKind::Constructor(name, args) => {
                 let mut vals = Vec::with_capacity(args.len());

@@ -137,6 +137,7 @@ impl Cse<'_> {
             | Exp::Scratch { .. }
             | Exp::Copy(_)
             | Exp::Assert { .. }
+            | Exp::Certify { .. }
             | Exp::UserParam { .. }
             | Exp::Soac(_) => false,
         };

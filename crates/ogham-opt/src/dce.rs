@@ -2,10 +2,12 @@
 //!
 //! A statement none of whose variables is used later (as an operand, in a
 //! type, or in a result) is removed, unless it has an effect that must
-//! happen: an assertion (a user's `assert`, a size coercion's check), or a
-//! statement containing one, or a call of a function that may reach one.
-//! Bounds checks and division by zero are not such effects: like Futhark,
-//! ogham removes an unused index or division together with its check.
+//! happen: a check that binds nothing (a size coercion's, a range's), or a
+//! statement containing one. Everything else goes with its results, as in
+//! Futhark, where only what a used value depends on is checked: an unused
+//! index or division with its check, a user's `assert c e` with the
+//! certificate of `e` (see `Exp::Certify`), and a call of a function with
+//! whatever checks the function makes.
 //!
 //! The outputs of a `map` (a `Screma`'s mapped results) that nothing uses
 //! are removed from the statement and from its lambda, and a loop
@@ -18,65 +20,46 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
-use ogham_ir::{Body, Exp, FunDef, LoopForm, Program, Soac, Stm, SubExp, VName};
+use ogham_ir::{Body, Exp, LoopForm, Program, Soac, Stm, SubExp, VName};
 
 /// Removes dead code from every function of the program.
 pub fn dce_program(prog: &mut Program) {
-    let asserting = asserting_functions(&prog.funs);
     for f in &mut prog.funs {
-        let live: HashSet<VName> = HashSet::new();
-        dce_body(&mut f.body, live, &asserting);
+        dce_body(&mut f.body, HashSet::new());
     }
     // Functions no longer called (and not entry points) go too.
     crate::inline::drop_unreachable(prog);
 }
 
-/// The functions that may fail an assertion: those with one, and those
-/// calling one of them.
-fn asserting_functions(funs: &[FunDef]) -> HashSet<String> {
-    let mut out: HashSet<String> = HashSet::new();
-    loop {
-        let before = out.len();
-        for f in funs {
-            if !out.contains(&f.name) && body_has_effect(&f.body, &out) {
-                out.insert(f.name.clone());
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
+fn body_has_effect(body: &Body) -> bool {
+    body.stms.iter().any(has_effect)
 }
 
-fn body_has_effect(body: &Body, asserting: &HashSet<String>) -> bool {
-    body.stms.iter().any(|s| has_effect(&s.exp, asserting))
-}
-
-/// Whether evaluating `exp` must happen even if its results are unused.
-fn has_effect(exp: &Exp, asserting: &HashSet<String>) -> bool {
-    match exp {
-        Exp::Assert { .. } => true,
-        Exp::Apply { func, .. } => asserting.contains(func),
-        _ => {
-            bodies(exp).into_iter().any(|b| body_has_effect(b, asserting))
-                || lambdas(exp).into_iter().any(|l| body_has_effect(&l.body, asserting))
+/// Whether evaluating a statement must happen even if its results are
+/// unused. A user assertion (one binding a certificate) need not: it goes
+/// with the values it certifies.
+fn has_effect(stm: &Stm) -> bool {
+    match &stm.exp {
+        Exp::Assert { .. } => stm.pat.is_empty(),
+        exp => {
+            bodies(exp).into_iter().any(body_has_effect) || lambdas(exp).into_iter().any(|l| body_has_effect(&l.body))
         }
     }
 }
 
 /// Removes dead statements from `body`, given the variables used after it
 /// (besides its results).
-fn dce_body(body: &mut Body, mut live: HashSet<VName>, asserting: &HashSet<String>) {
+fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
     live.extend(body.result.iter().filter_map(|r| r.as_var()));
     let mut kept = Vec::with_capacity(body.stms.len());
     for mut stm in std::mem::take(&mut body.stms).into_iter().rev() {
         let used = stm.pat.iter().any(|p| live.contains(&p.name));
-        if !used && !has_effect(&stm.exp, asserting) {
+        if !used && !has_effect(&stm) {
             continue;
         }
         prune_map_outputs(&mut stm, &live);
-        prune_loop_params(&mut stm, &live, asserting);
-        dce_nested(&mut stm.exp, asserting);
+        prune_loop_params(&mut stm, &live);
+        dce_nested(&mut stm.exp);
         for p in &stm.pat {
             live.extend(type_vars(&p.ty));
         }
@@ -87,11 +70,11 @@ fn dce_body(body: &mut Body, mut live: HashSet<VName>, asserting: &HashSet<Strin
     body.stms = kept;
 }
 
-fn dce_nested(exp: &mut Exp, asserting: &HashSet<String>) {
+fn dce_nested(exp: &mut Exp) {
     match exp {
         Exp::If { then_body, else_body, .. } => {
-            dce_body(then_body, HashSet::new(), asserting);
-            dce_body(else_body, HashSet::new(), asserting);
+            dce_body(then_body, HashSet::new());
+            dce_body(else_body, HashSet::new());
         }
         Exp::Loop { params, form, body } => {
             // Loop parameters and the condition are live throughout the body.
@@ -99,7 +82,7 @@ fn dce_nested(exp: &mut Exp, asserting: &HashSet<String>) {
             if let LoopForm::While { cond } = form {
                 inner.insert(*cond);
             }
-            dce_body(body, inner, asserting);
+            dce_body(body, inner);
         }
         Exp::Soac(soac) => {
             let lams: Vec<&mut ogham_ir::Lambda> = match soac {
@@ -116,7 +99,7 @@ fn dce_nested(exp: &mut Exp, asserting: &HashSet<String>) {
                 Soac::Scatter { map, .. } => vec![map],
             };
             for l in lams {
-                dce_body(&mut l.body, HashSet::new(), asserting);
+                dce_body(&mut l.body, HashSet::new());
             }
         }
         _ => {}
@@ -142,7 +125,7 @@ fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
 
 /// Drops loop parameters whose final values are unused and on which no
 /// kept parameter, the loop condition or a size depends.
-fn prune_loop_params(stm: &mut Stm, live: &HashSet<VName>, asserting: &HashSet<String>) {
+fn prune_loop_params(stm: &mut Stm, live: &HashSet<VName>) {
     let Exp::Loop { params, form, body } = &mut stm.exp else { return };
     if stm.pat.len() != params.len() || body.result.len() != params.len() {
         return;
@@ -192,7 +175,7 @@ fn prune_loop_params(stm: &mut Stm, live: &HashSet<VName>, asserting: &HashSet<S
     if keep.iter().all(|&k| k) {
         return;
     }
-    for s in body.stms.iter().filter(|s| has_effect(&s.exp, asserting)) {
+    for s in body.stms.iter().filter(|s| has_effect(s)) {
         for v in free_vars_exp(&s.exp) {
             for w in std::iter::once(&v).chain(deps_of_body.get(&v).into_iter().flatten()) {
                 if let Some(&j) = pos.get(w) {

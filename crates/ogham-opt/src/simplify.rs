@@ -47,7 +47,17 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
             }
         }
         match stm.exp {
-            Exp::Assert { cond, .. } if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) => continue,
+            Exp::Assert { cond, .. } if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) => {
+                // A user assertion's certificate is then `true` too.
+                for p in &stm.pat {
+                    known.insert(p.name, SubExp::Const(PrimValue::Bool(true)));
+                }
+                continue;
+            }
+            Exp::Certify { cert, values } if resolve(SubExp::Var(cert)) == SubExp::Const(PrimValue::Bool(true)) => {
+                bind_results(&stm.pat, &values, known);
+                continue;
+            }
             Exp::If { cond, then_body, else_body } if matches!(resolve(cond), SubExp::Const(PrimValue::Bool(_))) => {
                 let taken = if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) { then_body } else { else_body };
                 stms.extend(taken.stms);

@@ -95,6 +95,14 @@ pub fn sample_program() -> Program {
         vec![],
         Exp::Assert { cond: v(pos), message: "n (= ) must be \"positive\"\n".into(), args: vec![(5, v(n))] },
     );
+    // A user assertion: a certificate, and the value it certifies.
+    let cert = b.bind(
+        &mut names,
+        "cert",
+        Type::Prim(PrimType::Bool),
+        Exp::Assert { cond: v(pos), message: "Assertion is false: n > 0".into(), args: vec![] },
+    );
+    b.bind(&mut names, "n_certified", Type::Prim(PrimType::I64), Exp::Certify { cert, values: vec![v(n)] });
     let mut then_b = BodyBuilder::new(Span::new(ogham_syntax::FileId(0), 10, 20));
     then_b.attrs.unsafe_ = true;
     let first =
