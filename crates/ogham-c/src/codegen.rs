@@ -2370,13 +2370,11 @@ impl<'a> Gen<'a> {
             self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
         }
         // Work out how many indices each destination takes: the value's rank says.
+        let ranks = dests.iter().map(|d| self.rank_of(*d)).collect::<Res<Vec<usize>>>()?;
+        let counts = ogham_ir::scatter_layout(&map.ret, ranks).ok_or("C backend: malformed scatter lambda")?;
         let mut layout = Vec::new();
         let mut pos = 0;
-        for d in dests {
-            let r = self.rank_of(*d)?;
-            let n = (0..=r)
-                .find(|n| map.ret.get(pos + n).map(|t| t.rank() == r - n).unwrap_or(false))
-                .ok_or_else(|| "C backend: malformed scatter lambda".to_string())?;
+        for n in counts {
             layout.push((pos, n));
             pos += n + 1;
         }

@@ -53,3 +53,30 @@ fn black_scholes_calls_and_puts_share_one_loop() {
     // normCdf is called on four different values: d1, d2, -d2 and -d1.
     assert_eq!(count(&main.body, &|e| matches!(e, Exp::Apply { .. })), 4, "{prog}");
 }
+
+#[test]
+fn filter_count_and_last_of_scan_build_no_array() {
+    let prog = optimised("filter_count.fut");
+    // No statement of `count` or `total` binds an array, at any depth.
+    let arrays = |b: &Body| {
+        fn go(b: &Body) -> usize {
+            b.stms
+                .iter()
+                .map(|s| {
+                    s.pat.iter().filter(|p| p.ty.rank() > 0).count()
+                        + ogham_ir::visit::bodies(&s.exp).into_iter().map(go).sum::<usize>()
+                        + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| go(&l.body)).sum::<usize>()
+                })
+                .sum()
+        }
+        go(b)
+    };
+    for entry in ["count", "total"] {
+        let f = prog.fun(entry).expect("entry");
+        assert_eq!(arrays(&f.body), 0, "{prog}");
+        assert_eq!(count(&f.body, &|e| matches!(e, Exp::Soac(Soac::Screma { scans, .. }) if scans.is_empty())), 1);
+    }
+    // A scan read at another index stays one.
+    let middle = prog.fun("middle").expect("middle");
+    assert_eq!(count(&middle.body, &|e| matches!(e, Exp::Soac(Soac::Screma { scans, .. }) if !scans.is_empty())), 1);
+}

@@ -407,7 +407,8 @@ impl<'p> Interp<'p> {
     fn scatter(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], dests: &[VName], map: &Lambda) -> Eval<()> {
         let (w, inputs) = self.soac_inputs(w, arrs, map)?;
         let mut targets = self.take_dests(dests)?;
-        let index_counts = scatter_index_counts(&map.ret, &targets);
+        let index_counts = ogham_ir::scatter_layout(&map.ret, targets.iter().map(|t| t.rank()))
+            .ok_or_else(|| Fail::Here("internal error: malformed scatter lambda".to_string()))?;
         let results = &map.body.result;
         let expected: usize = index_counts.iter().map(|k| k + 1).sum();
         if results.len() != expected {
@@ -441,23 +442,4 @@ impl<'p> Interp<'p> {
         let values = targets.into_iter().map(Val::Array).collect();
         self.bind_all(&stm.pat, values)
     }
-}
-
-/// For each scatter destination, how many `i64` indices precede its value in
-/// the lambda's results: the `k` for which the next `k` results are `i64` and
-/// the one after has the destination's rank minus `k`.
-fn scatter_index_counts(ret: &[Type], targets: &[Array]) -> Vec<usize> {
-    let mut pos = 0;
-    let mut out = Vec::with_capacity(targets.len());
-    for target in targets {
-        let rank = target.rank();
-        let fits = |k: usize| {
-            ret.get(pos..pos + k).is_some_and(|ts| ts.iter().all(|t| *t == Type::Prim(PrimType::I64)))
-                && ret.get(pos + k).is_some_and(|t| t.rank() == rank - k)
-        };
-        let k = (0..=rank).rev().find(|&k| fits(k)).unwrap_or(rank);
-        out.push(k);
-        pos += k + 1;
-    }
-    out
 }

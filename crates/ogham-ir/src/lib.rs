@@ -237,8 +237,11 @@ pub enum Soac {
     /// out-of-range indices are ignored. Returns the updated destinations.
     Hist { w: SubExp, arrs: Vec<VName>, ops: Vec<HistOp>, map: Lambda },
     /// `scatter w arrs dests map`: `map` gives, per row, for each destination
-    /// its indices (one `i64` per dimension) then its value; out-of-range
-    /// indices are ignored. Returns the updated destinations (consumed).
+    /// its indices then its value: `k` `i64` indices and a value of the
+    /// destination's shape without its first `k` dimensions (a whole row
+    /// for `k` one less than the rank; see [`scatter_layout`]).
+    /// Out-of-range indices are ignored. Returns the updated destinations
+    /// (consumed).
     Scatter { w: SubExp, arrs: Vec<VName>, dests: Vec<VName>, map: Lambda },
 }
 
@@ -423,6 +426,25 @@ pub enum Exp {
         default: SubExp,
     },
     Soac(Soac),
+}
+
+/// How a scatter's lambda results divide among destinations of the given
+/// ranks: for each, the number `k` of `i64` indices before its value, the
+/// one for which the value's rank is the destination's rank minus `k`
+/// (there is at most one). `None` when the results do not fit.
+pub fn scatter_layout(ret: &[Type], dest_ranks: impl IntoIterator<Item = usize>) -> Option<Vec<usize>> {
+    let mut pos = 0;
+    let mut out = Vec::new();
+    for rank in dest_ranks {
+        let fits = |k: usize| {
+            ret.get(pos..pos + k).is_some_and(|ts| ts.iter().all(|t| *t == Type::Prim(PrimType::I64)))
+                && ret.get(pos + k).is_some_and(|t| t.rank() == rank - k)
+        };
+        let k = (0..=rank).find(|&k| fits(k))?;
+        out.push(k);
+        pos += k + 1;
+    }
+    (pos == ret.len()).then_some(out)
 }
 
 /// The text of an assertion's message with its arguments' values (as

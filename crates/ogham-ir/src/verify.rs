@@ -690,13 +690,21 @@ impl Verifier<'_> {
                 let rows = self.soac_inputs(w, arrs, what);
                 let rows_known = rows.len() == arrs.len();
                 self.lambda(map, rows_known.then_some(&rows[..]), what);
-                let mut expected_ret = Vec::new();
                 let mut results = Vec::new();
                 for &d in dests {
-                    let t = self.array_type(d, what)?;
-                    expected_ret.extend((0..t.rank()).map(|_| Type::Prim(PrimType::I64)));
-                    expected_ret.push(Type::Prim(t.elem()));
-                    results.push(t);
+                    results.push(self.array_type(d, what)?);
+                }
+                let Some(layout) = crate::scatter_layout(&map.ret, results.iter().map(Type::rank)) else {
+                    self.err(format!(
+                        "{what}: the map function's results are not indices and values for destinations of ranks {:?}",
+                        results.iter().map(Type::rank).collect::<Vec<_>>()
+                    ));
+                    return Some(results);
+                };
+                let mut expected_ret = Vec::new();
+                for (t, k) in results.iter().zip(layout) {
+                    expected_ret.extend((0..k).map(|_| Type::Prim(PrimType::I64)));
+                    expected_ret.push(array_or_prim(t.elem(), t.shape()[k..].to_vec()));
                 }
                 self.expect_types(&map.ret, &expected_ret, &format!("the map function of {what}"));
                 Some(results)

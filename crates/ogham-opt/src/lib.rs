@@ -21,13 +21,18 @@
 //!   ones (branches, loop bodies, lambdas).
 //! - [`dce`]: statements whose results are unused, unused results of maps.
 //! - [`fuse`]: producer `map`s merged into the SOACs that consume them.
+//! - [`demand`]: scans read only at their last element become reductions.
+//! - [`licm`]: statements of loops and lambdas that depend on nothing bound
+//!   inside them moved out.
 //!
 //! This crate does no IO: the driver prints and writes what it returns.
 
 pub mod cse;
 pub mod dce;
+pub mod demand;
 pub mod fuse;
 pub mod inline;
+pub mod licm;
 pub mod simplify;
 
 use ogham_ir::Program;
@@ -62,6 +67,16 @@ pub const PASSES: &[Pass] = &[
     Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: cse::cse_program },
     Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: dce::dce_program },
     Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: fuse::fuse_program },
+    Pass {
+        name: "demand",
+        summary: "compute only what uses demand: a scan read only at its last element becomes a reduce",
+        run: demand::demand_program,
+    },
+    Pass {
+        name: "licm",
+        summary: "move statements that depend on nothing bound in a loop or lambda out of it",
+        run: licm::licm_program,
+    },
 ];
 
 /// The pass of the given name.
@@ -70,7 +85,8 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 }
 
 /// The names of the passes every backend runs, in order.
-pub const DEFAULT_PIPELINE: &[&str] = &["inline", "simplify", "cse", "dce", "fuse", "simplify", "cse", "dce"];
+pub const DEFAULT_PIPELINE: &[&str] =
+    &["inline", "simplify", "cse", "dce", "fuse", "licm", "demand", "simplify", "cse", "dce"];
 
 /// The passes every backend runs, in order.
 pub fn default_pipeline() -> Vec<&'static Pass> {

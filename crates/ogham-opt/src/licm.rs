@@ -1,0 +1,241 @@
+//! Loop-invariant code motion: statements of a loop body or a SOAC's lambda
+//! that depend on nothing bound inside it move out, before the loop or
+//! SOAC, so they run once instead of once per iteration or element.
+//!
+//! A statement moves when every variable it uses (operands, sizes in its
+//! types, free variables of nested bodies) is bound outside or by a
+//! statement that moved already, and when moving it cannot change what the
+//! program does:
+//!
+//! - It cannot fail (no checked index, division, assertion, call of a
+//!   function that may fail, `while` loop…), unless the loop or SOAC is
+//!   known to run at least once (a constant positive trip count or width):
+//!   a loop that runs zero times must not report an error its body would
+//!   have reported.
+//! - It consumes nothing, and the arrays it binds are never consumed in
+//!   the body, through any alias, nor (for a loop) returned to the next
+//!   iteration, which could then update them in place: each iteration must
+//!   see a fresh array where it updates one.
+//!
+//! Bodies are processed innermost first, so a statement can move out of
+//! several nested loops and lambdas in one run. Branches of an `if` are
+//! left alone: their statements are not run unconditionally.
+
+use std::collections::{BTreeSet, HashSet};
+
+use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
+use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, LoopForm, PrimValue, Program, Soac, Stm, SubExp, VName};
+
+use crate::fuse::may_consume;
+
+/// Moves loop-invariant statements out of every loop and lambda of the program.
+pub fn licm_program(prog: &mut Program) {
+    let failing = failing_functions(prog);
+    for f in &mut prog.funs {
+        licm_body(&mut f.body, &failing);
+    }
+}
+
+/// The functions whose calls may fail or not terminate: those with a
+/// statement that may, those calling one, and the recursive ones.
+fn failing_functions(prog: &Program) -> HashSet<String> {
+    let mut out: HashSet<String> = HashSet::new();
+    // Recursion: a function that reaches itself through calls.
+    let calls = |f: &ogham_ir::FunDef| {
+        let mut names = BTreeSet::new();
+        collect_calls(&f.body, &mut names);
+        names
+    };
+    let graph: Vec<(String, BTreeSet<String>)> = prog.funs.iter().map(|f| (f.name.clone(), calls(f))).collect();
+    for (name, _) in &graph {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut work: Vec<&str> = graph
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| c.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        while let Some(g) = work.pop() {
+            if g == name {
+                out.insert(name.clone());
+                break;
+            }
+            if seen.insert(g) {
+                if let Some((_, c)) = graph.iter().find(|(n, _)| n == g) {
+                    work.extend(c.iter().map(String::as_str));
+                }
+            }
+        }
+    }
+    loop {
+        let before = out.len();
+        for f in &prog.funs {
+            if !out.contains(&f.name) && f.body.stms.iter().any(|s| may_fail(s, &out)) {
+                out.insert(f.name.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+fn collect_calls(body: &Body, out: &mut BTreeSet<String>) {
+    for s in &body.stms {
+        if let Exp::Apply { func, .. } = &s.exp {
+            out.insert(func.clone());
+        }
+        bodies(&s.exp).into_iter().for_each(|b| collect_calls(b, out));
+        lambdas(&s.exp).into_iter().for_each(|l| collect_calls(&l.body, out));
+    }
+}
+
+/// Whether running the statement may fail (or not terminate).
+fn may_fail(stm: &Stm, failing: &HashSet<String>) -> bool {
+    let checked = |slice: &[DimIndex]| !stm.attrs.unsafe_ && !slice.is_empty();
+    let here = match &stm.exp {
+        Exp::Assert { .. } => true,
+        Exp::Index { slice, .. } | Exp::Update { slice, .. } => checked(slice),
+        Exp::BinOp(op, t, _, b) => {
+            let nonzero = matches!(b, SubExp::Const(c) if !is_zero(c));
+            let nonneg = matches!(b, SubExp::Const(c) if !is_negative(c));
+            (t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem) && !nonzero)
+                || (t.is_signed_int() && *op == BinOp::Pow && !nonneg)
+        }
+        Exp::Apply { func, .. } => failing.contains(func),
+        Exp::Loop { form: LoopForm::While { .. }, .. } => true,
+        // Shapes are checked at run time.
+        Exp::Reshape { .. } | Exp::Concat { .. } | Exp::ArrayLit { .. } => true,
+        _ => false,
+    };
+    here || bodies(&stm.exp).into_iter().any(|b| b.stms.iter().any(|s| may_fail(s, failing)))
+        || lambdas(&stm.exp).into_iter().any(|l| l.body.stms.iter().any(|s| may_fail(s, failing)))
+}
+
+fn is_zero(c: &PrimValue) -> bool {
+    c.as_i64() == 0
+}
+
+fn is_negative(c: &PrimValue) -> bool {
+    c.as_i64() < 0
+}
+
+/// Processes the loops and lambdas of `body` (innermost first), putting
+/// what moves out of each before its statement.
+fn licm_body(body: &mut Body, failing: &HashSet<String>) {
+    let mut stms = Vec::with_capacity(body.stms.len());
+    for mut stm in std::mem::take(&mut body.stms) {
+        match &mut stm.exp {
+            Exp::If { then_body, else_body, .. } => {
+                licm_body(then_body, failing);
+                licm_body(else_body, failing);
+            }
+            Exp::Loop { params, form, body: inner } => {
+                licm_body(inner, failing);
+                let mut bound: HashSet<VName> = params.iter().map(|(p, _)| p.name).collect();
+                let runs = match form {
+                    LoopForm::For { i, bound: n } => {
+                        bound.insert(*i);
+                        positive(n)
+                    }
+                    LoopForm::While { .. } => false,
+                };
+                stms.extend(hoist(inner, bound, runs, true, failing));
+            }
+            Exp::Soac(soac) => {
+                let (w, lams): (SubExp, Vec<&mut Lambda>) = match soac {
+                    Soac::Screma { w, scans, reduces, map, .. } => {
+                        let mut v: Vec<_> = scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect();
+                        v.push(map);
+                        (*w, v)
+                    }
+                    Soac::Hist { w, ops, map, .. } => {
+                        let mut v: Vec<_> = ops.iter_mut().map(|o| &mut o.op.lambda).collect();
+                        v.push(map);
+                        (*w, v)
+                    }
+                    Soac::Scatter { w, map, .. } => (*w, vec![map]),
+                };
+                // An operator may run fewer times than the map (never, on
+                // one element), so only the map counts on the width.
+                let n = lams.len();
+                for (k, lam) in lams.into_iter().enumerate() {
+                    licm_body(&mut lam.body, failing);
+                    let bound = lam.params.iter().map(|p| p.name).collect();
+                    let runs = k + 1 == n && positive(&w);
+                    stms.extend(hoist(&mut lam.body, bound, runs, false, failing));
+                }
+            }
+            _ => {}
+        }
+        stms.push(stm);
+    }
+    body.stms = stms;
+}
+
+fn positive(n: &SubExp) -> bool {
+    matches!(n, SubExp::Const(c) if c.as_i64() > 0)
+}
+
+/// Takes the invariant statements out of `body`, whose own binders (loop
+/// parameters, index, lambda parameters) are `bound`. `runs` says the body
+/// surely runs at least once; `is_loop` that its results feed the next
+/// iteration.
+fn hoist(body: &mut Body, mut bound: HashSet<VName>, runs: bool, is_loop: bool, failing: &HashSet<String>) -> Vec<Stm> {
+    let consumed: BTreeSet<VName> = body.stms.iter().flat_map(|s| may_consume(&s.exp)).collect();
+    let mut out = Vec::new();
+    let mut kept = Vec::with_capacity(body.stms.len());
+    let stms = std::mem::take(&mut body.stms);
+    for (k, stm) in stms.iter().enumerate() {
+        let mut uses = free_vars_exp(&stm.exp);
+        uses.extend(stm.pat.iter().flat_map(|p| type_vars(&p.ty)));
+        let invariant = uses.iter().all(|v| !bound.contains(v));
+        let movable = invariant
+            && !stm.pat.is_empty()
+            && (runs || !may_fail(stm, failing))
+            && may_consume(&stm.exp).is_empty()
+            && stm
+                .pat
+                .iter()
+                .filter(|p| p.ty.rank() > 0)
+                .all(|p| !aliases_consumed_or_returned(p.name, &stms[k + 1..], &body.result, &consumed, is_loop));
+        if movable {
+            out.push(stm.clone());
+        } else {
+            bound.extend(stm.pat.iter().map(|p| p.name));
+            kept.push(stm.clone());
+        }
+    }
+    body.stms = kept;
+    out
+}
+
+/// Whether the array `v`, or a view of it made by a later statement, is
+/// consumed in the body or (for a loop) returned to the next iteration.
+fn aliases_consumed_or_returned(
+    v: VName,
+    later: &[Stm],
+    result: &[SubExp],
+    consumed: &BTreeSet<VName>,
+    is_loop: bool,
+) -> bool {
+    let mut aliases: HashSet<VName> = HashSet::from([v]);
+    for s in later {
+        let source = match &s.exp {
+            Exp::SubExp(SubExp::Var(a)) | Exp::Reshape { array: a, .. } | Exp::Rearrange { array: a, .. } => Some(*a),
+            Exp::Index { array, slice, .. } if s.pat.iter().any(|p| p.ty.rank() > 0) && !slice.is_empty() => {
+                Some(*array)
+            }
+            _ => None,
+        };
+        let certified = matches!(&s.exp, Exp::Certify { values, .. }
+            if values.iter().any(|x| matches!(x, SubExp::Var(a) if aliases.contains(a))));
+        // Branches and loops may return (a view of) the array itself.
+        let through = matches!(&s.exp, Exp::If { .. } | Exp::Loop { .. })
+            && free_vars_exp(&s.exp).iter().any(|a| aliases.contains(a));
+        if source.is_some_and(|a| aliases.contains(&a)) || certified || through {
+            aliases.extend(s.pat.iter().filter(|p| p.ty.rank() > 0).map(|p| p.name));
+        }
+    }
+    aliases.iter().any(|a| consumed.contains(a))
+        || (is_loop && result.iter().any(|r| matches!(r, SubExp::Var(a) if aliases.contains(a))))
+}
