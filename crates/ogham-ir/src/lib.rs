@@ -13,8 +13,30 @@
 //!   pattern, earlier than the arrays that use them.
 //! - The second-order array combinators (SOACs) are IR constructs with their
 //!   lambdas inline; there are no function values.
-//! - A variable that is consumed (the array of an [`Exp::Update`], a loop's
-//!   consumed initial value, a consumed function argument) is not used after.
+//! - A variable that is consumed (the array of an [`Exp::Update`], the
+//!   destinations of a scatter or histogram, a loop's consumed initial
+//!   value, a consumed function argument) is not used after, and neither is
+//!   any value that may share its memory: backends update consumed arrays
+//!   in place (the C backend does), so such a use would see the update,
+//!   which the language's value semantics (the interpreter's) does not.
+//!
+//! Aliasing (see [`alias`] for the exact rules): a *view* shares its
+//! source's memory: a slice ([`Exp::Index`] with an array result),
+//! [`Exp::Reshape`], [`Exp::Rearrange`], a plain copy `let y = x`, a
+//! [`Exp::Certify`] of an array, and the results of `if`s, loops and calls
+//! that may be (views of) arrays from outside them. Consuming a view
+//! consumes its source, and consuming an array consumes every view of it:
+//! once either is consumed, neither may be used (the view of a consumed
+//! array shows the update in place in one backend and not in another).
+//! The only exception is writing a slice back where it came from: `let v =
+//! a[s]`, in-place updates of `v`, then `a with [s] = v'` (how nested
+//! updates `a with [i].f[j] = x` are lowered). A loop consumes the initial
+//! values of the parameters its body consumes; a loop body or lambda may
+//! consume only its own parameters (a map lambda's row parameter: a row of
+//! the input) and what it binds; a function consumes the parameters its
+//! body consumes (Futhark's `*` parameters), and a call consumes their
+//! arguments. [`Exp::Copy`] and every other array-producing expression
+//! give fresh arrays.
 //!
 //! Run-time checks: `Index`/`Update` check bounds (unless the statement's
 //! attributes say `unsafe`), integer division checks for zero, and explicit
@@ -23,6 +45,7 @@
 //! certifies are used, see [`Exp::Certify`]). Every statement carries the source span reported when
 //! one of its checks fails.
 
+pub mod alias;
 pub mod builder;
 pub mod parse;
 pub mod print;

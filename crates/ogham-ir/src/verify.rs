@@ -5,9 +5,23 @@
 //! a pattern's sizes may be used by later names of the same pattern);
 //! operand types of every operation; shapes are `i64` operands in scope;
 //! results match patterns and return types in count, element type and rank;
-//! SOAC operands and lambdas agree with each other; no variable is used
-//! after being consumed in the same body; entry point parts are in range,
-//! only inputs have names, and names are not empty.
+//! SOAC operands and lambdas agree with each other; entry point parts are
+//! in range, only inputs have names, and names are not empty.
+//!
+//! Consumption and aliasing (rules in [`crate::alias`]): no variable is used
+//! (in a later statement, a nested body or lambda, or as a result) after it,
+//! or a variable that may share its memory, is consumed — in the same body,
+//! in an enclosing one, or by an enclosing statement (an `if` consumes what
+//! either branch consumes; the other branch does not see it). No statement
+//! consumes an array and also uses one that may share its memory (an
+//! update's value, a SOAC's other inputs, neutral elements and the arrays
+//! its lambdas read, another argument of a call, another loop initial
+//! value); the one exception is a slice written back where it came from
+//! (`Verifier::write_back`). A loop body or lambda consumes only its own
+//! parameters and what it binds; a loop body does not read arrays sharing
+//! memory with the initial values the loop consumes, and gives a parameter
+//! it consumes only fresh arrays or other parameters; an operator consumes
+//! nothing. Messages name the variable used and the one consumed.
 //!
 //! Dimensions are compared leniently: two constants must be equal, anything
 //! else is accepted, because sizes may be existential or merely equal at run
@@ -17,7 +31,8 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use crate::visit::{consumed_deep, free_vars_exp, type_vars};
+use crate::alias::{summaries, FunSummary, Names, Problem, Walker};
+use crate::visit::{for_each_operand, type_vars};
 use crate::{
     BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator, Param, PrimType,
     Program, Soac, Stm, SubExp, Type, UnOp, VName,
@@ -45,6 +60,12 @@ pub fn verify(prog: &Program) -> Result<(), Vec<VerifyError>> {
         bound: HashSet::new(),
         scope: HashMap::new(),
         scope_log: Vec::new(),
+        sums: summaries(prog),
+        aliases: HashMap::new(),
+        pending: HashMap::new(),
+        consumed: HashMap::new(),
+        views: HashMap::new(),
+        updated_from: HashMap::new(),
     };
     let mut seen_funs = HashSet::new();
     for f in &prog.funs {
@@ -97,6 +118,26 @@ struct Verifier<'a> {
     scope: HashMap<VName, Type>,
     /// Variables in the order they entered scope, so a body can drop its own at its end.
     scope_log: Vec<VName>,
+    /// What every function consumes and returns (see [`crate::alias`]).
+    sums: HashMap<String, FunSummary>,
+    /// Every array in scope, with the variables whose memory it may share.
+    aliases: HashMap<VName, Names>,
+    /// The aliases of variables about to be bound (patterns, loop and lambda parameters).
+    pending: HashMap<VName, Names>,
+    /// The variables in scope that are consumed: each with how.
+    consumed: HashMap<VName, Consumed>,
+    /// The slices in scope (`let v = a[s]`, an array): `v` to `(a, s)`.
+    views: HashMap<VName, (VName, Vec<DimIndex>)>,
+    /// The results of updates in scope (`let u = x with [...] = …`): `u` to `x`.
+    updated_from: HashMap<VName, VName>,
+}
+
+/// How a variable was consumed: `var` (the variable itself, or one whose
+/// memory it may share) was consumed by `by` (a statement's description).
+#[derive(Clone)]
+struct Consumed {
+    var: VName,
+    by: String,
 }
 
 impl Verifier<'_> {
@@ -123,6 +164,10 @@ impl Verifier<'_> {
     fn restore(&mut self, mark: usize) {
         for v in self.scope_log.drain(mark..) {
             self.scope.remove(&v);
+            self.aliases.remove(&v);
+            self.consumed.remove(&v);
+            self.views.remove(&v);
+            self.updated_from.remove(&v);
         }
     }
 
@@ -137,6 +182,10 @@ impl Verifier<'_> {
         }
         self.scope.insert(p.name, p.ty.clone());
         self.scope_log.push(p.name);
+        let aliases = self.pending.remove(&p.name).unwrap_or_default();
+        if p.ty.rank() > 0 {
+            self.aliases.insert(p.name, aliases);
+        }
     }
 
     fn bind_index(&mut self, i: VName) {
@@ -303,27 +352,13 @@ impl Verifier<'_> {
     /// Checks a body whose results must agree with `expected`; its bindings leave scope at its end.
     fn body(&mut self, body: &Body, expected: &[Type], what: &str) {
         let mark = self.mark();
-        let mut consumed: HashSet<VName> = HashSet::new();
         for stm in &body.stms {
-            let mut uses = free_vars_exp(&stm.exp);
-            uses.extend(stm.pat.iter().flat_map(|p| type_vars(&p.ty)));
-            for v in uses {
-                if consumed.contains(&v) {
-                    let what = self.stm_description(stm);
-                    self.err(format!("{} is used in {what} after being consumed", self.name(v)));
-                }
-            }
             self.stm(stm);
-            let newly: Vec<VName> =
-                consumed_deep(&stm.exp).into_iter().filter(|v| self.scope.contains_key(v)).collect();
-            consumed.extend(newly);
         }
         let mut result_types = Vec::new();
         for r in &body.result {
             if let Some(v) = r.as_var() {
-                if consumed.contains(&v) {
-                    self.err(format!("{} is returned after being consumed", self.name(v)));
-                }
+                self.check_not_consumed(v, "is returned");
             }
             match self.type_of(r, &format!("the result of {what}")) {
                 Some(t) => result_types.push(t),
@@ -337,6 +372,22 @@ impl Verifier<'_> {
         self.restore(mark);
     }
 
+    /// Reports a use (`how`: "is used in …") of `v` if it is consumed.
+    fn check_not_consumed(&mut self, v: VName, how: &str) {
+        let Some(c) = self.consumed.get(&v) else { return };
+        let message = if c.var == v {
+            format!("{} {how} after being consumed by {}", self.name(v), c.by)
+        } else {
+            format!(
+                "{} {how} after being consumed: it may share memory with {}, which {} consumes",
+                self.name(v),
+                self.name(c.var),
+                c.by
+            )
+        };
+        self.err(message);
+    }
+
     /// How messages refer to a statement: by the first name it binds.
     fn stm_description(&self, stm: &Stm) -> String {
         match stm.pat.first() {
@@ -347,12 +398,120 @@ impl Verifier<'_> {
 
     fn stm(&mut self, stm: &Stm) {
         let what = self.stm_description(stm);
+        let eff = Walker::new(&self.sums, &self.aliases).stm(stm);
+        // The operands written in the statement; those of nested statements
+        // are checked there.
+        let write_back = self.write_back(&stm.exp);
+        let mut uses = Vec::new();
+        for_each_operand(&stm.exp, &mut |se| uses.extend(se.as_var()));
+        uses.extend(stm.pat.iter().flat_map(|p| type_vars(&p.ty)));
+        if let (true, Exp::Update { array, .. }) = (write_back, &stm.exp) {
+            uses.retain(|v| v != array);
+        }
+        for v in uses {
+            self.check_not_consumed(v, &format!("is used in {what}"));
+        }
+        // Nested bodies see the consumptions before the statement and their
+        // own; the statement's effect on what is outside it is applied below.
+        let nested = !crate::visit::bodies(&stm.exp).is_empty() || matches!(stm.exp, Exp::Soac(_));
+        let saved = if nested { Some(self.consumed.clone()) } else { None };
+        self.pending.extend(eff.params);
         let pat_types: Vec<Type> = stm.pat.iter().map(|p| p.ty.clone()).collect();
         if let Some(types) = self.exp(&stm.exp, &pat_types, &what) {
             self.expect_types(&pat_types, &types, &format!("the pattern of {what}"));
         }
+        if let Some(saved) = saved {
+            self.consumed = saved;
+        }
+        for problem in eff.problems {
+            let message = match problem {
+                Problem::Overlap { .. } if write_back => continue,
+                Problem::Overlap { consumed, used } if consumed == used => {
+                    format!("{what} consumes {} and also uses it", self.name(consumed))
+                }
+                Problem::Overlap { consumed, used } => format!(
+                    "{what} consumes {} and also uses {}, which may share memory with it",
+                    self.name(consumed),
+                    self.name(used)
+                ),
+                Problem::LoopUses { consumed, used } => format!(
+                    "the loop of {what} consumes {} (a parameter's initial value), but its body uses {}, which may share memory with it",
+                    self.name(consumed),
+                    self.name(used)
+                ),
+                Problem::FreeConsumed { var, inside } => format!(
+                    "a {inside} in {what} consumes {}, which is bound outside it (the next iteration would use it consumed)",
+                    self.name(var)
+                ),
+                Problem::ConsumedParamGets { param, var } => format!(
+                    "the loop body of {what} consumes its parameter {}, but gives it the value of {}, bound outside the loop, for the next iteration",
+                    self.name(param),
+                    self.name(var)
+                ),
+                Problem::OperatorConsumes { param } => {
+                    format!("an operator in {what} consumes its parameter {}", self.name(param))
+                }
+            };
+            self.err(message);
+        }
+        for (var, set) in eff.consumed {
+            self.consume(var, &set, &what);
+        }
+        for (p, aliases) in stm.pat.iter().zip(eff.results) {
+            self.pending.insert(p.name, aliases);
+        }
+        match (&stm.exp, stm.pat.first()) {
+            (Exp::Index { array, slice }, Some(p)) if p.ty.rank() > 0 => {
+                self.views.insert(p.name, (*array, slice.clone()));
+            }
+            (Exp::Update { array, .. }, Some(p)) => {
+                self.updated_from.insert(p.name, *array);
+            }
+            _ => {}
+        }
         for p in &stm.pat {
             self.bind(p, "pattern");
+        }
+    }
+
+    /// Whether `exp` writes a slice of an array back where it came from:
+    /// `a with [s] = u`, where `u` is the slice `v = a[s]` itself or the
+    /// result of in-place updates of it. This is how a nested update
+    /// `a with [i].f[j] = x` is lowered: the slice is updated in place,
+    /// which consumes `a` (the slice's memory is `a`'s), and then written
+    /// back, which copies it onto itself. Such an update may use `a` when
+    /// the only consumption of `a` was through `v` (or a slice of `v`),
+    /// and its value may share memory with `a`.
+    fn write_back(&self, exp: &Exp) -> bool {
+        let Exp::Update { array, slice, value: SubExp::Var(u) } = exp else { return false };
+        let mut root = *u;
+        while let Some(&x) = self.updated_from.get(&root) {
+            root = x;
+        }
+        if self.views.get(&root) != Some(&(*array, slice.clone())) {
+            return false;
+        }
+        let Some(c) = self.consumed.get(array) else { return true };
+        // `c.var` must be `root` or a slice of it (at any depth).
+        let mut at = c.var;
+        loop {
+            if at == root {
+                return true;
+            }
+            match self.views.get(&at) {
+                Some((parent, _)) => at = *parent,
+                None => return false,
+            }
+        }
+    }
+
+    /// Marks `var` consumed by the statement `by`, and with it every array
+    /// in scope that may share its memory (`set`: `var` and its aliases).
+    fn consume(&mut self, var: VName, set: &Names, by: &str) {
+        let hit: Vec<VName> =
+            self.aliases.iter().filter(|(u, a)| set.contains(u) || !a.is_disjoint(set)).map(|(u, _)| *u).collect();
+        for u in hit {
+            self.consumed.entry(u).or_insert_with(|| Consumed { var, by: by.to_string() });
         }
     }
 
@@ -431,7 +590,10 @@ impl Verifier<'_> {
             }
             Exp::If { cond, then_body, else_body } => {
                 self.expect_prim(cond, PrimType::Bool, &format!("the condition of {what}"));
+                // Only one branch runs: the other does not see its consumptions.
+                let saved = self.consumed.clone();
                 self.body(then_body, pat_types, &format!("the `then` branch of {what}"));
+                self.consumed = saved;
                 self.body(else_body, pat_types, &format!("the `else` branch of {what}"));
                 Some(pat_types.to_vec())
             }
