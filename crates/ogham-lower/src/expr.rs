@@ -125,8 +125,11 @@ impl<'a> Lowerer<'a> {
                 self.expr(b, &scope, body)
             }
             ExprKind::Update { array, index, value } => {
-                let arr = self.expr(b, sc, array)?;
+                // The value first, as Futhark does: in `(xs with [1] = xs[0])
+                // with [1] = xs[1]`, `xs[1]` is read before the inner update
+                // consumes `xs`.
                 let v = self.expr(b, sc, value)?;
+                let arr = self.expr(b, sc, array)?;
                 self.update(b, sc, arr, index, v, e.span)
             }
             ExprKind::RecordUpdate { record, fields, value } => {

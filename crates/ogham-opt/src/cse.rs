@@ -23,13 +23,32 @@ use ogham_ir::{Body, Exp, NameTable, Program, Soac, Stm, SubExp, VName};
 
 /// Eliminates common subexpressions in every function of the program.
 pub fn cse_program(prog: &mut Program) {
+    // Sharing arrays is checked against the alias verifier: the consumed
+    // set below does not follow aliases (an array returned by an `if` and
+    // updated after it), so when sharing an array made the program consume
+    // memory that is used later, CSE runs again sharing only scalars.
+    let before = prog.clone();
+    cse_with(prog, true);
+    if ogham_ir::verify::verify(prog).is_err() {
+        *prog = before;
+        cse_with(prog, false);
+    }
+}
+
+fn cse_with(prog: &mut Program, arrays: bool) {
     for f in &mut prog.funs {
         let mut consumed = BTreeSet::new();
         for stm in &f.body.stms {
             consumed.extend(crate::fuse::may_consume(&stm.exp));
         }
-        let mut cx =
-            Cse { names: &prog.names, consumed, table: HashMap::new(), log: Vec::new(), rename: HashMap::new() };
+        let mut cx = Cse {
+            names: &prog.names,
+            arrays,
+            consumed,
+            table: HashMap::new(),
+            log: Vec::new(),
+            rename: HashMap::new(),
+        };
         let mut body = std::mem::take(&mut f.body);
         cx.body(&mut body);
         f.body = body;
@@ -38,6 +57,8 @@ pub fn cse_program(prog: &mut Program) {
 
 struct Cse<'a> {
     names: &'a NameTable,
+    /// Whether expressions with array results may be shared.
+    arrays: bool,
     /// Every variable that may be consumed in the function.
     consumed: BTreeSet<VName>,
     /// Available expressions: the printed expression and attributes, to the variables that hold its value.
@@ -144,7 +165,7 @@ impl Cse<'_> {
         if !shareable || stm.pat.is_empty() {
             return None;
         }
-        if arrays && stm.pat.iter().any(|p| self.consumed.contains(&p.name)) {
+        if arrays && (!self.arrays || stm.pat.iter().any(|p| self.consumed.contains(&p.name))) {
             return None;
         }
         let mut key = ogham_ir::print::exp(&stm.exp, self.names);
