@@ -13,7 +13,10 @@
 //! concatenations, literals, SOACs without destinations). An expression with
 //! an array result is shared only when neither its variables nor those of
 //! the earlier one may be consumed anywhere in the function (an in-place
-//! update of one copy must not be seen through the other). Assertions,
+//! update of one copy must not be seen through the other), and only if the
+//! program still passes the alias verifier afterwards (the consumed set
+//! does not follow aliases through branches and loops; when it fails, CSE
+//! runs again sharing scalars only). Assertions,
 //! updates, scratch arrays, copies, calls and loops are never shared.
 
 use std::collections::{BTreeSet, HashMap};
