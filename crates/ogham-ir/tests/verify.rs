@@ -190,7 +190,7 @@ fn soacs() {
             "[5i64]f32",
             "  let (d_3: [5i64]f32) = scatter(n_0, is_1, dests [d_2], \\(i_4: i64) : (i64) {\n      in (i_4)\n    })\n  in (d_3)",
         ),
-        &["map function", "1 values where 2"],
+        &["map function", "not indices and values for destinations of ranks [1]"],
     );
 }
 
