@@ -128,6 +128,23 @@ pub fn lambdas(exp: &Exp) -> Vec<&Lambda> {
     }
 }
 
+/// Every lambda of a SOAC, mutably: its operators' first, then the map function (last).
+pub fn soac_lambdas_mut(soac: &mut Soac) -> Vec<&mut Lambda> {
+    match soac {
+        Soac::Screma { scans, reduces, map, .. } => {
+            let mut v: Vec<_> = scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect();
+            v.push(map);
+            v
+        }
+        Soac::Hist { ops, map, .. } => {
+            let mut v: Vec<_> = ops.iter_mut().map(|o| &mut o.op.lambda).collect();
+            v.push(map);
+            v
+        }
+        Soac::Scatter { map, .. } => vec![map],
+    }
+}
+
 /// The bodies written directly in `exp` (branches, loop bodies; not lambda bodies).
 pub fn bodies(exp: &Exp) -> Vec<&Body> {
     match exp {

@@ -85,19 +85,7 @@ fn dce_nested(exp: &mut Exp) {
             dce_body(body, inner);
         }
         Exp::Soac(soac) => {
-            let lams: Vec<&mut ogham_ir::Lambda> = match soac {
-                Soac::Screma { scans, reduces, map, .. } => {
-                    let mut v: Vec<_> = scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect();
-                    v.push(map);
-                    v
-                }
-                Soac::Hist { ops, map, .. } => {
-                    let mut v: Vec<_> = ops.iter_mut().map(|o| &mut o.op.lambda).collect();
-                    v.push(map);
-                    v
-                }
-                Soac::Scatter { map, .. } => vec![map],
-            };
+            let lams = ogham_ir::visit::soac_lambdas_mut(soac);
             for l in lams {
                 dce_body(&mut l.body, HashSet::new());
             }

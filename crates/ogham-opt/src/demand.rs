@@ -21,8 +21,8 @@ use std::collections::HashMap;
 
 use ogham_ir::visit::count_uses;
 use ogham_ir::{
-    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Stm,
-    SubExp, Type, VName,
+    BinOp, Body, CmpOp, DimIndex, Exp, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Stm, SubExp,
+    Type, VName,
 };
 
 /// Turns scans read only at their last element into reductions, in every function.
@@ -100,7 +100,7 @@ fn rewrite_scans(body: &mut Body, last_only: &dyn Fn(VName, SubExp) -> bool, red
             }
             Exp::Loop { body, .. } => rewrite_scans(body, last_only, reduced),
             Exp::Soac(soac) => {
-                for l in soac_lambdas(soac) {
+                for l in ogham_ir::visit::soac_lambdas_mut(soac) {
                     rewrite_scans(&mut l.body, last_only, reduced);
                 }
                 scan_to_reduce(s, last_only, reduced);
@@ -207,7 +207,7 @@ fn replace_reads(body: &mut Body, reduced: &HashMap<VName, SubExp>, names: &mut 
             }
             Exp::Loop { body, .. } => replace_reads(body, reduced, names),
             Exp::Soac(soac) => {
-                for l in soac_lambdas(soac) {
+                for l in ogham_ir::visit::soac_lambdas_mut(soac) {
                     replace_reads(&mut l.body, reduced, names);
                 }
             }
@@ -216,21 +216,4 @@ fn replace_reads(body: &mut Body, reduced: &HashMap<VName, SubExp>, names: &mut 
         stms.push(s);
     }
     body.stms = stms;
-}
-
-/// Every lambda of a SOAC: operators first, then the map function.
-fn soac_lambdas(soac: &mut Soac) -> Vec<&mut Lambda> {
-    match soac {
-        Soac::Screma { scans, reduces, map, .. } => {
-            let mut v: Vec<_> = scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect();
-            v.push(map);
-            v
-        }
-        Soac::Hist { ops, map, .. } => {
-            let mut v: Vec<_> = ops.iter_mut().map(|o| &mut o.op.lambda).collect();
-            v.push(map);
-            v
-        }
-        Soac::Scatter { map, .. } => vec![map],
-    }
 }

@@ -24,7 +24,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
-use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, LoopForm, PrimValue, Program, Soac, Stm, SubExp, VName};
+use ogham_ir::{BinOp, Body, DimIndex, Exp, LoopForm, PrimValue, Program, Soac, Stm, SubExp, VName};
 
 use crate::fuse::may_consume;
 
@@ -142,19 +142,10 @@ fn licm_body(body: &mut Body, failing: &HashSet<String>) {
                 stms.extend(hoist(inner, bound, runs, true, failing));
             }
             Exp::Soac(soac) => {
-                let (w, lams): (SubExp, Vec<&mut Lambda>) = match soac {
-                    Soac::Screma { w, scans, reduces, map, .. } => {
-                        let mut v: Vec<_> = scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect();
-                        v.push(map);
-                        (*w, v)
-                    }
-                    Soac::Hist { w, ops, map, .. } => {
-                        let mut v: Vec<_> = ops.iter_mut().map(|o| &mut o.op.lambda).collect();
-                        v.push(map);
-                        (*w, v)
-                    }
-                    Soac::Scatter { w, map, .. } => (*w, vec![map]),
+                let w = match soac {
+                    Soac::Screma { w, .. } | Soac::Hist { w, .. } | Soac::Scatter { w, .. } => *w,
                 };
+                let lams = ogham_ir::visit::soac_lambdas_mut(soac);
                 // An operator may run fewer times than the map (never, on
                 // one element), so only the map counts on the width.
                 let n = lams.len();
