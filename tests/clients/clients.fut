@@ -45,3 +45,8 @@ entry square (side: f64) : shape = if side < 0 then #poly [] else #rect side sid
 
 -- A tuning parameter (#[param]), set through the server and the C API.
 entry tuned (x: i64) : i64 = #[param(block)] x
+
+-- A program constant: computed once, when the context is created.
+def halves : [4]f64 = map (\i -> f64.i64 i * 0.5) (iota 4)
+
+entry half (i: i64) : f64 = halves[i]

@@ -10,6 +10,9 @@ fut = Futhark(_clients)
 xs = np.array([1.5, 2.25, -0.75], dtype=np.float32)
 assert fut.sum_f32(xs) == np.float32(3.0)
 
+# A program constant, computed when the context was created, used twice.
+assert fut.half(3) == 1.5 and fut.half(1) == 0.5
+
 m = np.arange(6, dtype=np.float64).reshape(2, 3)
 r = fut.from_futhark(fut.scale(2.0, m))
 assert r.shape == (2, 3) and np.array_equal(r, m * 2), r

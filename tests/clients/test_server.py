@@ -71,6 +71,18 @@ with futhark_server.Server(exe, *sys.argv[2:]) as s:
     s.cmd_call("get", "good", "is", "one")
     assert s.get_value("good") == 2
 
+    # A program constant, computed when the server started: a failed call
+    # that used it leaves it intact for the next one.
+    s.put_value("nine", np.int64(9))
+    try:
+        s.cmd_call("half", "h9", "nine")
+        raise AssertionError("expected a failure")
+    except futhark_server.Failure as e:
+        assert "out of bounds" in str(e).lower() or "index" in str(e).lower(), str(e)
+    s.put_value("three", np.int64(3))
+    s.cmd_call("half", "h3", "three")
+    assert s.get_value("h3") == 1.5
+
     # Cheap commands of the protocol.
     assert s.cmd_tuning_params("stats") == []
     # A tuning parameter: its default until it is set.

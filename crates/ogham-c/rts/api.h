@@ -175,9 +175,16 @@ static inline int og_api_call(og_ctx *ctx, const og_entry *e, og_value **outs, o
     if (held != NULL)
       for (int i = 0; i < e->n_in; i++) k = og_api_collect(ins[i], held, k, nheld);
   }
+  if (ctx->consts == NULL) {
+    /* The context's creation failed: its error is still there. */
+    if (ctx->error == NULL) og_fail(ctx, NULL, "The program's constants could not be computed.");
+    if (held != local) free(held);
+    return 1;
+  }
   og_call_begin(ctx);
   int err = e->call(ctx, outs, ins);
   og_call_end(ctx, err != 0);
+  if (err) og_consts_restore(ctx);
   if (err) {
     /* Most failures leave outs NULL; one that runs out of memory while
      * building several outputs leaves the earlier ones. Their blocks are

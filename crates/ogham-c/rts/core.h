@@ -93,6 +93,9 @@ typedef struct og_ctx {
    * a parameter's value is used where it is set, else its default. */
   int64_t tuning[OG_NUM_TUNING_PARAMS + 1];
   bool tuning_set[OG_NUM_TUNING_PARAMS + 1];
+  /* The program's constants (the generated struct og_consts), computed
+   * when the context is created; NULL until then, or if that failed. */
+  void *consts;
 #if OG_MULTICORE
   pthread_mutex_t lock;    /* guards error, the byte counters and the list of live blocks */
 #endif

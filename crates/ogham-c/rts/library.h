@@ -58,11 +58,14 @@ static inline struct futhark_context *og_lib_context_new(const struct futhark_co
 #else
   (void)cfg;
 #endif
+  /* A failure is left for futhark_context_get_error; calls then fail. */
+  og_consts_init(c);
   return ctx;
 }
 
 static inline void og_lib_context_free(struct futhark_context *ctx) {
   if (ctx == NULL) return;
+  og_consts_free(&ctx->og);
 #if OG_MULTICORE
   og_pool_stop(&ctx->og);
 #endif

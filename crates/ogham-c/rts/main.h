@@ -22,6 +22,7 @@ static inline void og_ctx_init(og_ctx *ctx, int threads) {
 }
 
 static inline void og_ctx_free(og_ctx *ctx) {
+  og_consts_free(ctx);
 #if OG_MULTICORE
   og_pool_stop(ctx);
 #endif
@@ -595,6 +596,15 @@ int main(int argc, char **argv) {
     }
   }
   free(tuning_args);
+  /* As Futhark's programs do, the constants are computed at start-up, and
+   * a failure there is reported and ends the program. */
+  if (og_consts_init(&ctx)) {
+    char *msg = og_take_error(&ctx);
+    fprintf(stderr, "Error: %s", msg ? msg : "unknown error\n");
+    free(msg);
+    og_ctx_free(&ctx);
+    return 1;
+  }
   if (server) {
     int rc = og_server(&ctx);
     og_ctx_free(&ctx);

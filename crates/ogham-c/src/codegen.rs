@@ -40,6 +40,8 @@ type Res<T> = Result<T, String>;
 /// Generates the whole C program.
 pub fn program(prog: &Program, opts: &Options) -> Res<String> {
     let mut types = HashMap::new();
+    let consts = Body { stms: prog.consts.clone(), result: prog.const_params().map(|p| p.name.into()).collect() };
+    collect_types_body(&consts, &mut types);
     for f in &prog.funs {
         collect_types_fun(f, &mut types);
     }
@@ -61,7 +63,7 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
         tuning: crate::tuning::all(prog),
     };
     let mut protos = String::new();
-    let mut funs = String::new();
+    let mut funs = g.constants(&consts)?;
     for (i, f) in prog.funs.iter().enumerate() {
         let sig = g.fun_signature(i, f)?;
         let _ = writeln!(protos, "static int {sig};");
@@ -486,10 +488,64 @@ impl<'a> Gen<'a> {
         Ok(format!("{}({})", Self::c_fun_name(i, &f.name), args.join(", ")))
     }
 
+    /// The program's constants: the struct the context keeps them in
+    /// (`ctx->consts`), the function computing them when the context is
+    /// created (a failed check fails the creation), the one releasing them,
+    /// and the one putting their reference counts back after a failed call
+    /// (which may have taken references it never released).
+    fn constants(&mut self, consts: &Body) -> Res<String> {
+        let mut out = String::from("typedef struct og_consts {\n  int og_unused;\n");
+        let params: Vec<Param> = self.prog.const_params().cloned().collect();
+        for p in &params {
+            let _ = writeln!(out, "  {} {};", cty(&p.ty), vname(p.name));
+            if p.ty.rank() > 0 {
+                let _ = writeln!(out, "  int64_t {}_refs;", vname(p.name));
+            }
+        }
+        out.push_str("} og_consts;\n\n");
+        self.out.clear();
+        self.indent = 1;
+        let dests: Vec<Dest> = params.iter().map(|p| Dest::Fresh(format!("og_k->{}", vname(p.name)))).collect();
+        self.body(consts, &dests)?;
+        let _ = write!(
+            out,
+            "static int og_consts_compute(og_ctx *ctx, og_consts *og_k) {{\n  (void)ctx;\n  (void)og_k;\n{}  return 0;\n}}\n\n",
+            self.out
+        );
+        let arrays: Vec<String> = params.iter().filter(|p| p.ty.rank() > 0).map(|p| vname(p.name)).collect();
+        let each = |f: &dyn Fn(&str) -> String| arrays.iter().map(|a| f(a)).collect::<String>();
+        let _ = write!(
+            out,
+            "static int og_consts_init(og_ctx *ctx) {{\n  og_consts *og_k = calloc(1, sizeof *og_k);\n  if (og_k == NULL) return og_fail(ctx, NULL, \"Out of memory: cannot allocate the constants.\");\n  og_call_begin(ctx);\n  int err = og_consts_compute(ctx, og_k);\n  og_call_end(ctx, err != 0);\n  if (err) {{\n    free(og_k);\n    return 1;\n  }}\n{}  ctx->consts = og_k;\n  return 0;\n}}\n\n",
+            each(&|a| format!("  if (og_k->{a}.mem != NULL) og_k->{a}_refs = og_k->{a}.mem->refcount;\n"))
+        );
+        let _ = write!(
+            out,
+            "static void og_consts_free(og_ctx *ctx) {{\n  og_consts *og_k = ctx->consts;\n  if (og_k == NULL) return;\n{}  free(og_k);\n  ctx->consts = NULL;\n}}\n\n",
+            each(&|a| format!("  og_unref(og_k->{a}.mem);\n"))
+        );
+        let _ = write!(
+            out,
+            "static void og_consts_restore(og_ctx *ctx) {{\n  og_consts *og_k = ctx->consts;\n  if (og_k == NULL) return;\n{}}}\n\n",
+            each(&|a| format!("  if (og_k->{a}.mem != NULL) og_k->{a}.mem->refcount = og_k->{a}_refs;\n"))
+        );
+        Ok(out)
+    }
+
     fn fun_body(&mut self, f: &FunDef) -> Res<()> {
         self.line("(void)ctx;");
         for p in &f.params {
             self.line(&format!("(void){};", vname(p.name)));
+        }
+        // The constants the function uses, borrowed from the context.
+        let mut used = ogham_ir::visit::free_vars_body(&f.body);
+        used.extend(f.params.iter().flat_map(|p| ogham_ir::visit::type_vars(&p.ty)));
+        used.extend(f.ret.iter().flat_map(ogham_ir::visit::type_vars));
+        let consts: Vec<Param> = self.prog.const_params().filter(|p| used.contains(&p.name)).cloned().collect();
+        for p in consts {
+            let v = vname(p.name);
+            self.line(&format!("{} {v} = ((og_consts *)ctx->consts)->{v};", cty(&p.ty)));
+            self.line(&format!("(void){v};"));
         }
         let dests: Vec<Dest> = (0..f.ret.len()).map(|k| Dest::Fresh(format!("(*out{k})"))).collect();
         self.body(&f.body, &dests)?;

@@ -130,6 +130,10 @@ fn run_entry_on_this_thread_with(
     let params = bind_entry_arguments(fun, args, opts.parts).map_err(error)?;
     let mut interp = Interp::new(prog);
     interp.tuning = opts.tuning.clone();
+    // The constants, as a compiled program computes them when it starts.
+    for stm in &prog.consts {
+        interp.exec_stm(stm)?;
+    }
     let mut results = interp.call(index, params).map_err(|f| f.at(fun.span))?;
     if !opts.results {
         return Ok(Vec::new());

@@ -88,10 +88,14 @@ impl FunSummary {
 pub fn summaries(prog: &Program) -> HashMap<String, FunSummary> {
     let mut sums: HashMap<String, FunSummary> =
         prog.funs.iter().map(|f| (f.name.clone(), FunSummary::empty(f))).collect();
+    // The constants' arrays are in scope in every function; a function
+    // neither consumes nor returns them (checked by the verifier).
+    let consts: HashMap<VName, Names> =
+        prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
     loop {
         let mut changed = false;
         for f in &prog.funs {
-            let s = summarise(f, &sums);
+            let s = summarise(f, &sums, &consts);
             if let Some(old) = sums.get_mut(&f.name) {
                 changed |= old.absorb(s);
             }
@@ -102,9 +106,9 @@ pub fn summaries(prog: &Program) -> HashMap<String, FunSummary> {
     }
 }
 
-fn summarise(f: &FunDef, sums: &HashMap<String, FunSummary>) -> FunSummary {
-    let base: HashMap<VName, Names> =
-        f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+fn summarise(f: &FunDef, sums: &HashMap<String, FunSummary>, consts: &HashMap<VName, Names>) -> FunSummary {
+    let mut base = consts.clone();
+    base.extend(f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())));
     let mut w = Walker::new(sums, &base);
     let be = w.body(&f.body);
     let index = |v: &VName| f.params.iter().position(|p| p.name == *v);

@@ -489,9 +489,17 @@ pub fn format_message(message: &str, args: &[(usize, SubExp)], mut value: impl F
     out
 }
 
-/// A whole program: functions (entry points among them) and the names they use.
+/// A whole program: its constants, functions (entry points among them)
+/// and the names they use.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
+    /// The top-level constants: statements run once, before any entry
+    /// point, when the program starts (a compiled program's context is
+    /// created); a check that fails here fails the start. The variables
+    /// their patterns bind (at the top level of this list, not inside
+    /// nested bodies) are in scope in every function, which may read them
+    /// but not consume them (they are shared by every call).
+    pub consts: Vec<Stm>,
     pub funs: Vec<FunDef>,
     pub names: NameTable,
 }
@@ -503,6 +511,11 @@ impl Program {
 
     pub fn entry_points(&self) -> impl Iterator<Item = &FunDef> {
         self.funs.iter().filter(|f| f.entry.is_some())
+    }
+
+    /// The variables the constants bind, with their types, in order.
+    pub fn const_params(&self) -> impl Iterator<Item = &Param> {
+        self.consts.iter().flat_map(|s| &s.pat)
     }
 }
 

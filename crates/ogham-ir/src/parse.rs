@@ -35,12 +35,20 @@ impl std::error::Error for ParseError {}
 /// Parses a whole program.
 pub fn parse_program(text: &str) -> Result<Program, ParseError> {
     let mut p = Parser::new(text)?;
+    let mut consts = Vec::new();
+    if p.is_keyword("consts") {
+        p.next();
+        p.sym('{')?;
+        while !p.eat_sym('}') {
+            consts.push(p.stm()?);
+        }
+    }
     let mut funs = Vec::new();
     while p.peek() != &Tok::Eof {
         funs.push(p.fun_def()?);
     }
     let names = p.name_table();
-    Ok(Program { funs, names })
+    Ok(Program { consts, funs, names })
 }
 
 /// Parses one function; its names go into `names` (which must agree with it).

@@ -32,6 +32,10 @@
 //!   `op([neutral…], λ)` or `commop(…)` when commutative and a lambda is
 //!   `\(params) : (types) { … }`.
 //!
+//! A program's constants, when it has any, come first, as the statements
+//! of a `consts { … }` block (no `in`: every variable they bind is in scope
+//! in every function).
+//!
 //! Statements may carry attributes (`#[unsafe] #[sequential] let …`). Spans
 //! are printed only by [`program_with_spans`], as a trailing `-- @file:start-end`
 //! comment after a statement or a function's opening brace.
@@ -349,8 +353,16 @@ impl Printer<'_> {
     }
 
     fn program(&mut self, prog: &Program) {
+        if !prog.consts.is_empty() {
+            self.out.push_str("consts {\n");
+            for s in &prog.consts {
+                self.stm(s, 1);
+                self.out.push('\n');
+            }
+            self.out.push_str("}\n");
+        }
         for (i, f) in prog.funs.iter().enumerate() {
-            if i > 0 {
+            if i > 0 || !prog.consts.is_empty() {
                 self.out.push('\n');
             }
             self.fun_def(f);

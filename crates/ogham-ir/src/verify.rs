@@ -23,12 +23,16 @@
 //! it consumes only fresh arrays or other parameters; an operator consumes
 //! nothing. Messages name the variable used and the one consumed.
 //!
+//! The program's constants are checked first, as one body whose bindings
+//! stay in scope for every function; a function may neither consume a
+//! constant nor return one or a view of one.
+//!
 //! Dimensions are compared leniently: two constants must be equal, anything
 //! else is accepted, because sizes may be existential or merely equal at run
 //! time. Dimension variables of function and lambda return types that are not
 //! in scope are existential and accepted.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use crate::alias::{summaries, FunSummary, Names, Problem, Walker};
@@ -67,6 +71,11 @@ pub fn verify(prog: &Program) -> Result<(), Vec<VerifyError>> {
         views: HashMap::new(),
         updated_from: HashMap::new(),
     };
+    // The constants' bindings stay in scope for every function.
+    v.fun = "the constants".to_string();
+    for stm in &prog.consts {
+        v.stm(stm);
+    }
     let mut seen_funs = HashSet::new();
     for f in &prog.funs {
         v.fun = f.name.clone();
@@ -280,6 +289,7 @@ impl Verifier<'_> {
     }
 
     fn fun_def(&mut self, f: &FunDef) {
+        self.constants_kept(f);
         let mark = self.mark();
         for p in &f.params {
             self.bind(p, "function parameter");
@@ -296,6 +306,30 @@ impl Verifier<'_> {
             for output in &entry.outputs {
                 self.entry_value(output, f.ret.len(), "output", "results");
             }
+        }
+    }
+
+    /// A function neither consumes a constant nor returns one (or a view
+    /// of one): every call shares them, and a caller may update a result
+    /// in place.
+    fn constants_kept(&mut self, f: &FunDef) {
+        if self.prog.consts.is_empty() {
+            return;
+        }
+        let consts: HashSet<VName> = self.prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| p.name).collect();
+        let mut base: HashMap<VName, Names> =
+            f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+        base.extend(consts.iter().map(|&c| (c, self.aliases.get(&c).cloned().unwrap_or_default())));
+        let be = Walker::new(&self.sums, &base).body(&f.body);
+        let mut problems = BTreeSet::new();
+        for (_, set) in &be.consumed {
+            problems.extend(set.iter().filter(|c| consts.contains(c)).map(|&c| (c, "consumes")));
+        }
+        for set in &be.results {
+            problems.extend(set.iter().filter(|c| consts.contains(c)).map(|&c| (c, "returns (a view of)")));
+        }
+        for (c, what) in problems {
+            self.err(format!("the function {what} the constant {}", self.name(c)));
         }
     }
 

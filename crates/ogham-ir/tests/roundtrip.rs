@@ -97,3 +97,24 @@ fn bad_text_gives_errors() {
     }
     assert!(parse_program(&deep).is_err());
 }
+
+#[test]
+fn constants_round_trip() {
+    let text = "consts {
+  let (n_0: i64) = add.i64 2i64 3i64
+  let (xs_1: [n_0]i64) = iota.i64(n_0, 0i64, 1i64)
+}
+
+fun f (i_2: i64) : (i64) {
+  let (x_3: i64) = index xs_1[i_2]
+  in (x_3)
+}
+";
+    let prog = parse_program(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(prog.consts.len(), 2);
+    assert_eq!(prog.const_params().map(|p| p.name).collect::<Vec<_>>(), vec![VName(0), VName(1)]);
+    assert_eq!(print::program(&prog), text);
+    assert_round_trip(&prog);
+    // An unclosed block is an error.
+    assert!(parse_program("consts {\n  let (n_0: i64) = add.i64 2i64 3i64\n").is_err());
+}

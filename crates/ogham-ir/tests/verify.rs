@@ -581,3 +581,51 @@ fn nested_updates_write_back() {
         &["`xs_1` is used in the definition of `u_4` after being consumed"],
     );
 }
+
+#[test]
+fn constants_are_in_scope_and_never_consumed_or_returned() {
+    let consts = "consts {
+  let (n_0: i64) = add.i64 2i64 3i64
+  let (xs_1: [n_0]i64) = iota.i64(n_0, 0i64, 1i64)
+}
+";
+    // Read, and used in a type, by a function.
+    accepts(&format!(
+        "{consts}{}",
+        fun(
+            "i_2: i64",
+            "i64, [n_0]i64",
+            "  let (x_3: i64) = index xs_1[i_2]\n  let (c_4: [n_0]i64) = copy(xs_1)\n  in (x_3, c_4)"
+        )
+    ));
+    // Updated in place: every call shares it.
+    rejects(
+        &format!(
+            "{consts}{}",
+            fun("i_2: i64", "[n_0]i64", "  let (u_3: [n_0]i64) = update xs_1[i_2] = 1i64\n  in (u_3)")
+        ),
+        &["consumes the constant", "xs_1"],
+    );
+    // Returned, or a view of it returned: a caller may update it.
+    rejects(&format!("{consts}{}", fun("i_2: i64", "[n_0]i64", "  in (xs_1)")), &["returns", "xs_1"]);
+    rejects(
+        &format!(
+            "{consts}{}",
+            fun("i_2: i64", "[2i64]i64", "  let (s_3: [2i64]i64) = index xs_1[0i64:+2i64*1i64]\n  in (s_3)")
+        ),
+        &["returns (a view of) the constant", "xs_1"],
+    );
+    // A constant the constants consumed is not in scope for functions.
+    rejects(
+        "consts {
+  let (xs_1: [3i64]i64) = iota.i64(3i64, 0i64, 1i64)
+  let (ys_2: [3i64]i64) = update xs_1[0i64] = 7i64
+}
+fun f () : (i64) {
+  let (x_3: i64) = index xs_1[0i64]
+  in (x_3)
+}
+",
+        &["xs_1", "after being consumed"],
+    );
+}

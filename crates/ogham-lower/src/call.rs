@@ -359,7 +359,9 @@ impl<'a> Lowerer<'a> {
     /// and to the body's own recursive calls of `name`. Returns them as the
     /// caller knows them.
     fn capture(&mut self, body: &mut ogham_ir::Body, params: &mut Vec<Param>, name: &str) -> LResult<Vec<VName>> {
-        let bound: std::collections::HashSet<VName> = params.iter().map(|p| p.name).collect();
+        // The program's constants are in scope in every function.
+        let bound: std::collections::HashSet<VName> =
+            params.iter().chain(self.consts.iter().flat_map(|s| &s.pat)).map(|p| p.name).collect();
         let mut free: Vec<VName> =
             ogham_ir::visit::free_vars_body(body).into_iter().filter(|v| !bound.contains(v)).collect();
         // The sizes in the types of captured arrays are captured too.

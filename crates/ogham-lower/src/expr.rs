@@ -366,6 +366,11 @@ impl<'a> Lowerer<'a> {
         } else {
             Scope::default()
         };
+        if dec.params.is_empty() && !self.info.instantiations.contains_key(&node) {
+            if let Some(v) = self.global_constant(def)? {
+                return Ok(v);
+            }
+        }
         let scope = self.instantiate(b, sc, &base, node)?;
         if dec.params.is_empty() {
             return self.inline_body(b, &scope, &dec.body, span);
@@ -386,7 +391,48 @@ impl<'a> Lowerer<'a> {
         if !dec.params.is_empty() || !dec.type_params.is_empty() {
             return Ok(None);
         }
+        if let Some(v) = self.global_constant(def)? {
+            return Ok(Some(v));
+        }
         self.inline_body(b, &Scope::default(), &dec.body, dec.span).map(Some)
+    }
+
+    /// A top-level constant (a definition without parameters, type
+    /// parameters or sizes to instantiate) as a program constant: its
+    /// statements go to the program's constants, run once when the program
+    /// starts, the first time it is used, and every use shares its value.
+    /// `None` when its value holds a function, which must be inlined at
+    /// each use instead.
+    pub(crate) fn global_constant(&mut self, def: DefId) -> LResult<Option<Val<'a>>> {
+        if let Some(v) = self.constants.get(&def) {
+            return Ok(v.clone());
+        }
+        let Some(dec) = self.dec(def) else { return Ok(None) };
+        let polymorphic = !dec.type_params.is_empty()
+            || self.info.defs.get(def.0 as usize).is_some_and(|d| !d.size_params.is_empty());
+        if !dec.params.is_empty() || polymorphic || self.recursive.contains(&def) {
+            return Ok(None);
+        }
+        let mut b = BodyBuilder::new(dec.span);
+        let irregular = std::mem::take(&mut self.irregular);
+        let v = self.inline_body(&mut b, &Scope::default(), &dec.body, dec.span);
+        self.irregular = irregular;
+        let v = v?;
+        if v.has_fun() {
+            self.constants.insert(def, None);
+            return Ok(None);
+        }
+        self.consts.append(&mut b.stms);
+        // Every use shares the value: consuming it needs a copy.
+        for leaf in v.leaves() {
+            if let SubExp::Var(x) = leaf {
+                if self.se_type(leaf).rank() > 0 {
+                    self.shared.insert(x);
+                }
+            }
+        }
+        self.constants.insert(def, Some(v.clone()));
+        Ok(Some(v))
     }
 
     pub(crate) fn inline_body(

@@ -53,9 +53,48 @@ pub fn lower(files: &[&Program], info: &TypeInfo) -> Result<ogham_ir::Program, V
     }
     if errors.is_empty() {
         funs.append(&mut lowerer.funs);
-        Ok(ogham_ir::Program { funs, names: lowerer.names })
+        let mut prog = ogham_ir::Program { consts: lowerer.consts, funs, names: lowerer.names };
+        copy_constant_results(&mut prog);
+        Ok(prog)
     } else {
         Err(errors)
+    }
+}
+
+/// Makes every function result that may share memory with a constant a
+/// copy of it: constants are shared by every call, and a caller may update
+/// a result in place (the verifier rejects functions returning constants).
+fn copy_constant_results(prog: &mut ogham_ir::Program) {
+    use ogham_ir::alias::{summaries, Names, Walker};
+    let consts: HashMap<VName, Names> =
+        prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+    if consts.is_empty() {
+        return;
+    }
+    let sums = summaries(prog);
+    let const_params: Vec<Param> = prog.const_params().cloned().collect();
+    for f in &mut prog.funs {
+        let mut base = consts.clone();
+        base.extend(f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())));
+        let effect = Walker::new(&sums, &base).body(&f.body);
+        for (k, set) in effect.results.iter().enumerate() {
+            if set.iter().any(|v| consts.contains_key(v)) {
+                let SubExp::Var(v) = f.body.result[k] else { continue };
+                // The result's own type: its sizes are in scope where the copy is made.
+                let bound = f.params.iter().chain(f.body.stms.iter().flat_map(|s| &s.pat));
+                let Some(ty) = bound.chain(&const_params).find(|p| p.name == v).map(|p| p.ty.clone()) else {
+                    continue;
+                };
+                let name = prog.names.fresh("copy");
+                f.body.stms.push(ogham_ir::Stm {
+                    pat: vec![Param { name, ty }],
+                    exp: Exp::Copy(v),
+                    attrs: Default::default(),
+                    span: f.span,
+                });
+                f.body.result[k] = SubExp::Var(name);
+            }
+        }
     }
 }
 
@@ -93,6 +132,11 @@ pub(crate) struct Lowerer<'a> {
     fun_name_bump: usize,
     /// The definitions that refer to themselves.
     recursive: HashSet<DefId>,
+    /// The program's constants (see `Lowerer::global_constant`).
+    consts: Vec<ogham_ir::Stm>,
+    /// The value of every top-level constant lowered so far (`None`: it is
+    /// a function, inlined at each use).
+    constants: HashMap<DefId, Option<value::Val<'a>>>,
 }
 
 /// What `fix_result_shapes` does with a result dimension computed inside a
@@ -131,6 +175,8 @@ impl<'a> Lowerer<'a> {
             memo: HashMap::new(),
             funs: Vec::new(),
             fun_name_bump: 0,
+            consts: Vec::new(),
+            constants: HashMap::new(),
             recursive: info
                 .recursive_uses
                 .iter()

@@ -39,23 +39,19 @@ pub fn cse_program(prog: &mut Program) {
 }
 
 fn cse_with(prog: &mut Program, arrays: bool) {
+    crate::on_consts(prog, |body, names| cse_body(body, names, arrays));
     for f in &mut prog.funs {
-        let mut consumed = BTreeSet::new();
-        for stm in &f.body.stms {
-            consumed.extend(crate::fuse::may_consume(&stm.exp));
-        }
-        let mut cx = Cse {
-            names: &prog.names,
-            arrays,
-            consumed,
-            table: HashMap::new(),
-            log: Vec::new(),
-            rename: HashMap::new(),
-        };
-        let mut body = std::mem::take(&mut f.body);
-        cx.body(&mut body);
-        f.body = body;
+        cse_body(&mut f.body, &prog.names, arrays);
     }
+}
+
+fn cse_body(body: &mut Body, names: &NameTable, arrays: bool) {
+    let mut consumed = BTreeSet::new();
+    for stm in &body.stms {
+        consumed.extend(crate::fuse::may_consume(&stm.exp));
+    }
+    let mut cx = Cse { names, arrays, consumed, table: HashMap::new(), log: Vec::new(), rename: HashMap::new() };
+    cx.body(body);
 }
 
 struct Cse<'a> {

@@ -24,6 +24,7 @@ use ogham_ir::{Body, Exp, LoopForm, Program, Soac, Stm, SubExp, VName};
 
 /// Removes dead code from every function of the program.
 pub fn dce_program(prog: &mut Program) {
+    crate::on_consts(prog, |body, _| dce_body(body, HashSet::new()));
     for f in &mut prog.funs {
         dce_body(&mut f.body, HashSet::new());
     }

@@ -27,26 +27,30 @@ use ogham_ir::{
 
 /// Turns scans read only at their last element into reductions, in every function.
 pub fn demand_program(prog: &mut Program) {
-    let Program { funs, names } = prog;
-    for f in funs {
-        let mut uses = HashMap::new();
-        count_uses(&f.body, &mut uses);
-        let mut minus_one = HashMap::new();
-        collect_minus_one(&f.body, &mut minus_one);
-        // For each array, its reads at a fixed position, counted.
-        let mut reads: HashMap<VName, (SubExp, usize)> = HashMap::new();
-        collect_reads(&f.body, &mut reads);
-        let last_only = |v: VName, w: SubExp| -> bool {
-            match reads.get(&v) {
-                Some((SubExp::Var(t), n)) => minus_one.get(t) == Some(&w) && uses.get(&v) == Some(n),
-                _ => false,
-            }
-        };
-        let mut reduced: HashMap<VName, SubExp> = HashMap::new();
-        rewrite_scans(&mut f.body, &last_only, &mut reduced);
-        if !reduced.is_empty() {
-            replace_reads(&mut f.body, &reduced, names);
+    crate::on_consts(prog, demand_body);
+    for f in &mut prog.funs {
+        demand_body(&mut f.body, &mut prog.names);
+    }
+}
+
+fn demand_body(body: &mut Body, names: &mut NameTable) {
+    let mut uses = HashMap::new();
+    count_uses(body, &mut uses);
+    let mut minus_one = HashMap::new();
+    collect_minus_one(body, &mut minus_one);
+    // For each array, its reads at a fixed position, counted.
+    let mut reads: HashMap<VName, (SubExp, usize)> = HashMap::new();
+    collect_reads(body, &mut reads);
+    let last_only = |v: VName, w: SubExp| -> bool {
+        match reads.get(&v) {
+            Some((SubExp::Var(t), n)) => minus_one.get(t) == Some(&w) && uses.get(&v) == Some(n),
+            _ => false,
         }
+    };
+    let mut reduced: HashMap<VName, SubExp> = HashMap::new();
+    rewrite_scans(body, &last_only, &mut reduced);
+    if !reduced.is_empty() {
+        replace_reads(body, &reduced, names);
     }
 }
 

@@ -29,6 +29,7 @@ use ogham_ir::{Body, Exp, Lambda, Param, Program, Soac, Stm, StmAttrs, SubExp, V
 
 /// Fuses every function of the program.
 pub fn fuse_program(prog: &mut Program) {
+    crate::on_consts(prog, |body, _| fuse_body(body));
     for f in &mut prog.funs {
         fuse_body(&mut f.body);
     }

@@ -83,6 +83,9 @@ pub fn inline_program(prog: &mut Program) {
             changed |= inline_body(&mut body, prog, &inlinable);
             prog.funs[i].body = body;
         }
+        let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
+        changed |= inline_body(&mut consts, prog, &inlinable);
+        prog.consts = consts.stms;
         if !changed {
             break;
         }
@@ -98,6 +101,9 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
     }
     let mut reached: BTreeSet<String> =
         prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
+    // The constants' calls.
+    let consts = Body { stms: prog.consts.clone(), result: Vec::new() };
+    collect_calls(&consts, &mut reached);
     let mut work: Vec<String> = reached.iter().cloned().collect();
     while let Some(name) = work.pop() {
         if let Some(f) = prog.fun(&name) {
@@ -126,6 +132,7 @@ fn call_sites(prog: &Program) -> HashMap<String, usize> {
     }
     let mut out = HashMap::new();
     prog.funs.iter().for_each(|f| go(&f.body, &mut out));
+    go(&Body { stms: prog.consts.clone(), result: Vec::new() }, &mut out);
     out
 }
 

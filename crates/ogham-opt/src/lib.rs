@@ -25,6 +25,9 @@
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
+//! Every pass also runs on the program's constants ([`on_consts`]), as on
+//! a body whose results are the constants the functions use.
+//!
 //! This crate does no IO: the driver prints and writes what it returns.
 
 pub mod cse;
@@ -35,7 +38,52 @@ pub mod inline;
 pub mod licm;
 pub mod simplify;
 
-use ogham_ir::Program;
+use std::collections::{BTreeSet, HashMap};
+
+use ogham_ir::visit::{free_vars_body, substitute_uses, type_vars};
+use ogham_ir::{Body, NameTable, Program, SubExp, Type, VName};
+
+/// Runs `pass` on the program's constants as on a body whose results are
+/// the constants some function uses, then puts them back: a constant the
+/// pass replaced by another operand (a literal, after simplification, or
+/// an equal constant) is replaced in the functions too, and constants no
+/// function uses are the pass's to remove.
+pub(crate) fn on_consts(prog: &mut Program, pass: impl FnOnce(&mut Body, &mut NameTable)) {
+    if prog.consts.is_empty() {
+        return;
+    }
+    let mut used: BTreeSet<VName> = BTreeSet::new();
+    for f in &prog.funs {
+        used.extend(free_vars_body(&f.body));
+        used.extend(f.params.iter().flat_map(|p| type_vars(&p.ty)));
+        used.extend(f.ret.iter().flat_map(type_vars));
+    }
+    let exported: Vec<VName> = prog.const_params().map(|p| p.name).filter(|v| used.contains(v)).collect();
+    let mut body =
+        Body { stms: std::mem::take(&mut prog.consts), result: exported.iter().map(|&v| v.into()).collect() };
+    pass(&mut body, &mut prog.names);
+    prog.consts = body.stms;
+    let subst: HashMap<VName, SubExp> =
+        exported.into_iter().zip(body.result).filter(|(v, r)| *r != SubExp::Var(*v)).collect();
+    if subst.is_empty() {
+        return;
+    }
+    let to = |v: VName| subst.get(&v).copied();
+    let in_type = |t: &mut Type| {
+        if let Type::Array { shape, .. } = t {
+            for d in shape {
+                if let Some(r) = d.as_var().and_then(to) {
+                    *d = r;
+                }
+            }
+        }
+    };
+    for f in &mut prog.funs {
+        substitute_uses(&mut f.body, &to);
+        f.params.iter_mut().for_each(|p| in_type(&mut p.ty));
+        f.ret.iter_mut().for_each(in_type);
+    }
+}
 
 /// One transformation of the core IR.
 pub struct Pass {

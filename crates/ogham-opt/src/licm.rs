@@ -31,6 +31,7 @@ use crate::fuse::may_consume;
 /// Moves loop-invariant statements out of every loop and lambda of the program.
 pub fn licm_program(prog: &mut Program) {
     let failing = failing_functions(prog);
+    crate::on_consts(prog, |body, _| licm_body(body, &failing));
     for f in &mut prog.funs {
         licm_body(&mut f.body, &failing);
     }

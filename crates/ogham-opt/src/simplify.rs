@@ -25,12 +25,17 @@ use ogham_prim::ops;
 
 /// Simplifies every function of the program.
 pub fn simplify_program(prog: &mut Program) {
+    crate::on_consts(prog, |body, _| simplify_top(body));
     for f in &mut prog.funs {
-        let mut known = HashMap::new();
-        f.body = simplify_body(std::mem::take(&mut f.body), &mut known);
-        if !known.is_empty() {
-            substitute_uses(&mut f.body, &|v| known.get(&v).copied());
-        }
+        simplify_top(&mut f.body);
+    }
+}
+
+fn simplify_top(body: &mut Body) {
+    let mut known = HashMap::new();
+    *body = simplify_body(std::mem::take(body), &mut known);
+    if !known.is_empty() {
+        substitute_uses(body, &|v| known.get(&v).copied());
     }
 }
 
