@@ -17,6 +17,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
+use ogham_ir::verify::Verified;
 use ogham_ir::visit::free_vars_exp;
 use ogham_ir::{
     BinOp, Body, CmpOp, ConvOp, DimIndex, Exp, FunDef, HistOp, Lambda, LoopForm, Opaque, Operator, Param, PrimType,
@@ -37,18 +38,21 @@ const MAX_RANK: usize = 16;
 
 type Res<T> = Result<T, String>;
 
-/// Generates the whole C program.
-pub fn program(prog: &Program, opts: &Options) -> Res<String> {
-    let mut types = HashMap::new();
+/// Generates the whole C program, from the verifier's view of it (the type
+/// of every variable and the use counts come from there).
+pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
+    let prog = verified.prog;
     let consts = Body { stms: prog.consts.clone(), result: prog.const_params().map(|p| p.name.into()).collect() };
-    collect_types_body(&consts, &mut types);
-    for f in &prog.funs {
-        collect_types_fun(f, &mut types);
+    // The constants' block returns them all into the context: a use each.
+    let mut uses = verified.uses.clone();
+    for p in prog.const_params() {
+        *uses.entry(p.name).or_default() += 1;
     }
     let mut g = Gen {
         prog,
         opts,
-        types,
+        types: &verified.types,
+        uses,
         out: String::new(),
         indent: 1,
         scopes: Vec::new(),
@@ -112,55 +116,6 @@ pub fn program(prog: &Program, opts: &Options) -> Res<String> {
         c.push_str(RTS_MAIN);
     }
     Ok(c)
-}
-
-fn collect_types_fun(f: &FunDef, types: &mut HashMap<VName, Type>) {
-    for p in &f.params {
-        types.insert(p.name, p.ty.clone());
-    }
-    collect_types_body(&f.body, types);
-}
-
-fn collect_types_body(b: &Body, types: &mut HashMap<VName, Type>) {
-    for stm in &b.stms {
-        for p in &stm.pat {
-            types.insert(p.name, p.ty.clone());
-        }
-        match &stm.exp {
-            Exp::If { then_body, else_body, .. } => {
-                collect_types_body(then_body, types);
-                collect_types_body(else_body, types);
-            }
-            Exp::Loop { params, form, body } => {
-                for (p, _) in params {
-                    types.insert(p.name, p.ty.clone());
-                }
-                if let LoopForm::For { i, .. } = form {
-                    types.insert(*i, Type::Prim(PrimType::I64));
-                }
-                collect_types_body(body, types);
-            }
-            Exp::Soac(soac) => {
-                let (map, ops): (&Lambda, Vec<&Operator>) = match soac {
-                    Soac::Screma { scans, reduces, map, .. } => (map, scans.iter().chain(reduces).collect()),
-                    Soac::Hist { ops, map, .. } => (map, ops.iter().map(|o| &o.op).collect()),
-                    Soac::Scatter { map, .. } => (map, Vec::new()),
-                };
-                collect_types_lambda(map, types);
-                for op in ops {
-                    collect_types_lambda(&op.lambda, types);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn collect_types_lambda(l: &Lambda, types: &mut HashMap<VName, Type>) {
-    for p in &l.params {
-        types.insert(p.name, p.ty.clone());
-    }
-    collect_types_body(&l.body, types);
 }
 
 /// The C type of a primitive.
@@ -284,7 +239,11 @@ enum Virtual {
 struct Gen<'a> {
     prog: &'a Program,
     opts: &'a Options,
-    types: HashMap<VName, Type>,
+    /// The type of every variable of the program (from the verifier).
+    types: &'a HashMap<VName, Type>,
+    /// How many times each variable is used (from the verifier; the
+    /// constants' results counted).
+    uses: HashMap<VName, usize>,
     /// The function being generated.
     out: String,
     indent: usize,
@@ -556,10 +515,10 @@ impl<'a> Gen<'a> {
     /// Emits a body as a C block whose results go to `dests`.
     fn body(&mut self, body: &Body, dests: &[Dest]) -> Res<()> {
         self.open_scope();
-        let mut counts = HashMap::new();
-        ogham_ir::visit::count_uses(body, &mut counts);
+        let counts = std::mem::take(&mut self.uses);
         self.find_virtual(body, &counts);
         let redirected = self.find_redirects(body, dests, &counts);
+        self.uses = counts;
         for stm in &body.stms {
             if let Some(p) = stm.pat.first() {
                 if self.virt.contains_key(&p.name) {

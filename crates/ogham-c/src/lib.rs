@@ -1,7 +1,9 @@
 //! The C backend: core IR to one self-contained C file, and executables.
 //!
 //! It takes the IR after the middle end's passes (`ogham-opt`: inlining,
-//! simplification, fusion…, run by the driver), and [`codegen`] lowers it
+//! simplification, fusion…, run by the driver), as the verifier's
+//! [`Verified`] view of it (types and use counts come from there, and
+//! unverified IR cannot be given), and [`codegen`] lowers it
 //! to imperative C with explicit memory:
 //! every array is a view (reference-counted block, offset, shape, strides),
 //! so slices, transposes and reshapes of contiguous arrays are index
@@ -18,7 +20,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use ogham_ir::{Program, Span};
+use ogham_ir::verify::Verified;
+use ogham_ir::Span;
 
 /// Which flavour of C to generate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,10 +66,10 @@ pub struct Generated {
 
 /// Generates C for the program. Fails (with a message) on IR constructs the
 /// backend does not support.
-pub fn generate(prog: &Program, opts: &Options) -> Result<Generated, String> {
-    let mut c = codegen::program(prog, opts)?;
+pub fn generate(verified: &Verified, opts: &Options) -> Result<Generated, String> {
+    let mut c = codegen::program(verified, opts)?;
     if opts.library {
-        let lib = library::generate(prog, opts)?;
+        let lib = library::generate(verified.prog, opts)?;
         c.push_str(&lib.c);
         return Ok(Generated { c, header: Some(lib.header), manifest: Some(lib.manifest) });
     }
@@ -78,9 +81,9 @@ pub fn generate(prog: &Program, opts: &Options) -> Result<Generated, String> {
 
 /// Writes a library's three files, `out.c`, `out.h` and `out.json`
 /// (Futhark's `--library` output); `out` is the path without extension.
-pub fn write_library(prog: &Program, opts: &Options, out: &Path) -> Result<(), String> {
+pub fn write_library(verified: &Verified, opts: &Options, out: &Path) -> Result<(), String> {
     let opts = Options { library: true, ..opts.clone() };
-    let generated = generate(prog, &opts)?;
+    let generated = generate(verified, &opts)?;
     let write = |ext: &str, text: &str| {
         let path = out.with_extension(ext);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -93,8 +96,8 @@ pub fn write_library(prog: &Program, opts: &Options, out: &Path) -> Result<(), S
 /// Generates `out.c` next to `out` and compiles it into the executable `out`
 /// with the system C compiler (`opts.cc`, else `$CC`, else `cc`; `$CFLAGS`
 /// adds flags, after and so overriding ours).
-pub fn compile_executable(prog: &Program, opts: &Options, out: &Path) -> Result<(), String> {
-    let generated = generate(prog, opts)?;
+pub fn compile_executable(verified: &Verified, opts: &Options, out: &Path) -> Result<(), String> {
+    let generated = generate(verified, opts)?;
     let c_path = out.with_extension("c");
     std::fs::write(&c_path, &generated.c).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
     compile_c(&c_path, out, opts, &[])

@@ -22,6 +22,10 @@ fn parse(text: &str) -> ogham_ir::Program {
     prog
 }
 
+fn verified(prog: &ogham_ir::Program) -> ogham_ir::verify::Verified<'_> {
+    ogham_ir::verify::verify(prog).unwrap_or_else(|e| panic!("IR does not verify: {e:?}"))
+}
+
 /// Builds the IR as given, or, for a name ending in `-opt`, after the
 /// middle end's default pipeline (as the driver runs it).
 fn build(name: &str, text: &str, opts: &Options) -> PathBuf {
@@ -34,7 +38,7 @@ fn build(name: &str, text: &str, opts: &Options) -> PathBuf {
         ogham_opt::run(&mut prog, &ogham_opt::default_pipeline(), true, |_, _| {})
             .unwrap_or_else(|f| panic!("{}\n{}", f.message, f.ir));
     }
-    std::fs::write(&c_path, generate(&prog, opts).unwrap_or_else(|e| panic!("{e}")).c).unwrap();
+    std::fs::write(&c_path, generate(&verified(&prog), opts).unwrap_or_else(|e| panic!("{e}")).c).unwrap();
     compile_c(&c_path, &exe, opts, &["-O1"]).unwrap_or_else(|e| panic!("{e}"));
     exe
 }
@@ -316,7 +320,7 @@ fn generated_c_is_warning_free() {
         for (name, text) in [("dot", DOT), ("kitchen", KITCHEN), ("checks", CHECKS), ("values", VALUES)] {
             let dir = tmp_dir(&format!("werror-{name}-{flavour}"));
             let c_path = dir.join("prog.c");
-            std::fs::write(&c_path, generate(&parse(text), &opts).unwrap().c).unwrap();
+            std::fs::write(&c_path, generate(&verified(&parse(text)), &opts).unwrap().c).unwrap();
             compile_c(&c_path, &dir.join("prog"), &opts, &["-Wall", "-Wextra", "-Werror", "-O1"])
                 .unwrap_or_else(|e| panic!("{name} ({flavour}): {e}"));
         }
@@ -343,7 +347,7 @@ fn runs_clean_under_sanitizers() {
     for (flavour, opts) in all_backends() {
         let c_path = dir.join(format!("kitchen-{flavour}.c"));
         let exe = dir.join(format!("kitchen-{flavour}"));
-        std::fs::write(&c_path, generate(&parse(KITCHEN), &opts).unwrap().c).unwrap();
+        std::fs::write(&c_path, generate(&verified(&parse(KITCHEN)), &opts).unwrap().c).unwrap();
         compile_c(&c_path, &exe, &opts, &["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g", "-O1"])
             .unwrap();
         let (out, err, code) = run(&exe, &[], b"[[1i64, 2, 3], [4, 5, 6]]");

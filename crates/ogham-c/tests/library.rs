@@ -118,7 +118,8 @@ fn library_api_works_from_c() {
         let dir = std::env::temp_dir().join(format!("ogham-c-library-{}-{backend:?}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let opts = Options { backend, library: true, ..Options::default() };
-        let g = generate(&prog, &opts).unwrap();
+        let verified = ogham_ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+        let g = generate(&verified, &opts).unwrap();
         let manifest = g.manifest.unwrap();
         assert!(manifest.contains("\"output\": {\"type\": \"(f64, []f64)\""), "{manifest}");
         assert!(manifest.contains("\"project\": \"futhark_project_opaque_pt_x\""), "{manifest}");

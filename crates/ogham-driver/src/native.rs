@@ -32,6 +32,7 @@ pub fn span_texts(sources: &SourceMap, ir: &ogham_ir::Program) -> HashMap<Span, 
         }
     }
     let mut out = HashMap::new();
+    walk(&Body { stms: ir.consts.clone(), result: Vec::new() }, sources, &mut out);
     for f in &ir.funs {
         walk(&f.body, sources, &mut out);
     }
@@ -71,7 +72,7 @@ pub fn compile_executable_with(
 ) -> Result<Duration, String> {
     let start = Instant::now();
     let opts = ogham_c::Options { span_text: span_texts(&compiled.sources, &compiled.ir), ..opts };
-    let generated = ogham_c::generate(&compiled.ir, &opts)?;
+    let generated = ogham_c::generate(&verified(&compiled.ir)?, &opts)?;
     let c_path = out.with_extension("c");
     std::fs::write(&c_path, &generated.c).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
     let codegen = start.elapsed();
@@ -88,7 +89,20 @@ pub fn write_library(compiled: &Compiled, backend: ogham_c::Backend, out: &Path)
         span_text: span_texts(&compiled.sources, &compiled.ir),
         ..ogham_c::Options::default()
     };
-    ogham_c::write_library(&compiled.ir, &opts, out)
+    ogham_c::write_library(&verified(&compiled.ir)?, &opts, out)
+}
+
+/// The verifier's view of the program, which the C backend takes: code is
+/// generated only from IR that passed it.
+fn verified(ir: &ogham_ir::Program) -> Result<ogham_ir::verify::Verified<'_>, String> {
+    ogham_ir::verify::verify(ir).map_err(|errors| {
+        let mut msg = String::from("internal error: the IR given to the C backend does not verify:");
+        for e in errors.iter().take(20) {
+            msg.push_str("\n  ");
+            msg.push_str(&e.to_string());
+        }
+        msg
+    })
 }
 
 /// The default executable name for a program: its path without `.fut`.

@@ -55,9 +55,26 @@ impl fmt::Display for VerifyError {
     }
 }
 
-/// Checks the whole program, returning every problem found.
-pub fn verify(prog: &Program) -> Result<(), Vec<VerifyError>> {
+/// A program that passed the verifier, with what the verifier computed
+/// about it. Backends take this rather than a bare [`Program`], so
+/// unverified IR cannot reach code generation.
+#[derive(Debug)]
+pub struct Verified<'p> {
+    pub prog: &'p Program,
+    /// The type of every variable bound in the program (constants, function
+    /// and lambda parameters, patterns, loop parameters and indices).
+    pub types: HashMap<VName, Type>,
+    /// How many times each variable is used as an operand or a result
+    /// (uses in types are not counted; unused variables have no entry).
+    /// Every use of a variable is inside the body that binds it, so this
+    /// is also its count within that body.
+    pub uses: HashMap<VName, usize>,
+}
+
+/// Checks the whole program, returning what it computed, or every problem found.
+pub fn verify(prog: &Program) -> Result<Verified<'_>, Vec<VerifyError>> {
     let mut v = Verifier {
+        types: HashMap::new(),
         prog,
         fun: String::new(),
         errors: Vec::new(),
@@ -84,16 +101,20 @@ pub fn verify(prog: &Program) -> Result<(), Vec<VerifyError>> {
         }
         v.fun_def(f);
     }
-    if v.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(v.errors)
+    if !v.errors.is_empty() {
+        return Err(v.errors);
     }
+    let mut uses = HashMap::new();
+    crate::visit::count_uses(&Body { stms: prog.consts.clone(), result: Vec::new() }, &mut uses);
+    for f in &prog.funs {
+        crate::visit::count_uses(&f.body, &mut uses);
+    }
+    Ok(Verified { prog, types: v.types, uses })
 }
 
 /// Runs [`verify`] and formats its errors for a compiler diagnostic naming `pass`.
 pub fn verify_after(pass: &str, prog: &Program) -> Result<(), String> {
-    verify(prog).map_err(|errors| {
+    verify(prog).map(|_| ()).map_err(|errors| {
         let mut msg = format!("IR verifier failed after pass `{pass}`:");
         for e in errors.iter().take(20) {
             msg.push_str("\n  ");
@@ -118,6 +139,8 @@ pub fn types_agree(a: &Type, b: &Type) -> bool {
 
 struct Verifier<'a> {
     prog: &'a Program,
+    /// The type of every variable bound so far (they never leave it).
+    types: HashMap<VName, Type>,
     /// The function being checked.
     fun: String,
     errors: Vec<VerifyError>,
@@ -190,6 +213,7 @@ impl Verifier<'_> {
             self.err(format!("{} ({what}) has no entry in the name table", self.name(p.name)));
         }
         self.scope.insert(p.name, p.ty.clone());
+        self.types.insert(p.name, p.ty.clone());
         self.scope_log.push(p.name);
         let aliases = self.pending.remove(&p.name).unwrap_or_default();
         if p.ty.rank() > 0 {

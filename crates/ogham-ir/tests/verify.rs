@@ -9,7 +9,7 @@ mod common;
 fn errors(text: &str) -> Vec<String> {
     let prog = parse_program(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     match verify(&prog) {
-        Ok(()) => Vec::new(),
+        Ok(_) => Vec::new(),
         Err(errs) => errs.iter().map(|e| e.to_string()).collect(),
     }
 }
@@ -35,7 +35,17 @@ fn fun(params: &str, ret: &str, body: &str) -> String {
 
 #[test]
 fn good_programs_pass() {
-    assert_eq!(verify(&common::sample_program()), Ok(()));
+    let sample = common::sample_program();
+    let verified = verify(&sample).unwrap_or_else(|e| panic!("{e:?}"));
+    // It gives the type of every variable and how often each is used.
+    let main = &sample.funs[0];
+    for p in &main.params {
+        assert_eq!(verified.types.get(&p.name), Some(&p.ty));
+    }
+    for r in &main.body.result {
+        let v = r.as_var().expect("a variable result");
+        assert!(verified.types.contains_key(&v) && verified.uses[&v] >= 1);
+    }
     accepts(&common::EVERY_CONSTRUCT.replace("f16.nan", "f32.nan"));
     // Sizes bound earlier in the same pattern, existential result sizes.
     accepts(&fun(

@@ -9,8 +9,9 @@
 //! becomes one loop that never materialises the products. Variable names stay
 //! unique because the producer's statement disappears.
 //!
-//! The rewrite is only done when no statement between producer and consumer
-//! may consume (update in place) anything the producer reads, since the
+//! The rewrite is only done when no statement between producer and consumer,
+//! nor the consumer itself, may consume (update in place) anything the
+//! producer reads or anything sharing its memory, since the
 //! producer's work moves to the consumer's position; an array passed to a
 //! function or given to a loop counts as possibly consumed.
 //!
@@ -24,28 +25,52 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use ogham_ir::alias::{summaries, Names, Walker};
 use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas};
 use ogham_ir::{Body, Exp, Lambda, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
 
 /// Fuses every function of the program.
 pub fn fuse_program(prog: &mut Program) {
-    crate::on_consts(prog, |body, _| fuse_body(body));
+    let sums = summaries(prog);
+    let consts: HashMap<VName, Names> =
+        prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+    crate::on_consts(prog, |body, _| {
+        let empty = HashMap::new();
+        let mut w = Walker::new(&sums, &empty);
+        w.body(body);
+        fuse_body(body, &|v| w.closure(v));
+    });
     for f in &mut prog.funs {
-        fuse_body(&mut f.body);
+        let mut base = consts.clone();
+        base.extend(f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())));
+        let mut w = Walker::new(&sums, &base);
+        w.body(&f.body);
+        fuse_body(&mut f.body, &|v| w.closure(v));
     }
 }
 
+/// What a variable may share memory with (itself included), as the alias
+/// analysis found it before fusion; nothing for scalars and for arrays
+/// fusion made (fresh).
+type Aliases<'a> = &'a dyn Fn(VName) -> Names;
+
+/// Whether any of `consumed` may share memory with any of `reads`.
+fn overlap(consumed: &BTreeSet<VName>, reads: &BTreeSet<VName>, aliases: Aliases) -> bool {
+    let read: Names = reads.iter().flat_map(|&v| aliases(v).into_iter().chain([v])).collect();
+    consumed.iter().any(|&c| read.contains(&c) || aliases(c).iter().any(|a| read.contains(a)))
+}
+
 /// Fuses inside a body, innermost bodies first.
-pub fn fuse_body(body: &mut Body) {
+fn fuse_body(body: &mut Body, aliases: Aliases) {
     for stm in &mut body.stms {
-        fuse_nested(&mut stm.exp);
+        fuse_nested(&mut stm.exp, aliases);
     }
-    while let Some((p, c)) = find_pair(body) {
+    while let Some((p, c)) = find_pair(body, aliases) {
         let producer = body.stms.remove(p);
         let consumer = &mut body.stms[c - 1];
         merge(producer, consumer);
     }
-    while let Some((p, c)) = find_siblings(body) {
+    while let Some((p, c)) = find_siblings(body, aliases) {
         let first = body.stms.remove(p);
         let second = &mut body.stms[c - 1];
         merge_siblings(first, second);
@@ -54,7 +79,7 @@ pub fn fuse_body(body: &mut Body) {
 
 /// Finds two independent `Screma`s `p < c` of the same width over a common
 /// input that can be merged at `c`'s position.
-fn find_siblings(body: &Body) -> Option<(usize, usize)> {
+fn find_siblings(body: &Body, aliases: Aliases) -> Option<(usize, usize)> {
     for p in 0..body.stms.len() {
         let Exp::Soac(Soac::Screma { w: pw, arrs: parrs, .. }) = &body.stms[p].exp else { continue };
         let outs: BTreeSet<VName> = body.stms[p].pat.iter().map(|x| x.name).collect();
@@ -63,7 +88,7 @@ fn find_siblings(body: &Body) -> Option<(usize, usize)> {
             let stm = &body.stms[c];
             let uses_outs = free_vars_exp(&stm.exp).iter().any(|v| outs.contains(v))
                 || stm.pat.iter().any(|x| ogham_ir::visit::type_vars(&x.ty).any(|v| outs.contains(&v)));
-            if uses_outs || may_consume(&stm.exp).iter().any(|v| reads.contains(v)) {
+            if uses_outs || overlap(&may_consume(&stm.exp), &reads, aliases) {
                 break;
             }
             let Exp::Soac(Soac::Screma { w: cw, arrs: carrs, .. }) = &stm.exp else { continue };
@@ -120,13 +145,13 @@ fn merge_siblings(first: Stm, second: &mut Stm) {
     *r2 = reduces;
 }
 
-fn fuse_nested(exp: &mut Exp) {
+fn fuse_nested(exp: &mut Exp, aliases: Aliases) {
     match exp {
         Exp::If { then_body, else_body, .. } => {
-            fuse_body(then_body);
-            fuse_body(else_body);
+            fuse_body(then_body, aliases);
+            fuse_body(else_body, aliases);
         }
-        Exp::Loop { body, .. } => fuse_body(body),
+        Exp::Loop { body, .. } => fuse_body(body, aliases),
         Exp::Soac(soac) => {
             let (map, ops): (&mut Lambda, Vec<&mut Lambda>) = match soac {
                 Soac::Screma { scans, reduces, map, .. } => {
@@ -135,9 +160,9 @@ fn fuse_nested(exp: &mut Exp) {
                 Soac::Hist { ops, map, .. } => (map, ops.iter_mut().map(|o| &mut o.op.lambda).collect()),
                 Soac::Scatter { map, .. } => (map, Vec::new()),
             };
-            fuse_body(&mut map.body);
+            fuse_body(&mut map.body, aliases);
             for l in ops {
-                fuse_body(&mut l.body);
+                fuse_body(&mut l.body, aliases);
             }
         }
         _ => {}
@@ -159,7 +184,7 @@ fn is_plain_map(stm: &Stm) -> bool {
 }
 
 /// Finds a producer `p` and its consumer `c` (indices into `body.stms`).
-fn find_pair(body: &Body) -> Option<(usize, usize)> {
+fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize)> {
     let mut counts = HashMap::new();
     count_uses(body, &mut counts);
     for (p, producer) in body.stms.iter().enumerate() {
@@ -194,7 +219,7 @@ fn find_pair(body: &Body) -> Option<(usize, usize)> {
         }
         // Nothing in between may consume what the producer reads.
         let reads: BTreeSet<VName> = free_vars_exp(&producer.exp);
-        let clobbered = body.stms[p + 1..=c].iter().any(|s| may_consume(&s.exp).iter().any(|v| reads.contains(v)));
+        let clobbered = body.stms[p + 1..=c].iter().any(|s| overlap(&may_consume(&s.exp), &reads, aliases));
         if clobbered {
             continue;
         }
