@@ -23,6 +23,8 @@
 //! it consumes only fresh arrays or other parameters; an operator consumes
 //! nothing. Messages name the variable used and the one consumed.
 //!
+//! An entry point consumes only the inputs it declares unique (`*`).
+//!
 //! The program's constants are checked first, as one body whose bindings
 //! stay in scope for every function; a function may neither consume a
 //! constant nor return one or a view of one.
@@ -329,6 +331,19 @@ impl Verifier<'_> {
             }
             for output in &entry.outputs {
                 self.entry_value(output, f.ret.len(), "output", "results");
+            }
+            // The caller keeps an input not declared unique: it may not be updated in place.
+            let consumes = self.sums.get(&f.name).map(|s| s.consumes.clone()).unwrap_or_default();
+            for input in entry.inputs.iter().filter(|i| !i.unique) {
+                for &k in &input.parts {
+                    if let (Some(true), Some(p)) = (consumes.get(k), f.params.get(k)) {
+                        let name = input.name.as_deref().unwrap_or("_");
+                        self.err(format!(
+                            "the entry point consumes its input `{name}` (parameter {}), which is not declared unique (`*`)",
+                            self.name(p.name)
+                        ));
+                    }
+                }
             }
         }
     }

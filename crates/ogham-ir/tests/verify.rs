@@ -639,3 +639,20 @@ fun f () : (i64) {
         &["xs_1", "after being consumed"],
     );
 }
+
+#[test]
+fn entry_points_consume_only_unique_inputs() {
+    let entry = |star: &str| {
+        format!(
+            "entry main (xs_0: [3i64]i64) : ([3i64]i64)
+  inputs (\"xs\": {star}\"[]i64\" [0])
+  outputs (\"[]i64\" [0]) {{
+  let (ys_1: [3i64]i64) = update xs_0[0i64] = 7i64
+  in (ys_1)
+}}
+"
+        )
+    };
+    accepts(&entry("*"));
+    rejects(&entry(""), &["consumes its input `xs`", "xs_0", "not declared unique"]);
+}
