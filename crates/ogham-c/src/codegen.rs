@@ -63,7 +63,6 @@ pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
         redirect: HashMap::new(),
         frames: Vec::new(),
         saved_frames: Vec::new(),
-        ranges: Default::default(),
         tuning: crate::tuning::all(prog),
     };
     let mut protos = String::new();
@@ -231,7 +230,7 @@ enum Dest {
 #[derive(Clone, Debug)]
 enum Virtual {
     /// `start + j * step` of integer type `elem`.
-    Iota { n: SubExp, start: SubExp, step: SubExp, elem: PrimType },
+    Iota { start: SubExp, step: SubExp, elem: PrimType },
     /// Every element is `value` (a scalar).
     Replicate { value: SubExp },
 }
@@ -265,8 +264,6 @@ struct Gen<'a> {
     frames: Vec<SiteFrame>,
     /// The enclosing functions' frames while a task function is generated.
     saved_frames: Vec<Vec<SiteFrame>>,
-    /// Ranges of index variables, for leaving out checks that cannot fail.
-    ranges: crate::ranges::Ranges,
     /// The program's tuning parameters; a parameter's number is its position.
     tuning: Vec<String>,
 }
@@ -580,7 +577,7 @@ impl<'a> Gen<'a> {
         for stm in &body.stms {
             let [p] = stm.pat.as_slice() else { continue };
             let virt = match &stm.exp {
-                Exp::Iota { n, start, step, elem } => Virtual::Iota { n: *n, start: *start, step: *step, elem: *elem },
+                Exp::Iota { start, step, elem, .. } => Virtual::Iota { start: *start, step: *step, elem: *elem },
                 Exp::Replicate { shape, value } if shape.len() == 1 && p.ty.rank() == 1 => {
                     Virtual::Replicate { value: *value }
                 }
@@ -721,7 +718,6 @@ impl<'a> Gen<'a> {
     }
 
     fn stm_inner(&mut self, stm: &Stm) -> Res<()> {
-        self.ranges.stm(stm);
         for p in &stm.pat {
             if p.ty.rank() > MAX_RANK {
                 return Err(format!("C backend: arrays of rank above {MAX_RANK} are not supported"));
@@ -1014,7 +1010,6 @@ impl<'a> Gen<'a> {
         }
         match form {
             LoopForm::For { i, bound } => {
-                self.ranges.loop_index(*i, bound);
                 let (i, bound) = (vname(*i), self.se(bound));
                 self.line(&format!("for (int64_t {i} = 0; {i} < {bound}; {i}++) {{"));
             }
@@ -1050,16 +1045,12 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// Bounds checks for a slice of `arr`; returns nothing, fails at run time.
-    /// Checks a slice of `arr` (whose type has the dimensions `shape`)
-    /// against its run-time shape, leaving out the indices that
-    /// [`Ranges`](crate::ranges::Ranges) proves in bounds.
-    fn check_slice(&mut self, stm: &Stm, arr: &str, shape: &[SubExp], slice: &[DimIndex], rank: usize) {
+    /// Checks a slice of `arr` against its run-time shape (a failure is a
+    /// run-time error), unless the statement is `#[unsafe]`: written so, or
+    /// marked by the middle end's `bounds` pass, which proved it in bounds.
+    fn check_slice(&mut self, stm: &Stm, arr: &str, slice: &[DimIndex], rank: usize) {
+        // Indices proven in bounds were marked by the middle end's `bounds` pass.
         if stm.attrs.unsafe_ {
-            return;
-        }
-        let proven = |d: usize, i: &SubExp| shape.get(d).is_some_and(|dim| self.ranges.in_bounds(i, dim));
-        if slice.iter().enumerate().all(|(d, di)| matches!(di, DimIndex::Fix(i) if proven(d, i))) {
             return;
         }
         let mut conds = Vec::new();
@@ -1139,8 +1130,7 @@ impl<'a> Gen<'a> {
         let a = vname(array);
         let aty = self.ty(array)?.clone();
         let rank = aty.rank();
-        let shape: Vec<SubExp> = aty.shape().to_vec();
-        self.check_slice(stm, &a, &shape, slice, rank);
+        self.check_slice(stm, &a, slice, rank);
         let c = vname(stm.pat[0].name);
         if slice.len() == rank && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
             let idxs: Vec<String> = slice
@@ -1163,8 +1153,7 @@ impl<'a> Gen<'a> {
         let a = vname(array);
         let aty = self.ty(array)?.clone();
         let rank = aty.rank();
-        let shape: Vec<SubExp> = aty.shape().to_vec();
-        self.check_slice(stm, &a, &shape, slice, rank);
+        self.check_slice(stm, &a, slice, rank);
         let vty = self.se_type(value)?;
         let v = self.se(value);
         if slice.len() == rank && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
@@ -1283,12 +1272,7 @@ impl<'a> Gen<'a> {
             if let Some(v) = self.virt.get(a).cloned() {
                 let c = vname(p.name);
                 let e = match v {
-                    Virtual::Iota { n, start, step, elem } => {
-                        if (start, step, elem)
-                            == (SubExp::Const(PrimValue::I64(0)), SubExp::Const(PrimValue::I64(1)), PrimType::I64)
-                        {
-                            self.ranges.loop_index(p.name, &n);
-                        }
+                    Virtual::Iota { start, step, elem } => {
                         let t = ctype(elem);
                         let zero = |s: &SubExp| matches!(s, SubExp::Const(v) if v.as_i64() == 0);
                         let one = |s: &SubExp| matches!(s, SubExp::Const(v) if v.as_i64() == 1);

@@ -13,7 +13,6 @@
 
 pub mod codegen;
 pub mod library;
-mod ranges;
 pub mod tuning;
 
 use std::collections::HashMap;

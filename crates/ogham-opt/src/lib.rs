@@ -22,6 +22,8 @@
 //! - [`dce`]: statements whose results are unused, unused results of maps.
 //! - [`fuse`]: producer `map`s merged into the SOACs that consume them.
 //! - [`demand`]: scans read only at their last element become reductions.
+//! - [`bounds`]: indexing whose indices are provably in bounds marked
+//!   `#[unsafe]`, so no backend checks it.
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
@@ -30,6 +32,7 @@
 //!
 //! This crate does no IO: the driver prints and writes what it returns.
 
+pub mod bounds;
 pub mod cse;
 pub mod dce;
 pub mod demand;
@@ -121,6 +124,11 @@ pub const PASSES: &[Pass] = &[
         run: demand::demand_program,
     },
     Pass {
+        name: "bounds",
+        summary: "mark indexing whose indices are provably in bounds as unchecked (#[unsafe])",
+        run: bounds::bounds_program,
+    },
+    Pass {
         name: "licm",
         summary: "move statements that depend on nothing bound in a loop or lambda out of it",
         run: licm::licm_program,
@@ -134,7 +142,7 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] =
-    &["inline", "simplify", "cse", "dce", "fuse", "licm", "demand", "simplify", "cse", "dce"];
+    &["inline", "simplify", "cse", "dce", "fuse", "licm", "demand", "simplify", "cse", "dce", "bounds"];
 
 /// The passes every backend runs, in order.
 pub fn default_pipeline() -> Vec<&'static Pass> {

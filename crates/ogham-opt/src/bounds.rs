@@ -1,5 +1,5 @@
-//! Ranges of `i64` index variables, so that the C backend can leave out the
-//! bounds checks it can prove cannot fail.
+//! Bounds-check elimination: an `index` or `update` whose indices are all
+//! provably in bounds is marked `#[unsafe]`, so no backend checks it.
 //!
 //! A stencil's `t[i64.max 0 (i - 1), j]` inside `tabulate r c` needs no check:
 //! `i` runs over `[0, r - 1]`, so `i - 1 ≤ r - 2` and `max 0 (i - 1)` lies in
@@ -9,13 +9,119 @@
 //! travel with the values derived from the loop index, so they are used only
 //! where that index is in scope. Array sizes are never negative.
 //!
-//! What is recorded: loop indices (`for i < n`, and the rows of an `iota n`
-//! that a SOAC reads), copies, adding or subtracting a constant, `min` and
-//! `max`. Anything else is unknown, and its checks stay.
+//! What is recorded ([`Ranges`]): loop indices (`for i < n`, and the rows of
+//! an `iota n` that a SOAC reads), copies, adding or subtracting a constant,
+//! `min` and `max`. Anything else is unknown, and its checks stay. A
+//! statement with a slice (not a single index) in any dimension keeps its
+//! checks.
 
 use std::collections::HashMap;
 
-use ogham_ir::{BinOp, Exp, PrimType, PrimValue, Stm, SubExp, VName};
+use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, PrimType, PrimValue, Program, Soac, Stm, SubExp, Type, VName};
+
+/// Marks the provably safe indexing of every function (and of the constants).
+pub fn bounds_program(prog: &mut Program) {
+    let mut marker = Marker::default();
+    for p in prog.const_params() {
+        marker.types.insert(p.name, p.ty.clone());
+    }
+    crate::on_consts(prog, |body, _| marker.body(body));
+    for f in &mut prog.funs {
+        for p in &f.params {
+            marker.types.insert(p.name, p.ty.clone());
+        }
+        marker.body(&mut f.body);
+    }
+}
+
+/// The walk: ranges and types of the variables seen so far (names are
+/// unique in the program, so one table serves every scope), and the
+/// `iota n` arrays (`0, 1, …`), whose rows a SOAC reads as indices.
+#[derive(Default)]
+struct Marker {
+    ranges: Ranges,
+    types: HashMap<VName, Type>,
+    iotas: HashMap<VName, SubExp>,
+}
+
+impl Marker {
+    fn body(&mut self, body: &mut Body) {
+        for stm in &mut body.stms {
+            self.stm(stm);
+        }
+    }
+
+    fn stm(&mut self, stm: &mut Stm) {
+        self.ranges.stm(stm);
+        for p in &stm.pat {
+            self.types.insert(p.name, p.ty.clone());
+        }
+        let arrs: Vec<VName> = match &stm.exp {
+            Exp::Index { array, slice } | Exp::Update { array, slice, .. } => {
+                if self.proven(*array, slice) {
+                    stm.attrs.unsafe_ = true;
+                }
+                Vec::new()
+            }
+            Exp::Iota { n, start: SubExp::Const(s), step: SubExp::Const(k), elem: PrimType::I64 }
+                if s.as_i64() == 0 && k.as_i64() == 1 =>
+            {
+                if let Some(p) = stm.pat.first() {
+                    self.iotas.insert(p.name, *n);
+                }
+                Vec::new()
+            }
+            Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) => arrs.clone(),
+            _ => Vec::new(),
+        };
+        match &mut stm.exp {
+            Exp::Loop { params, form, body } => {
+                for (p, _) in params.iter() {
+                    self.types.insert(p.name, p.ty.clone());
+                }
+                if let ogham_ir::LoopForm::For { i, bound } = form {
+                    self.ranges.loop_index(*i, bound);
+                }
+                self.body(body);
+            }
+            Exp::If { then_body, else_body, .. } => {
+                self.body(then_body);
+                self.body(else_body);
+            }
+            Exp::Soac(soac) => {
+                let lams = ogham_ir::visit::soac_lambdas_mut(soac);
+                let last = lams.len() - 1;
+                for (k, lam) in lams.into_iter().enumerate() {
+                    // The map function (the last) reads the input rows.
+                    self.lambda(lam, if k == last { &arrs } else { &[] });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A lambda whose parameters are bound to rows of `arrs` (none for operators).
+    fn lambda(&mut self, lam: &mut Lambda, arrs: &[VName]) {
+        for (k, p) in lam.params.iter().enumerate() {
+            self.types.insert(p.name, p.ty.clone());
+            if let Some(n) = arrs.get(k).and_then(|a| self.iotas.get(a)).copied() {
+                self.ranges.loop_index(p.name, &n);
+            }
+        }
+        self.body(&mut lam.body);
+    }
+
+    /// Whether every dimension of `slice` is a single index proven in bounds.
+    fn proven(&self, array: VName, slice: &[DimIndex]) -> bool {
+        let Some(ty) = self.types.get(&array) else { return false };
+        let shape = ty.shape();
+        !slice.is_empty()
+            && slice.iter().enumerate().all(|(d, di)| match (di, shape.get(d)) {
+                (DimIndex::Fix(i), Some(dim)) => self.ranges.in_bounds(i, dim),
+                _ => false,
+            })
+    }
+}
 
 /// `base + off`, or the constant `off` when `base` is `None`.
 #[derive(Clone, Copy, Debug, PartialEq)]
