@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ogham_data::Value;
-use ogham_ir::{Body, Span};
+use ogham_ir::{Span, Stm};
 use ogham_syntax::SourceMap;
 
 use crate::pipeline::Compiled;
@@ -18,23 +18,23 @@ use crate::pipeline::Compiled;
 /// Renders every statement span of the program as `file:line:col-line:col`,
 /// for the run-time error messages of generated code.
 pub fn span_texts(sources: &SourceMap, ir: &ogham_ir::Program) -> HashMap<Span, String> {
-    fn walk(body: &Body, sources: &SourceMap, out: &mut HashMap<Span, String>) {
-        for stm in &body.stms {
+    fn walk(stms: &[Stm], sources: &SourceMap, out: &mut HashMap<Span, String>) {
+        for stm in stms {
             if !stm.span.is_dummy() {
                 out.entry(stm.span).or_insert_with(|| sources.range(stm.span));
             }
             for b in ogham_ir::visit::bodies(&stm.exp) {
-                walk(b, sources, out);
+                walk(&b.stms, sources, out);
             }
             for l in ogham_ir::visit::lambdas(&stm.exp) {
-                walk(&l.body, sources, out);
+                walk(&l.body.stms, sources, out);
             }
         }
     }
     let mut out = HashMap::new();
-    walk(&Body { stms: ir.consts.clone(), result: Vec::new() }, sources, &mut out);
+    walk(&ir.consts, sources, &mut out);
     for f in &ir.funs {
-        walk(&f.body, sources, &mut out);
+        walk(&f.body.stms, sources, &mut out);
     }
     out
 }

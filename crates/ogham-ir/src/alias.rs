@@ -88,10 +88,7 @@ impl FunSummary {
 pub fn summaries(prog: &Program) -> HashMap<String, FunSummary> {
     let mut sums: HashMap<String, FunSummary> =
         prog.funs.iter().map(|f| (f.name.clone(), FunSummary::empty(f))).collect();
-    // The constants' arrays are in scope in every function; a function
-    // neither consumes nor returns them (checked by the verifier).
-    let consts: HashMap<VName, Names> =
-        prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+    let consts = const_arrays(prog);
     loop {
         let mut changed = false;
         for f in &prog.funs {
@@ -106,9 +103,24 @@ pub fn summaries(prog: &Program) -> HashMap<String, FunSummary> {
     }
 }
 
-fn summarise(f: &FunDef, sums: &HashMap<String, FunSummary>, consts: &HashMap<VName, Names>) -> FunSummary {
+/// The program's constant arrays, as a [`Walker`]'s base: in scope in
+/// every function, which neither consumes nor returns them (the verifier
+/// checks it), so none needs to know what another may share.
+pub fn const_arrays(prog: &Program) -> HashMap<VName, Names> {
+    prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect()
+}
+
+/// The base a [`Walker`] of `f`'s body starts from: the constant arrays
+/// (see [`const_arrays`]) and `f`'s array parameters, none known to share
+/// memory with another.
+pub fn fun_base(consts: &HashMap<VName, Names>, f: &FunDef) -> HashMap<VName, Names> {
     let mut base = consts.clone();
     base.extend(f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())));
+    base
+}
+
+fn summarise(f: &FunDef, sums: &HashMap<String, FunSummary>, consts: &HashMap<VName, Names>) -> FunSummary {
+    let base = fun_base(consts, f);
     let mut w = Walker::new(sums, &base);
     let be = w.body(&f.body);
     let index = |v: &VName| f.params.iter().position(|p| p.name == *v);

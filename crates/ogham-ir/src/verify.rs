@@ -37,7 +37,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
-use crate::alias::{summaries, FunSummary, Names, Problem, Walker};
+use crate::alias::{const_arrays, fun_base, summaries, FunSummary, Names, Problem, Walker};
 use crate::visit::{for_each_operand, type_vars};
 use crate::{
     BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator, Param, PrimType,
@@ -107,7 +107,9 @@ pub fn verify(prog: &Program) -> Result<Verified<'_>, Vec<VerifyError>> {
         return Err(v.errors);
     }
     let mut uses = HashMap::new();
-    crate::visit::count_uses(&Body { stms: prog.consts.clone(), result: Vec::new() }, &mut uses);
+    for stm in &prog.consts {
+        crate::visit::count_uses_exp(&stm.exp, &mut uses);
+    }
     for f in &prog.funs {
         crate::visit::count_uses(&f.body, &mut uses);
     }
@@ -355,17 +357,15 @@ impl Verifier<'_> {
         if self.prog.consts.is_empty() {
             return;
         }
-        let consts: HashSet<VName> = self.prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| p.name).collect();
-        let mut base: HashMap<VName, Names> =
-            f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
-        base.extend(consts.iter().map(|&c| (c, self.aliases.get(&c).cloned().unwrap_or_default())));
+        let consts = const_arrays(self.prog);
+        let base = fun_base(&consts, f);
         let be = Walker::new(&self.sums, &base).body(&f.body);
         let mut problems = BTreeSet::new();
         for (_, set) in &be.consumed {
-            problems.extend(set.iter().filter(|c| consts.contains(c)).map(|&c| (c, "consumes")));
+            problems.extend(set.iter().filter(|c| consts.contains_key(c)).map(|&c| (c, "consumes")));
         }
         for set in &be.results {
-            problems.extend(set.iter().filter(|c| consts.contains(c)).map(|&c| (c, "returns (a view of)")));
+            problems.extend(set.iter().filter(|c| consts.contains_key(c)).map(|&c| (c, "returns (a view of)")));
         }
         for (c, what) in problems {
             self.err(format!("the function {what} the constant {}", self.name(c)));

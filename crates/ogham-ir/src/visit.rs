@@ -145,6 +145,17 @@ pub fn soac_lambdas_mut(soac: &mut Soac) -> Vec<&mut Lambda> {
     }
 }
 
+/// Every body nested directly in `exp`, mutably: branches, a loop's body,
+/// and the bodies of a SOAC's lambdas (operators' first, the map function's last).
+pub fn nested_bodies_mut(exp: &mut Exp) -> Vec<&mut Body> {
+    match exp {
+        Exp::If { then_body, else_body, .. } => vec![then_body, else_body],
+        Exp::Loop { body, .. } => vec![body],
+        Exp::Soac(soac) => soac_lambdas_mut(soac).into_iter().map(|l| &mut l.body).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The bodies written directly in `exp` (branches, loop bodies; not lambda bodies).
 pub fn bodies(exp: &Exp) -> Vec<&Body> {
     match exp {

@@ -65,18 +65,15 @@ pub fn lower(files: &[&Program], info: &TypeInfo) -> Result<ogham_ir::Program, V
 /// copy of it: constants are shared by every call, and a caller may update
 /// a result in place (the verifier rejects functions returning constants).
 fn copy_constant_results(prog: &mut ogham_ir::Program) {
-    use ogham_ir::alias::{summaries, Names, Walker};
-    let consts: HashMap<VName, Names> =
-        prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+    use ogham_ir::alias::{const_arrays, fun_base, summaries, Walker};
+    let consts = const_arrays(prog);
     if consts.is_empty() {
         return;
     }
     let sums = summaries(prog);
     let const_params: Vec<Param> = prog.const_params().cloned().collect();
     for f in &mut prog.funs {
-        let mut base = consts.clone();
-        base.extend(f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())));
-        let effect = Walker::new(&sums, &base).body(&f.body);
+        let effect = Walker::new(&sums, &fun_base(&consts, f)).body(&f.body);
         for (k, set) in effect.results.iter().enumerate() {
             if set.iter().any(|v| consts.contains_key(v)) {
                 let SubExp::Var(v) = f.body.result[k] else { continue };

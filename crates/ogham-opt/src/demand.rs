@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use ogham_ir::visit::count_uses;
+use ogham_ir::visit::{count_uses, nested_bodies_mut};
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Stm, SubExp,
     Type, VName,
@@ -97,20 +97,10 @@ fn collect_reads(body: &Body, out: &mut HashMap<VName, (SubExp, usize)>) {
 /// last element to the reductions of its `Screma`; records the outputs.
 fn rewrite_scans(body: &mut Body, last_only: &dyn Fn(VName, SubExp) -> bool, reduced: &mut HashMap<VName, SubExp>) {
     for s in &mut body.stms {
-        match &mut s.exp {
-            Exp::If { then_body, else_body, .. } => {
-                rewrite_scans(then_body, last_only, reduced);
-                rewrite_scans(else_body, last_only, reduced);
-            }
-            Exp::Loop { body, .. } => rewrite_scans(body, last_only, reduced),
-            Exp::Soac(soac) => {
-                for l in ogham_ir::visit::soac_lambdas_mut(soac) {
-                    rewrite_scans(&mut l.body, last_only, reduced);
-                }
-                scan_to_reduce(s, last_only, reduced);
-            }
-            _ => {}
+        for b in nested_bodies_mut(&mut s.exp) {
+            rewrite_scans(b, last_only, reduced);
         }
+        scan_to_reduce(s, last_only, reduced);
     }
 }
 
@@ -204,18 +194,8 @@ fn replace_reads(body: &mut Body, reduced: &HashMap<VName, SubExp>, names: &mut 
                 s.exp = Exp::SubExp(SubExp::Var(r));
             }
         }
-        match &mut s.exp {
-            Exp::If { then_body, else_body, .. } => {
-                replace_reads(then_body, reduced, names);
-                replace_reads(else_body, reduced, names);
-            }
-            Exp::Loop { body, .. } => replace_reads(body, reduced, names),
-            Exp::Soac(soac) => {
-                for l in ogham_ir::visit::soac_lambdas_mut(soac) {
-                    replace_reads(&mut l.body, reduced, names);
-                }
-            }
-            _ => {}
+        for b in nested_bodies_mut(&mut s.exp) {
+            replace_reads(b, reduced, names);
         }
         stms.push(s);
     }

@@ -25,15 +25,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use ogham_ir::alias::{summaries, Names, Walker};
-use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas};
+use ogham_ir::alias::{const_arrays, fun_base, summaries, Names, Walker};
+use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas, nested_bodies_mut};
 use ogham_ir::{Body, Exp, Lambda, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
 
 /// Fuses every function of the program.
 pub fn fuse_program(prog: &mut Program) {
     let sums = summaries(prog);
-    let consts: HashMap<VName, Names> =
-        prog.const_params().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())).collect();
+    let consts = const_arrays(prog);
     crate::on_consts(prog, |body, _| {
         let empty = HashMap::new();
         let mut w = Walker::new(&sums, &empty);
@@ -41,8 +40,7 @@ pub fn fuse_program(prog: &mut Program) {
         fuse_body(body, &|v| w.closure(v));
     });
     for f in &mut prog.funs {
-        let mut base = consts.clone();
-        base.extend(f.params.iter().filter(|p| p.ty.rank() > 0).map(|p| (p.name, Names::new())));
+        let base = fun_base(&consts, f);
         let mut w = Walker::new(&sums, &base);
         w.body(&f.body);
         fuse_body(&mut f.body, &|v| w.closure(v));
@@ -146,26 +144,8 @@ fn merge_siblings(first: Stm, second: &mut Stm) {
 }
 
 fn fuse_nested(exp: &mut Exp, aliases: Aliases) {
-    match exp {
-        Exp::If { then_body, else_body, .. } => {
-            fuse_body(then_body, aliases);
-            fuse_body(else_body, aliases);
-        }
-        Exp::Loop { body, .. } => fuse_body(body, aliases),
-        Exp::Soac(soac) => {
-            let (map, ops): (&mut Lambda, Vec<&mut Lambda>) = match soac {
-                Soac::Screma { scans, reduces, map, .. } => {
-                    (map, scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).collect())
-                }
-                Soac::Hist { ops, map, .. } => (map, ops.iter_mut().map(|o| &mut o.op.lambda).collect()),
-                Soac::Scatter { map, .. } => (map, Vec::new()),
-            };
-            fuse_body(&mut map.body, aliases);
-            for l in ops {
-                fuse_body(&mut l.body, aliases);
-            }
-        }
-        _ => {}
+    for b in nested_bodies_mut(exp) {
+        fuse_body(b, aliases);
     }
 }
 

@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use ogham_ir::visit::rename_uses;
+use ogham_ir::visit::{nested_bodies_mut, rename_uses};
 use ogham_ir::{Body, Exp, LoopForm, NameTable, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
 
 /// The largest function body (statements, nested ones included) inlined.
@@ -40,7 +40,7 @@ pub fn inline_program(prog: &mut Program) {
             .iter()
             .map(|f| {
                 let mut calls = BTreeSet::new();
-                collect_calls(&f.body, &mut calls);
+                collect_calls(&f.body.stms, &mut calls);
                 (f.name.clone(), calls)
             })
             .collect();
@@ -102,13 +102,12 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
     let mut reached: BTreeSet<String> =
         prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
     // The constants' calls.
-    let consts = Body { stms: prog.consts.clone(), result: Vec::new() };
-    collect_calls(&consts, &mut reached);
+    collect_calls(&prog.consts, &mut reached);
     let mut work: Vec<String> = reached.iter().cloned().collect();
     while let Some(name) = work.pop() {
         if let Some(f) = prog.fun(&name) {
             let mut calls = BTreeSet::new();
-            collect_calls(&f.body, &mut calls);
+            collect_calls(&f.body.stms, &mut calls);
             for c in calls {
                 if reached.insert(c.clone()) {
                     work.push(c);
@@ -121,18 +120,18 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
 
 /// How many call statements name each function.
 fn call_sites(prog: &Program) -> HashMap<String, usize> {
-    fn go(body: &Body, out: &mut HashMap<String, usize>) {
-        for stm in &body.stms {
+    fn go(stms: &[Stm], out: &mut HashMap<String, usize>) {
+        for stm in stms {
             if let Exp::Apply { func, .. } = &stm.exp {
                 *out.entry(func.clone()).or_default() += 1;
             }
-            ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| go(b, out));
-            ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| go(&l.body, out));
+            ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| go(&b.stms, out));
+            ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| go(&l.body.stms, out));
         }
     }
     let mut out = HashMap::new();
-    prog.funs.iter().for_each(|f| go(&f.body, &mut out));
-    go(&Body { stms: prog.consts.clone(), result: Vec::new() }, &mut out);
+    prog.funs.iter().for_each(|f| go(&f.body.stms, &mut out));
+    go(&prog.consts, &mut out);
     out
 }
 
@@ -166,16 +165,17 @@ fn checks_user_code(body: &Body) -> bool {
     })
 }
 
-fn collect_calls(body: &Body, out: &mut BTreeSet<String>) {
-    for stm in &body.stms {
+/// The names of the functions that `stms` call, at any depth.
+pub(crate) fn collect_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
+    for stm in stms {
         if let Exp::Apply { func, .. } = &stm.exp {
             out.insert(func.clone());
         }
         for b in ogham_ir::visit::bodies(&stm.exp) {
-            collect_calls(b, out);
+            collect_calls(&b.stms, out);
         }
         for l in ogham_ir::visit::lambdas(&stm.exp) {
-            collect_calls(&l.body, out);
+            collect_calls(&l.body.stms, out);
         }
     }
 }
@@ -196,7 +196,9 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
     let mut changed = false;
     let stms = std::mem::take(&mut body.stms);
     for mut stm in stms {
-        changed |= each_nested_body(&mut stm.exp, &mut |b| inline_body(b, prog, leaves));
+        for b in nested_bodies_mut(&mut stm.exp) {
+            changed |= inline_body(b, prog, leaves);
+        }
         let callee = match &stm.exp {
             Exp::Apply { func, .. } => leaves.get(func).copied(),
             _ => None,
@@ -289,36 +291,6 @@ fn fresh_like(names: &mut NameTable, v: VName) -> VName {
     names.fresh(&base)
 }
 
-/// Runs `f` on every body directly nested in `exp` (branches, loop bodies,
-/// lambda bodies); returns whether any call returned true.
-fn each_nested_body(exp: &mut Exp, f: &mut dyn FnMut(&mut Body) -> bool) -> bool {
-    let mut changed = false;
-    match exp {
-        Exp::If { then_body, else_body, .. } => {
-            changed |= f(then_body);
-            changed |= f(else_body);
-        }
-        Exp::Loop { body, .. } => changed |= f(body),
-        Exp::Soac(soac) => match soac {
-            Soac::Screma { scans, reduces, map, .. } => {
-                for op in scans.iter_mut().chain(reduces.iter_mut()) {
-                    changed |= f(&mut op.lambda.body);
-                }
-                changed |= f(&mut map.body);
-            }
-            Soac::Hist { ops, map, .. } => {
-                for op in ops {
-                    changed |= f(&mut op.op.lambda.body);
-                }
-                changed |= f(&mut map.body);
-            }
-            Soac::Scatter { map, .. } => changed |= f(&mut map.body),
-        },
-        _ => {}
-    }
-    changed
-}
-
 /// Every variable `body` binds, at any depth: patterns, loop parameters and
 /// indices, lambda parameters.
 fn collect_binders(body: &Body, out: &mut Vec<VName>) {
@@ -369,9 +341,8 @@ fn rename_binders(body: &mut Body, map: &HashMap<VName, VName>) {
                 l.params.iter_mut().for_each(|p| re(&mut p.name));
             }
         }
-        each_nested_body(&mut stm.exp, &mut |b| {
+        for b in nested_bodies_mut(&mut stm.exp) {
             rename_binders(b, map);
-            false
-        });
+        }
     }
 }

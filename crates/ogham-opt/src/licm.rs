@@ -44,7 +44,7 @@ fn failing_functions(prog: &Program) -> HashSet<String> {
     // Recursion: a function that reaches itself through calls.
     let calls = |f: &ogham_ir::FunDef| {
         let mut names = BTreeSet::new();
-        collect_calls(&f.body, &mut names);
+        crate::inline::collect_calls(&f.body.stms, &mut names);
         names
     };
     let graph: Vec<(String, BTreeSet<String>)> = prog.funs.iter().map(|f| (f.name.clone(), calls(f))).collect();
@@ -77,16 +77,6 @@ fn failing_functions(prog: &Program) -> HashSet<String> {
         if out.len() == before {
             return out;
         }
-    }
-}
-
-fn collect_calls(body: &Body, out: &mut BTreeSet<String>) {
-    for s in &body.stms {
-        if let Exp::Apply { func, .. } = &s.exp {
-            out.insert(func.clone());
-        }
-        bodies(&s.exp).into_iter().for_each(|b| collect_calls(b, out));
-        lambdas(&s.exp).into_iter().for_each(|l| collect_calls(&l.body, out));
     }
 }
 
