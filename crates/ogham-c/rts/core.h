@@ -117,6 +117,26 @@ static inline void og_ctx_unlock(og_ctx *ctx) {
 #endif
 }
 
+/* Writes the frames of `loc` (one location per line: an inlined statement
+ * stands for its place in the inlined function and then each call it was
+ * copied to) as backtrace lines numbered from `first`; returns the bytes
+ * written (at most `cap - 1`, NUL-terminated). */
+static inline size_t og_frames(char *out, size_t cap, const char *loc, int first) {
+  size_t used = 0;
+  int k = first;
+  while (cap > used + 1) {
+    const char *nl = strchr(loc, '\n');
+    int len = nl != NULL ? (int)(nl - loc) : (int)strlen(loc);
+    int w = snprintf(out + used, cap - used, "%s#%d  %.*s\n", k == 0 ? "-> " : "   ", k, len, loc);
+    if (w < 0 || (size_t)w >= cap - used) break;
+    used += (size_t)w;
+    k++;
+    if (nl == NULL) break;
+    loc = nl + 1;
+  }
+  return used;
+}
+
 /* Records a run-time error (only the first one is kept, as later ones are
  * usually consequences) and returns 1, the failure code of generated functions.
  * `loc` is the source location, or NULL. */
@@ -126,11 +146,13 @@ static inline int og_fail(og_ctx *ctx, const char *loc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  size_t n = strlen(msg) + (loc ? strlen(loc) : 0) + 64;
+  /* Each frame line adds at most 8 bytes to its location. */
+  size_t n = strlen(msg) + (loc ? 2 * strlen(loc) + 8 : 0) + 64;
   char *full = malloc(n);
   if (full != NULL) {
     if (loc != NULL) {
-      snprintf(full, n, "%s\n\nBacktrace:\n-> #0  %s\n", msg, loc);
+      int w = snprintf(full, n, "%s\n\nBacktrace:\n", msg);
+      if (w > 0 && (size_t)w < n) og_frames(full + w, n - (size_t)w, loc, 0);
     } else {
       snprintf(full, n, "%s\n", msg);
     }
@@ -155,10 +177,10 @@ static inline int og_trace(og_ctx *ctx, const char *loc) {
     /* One frame per "#k" line so far (locations hold no '#'). */
     int frames = 0;
     for (const char *p = strchr(bt, '#'); p != NULL; p = strchr(p + 1, '#')) frames++;
-    size_t used = strlen(e), n = used + strlen(loc) + 32;
+    size_t used = strlen(e), n = used + 2 * strlen(loc) + 40;
     char *grown = realloc(e, n);
     if (grown != NULL) {
-      snprintf(grown + used, n - used, "   #%d  %s\n", frames, loc);
+      og_frames(grown + used, n - used, loc, frames);
       ctx->error = grown;
     }
   }

@@ -18,23 +18,27 @@ use crate::pipeline::Compiled;
 /// Renders every statement span of the program as `file:line:col-line:col`,
 /// for the run-time error messages of generated code.
 pub fn span_texts(sources: &SourceMap, ir: &ogham_ir::Program) -> HashMap<Span, String> {
-    fn walk(stms: &[Stm], sources: &SourceMap, out: &mut HashMap<Span, String>) {
+    fn walk(stms: &[Stm], ir: &ogham_ir::Program, sources: &SourceMap, out: &mut HashMap<Span, String>) {
         for stm in stms {
-            if !stm.span.is_dummy() {
-                out.entry(stm.span).or_insert_with(|| sources.range(stm.span));
+            if !stm.span.is_dummy() && !out.contains_key(&stm.span) {
+                // An inlined statement stands for several frames: one line each.
+                let frames: Vec<String> = ir.frames(stm.span).into_iter().map(|s| sources.range(s)).collect();
+                if !frames.is_empty() {
+                    out.insert(stm.span, frames.join("\n"));
+                }
             }
             for b in ogham_ir::visit::bodies(&stm.exp) {
-                walk(&b.stms, sources, out);
+                walk(&b.stms, ir, sources, out);
             }
             for l in ogham_ir::visit::lambdas(&stm.exp) {
-                walk(&l.body.stms, sources, out);
+                walk(&l.body.stms, ir, sources, out);
             }
         }
     }
     let mut out = HashMap::new();
-    walk(&ir.consts, sources, &mut out);
+    walk(&ir.consts, ir, sources, &mut out);
     for f in &ir.funs {
-        walk(&f.body.stms, sources, &mut out);
+        walk(&f.body.stms, ir, sources, &mut out);
     }
     out
 }

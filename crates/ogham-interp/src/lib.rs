@@ -119,6 +119,25 @@ fn run_entry_on_this_thread_with(
     args: Vec<Value>,
     opts: &RunOptions,
 ) -> Result<Vec<Value>, RuntimeError> {
+    run_located(prog, entry, args, opts).map_err(|e| in_source(prog, e))
+}
+
+/// The error with its span and trace resolved to source positions (an
+/// inlined statement's span stands for its place in the inlined function
+/// and the calls it was copied to).
+fn in_source(prog: &Program, e: RuntimeError) -> RuntimeError {
+    let mut frames = prog.frames(e.span);
+    for call in &e.trace {
+        frames.extend(prog.frames(*call));
+    }
+    if frames.is_empty() {
+        return RuntimeError { span: Span::DUMMY, trace: Vec::new(), ..e };
+    }
+    let span = frames.remove(0);
+    RuntimeError { message: e.message, span, trace: frames }
+}
+
+fn run_located(prog: &Program, entry: &str, args: Vec<Value>, opts: &RunOptions) -> Result<Vec<Value>, RuntimeError> {
     let no_span = |message: String| RuntimeError { message, span: Span::default(), trace: Vec::new() };
     let (index, fun) = prog
         .funs

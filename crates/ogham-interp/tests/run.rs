@@ -56,7 +56,7 @@ fn program(names: NameTable, params: Vec<Param>, inputs: &[(&str, usize)], body:
     let outputs = ret.iter().enumerate().map(|(k, _)| entry_value("out", k)).collect();
     let entry = EntryPoint { inputs: inputs.iter().map(|(t, p)| entry_value(t, *p)).collect(), outputs };
     let fun = FunDef { name: "main".to_string(), params, ret, body, entry: Some(entry), span: span(1000) };
-    Program { consts: Vec::new(), funs: vec![fun], names }
+    Program { consts: Vec::new(), funs: vec![fun], names, inlined: Vec::new() }
 }
 
 fn vector(b: Buffer) -> Value {

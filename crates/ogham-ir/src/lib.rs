@@ -502,6 +502,12 @@ pub struct Program {
     pub consts: Vec<Stm>,
     pub funs: Vec<FunDef>,
     pub names: NameTable,
+    /// What the inlined spans ([`Span::inlined`]) of statements stand for:
+    /// entry `k` is the span of the statement in the inlined function and
+    /// the span of the call it was copied to, so that a failure in inlined
+    /// code still reports every call on the way out ([`Program::frames`]).
+    /// Not part of the text form: a parsed program has no inlined spans.
+    pub inlined: Vec<(Span, Span)>,
 }
 
 impl Program {
@@ -511,6 +517,31 @@ impl Program {
 
     pub fn entry_points(&self) -> impl Iterator<Item = &FunDef> {
         self.funs.iter().filter(|f| f.entry.is_some())
+    }
+
+    /// The source positions a statement's span stands for, innermost
+    /// first: the span itself, or for an inlined span, the statement's
+    /// position in the inlined function followed by the call's (each
+    /// resolved in turn). Dummy spans are left out.
+    pub fn frames(&self, span: Span) -> Vec<Span> {
+        let mut out = Vec::new();
+        self.push_frames(span, &mut out, 0);
+        out
+    }
+
+    fn push_frames(&self, span: Span, out: &mut Vec<Span>, depth: usize) {
+        match span.inlined_index().and_then(|k| self.inlined.get(k)) {
+            // Inlining nests at most as deep as calls do, but a table
+            // entry cannot refer to itself; the bound guards against a
+            // malformed table.
+            Some(&(inner, call)) if depth < 10_000 => {
+                self.push_frames(inner, out, depth + 1);
+                self.push_frames(call, out, depth + 1);
+            }
+            Some(_) => {}
+            None if span.is_dummy() || span.inlined_index().is_some() => {}
+            None => out.push(span),
+        }
     }
 
     /// The variables the constants bind, with their types, in order.

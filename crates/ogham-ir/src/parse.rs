@@ -48,7 +48,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         funs.push(p.fun_def()?);
     }
     let names = p.name_table();
-    Ok(Program { consts, funs, names })
+    Ok(Program { consts, funs, names, inlined: Vec::new() })
 }
 
 /// Parses one function; its names go into `names` (which must agree with it).

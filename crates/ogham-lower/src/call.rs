@@ -451,7 +451,7 @@ fn shape_key(v: &Val<'_>, key: &mut String) {
 }
 
 /// Whether a parameter pattern is (or contains) a consuming `*t`.
-fn pat_consumes(p: &Pat) -> bool {
+pub(crate) fn pat_consumes(p: &Pat) -> bool {
     fn te_unique(t: &TypeExp) -> bool {
         match t {
             TypeExp::Unique(..) => true,

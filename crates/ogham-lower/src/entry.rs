@@ -160,6 +160,9 @@ impl<'a> Lowerer<'a> {
                 }
             }
             let mut ev = entry_value(t, te, Vec::new());
+            // `(a: *[n]i32, x: i32)`: a tuple or record input with a unique
+            // part is consumed as a whole.
+            ev.unique |= pat.is_some_and(crate::call::pat_consumes);
             ev.name = Some(pat.map_or_else(|| "_".to_string(), param_name));
             inputs.push((parts, ev));
         }

@@ -53,7 +53,7 @@ pub fn lower(files: &[&Program], info: &TypeInfo) -> Result<ogham_ir::Program, V
     }
     if errors.is_empty() {
         funs.append(&mut lowerer.funs);
-        let mut prog = ogham_ir::Program { consts: lowerer.consts, funs, names: lowerer.names };
+        let mut prog = ogham_ir::Program { consts: lowerer.consts, funs, names: lowerer.names, inlined: Vec::new() };
         copy_constant_results(&mut prog);
         Ok(prog)
     } else {

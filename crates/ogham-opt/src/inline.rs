@@ -2,11 +2,10 @@
 //!
 //! Lowering turns every first-order call of a top-level function into an
 //! [`Exp::Apply`], the prelude's wrappers included (`iota`, `replicate`,
-//! `scatter`, …). Left as calls, their results are materialised arrays
-//! behind a function boundary: `reduce (+) 0 (iota n)` would allocate all
-//! of `iota n`, and no `map` could fuse with them. So a call of a function
-//! that has no bounds check or assertion and calls none that has (a
-//! failure there reports a backtrace through the call) is replaced by a renamed copy of its body when it
+//! `scatter`, `flatten`, …). Left as calls, their results are materialised
+//! arrays behind a function boundary: `reduce (+) 0 (iota n)` would allocate
+//! all of `iota n`, and no `map` could fuse with them. So a call is
+//! replaced by a renamed copy of the function's body when the function
 //! calls no function itself and has at most [`MAX_STMS`] statements (nested
 //! ones counted), or when this is its only call in the program and it is
 //! not recursive (so the copy costs nothing, and the maps inside it can
@@ -21,11 +20,16 @@
 //! binds (once, and not a parameter) is bound directly under the caller's
 //! name, so that `let xs = iota n` stays an `iota` statement for the later
 //! passes (fusion, virtual arrays).
+//!
+//! Functions with checks are inlined too: each copied statement gets an
+//! inlined span ([`Span::inlined`], recorded in [`Program::inlined`]) that
+//! stands for its place in the function and then the call, so a failure
+//! in the copy reports the same backtrace as the call would have.
 
 use std::collections::{BTreeSet, HashMap};
 
 use ogham_ir::visit::{nested_bodies_mut, rename_uses};
-use ogham_ir::{Body, Exp, LoopForm, NameTable, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
+use ogham_ir::{Body, Exp, LoopForm, NameTable, Param, Program, Soac, Span, Stm, StmAttrs, SubExp, VName};
 
 /// The largest function body (statements, nested ones included) inlined.
 pub const MAX_STMS: usize = 12;
@@ -45,21 +49,6 @@ pub fn inline_program(prog: &mut Program) {
             })
             .collect();
         let sites = call_sites(prog);
-        // A function whose failure would be reported with a backtrace
-        // through its call: it checks something itself, or calls one that does.
-        let mut checking: BTreeSet<String> =
-            prog.funs.iter().filter(|f| checks_user_code(&f.body)).map(|f| f.name.clone()).collect();
-        loop {
-            let more: Vec<String> = graph
-                .iter()
-                .filter(|(f, calls)| !checking.contains(*f) && calls.iter().any(|c| checking.contains(c)))
-                .map(|(f, _)| f.clone())
-                .collect();
-            if more.is_empty() {
-                break;
-            }
-            checking.extend(more);
-        }
         let inlinable: HashMap<String, usize> = prog
             .funs
             .iter()
@@ -67,7 +56,7 @@ pub fn inline_program(prog: &mut Program) {
             .filter(|(_, f)| {
                 let small_leaf = graph[&f.name].is_empty() && count_stms(&f.body) <= MAX_STMS;
                 let once = sites.get(&f.name) == Some(&1) && !reaches(&graph, &f.name, &f.name);
-                (small_leaf || once) && !checking.contains(&f.name)
+                small_leaf || once
             })
             .map(|(i, f)| (f.name.clone(), i))
             .collect();
@@ -148,21 +137,6 @@ fn reaches(graph: &HashMap<String, BTreeSet<String>>, from: &str, to: &str) -> b
         }
     }
     false
-}
-
-/// Whether a body has a bounds check or assertion: a failure there is
-/// reported with a backtrace through the call, which inlining would lose.
-fn checks_user_code(body: &Body) -> bool {
-    body.stms.iter().any(|stm| {
-        let checked = match &stm.exp {
-            Exp::Index { slice, .. } | Exp::Update { slice, .. } => !stm.attrs.unsafe_ && !slice.is_empty(),
-            Exp::Assert { .. } => true,
-            _ => false,
-        };
-        checked
-            || ogham_ir::visit::bodies(&stm.exp).into_iter().any(checks_user_code)
-            || ogham_ir::visit::lambdas(&stm.exp).into_iter().any(|l| checks_user_code(&l.body))
-    })
 }
 
 /// The names of the functions that `stms` call, at any depth.
@@ -266,10 +240,9 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
                     }
                 }
             }
-            if s.span.is_dummy() {
-                s.span = stm.span;
-            }
         }
+        let mut memo = HashMap::new();
+        relocate(&mut copy, stm.span, &mut prog.inlined, &mut memo);
         body.stms.extend(copy.stms);
         for ((r, p), d) in copy.result.iter().zip(&stm.pat).zip(direct) {
             if !d {
@@ -284,6 +257,30 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
         changed = true;
     }
     changed
+}
+
+/// Gives every statement of an inlined copy (at any depth) the inlined
+/// span that stands for its own position followed by the call's, so that
+/// a failure there reports the call as the function would have; statements
+/// without a position take the call's.
+fn relocate(body: &mut Body, call: Span, table: &mut Vec<(Span, Span)>, memo: &mut HashMap<Span, Span>) {
+    for s in &mut body.stms {
+        s.span = if s.span.is_dummy() || call.is_dummy() {
+            if s.span.is_dummy() {
+                call
+            } else {
+                s.span
+            }
+        } else {
+            *memo.entry(s.span).or_insert_with(|| {
+                table.push((s.span, call));
+                Span::inlined(table.len() - 1)
+            })
+        };
+        for b in nested_bodies_mut(&mut s.exp) {
+            relocate(b, call, table, memo);
+        }
+    }
 }
 
 fn fresh_like(names: &mut NameTable, v: VName) -> VName {

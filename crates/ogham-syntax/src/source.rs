@@ -37,7 +37,22 @@ impl Span {
     pub fn is_dummy(self) -> bool {
         self.file.0 == u32::MAX
     }
+
+    /// A span that stands for a statement copied into a caller by inlining:
+    /// entry `index` of the program's table of inlined spans (the span in
+    /// the callee and the span of the call; see `ogham_ir::Program::frames`).
+    pub fn inlined(index: usize) -> Span {
+        Span { file: FileId(INLINED_FILE), start: index as u32, end: index as u32 }
+    }
+
+    /// The table entry this span stands for, if it is an inlined span.
+    pub fn inlined_index(self) -> Option<usize> {
+        (self.file.0 == INLINED_FILE).then_some(self.start as usize)
+    }
 }
+
+/// The file id of inlined spans ([`Span::inlined`]); no source file has it.
+const INLINED_FILE: u32 = u32::MAX - 1;
 
 impl fmt::Debug for Span {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -145,7 +145,7 @@ pub fn sample_program() -> Program {
         }),
         span: Span::new(ogham_syntax::FileId(0), 0, 100),
     };
-    Program { consts: Vec::new(), funs: vec![main], names }
+    Program { consts: Vec::new(), funs: vec![main], names, inlined: Vec::new() }
 }
 
 /// A program using every construct of the IR, in its printed form. Its one
