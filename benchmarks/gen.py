@@ -110,6 +110,8 @@ DATASETS = {
     "hotspot": [("hotspot-1024.in", hotspot(1024, 360))],
     "matmul": [("matmul-1024.in", matmul(1024))],
     "kmeans": [("kmeans-1000000.in", kmeans(1000000, 16, 16))],
+    # The same data, the centroid sums flattened to reduce_by_index.
+    "kmeans_flat": [("kmeans-1000000.in", kmeans(1000000, 16, 16))],
     "histogram": [("histogram-100000000.in", histogram(100000000, 1000))],
     "scan": [("scan-100000000.in", scan(100000000))],
 }

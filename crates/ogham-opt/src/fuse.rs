@@ -22,28 +22,39 @@
 //! statements between them. So a program that maps over the same arrays
 //! twice (Black-Scholes' calls and puts) runs one loop, in which the
 //! simplifier and CSE then share the common work.
+//!
+//! Fusion through `flatten`: a map nest `P: [n][d]t` (an outer map whose
+//! lambda is cheap scalar statements and then an inner map) read only
+//! through `reshape [n*d] P` by one SOAC of width `n*d` runs inside that
+//! SOAC, which reads the flat index `k` (a virtual `iota`) instead and
+//! computes row `k / d` and column `k - (k/d)*d` of the nest itself. So a
+//! `reduce_by_index` over `flatten (map (\c -> map (\j -> c*d + j) (iota d)) cs)`
+//! builds no array of `n*d` bucket indices.
 
 use std::collections::{BTreeSet, HashMap};
 
 use ogham_ir::alias::{const_arrays, fun_base, summaries, Names, Walker};
 use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas, nested_bodies_mut};
-use ogham_ir::{Body, Exp, Lambda, Param, Program, Soac, Stm, StmAttrs, SubExp, VName};
+use ogham_ir::{
+    BinOp, Body, DimIndex, Exp, Lambda, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp,
+    Type, VName,
+};
 
 /// Fuses every function of the program.
 pub fn fuse_program(prog: &mut Program) {
     let sums = summaries(prog);
     let consts = const_arrays(prog);
-    crate::on_consts(prog, |body, _| {
+    crate::on_consts(prog, |body, names| {
         let empty = HashMap::new();
         let mut w = Walker::new(&sums, &empty);
         w.body(body);
-        fuse_body(body, &|v| w.closure(v));
+        fuse_body(body, &|v| w.closure(v), names);
     });
     for f in &mut prog.funs {
         let base = fun_base(&consts, f);
         let mut w = Walker::new(&sums, &base);
         w.body(&f.body);
-        fuse_body(&mut f.body, &|v| w.closure(v));
+        fuse_body(&mut f.body, &|v| w.closure(v), &mut prog.names);
     }
 }
 
@@ -59,9 +70,9 @@ fn overlap(consumed: &BTreeSet<VName>, reads: &BTreeSet<VName>, aliases: Aliases
 }
 
 /// Fuses inside a body, innermost bodies first.
-fn fuse_body(body: &mut Body, aliases: Aliases) {
+fn fuse_body(body: &mut Body, aliases: Aliases, names: &mut NameTable) {
     for stm in &mut body.stms {
-        fuse_nested(&mut stm.exp, aliases);
+        fuse_nested(&mut stm.exp, aliases, names);
     }
     while let Some((p, c)) = find_pair(body, aliases) {
         let producer = body.stms.remove(p);
@@ -72,6 +83,155 @@ fn fuse_body(body: &mut Body, aliases: Aliases) {
         let first = body.stms.remove(p);
         let second = &mut body.stms[c - 1];
         merge_siblings(first, second);
+    }
+    while let Some(found) = find_flat(body, aliases) {
+        fuse_flat(body, found, names);
+    }
+}
+
+/// A map nest `P = map (\x -> … map (\y -> e) ys) xs` of type `[n][d]t`,
+/// flattened by `F = reshape [n*d] P` and read only by one SOAC `C` of
+/// width `n*d`: the statements' positions and the input of `C` that `F` is.
+struct Flat {
+    producer: usize,
+    reshape: usize,
+    consumer: usize,
+    input: usize,
+}
+
+/// Whether a statement is cheap enough to repeat for every element of a
+/// row: a scalar operation, or a row of an array (a view).
+fn cheap(stm: &Stm) -> bool {
+    match &stm.exp {
+        Exp::SubExp(_) | Exp::BinOp(..) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::Conv(..) => true,
+        Exp::Index { slice, .. } => slice.iter().all(|d| matches!(d, ogham_ir::DimIndex::Fix(_))),
+        _ => false,
+    }
+}
+
+/// The inner map of a flattenable producer's lambda: its last statement, a
+/// plain map whose one result is the lambda's one result, after only cheap
+/// statements.
+fn inner_map(lam: &Lambda) -> Option<(&SubExp, &Vec<VName>, &Lambda)> {
+    let (last, before) = lam.body.stms.split_last()?;
+    let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &last.exp else { return None };
+    let single = last.pat.len() == 1 && lam.body.result == [SubExp::Var(last.pat[0].name)];
+    (scans.is_empty() && reduces.is_empty() && single && !last.attrs.sequential && before.iter().all(cheap))
+        .then_some((w, arrs, map))
+}
+
+/// Finds a map nest flattened into a SOAC (see [`Flat`]).
+fn find_flat(body: &Body, aliases: Aliases) -> Option<Flat> {
+    let mut counts = HashMap::new();
+    count_uses(body, &mut counts);
+    let once = |v: VName| counts.get(&v) == Some(&1);
+    for (r, stm) in body.stms.iter().enumerate() {
+        let Exp::Reshape { array, shape } = &stm.exp else { continue };
+        if shape.len() != 1 || stm.pat.len() != 1 || !once(*array) || !once(stm.pat[0].name) {
+            continue;
+        }
+        let Some(p) = body.stms[..r].iter().position(|s| s.pat.iter().any(|x| x.name == *array)) else { continue };
+        let producer = &body.stms[p];
+        if !is_plain_map(producer) || producer.attrs.sequential || producer.pat.len() != 1 {
+            continue;
+        }
+        let Type::Array { shape: pshape, .. } = &producer.pat[0].ty else { continue };
+        if pshape.len() != 2 {
+            continue;
+        }
+        let Some((_, _, plam)) = soac_parts(&producer.exp) else { continue };
+        match inner_map(plam) {
+            Some((dw, _, _)) if *dw == pshape[1] => {}
+            _ => continue,
+        }
+        let flat = stm.pat[0].name;
+        let Some(c) = (r + 1..body.stms.len()).find(|&c| free_vars_exp(&body.stms[c].exp).contains(&flat)) else {
+            continue;
+        };
+        let Some((cw, carrs, _)) = soac_parts(&body.stms[c].exp) else { continue };
+        if *cw != shape[0] {
+            continue;
+        }
+        let Some(input) = carrs.iter().position(|a| *a == flat) else { continue };
+        let reads = free_vars_exp(&producer.exp);
+        if body.stms[p + 1..=c].iter().any(|s| overlap(&may_consume(&s.exp), &reads, aliases)) {
+            continue;
+        }
+        return Some(Flat { producer: p, reshape: r, consumer: c, input });
+    }
+    None
+}
+
+/// Runs the map nest inside the consumer: the consumer reads the flat index
+/// `k` (a virtual `iota`) instead of the flattened array, and computes row
+/// `k / d` and column `k - (k / d) * d` of the nest's element itself.
+fn fuse_flat(body: &mut Body, f: Flat, names: &mut NameTable) {
+    let consumer_span = body.stms[f.consumer].span;
+    let reshape = body.stms.remove(f.reshape);
+    let producer = body.stms.remove(f.producer);
+    let consumer = f.consumer - 2;
+    let Exp::Soac(Soac::Screma { arrs: outer_arrs, map: plam, .. }) = producer.exp else { return };
+    let Type::Array { shape: pshape, .. } = &producer.pat[0].ty else { return };
+    let d = pshape[1];
+    let Exp::Reshape { shape: flat_shape, .. } = &reshape.exp else { return };
+    let w = flat_shape[0];
+    let index_array = names.fresh("flat_index");
+    let k = names.fresh("k");
+    let (row, col, rowd) = (names.fresh("row"), names.fresh("col"), names.fresh("t"));
+    let stm = |pat: Vec<Param>, exp: Exp, unsafe_: bool| Stm {
+        pat,
+        exp,
+        attrs: StmAttrs { unsafe_, ..StmAttrs::default() },
+        span: producer.span,
+    };
+    let i64p = |name| Param { name, ty: Type::Prim(PrimType::I64) };
+    let mut stms = vec![
+        stm(vec![i64p(row)], Exp::BinOp(BinOp::Quot, PrimType::I64, SubExp::Var(k), d), false),
+        stm(vec![i64p(rowd)], Exp::BinOp(BinOp::Mul, PrimType::I64, SubExp::Var(row), d), false),
+        stm(vec![i64p(col)], Exp::BinOp(BinOp::Sub, PrimType::I64, SubExp::Var(k), SubExp::Var(rowd)), false),
+    ];
+    let read = |arr: VName, at: VName, p: Param| {
+        stm(vec![p], Exp::Index { array: arr, slice: vec![DimIndex::Fix(SubExp::Var(at))] }, true)
+    };
+    for (a, p) in outer_arrs.into_iter().zip(plam.params) {
+        stms.push(read(a, row, p));
+    }
+    let mut outer_stms = plam.body.stms;
+    let Some(Stm { exp: Exp::Soac(Soac::Screma { arrs: inner_arrs, map: ilam, .. }), .. }) = outer_stms.pop() else {
+        return;
+    };
+    stms.extend(outer_stms);
+    for (a, p) in inner_arrs.into_iter().zip(ilam.params) {
+        stms.push(read(a, col, p));
+    }
+    stms.extend(ilam.body.stms);
+    let Some((carrs, clam)) = soac_arrs_map_mut(&mut body.stms[consumer].exp) else { return };
+    let elem = std::mem::replace(&mut clam.params[f.input], i64p(k));
+    stms.push(stm(vec![elem], Exp::SubExp(ilam.body.result[0]), false));
+    stms.append(&mut clam.body.stms);
+    clam.body.stms = stms;
+    carrs[f.input] = index_array;
+    let iota = Exp::Iota {
+        n: w,
+        start: SubExp::Const(PrimValue::I64(0)),
+        step: SubExp::Const(PrimValue::I64(1)),
+        elem: PrimType::I64,
+    };
+    let iota = Stm {
+        pat: vec![Param { name: index_array, ty: Type::Prim(PrimType::I64).array_of(w) }],
+        exp: iota,
+        attrs: StmAttrs::default(),
+        span: consumer_span,
+    };
+    body.stms.insert(consumer, iota);
+}
+
+fn soac_arrs_map_mut(exp: &mut Exp) -> Option<(&mut Vec<VName>, &mut Lambda)> {
+    match exp {
+        Exp::Soac(Soac::Screma { arrs, map, .. })
+        | Exp::Soac(Soac::Hist { arrs, map, .. })
+        | Exp::Soac(Soac::Scatter { arrs, map, .. }) => Some((arrs, map)),
+        _ => None,
     }
 }
 
@@ -143,9 +303,9 @@ fn merge_siblings(first: Stm, second: &mut Stm) {
     *r2 = reduces;
 }
 
-fn fuse_nested(exp: &mut Exp, aliases: Aliases) {
+fn fuse_nested(exp: &mut Exp, aliases: Aliases, names: &mut NameTable) {
     for b in nested_bodies_mut(exp) {
-        fuse_body(b, aliases);
+        fuse_body(b, aliases, names);
     }
 }
 

@@ -142,7 +142,7 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] =
-    &["inline", "simplify", "cse", "dce", "fuse", "licm", "demand", "simplify", "cse", "dce", "bounds"];
+    &["inline", "simplify", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify", "cse", "dce", "bounds"];
 
 /// The passes every backend runs, in order.
 pub fn default_pipeline() -> Vec<&'static Pass> {
