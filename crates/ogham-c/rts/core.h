@@ -146,7 +146,8 @@ static inline int og_fail(og_ctx *ctx, const char *loc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  /* Each frame line adds at most 8 bytes to its location. */
+  /* Room for each line of `loc` with its frame prefix ("   #k  "), as long
+   * as locations are longer than prefixes; og_frames truncates otherwise. */
   size_t n = strlen(msg) + (loc ? 2 * strlen(loc) + 8 : 0) + 64;
   char *full = malloc(n);
   if (full != NULL) {

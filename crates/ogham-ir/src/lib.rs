@@ -530,17 +530,18 @@ impl Program {
     }
 
     fn push_frames(&self, span: Span, out: &mut Vec<Span>, depth: usize) {
-        match span.inlined_index().and_then(|k| self.inlined.get(k)) {
-            // Inlining nests at most as deep as calls do, but a table
-            // entry cannot refer to itself; the bound guards against a
-            // malformed table.
-            Some(&(inner, call)) if depth < 10_000 => {
-                self.push_frames(inner, out, depth + 1);
-                self.push_frames(call, out, depth + 1);
+        match span.inlined_index() {
+            // Inlining records an entry after those its spans refer to; the
+            // bound guards against a malformed table (an unknown entry, as
+            // in a parsed program, stands for nothing).
+            Some(k) => {
+                if let Some(&(inner, call)) = self.inlined.get(k).filter(|_| depth < 10_000) {
+                    self.push_frames(inner, out, depth + 1);
+                    self.push_frames(call, out, depth + 1);
+                }
             }
-            Some(_) => {}
-            None if span.is_dummy() || span.inlined_index().is_some() => {}
-            None => out.push(span),
+            None if !span.is_dummy() => out.push(span),
+            None => {}
         }
     }
 

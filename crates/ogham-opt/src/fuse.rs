@@ -104,7 +104,7 @@ struct Flat {
 fn cheap(stm: &Stm) -> bool {
     match &stm.exp {
         Exp::SubExp(_) | Exp::BinOp(..) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::Conv(..) => true,
-        Exp::Index { slice, .. } => slice.iter().all(|d| matches!(d, ogham_ir::DimIndex::Fix(_))),
+        Exp::Index { slice, .. } => slice.iter().all(|d| matches!(d, DimIndex::Fix(_))),
         _ => false,
     }
 }
@@ -226,6 +226,7 @@ fn fuse_flat(body: &mut Body, f: Flat, names: &mut NameTable) {
     body.stms.insert(consumer, iota);
 }
 
+/// [`soac_parts`]' input arrays and map lambda, to rewrite.
 fn soac_arrs_map_mut(exp: &mut Exp) -> Option<(&mut Vec<VName>, &mut Lambda)> {
     match exp {
         Exp::Soac(Soac::Screma { arrs, map, .. })
@@ -399,12 +400,7 @@ pub(crate) fn may_consume(exp: &Exp) -> BTreeSet<VName> {
 fn merge(producer: Stm, consumer: &mut Stm) {
     let Exp::Soac(Soac::Screma { arrs: parrs, map: plam, .. }) = producer.exp else { return };
     let outs: Vec<VName> = producer.pat.iter().map(|x| x.name).collect();
-    let (carrs, clam) = match &mut consumer.exp {
-        Exp::Soac(Soac::Screma { arrs, map, .. })
-        | Exp::Soac(Soac::Hist { arrs, map, .. })
-        | Exp::Soac(Soac::Scatter { arrs, map, .. }) => (arrs, map),
-        _ => return,
-    };
+    let Some((carrs, clam)) = soac_arrs_map_mut(&mut consumer.exp) else { return };
     let mut kept_arrs = Vec::new();
     let mut kept_params = Vec::new();
     let mut bridge = Vec::new();

@@ -265,17 +265,13 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
 /// without a position take the call's.
 fn relocate(body: &mut Body, call: Span, table: &mut Vec<(Span, Span)>, memo: &mut HashMap<Span, Span>) {
     for s in &mut body.stms {
-        s.span = if s.span.is_dummy() || call.is_dummy() {
-            if s.span.is_dummy() {
-                call
-            } else {
-                s.span
-            }
-        } else {
-            *memo.entry(s.span).or_insert_with(|| {
+        s.span = match (s.span.is_dummy(), call.is_dummy()) {
+            (true, _) => call,
+            (false, true) => s.span,
+            (false, false) => *memo.entry(s.span).or_insert_with(|| {
                 table.push((s.span, call));
                 Span::inlined(table.len() - 1)
-            })
+            }),
         };
         for b in nested_bodies_mut(&mut s.exp) {
             relocate(b, call, table, memo);

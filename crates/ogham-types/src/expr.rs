@@ -596,16 +596,17 @@ impl Checker {
                 Some(l) => (format!("l{}", l.id.0), q.name.clone()),
                 None => (format!("g{}", self.global_names.get(&q.name)?.0), q.name.clone()),
             },
-            // `s.0` where `s` is a local: a field of that binding.
-            ExprKind::Var(q) if self.lookup_local(&q.quals[0]).is_some() => {
-                let l = self.lookup_local(&q.quals[0])?;
-                let fields = q.quals[1..].iter().chain([&q.name]).map(String::as_str).collect::<Vec<_>>().join(".");
-                (format!("(. l{} {fields})", l.id.0), q.to_string())
-            }
-            // A module's value (`G.n`) is the same term as its definition's name.
-            ExprKind::Var(q) => match self.module_value_def(q) {
-                Some(def) => (format!("g{}", def.0), q.to_string()),
-                None => (format!("q{q}"), q.to_string()),
+            // `s.0` where `s` is a local: a field of that binding. A module's
+            // value (`G.n`): the same term as its definition's name.
+            ExprKind::Var(q) => match self.lookup_local(&q.quals[0]) {
+                Some(l) => (
+                    format!("(. l{} {})", l.id.0, [&q.quals[1..], std::slice::from_ref(&q.name)].concat().join(".")),
+                    q.to_string(),
+                ),
+                None => match self.module_value_def(q) {
+                    Some(def) => (format!("g{}", def.0), q.to_string()),
+                    None => (format!("q{q}"), q.to_string()),
+                },
             },
             ExprKind::Apply(f, args) => {
                 let (mut k, mut s) = self.size_term(f)?;
@@ -628,11 +629,6 @@ impl Checker {
             ExprKind::Negate(inner) => {
                 let (k, s) = self.size_term(inner)?;
                 (format!("(- {k})"), format!("-{s}"))
-            }
-            // `[s.0]`, `[r.len]`: a field of a value is one term.
-            ExprKind::Project(inner, field) => {
-                let (k, s) = self.size_term(inner)?;
-                (format!("(. {k} {})", field.text), format!("{s}.{}", field.text))
             }
             // `reduce (+) 0 xs`, `map (* 2) xs`: an operator is the same
             // function wherever it is written with the same name.
