@@ -58,25 +58,74 @@ fn black_scholes_calls_and_puts_share_one_loop() {
 fn filter_count_and_last_of_scan_build_no_array() {
     let prog = optimised("filter_count.fut");
     // No statement of `count` or `total` binds an array, at any depth.
-    let arrays = |b: &Body| {
-        fn go(b: &Body) -> usize {
-            b.stms
-                .iter()
-                .map(|s| {
-                    s.pat.iter().filter(|p| p.ty.rank() > 0).count()
-                        + ogham_ir::visit::bodies(&s.exp).into_iter().map(go).sum::<usize>()
-                        + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| go(&l.body)).sum::<usize>()
-                })
-                .sum()
-        }
-        go(b)
-    };
     for entry in ["count", "total"] {
         let f = prog.fun(entry).expect("entry");
-        assert_eq!(arrays(&f.body), 0, "{prog}");
+        assert_eq!(array_bindings(&f.body), 0, "{prog}");
         assert_eq!(count(&f.body, &|e| matches!(e, Exp::Soac(Soac::Screma { scans, .. }) if scans.is_empty())), 1);
     }
     // A scan read at another index stays one.
     let middle = prog.fun("middle").expect("middle");
     assert_eq!(count(&middle.body, &|e| matches!(e, Exp::Soac(Soac::Screma { scans, .. }) if !scans.is_empty())), 1);
+}
+
+/// The statements binding arrays in `body`, at any depth.
+fn array_bindings(b: &Body) -> usize {
+    b.stms
+        .iter()
+        .map(|s| {
+            s.pat.iter().filter(|p| p.ty.rank() > 0).count()
+                + ogham_ir::visit::bodies(&s.exp).into_iter().map(array_bindings).sum::<usize>()
+                + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| array_bindings(&l.body)).sum::<usize>()
+        })
+        .sum()
+}
+
+#[test]
+fn only_lengths_are_computed_where_only_lengths_are_used() {
+    let prog = optimised("shape_demand.fut");
+    for entry in ["shifted_length", "two_diagonals_length"] {
+        // The entry and every function it calls, transitively.
+        let mut reached = vec![entry.to_string()];
+        let mut at = 0;
+        while at < reached.len() {
+            let f = prog.fun(&reached[at]).expect("a function of the program");
+            assert_eq!(array_bindings(&f.body), 0, "{entry} reaches {}, which builds an array:\n{prog}", f.name);
+            if f.entry.is_none() {
+                assert!(f.params.iter().all(|p| p.ty.rank() == 0), "{} takes an array:\n{prog}", f.name);
+            }
+            let mut calls = std::collections::BTreeSet::new();
+            collect_calls(&f.body, &mut calls);
+            for c in calls {
+                if !reached.contains(&c) {
+                    reached.push(c);
+                }
+            }
+            at += 1;
+        }
+    }
+    // `shift` itself, for the entry that returns the shifted array, builds it.
+    let shifted = prog.fun("shifted").expect("shifted");
+    let mut calls = std::collections::BTreeSet::new();
+    collect_calls(&shifted.body, &mut calls);
+    assert!(calls.iter().any(|c| array_bindings(&prog.fun(c).expect("callee").body) > 0), "{prog}");
+}
+
+fn collect_calls(b: &Body, out: &mut std::collections::BTreeSet<String>) {
+    for s in &b.stms {
+        if let Exp::Apply { func, .. } = &s.exp {
+            out.insert(func.clone());
+        }
+        ogham_ir::visit::bodies(&s.exp).into_iter().for_each(|b| collect_calls(b, out));
+        ogham_ir::visit::lambdas(&s.exp).into_iter().for_each(|l| collect_calls(&l.body, out));
+    }
+}
+
+#[test]
+fn compilation_is_deterministic() {
+    // Hash maps iterate in a different order in every instance; the IR
+    // must not depend on it.
+    let first = ogham_ir::print::program(&optimised("same_instance_twice.fut"));
+    for _ in 0..20 {
+        assert_eq!(ogham_ir::print::program(&optimised("same_instance_twice.fut")), first);
+    }
 }

@@ -198,12 +198,16 @@ impl<'a> Lowerer<'a> {
             i
         };
         let mut env = Vec::new();
-        let mut seen = Vec::new();
+        // The innermost binding of each name, in the order of the names, so
+        // that the key does not depend on the order the sizes were bound in.
+        let mut visible: Vec<(NodeId, &Val<'a>)> = Vec::new();
         for (id, v) in f.scope.env.iter() {
-            if seen.contains(&id) {
-                continue;
+            if !visible.iter().any(|(seen, _)| *seen == id) {
+                visible.push((id, v));
             }
-            seen.push(id);
+        }
+        visible.sort_by_key(|(id, _)| *id);
+        for (id, v) in visible {
             let Val::Leaf(se) = v else { return None };
             if self.se_type(*se) != IrType::Prim(PrimType::I64) {
                 return None;

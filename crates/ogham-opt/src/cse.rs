@@ -16,8 +16,10 @@
 //! update of one copy must not be seen through the other), and only if the
 //! program still passes the alias verifier afterwards (the consumed set
 //! does not follow aliases through branches and loops; when it fails, CSE
-//! runs again sharing scalars only). Assertions,
-//! updates, scratch arrays, copies, calls and loops are never shared.
+//! runs again sharing scalars only). A check (an
+//! assertion that binds no certificate) equal to an earlier one in scope
+//! is dropped: it cannot fail once the earlier one has passed. User
+//! assertions, updates, scratch arrays, copies, calls and loops are never shared.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -150,6 +152,9 @@ impl Cse<'_> {
             | Exp::Concat { .. }
             | Exp::ArrayLit { .. }
             | Exp::Soac(Soac::Screma { .. }) => true,
+            // A check equal to an earlier one in scope cannot fail once that
+            // one has passed.
+            Exp::Assert { .. } if stm.pat.is_empty() => return Some(self.print_key(stm)),
             Exp::Apply { .. }
             | Exp::If { .. }
             | Exp::Loop { .. }
@@ -167,6 +172,10 @@ impl Cse<'_> {
         if arrays && (!self.arrays || stm.pat.iter().any(|p| self.consumed.contains(&p.name))) {
             return None;
         }
+        Some(self.print_key(stm))
+    }
+
+    fn print_key(&self, stm: &Stm) -> String {
         let mut key = ogham_ir::print::exp(&stm.exp, self.names);
         // The result types take part: two equal expressions may be bound at
         // different types only if lowering gave them different sizes.
@@ -175,6 +184,6 @@ impl Cse<'_> {
             key.push_str(&ogham_ir::print::type_(&p.ty, self.names));
         }
         key.push_str(&format!(" #{:?}", stm.attrs));
-        Some(key)
+        key
     }
 }

@@ -10,7 +10,8 @@
 //! whatever checks the function makes.
 //!
 //! The outputs of a `map` (a `Screma`'s mapped results) that nothing uses
-//! are removed from the statement and from its lambda, and a loop
+//! are removed from the statement and from its lambda, so are the results
+//! of an `if` that nothing uses (from both branches), and a loop
 //! parameter whose final value is unused and that no other live parameter
 //! or the loop's condition needs is removed from the loop, so the
 //! computations that produced them die as well. Functions that are neither
@@ -50,7 +51,7 @@ fn has_effect(stm: &Stm) -> bool {
 
 /// Removes dead statements from `body`, given the variables used after it
 /// (besides its results).
-fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
+pub(crate) fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
     live.extend(body.result.iter().filter_map(|r| r.as_var()));
     let mut kept = Vec::with_capacity(body.stms.len());
     for mut stm in std::mem::take(&mut body.stms).into_iter().rev() {
@@ -59,6 +60,7 @@ fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
             continue;
         }
         prune_map_outputs(&mut stm, &live);
+        prune_if_results(&mut stm, &live);
         prune_loop_params(&mut stm, &live);
         dce_nested(&mut stm.exp);
         for p in &stm.pat {
@@ -110,6 +112,33 @@ fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
     retain_mask(&mut stm.pat, &keep);
     retain_mask(&mut map.body.result, &keep);
     retain_mask(&mut map.ret, &keep);
+}
+
+/// Drops the results of an `if` that nothing uses, from the pattern and
+/// from both branches, unless a kept result's type needs them (a size
+/// result of a kept array).
+fn prune_if_results(stm: &mut Stm, live: &HashSet<VName>) {
+    let Exp::If { then_body, else_body, .. } = &mut stm.exp else { return };
+    let n = stm.pat.len();
+    if then_body.result.len() != n || else_body.result.len() != n {
+        return;
+    }
+    let mut keep: Vec<bool> = stm.pat.iter().map(|p| live.contains(&p.name)).collect();
+    for k in (0..n).rev() {
+        if keep[k] {
+            for v in type_vars(&stm.pat[k].ty) {
+                if let Some(j) = stm.pat.iter().position(|p| p.name == v) {
+                    keep[j] = true;
+                }
+            }
+        }
+    }
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    retain_mask(&mut stm.pat, &keep);
+    retain_mask(&mut then_body.result, &keep);
+    retain_mask(&mut else_body.result, &keep);
 }
 
 /// Drops loop parameters whose final values are unused and on which no
@@ -205,7 +234,7 @@ fn dependencies(body: &Body) -> HashMap<VName, BTreeSet<VName>> {
 }
 
 /// Keeps the elements of `v` whose flag in `keep` is set.
-fn retain_mask<T>(v: &mut Vec<T>, keep: &[bool]) {
+pub(crate) fn retain_mask<T>(v: &mut Vec<T>, keep: &[bool]) {
     let mut flags = keep.iter();
     v.retain(|_| *flags.next().unwrap_or(&true));
 }

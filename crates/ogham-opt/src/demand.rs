@@ -12,24 +12,248 @@
 //! fails exactly when `w` is zero, with the index's own message) unless
 //! the read was `#[unsafe]`.
 //!
-//! Arrays whose size alone is used need no pass of their own: sizes are
-//! separate `i64` values in the IR, so dead-code elimination already drops
-//! a `map` whose result only has its length taken. Shape and rank demand
-//! through function calls and loops are not analysed yet.
+//! Within a body, arrays whose size alone is used need nothing more:
+//! sizes are separate `i64` values in the IR, so dead-code elimination
+//! drops a `map` whose result only has its length taken, and the array
+//! results of an `if` or a loop that only have their sizes used. Across
+//! calls this pass does seed 003's specialisation (its `take_s`): a call
+//! whose results are not all demanded calls a copy of the function that
+//! returns only the demanded ones, from which dead-code elimination removes
+//! the rest, and a parameter that a function does not need (a least fixed
+//! point over the call graph, so a recursive function that only passes an
+//! array on to itself does not need it) is no longer passed, so its
+//! argument dies in the callers. `length (shift n xs)` with `shift` kept
+//! as a function then computes lengths only. Rank demand has nothing to do
+//! at run time: ranks are static in the IR.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use ogham_ir::visit::{count_uses, nested_bodies_mut};
+use crate::dce::retain_mask;
+use ogham_ir::visit::{bodies, count_uses, free_vars_exp, lambdas, nested_bodies_mut, type_vars};
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Stm, SubExp,
     Type, VName,
 };
 
-/// Turns scans read only at their last element into reductions, in every function.
+/// Turns scans read only at their last element into reductions, in every
+/// function; calls whose results are partly unused call a copy of the
+/// function that computes only the used ones; parameters no function uses
+/// are no longer passed.
 pub fn demand_program(prog: &mut Program) {
     crate::on_consts(prog, demand_body);
     for f in &mut prog.funs {
         demand_body(&mut f.body, &mut prog.names);
+    }
+    // Dropping a parameter can leave a caller's call with unused results,
+    // to specialise in turn; a few rounds reach what programs nest.
+    for _ in 0..4 {
+        specialise_calls(prog);
+        if !drop_unused_params(prog) {
+            break;
+        }
+        for f in &mut prog.funs {
+            crate::dce::dce_body(&mut f.body, HashSet::new());
+        }
+    }
+}
+
+/// Every variable used anywhere in `body`: as an operand, in a type, as a
+/// result, at any depth.
+fn used_vars(body: &Body, out: &mut HashSet<VName>) {
+    out.extend(body.result.iter().filter_map(|r| r.as_var()));
+    for s in &body.stms {
+        out.extend(free_vars_exp(&s.exp));
+        for p in &s.pat {
+            out.extend(type_vars(&p.ty));
+        }
+        for b in bodies(&s.exp) {
+            used_vars(b, out);
+        }
+        for l in lambdas(&s.exp) {
+            used_vars(&l.body, out);
+        }
+    }
+}
+
+/// Which results of a call are demanded: those used, and the sizes in the
+/// types of those.
+fn demanded_results(pat: &[Param], used: &HashSet<VName>) -> Vec<bool> {
+    let mut keep: Vec<bool> = pat.iter().map(|p| used.contains(&p.name)).collect();
+    for k in (0..pat.len()).rev() {
+        if keep[k] {
+            for v in type_vars(&pat[k].ty) {
+                if let Some(j) = pat.iter().position(|p| p.name == v) {
+                    keep[j] = true;
+                }
+            }
+        }
+    }
+    keep
+}
+
+/// The calls in `body` (at any depth) of functions that are not entry
+/// points and whose results are not all demanded: the callee and the
+/// demanded results.
+fn partial_calls(body: &Body, used: &HashSet<VName>, entries: &HashSet<String>, out: &mut Vec<(String, Vec<bool>)>) {
+    for s in &body.stms {
+        if let Exp::Apply { func, .. } = &s.exp {
+            let keep = demanded_results(&s.pat, used);
+            if !entries.contains(func) && keep.iter().any(|&k| !k) {
+                out.push((func.clone(), keep));
+            }
+        }
+        for b in bodies(&s.exp) {
+            partial_calls(b, used, entries, out);
+        }
+        for l in lambdas(&s.exp) {
+            partial_calls(&l.body, used, entries, out);
+        }
+    }
+}
+
+/// Makes the calls [`partial_calls`] found call the copies `made` names.
+fn call_copies(body: &mut Body, used: &HashSet<VName>, made: &HashMap<(String, Vec<bool>), String>) {
+    for s in &mut body.stms {
+        if let Exp::Apply { func, .. } = &mut s.exp {
+            let keep = demanded_results(&s.pat, used);
+            if let Some(name) = made.get(&(func.clone(), keep.clone())) {
+                *func = name.clone();
+                retain_mask(&mut s.pat, &keep);
+            }
+        }
+        for b in nested_bodies_mut(&mut s.exp) {
+            call_copies(b, used, made);
+        }
+    }
+}
+
+/// Seed 003's specialisation of functions by demand (its `take_s`): a call
+/// whose results are not all used calls a copy of the callee that returns
+/// only the used ones, and dead-code elimination then removes from the
+/// copy what computed the others (the array of a function whose caller
+/// only takes its length, say). One copy is made per function and set of
+/// demanded results, so recursive functions reach a fixed point.
+fn specialise_calls(prog: &mut Program) {
+    let entries: HashSet<String> = prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
+    let mut made: HashMap<(String, Vec<bool>), String> = HashMap::new();
+    let mut work: Vec<usize> = (0..prog.funs.len()).collect();
+    while let Some(i) = work.pop() {
+        let mut used = HashSet::new();
+        used_vars(&prog.funs[i].body, &mut used);
+        let mut calls = Vec::new();
+        partial_calls(&prog.funs[i].body, &used, &entries, &mut calls);
+        if calls.is_empty() {
+            continue;
+        }
+        for key in calls {
+            if made.contains_key(&key) {
+                continue;
+            }
+            let (func, keep) = &key;
+            let Some(callee) = prog.fun(func) else { continue };
+            if callee.body.result.len() != keep.len() || callee.ret.len() != keep.len() {
+                continue;
+            }
+            let callee = callee.clone();
+            let mut copy = crate::inline::fresh_copy(&callee, &mut prog.names);
+            let bits: String = keep.iter().map(|&k| if k { '1' } else { '0' }).collect();
+            let mut name = format!("{}_demand{bits}", callee.name);
+            while prog.fun(&name).is_some() {
+                name.push('_');
+            }
+            copy.name = name.clone();
+            copy.entry = None;
+            retain_mask(&mut copy.body.result, keep);
+            retain_mask(&mut copy.ret, keep);
+            crate::dce::dce_body(&mut copy.body, HashSet::new());
+            made.insert(key, name);
+            prog.funs.push(copy);
+            work.push(prog.funs.len() - 1);
+        }
+        call_copies(&mut prog.funs[i].body, &used, &made);
+    }
+    crate::inline::drop_unreachable(prog);
+}
+
+/// Removes the parameters that a function other than an entry point does
+/// not need, and the corresponding arguments of its calls, so that what
+/// computed them can die in the callers. A parameter is needed when the
+/// function's live code uses it (in a statement, a result, or the type of
+/// a needed parameter or of a result), where a call's argument counts only
+/// if the callee needs that parameter: a parameter a recursive function
+/// only passes on to itself, or uses to compute what it only passes on, is
+/// not needed. This is a least fixed point over all functions.
+fn drop_unused_params(prog: &mut Program) -> bool {
+    let mut needed: HashMap<String, Vec<bool>> =
+        prog.funs.iter().map(|f| (f.name.clone(), vec![f.entry.is_some(); f.params.len()])).collect();
+    loop {
+        let mut changed = false;
+        for f in prog.funs.iter().filter(|f| f.entry.is_none()) {
+            // The body with the arguments the callees do not need replaced
+            // by a constant, then without its dead code.
+            let mut body = f.body.clone();
+            mask_args(&mut body, &needed);
+            crate::dce::dce_body(&mut body, HashSet::new());
+            let mut used = HashSet::new();
+            used_vars(&body, &mut used);
+            used.extend(f.ret.iter().flat_map(type_vars));
+            let now = &needed[&f.name];
+            used.extend(f.params.iter().zip(now).filter(|(_, &n)| n).flat_map(|(p, _)| type_vars(&p.ty)));
+            let next: Vec<bool> = f.params.iter().zip(now).map(|(p, &n)| n || used.contains(&p.name)).collect();
+            if next != *now {
+                needed.insert(f.name.clone(), next);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let unused: HashMap<String, Vec<bool>> = needed.into_iter().filter(|(_, keep)| keep.iter().any(|&k| !k)).collect();
+    if unused.is_empty() {
+        return false;
+    }
+    for f in &mut prog.funs {
+        if let Some(keep) = unused.get(&f.name) {
+            retain_mask(&mut f.params, keep);
+        }
+        drop_args(&mut f.body, &unused);
+    }
+    let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
+    drop_args(&mut consts, &unused);
+    prog.consts = consts.stms;
+    true
+}
+
+/// Replaces the arguments of calls whose parameters are not (yet) needed
+/// by a constant, for [`drop_unused_params`]' analysis only.
+fn mask_args(body: &mut Body, needed: &HashMap<String, Vec<bool>>) {
+    for s in &mut body.stms {
+        if let Exp::Apply { func, args } = &mut s.exp {
+            if let Some(keep) = needed.get(func.as_str()) {
+                for (a, &k) in args.iter_mut().zip(keep) {
+                    if !k {
+                        *a = SubExp::i64(0);
+                    }
+                }
+            }
+        }
+        for b in nested_bodies_mut(&mut s.exp) {
+            mask_args(b, needed);
+        }
+    }
+}
+
+fn drop_args(body: &mut Body, unused: &HashMap<String, Vec<bool>>) {
+    for s in &mut body.stms {
+        if let Exp::Apply { func, args } = &mut s.exp {
+            if let Some(keep) = unused.get(func.as_str()) {
+                retain_mask(args, keep);
+            }
+        }
+        for b in nested_bodies_mut(&mut s.exp) {
+            drop_args(b, unused);
+        }
     }
 }
 

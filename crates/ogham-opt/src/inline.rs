@@ -29,7 +29,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use ogham_ir::visit::{nested_bodies_mut, rename_uses};
-use ogham_ir::{Body, Exp, LoopForm, NameTable, Param, Program, Soac, Span, Stm, StmAttrs, SubExp, VName};
+use ogham_ir::{
+    Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
+};
 
 /// The largest function body (statements, nested ones included) inlined.
 pub const MAX_STMS: usize = 12;
@@ -277,6 +279,32 @@ fn relocate(body: &mut Body, call: Span, table: &mut Vec<(Span, Span)>, memo: &m
             relocate(b, call, table, memo);
         }
     }
+}
+
+/// A copy of `f` (body, parameters and types) in which every variable it
+/// binds has a fresh name, so that it can be added to the program beside `f`.
+pub(crate) fn fresh_copy(f: &FunDef, names: &mut NameTable) -> FunDef {
+    let mut binders: Vec<VName> = f.params.iter().map(|p| p.name).collect();
+    collect_binders(&f.body, &mut binders);
+    let map: HashMap<VName, VName> = binders.into_iter().map(|v| (v, fresh_like(names, v))).collect();
+    let mut copy = f.clone();
+    rename_binders(&mut copy.body, &map);
+    rename_uses(&mut copy.body, &|v| map.get(&v).copied());
+    let in_type = |t: &mut Type| {
+        if let Type::Array { shape, .. } = t {
+            for d in shape {
+                if let Some(&w) = d.as_var().and_then(|v| map.get(&v)) {
+                    *d = SubExp::Var(w);
+                }
+            }
+        }
+    };
+    for p in &mut copy.params {
+        p.name = map[&p.name];
+        in_type(&mut p.ty);
+    }
+    copy.ret.iter_mut().for_each(in_type);
+    copy
 }
 
 fn fresh_like(names: &mut NameTable, v: VName) -> VName {

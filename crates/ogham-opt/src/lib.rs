@@ -19,9 +19,12 @@
 //!   disagree with the interpreter), copy propagation, algebraic identities.
 //! - [`cse`]: common subexpressions, also from an outer body into nested
 //!   ones (branches, loop bodies, lambdas).
-//! - [`dce`]: statements whose results are unused, unused results of maps.
+//! - [`dce`]: statements whose results are unused, unused results of maps,
+//!   `if`s and loops.
 //! - [`fuse`]: producer `map`s merged into the SOACs that consume them.
-//! - [`demand`]: scans read only at their last element become reductions.
+//! - [`demand`]: scans read only at their last element become reductions;
+//!   calls whose results are partly unused call a copy of the function
+//!   that computes only the used ones; unneeded parameters are dropped.
 //! - [`bounds`]: indexing whose indices are provably in bounds marked
 //!   `#[unsafe]`, so no backend checks it.
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
@@ -120,7 +123,7 @@ pub const PASSES: &[Pass] = &[
     Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: fuse::fuse_program },
     Pass {
         name: "demand",
-        summary: "compute only what uses demand: a scan read only at its last element becomes a reduce",
+        summary: "compute only what uses demand: a scan read only at its last element becomes a reduce, a call whose results are partly used calls a copy computing only those",
         run: demand::demand_program,
     },
     Pass {

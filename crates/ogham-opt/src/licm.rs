@@ -214,6 +214,12 @@ fn aliases_consumed_or_returned(
         // Branches and loops may return (a view of) the array itself.
         let through = matches!(&s.exp, Exp::If { .. } | Exp::Loop { .. })
             && free_vars_exp(&s.exp).iter().any(|a| aliases.contains(a));
+        // A branch or loop that reads an alias and updates something in
+        // place may update a view of it made inside (the consumed set names
+        // that view, not the alias).
+        if through && !may_consume(&s.exp).is_empty() {
+            return true;
+        }
         if source.is_some_and(|a| aliases.contains(&a)) || certified || through {
             aliases.extend(s.pat.iter().filter(|p| p.ty.rank() > 0).map(|p| p.name));
         }

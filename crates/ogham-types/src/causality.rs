@@ -436,9 +436,10 @@ impl Walker<'_> {
                     Some(i) => self.exp(i),
                     None => Vec::new(),
                 };
-                // The loop's own sizes (those of its parameters) are known
-                // inside it.
-                let inside = self.with_known(&own, |w| {
+                // The loop's own sizes (those of its parameters) and those
+                // its initial value computed are known inside it.
+                let known: Vec<u32> = own.iter().chain(&computed).copied().collect();
+                let inside = self.with_known(&known, |w| {
                     let mut out = match form {
                         LoopForm::For { bound, .. } => w.exp(bound),
                         LoopForm::ForIn { array, .. } => w.exp(array),
