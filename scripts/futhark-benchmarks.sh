@@ -5,6 +5,7 @@
 #   scripts/futhark-benchmarks.sh GITDIR [OGHAM]
 #   scripts/futhark-benchmarks.sh --run BACKEND GITDIR [OGHAM]
 #   scripts/futhark-benchmarks.sh --libs BACKEND GITDIR [OGHAM]
+#   scripts/futhark-benchmarks.sh --times GITDIR [OGHAM]
 #
 # GITDIR is a git directory of the public diku-dk/futhark-benchmarks
 # repository (its `lib/` folders are committed). Its HEAD is extracted to a
@@ -26,7 +27,31 @@
 # every `*_test.fut` or `*_tests.fut` under a `lib/github.com/` folder,
 # one copy of each (the same library is committed under many benchmarks),
 # with `ogham test --backend BACKEND`.
+#
+# With `--times`, every program that type-checks is timed (wall clock, one
+# run each, process start included): `ogham check` (the front end with its
+# libraries) and `ogham dev` (front end, lowering and the middle end's
+# default pipeline: everything before C is printed and compiled). Prints
+# the milliseconds per program, slowest first, then the maxima.
 set -euo pipefail
+if [ "${1:-}" = --times ]; then
+  gitdir=${2:?usage: futhark-benchmarks.sh --times GITDIR [OGHAM]}
+  ogham=${3:-"$(cd "$(dirname "$0")/.." && pwd)/target/release/ogham"}
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  git --git-dir="$gitdir" archive HEAD | tar -x -C "$work"
+  ms() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1 || return 1; t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)); }
+  while IFS= read -r f; do
+    grep -q '^-- ==' "$f" || continue
+    check=$(ms "$ogham" check "$f") || continue
+    pipeline=$(ms "$ogham" dev "$f") || pipeline=failed
+    echo "$check $pipeline ${f#"$work"/}"
+  done < <(find "$work" -name '*.fut' -not -path '*/lib/*' | sort) | sort -rn > "$work/times"
+  echo "check_ms pipeline_ms program"
+  cat "$work/times"
+  echo "slowest check: $(head -1 "$work/times" | cut -d' ' -f1) ms; slowest pipeline: $(sort -k2 -rn "$work/times" | head -1 | cut -d' ' -f2) ms; $(wc -l < "$work/times") programs"
+  exit 0
+fi
 backend=
 if [ "${1:-}" = --libs ]; then
   backend=${2:?usage: futhark-benchmarks.sh --libs BACKEND GITDIR [OGHAM]}
