@@ -12,7 +12,9 @@
 //! constants (an integer division by zero) is left to fail at run time.
 //!
 //! A SOAC that reads the same array twice (after fusion, typically) reads
-//! it once. Control flow: an `if` on a constant is replaced by its taken branch, a
+//! it once. Control flow: an `if` on a constant is replaced by its taken
+//! branch, an `if` whose branches compute nothing and give the same
+//! operands by those operands, a
 //! `for` loop of zero iterations by its initial values, and an assertion of
 //! `true` is dropped. Nested bodies and lambdas are simplified in the same
 //! walk, so a constant found outside folds uses inside.
@@ -67,6 +69,19 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
                 let taken = if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) { then_body } else { else_body };
                 stms.extend(taken.stms);
                 bind_results(&stm.pat, &taken.result, known);
+                continue;
+            }
+            // Both branches give the same operands and compute nothing.
+            Exp::If { then_body, else_body, .. }
+                if then_body.stms.is_empty()
+                    && else_body.stms.is_empty()
+                    && then_body
+                        .result
+                        .iter()
+                        .map(|r| resolve(*r))
+                        .eq(else_body.result.iter().map(|r| resolve(*r))) =>
+            {
+                bind_results(&stm.pat, &then_body.result, known);
                 continue;
             }
             Exp::Loop { params, form: LoopForm::For { bound, .. }, .. }
