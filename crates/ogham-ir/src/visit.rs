@@ -290,6 +290,18 @@ pub fn rename_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<VName>) {
     substitute_uses(body, &|v| to(v).map(SubExp::Var))
 }
 
+/// Replaces the variables of a type's shape: `v` becomes `to(v)` where
+/// that is `Some`.
+pub fn substitute_type(t: &mut Type, to: &dyn Fn(VName) -> Option<SubExp>) {
+    if let Type::Array { shape, .. } = t {
+        for d in shape {
+            if let Some(w) = d.as_var().and_then(to) {
+                *d = w;
+            }
+        }
+    }
+}
+
 /// Replaces the uses of variables in `body`, at any depth, as
 /// [`rename_uses`] does, but by any operand: `v` becomes `to(v)` where that
 /// is `Some`. Where only a variable may stand (the array of an `Index`, a
@@ -307,11 +319,7 @@ pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
             }
         }
     };
-    let ty = |t: &mut Type| {
-        if let Type::Array { shape, .. } = t {
-            shape.iter_mut().for_each(se);
-        }
-    };
+    let ty = |t: &mut Type| substitute_type(t, to);
     fn slice(s: &mut [DimIndex], se: &dyn Fn(&mut SubExp)) {
         for d in s {
             match d {
@@ -325,17 +333,7 @@ pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
         }
     }
     fn lambda(l: &mut Lambda, to: &dyn Fn(VName) -> Option<SubExp>) {
-        let dims = |t: &mut Type| {
-            if let Type::Array { shape, .. } = t {
-                for d in shape {
-                    if let SubExp::Var(v) = d {
-                        if let Some(w) = to(*v) {
-                            *d = w;
-                        }
-                    }
-                }
-            }
-        };
+        let dims = |t: &mut Type| substitute_type(t, to);
         l.params.iter_mut().for_each(|p| dims(&mut p.ty));
         l.ret.iter_mut().for_each(dims);
         substitute_uses(&mut l.body, to);

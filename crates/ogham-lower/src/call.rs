@@ -200,13 +200,10 @@ impl<'a> Lowerer<'a> {
         let mut env = Vec::new();
         // The innermost binding of each name, in the order of the names, so
         // that the key does not depend on the order the sizes were bound in.
-        let mut visible: Vec<(NodeId, &Val<'a>)> = Vec::new();
-        for (id, v) in f.scope.env.iter() {
-            if !visible.iter().any(|(seen, _)| *seen == id) {
-                visible.push((id, v));
-            }
-        }
+        // (`env` iterates innermost first and the sort is stable.)
+        let mut visible: Vec<(NodeId, &Val<'a>)> = f.scope.env.iter().collect();
         visible.sort_by_key(|(id, _)| *id);
+        visible.dedup_by_key(|(id, _)| *id);
         for (id, v) in visible {
             let Val::Leaf(se) = v else { return None };
             if self.se_type(*se) != IrType::Prim(PrimType::I64) {

@@ -21,7 +21,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
-use ogham_ir::{Body, Exp, LoopForm, Program, Soac, Stm, SubExp, VName};
+use ogham_ir::{Body, Exp, LoopForm, Param, Program, Soac, Stm, SubExp, VName};
 
 /// Removes dead code from every function of the program.
 pub fn dce_program(prog: &mut Program) {
@@ -123,22 +123,30 @@ fn prune_if_results(stm: &mut Stm, live: &HashSet<VName>) {
     if then_body.result.len() != n || else_body.result.len() != n {
         return;
     }
-    let mut keep: Vec<bool> = stm.pat.iter().map(|p| live.contains(&p.name)).collect();
-    for k in (0..n).rev() {
-        if keep[k] {
-            for v in type_vars(&stm.pat[k].ty) {
-                if let Some(j) = stm.pat.iter().position(|p| p.name == v) {
-                    keep[j] = true;
-                }
-            }
-        }
-    }
+    let keep = demanded(&stm.pat, |v| live.contains(&v));
     if keep.iter().all(|&k| k) {
         return;
     }
     retain_mask(&mut stm.pat, &keep);
     retain_mask(&mut then_body.result, &keep);
     retain_mask(&mut else_body.result, &keep);
+}
+
+/// Which elements of a pattern are demanded: those `used`, and those a
+/// demanded element's type needs (the size result of an array result).
+pub(crate) fn demanded(pat: &[Param], used: impl Fn(VName) -> bool) -> Vec<bool> {
+    let mut keep: Vec<bool> = pat.iter().map(|p| used(p.name)).collect();
+    // Sizes are bound before the arrays that use them.
+    for k in (0..pat.len()).rev() {
+        if keep[k] {
+            for v in type_vars(&pat[k].ty) {
+                if let Some(j) = pat.iter().position(|p| p.name == v) {
+                    keep[j] = true;
+                }
+            }
+        }
+    }
+    keep
 }
 
 /// Drops loop parameters whose final values are unused and on which no

@@ -28,7 +28,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::dce::retain_mask;
+use crate::dce::{demanded, retain_mask};
 use ogham_ir::visit::{bodies, count_uses, free_vars_exp, lambdas, nested_bodies_mut, type_vars};
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Stm, SubExp,
@@ -75,29 +75,13 @@ fn used_vars(body: &Body, out: &mut HashSet<VName>) {
     }
 }
 
-/// Which results of a call are demanded: those used, and the sizes in the
-/// types of those.
-fn demanded_results(pat: &[Param], used: &HashSet<VName>) -> Vec<bool> {
-    let mut keep: Vec<bool> = pat.iter().map(|p| used.contains(&p.name)).collect();
-    for k in (0..pat.len()).rev() {
-        if keep[k] {
-            for v in type_vars(&pat[k].ty) {
-                if let Some(j) = pat.iter().position(|p| p.name == v) {
-                    keep[j] = true;
-                }
-            }
-        }
-    }
-    keep
-}
-
 /// The calls in `body` (at any depth) of functions that are not entry
 /// points and whose results are not all demanded: the callee and the
 /// demanded results.
 fn partial_calls(body: &Body, used: &HashSet<VName>, entries: &HashSet<String>, out: &mut Vec<(String, Vec<bool>)>) {
     for s in &body.stms {
         if let Exp::Apply { func, .. } = &s.exp {
-            let keep = demanded_results(&s.pat, used);
+            let keep = demanded(&s.pat, |v| used.contains(&v));
             if !entries.contains(func) && keep.iter().any(|&k| !k) {
                 out.push((func.clone(), keep));
             }
@@ -113,16 +97,24 @@ fn partial_calls(body: &Body, used: &HashSet<VName>, entries: &HashSet<String>, 
 
 /// Makes the calls [`partial_calls`] found call the copies `made` names.
 fn call_copies(body: &mut Body, used: &HashSet<VName>, made: &HashMap<(String, Vec<bool>), String>) {
+    calls_mut(body, &mut |s| {
+        let Exp::Apply { func, .. } = &mut s.exp else { return };
+        let keep = demanded(&s.pat, |v| used.contains(&v));
+        if let Some(name) = made.get(&(func.clone(), keep.clone())) {
+            *func = name.clone();
+            retain_mask(&mut s.pat, &keep);
+        }
+    });
+}
+
+/// Calls `f` on every call statement of `body`, at any depth.
+fn calls_mut(body: &mut Body, f: &mut dyn FnMut(&mut Stm)) {
     for s in &mut body.stms {
-        if let Exp::Apply { func, .. } = &mut s.exp {
-            let keep = demanded_results(&s.pat, used);
-            if let Some(name) = made.get(&(func.clone(), keep.clone())) {
-                *func = name.clone();
-                retain_mask(&mut s.pat, &keep);
-            }
+        if matches!(s.exp, Exp::Apply { .. }) {
+            f(s);
         }
         for b in nested_bodies_mut(&mut s.exp) {
-            call_copies(b, used, made);
+            calls_mut(b, f);
         }
     }
 }
@@ -150,14 +142,13 @@ fn specialise_calls(prog: &mut Program) {
                 continue;
             }
             let (func, keep) = &key;
-            let Some(callee) = prog.fun(func) else { continue };
+            let Some(callee) = prog.funs.iter().find(|f| f.name == *func) else { continue };
             if callee.body.result.len() != keep.len() || callee.ret.len() != keep.len() {
                 continue;
             }
-            let callee = callee.clone();
-            let mut copy = crate::inline::fresh_copy(&callee, &mut prog.names);
+            let mut copy = crate::inline::fresh_copy(callee, &mut prog.names);
             let bits: String = keep.iter().map(|&k| if k { '1' } else { '0' }).collect();
-            let mut name = format!("{}_demand{bits}", callee.name);
+            let mut name = format!("{}_demand{bits}", copy.name);
             while prog.fun(&name).is_some() {
                 name.push('_');
             }
@@ -189,6 +180,10 @@ fn drop_unused_params(prog: &mut Program) -> bool {
     loop {
         let mut changed = false;
         for f in prog.funs.iter().filter(|f| f.entry.is_none()) {
+            let now = &needed[&f.name];
+            if now.iter().all(|&n| n) {
+                continue;
+            }
             // The body with the arguments the callees do not need replaced
             // by a constant, then without its dead code.
             let mut body = f.body.clone();
@@ -197,7 +192,6 @@ fn drop_unused_params(prog: &mut Program) -> bool {
             let mut used = HashSet::new();
             used_vars(&body, &mut used);
             used.extend(f.ret.iter().flat_map(type_vars));
-            let now = &needed[&f.name];
             used.extend(f.params.iter().zip(now).filter(|(_, &n)| n).flat_map(|(p, _)| type_vars(&p.ty)));
             let next: Vec<bool> = f.params.iter().zip(now).map(|(p, &n)| n || used.contains(&p.name)).collect();
             if next != *now {
@@ -228,33 +222,23 @@ fn drop_unused_params(prog: &mut Program) -> bool {
 /// Replaces the arguments of calls whose parameters are not (yet) needed
 /// by a constant, for [`drop_unused_params`]' analysis only.
 fn mask_args(body: &mut Body, needed: &HashMap<String, Vec<bool>>) {
-    for s in &mut body.stms {
-        if let Exp::Apply { func, args } = &mut s.exp {
-            if let Some(keep) = needed.get(func.as_str()) {
-                for (a, &k) in args.iter_mut().zip(keep) {
-                    if !k {
-                        *a = SubExp::i64(0);
-                    }
-                }
+    calls_mut(body, &mut |s| {
+        let Exp::Apply { func, args } = &mut s.exp else { return };
+        if let Some(keep) = needed.get(func.as_str()) {
+            for (a, _) in args.iter_mut().zip(keep).filter(|(_, &k)| !k) {
+                *a = SubExp::i64(0);
             }
         }
-        for b in nested_bodies_mut(&mut s.exp) {
-            mask_args(b, needed);
-        }
-    }
+    });
 }
 
 fn drop_args(body: &mut Body, unused: &HashMap<String, Vec<bool>>) {
-    for s in &mut body.stms {
-        if let Exp::Apply { func, args } = &mut s.exp {
-            if let Some(keep) = unused.get(func.as_str()) {
-                retain_mask(args, keep);
-            }
+    calls_mut(body, &mut |s| {
+        let Exp::Apply { func, args } = &mut s.exp else { return };
+        if let Some(keep) = unused.get(func.as_str()) {
+            retain_mask(args, keep);
         }
-        for b in nested_bodies_mut(&mut s.exp) {
-            drop_args(b, unused);
-        }
-    }
+    });
 }
 
 fn demand_body(body: &mut Body, names: &mut NameTable) {

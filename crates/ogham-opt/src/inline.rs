@@ -28,10 +28,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use ogham_ir::visit::{nested_bodies_mut, rename_uses};
-use ogham_ir::{
-    Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
-};
+use ogham_ir::visit::{nested_bodies_mut, rename_uses, substitute_type};
+use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Soac, Span, Stm, StmAttrs, SubExp, VName};
 
 /// The largest function body (statements, nested ones included) inlined.
 pub const MAX_STMS: usize = 12;
@@ -290,20 +288,12 @@ pub(crate) fn fresh_copy(f: &FunDef, names: &mut NameTable) -> FunDef {
     let mut copy = f.clone();
     rename_binders(&mut copy.body, &map);
     rename_uses(&mut copy.body, &|v| map.get(&v).copied());
-    let in_type = |t: &mut Type| {
-        if let Type::Array { shape, .. } = t {
-            for d in shape {
-                if let Some(&w) = d.as_var().and_then(|v| map.get(&v)) {
-                    *d = SubExp::Var(w);
-                }
-            }
-        }
-    };
+    let to = |v: VName| map.get(&v).map(|&w| SubExp::Var(w));
     for p in &mut copy.params {
         p.name = map[&p.name];
-        in_type(&mut p.ty);
+        substitute_type(&mut p.ty, &to);
     }
-    copy.ret.iter_mut().for_each(in_type);
+    copy.ret.iter_mut().for_each(|t| substitute_type(t, &to));
     copy
 }
 

@@ -46,7 +46,7 @@ pub mod simplify;
 
 use std::collections::{BTreeSet, HashMap};
 
-use ogham_ir::visit::{free_vars_body, substitute_uses, type_vars};
+use ogham_ir::visit::{free_vars_body, substitute_type, substitute_uses, type_vars};
 use ogham_ir::{Body, NameTable, Program, SubExp, Type, VName};
 
 /// Runs `pass` on the program's constants as on a body whose results are
@@ -75,15 +75,7 @@ pub(crate) fn on_consts(prog: &mut Program, pass: impl FnOnce(&mut Body, &mut Na
         return;
     }
     let to = |v: VName| subst.get(&v).copied();
-    let in_type = |t: &mut Type| {
-        if let Type::Array { shape, .. } = t {
-            for d in shape {
-                if let Some(r) = d.as_var().and_then(to) {
-                    *d = r;
-                }
-            }
-        }
-    };
+    let in_type = |t: &mut Type| substitute_type(t, &to);
     for f in &mut prog.funs {
         substitute_uses(&mut f.body, &to);
         f.params.iter_mut().for_each(|p| in_type(&mut p.ty));
