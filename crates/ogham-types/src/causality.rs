@@ -503,9 +503,5 @@ impl Walker<'_> {
 
 /// The unknown sizes of a type.
 fn unknowns(t: &Ty, out: &mut Vec<u32>) {
-    ty::for_each_dim(t, &mut |d| {
-        if let Dim::Unknown(u) = d {
-            out.push(*u);
-        }
-    });
+    ty::for_each_dim(t, &mut |d| out.extend(d.unknowns()));
 }

@@ -20,7 +20,7 @@ pub(crate) fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
         Ty::Array(elem, dims) => {
             for d in dims {
                 if let Dim::Poly(p) = d {
-                    out.extend(p.vars());
+                    out.extend(p.vars().filter(|v| !ty::is_unknown_var(*v)));
                 }
             }
             dims_outside_functions(elem, out);
@@ -35,7 +35,7 @@ pub(crate) fn dims_outside_functions(t: &Ty, out: &mut Vec<NodeId>) {
 /// Whether `t` has an existential (unknown) size outside its function types.
 fn unknown_outside_functions(t: &Ty) -> bool {
     match t {
-        Ty::Array(elem, dims) => dims.iter().any(|d| matches!(d, Dim::Unknown(_))) || unknown_outside_functions(elem),
+        Ty::Array(elem, dims) => dims.iter().any(Dim::has_unknown) || unknown_outside_functions(elem),
         Ty::Record(fs) => fs.values().any(unknown_outside_functions),
         Ty::Sum(cs) => cs.values().flatten().any(unknown_outside_functions),
         Ty::Abstract(_, args) => args.iter().any(unknown_outside_functions),
@@ -619,17 +619,17 @@ impl Checker {
         // size, no use computes it, and a function whose type mentions it
         // mentions that same size (Futhark's issue1501).
         let value_sizes = &self.value_sizes;
-        ty = ty::map_dims(&ty, &mut |d| match d {
-            Dim::Unknown(u) if value_sizes.contains(u) => d.clone(),
-            Dim::Unknown(u) => existentials
-                .entry(*u)
-                .or_insert_with(|| {
-                    let d = self.store.fresh_unknown();
-                    fresh_existentials.push(d.clone());
-                    d
-                })
-                .clone(),
-            other => other.clone(),
+        let store = &mut self.store;
+        ty = ty::map_unknowns(&ty, &mut |u| {
+            if value_sizes.contains(&u) {
+                return None;
+            }
+            let d = existentials.entry(u).or_insert_with(|| {
+                let d = store.fresh_unknown();
+                fresh_existentials.push(d.clone());
+                d
+            });
+            Some(d.clone())
         });
         // The existential sizes of the result are computed by the
         // application of this use (the causality check).
@@ -1645,13 +1645,11 @@ fn unknown_uses(t: &Ty, in_param: bool, results: bool, params: &mut Vec<u32>, pr
             }
         }
         Ty::Array(elem, shape) => {
-            for d in shape {
-                if let Dim::Unknown(u) = d {
-                    if in_param {
-                        params.push(*u)
-                    } else {
-                        produced.push(*u)
-                    }
+            for u in shape.iter().flat_map(Dim::unknowns) {
+                if in_param {
+                    params.push(u)
+                } else {
+                    produced.push(u)
                 }
             }
             unknown_uses(elem, in_param, results, params, produced);

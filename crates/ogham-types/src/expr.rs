@@ -339,18 +339,9 @@ impl Checker {
                 }
                 let inner = self.type_exp(t, mode);
                 self.locals.truncate(saved);
-                if matches!(mode, AnonMode::Fresh | AnonMode::Inferred) {
-                    return ty::subst_sizes(&inner, &sizes);
-                }
-                // Each distinct size mentioning an existential is its own unknown size.
-                let ids: Vec<NodeId> = binders.iter().map(|b| b.id).collect();
-                let mut mapping: HashMap<Poly, Dim> = HashMap::new();
-                ty::map_dims(&inner, &mut |d| match d {
-                    Dim::Poly(p) if p.vars().any(|v| ids.contains(&v)) => {
-                        mapping.entry(p.clone()).or_insert_with(|| self.store.fresh_unknown()).clone()
-                    }
-                    other => other.clone(),
-                })
+                // A size mentioning an existential is a polynomial of
+                // existential sizes (`?[n][m].[n+m]t`).
+                ty::subst_sizes(&inner, &sizes)
             }
         }
     }
@@ -471,10 +462,7 @@ impl Checker {
                 // In a top-level parameter (`type~ t = #v []i32`, `def f (x: t)`)
                 // such a size means what `[]` written there means: a size
                 // parameter of the function, not an existential.
-                ty::map_dims(&t, &mut |d| match d {
-                    Dim::Unknown(u) => fresh.entry(*u).or_insert_with(|| self.anon_size(mode)).clone(),
-                    other => other.clone(),
-                })
+                ty::map_unknowns(&t, &mut |u| Some(fresh.entry(u).or_insert_with(|| self.anon_size(mode)).clone()))
             }
         }
     }
@@ -757,11 +745,8 @@ impl Checker {
                 // existential: the body may give any size there.
                 let t = if as_spec {
                     let mut fresh: HashMap<u32, Dim> = HashMap::new();
-                    ty::map_dims(&t, &mut |d| match d {
-                        Dim::Unknown(u) if *u > unknowns_before => {
-                            fresh.entry(*u).or_insert_with(|| self.store.fresh_svar()).clone()
-                        }
-                        other => other.clone(),
+                    ty::map_unknowns(&t, &mut |u| {
+                        (u > unknowns_before).then(|| fresh.entry(u).or_insert_with(|| self.store.fresh_svar()).clone())
                     })
                 } else {
                     t
@@ -1666,10 +1651,7 @@ impl Checker {
         let ids: Vec<NodeId> = binders.iter().map(|b| b.id).collect();
         let mut named = HashMap::new();
         name_unknowns(&pt, vt, &ids, &mut named);
-        let vt = ty::map_dims(vt, &mut |d| match d {
-            Dim::Unknown(u) => named.get(u).map(|id| Dim::var(*id)).unwrap_or(Dim::Unknown(*u)),
-            other => other.clone(),
-        });
+        let vt = ty::map_unknowns(vt, &mut |u| named.get(&u).map(|id| Dim::var(*id)));
         let mut open = HashMap::new();
         for b in &binders {
             if !named.values().any(|id| *id == b.id) {
@@ -1816,12 +1798,7 @@ impl Checker {
                 });
                 let generalised = self.tie_loop_sizes(e, pat, &generalised, &it, form, body, saved, pending_snapshot);
                 self.produced_by(e.id, unknowns_before);
-                ty::map_dims(&generalised, &mut |d| {
-                    if let Dim::Unknown(u) = d {
-                        existential.push(*u);
-                    }
-                    d.clone()
-                });
+                ty::for_each_dim(&generalised, &mut |d| existential.extend(d.unknowns()));
                 snapshot = (self.store.snapshot(), self.diags.len());
                 let (p, b) = self.loop_attempt(e, pat, &generalised, form, body, saved, SizeMode::Ignore);
                 rounds += 1;
@@ -1882,14 +1859,13 @@ impl Checker {
         pending: (usize, usize, usize, usize, usize, usize, usize),
     ) -> Ty {
         let mut flexible: Vec<(u32, Dim)> = Vec::new();
-        let probe_ty = ty::map_dims(generalised, &mut |d| match d {
-            Dim::Unknown(u) if !flexible.iter().any(|(k, _)| k == u) => {
+        let probe_ty = ty::map_unknowns(generalised, &mut |u| match flexible.iter().find(|(k, _)| *k == u) {
+            Some((_, v)) => Some(v.clone()),
+            None => {
                 let v = self.store.fresh_svar();
-                flexible.push((*u, v.clone()));
-                v
+                flexible.push((u, v.clone()));
+                Some(v)
             }
-            Dim::Unknown(u) => flexible.iter().find(|(k, _)| k == u).map(|(_, v)| v.clone()).unwrap_or(d.clone()),
-            other => other.clone(),
         });
         if flexible.is_empty() {
             return generalised.clone();
@@ -1966,10 +1942,7 @@ impl Checker {
                 }
             }
         }
-        ty::map_dims(generalised, &mut |d| match d {
-            Dim::Unknown(u) => rename.iter().find(|(k, _)| k == u).map_or(d.clone(), |(_, to)| Dim::Unknown(*to)),
-            other => other.clone(),
-        })
+        ty::map_unknowns(generalised, &mut |u| rename.iter().find(|(k, _)| *k == u).map(|(_, to)| Dim::Unknown(*to)))
     }
 
     /// Undoes a loop attempt: variables it created stay allocated (stale
@@ -2326,10 +2299,7 @@ impl Checker {
             if depth > 64 {
                 break;
             }
-            let subst = |x: &Poly| match ty::subst_dim(&Dim::Poly(x.clone()), sizes) {
-                Dim::Poly(r) => Some(r),
-                Dim::Unknown(_) => None,
-            };
+            let subst = |x: &Poly| Some(ty::subst_dim(&Dim::from_poly(x.clone()), sizes).to_poly().into_owned());
             if let (Some(w), Some(a2), Some(b2)) = (subst(&q), subst(&a), subst(&b)) {
                 // Kept for later applications too (`g 2` then `3`); a
                 // spelling in fresh size variables is only this use's.

@@ -240,10 +240,7 @@ fn inner_refinements(refs: &[Refinement], module: &str) -> Vec<Refinement> {
 pub(crate) fn top_level_unknowns(t: &Ty, out: &mut Vec<u32>) {
     match t {
         Ty::Array(elem, dims) => {
-            out.extend(dims.iter().filter_map(|d| match d {
-                Dim::Unknown(u) => Some(*u),
-                Dim::Poly(_) => None,
-            }));
+            out.extend(dims.iter().flat_map(Dim::unknowns));
             top_level_unknowns(elem, out);
         }
         Ty::Record(fs) => fs.values().for_each(|t| top_level_unknowns(t, out)),
@@ -561,9 +558,9 @@ impl Checker {
                 }
                 let t = self.subst_sizes_in_terms(&crate::ty::subst_params(&def, &types), &sizes);
                 let mut fresh: HashMap<u32, Dim> = HashMap::new();
-                let t = crate::ty::map_dims(&t, &mut |d| match d {
-                    Dim::Unknown(u) => fresh.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone(),
-                    other => other.clone(),
+                let store = &mut self.store;
+                let t = crate::ty::map_unknowns(&t, &mut |u| {
+                    Some(fresh.entry(u).or_insert_with(|| store.fresh_unknown()).clone())
                 });
                 go(self, &t)
             }
@@ -1744,9 +1741,9 @@ impl Checker {
             // Sizes, separately: equations left open are not errors here.
             // An existential size of the specification admits any size.
             let mut flexible: HashMap<u32, Dim> = HashMap::new();
-            let loose = crate::ty::map_dims(&expected, &mut |d| match d {
-                Dim::Unknown(u) => flexible.entry(*u).or_insert_with(|| c.store.fresh_svar()).clone(),
-                other => other.clone(),
+            let store = &mut c.store;
+            let loose = crate::ty::map_unknowns(&expected, &mut |u| {
+                Some(flexible.entry(u).or_insert_with(|| store.fresh_svar()).clone())
             });
             let pending = std::mem::take(&mut c.pending_sizes);
             let sized = c.unify(&loose, &actual, SizeMode::Exact, span);

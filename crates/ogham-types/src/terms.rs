@@ -292,10 +292,7 @@ impl Checker {
                 a.parse::<i64>().ok().map(|c| Dim::Poly(Poly::constant(c)))
             }
             Term::Group(items) => {
-                let poly = |d: Option<Dim>| match d? {
-                    Dim::Poly(p) => Some(p),
-                    Dim::Unknown(_) => None,
-                };
+                let poly = |d: Option<Dim>| Some(d?.to_poly().into_owned());
                 let arith = match items.as_slice() {
                     [Term::Atom(m), x] if m == "-" => poly(self.term_dim(x)).map(|p| p.neg()),
                     [x, Term::Atom(op), y] if matches!(op.as_str(), "+" | "-" | "*") => {
@@ -309,7 +306,7 @@ impl Checker {
                     _ => None,
                 };
                 if let Some(p) = arith {
-                    return Some(Dim::Poly(p));
+                    return Some(Dim::from_poly(p));
                 }
                 let mut key = String::new();
                 render(t, &mut key);

@@ -39,7 +39,30 @@ pub fn is_svar(id: NodeId) -> bool {
     (SVAR_BASE..SYNTHETIC_BASE).contains(&id.0)
 }
 
+/// First id of the range that encodes existential sizes ([`Dim::Unknown`])
+/// as variables of a polynomial: `?k + n`, the size of `filter p xs ++ ys`.
+/// Lowering keys an existential size's run-time value by the same id.
+pub const UNKNOWN_BASE: u32 = 0xF000_0000;
+
+pub fn is_unknown_var(id: NodeId) -> bool {
+    id.0 >= UNKNOWN_BASE
+}
+
+/// The polynomial variable of the existential size `u`.
+pub fn unknown_var(u: u32) -> NodeId {
+    NodeId(UNKNOWN_BASE | (u & !UNKNOWN_BASE))
+}
+
+/// The existential size a variable of [`unknown_var`] stands for.
+pub fn unknown_of(id: NodeId) -> Option<u32> {
+    is_unknown_var(id).then_some(id.0 & !UNKNOWN_BASE)
+}
+
 /// One array dimension during inference.
+///
+/// Invariant: a polynomial that is exactly one existential size is written
+/// `Unknown`, never `Poly` of its [`unknown_var`] (so that equal sizes are
+/// equal values); larger polynomials may mention existential sizes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dim {
     Poly(Poly),
@@ -49,7 +72,33 @@ pub enum Dim {
 
 impl Dim {
     pub fn var(id: NodeId) -> Dim {
-        Dim::Poly(Poly::var(id))
+        Dim::from_poly(Poly::var(id))
+    }
+    /// The dimension a polynomial denotes, in the canonical form.
+    pub fn from_poly(p: Poly) -> Dim {
+        match p.as_var().and_then(unknown_of) {
+            Some(u) => Dim::Unknown(u),
+            None => Dim::Poly(p),
+        }
+    }
+    /// The dimension as a polynomial, an existential size as its variable.
+    pub fn to_poly(&self) -> Cow<'_, Poly> {
+        match self {
+            Dim::Poly(p) => Cow::Borrowed(p),
+            Dim::Unknown(u) => Cow::Owned(Poly::var(unknown_var(*u))),
+        }
+    }
+    /// The existential sizes this dimension mentions.
+    pub fn unknowns(&self) -> impl Iterator<Item = u32> + '_ {
+        let (lone, poly) = match self {
+            Dim::Unknown(u) => (Some(*u), None),
+            Dim::Poly(p) => (None, Some(p)),
+        };
+        lone.into_iter().chain(poly.into_iter().flat_map(|p| p.vars().filter_map(unknown_of)))
+    }
+    /// Whether this dimension is or mentions an existential size.
+    pub fn has_unknown(&self) -> bool {
+        self.unknowns().next().is_some()
     }
     pub fn constant(c: i64) -> Dim {
         Dim::Poly(Poly::constant(c))
@@ -401,26 +450,8 @@ impl Store {
         if depth > 64 || !p.vars().any(|v| self.svar_binding(v).is_some()) {
             return dim.clone();
         }
-        // A variable bound to an unknown size makes the whole polynomial unknown
-        // unless the polynomial is exactly that variable.
-        if let Some(v) = p.as_var() {
-            if let Some(b) = self.svar_binding(v) {
-                return self.resolve_dim_depth(&b.clone(), depth + 1);
-            }
-        }
-        let mut unknown = None;
-        let out = subst_poly(p, &mut |v| match self.svar_binding(v) {
-            Some(Dim::Poly(q)) => Some(q.clone()),
-            Some(Dim::Unknown(u)) => {
-                unknown = Some(*u);
-                None
-            }
-            None => None,
-        });
-        if let Some(u) = unknown {
-            return Dim::Unknown(u);
-        }
-        self.resolve_dim_depth(&Dim::Poly(out), depth + 1)
+        let out = subst_dim_with(dim, &mut |v| self.svar_binding(v).cloned());
+        self.resolve_dim_depth(&out, depth + 1)
     }
 
     /// The next variable on `v`'s chain: a valid shortcut, or the variable it is bound to.
@@ -629,7 +660,7 @@ pub fn any_dim(ty: &Ty, pred: &dyn Fn(&Dim) -> bool) -> bool {
 
 /// Whether a type has an unknown (existential) dimension.
 pub fn has_unknown_dims(ty: &Ty) -> bool {
-    any_dim(ty, &|d| matches!(d, Dim::Unknown(_)))
+    any_dim(ty, &|d| d.has_unknown())
 }
 
 /// Substitutes type parameters.
@@ -668,29 +699,29 @@ pub fn subst_sizes(ty: &Ty, sizes: &HashMap<NodeId, Dim>) -> Ty {
 }
 
 pub fn subst_dim(d: &Dim, sizes: &HashMap<NodeId, Dim>) -> Dim {
-    match d {
-        Dim::Poly(p) => {
-            if let Some(v) = p.as_var() {
-                if let Some(r) = sizes.get(&v) {
-                    return r.clone();
-                }
-            }
-            let mut unknown = None;
-            let out = subst_poly(p, &mut |v| match sizes.get(&v) {
-                Some(Dim::Poly(q)) => Some(q.clone()),
-                Some(Dim::Unknown(u)) => {
-                    unknown = Some(*u);
-                    None
-                }
-                None => None,
-            });
-            match unknown {
-                Some(u) => Dim::Unknown(u),
-                None => Dim::Poly(out),
-            }
-        }
-        Dim::Unknown(u) => Dim::Unknown(*u),
+    subst_dim_with(d, &mut |v| sizes.get(&v).cloned())
+}
+
+/// Substitutes what `f` gives for the variables of a dimension (names,
+/// size variables, existential sizes as their [`unknown_var`]s).
+pub fn subst_dim_with(d: &Dim, f: &mut dyn FnMut(NodeId) -> Option<Dim>) -> Dim {
+    let p = d.to_poly();
+    if let Some(v) = p.as_var() {
+        return f(v).unwrap_or_else(|| d.clone());
     }
+    Dim::from_poly(subst_poly(&p, &mut |v| f(v).map(|r| r.to_poly().into_owned())))
+}
+
+/// Replaces existential sizes, alone or inside a polynomial, by what `f`
+/// gives for them.
+pub fn map_unknowns(ty: &Ty, f: &mut dyn FnMut(u32) -> Option<Dim>) -> Ty {
+    map_dims(ty, &mut |d| {
+        if d.has_unknown() {
+            subst_dim_with(d, &mut |v| unknown_of(v).and_then(&mut *f))
+        } else {
+            d.clone()
+        }
+    })
 }
 
 /// Visits every dimension of a type in the order [`map_dims`] does
@@ -942,6 +973,9 @@ fn show_size_var(v: NodeId, names: &Names) -> String {
     if is_svar(v) {
         return format!("?{}", v.0 - SVAR_BASE);
     }
+    if let Some(u) = unknown_of(v) {
+        return format!("?k{u}");
+    }
     format!("d{}", v.0 & 0xffff)
 }
 
@@ -1033,7 +1067,7 @@ pub fn from_public(ty: &Type) -> Ty {
                 out = Ty::array_of(
                     out,
                     match s {
-                        Size::Poly(p) => Dim::Poly(p.clone()),
+                        Size::Poly(p) => Dim::from_poly(p.clone()),
                         Size::Unknown(u) => Dim::Unknown(*u),
                     },
                 );

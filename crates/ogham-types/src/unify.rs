@@ -12,7 +12,7 @@ use ogham_syntax::ast::NodeId;
 use ogham_syntax::Span;
 
 use crate::size::Poly;
-use crate::ty::{is_svar, Constraint, Dim, Ty};
+use crate::ty::{is_svar, is_unknown_var, Constraint, Dim, Ty};
 
 use crate::checker::Checker;
 
@@ -541,47 +541,47 @@ impl Checker {
         match (&a, &b) {
             (Dim::Poly(p), other) | (other, Dim::Poly(p)) if p.as_var().is_some_and(is_svar) => {
                 let v = p.as_var().unwrap_or(NodeId(0));
-                if let Dim::Poly(q) = other {
-                    // Futhark links a size variable to a size expression
-                    // only if the expression does not mention it.
-                    if q.vars().any(|w| w == v) {
-                        return Err(Mismatch::OccursSize(Dim::var(v), other.clone()));
-                    }
+                // Futhark links a size variable to a size expression
+                // only if the expression does not mention it.
+                if other.to_poly().vars().any(|w| w == v) {
+                    return Err(Mismatch::OccursSize(Dim::var(v), other.clone()));
                 }
                 self.store.bind_svar(v, other.clone());
                 Ok(())
             }
-            (Dim::Poly(p), Dim::Poly(q)) => {
-                let diff = p.sub(q);
-                if let Some((v, value)) = solve_linear(&diff) {
-                    self.store.bind_svar(v, Dim::Poly(value));
-                    return Ok(());
+            _ => {
+                // Existential sizes take part as variables that equal only
+                // themselves: `?x + ?y = ?k + n`.
+                let (p, q) = (a.to_poly().into_owned(), b.to_poly().into_owned());
+                if p.vars().chain(q.vars()).any(is_svar) {
+                    let diff = p.sub(&q);
+                    // An existential size is matched as a whole, as Futhark
+                    // does: `?n + 1` is not solved against `?k` (`?n = ?k -
+                    // 1` would also accept a `?k` of 0).
+                    let whole =
+                        |value: &Poly| !value.vars().any(is_unknown_var) || value.terms().iter().all(|(_, c)| *c > 0);
+                    if let Some((v, value)) = solve_linear(&diff).filter(|(_, value)| whole(value)) {
+                        self.store.bind_svar(v, Dim::from_poly(value));
+                        return Ok(());
+                    }
+                    if let Some((x, y, xv, yv)) = self.split_by_hint(&p, &q).or_else(|| self.split_by_hint(&q, &p)) {
+                        self.store.bind_svar(x, Dim::from_poly(xv));
+                        self.store.bind_svar(y, Dim::from_poly(yv));
+                        return Ok(());
+                    }
+                    if self.solve_product_by_hint(&p, &q) || self.solve_product_by_hint(&q, &p) {
+                        return Ok(());
+                    }
+                    if diff.vars().any(is_svar) {
+                        self.pending_sizes.push((a.clone(), b.clone(), span));
+                        return Ok(());
+                    }
                 }
-                if let Some((x, y, xv, yv)) = self.split_by_hint(p, q).or_else(|| self.split_by_hint(q, p)) {
-                    self.store.bind_svar(x, Dim::Poly(xv));
-                    self.store.bind_svar(y, Dim::Poly(yv));
-                    return Ok(());
+                match self.unify_opaque_terms(&a, &b, span) {
+                    Some(r) => r,
+                    None => Err(Mismatch::Sizes(a, b)),
                 }
-                if self.solve_product_by_hint(p, q) || self.solve_product_by_hint(q, p) {
-                    return Ok(());
-                }
-                if diff.vars().any(is_svar) {
-                    self.pending_sizes.push((a.clone(), b.clone(), span));
-                    return Ok(());
-                }
-                if let Some(r) = self.unify_opaque_terms(&a, &b, span) {
-                    return r;
-                }
-                Err(Mismatch::Sizes(a, b))
             }
-            (Dim::Poly(p), Dim::Unknown(_)) | (Dim::Unknown(_), Dim::Poly(p)) if p.vars().any(is_svar) => {
-                self.pending_sizes.push((a.clone(), b.clone(), span));
-                Ok(())
-            }
-            _ => match self.unify_opaque_terms(&a, &b, span) {
-                Some(r) => r,
-                None => Err(Mismatch::Sizes(a, b)),
-            },
         }
     }
 }
@@ -612,15 +612,15 @@ impl Checker {
         if rest.terms().first().map(|(m, _)| m.len()) == Some(2) {
             match self.split_by_hint(&rest, &a) {
                 Some((x, y, xv, yv)) => {
-                    self.store.bind_svar(x, Dim::Poly(xv));
-                    self.store.bind_svar(y, Dim::Poly(yv));
+                    self.store.bind_svar(x, Dim::from_poly(xv));
+                    self.store.bind_svar(y, Dim::from_poly(yv));
                 }
                 None => return false,
             }
         } else if !self.solve_product_by_hint(&rest, &a) {
             return false;
         }
-        self.store.bind_svar(last, Dim::Poly(b));
+        self.store.bind_svar(last, Dim::from_poly(b));
         true
     }
 
@@ -654,10 +654,7 @@ impl Checker {
     /// size variables solved since it was noted (an instantiated
     /// `[?n*?m*?l]` whose variables the argument then fixed).
     fn hint_for(&self, p: &Poly, product: bool) -> Option<(Poly, Poly)> {
-        let resolve = |x: &Poly| match self.store.resolve_dim(&Dim::Poly(x.clone())) {
-            Dim::Poly(r) => r,
-            Dim::Unknown(_) => x.clone(),
-        };
+        let resolve = |x: &Poly| self.store.resolve_dim(&Dim::from_poly(x.clone())).to_poly().into_owned();
         self.sum_hints.iter().rev().find_map(|(whole, is_product, a, b)| {
             let same = whole == p || (whole.vars().any(is_svar) && resolve(whole) == *p);
             (same && *is_product == product).then(|| (resolve(a), resolve(b)))
@@ -731,7 +728,7 @@ fn same_existentials(a: &Ty, b: &Ty, in_scope: &dyn Fn(NodeId) -> bool, own: &[u
 fn literal_unknowns(ty: &Ty, out: &mut Vec<u32>) {
     match ty {
         Ty::Array(e, shape) => {
-            out.extend(shape.iter().filter_map(|d| if let Dim::Unknown(u) = d { Some(*u) } else { None }));
+            out.extend(shape.iter().flat_map(Dim::unknowns));
             literal_unknowns(e, out);
         }
         Ty::Record(fs) => fs.values().for_each(|t| literal_unknowns(t, out)),
