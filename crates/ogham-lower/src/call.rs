@@ -266,7 +266,7 @@ impl<'a> Lowerer<'a> {
         let callee_args: Vec<Val<'a>> = args.iter().map(|a| a.rebuild(&mut leaf_iter)).collect();
         let subst = f.scope.subst.iter().map(|(id, t)| (*id, map_sizes(t, &to_callee))).collect();
         let mut scope = Scope { env, subst: Rc::new(subst) };
-        for (id, d) in self.size_param_values(&mut fb, f.params, &callee_args, f.size_params) {
+        for (id, d) in self.size_param_values(&mut fb, &scope.clone(), f.params, &callee_args, f.size_params)? {
             scope = scope.bind(id, Val::Leaf(d));
         }
         for (p, a) in f.params.iter().zip(callee_args) {

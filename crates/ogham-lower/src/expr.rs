@@ -568,7 +568,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> LResult<Val<'a>> {
         let mut scope = scope.clone();
-        for (id, d) in self.size_param_values(b, params, &args, size_params) {
+        for (id, d) in self.size_param_values(b, &scope.clone(), params, &args, size_params)? {
             scope = scope.bind(id, Val::Leaf(d));
         }
         for (p, a) in params.iter().zip(args) {

@@ -9,6 +9,7 @@ use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{Exp, PrimType, PrimValue, SubExp, Type as IrType};
 use ogham_syntax::ast::NodeId;
 use ogham_syntax::Span;
+use ogham_types::size::Poly;
 use ogham_types::{Size, Type};
 
 use crate::value::{FunVal, RType, Scope, Val};
@@ -200,17 +201,21 @@ impl<'a> Lowerer<'a> {
 impl<'a> Lowerer<'a> {
     /// The values of a function's size parameters at a call, from the
     /// shapes of the arguments: a size written `[k]` is the argument's
-    /// dimension, one written only as a linear term (`[2 * k]`) is solved
-    /// for. Parameters no argument determines are left out.
+    /// dimension; one written as a polynomial linear in a single size
+    /// parameter not known otherwise (`[2 * k]`, `[n * m]` with `n` known,
+    /// `[n + m]` with `m` given by the instantiation in `scope`) is solved
+    /// for, repeatedly, as each solution may make another equation linear
+    /// in one unknown. Parameters nothing determines are left out.
     pub fn size_param_values(
         &mut self,
         b: &mut BodyBuilder,
+        scope: &Scope<'a>,
         params: &'a [ogham_syntax::ast::Pat],
         args: &[Val<'a>],
         size_params: &[NodeId],
-    ) -> Vec<(NodeId, SubExp)> {
+    ) -> LResult<Vec<(NodeId, SubExp)>> {
         if size_params.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut found = HashMap::new();
         for (p, a) in params.iter().zip(args) {
@@ -218,35 +223,60 @@ impl<'a> Lowerer<'a> {
                 self.match_sizes(t, a, 0, &mut found);
             }
         }
-        if size_params.iter().any(|id| !found.contains_key(id)) {
-            let mut linear = Vec::new();
+        let known = |found: &HashMap<NodeId, SubExp>, v: &NodeId| found.contains_key(v) || scope.env.get(*v).is_some();
+        if size_params.iter().any(|id| !known(&found, id)) {
+            let mut equations: Vec<(Poly, SubExp)> = Vec::new();
             for (p, a) in params.iter().zip(args) {
                 if let Some(t) = self.info.binding_types.get(&p.id) {
-                    self.match_linear_sizes(t, a, 0, &mut linear);
+                    self.for_each_size_dim(t, a, 0, &mut |s, d| {
+                        if let Some(p) = poly_of(s) {
+                            equations.push((p.clone(), d));
+                        }
+                    });
                 }
             }
-            for (v, c, d, size) in linear {
-                if size_params.contains(&v) && !found.contains_key(&v) {
-                    let rest = self.sub64(b, size, SubExp::i64(d));
-                    let k = self.binop(b, ogham_ir::BinOp::Div, PrimType::I64, rest, SubExp::i64(c));
-                    found.insert(v, k);
+            loop {
+                let mut progress = false;
+                for (p, size) in &equations {
+                    let open: Vec<NodeId> = p.vars().filter(|v| size_params.contains(v) && !known(&found, v)).collect();
+                    let [v] = open.as_slice() else { continue };
+                    let Some((coeff, rest)) = linear_in(p, *v) else { continue };
+                    let mut sc = scope.clone();
+                    for (id, d) in &found {
+                        sc = sc.bind(*id, Val::Leaf(*d));
+                    }
+                    let (Some(c), Some(r)) = (self.eval_poly(b, &sc, &coeff)?, self.eval_poly(b, &sc, &rest)?) else {
+                        continue;
+                    };
+                    // The checker proved `c * v + r = size`, so the division
+                    // is exact; where `c` is 0 so is `size - r`, and any `v`
+                    // fits.
+                    let num = self.sub64(b, *size, r);
+                    let den = self.binop(b, ogham_ir::BinOp::Max, PrimType::I64, c, SubExp::i64(1));
+                    let k = self.binop(b, ogham_ir::BinOp::Div, PrimType::I64, num, den);
+                    found.insert(*v, k);
+                    progress = true;
+                }
+                if !progress {
+                    break;
                 }
             }
         }
-        size_params.iter().filter_map(|id| found.get(id).map(|d| (*id, *d))).collect()
+        Ok(size_params.iter().filter_map(|id| found.get(id).map(|d| (*id, *d))).collect())
     }
+}
 
-    /// Like [`Lowerer::match_sizes`], for sizes written as a linear term in
-    /// one variable (`[2 * k]`, `[k + 1]`): each `(v, c, d, size)` says that
-    /// the argument's dimension `size` is `c * v + d`. The checker has
-    /// proved the equation, so `v = (size - d) / c` exactly.
-    pub fn match_linear_sizes(&self, t: &Type, val: &Val<'a>, outer: usize, out: &mut Vec<(NodeId, i64, i64, SubExp)>) {
-        self.for_each_size_dim(t, val, outer, &mut |s, d| {
-            if let Some((v, c, constant)) = poly_of(s).and_then(linear_in_one) {
-                out.push((v, c, constant, d));
-            }
-        });
+/// `p` as `coeff * v + rest` where neither mentions `v`, if `p` is linear in `v`.
+fn linear_in(p: &Poly, v: NodeId) -> Option<(Poly, Poly)> {
+    let (mut coeff, mut rest) = (Vec::new(), Vec::new());
+    for (m, c) in p.terms() {
+        match m.iter().filter(|x| **x == v).count() {
+            0 => rest.push((m.clone(), *c)),
+            1 => coeff.push((m.iter().copied().filter(|x| *x != v).collect(), *c)),
+            _ => return None,
+        }
     }
+    (!coeff.is_empty()).then(|| (Poly::from_terms(coeff), Poly::from_terms(rest)))
 }
 
 fn poly_of(s: &Size) -> Option<&ogham_types::size::Poly> {
@@ -261,20 +291,6 @@ fn poly_of(s: &Size) -> Option<&ogham_types::size::Poly> {
 /// used by no node).
 pub fn unknown_size_key(u: u32) -> NodeId {
     NodeId(0xF000_0000 | (u & 0x0FFF_FFFF))
-}
-
-/// `c * v + d` with `c` ≠ 0 when the polynomial has that form.
-fn linear_in_one(p: &ogham_types::size::Poly) -> Option<(NodeId, i64, i64)> {
-    let mut var = None;
-    let mut constant = 0;
-    for (m, c) in p.terms() {
-        match m.as_slice() {
-            [] => constant = *c,
-            [v] if var.is_none() => var = Some((*v, *c)),
-            _ => return None,
-        }
-    }
-    var.map(|(v, c)| (v, c, constant))
 }
 
 /// Futhark's size-free notation for a type: `[][]f32`, `(i32, bool)`,

@@ -782,9 +782,11 @@ impl Checker {
     }
 
     /// A function the definition returns may not have a parameter whose
-    /// size is unknown (computed inside the body) unless its result also
-    /// has that size, which then is existential ("Unknown size "n" in
-    /// parameter of "f"").
+    /// size is unknown (computed inside the body), even where its result
+    /// has that size too: no caller could supply an argument of that size
+    /// ("Unknown size "n" in parameter of "f""; Futhark counts only the
+    /// sizes of the value itself as produced, not those of a function's
+    /// results).
     fn check_unknown_param_sizes(&mut self, vd: &ValueDec, fun_ty: &Ty) {
         let mut ret = fun_ty;
         for _ in &vd.params {
@@ -795,7 +797,12 @@ impl Checker {
         }
         let mut in_params = Vec::new();
         let mut produced = Vec::new();
-        unknown_uses(ret, false, true, &mut in_params, &mut produced);
+        unknown_uses(ret, false, false, &mut in_params, &mut produced);
+        // What a function returns is its result, not a value it produces
+        // (Futhark's `dimUses`: return positions count for neither).
+        if !vd.params.is_empty() {
+            produced.clear();
+        }
         let Some(u) = in_params.into_iter().find(|u| !produced.contains(u)) else {
             return;
         };
@@ -805,7 +812,7 @@ impl Checker {
         self.error(
             "unknown-param-def",
             vd.name.name.span,
-            format!("Unknown size \"{size}\" in parameter of \"{name}\", which is inferred as: `{shown}`. The size is computed inside the definition, so a caller cannot supply an argument of that size."),
+            format!("Cannot generalise type of \"{name}\". Unknown size \"{size}\" in parameter of \"{name}\", which is inferred as: `{shown}`. The size is computed inside the definition, so a caller cannot supply an argument of that size."),
         );
     }
 
@@ -1070,6 +1077,20 @@ impl Checker {
                 implicit.push(id);
                 continue;
             }
+            // A size variable that nothing determined inside a polynomial
+            // the parameter's size became (`unflatten xs` for `xs: []t`
+            // gives `[n * ?m]`) is a size parameter too, as in Futhark.
+            let d = if let Dim::Poly(p) = &d {
+                for w in p.vars().filter(|w| ty::is_svar(*w)).collect::<Vec<_>>() {
+                    if self.store.resolve_dim(&Dim::var(w)).as_var() == Some(w) {
+                        let id = self.size_param_for(w, || format!("d{i}_{}", w.0 - ty::SVAR_BASE));
+                        implicit.push(id);
+                    }
+                }
+                self.store.resolve_dim(&d)
+            } else {
+                d
+            };
             let visible = |c: &Checker, x: NodeId| {
                 c.header_scope.contains(&x) || implicit.contains(&x) || c.global_binders.contains(&x)
             };
