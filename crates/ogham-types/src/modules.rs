@@ -1889,8 +1889,13 @@ impl Checker {
                 }
                 None => (HashMap::new(), HashMap::new()),
             };
-        let def_types: Vec<(NodeId, Ty)> =
-            alias.types.iter().map(|(p, term)| (*p, crate::ty::subst_params(term, &spec_inst))).collect();
+        // A type may mention the specification's sizes (`'a` is `[a +
+        // b][b + a]()` for `val plus_comm [a] [b] : eq [a + b] [b + a]`).
+        let def_types: Vec<(NodeId, Ty)> = alias
+            .types
+            .iter()
+            .map(|(p, term)| (*p, crate::ty::subst_sizes(&crate::ty::subst_params(term, &spec_inst), &spec_sizes)))
+            .collect();
         let def_sizes: Vec<(NodeId, Dim)> =
             alias.sizes.iter().map(|(p, d)| (*p, crate::ty::subst_dim(d, &spec_sizes))).collect();
         if !def_types.is_empty() || !def_sizes.is_empty() {

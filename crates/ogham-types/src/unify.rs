@@ -569,7 +569,11 @@ impl Checker {
                         self.store.bind_svar(y, Dim::from_poly(yv));
                         return Ok(());
                     }
-                    if self.solve_product_by_hint(&p, &q) || self.solve_product_by_hint(&q, &p) {
+                    if self.solve_product_by_hint(&p, &q)
+                        || self.solve_product_by_hint(&q, &p)
+                        || self.solve_sum_by_hint(&p, &q)
+                        || self.solve_sum_by_hint(&q, &p)
+                    {
                         return Ok(());
                     }
                     if diff.vars().any(is_svar) {
@@ -622,6 +626,46 @@ impl Checker {
         }
         self.store.bind_svar(last, Dim::from_poly(b));
         true
+    }
+
+    /// `?x + ?y + ?z = p` where `p` was written as a sum of three terms
+    /// (`(n + m) + l`, its parts' spellings followed down): the size
+    /// variables in order of creation get the terms in the order written,
+    /// as Futhark's syntactic unification of `(?x + ?y) + ?z` with `(n +
+    /// m) + l` would.
+    fn solve_sum_by_hint(&mut self, lhs: &Poly, p: &Poly) -> bool {
+        if lhs.terms().len() < 3 || p.vars().any(|v| lhs.vars().any(|w| w == v)) {
+            return false;
+        }
+        let mut vars = Vec::new();
+        for (mono, coeff) in lhs.terms() {
+            match mono.as_slice() {
+                [v] if *coeff == 1 && is_svar(*v) && !vars.contains(v) => vars.push(*v),
+                _ => return false,
+            }
+        }
+        let mut parts = Vec::new();
+        self.summands(p, 0, &mut parts);
+        if parts.len() != vars.len() {
+            return false;
+        }
+        vars.sort();
+        for (v, part) in vars.into_iter().zip(parts) {
+            self.store.bind_svar(v, Dim::from_poly(part));
+        }
+        true
+    }
+
+    /// The terms of `p` as its spelling as a sum wrote them, each followed
+    /// down to its own spelling.
+    fn summands(&self, p: &Poly, depth: usize, out: &mut Vec<Poly>) {
+        match self.hint_for(p, false).filter(|_| depth < 16) {
+            Some((a, b)) => {
+                self.summands(&a, depth + 1, out);
+                self.summands(&b, depth + 1, out);
+            }
+            None => out.push(p.clone()),
+        }
     }
 
     fn split_by_hint(&self, lhs: &Poly, p: &Poly) -> Option<(NodeId, NodeId, Poly, Poly)> {
