@@ -991,6 +991,62 @@ impl Checker {
         self.diags.len() == errors
     }
 
+    /// Whether functor `f` accepts every module the parameter of the
+    /// functor module type `sig` admits (parameters match contravariantly,
+    /// as in Futhark: `(X: Const with t = i64) -> …` does not have type
+    /// `(X: Const) -> …`). The module standing for the parameter is matched
+    /// against `f`'s parameter signature in `f`'s scope; mismatches are
+    /// reported as for any argument, qualified by `quals`.
+    fn functor_admits(&mut self, f: &Functor, sig: &SigExp, quals: &[String], span: Span) -> bool {
+        let Some((param, sig_scope)) = self.functor_sig_param(sig) else { return true };
+        let Some(own) = f.params.get(f.args.len()) else { return true };
+        if !f.ok || self.is_functor_sig(&param) {
+            return true;
+        }
+        let errors = self.diags.len();
+        let (globals, defs, generated) = (self.globals.len(), self.info.defs.len(), self.info.generated.len());
+        let saved = self.scope();
+        if let Some(scope) = sig_scope {
+            self.set_scope(scope);
+        }
+        let admitted = self.param_module(&param, quals);
+        let mut scope = f.scope.clone();
+        for (name, m) in &f.args {
+            scope.mods.insert(name.clone(), m.clone());
+        }
+        self.set_scope(scope);
+        if let Some(admitted) = admitted {
+            let base = self.modules.sealing.len();
+            self.match_sig_in(&admitted, &own.sig, quals, &[], span, false);
+            self.modules.sealing.truncate(base);
+        }
+        self.set_scope(saved);
+        self.globals.truncate(globals);
+        self.info.defs.truncate(defs);
+        self.info.generated.truncate(generated);
+        self.diags.len() == errors
+    }
+
+    /// The parameter signature of a functor module type, with the scope
+    /// of the named module type it came from, if any.
+    fn functor_sig_param(&self, sig: &SigExp) -> Option<(SigExp, Option<ModEnv>)> {
+        let mut sig = sig.clone();
+        let mut scope = None;
+        for _ in 0..64 {
+            match sig {
+                SigExp::Arrow { from, .. } => return Some((*from, scope)),
+                SigExp::With { sig: inner, .. } => sig = *inner,
+                SigExp::Var(q) if q.quals.is_empty() => {
+                    let clo = self.modules.sigs.get(&q.name)?;
+                    scope = Some(clo.scope.clone());
+                    sig = clo.sig.clone();
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// Checks a module type where it is declared; returns whether it is valid.
     fn check_sig_dec(&mut self, sig: &SigExp) -> bool {
         if self.is_functor_sig(sig) {
@@ -1404,7 +1460,7 @@ impl Checker {
     ) -> Option<Module> {
         if self.is_functor_sig(sig) {
             return match m {
-                Module::Functor(_) => Some(m.clone()),
+                Module::Functor(f) => self.functor_admits(f, sig, quals, span).then(|| m.clone()),
                 _ => {
                     self.error(
                         "module-mismatch",
