@@ -290,7 +290,9 @@ fn poly_of(s: &Size) -> Option<&ogham_types::size::Poly> {
 /// size `u` of a bound value (scopes map node ids to values; this range is
 /// used by no node).
 pub fn unknown_size_key(u: u32) -> NodeId {
-    NodeId(0xF000_0000 | (u & 0x0FFF_FFFF))
+    // The checker's variable for `u` inside size polynomials, so that a
+    // polynomial mentioning it evaluates through the same binding.
+    ogham_types::size::unknown_var(u)
 }
 
 /// Futhark's size-free notation for a type: `[][]f32`, `(i32, bool)`,

@@ -12,7 +12,9 @@
 //! parameters) get [`NodeId`](ogham_syntax::ast::NodeId)s from
 //! `0xE000_0000` upwards; they appear as `Type::Param` and as keys of
 //! `Instantiation` like ordinary binder ids. A top-level `i64` constant used
-//! as a size is the variable of its definition's binder id.
+//! as a size is the variable of its definition's binder id. Existential sizes
+//! are variables from `0xF000_0000` upwards inside larger polynomials
+//! ([`size::unknown_var`]), so `?k + n` stays a sum of its own.
 
 pub mod builtins;
 mod causality;

@@ -14,6 +14,27 @@ use ogham_syntax::ast::NodeId;
 /// with each factor.
 pub const MAX_POLY_TERMS: usize = 1024;
 
+/// First id of the range that encodes existential sizes ([`Size::Unknown`])
+/// as variables of a polynomial: `?k + n`, the size of `filter p xs ++ ys`,
+/// is `Size::Poly` over `unknown_var(k)` and `n`. Lowering keys the run-time
+/// value of an existential size by this same id, so evaluating such a
+/// polynomial needs no special case.
+pub const UNKNOWN_BASE: u32 = 0xF000_0000;
+
+pub fn is_unknown_var(id: NodeId) -> bool {
+    id.0 >= UNKNOWN_BASE
+}
+
+/// The polynomial variable of the existential size `u`.
+pub fn unknown_var(u: u32) -> NodeId {
+    NodeId(UNKNOWN_BASE | (u & !UNKNOWN_BASE))
+}
+
+/// The existential size a variable of [`unknown_var`] stands for.
+pub fn unknown_of(id: NodeId) -> Option<u32> {
+    is_unknown_var(id).then_some(id.0 & !UNKNOWN_BASE)
+}
+
 /// A product of size variables, sorted; the empty monomial is the constant 1.
 pub type Monomial = Vec<NodeId>;
 
@@ -120,7 +141,9 @@ impl Poly {
 /// The size of one array dimension.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Size {
-    /// Known statically as a polynomial over size variables in scope.
+    /// Known statically as a polynomial over size variables in scope and
+    /// existential sizes ([`unknown_var`]); one that is exactly one
+    /// existential size is written `Unknown`.
     Poly(Poly),
     /// Not known statically (existential results, complex slices, sizes that
     /// went out of scope). Two occurrences with the same id are the same size.

@@ -39,24 +39,7 @@ pub fn is_svar(id: NodeId) -> bool {
     (SVAR_BASE..SYNTHETIC_BASE).contains(&id.0)
 }
 
-/// First id of the range that encodes existential sizes ([`Dim::Unknown`])
-/// as variables of a polynomial: `?k + n`, the size of `filter p xs ++ ys`.
-/// Lowering keys an existential size's run-time value by the same id.
-pub const UNKNOWN_BASE: u32 = 0xF000_0000;
-
-pub fn is_unknown_var(id: NodeId) -> bool {
-    id.0 >= UNKNOWN_BASE
-}
-
-/// The polynomial variable of the existential size `u`.
-pub fn unknown_var(u: u32) -> NodeId {
-    NodeId(UNKNOWN_BASE | (u & !UNKNOWN_BASE))
-}
-
-/// The existential size a variable of [`unknown_var`] stands for.
-pub fn unknown_of(id: NodeId) -> Option<u32> {
-    is_unknown_var(id).then_some(id.0 & !UNKNOWN_BASE)
-}
+pub use crate::size::{is_unknown_var, unknown_of, unknown_var};
 
 /// One array dimension during inference.
 ///
