@@ -64,11 +64,17 @@ impl<'a> Lowerer<'a> {
                 self.index_expr(b, sc, v, dims, e.span)
             }
             ExprKind::Apply(f, args) => {
-                let fv = self.expr(b, sc, f)?;
+                // The arguments first: the function may be instantiated at
+                // their existential sizes (`f (filter p xs)` with `f [n] [m]
+                // (xs: [n + m]t)` and `m` known).
                 let mut vals = Vec::with_capacity(args.len());
+                let mut scope = sc.clone();
                 for a in args {
-                    vals.push(self.expr(b, sc, a)?);
+                    let v = self.expr(b, sc, a)?;
+                    scope = self.knowing_sizes_of(&scope, self.expr_type(a.id, a.span)?, &v);
+                    vals.push(v);
                 }
+                let fv = self.expr(b, &scope, f)?;
                 self.apply(b, fv, vals, e.span)
             }
             ExprKind::BinOp { lhs, rhs, .. } => self.binop_expr(b, sc, e, lhs, rhs),
@@ -623,9 +629,12 @@ impl<'a> Lowerer<'a> {
                 self.apply_builtin(b, builtin, &ty, vec![l, r], e.span)
             }
             _ => {
-                let op = self.operator_value(b, sc, e, 0)?;
+                // The right operand may be a function instantiated at the
+                // left one's existential sizes (`filter p xs |> f g`).
                 let l = self.expr(b, sc, lhs)?;
-                let r = self.expr(b, sc, rhs)?;
+                let scope = self.knowing_sizes_of(sc, self.expr_type(lhs.id, lhs.span)?, &l);
+                let op = self.operator_value(b, &scope, e, 0)?;
+                let r = self.expr(b, &scope, rhs)?;
                 self.apply(b, op, vec![l, r], e.span)
             }
         }

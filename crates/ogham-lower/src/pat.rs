@@ -18,18 +18,11 @@ impl<'a> Lowerer<'a> {
             PatKind::Var(_) => {
                 // The existential sizes of the value are known from here on
                 // (`let rs = filter p xs in ... rep x` sized like `rs`).
-                let mut unknowns = Vec::new();
-                if let Ok(t) = self.binding_type(pat.id, pat.span) {
-                    self.match_unknown_sizes(t, &v, &mut unknowns);
-                }
-                let mut scope = sc.bind(pat.id, v);
-                for (u, d) in unknowns {
-                    let key = crate::types::unknown_size_key(u);
-                    if scope.env.get(key).is_none() {
-                        scope = scope.bind(key, Val::Leaf(d));
-                    }
-                }
-                Ok(scope)
+                let scope = match self.binding_type(pat.id, pat.span) {
+                    Ok(t) => self.knowing_sizes_of(sc, t, &v),
+                    Err(_) => sc.clone(),
+                };
+                Ok(scope.bind(pat.id, v))
             }
             PatKind::Wildcard | PatKind::Literal(_) => Ok(sc.clone()),
             PatKind::Tuple(items) => {

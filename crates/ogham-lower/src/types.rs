@@ -153,6 +153,21 @@ impl<'a> Lowerer<'a> {
         });
     }
 
+    /// `sc` extended with the run-time values of the existential sizes of
+    /// `v`, a value of type `t`, where `sc` does not know them yet.
+    pub fn knowing_sizes_of(&self, sc: &Scope<'a>, t: &Type, v: &Val<'a>) -> Scope<'a> {
+        let mut unknowns = Vec::new();
+        self.match_unknown_sizes(t, v, &mut unknowns);
+        let mut scope = sc.clone();
+        for (u, d) in unknowns {
+            let key = unknown_size_key(u);
+            if scope.env.get(key).is_none() {
+                scope = scope.bind(key, Val::Leaf(d));
+            }
+        }
+        scope
+    }
+
     /// The run-time values of the existential sizes (`Size::Unknown`) of a
     /// value of type `t`: the dimensions of `val` where `t` has them.
     pub fn match_unknown_sizes(&self, t: &Type, val: &Val<'a>, out: &mut Vec<(u32, SubExp)>) {
