@@ -78,6 +78,18 @@ pub struct Functor {
     pub ok: bool,
 }
 
+impl Functor {
+    /// The scope its remaining parameters' signatures and its body are
+    /// elaborated in: its definition's, with the arguments so far bound.
+    fn scope_with_args(&self) -> ModEnv {
+        let mut scope = self.scope.clone();
+        for (name, m) in &self.args {
+            scope.mods.insert(name.clone(), m.clone());
+        }
+        scope
+    }
+}
+
 /// A value restricted to its specification (see `GlobalDef::alias`).
 #[derive(Clone, Debug)]
 pub struct SpecAlias {
@@ -956,34 +968,42 @@ impl Checker {
         if params.iter().any(|p| self.is_functor_sig(&p.sig)) {
             return true;
         }
+        self.checking_only(|c| {
+            let opened = c.modules.opened_prims.len();
+            let exports = std::mem::replace(&mut c.modules.exports, vec![ModEnv::default()]);
+            let local_depth = std::mem::take(&mut c.modules.local_depth);
+            let mut bound = true;
+            let functor_spec = std::mem::take(&mut c.modules.functor_spec);
+            for p in params {
+                match c.param_module(&p.sig, std::slice::from_ref(&p.name.text)) {
+                    Some(m) => {
+                        c.modules.mods.insert(p.name.text.clone(), m);
+                    }
+                    None => bound = false,
+                }
+            }
+            // Without a functor the parameter specifies, the body cannot be checked.
+            let skip = std::mem::replace(&mut c.modules.functor_spec, functor_spec);
+            if bound && !skip {
+                let (body, ret) = c.fresh_copy(body, ret);
+                let result = c.eval_mod(&body);
+                if let (Some(m), Some(r)) = (result, &ret) {
+                    c.match_sig(&m, r, span, true);
+                }
+            }
+            c.modules.exports = exports;
+            c.modules.local_depth = local_depth;
+            c.modules.opened_prims.truncate(opened);
+        })
+    }
+
+    /// Runs `f` for its errors only: the scope and the definitions it
+    /// makes are dropped again. Returns whether it reported no error.
+    fn checking_only(&mut self, f: impl FnOnce(&mut Checker)) -> bool {
         let errors = self.diags.len();
         let (globals, defs, generated) = (self.globals.len(), self.info.defs.len(), self.info.generated.len());
         let saved = self.scope();
-        let opened = self.modules.opened_prims.len();
-        let exports = std::mem::replace(&mut self.modules.exports, vec![ModEnv::default()]);
-        let local_depth = std::mem::take(&mut self.modules.local_depth);
-        let mut bound = true;
-        let functor_spec = std::mem::take(&mut self.modules.functor_spec);
-        for p in params {
-            match self.param_module(&p.sig, std::slice::from_ref(&p.name.text)) {
-                Some(m) => {
-                    self.modules.mods.insert(p.name.text.clone(), m);
-                }
-                None => bound = false,
-            }
-        }
-        // Without a functor the parameter specifies, the body cannot be checked.
-        let skip = std::mem::replace(&mut self.modules.functor_spec, functor_spec);
-        if bound && !skip {
-            let (body, ret) = self.fresh_copy(body, ret);
-            let result = self.eval_mod(&body);
-            if let (Some(m), Some(r)) = (result, &ret) {
-                self.match_sig(&m, r, span, true);
-            }
-        }
-        self.modules.exports = exports;
-        self.modules.local_depth = local_depth;
-        self.modules.opened_prims.truncate(opened);
+        f(self);
         self.set_scope(saved);
         self.globals.truncate(globals);
         self.info.defs.truncate(defs);
@@ -998,48 +1018,38 @@ impl Checker {
     /// against `f`'s parameter signature in `f`'s scope; mismatches are
     /// reported as for any argument, qualified by `quals`.
     fn functor_admits(&mut self, f: &Functor, sig: &SigExp, quals: &[String], span: Span) -> bool {
-        let Some((param, sig_scope)) = self.functor_sig_param(sig) else { return true };
+        let Some((param, named)) = self.functor_sig_param(sig) else { return true };
         let Some(own) = f.params.get(f.args.len()) else { return true };
         if !f.ok || self.is_functor_sig(&param) {
             return true;
         }
-        let errors = self.diags.len();
-        let (globals, defs, generated) = (self.globals.len(), self.info.defs.len(), self.info.generated.len());
-        let saved = self.scope();
-        if let Some(scope) = sig_scope {
-            self.set_scope(scope);
-        }
-        let admitted = self.param_module(&param, quals);
-        let mut scope = f.scope.clone();
-        for (name, m) in &f.args {
-            scope.mods.insert(name.clone(), m.clone());
-        }
-        self.set_scope(scope);
-        if let Some(admitted) = admitted {
-            let base = self.modules.sealing.len();
-            self.match_sig_in(&admitted, &own.sig, quals, &[], span, false);
-            self.modules.sealing.truncate(base);
-        }
-        self.set_scope(saved);
-        self.globals.truncate(globals);
-        self.info.defs.truncate(defs);
-        self.info.generated.truncate(generated);
-        self.diags.len() == errors
+        self.checking_only(|c| {
+            if let Some(named) = named {
+                c.set_scope(named.scope.clone());
+            }
+            let admitted = c.param_module(&param, quals);
+            c.set_scope(f.scope_with_args());
+            if let Some(admitted) = admitted {
+                let base = c.modules.sealing.len();
+                c.match_sig_in(&admitted, &own.sig, quals, &[], span, false);
+                c.modules.sealing.truncate(base);
+            }
+        })
     }
 
-    /// The parameter signature of a functor module type, with the scope
-    /// of the named module type it came from, if any.
-    fn functor_sig_param(&self, sig: &SigExp) -> Option<(SigExp, Option<ModEnv>)> {
+    /// The parameter signature of a functor module type, with the named
+    /// module type it came from, if any (whose scope it is read in).
+    fn functor_sig_param(&self, sig: &SigExp) -> Option<(SigExp, Option<Arc<SigClosure>>)> {
         let mut sig = sig.clone();
-        let mut scope = None;
+        let mut named = None;
         for _ in 0..64 {
             match sig {
-                SigExp::Arrow { from, .. } => return Some((*from, scope)),
+                SigExp::Arrow { from, .. } => return Some((*from, named)),
                 SigExp::With { sig: inner, .. } => sig = *inner,
                 SigExp::Var(q) if q.quals.is_empty() => {
-                    let clo = self.modules.sigs.get(&q.name)?;
-                    scope = Some(clo.scope.clone());
+                    let clo = self.modules.sigs.get(&q.name)?.clone();
                     sig = clo.sig.clone();
+                    named = Some(clo);
                 }
                 _ => return None,
             }
@@ -1052,15 +1062,10 @@ impl Checker {
         if self.is_functor_sig(sig) {
             return true;
         }
-        let errors = self.diags.len();
-        let (globals, defs) = (self.globals.len(), self.info.defs.len());
-        let saved = self.scope();
-        self.param_module(sig, &[]);
-        self.modules.functor_spec = false;
-        self.set_scope(saved);
-        self.globals.truncate(globals);
-        self.info.defs.truncate(defs);
-        self.diags.len() == errors
+        self.checking_only(|c| {
+            c.param_module(sig, &[]);
+            c.modules.functor_spec = false;
+        })
     }
 
     /// The module a signature describes, standing for any module that
@@ -1224,10 +1229,7 @@ impl Checker {
         // The parameter's signature is elaborated in the functor's scope,
         // with the earlier parameters bound.
         let saved = self.scope();
-        let mut scope = fun.scope.clone();
-        for (name, m) in &fun.args {
-            scope.mods.insert(name.clone(), m.clone());
-        }
+        let mut scope = fun.scope_with_args();
         self.set_scope(scope.clone());
         let matched = self.match_sig(&arg, &param.sig, span, false);
         self.set_scope(saved);
@@ -1400,19 +1402,7 @@ impl Checker {
 
     /// Whether a module type is that of a functor (`(P: S) -> R`, possibly by name).
     fn is_functor_sig(&self, sig: &SigExp) -> bool {
-        let mut sig = sig.clone();
-        for _ in 0..64 {
-            match sig {
-                SigExp::Arrow { .. } => return true,
-                SigExp::With { sig: inner, .. } => sig = *inner,
-                SigExp::Var(q) if q.quals.is_empty() => match self.modules.sigs.get(&q.name) {
-                    Some(clo) => sig = clo.sig.clone(),
-                    None => return false,
-                },
-                _ => return false,
-            }
-        }
-        false
+        self.functor_sig_param(sig).is_some()
     }
 
     fn lookup_sig(&mut self, q: &QualName) -> Option<Arc<SigClosure>> {

@@ -552,7 +552,7 @@ impl Checker {
             _ => {
                 // Existential sizes take part as variables that equal only
                 // themselves: `?x + ?y = ?k + n`.
-                let (p, q) = (a.to_poly().into_owned(), b.to_poly().into_owned());
+                let (p, q) = (a.to_poly(), b.to_poly());
                 if p.vars().chain(q.vars()).any(is_svar) {
                     let diff = p.sub(&q);
                     // An existential size is matched as a whole, as Futhark
