@@ -129,3 +129,32 @@ fn compilation_is_deterministic() {
         assert_eq!(ogham_ir::print::program(&optimised("same_instance_twice.fut")), first);
     }
 }
+
+/// The SOACs of `body` at any depth whose results are arrays (maps
+/// building an array), and the array results of the function's top level.
+fn array_soacs(b: &Body) -> usize {
+    count(b, &|e| matches!(e, Exp::Soac(_)))
+        - count(
+            b,
+            &|e| matches!(e, Exp::Soac(Soac::Screma { reduces, scans, .. }) if !reduces.is_empty() && scans.is_empty()),
+        )
+}
+
+#[test]
+fn dense_layer_and_convolution_are_one_loop_nest() {
+    // Seed 000's figure 2: the A_iNF form has a loop per statement; after
+    // fission, CSE, LICM and fusion the middle end leaves one map over the
+    // rows (outputs) whose dot product is a reduction that builds no array.
+    for (file, entry) in [("dense_layer.fut", "dense"), ("convolution.fut", "conv")] {
+        let prog = optimised(file);
+        let f = prog.fun(entry).expect("entry");
+        let reductions =
+            count(&f.body, &|e| matches!(e, Exp::Soac(Soac::Screma { reduces, .. }) if !reduces.is_empty()));
+        assert_eq!(reductions, 1, "{prog}");
+        assert_eq!(array_soacs(&f.body), 1, "{prog}");
+        // Inside the outer map, nothing binds an array.
+        let outer = f.body.stms.iter().find(|s| matches!(s.exp, Exp::Soac(_))).expect("the outer map");
+        let inner: usize = ogham_ir::visit::lambdas(&outer.exp).into_iter().map(|l| array_bindings(&l.body)).sum();
+        assert_eq!(inner, 0, "{prog}");
+    }
+}

@@ -176,7 +176,12 @@ impl Cse<'_> {
     }
 
     fn print_key(&self, stm: &Stm) -> String {
-        let mut key = ogham_ir::print::exp(&stm.exp, self.names);
+        // A SOAC's lambdas bind names of their own: two SOACs are the same
+        // computation when they are equal up to renaming those.
+        let mut key = match &stm.exp {
+            Exp::Soac(_) => ogham_ir::print::exp(&canonical(&stm.exp), self.names),
+            exp => ogham_ir::print::exp(exp, self.names),
+        };
         // The result types take part: two equal expressions may be bound at
         // different types only if lowering gave them different sizes.
         for p in &stm.pat {
@@ -186,4 +191,58 @@ impl Cse<'_> {
         key.push_str(&format!(" #{:?}", stm.attrs));
         key
     }
+}
+
+/// `exp` with the variables bound inside it renamed in the order they are
+/// bound, to names no program uses: equal results mean equal expressions up
+/// to the names of their bound variables.
+fn canonical(exp: &Exp) -> Exp {
+    fn bind(v: &mut VName, map: &mut HashMap<VName, VName>) {
+        let to = VName(u32::MAX - map.len() as u32);
+        map.insert(*v, to);
+        *v = to;
+    }
+    fn body(b: &mut Body, map: &mut HashMap<VName, VName>) {
+        for stm in &mut b.stms {
+            for p in &mut stm.pat {
+                bind(&mut p.name, map);
+            }
+            walk(&mut stm.exp, map);
+        }
+    }
+    fn walk(e: &mut Exp, map: &mut HashMap<VName, VName>) {
+        match e {
+            Exp::Loop { params, form, body: b } => {
+                for (p, _) in params.iter_mut() {
+                    bind(&mut p.name, map);
+                }
+                if let ogham_ir::LoopForm::For { i, .. } = form {
+                    bind(i, map);
+                }
+                body(b, map);
+            }
+            Exp::If { then_body, else_body, .. } => {
+                body(then_body, map);
+                body(else_body, map);
+            }
+            Exp::Soac(soac) => {
+                for lam in ogham_ir::visit::soac_lambdas_mut(soac) {
+                    for p in &mut lam.params {
+                        bind(&mut p.name, map);
+                    }
+                    body(&mut lam.body, map);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut map = HashMap::new();
+    let mut e = exp.clone();
+    walk(&mut e, &mut map);
+    let mut one = Body {
+        stms: vec![Stm { pat: Vec::new(), exp: e, attrs: Default::default(), span: Default::default() }],
+        result: Vec::new(),
+    };
+    rename_uses(&mut one, &|v| map.get(&v).copied());
+    one.stms.pop().map_or_else(|| exp.clone(), |s| s.exp)
 }

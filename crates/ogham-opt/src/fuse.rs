@@ -1,13 +1,16 @@
 //! Vertical fusion: a producer `map` is merged into the SOAC that consumes it.
 //!
 //! A statement `let ys = map(w, xs, f)` (a `Screma` with no scans or
-//! reductions) whose results are used only as input arrays of one later SOAC
-//! over the same `w` (a `map`, `reduce`, `scan`, `hist` or `scatter`) is
-//! removed, and its lambda is run inside the consumer's lambda instead: the
-//! consumer reads the producer's inputs, computes `f` per element, and binds
-//! its former parameters to `f`'s results. So `reduce (+) 0 (map2 (*) xs ys)`
-//! becomes one loop that never materialises the products. Variable names stay
-//! unique because the producer's statement disappears.
+//! reductions) whose results the first later statement that uses them, a
+//! SOAC over the same `w` (a `map`, `reduce`, `scan`, `hist` or `scatter`),
+//! uses only as input arrays is removed, and its lambda is run inside the
+//! consumer's lambda instead: the consumer reads the producer's inputs,
+//! computes `f` per element, and binds its former parameters to `f`'s
+//! results. So `reduce (+) 0 (map2 (*) xs ys)` becomes one loop that never
+//! materialises the products. A result that is also used after the
+//! consumer becomes an extra mapped result of the consumer, when it is a
+//! `Screma` (the array is built as before, by the one loop). Variable
+//! names stay unique because the producer's statement disappears.
 //!
 //! The rewrite is only done when no statement between producer and consumer,
 //! nor the consumer itself, may consume (update in place) anything the
@@ -74,15 +77,19 @@ fn fuse_body(body: &mut Body, aliases: Aliases, names: &mut NameTable) {
     for stm in &mut body.stms {
         fuse_nested(&mut stm.exp, aliases, names);
     }
-    while let Some((p, c)) = find_pair(body, aliases) {
+    // A merged lambda may hold new pairs (a map nest fused into a map
+    // nest): its bodies are fused again.
+    while let Some((p, c, extra)) = find_pair(body, aliases) {
         let producer = body.stms.remove(p);
         let consumer = &mut body.stms[c - 1];
-        merge(producer, consumer);
+        merge(producer, consumer, &extra);
+        fuse_nested(&mut consumer.exp, aliases, names);
     }
     while let Some((p, c)) = find_siblings(body, aliases) {
         let first = body.stms.remove(p);
         let second = &mut body.stms[c - 1];
         merge_siblings(first, second);
+        fuse_nested(&mut second.exp, aliases, names);
     }
     while let Some(found) = find_flat(body, aliases) {
         fuse_flat(body, found, names);
@@ -324,8 +331,10 @@ fn is_plain_map(stm: &Stm) -> bool {
     matches!(&stm.exp, Exp::Soac(Soac::Screma { scans, reduces, .. }) if scans.is_empty() && reduces.is_empty())
 }
 
-/// Finds a producer `p` and its consumer `c` (indices into `body.stms`).
-fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize)> {
+/// Finds a producer `p` and its consumer `c` (indices into `body.stms`),
+/// with the producer's results that are used after the consumer too: the
+/// consumer, a `Screma`, then also returns them (extra outputs).
+fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize, Vec<VName>)> {
     let mut counts = HashMap::new();
     count_uses(body, &mut counts);
     for (p, producer) in body.stms.iter().enumerate() {
@@ -341,11 +350,14 @@ fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize)> {
         if total == 0 {
             continue;
         }
-        // The first later statement that uses any output must be the consumer, using all of them.
+        // The first later statement that uses any output is the consumer,
+        // using them only as input arrays. Outputs used after it too are
+        // returned by it, which only a `Screma` can do.
+        let mut in_c = HashMap::new();
         let Some(c) = (p + 1..body.stms.len()).find(|&c| {
-            let mut m = HashMap::new();
-            count_uses_exp(&body.stms[c].exp, &mut m);
-            outs.iter().any(|v| m.contains_key(v))
+            in_c.clear();
+            count_uses_exp(&body.stms[c].exp, &mut in_c);
+            outs.iter().any(|v| in_c.contains_key(v))
         }) else {
             continue;
         };
@@ -355,7 +367,16 @@ fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize)> {
             continue;
         }
         let in_arrs = carrs.iter().filter(|a| outs.contains(a)).count();
-        if in_arrs != total {
+        let used_in_c: usize = outs.iter().map(|v| in_c.get(v).copied().unwrap_or(0)).sum();
+        if in_arrs != used_in_c {
+            continue;
+        }
+        let extra: Vec<VName> = outs
+            .iter()
+            .filter(|v| counts.get(*v).copied().unwrap_or(0) > in_c.get(*v).copied().unwrap_or(0))
+            .copied()
+            .collect();
+        if !extra.is_empty() && !matches!(consumer.exp, Exp::Soac(Soac::Screma { .. })) {
             continue;
         }
         // Nothing in between may consume what the producer reads.
@@ -364,7 +385,7 @@ fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize)> {
         if clobbered {
             continue;
         }
-        return Some((p, c));
+        return Some((p, c, extra));
     }
     None
 }
@@ -396,16 +417,36 @@ pub(crate) fn may_consume(exp: &Exp) -> BTreeSet<VName> {
     out
 }
 
-/// Moves the producer's lambda into the consumer's.
-fn merge(producer: Stm, consumer: &mut Stm) {
+/// Moves the producer's lambda into the consumer's; the consumer also
+/// returns the producer's results named in `extra` (as mapped results).
+fn merge(producer: Stm, consumer: &mut Stm, extra: &[VName]) {
     let Exp::Soac(Soac::Screma { arrs: parrs, map: plam, .. }) = producer.exp else { return };
     let outs: Vec<VName> = producer.pat.iter().map(|x| x.name).collect();
+    for (k, p) in producer.pat.iter().enumerate() {
+        if extra.contains(&p.name) {
+            consumer.pat.push(p.clone());
+            if let Exp::Soac(Soac::Screma { map, .. }) = &mut consumer.exp {
+                map.body.result.push(plam.body.result[k]);
+                map.ret.push(plam.ret[k].clone());
+            }
+        }
+    }
     let Some((carrs, clam)) = soac_arrs_map_mut(&mut consumer.exp) else { return };
     let mut kept_arrs = Vec::new();
     let mut kept_params = Vec::new();
     let mut bridge = Vec::new();
+    // The consumer's parameters for the producer's results become those
+    // results: renamed where they are variables, so that fusion inside
+    // the merged lambda sees the producer's statements feeding the
+    // consumer's directly; bound to them where they are constants.
+    let mut renamed: HashMap<VName, VName> = HashMap::new();
     for (a, param) in carrs.iter().zip(clam.params.iter()) {
         match outs.iter().position(|o| o == a) {
+            Some(k) if matches!(plam.body.result[k], SubExp::Var(_)) => {
+                if let SubExp::Var(v) = plam.body.result[k] {
+                    renamed.insert(param.name, v);
+                }
+            }
             Some(k) => bridge.push(Stm {
                 pat: vec![Param { name: param.name, ty: param.ty.clone() }],
                 exp: Exp::SubExp(plam.body.result[k]),
@@ -420,6 +461,9 @@ fn merge(producer: Stm, consumer: &mut Stm) {
     }
     kept_arrs.extend(parrs);
     kept_params.extend(plam.params);
+    if !renamed.is_empty() {
+        ogham_ir::visit::rename_uses(&mut clam.body, &|v| renamed.get(&v).copied());
+    }
     let mut stms = plam.body.stms;
     stms.extend(bridge);
     stms.append(&mut clam.body.stms);

@@ -39,6 +39,7 @@ pub mod bounds;
 pub mod cse;
 pub mod dce;
 pub mod demand;
+pub mod fission;
 pub mod fuse;
 pub mod inline;
 pub mod licm;
@@ -112,6 +113,11 @@ pub const PASSES: &[Pass] = &[
     },
     Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: cse::cse_program },
     Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: dce::dce_program },
+    Pass {
+        name: "fission",
+        summary: "split each map into one map per statement (seed 000's A_iNF form), for CSE, LICM and DCE across loops",
+        run: fission::fission_program,
+    },
     Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: fuse::fuse_program },
     Pass {
         name: "demand",
@@ -136,8 +142,10 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 }
 
 /// The names of the passes every backend runs, in order.
-pub const DEFAULT_PIPELINE: &[&str] =
-    &["inline", "simplify", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify", "cse", "dce", "bounds"];
+pub const DEFAULT_PIPELINE: &[&str] = &[
+    "inline", "simplify", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify", "cse", "dce",
+    "bounds",
+];
 
 /// The passes every backend runs, in order.
 pub fn default_pipeline() -> Vec<&'static Pass> {

@@ -17,6 +17,10 @@
 //!   iteration, which could then update them in place: each iteration must
 //!   see a fresh array where it updates one.
 //!
+//! A `map` of only scalar arithmetic and element reads stays in a loop
+//! (see `cheap_map`): hoisted, it would turn arithmetic into memory
+//! traffic.
+//!
 //! Bodies are processed innermost first, so a statement can move out of
 //! several nested loops and lambdas in one run. Branches of an `if` are
 //! left alone: their statements are not run unconditionally.
@@ -173,6 +177,7 @@ fn hoist(body: &mut Body, mut bound: HashSet<VName>, runs: bool, is_loop: bool, 
         let invariant = uses.iter().all(|v| !bound.contains(v));
         let movable = invariant
             && !stm.pat.is_empty()
+            && !(is_loop && cheap_map(&stm.exp))
             && (runs || !may_fail(stm, failing))
             && may_consume(&stm.exp).is_empty()
             && stm
@@ -189,6 +194,22 @@ fn hoist(body: &mut Body, mut bound: HashSet<VName>, runs: bool, is_loop: bool, 
     }
     body.stms = kept;
     out
+}
+
+/// Whether `exp` is a `map` whose lambda, at every depth, does only scalar
+/// arithmetic, reads single elements and maps such lambdas (index
+/// computations, as fission leaves them): kept in a loop, its work is no
+/// more than reading back the array it would build outside, and fusion
+/// can still merge it into the loop's statement that reads it.
+fn cheap_map(exp: &Exp) -> bool {
+    let Exp::Soac(Soac::Screma { scans, reduces, map, .. }) = exp else { return false };
+    scans.is_empty()
+        && reduces.is_empty()
+        && map.body.stms.iter().all(|s| match &s.exp {
+            Exp::SubExp(_) | Exp::BinOp(..) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::Conv(..) => true,
+            Exp::Index { slice, .. } => slice.iter().all(|d| matches!(d, DimIndex::Fix(_))),
+            e => cheap_map(e),
+        })
 }
 
 /// Whether the array `v`, or a view of it made by a later statement, is
