@@ -306,7 +306,7 @@ impl<'a> Lowerer<'a> {
                 for (name, size) in subst {
                     // A named parameter of another integer type (`(n: i32)
                     // -> [i64.i32 n]t`) gets its value back in that type.
-                    let ty = match self.info.binding_types.get(name) {
+                    let ty = match self.info.binding_types.get(name).map(|t| &**t) {
                         Some(ogham_types::Type::Prim(p)) if p.is_int() => *p,
                         _ => return Ok(None),
                     };

@@ -18,12 +18,12 @@ use crate::{internal, LResult, Lowerer};
 impl<'a> Lowerer<'a> {
     /// The checked type of an expression node.
     pub fn expr_type(&self, id: NodeId, span: Span) -> LResult<&'a Type> {
-        self.info.expr_types.get(&id).ok_or_else(|| internal(span, "expression without a type"))
+        self.info.expr_types.get(&id).map(|t| &**t).ok_or_else(|| internal(span, "expression without a type"))
     }
 
     /// The checked type of a pattern node or binder.
     pub fn binding_type(&self, id: NodeId, span: Span) -> LResult<&'a Type> {
-        self.info.binding_types.get(&id).ok_or_else(|| internal(span, "binding without a type"))
+        self.info.binding_types.get(&id).map(|t| &**t).ok_or_else(|| internal(span, "binding without a type"))
     }
 
     /// Resolves a checked type in `scope`: type parameters substituted, and

@@ -1008,7 +1008,7 @@ impl Checker {
         if is_entry {
             self.info.entries.push(def_id);
         }
-        self.info.binding_types.insert(vd.name.id, public_ty);
+        self.info.binding_types.insert(vd.name.id, std::sync::Arc::new(public_ty));
         self.push_global(GlobalDef { binder: vd.name.id, scheme, alias: None });
         self.global_names.insert(vd.name.name.text.clone(), def_id);
         self.export_value(&vd.name.name.text, def_id);
@@ -1517,13 +1517,13 @@ impl Checker {
     pub fn record_pending(&mut self) {
         // Many nodes have one type (a functor's copies above all): expand
         // each distinct one once.
-        let mut public: HashMap<Ty, crate::info::Type> = HashMap::new();
+        let mut public: HashMap<Ty, std::sync::Arc<crate::info::Type>> = HashMap::new();
         let mut to_public = |c: &mut Checker, t: &Ty| {
             let t = c.store.resolve(t);
             if let Some(p) = public.get(&t) {
                 return p.clone();
             }
-            let p = c.public_type(&t);
+            let p = std::sync::Arc::new(c.public_type(&t));
             public.insert(t, p.clone());
             p
         };
@@ -1541,7 +1541,7 @@ impl Checker {
         for (node, types, sizes) in std::mem::take(&mut self.pending.insts) {
             let mut inst = Instantiation::default();
             for (p, t) in types {
-                inst.types.insert(p, to_public(self, &t));
+                inst.types.insert(p, (*to_public(self, &t)).clone());
             }
             for (p, d) in sizes {
                 let t = self.public_type(&Ty::Array(Box::new(Ty::unit()), vec![self.store.resolve_dim(&d)]));

@@ -127,10 +127,11 @@ pub struct DefInfo {
 /// Everything the checker found out about a well-typed program.
 #[derive(Clone, Debug, Default)]
 pub struct TypeInfo {
-    /// The type of every expression node.
-    pub expr_types: HashMap<NodeId, Type>,
+    /// The type of every expression node (shared: many nodes, a functor's
+    /// copies above all, have one type).
+    pub expr_types: HashMap<NodeId, std::sync::Arc<Type>>,
     /// The type of every pattern node and of every binder.
-    pub binding_types: HashMap<NodeId, Type>,
+    pub binding_types: HashMap<NodeId, std::sync::Arc<Type>>,
     /// For every `Var`, `BinOp`, `OpSection`, `LeftSection`, `RightSection`,
     /// `Negate`, `Not` node: what the name or operator refers to.
     pub resolutions: HashMap<NodeId, Resolution>,
