@@ -513,7 +513,7 @@ impl<'a> Gen<'a> {
     fn body(&mut self, body: &Body, dests: &[Dest]) -> Res<()> {
         self.open_scope();
         let counts = std::mem::take(&mut self.uses);
-        self.find_virtual(body, &counts);
+        self.find_virtual(body);
         let redirected = self.find_redirects(body, dests, &counts);
         self.uses = counts;
         for stm in &body.stms {
@@ -561,32 +561,17 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// Marks the one-dimensional `iota`s and scalar `replicate`s of a body
-    /// whose every use is as an input array of a SOAC of the same body.
-    fn find_virtual(&mut self, body: &Body, counts: &HashMap<VName, usize>) {
-        let mut soac_uses: HashMap<VName, usize> = HashMap::new();
-        for stm in &body.stms {
-            if let Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) =
-                &stm.exp
-            {
-                for a in arrs {
-                    *soac_uses.entry(*a).or_default() += 1;
-                }
-            }
-        }
-        for stm in &body.stms {
+    /// Notes the arrays of a body that the middle end marked `#[virtual]`
+    /// (see `ogham_ir::layout`; the verifier checked the marks).
+    fn find_virtual(&mut self, body: &Body) {
+        for stm in body.stms.iter().filter(|s| s.attrs.virtual_) {
             let [p] = stm.pat.as_slice() else { continue };
             let virt = match &stm.exp {
                 Exp::Iota { start, step, elem, .. } => Virtual::Iota { start: *start, step: *step, elem: *elem },
-                Exp::Replicate { shape, value } if shape.len() == 1 && p.ty.rank() == 1 => {
-                    Virtual::Replicate { value: *value }
-                }
+                Exp::Replicate { value, .. } => Virtual::Replicate { value: *value },
                 _ => continue,
             };
-            let used = counts.get(&p.name).copied().unwrap_or(0);
-            if used > 0 && soac_uses.get(&p.name).copied().unwrap_or(0) == used {
-                self.virt.insert(p.name, virt);
-            }
+            self.virt.insert(p.name, virt);
         }
     }
 
@@ -1247,7 +1232,9 @@ impl<'a> Gen<'a> {
             Soac::Screma { w, arrs, scans, reduces, map } => {
                 if parallel && self.screma_parallelisable(stm, scans, reduces)? {
                     self.screma_par(stm, w, arrs, scans, reduces, map)
-                } else if let Some(inner) = self.interchangeable(stm, scans, reduces, map)? {
+                } else if let Some(inner) =
+                    stm.attrs.interchange.then(|| ogham_ir::layout::interchange_inner(stm)).flatten()
+                {
                     self.screma_interchanged(stm, w, arrs, map, inner)
                 } else {
                     self.screma_seq(stm, w, arrs, scans, reduces, map)
@@ -1399,75 +1386,7 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// Recognises a `map` whose lambda is one `reduce` (after fusion, e.g. the
-    /// dot products of matmul's rows with the columns of `transpose b`):
-    /// `map (\x_j -> reduce op ne (map f x_j ys)) xs`. Returns the inner
-    /// reduction statement when the loops can be interchanged: every input of
-    /// the reduction is a row parameter of the map or invariant, and the
-    /// lambdas are plain scalar code that cannot fail (so evaluating the
-    /// iterations in another order is unobservable). Each output element
-    /// still folds its terms in index order, so the results are identical.
-    fn interchangeable<'b>(
-        &self,
-        stm: &Stm,
-        scans: &[Operator],
-        reduces: &[Operator],
-        map: &'b Lambda,
-    ) -> Res<Option<&'b Stm>> {
-        if !scans.is_empty() || !reduces.is_empty() || stm.pat.len() != 1 || stm.pat[0].ty.rank() != 1 {
-            return Ok(None);
-        }
-        let [inner] = map.body.stms.as_slice() else { return Ok(None) };
-        if map.body.result != [SubExp::Var(inner.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX as _)))] {
-            return Ok(None);
-        }
-        let Exp::Soac(Soac::Screma { w: w2, arrs: arrs2, scans: s2, reduces: r2, map: lam2 }) = &inner.exp else {
-            return Ok(None);
-        };
-        if !s2.is_empty() || r2.len() != 1 || inner.pat.len() != 1 || r2[0].neutral.len() != 1 || lam2.ret.len() != 1 {
-            return Ok(None);
-        }
-        if inner.attrs.sequential || stm.attrs.sequential || inner.pat[0].ty.is_array() {
-            return Ok(None);
-        }
-        let params: Vec<VName> = map.params.iter().map(|p| p.name).collect();
-        if let SubExp::Var(v) = w2 {
-            if params.contains(v) {
-                return Ok(None);
-            }
-        }
-        for a in arrs2 {
-            if self.rank_of(*a)? != 1 {
-                return Ok(None);
-            }
-        }
-        // Row parameters may only be used as inputs of the reduction.
-        let mut fv = ogham_ir::visit::free_vars_lambda(lam2);
-        fv.extend(ogham_ir::visit::free_vars_lambda(&r2[0].lambda));
-        for n in &r2[0].neutral {
-            if let SubExp::Var(v) = n {
-                fv.insert(*v);
-            }
-        }
-        if params.iter().any(|p| fv.contains(p)) {
-            return Ok(None);
-        }
-        let safe = |b: &Body| {
-            b.stms.iter().all(|s| match &s.exp {
-                Exp::BinOp(op, t, _, _) => {
-                    !(t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow))
-                }
-                Exp::SubExp(_) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::TernOp(..) | Exp::Conv(..) => true,
-                _ => false,
-            })
-        };
-        if !safe(&lam2.body) || !safe(&r2[0].lambda.body) {
-            return Ok(None);
-        }
-        Ok(Some(inner))
-    }
-
-    /// Emits an interchanged map-of-reduce (see [`Gen::interchangeable`]):
+    /// Emits a map-of-reduce marked `#[interchange]` (see `ogham_ir::layout`):
     /// the output row holds the accumulators, the reduction loop is outside
     /// and the map loop inside, so the innermost loop walks contiguous memory
     /// (for matmul: rows of `b` instead of its columns) and vectorises. The

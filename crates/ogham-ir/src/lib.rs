@@ -47,6 +47,7 @@
 
 pub mod alias;
 pub mod builder;
+pub mod layout;
 pub mod parse;
 pub mod print;
 pub mod verify;
@@ -191,6 +192,11 @@ pub struct StmAttrs {
     pub unsafe_: bool,
     /// `#[sequential]`: do not run in parallel.
     pub sequential: bool,
+    /// `#[virtual]`: an array the backend never builds (see [`layout`]).
+    pub virtual_: bool,
+    /// `#[interchange]`: a map of a reduction the backend runs with its
+    /// loops interchanged (see [`layout`]).
+    pub interchange: bool,
 }
 
 /// `let pat = exp`.

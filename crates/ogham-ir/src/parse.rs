@@ -636,6 +636,8 @@ impl Parser {
             match self.ident()?.as_str() {
                 "unsafe" => attrs.unsafe_ = true,
                 "sequential" => attrs.sequential = true,
+                "virtual" => attrs.virtual_ = true,
+                "interchange" => attrs.interchange = true,
                 other => return self.error(format!("unknown statement attribute `{other}`")),
             }
             self.sym(']')?;

@@ -36,7 +36,8 @@
 //! of a `consts { … }` block (no `in`: every variable they bind is in scope
 //! in every function).
 //!
-//! Statements may carry attributes (`#[unsafe] #[sequential] let …`). Spans
+//! Statements may carry attributes (`#[unsafe] #[sequential] #[virtual]
+//! #[interchange] let …`). Spans
 //! are printed only by [`program_with_spans`], as a trailing `-- @file:start-end`
 //! comment after a statement or a function's opening brace.
 
@@ -487,6 +488,12 @@ impl Printer<'_> {
         }
         if s.attrs.sequential {
             self.out.push_str("#[sequential] ");
+        }
+        if s.attrs.virtual_ {
+            self.out.push_str("#[virtual] ");
+        }
+        if s.attrs.interchange {
+            self.out.push_str("#[interchange] ");
         }
         self.out.push_str("let ");
         self.params(&s.pat);

@@ -425,6 +425,7 @@ impl Verifier<'_> {
     /// Checks a body whose results must agree with `expected`; its bindings leave scope at its end.
     fn body(&mut self, body: &Body, expected: &[Type], what: &str) {
         let mark = self.mark();
+        self.check_virtual(body);
         for stm in &body.stms {
             self.stm(stm);
         }
@@ -469,8 +470,29 @@ impl Verifier<'_> {
         }
     }
 
+    /// Checks the `#[virtual]` statements of `body` (see [`crate::layout`]).
+    fn check_virtual(&mut self, body: &Body) {
+        if !body.stms.iter().any(|s| s.attrs.virtual_) {
+            return;
+        }
+        let allowed = crate::layout::virtual_candidates(body);
+        for s in body.stms.iter().filter(|s| s.attrs.virtual_) {
+            if !s.pat.first().is_some_and(|p| allowed.contains(&p.name)) {
+                let what = self.stm_description(s);
+                self.err(format!(
+                    "{what} is #[virtual], but it is not a one-dimensional iota or replicate used only as an input of the SOACs of its body"
+                ));
+            }
+        }
+    }
+
     fn stm(&mut self, stm: &Stm) {
         let what = self.stm_description(stm);
+        if stm.attrs.interchange && crate::layout::interchange_inner(stm).is_none() {
+            self.err(format!(
+                "{what} is #[interchange], but it is not a map of one reduction whose loops may be interchanged"
+            ));
+        }
         let eff = Walker::new(&self.sums, &self.aliases).stm(stm);
         // The operands written in the statement; those of nested statements
         // are checked there.

@@ -656,3 +656,45 @@ fn entry_points_consume_only_unique_inputs() {
     accepts(&entry("*"));
     rejects(&entry(""), &["consumes its input `xs`", "xs_0", "not declared unique"]);
 }
+
+#[test]
+fn layout_attributes_are_checked() {
+    // A virtual iota read only by a map of its body is fine.
+    accepts(&fun(
+        "n_0: i64",
+        "[n_0]i64",
+        "  #[virtual] let (is_1: [n_0]i64) = iota.i64(n_0, 0i64, 1i64)
+  let (ys_2: [n_0]i64) = map(n_0, is_1, \\(i_3: i64) : (i64) {
+      let (t_4: i64) = add.i64 i_3 1i64
+      in (t_4)
+    })
+  in (ys_2)",
+    ));
+    // Returned, it must be built.
+    rejects(
+        &fun("n_0: i64", "[n_0]i64", "  #[virtual] let (is_1: [n_0]i64) = iota.i64(n_0, 0i64, 1i64)\n  in (is_1)"),
+        &["is_1", "#[virtual]"],
+    );
+    // Indexed, likewise.
+    rejects(
+        &fun(
+            "n_0: i64",
+            "i64",
+            "  #[virtual] let (is_1: [n_0]i64) = iota.i64(n_0, 0i64, 1i64)\n  let (x_2: i64) = index is_1[0i64]\n  in (x_2)",
+        ),
+        &["is_1", "#[virtual]"],
+    );
+    // A map that is not a map of one reduction cannot be interchanged.
+    rejects(
+        &fun(
+            "n_0: i64, xs_1: [n_0]i64",
+            "[n_0]i64",
+            "  #[interchange] let (ys_2: [n_0]i64) = map(n_0, xs_1, \\(x_3: i64) : (i64) {
+      let (t_4: i64) = add.i64 x_3 1i64
+      in (t_4)
+    })
+  in (ys_2)",
+        ),
+        &["ys_2", "#[interchange]"],
+    );
+}

@@ -42,6 +42,7 @@ pub mod demand;
 pub mod fission;
 pub mod fuse;
 pub mod inline;
+pub mod layout;
 pub mod licm;
 pub mod simplify;
 
@@ -130,6 +131,11 @@ pub const PASSES: &[Pass] = &[
         run: bounds::bounds_program,
     },
     Pass {
+        name: "layout",
+        summary: "mark the arrays the backends never build (#[virtual]) and the map-of-reduce nests they run interchanged (#[interchange])",
+        run: layout::layout_program,
+    },
+    Pass {
         name: "licm",
         summary: "move statements that depend on nothing bound in a loop or lambda out of it",
         run: licm::licm_program,
@@ -144,7 +150,7 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] = &[
     "inline", "simplify", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify", "cse", "dce",
-    "bounds",
+    "bounds", "layout",
 ];
 
 /// The passes every backend runs, in order.
