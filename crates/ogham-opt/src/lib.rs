@@ -150,7 +150,7 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] = &[
     "inline", "simplify", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify", "cse", "dce",
-    "bounds", "layout",
+    "bounds", "simplify", "dce", "layout",
 ];
 
 /// The passes every backend runs, in order.

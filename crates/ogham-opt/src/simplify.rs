@@ -11,8 +11,9 @@
 //! included, is replaced by the operand. An operation that fails on its
 //! constants (an integer division by zero) is left to fail at run time.
 //!
-//! A SOAC that reads the same array twice (after fusion, typically) reads
-//! it once. Control flow: an `if` on a constant is replaced by its taken
+//! An unchecked read of an element of `iota n 0 1` or of a `replicate` is
+//! that element (see `fold_known_elements`). A SOAC that reads the same
+//! array twice (after fusion, typically) reads it once. Control flow: an `if` on a constant is replaced by its taken
 //! branch, an `if` whose branches compute nothing and give the same
 //! operands by those operands, a
 //! `for` loop of zero iterations by its initial values, and an assertion of
@@ -34,6 +35,7 @@ pub fn simplify_program(prog: &mut Program) {
 }
 
 fn simplify_top(body: &mut Body) {
+    fold_known_elements(body);
     let mut known = HashMap::new();
     *body = simplify_body(std::mem::take(body), &mut known);
     if !known.is_empty() {
@@ -96,6 +98,68 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
         stms.push(stm);
     }
     Body { stms, result: body.result }
+}
+
+/// An unchecked read of one element of an array whose elements are known
+/// without reading memory becomes that element: of `iota n 0 1`, element
+/// `i` is `i`; of a `replicate` of a scalar, every element is the value.
+/// (A checked read keeps its bounds check; the `bounds` pass marks the
+/// reads it proves in bounds, and the pipeline simplifies after it.)
+fn fold_known_elements(body: &mut Body) {
+    fn collect(body: &Body, out: &mut HashMap<VName, Option<SubExp>>) {
+        for stm in &body.stms {
+            if let [p] = stm.pat.as_slice() {
+                match &stm.exp {
+                    Exp::Iota { start, step, elem, .. }
+                        if *elem == PrimType::I64
+                            && *start == SubExp::Const(PrimValue::I64(0))
+                            && *step == SubExp::Const(PrimValue::I64(1)) =>
+                    {
+                        out.insert(p.name, None);
+                    }
+                    Exp::Replicate { shape, value } if shape.len() == p.ty.rank() => {
+                        out.insert(p.name, Some(*value));
+                    }
+                    _ => {}
+                }
+            }
+            for b in ogham_ir::visit::bodies(&stm.exp) {
+                collect(b, out);
+            }
+            for l in ogham_ir::visit::lambdas(&stm.exp) {
+                collect(&l.body, out);
+            }
+        }
+    }
+    fn rewrite(body: &mut Body, known: &HashMap<VName, Option<SubExp>>) {
+        for stm in &mut body.stms {
+            for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
+                rewrite(b, known);
+            }
+            let Exp::Index { array, slice } = &stm.exp else { continue };
+            let Some(elem) = known.get(array) else { continue };
+            let [ogham_ir::DimIndex::Fix(i)] = slice.as_slice() else {
+                // A replicate read at every dimension is its value.
+                if let Some(v) = elem {
+                    if stm.attrs.unsafe_ && slice.iter().all(|d| matches!(d, ogham_ir::DimIndex::Fix(_))) {
+                        if stm.pat.len() == 1 && stm.pat[0].ty.rank() == 0 {
+                            stm.exp = Exp::SubExp(*v);
+                        }
+                    }
+                }
+                continue;
+            };
+            if !stm.attrs.unsafe_ || stm.pat.len() != 1 || stm.pat[0].ty.rank() != 0 {
+                continue;
+            }
+            stm.exp = Exp::SubExp(elem.unwrap_or(*i));
+        }
+    }
+    let mut known = HashMap::new();
+    collect(body, &mut known);
+    if !known.is_empty() {
+        rewrite(body, &known);
+    }
 }
 
 /// The pattern's variables become the given operands.
