@@ -33,8 +33,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::fuse::may_consume;
+use crate::inline::fresh_like;
 use ogham_ir::visit::{consumed_deep, free_vars_exp, nested_bodies_mut, rename_uses, type_vars};
-use ogham_ir::{Body, Exp, Lambda, NameTable, Param, Program, Soac, Stm, SubExp, VName};
+use ogham_ir::{Body, Exp, Lambda, NameTable, Param, Program, Soac, Stm, SubExp, Type, VName};
 
 /// Splits every splittable `map` of the program (see the module doc).
 pub fn fission_program(prog: &mut Program) {
@@ -105,9 +106,10 @@ fn split(stm: &Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
         return None;
     }
     // Where each lambda variable's values are, as an array over `w`.
-    let mut array_of: HashMap<VName, (VName, Param)> = HashMap::new();
+    // (the array, and the type of its rows).
+    let mut array_of: HashMap<VName, (VName, Type)> = HashMap::new();
     for (p, a) in lam.params.iter().zip(arrs) {
-        array_of.insert(p.name, (*a, p.clone()));
+        array_of.insert(p.name, (*a, p.ty.clone()));
     }
     let mut out = Vec::with_capacity(lam.body.stms.len());
     for s in &lam.body.stms {
@@ -116,17 +118,17 @@ fn split(stm: &Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
         let mut inputs = Vec::with_capacity(uses.len().max(1));
         let mut fresh: HashMap<VName, VName> = HashMap::new();
         for u in &uses {
-            let (array, param) = array_of.get(u)?;
-            let name = names.fresh(names.base(*u).to_string().as_str());
+            let (array, ty) = array_of.get(u)?;
+            let name = fresh_like(names, *u);
             fresh.insert(*u, name);
-            params.push(Param { name, ty: param.ty.clone() });
+            params.push(Param { name, ty: ty.clone() });
             inputs.push(*array);
         }
         if inputs.is_empty() {
             // A statement that reads no row still runs once per row, as
             // it did; LICM may move it out.
             let first = &lam.params[0];
-            params.push(Param { name: names.fresh(names.base(first.name).to_string().as_str()), ty: first.ty.clone() });
+            params.push(Param { name: fresh_like(names, first.name), ty: first.ty.clone() });
             inputs.push(arrs[0]);
         }
         let mut one = Body { stms: vec![s.clone()], result: s.pat.iter().map(|p| SubExp::Var(p.name)).collect() };
@@ -136,11 +138,11 @@ fn split(stm: &Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
             .iter()
             .map(|p| match result_of.get(&p.name) {
                 Some(&j) => stm.pat[j].clone(),
-                None => Param { name: names.fresh(names.base(p.name).to_string().as_str()), ty: p.ty.array_of(*w) },
+                None => Param { name: fresh_like(names, p.name), ty: p.ty.array_of(*w) },
             })
             .collect();
         for (p, outer) in s.pat.iter().zip(&pat) {
-            array_of.insert(p.name, (outer.name, p.clone()));
+            array_of.insert(p.name, (outer.name, p.ty.clone()));
         }
         let ret = s.pat.iter().map(|p| p.ty.clone()).collect();
         out.push(Stm {

@@ -441,15 +441,13 @@ fn merge(producer: Stm, consumer: &mut Stm, extra: &[VName]) {
     // consumer's directly; bound to them where they are constants.
     let mut renamed: HashMap<VName, VName> = HashMap::new();
     for (a, param) in carrs.iter().zip(clam.params.iter()) {
-        match outs.iter().position(|o| o == a) {
-            Some(k) if matches!(plam.body.result[k], SubExp::Var(_)) => {
-                if let SubExp::Var(v) = plam.body.result[k] {
-                    renamed.insert(param.name, v);
-                }
+        match outs.iter().position(|o| o == a).map(|k| plam.body.result[k]) {
+            Some(SubExp::Var(v)) => {
+                renamed.insert(param.name, v);
             }
-            Some(k) => bridge.push(Stm {
+            Some(c) => bridge.push(Stm {
                 pat: vec![Param { name: param.name, ty: param.ty.clone() }],
-                exp: Exp::SubExp(plam.body.result[k]),
+                exp: Exp::SubExp(c),
                 attrs: StmAttrs::default(),
                 span: producer.span,
             }),

@@ -297,7 +297,8 @@ pub(crate) fn fresh_copy(f: &FunDef, names: &mut NameTable) -> FunDef {
     copy
 }
 
-fn fresh_like(names: &mut NameTable, v: VName) -> VName {
+/// A fresh variable with `v`'s base name.
+pub(crate) fn fresh_like(names: &mut NameTable, v: VName) -> VName {
     let base = names.base(v).to_string();
     names.fresh(&base)
 }

@@ -138,21 +138,16 @@ fn fold_known_elements(body: &mut Body) {
             }
             let Exp::Index { array, slice } = &stm.exp else { continue };
             let Some(elem) = known.get(array) else { continue };
-            let [ogham_ir::DimIndex::Fix(i)] = slice.as_slice() else {
-                // A replicate read at every dimension is its value.
-                if let Some(v) = elem {
-                    if stm.attrs.unsafe_ && slice.iter().all(|d| matches!(d, ogham_ir::DimIndex::Fix(_))) {
-                        if stm.pat.len() == 1 && stm.pat[0].ty.rank() == 0 {
-                            stm.exp = Exp::SubExp(*v);
-                        }
-                    }
-                }
-                continue;
-            };
+            // An unchecked read of one element (a scalar).
             if !stm.attrs.unsafe_ || stm.pat.len() != 1 || stm.pat[0].ty.rank() != 0 {
                 continue;
             }
-            stm.exp = Exp::SubExp(elem.unwrap_or(*i));
+            let value = match (elem, slice.as_slice()) {
+                (Some(v), _) => *v,
+                (None, [ogham_ir::DimIndex::Fix(i)]) => *i,
+                (None, _) => continue,
+            };
+            stm.exp = Exp::SubExp(value);
         }
     }
     let mut known = HashMap::new();
