@@ -169,6 +169,25 @@ def scatter_2d 't [k] [l] [n] (dest: *[k][l]t) (is: [n](i64, i64)) (vs: [n]t) : 
 def scatter_3d 't [k] [l] [p] [n] (dest: *[k][l][p]t) (is: [n](i64, i64, i64)) (vs: [n]t) : *[k][l][p]t =
   intrinsics.scatter_3d dest is vs
 
+-- Automatic differentiation. `jvp2 f x dx` is `f x` and the derivative
+-- of `f` at `x` in the direction `dx` (a value of `x`'s type), computed
+-- together in one forward sweep.
+def jvp2 'a 'b (f: a -> b) (x: a) (x': a) : (b, b) = intrinsics.jvp2 f x x'
+def jvp 'a 'b (f: a -> b) (x: a) (x': a) : b = (jvp2 f x x').1
+
+-- `vjp2 f x dy` is `f x` and the adjoint of `x` for the adjoint `dy` of
+-- the result (a value of the result's type): the gradient of a function
+-- to a scalar is `vjp f x 1`.
+def vjp2 'a 'b (f: a -> b) (x: a) (y': b) : (b, a) = intrinsics.vjp2 f x y'
+def vjp 'a 'b (f: a -> b) (x: a) (y': b) : a = (vjp2 f x y').1
+
+-- The vector forms: `jmp2 f x dxs` is `f x` and `jvp f x` of every row of
+-- `dxs`, `mjp2 f x dys` is `f x` and `vjp f x` of every row of `dys`.
+def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a) : (b, [n]b) = (f x, map (\t -> jvp f x t) x')
+def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b) : (b, [n]a) = (f x, map (\t -> vjp f x t) y')
+def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a) : [n]b = (jmp2 f x x').1
+def mjp 'a 'b [n] (f: a -> b) (x: a) (y': [n]b) : [n]a = (mjp2 f x y').1
+
 def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : *[k]t =
   intrinsics.scatter (replicate k x) is vs
 

@@ -933,6 +933,8 @@ impl<'a> Gen<'a> {
                 self.line(&format!("int64_t {} = ctx->tuning_set[{k}] ? ctx->tuning[{k}] : {d};", one(0)));
             }
             Exp::Soac(soac) => self.soac(stm, soac)?,
+            // The middle end's `ad` pass removes every one.
+            Exp::Ad { .. } => return Err("C backend: automatic differentiation left in the IR".to_string()),
         }
         Ok(())
     }

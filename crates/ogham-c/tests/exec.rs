@@ -36,7 +36,7 @@ fn build(name: &str, text: &str, opts: &Options) -> PathBuf {
     let mut prog = parse(text);
     if name.ends_with("-opt") {
         ogham_opt::run(&mut prog, &ogham_opt::default_pipeline(), true, |_, _| {})
-            .unwrap_or_else(|f| panic!("{}\n{}", f.message, f.ir));
+            .unwrap_or_else(|f| panic!("{}", f.message()));
     }
     std::fs::write(&c_path, generate(&verified(&prog), opts).unwrap_or_else(|e| panic!("{e}")).c).unwrap();
     compile_c(&c_path, &exe, opts, &["-O1"]).unwrap_or_else(|e| panic!("{e}"));

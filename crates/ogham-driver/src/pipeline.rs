@@ -95,21 +95,28 @@ pub fn verifying() -> bool {
 }
 
 /// Runs `passes` on `ir` (verifying after each when [`verifying`]); `after`
-/// sees the IR after each pass. A verifier failure is an internal compiler
-/// error naming the pass; the IR that failed is written to a file in the
-/// temporary directory, whose path the message gives.
+/// sees the IR after each pass. A pass's rejection of the program is an
+/// error at its source location in `sources`. A verifier failure is an
+/// internal compiler error naming the pass; the IR that failed is written
+/// to a file in the temporary directory, whose path the message gives.
 pub fn run_passes(
     ir: &mut ogham_ir::Program,
+    sources: &SourceMap,
     passes: &[&ogham_opt::Pass],
     after: impl FnMut(&ogham_opt::Pass, &ogham_ir::Program),
 ) -> Result<(), CompileError> {
-    ogham_opt::run(ir, passes, verifying(), after).map_err(|failure| {
-        let file = std::env::temp_dir().join(format!("ogham-verify-{}-{}.ir", failure.pass, std::process::id()));
-        let saved = match std::fs::write(&file, &failure.ir) {
-            Ok(()) => format!("the IR after `{}` is in {}", failure.pass, file.display()),
-            Err(e) => format!("the IR could not be saved to {}: {e}", file.display()),
-        };
-        CompileError::plain("internal-compiler-error", format!("{}\n{saved}", failure.message))
+    ogham_opt::run(ir, passes, verifying(), after).map_err(|failure| match failure {
+        ogham_opt::PassFailure::Rejected(r) => {
+            CompileError::from_diagnostics(&[Diagnostic::error(r.name, r.span, r.message)], sources)
+        }
+        ogham_opt::PassFailure::Invalid { pass, message, ir } => {
+            let file = std::env::temp_dir().join(format!("ogham-verify-{pass}-{}.ir", std::process::id()));
+            let saved = match std::fs::write(&file, &ir) {
+                Ok(()) => format!("the IR after `{pass}` is in {}", file.display()),
+                Err(e) => format!("the IR could not be saved to {}: {e}", file.display()),
+            };
+            CompileError::plain("internal-compiler-error", format!("{message}\n{saved}"))
+        }
     })
 }
 
@@ -127,10 +134,11 @@ fn load_ir(path: &Path, bytes: Vec<u8>, stop: Stop) -> Result<Compiled, CompileE
     let mut ir = ogham_ir::parse::parse_program(text)
         .map_err(|e| CompileError::plain("ir-parse-error", format!("{}: {e}", path.display())))?;
     ogham_ir::verify::verify_after("parse", &ir).map_err(|msg| CompileError::plain("ir-invalid", msg))?;
+    let sources = SourceMap::default();
     if stop == Stop::Ir {
-        run_passes(&mut ir, &ogham_opt::default_pipeline(), |_, _| {})?;
+        run_passes(&mut ir, &sources, &ogham_opt::default_pipeline(), |_, _| {})?;
     }
-    Ok(Compiled { sources: SourceMap::default(), ir })
+    Ok(Compiled { sources, ir })
 }
 
 struct Loader {
@@ -299,7 +307,7 @@ fn compile_on_this_thread(
             .map_err(|msg| CompileError::plain("internal-compiler-error", msg))?;
     }
     if stop == Stop::Ir {
-        run_passes(&mut ir, &ogham_opt::default_pipeline(), |_, _| {})?;
+        run_passes(&mut ir, &sources, &ogham_opt::default_pipeline(), |_, _| {})?;
     }
     Ok(Compiled { sources, ir })
 }

@@ -402,6 +402,10 @@ impl<'p> Interp<'p> {
                 self.bind_one(pat, Val::Prim(v))
             }
             Exp::Soac(soac) => self.eval_soac(stm, soac),
+            // The middle end's `ad` pass removes every one.
+            Exp::Ad { .. } => {
+                Err(Fail::Here("internal error: automatic differentiation left for the interpreter".to_string()))
+            }
         }
     }
 
@@ -610,6 +614,7 @@ fn collect_bound(body: &Body, out: &mut Vec<VName>) {
                 }
                 ogham_ir::Soac::Scatter { map, .. } => lambda(map, out),
             },
+            Exp::Ad { lambda: l, .. } => lambda(l, out),
             _ => {}
         }
     }

@@ -322,6 +322,8 @@ impl<'a> Walker<'a> {
             }
             Exp::Loop { params, body, .. } => shared = self.loop_(params, body, &mut eff),
             Exp::Soac(soac) => shared = self.soac(soac, &mut eff),
+            // The results are fresh arrays.
+            Exp::Ad { lambda, .. } => self.pure_lambda(lambda, &mut eff, "differentiated function"),
             Exp::BinOp(..)
             | Exp::CmpOp(..)
             | Exp::UnOp(..)
@@ -498,16 +500,22 @@ impl<'a> Walker<'a> {
 
     /// Walks an operator: it may consume nothing it did not create.
     fn operator(&mut self, op: &Operator, eff: &mut Effect) {
-        for p in &op.lambda.params {
+        self.pure_lambda(&op.lambda, eff, "operator");
+    }
+
+    /// Walks a lambda that may consume neither its parameters nor its free
+    /// variables (an operator, a differentiated function).
+    fn pure_lambda(&mut self, lam: &Lambda, eff: &mut Effect, inside: &'static str) {
+        for p in &lam.params {
             self.bind(p, Names::new());
         }
-        let be = self.body(&op.lambda.body);
+        let be = self.body(&lam.body);
         for (_, s) in be.consumed {
             for v in s {
-                if let Some(p) = op.lambda.params.iter().find(|p| p.name == v) {
+                if let Some(p) = lam.params.iter().find(|p| p.name == v) {
                     eff.problems.push(Problem::OperatorConsumes { param: p.name });
                 } else {
-                    eff.problems.push(Problem::FreeConsumed { var: v, inside: "operator" });
+                    eff.problems.push(Problem::FreeConsumed { var: v, inside });
                 }
             }
         }

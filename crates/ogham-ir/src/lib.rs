@@ -455,6 +455,31 @@ pub enum Exp {
         default: SubExp,
     },
     Soac(Soac),
+    /// Automatic differentiation of `lambda` at `args` (one per parameter),
+    /// with `seeds` as the direction (see [`AdMode`]). Free variables of
+    /// the lambda are constants of the differentiation. The middle end's
+    /// `ad` pass replaces every one by ordinary statements, early in every
+    /// pipeline: the backends never see it.
+    Ad {
+        mode: AdMode,
+        lambda: Lambda,
+        args: Vec<SubExp>,
+        seeds: Vec<SubExp>,
+    },
+}
+
+/// The two modes of [`Exp::Ad`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdMode {
+    /// Forward mode, `jvp2`: `seeds` are the tangents of the arguments (of
+    /// the parameters' types); the results are the lambda's results, then
+    /// their tangents (of the same types).
+    Jvp,
+    /// Reverse mode, `vjp2`: `seeds` are the adjoints of the lambda's
+    /// results (of its result types); the results are the lambda's
+    /// results, then the adjoints of the arguments (of the parameters'
+    /// types).
+    Vjp,
 }
 
 /// How a scatter's lambda results divide among destinations of the given

@@ -11,8 +11,8 @@ use std::fmt;
 
 use crate::print::{BIN_OPS, CMP_OPS, CONV_OPS, TERN_OPS, UN_OPS};
 use crate::{
-    Body, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable, Opaque, Operator, Param,
-    PrimType, PrimValue, Program, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
+    AdMode, Body, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable, Opaque, Operator,
+    Param, PrimType, PrimValue, Program, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
 };
 use ogham_syntax::FileId;
 
@@ -866,6 +866,18 @@ impl Parser {
                 let default = self.subexp()?;
                 self.sym(')')?;
                 Ok(Exp::UserParam { name, default })
+            }
+            "jvp" | "vjp" => {
+                self.next();
+                self.sym('(')?;
+                let args = self.shape()?;
+                self.sym(',')?;
+                let seeds = self.shape()?;
+                self.sym(',')?;
+                let lambda = self.lambda()?;
+                self.sym(')')?;
+                let mode = if word == "jvp" { AdMode::Jvp } else { AdMode::Vjp };
+                Ok(Exp::Ad { mode, lambda, args, seeds })
             }
             "map" | "screma" | "hist" | "scatter" => {
                 self.next();

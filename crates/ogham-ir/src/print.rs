@@ -44,8 +44,8 @@
 use std::fmt::Write;
 
 use crate::{
-    BinOp, Body, CmpOp, ConvOp, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm, NameTable,
-    Opaque, Operator, Param, Program, Soac, Span, Stm, SubExp, TernOp, Type, UnOp, VName,
+    AdMode, BinOp, Body, CmpOp, ConvOp, DimIndex, EntryPoint, EntryValue, Exp, FunDef, HistOp, Lambda, LoopForm,
+    NameTable, Opaque, Operator, Param, Program, Soac, Span, Stm, SubExp, TernOp, Type, UnOp, VName,
 };
 
 /// The printed names of binary operators.
@@ -699,6 +699,18 @@ impl Printer<'_> {
                 self.out.push(')');
             }
             Exp::Soac(soac) => self.soac(soac, level),
+            Exp::Ad { mode, lambda, args, seeds } => {
+                self.out.push_str(match mode {
+                    AdMode::Jvp => "jvp([",
+                    AdMode::Vjp => "vjp([",
+                });
+                self.subexps(args);
+                self.out.push_str("], [");
+                self.subexps(seeds);
+                self.out.push_str("], ");
+                self.lambda(lambda, level);
+                self.out.push(')');
+            }
         }
     }
 

@@ -40,8 +40,8 @@ use std::fmt;
 use crate::alias::{const_arrays, fun_base, summaries, FunSummary, Names, Problem, Walker};
 use crate::visit::{for_each_operand, type_vars};
 use crate::{
-    BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator, Param, PrimType,
-    Program, Soac, Stm, SubExp, Type, UnOp, VName,
+    AdMode, BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator, Param,
+    PrimType, Program, Soac, Stm, SubExp, Type, UnOp, VName,
 };
 
 /// One broken invariant, in the named function.
@@ -828,6 +828,32 @@ impl Verifier<'_> {
                 prim(PrimType::I64)
             }
             Exp::Soac(soac) => self.soac(soac, what),
+            Exp::Ad { mode, lambda, args, seeds } => {
+                let params: Vec<Type> = lambda.params.iter().map(|p| p.ty.clone()).collect();
+                if args.len() != params.len() {
+                    self.err(format!("{what}: {} arguments for {} parameters", args.len(), params.len()));
+                }
+                for (a, t) in args.iter().zip(&params) {
+                    self.expect_type(a, t, &format!("an argument of {what}"));
+                }
+                let seed_types = match mode {
+                    AdMode::Jvp => &params,
+                    AdMode::Vjp => &lambda.ret,
+                };
+                if seeds.len() != seed_types.len() {
+                    self.err(format!("{what}: {} seeds for {} values", seeds.len(), seed_types.len()));
+                }
+                for (a, t) in seeds.iter().zip(seed_types) {
+                    self.expect_type(a, t, &format!("a seed of {what}"));
+                }
+                self.lambda(lambda, None, what);
+                let mut out = lambda.ret.clone();
+                out.extend(match mode {
+                    AdMode::Jvp => lambda.ret.clone(),
+                    AdMode::Vjp => params,
+                });
+                Some(out)
+            }
         }
     }
 

@@ -81,6 +81,7 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
             values.iter().for_each(|v| f(*v));
         }
         Exp::UserParam { default, .. } => f(*default),
+        Exp::Ad { args, seeds, .. } => args.iter().chain(seeds).for_each(|a| f(*a)),
         Exp::Soac(soac) => match soac {
             Soac::Screma { w, arrs, scans, reduces, .. } => {
                 f(*w);
@@ -106,8 +107,10 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
 
 /// The lambdas written directly in `exp` (the SOACs' map functions and operators).
 pub fn lambdas(exp: &Exp) -> Vec<&Lambda> {
-    let Exp::Soac(soac) = exp else {
-        return Vec::new();
+    let soac = match exp {
+        Exp::Soac(soac) => soac,
+        Exp::Ad { lambda, .. } => return vec![lambda],
+        _ => return Vec::new(),
     };
     fn op_lambdas(ops: &[Operator]) -> impl Iterator<Item = &Lambda> {
         ops.iter().map(|op| &op.lambda)
@@ -152,6 +155,7 @@ pub fn nested_bodies_mut(exp: &mut Exp) -> Vec<&mut Body> {
         Exp::If { then_body, else_body, .. } => vec![then_body, else_body],
         Exp::Loop { body, .. } => vec![body],
         Exp::Soac(soac) => soac_lambdas_mut(soac).into_iter().map(|l| &mut l.body).collect(),
+        Exp::Ad { lambda, .. } => vec![&mut lambda.body],
         _ => Vec::new(),
     }
 }
@@ -408,6 +412,10 @@ pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
                 values.iter_mut().for_each(se);
             }
             Exp::UserParam { default, .. } => se(default),
+            Exp::Ad { lambda: lam, args, seeds, .. } => {
+                args.iter_mut().chain(seeds.iter_mut()).for_each(se);
+                lambda(lam, to);
+            }
             Exp::Soac(soac) => match soac {
                 Soac::Screma { w, arrs, scans, reduces, map } => {
                     se(w);

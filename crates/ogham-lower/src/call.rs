@@ -540,6 +540,7 @@ fn patch_calls(body: &mut ogham_ir::Body, name: &str, extra: &[VName]) {
                     patch_calls(&mut l.body, name, extra);
                 }
             }
+            Exp::Ad { lambda, .. } => patch_calls(&mut lambda.body, name, extra),
             _ => {}
         }
     }

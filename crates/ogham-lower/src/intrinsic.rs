@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{
-    BinOp, CmpOp, DimIndex, Exp, HistOp, Lambda, Operator, Param, PrimType, Soac, SubExp, Type as IrType, VName,
+    AdMode, BinOp, CmpOp, DimIndex, Exp, HistOp, Lambda, Operator, Param, PrimType, Soac, SubExp, Type as IrType, VName,
 };
 use ogham_syntax::Span;
 
@@ -185,8 +185,56 @@ impl<'a> Lowerer<'a> {
                 let r = self.to_i64(b, r);
                 self.rotate(b, r, &xs, span)
             }
+            "jvp2" | "vjp2" => {
+                let (f, x, seed) = (next()?, next()?, next()?);
+                let mode = if name == "jvp2" { AdMode::Jvp } else { AdMode::Vjp };
+                self.ad(b, mode, &f, &x, &seed, span)
+            }
             _ => Err(unsupported(span, format!("the intrinsic {name}"))),
         }
+    }
+
+    /// `jvp2 f x seed` (or `vjp2`): `f` applied to parameters for the
+    /// leaves of `x` as the lambda of an [`Exp::Ad`], whose results are
+    /// `f x` and the derivative (of `f x`'s shape in forward mode, of
+    /// `x`'s in reverse mode).
+    fn ad(
+        &mut self,
+        b: &mut BodyBuilder,
+        mode: AdMode,
+        f: &Val<'a>,
+        x: &Val<'a>,
+        seed: &Val<'a>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
+        let params: Vec<Param> = x
+            .leaves()
+            .into_iter()
+            .map(|l| self.se_type(l))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| self.param("x", t))
+            .collect();
+        let arg = x.rebuild(&mut params.iter().map(|p| SubExp::Var(p.name)));
+        let (lambda, primal) = self.lambda_from(b, f, params, vec![arg], None, span)?;
+        let mut tys = lambda.ret.clone();
+        let derivative = match mode {
+            AdMode::Jvp => {
+                tys.extend(lambda.ret.iter().cloned());
+                &primal
+            }
+            AdMode::Vjp => {
+                tys.extend(lambda.params.iter().map(|p| p.ty.clone()));
+                x
+            }
+        };
+        let k = lambda.ret.len();
+        let exp = Exp::Ad { mode, lambda, args: x.leaves(), seeds: seed.leaves() };
+        let names = self.bind_many(b, "ad", tys, exp);
+        let mut values = names.into_iter().map(SubExp::Var);
+        let first = primal.rebuild(&mut values.by_ref().take(k));
+        let second = derivative.rebuild(&mut values);
+        Ok(Val::tuple(vec![first, second]))
     }
 
     /// Lowers `f` applied to one row of each of `inputs` as a lambda. Result

@@ -130,6 +130,7 @@ impl Cse<'_> {
                 }
                 Soac::Scatter { map, .. } => self.body(&mut map.body),
             },
+            Exp::Ad { lambda, .. } => self.body(&mut lambda.body),
             _ => {}
         }
     }
@@ -164,6 +165,7 @@ impl Cse<'_> {
             | Exp::Assert { .. }
             | Exp::Certify { .. }
             | Exp::UserParam { .. }
+            | Exp::Ad { .. }
             | Exp::Soac(_) => false,
         };
         if !shareable || stm.pat.is_empty() {

@@ -32,15 +32,20 @@
 //! SOAC, which reads the flat index `k` (a virtual `iota`) instead and
 //! computes row `k / d` and column `k - (k/d)*d` of the nest itself. So a
 //! `reduce_by_index` over `flatten (map (\c -> map (\j -> c*d + j) (iota d)) cs)`
-//! builds no array of `n*d` bucket indices.
+//! builds no array of `n*d` bucket indices. When that SOAC is such a
+//! `hist (op) ne` into `k*d` buckets (bucket `c*d + j` for column `j`), it
+//! runs over the `n` rows instead, adding each row of values to row `c` of
+//! the destination seen as `[k][d]` with `map2 op` (vector operations, the
+//! `hist (map2 (+))` form of k-means), behind a check that no `c*d`
+//! overflows; see [`Rows`].
 
 use std::collections::{BTreeSet, HashMap};
 
 use ogham_ir::alias::{const_arrays, fun_base, summaries, Names, Walker};
 use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas, nested_bodies_mut};
 use ogham_ir::{
-    BinOp, Body, DimIndex, Exp, Lambda, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp,
-    Type, VName,
+    BinOp, Body, CmpOp, DimIndex, Exp, HistOp, Lambda, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac,
+    Stm, StmAttrs, SubExp, Type, VName,
 };
 
 /// Fuses every function of the program.
@@ -92,7 +97,13 @@ fn fuse_body(body: &mut Body, aliases: Aliases, names: &mut NameTable) {
         fuse_nested(&mut second.exp, aliases, names);
     }
     while let Some(found) = find_flat(body, aliases) {
+        let rows = row_form(body, &found);
+        let producer = rows.is_some().then(|| body.stms[found.producer].clone());
+        let (at, input) = (found.consumer - 2, found.input);
         fuse_flat(body, found, names);
+        if let (Some(rows), Some(producer)) = (rows, producer) {
+            split_rows(body, at, input, producer, rows, names);
+        }
     }
 }
 
@@ -231,6 +242,197 @@ fn fuse_flat(body: &mut Body, f: Flat, names: &mut NameTable) {
         span: consumer_span,
     };
     body.stms.insert(consumer, iota);
+}
+
+/// A flat `hist` whose bucket for row `i`, column `j` of the flattened
+/// nest is `a(i) * d + j`, into a destination of `K * d` elements: the same
+/// as a `hist` over the `n` rows that adds row `i` of the values, as a
+/// whole, to row `a(i)` of the destination seen as `[K][d]`, which runs as
+/// vector operations on whole rows (k-means' centroid sums).
+struct Rows {
+    /// `K`.
+    rows: SubExp,
+    /// `a(i)`, computed by the producer's outer statements.
+    row: SubExp,
+    /// `a(i) * d`, bound by one of the producer's outer statements.
+    scaled: VName,
+}
+
+/// Whether the flat SOAC `f` is a `hist` that [`split_rows`] can run over
+/// rows. It must be a plain `hist (op) ne` of one scalar operator whose
+/// lambda passes the index and value through, and the producer's inner
+/// map must compute `a * d + j` over `j` in `iota d`, `a * d` and `K * d`
+/// being statements of their own. The outer statements, which then run
+/// once per row and not `d` times (not at all when `d = 0`), may not fail.
+fn row_form(body: &Body, f: &Flat) -> Option<Rows> {
+    let Exp::Soac(Soac::Hist { arrs, ops, map: clam, .. }) = &body.stms[f.consumer].exp else { return None };
+    let [op] = ops.as_slice() else { return None };
+    if op.shape.len() != 1 || op.dests.len() != 1 || op.op.neutral.len() != 1 || arrs.len() != 2 {
+        return None;
+    }
+    let passed = |k: usize| SubExp::Var(clam.params[k].name);
+    if !clam.body.stms.is_empty() || clam.body.result != [passed(f.input), passed(1 - f.input)] {
+        return None;
+    }
+    let producer = &body.stms[f.producer];
+    let (Exp::Soac(Soac::Screma { map: plam, .. }), Type::Array { shape: pshape, .. }) =
+        (&producer.exp, &producer.pat[0].ty)
+    else {
+        return None;
+    };
+    let d = pshape[1];
+    let def = |v: VName, stms: &'_ [Stm]| -> Option<Exp> {
+        stms.iter().find(|s| s.pat.len() == 1 && s.pat[0].name == v).map(|s| s.exp.clone())
+    };
+    // `x * d` or `d * x`: x.
+    let times_d = |e: Option<Exp>| match e? {
+        Exp::BinOp(BinOp::Mul, PrimType::I64, x, y) if y == d => Some(x),
+        Exp::BinOp(BinOp::Mul, PrimType::I64, x, y) if x == d => Some(y),
+        _ => None,
+    };
+    let rows = times_d(def(op.shape[0].as_var()?, &body.stms))?;
+    let (inner, outer) = plam.body.stms.split_last()?;
+    let Exp::Soac(Soac::Screma { arrs: inner_arrs, map: ilam, .. }) = &inner.exp else { return None };
+    let [Stm { pat, exp: Exp::BinOp(BinOp::Add, PrimType::I64, x, y), .. }] = ilam.body.stms.as_slice() else {
+        return None;
+    };
+    if ilam.body.result != [SubExp::Var(pat[0].name)] {
+        return None;
+    }
+    let zero = SubExp::i64(0);
+    let one = SubExp::i64(1);
+    let is_column = |s: &SubExp| {
+        ilam.params.iter().zip(inner_arrs).any(|(p, a)| {
+            *s == SubExp::Var(p.name)
+                && matches!(def(*a, &body.stms).or_else(|| def(*a, outer)),
+                    Some(Exp::Iota { n, start, step, .. }) if n == d && start == zero && step == one)
+        })
+    };
+    let scaled = match (x, y) {
+        (SubExp::Var(s), c) | (c, SubExp::Var(s)) if is_column(c) => *s,
+        _ => return None,
+    };
+    let row = times_d(def(scaled, outer))?;
+    let safe = outer.iter().all(|s| match &s.exp {
+        Exp::Index { .. } => s.attrs.unsafe_,
+        Exp::BinOp(op, t, ..) => {
+            !(t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow))
+        }
+        _ => cheap(s),
+    });
+    safe.then_some(Rows { rows, row, scaled })
+}
+
+/// Runs the flat `hist` that [`fuse_flat`] left at `at + 1` (its flat
+/// index at `at`) over rows where that is exact (see [`Rows`]): when no
+/// `a(i) * d` overflows, which one pass over the rows checks. Without
+/// overflow, `a(i) * d + j` lies in `[0, K * d)` exactly when `a(i)` lies
+/// in `[0, K)`, so whole rows land or are ignored as the elements were.
+/// With overflow, the flat `hist` runs as before.
+fn split_rows(body: &mut Body, at: usize, input: usize, producer: Stm, rows: Rows, names: &mut NameTable) {
+    let Exp::Soac(Soac::Screma { w: n, arrs: outer_arrs, map: plam, .. }) = producer.exp else { return };
+    let d = producer.pat[0].ty.shape()[1];
+    let mut flat = body.stms.remove(at + 1);
+    let index = body.stms.remove(at);
+    let Exp::Soac(Soac::Hist { arrs, ops, .. }) = &flat.exp else { return };
+    let (values, op) = (arrs[1 - input], ops[0].clone());
+    let result = flat.pat[0].clone();
+    let elem = result.ty.elem();
+    let span = flat.span;
+    let i64t = Type::Prim(PrimType::I64);
+    let boolt = Type::Prim(PrimType::Bool);
+    let row_t = Type::Prim(elem).array_of(d);
+    let stm =
+        |name: VName, ty: Type, exp: Exp| Stm { pat: vec![Param { name, ty }], exp, attrs: StmAttrs::default(), span };
+    let var = SubExp::Var;
+
+    // One pass over the rows: a(i) for each, and whether no a(i) * d overflows.
+    let mut lam = plam;
+    lam.body.stms.pop();
+    let (hi, sign, fits) = (names.fresh("hi"), names.fresh("sign"), names.fresh("fits"));
+    lam.body.stms.extend([
+        stm(hi, i64t.clone(), Exp::BinOp(BinOp::MulHi, PrimType::I64, rows.row, d)),
+        stm(sign, i64t.clone(), Exp::BinOp(BinOp::Shr, PrimType::I64, var(rows.scaled), SubExp::i64(63))),
+        stm(fits, boolt.clone(), Exp::CmpOp(CmpOp::Eq, PrimType::I64, var(hi), var(sign))),
+    ]);
+    lam.body.result = vec![var(fits), rows.row];
+    lam.ret = vec![boolt.clone(), i64t.clone()];
+    let lam = crate::inline::fresh_lambda(&lam, names);
+    let (p, q, both) = (names.fresh("x"), names.fresh("y"), names.fresh("both"));
+    let all = Operator {
+        lambda: Lambda {
+            params: vec![Param { name: p, ty: boolt.clone() }, Param { name: q, ty: boolt.clone() }],
+            body: Body {
+                stms: vec![stm(both, boolt.clone(), Exp::BinOp(BinOp::LogAnd, PrimType::Bool, var(p), var(q)))],
+                result: vec![var(both)],
+            },
+            ret: vec![boolt.clone()],
+        },
+        neutral: vec![SubExp::Const(PrimValue::Bool(true))],
+        commutative: true,
+    };
+    let (ok, targets) = (names.fresh("fits"), names.fresh("rows"));
+    let check = Stm {
+        pat: vec![Param { name: ok, ty: boolt }, Param { name: targets, ty: i64t.array_of(n) }],
+        exp: Exp::Soac(Soac::Screma { w: n, arrs: outer_arrs, scans: vec![], reduces: vec![all], map: lam }),
+        attrs: StmAttrs { sequential: flat.attrs.sequential, ..StmAttrs::default() },
+        span,
+    };
+
+    // The hist over rows, on the destination and values seen as matrices.
+    let (ne, dest, vrows) = (names.fresh("ne"), names.fresh("dest"), names.fresh("rows"));
+    let (by_rows, joined, flat_again) = (names.fresh("hist"), names.fresh("hist"), names.fresh("hist"));
+    let (acc, x, sum) = (names.fresh("acc"), names.fresh("x"), names.fresh("sum"));
+    let scalar_op = crate::inline::fresh_lambda(&op.op.lambda, names);
+    let row_op = Operator {
+        lambda: Lambda {
+            params: vec![Param { name: acc, ty: row_t.clone() }, Param { name: x, ty: row_t.clone() }],
+            body: Body {
+                stms: vec![stm(
+                    sum,
+                    row_t.clone(),
+                    Exp::Soac(Soac::Screma {
+                        w: d,
+                        arrs: vec![acc, x],
+                        scans: vec![],
+                        reduces: vec![],
+                        map: scalar_op,
+                    }),
+                )],
+                result: vec![var(sum)],
+            },
+            ret: vec![row_t.clone()],
+        },
+        neutral: vec![var(ne)],
+        commutative: op.op.commutative,
+    };
+    let (r, v) = (names.fresh("r"), names.fresh("v"));
+    let pass = Lambda {
+        params: vec![Param { name: r, ty: i64t.clone() }, Param { name: v, ty: row_t.clone() }],
+        body: Body { stms: vec![], result: vec![var(r), var(v)] },
+        ret: vec![i64t, row_t.clone()],
+    };
+    let matrix = |k: SubExp| row_t.array_of(k);
+    let by_rows_exp = Exp::Soac(Soac::Hist {
+        w: n,
+        arrs: vec![targets, vrows],
+        ops: vec![HistOp { shape: vec![rows.rows], dests: vec![dest], op: row_op }],
+        map: pass,
+    });
+    let then_body = Body {
+        stms: vec![
+            stm(ne, row_t.clone(), Exp::Replicate { shape: vec![d], value: op.op.neutral[0] }),
+            stm(dest, matrix(rows.rows), Exp::Reshape { array: op.dests[0], shape: vec![rows.rows, d] }),
+            stm(vrows, matrix(n), Exp::Reshape { array: values, shape: vec![n, d] }),
+            Stm { attrs: flat.attrs, ..stm(by_rows, matrix(rows.rows), by_rows_exp) },
+            stm(joined, result.ty.clone(), Exp::Reshape { array: by_rows, shape: result.ty.shape().to_vec() }),
+        ],
+        result: vec![var(joined)],
+    };
+    flat.pat[0].name = flat_again;
+    let else_body = Body { stms: vec![index, flat], result: vec![var(flat_again)] };
+    let branch = stm(result.name, result.ty, Exp::If { cond: var(ok), then_body, else_body });
+    body.stms.splice(at..at, [check, branch]);
 }
 
 /// [`soac_parts`]' input arrays and map lambda, to rewrite.
@@ -379,6 +581,15 @@ fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize, Vec<VName>)
         if !extra.is_empty() && !matches!(consumer.exp, Exp::Soac(Soac::Screma { .. })) {
             continue;
         }
+        // A consumer that updates something in place may update the rows
+        // it reads: after the merge, a row the producer's lambda does not
+        // build afresh would be a view of the producer's own inputs or free
+        // variables, which must not be consumed.
+        let updates =
+            lambdas(&consumer.exp).iter().any(|l| l.body.stms.iter().any(|s| !consumed_deep(&s.exp).is_empty()));
+        if updates && !builds_fresh_rows(plam) {
+            continue;
+        }
         // Nothing in between may consume what the producer reads.
         let reads: BTreeSet<VName> = free_vars_exp(&producer.exp);
         let clobbered = body.stms[p + 1..=c].iter().any(|s| overlap(&may_consume(&s.exp), &reads, aliases));
@@ -388,6 +599,29 @@ fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize, Vec<VName>)
         return Some((p, c, extra));
     }
     None
+}
+
+/// Whether every array a map lambda returns is built by its body (not a
+/// parameter, a free variable or a view of one).
+fn builds_fresh_rows(lam: &Lambda) -> bool {
+    lam.body.result.iter().zip(&lam.ret).all(|(r, t)| {
+        t.rank() == 0
+            || r.as_var().and_then(|v| lam.body.stms.iter().find(|s| s.pat.iter().any(|p| p.name == v))).is_some_and(
+                |s| {
+                    !matches!(
+                        s.exp,
+                        Exp::SubExp(_)
+                            | Exp::Reshape { .. }
+                            | Exp::Rearrange { .. }
+                            | Exp::Index { .. }
+                            | Exp::Certify { .. }
+                            | Exp::If { .. }
+                            | Exp::Loop { .. }
+                            | Exp::Apply { .. }
+                    )
+                },
+            )
+    })
 }
 
 /// The variables `exp` may consume: those it or a nested statement consumes

@@ -282,19 +282,33 @@ fn relocate(body: &mut Body, call: Span, table: &mut Vec<(Span, Span)>, memo: &m
 /// A copy of `f` (body, parameters and types) in which every variable it
 /// binds has a fresh name, so that it can be added to the program beside `f`.
 pub(crate) fn fresh_copy(f: &FunDef, names: &mut NameTable) -> FunDef {
-    let mut binders: Vec<VName> = f.params.iter().map(|p| p.name).collect();
-    collect_binders(&f.body, &mut binders);
-    let map: HashMap<VName, VName> = binders.into_iter().map(|v| (v, fresh_like(names, v))).collect();
     let mut copy = f.clone();
-    rename_binders(&mut copy.body, &map);
-    rename_uses(&mut copy.body, &|v| map.get(&v).copied());
+    freshen(&mut copy.params, &mut copy.body, &mut copy.ret, names);
+    copy
+}
+
+/// A copy of `lam` in which every variable it binds (its parameters
+/// included) has a fresh name, so that it can sit beside `lam`.
+pub(crate) fn fresh_lambda(lam: &ogham_ir::Lambda, names: &mut NameTable) -> ogham_ir::Lambda {
+    let mut copy = lam.clone();
+    freshen(&mut copy.params, &mut copy.body, &mut copy.ret, names);
+    copy
+}
+
+/// Gives every variable that `params` and `body` bind a fresh name, in
+/// their uses and in the types of the parameters and of `ret` too.
+fn freshen(params: &mut [Param], body: &mut Body, ret: &mut [ogham_ir::Type], names: &mut NameTable) {
+    let mut binders: Vec<VName> = params.iter().map(|p| p.name).collect();
+    collect_binders(body, &mut binders);
+    let map: HashMap<VName, VName> = binders.into_iter().map(|v| (v, fresh_like(names, v))).collect();
+    rename_binders(body, &map);
+    rename_uses(body, &|v| map.get(&v).copied());
     let to = |v: VName| map.get(&v).map(|&w| SubExp::Var(w));
-    for p in &mut copy.params {
+    for p in params {
         p.name = map[&p.name];
         substitute_type(&mut p.ty, &to);
     }
-    copy.ret.iter_mut().for_each(|t| substitute_type(t, &to));
-    copy
+    ret.iter_mut().for_each(|t| substitute_type(t, &to));
 }
 
 /// A fresh variable with `v`'s base name.
@@ -352,6 +366,9 @@ fn rename_binders(body: &mut Body, map: &HashMap<VName, VName>) {
             for l in lams {
                 l.params.iter_mut().for_each(|p| re(&mut p.name));
             }
+        }
+        if let Exp::Ad { lambda, .. } = &mut stm.exp {
+            lambda.params.iter_mut().for_each(|p| re(&mut p.name));
         }
         for b in nested_bodies_mut(&mut stm.exp) {
             rename_binders(b, map);

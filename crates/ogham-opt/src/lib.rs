@@ -35,6 +35,7 @@
 //!
 //! This crate does no IO: the driver prints and writes what it returns.
 
+pub mod ad;
 pub mod bounds;
 pub mod cse;
 pub mod dce;
@@ -91,7 +92,18 @@ pub struct Pass {
     pub name: &'static str,
     /// One line saying what the pass does (`ogham dev --list-passes`).
     pub summary: &'static str,
-    pub run: fn(&mut Program),
+    /// Transforms the program, or rejects it: a construct the pass cannot
+    /// transform (automatic differentiation of something not supported).
+    pub run: fn(&mut Program) -> Result<(), Rejection>,
+}
+
+/// A pass's refusal of a program: what it cannot do, and where.
+#[derive(Clone, Debug)]
+pub struct Rejection {
+    /// The stable name of the error (`docs/errors.md`).
+    pub name: &'static str,
+    pub span: ogham_ir::Span,
+    pub message: String,
 }
 
 impl std::fmt::Debug for Pass {
@@ -103,42 +115,77 @@ impl std::fmt::Debug for Pass {
 /// Every pass, by name.
 pub const PASSES: &[Pass] = &[
     Pass {
+        name: "ad",
+        summary: "automatic differentiation: replace every jvp by the statements computing values and tangents",
+        run: ad::ad_program,
+    },
+    Pass {
         name: "inline",
         summary: "replace calls of small leaf functions by their bodies",
-        run: inline::inline_program,
+        run: |p| {
+            inline::inline_program(p);
+            Ok(())
+        },
     },
     Pass {
         name: "simplify",
         summary: "fold constants, propagate copies, apply algebraic identities",
-        run: simplify::simplify_program,
+        run: |p| {
+            simplify::simplify_program(p);
+            Ok(())
+        },
     },
-    Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: cse::cse_program },
-    Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: dce::dce_program },
+    Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: |p| {
+            cse::cse_program(p);
+            Ok(())
+        } },
+    Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: |p| {
+            dce::dce_program(p);
+            Ok(())
+        } },
     Pass {
         name: "fission",
         summary: "split each map into one map per statement (seed 000's A_iNF form), for CSE, LICM and DCE across loops",
-        run: fission::fission_program,
+        run: |p| {
+            fission::fission_program(p);
+            Ok(())
+        },
     },
-    Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: fuse::fuse_program },
+    Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: |p| {
+            fuse::fuse_program(p);
+            Ok(())
+        } },
     Pass {
         name: "demand",
         summary: "compute only what uses demand: a scan read only at its last element becomes a reduce, a call whose results are partly used calls a copy computing only those",
-        run: demand::demand_program,
+        run: |p| {
+            demand::demand_program(p);
+            Ok(())
+        },
     },
     Pass {
         name: "bounds",
         summary: "mark indexing whose indices are provably in bounds as unchecked (#[unsafe])",
-        run: bounds::bounds_program,
+        run: |p| {
+            bounds::bounds_program(p);
+            Ok(())
+        },
     },
     Pass {
         name: "layout",
         summary: "mark the arrays the backends never build (#[virtual]) and the map-of-reduce nests they run interchanged (#[interchange])",
-        run: layout::layout_program,
+        run: |p| {
+            layout::layout_program(p);
+            Ok(())
+        },
     },
     Pass {
         name: "licm",
         summary: "move statements that depend on nothing bound in a loop or lambda out of it",
-        run: licm::licm_program,
+        run: |p| {
+            licm::licm_program(p);
+            Ok(())
+        },
     },
 ];
 
@@ -149,8 +196,8 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] = &[
-    "inline", "simplify", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify", "cse", "dce",
-    "bounds", "simplify", "dce", "layout",
+    "cse", "inline", "simplify", "ad", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify",
+    "cse", "dce", "bounds", "simplify", "dce", "layout",
 ];
 
 /// The passes every backend runs, in order.
@@ -178,14 +225,30 @@ pub fn parse_pipeline(list: &str) -> Result<Vec<&'static Pass>, String> {
     Ok(out)
 }
 
-/// The verifier rejected the output of a pass.
+/// Why the passes stopped.
 #[derive(Clone, Debug)]
-pub struct PassFailure {
-    pub pass: String,
-    /// The verifier's errors, formatted.
-    pub message: String,
-    /// The printed IR that failed verification.
-    pub ir: String,
+pub enum PassFailure {
+    /// A pass rejected the program (a user error, or a construct not
+    /// supported yet).
+    Rejected(Rejection),
+    /// The verifier rejected the output of a pass (an internal error).
+    Invalid {
+        pass: String,
+        /// The verifier's errors, formatted.
+        message: String,
+        /// The printed IR that failed verification.
+        ir: String,
+    },
+}
+
+impl PassFailure {
+    /// The failure as one message (for tests).
+    pub fn message(&self) -> String {
+        match self {
+            PassFailure::Rejected(r) => format!("{}: {}", r.name, r.message),
+            PassFailure::Invalid { message, ir, .. } => format!("{message}\n{ir}"),
+        }
+    }
 }
 
 /// Runs `passes` in order on `prog`. With `verify`, the verifier checks the
@@ -201,14 +264,14 @@ pub fn run(
         if !verify {
             return Ok(());
         }
-        ogham_ir::verify::verify_after(name, prog).map_err(|message| PassFailure {
+        ogham_ir::verify::verify_after(name, prog).map_err(|message| PassFailure::Invalid {
             pass: name.to_string(),
             message,
             ir: ogham_ir::print::program(prog),
         })
     };
     for p in passes {
-        (p.run)(prog);
+        (p.run)(prog).map_err(PassFailure::Rejected)?;
         check(p.name, prog)?;
         after(p, prog);
     }

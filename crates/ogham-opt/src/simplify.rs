@@ -202,6 +202,7 @@ fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
             }
             Soac::Scatter { map, .. } => lambda(map, known),
         },
+        Exp::Ad { lambda: l, .. } => lambda(l, known),
         _ => {}
     }
 }

@@ -46,6 +46,10 @@ pub enum Builtin {
 ///   the reordered array and the size of each class.
 /// - `filter p as`: the elements satisfying `p`, in order (existential size).
 /// - `flatten`, `unflatten`, `transpose`, `zip`, `unzip` never copy at run time.
+/// - `jvp2 f x dx`: `f x` and its derivative at `x` in the direction `dx`
+///   (forward-mode automatic differentiation; the middle end's `ad` pass).
+/// - `vjp2 f x dy`: `f x` and the adjoint of `x` for the result adjoint
+///   `dy` (reverse mode).
 pub const INTRINSICS: &[(&str, &str)] = &[
     ("map", "'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x"),
     ("reduce", "[n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : a"),
@@ -69,6 +73,8 @@ pub const INTRINSICS: &[(&str, &str)] = &[
     ("flatten", "[n] [m] 't (xs: [n][m]t) : [n*m]t"),
     ("unflatten", "'t [n] [m] (xs: [n*m]t) : [n][m]t"),
     ("rotate", "[n] 't (r: i64) (xs: [n]t) : [n]t"),
+    ("jvp2", "'a 'b (f: a -> b) (x: a) (dx: a) : (b, b)"),
+    ("vjp2", "'a 'b (f: a -> b) (x: a) (dy: b) : (b, a)"),
 ];
 
 /// Looks up an intrinsic's signature by name.

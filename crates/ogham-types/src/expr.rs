@@ -42,7 +42,7 @@ pub const BUILTIN_OPS: &[&str] = &[
 ];
 
 /// Names that are automatic differentiation, reported as unsupported rather than unknown.
-const AD_NAMES: &[&str] = &["jvp", "vjp", "jvp2", "vjp2", "jmp", "mjp", "with_vjp"];
+const AD_NAMES: &[&str] = &["with_vjp", "with_vjp_tape"];
 
 pub fn is_unique_type_exp(t: &TypeExp) -> bool {
     match t {

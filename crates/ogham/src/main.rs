@@ -85,6 +85,11 @@ enum Command {
         /// List the passes and the default pipeline, then stop.
         #[arg(long)]
         list_passes: bool,
+        /// Print to standard error how long the front end (parsing,
+        /// checking, lowering) and each pass took (with --verify, each
+        /// pass's time includes verifying its result).
+        #[arg(long)]
+        time: bool,
     },
     /// Generate random values, like `futhark dataset`.
     Dataset {
@@ -149,8 +154,8 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Command::Dev { program, ir, passes, print_after, list_passes } => {
-            cmd_dev(program.as_deref(), ir, &passes, &print_after, list_passes)
+        Command::Dev { program, ir, passes, print_after, list_passes, time } => {
+            cmd_dev(program.as_deref(), ir, &passes, &print_after, list_passes, time)
         }
         Command::Dataset { generate, binary, seed } => cmd_dataset(&generate, binary, seed),
     }
@@ -158,7 +163,14 @@ fn main() -> ExitCode {
 
 /// `ogham dev`: runs a list of passes on a program and prints the IR
 /// after any of them.
-fn cmd_dev(program: Option<&std::path::Path>, ir: bool, passes: &str, print_after: &[String], list: bool) -> ExitCode {
+fn cmd_dev(
+    program: Option<&std::path::Path>,
+    ir: bool,
+    passes: &str,
+    print_after: &[String],
+    list: bool,
+    time: bool,
+) -> ExitCode {
     if list {
         let mut text = String::new();
         for p in ogham_opt::PASSES {
@@ -179,17 +191,39 @@ fn cmd_dev(program: Option<&std::path::Path>, ir: bool, passes: &str, print_afte
             return fail(&format!("Error: --print-after names no pass: `{name}`\n"));
         }
     }
+    let start = std::time::Instant::now();
     let mut compiled = match compile_file(program, Stop::Lowered) {
         Ok(c) => c,
         Err(e) => return fail(&e.rendered),
     };
+    let front = start.elapsed();
+    let mut times = Vec::new();
     let mut shown = Vec::new();
-    let result = ogham_driver::pipeline::run_passes(&mut compiled.ir, &passes, |pass, prog| {
+    let mut last = std::time::Instant::now();
+    let result = ogham_driver::pipeline::run_passes(&mut compiled.ir, &compiled.sources, &passes, |pass, prog| {
+        times.push((pass.name, last.elapsed()));
         if print_after.iter().any(|n| n == "all" || n == pass.name) {
             shown.extend_from_slice(format!("-- after pass {}\n", pass.name).as_bytes());
             shown.extend_from_slice(ogham_ir::print::program(prog).as_bytes());
         }
+        last = std::time::Instant::now();
     });
+    if time {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        let mut report = format!("{:<10} {:>8.2} ms\n", "front end", ms(front));
+        for (name, t) in &times {
+            report.push_str(&format!("{name:<10} {:>8.2} ms\n", ms(*t)));
+        }
+        let passes: std::time::Duration = times.iter().map(|(_, t)| *t).sum();
+        report.push_str(&format!(
+            "{:<10} {:>8.2} ms\n{:<10} {:>8.2} ms\n",
+            "passes",
+            ms(passes),
+            "total",
+            ms(front + passes)
+        ));
+        eprint!("{report}");
+    }
     if let Err(e) = result {
         let _ = std::io::stdout().write_all(&shown);
         return fail(&e.rendered);

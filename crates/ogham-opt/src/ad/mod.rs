@@ -1,0 +1,281 @@
+//! Automatic differentiation: the `ad` pass replaces every [`Exp::Ad`]
+//! by ordinary statements (seed 004, chapter 3).
+//!
+//! Statements are processed innermost first, so a `jvp` inside the
+//! function of another `jvp` (or inside a loop or lambda) is gone before
+//! the outer one is differentiated: nesting needs nothing special, and
+//! since lambdas exist only inside SOACs and [`Exp::Ad`], there is no
+//! perturbation confusion (the inner derivative's free variables are the
+//! outer one's ordinary variables, with their own tangents).
+//!
+//! Forward mode ([`fwd`]) is the dual-number construction: every
+//! statement is kept and followed by statements computing the tangent of
+//! each value it binds; the tangent of a value with none is zero (and
+//! never built unless something needs it as an array).
+//! Calls are differentiated by differentiating the called function once
+//! (`f_jvp`, memoised, so recursion works). Reverse mode ([`rev`]) is
+//! redundant execution: a forward sweep, then a return sweep accumulating
+//! adjoints, each nested scope re-executing its own forward statements;
+//! calls call the function's reverse derivative (`f_vjp`).
+
+mod fwd;
+mod rev;
+mod rules;
+
+use std::collections::HashMap;
+
+use ogham_ir::{
+    AdMode, Body, Exp, FunDef, LoopForm, NameTable, Param, PrimType, PrimValue, Program, Span, Stm, StmAttrs, SubExp,
+    Type, VName,
+};
+
+use crate::Rejection;
+
+/// Eliminates every [`Exp::Ad`] of the program.
+pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
+    if !prog.funs.iter().any(|f| has_ad(&f.body)) && !prog.consts.iter().any(|s| has_ad_exp(&s.exp)) {
+        return Ok(());
+    }
+    let mut types = HashMap::new();
+    for f in &prog.funs {
+        collect_types_fun(f, &mut types);
+    }
+    for s in &prog.consts {
+        collect_types_stm(s, &mut types);
+    }
+    let funs = prog.funs.clone();
+    let mut cx =
+        Ad { names: std::mem::take(&mut prog.names), types, funs, derived: HashMap::new(), new_funs: Vec::new() };
+    let result = (|| {
+        let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
+        cx.eliminate(&mut consts)?;
+        prog.consts = consts.stms;
+        for f in &mut prog.funs {
+            cx.eliminate(&mut f.body)?;
+        }
+        Ok(())
+    })();
+    // A derivative function may itself contain `jvp`s (of its callee's
+    // nested derivatives): they are gone, since the function they were
+    // made from had them eliminated when differentiated (see `derived`).
+    prog.funs.append(&mut cx.new_funs);
+    prog.names = cx.names;
+    result.map_err(|mut r: Rejection| {
+        // A statement copied from an inlined function is reported at the
+        // call in the user's code.
+        while let Some(i) = r.span.inlined_index() {
+            match prog.inlined.get(i) {
+                Some(&(_, call)) => r.span = call,
+                None => break,
+            }
+        }
+        r
+    })
+}
+
+/// The state of the pass: the program's names and variable types, and
+/// the derivative functions made so far.
+pub(crate) struct Ad {
+    pub(crate) names: NameTable,
+    /// The type of every variable (names are unique in the program).
+    pub(crate) types: HashMap<VName, Type>,
+    /// The program's functions as they were (to differentiate calls).
+    funs: Vec<FunDef>,
+    /// The forward derivative of each function differentiated so far.
+    derived: HashMap<String, String>,
+    new_funs: Vec<FunDef>,
+}
+
+impl Ad {
+    /// Eliminates the [`Exp::Ad`]s of a body, innermost first.
+    fn eliminate(&mut self, body: &mut Body) -> Result<(), Rejection> {
+        let stms = std::mem::take(&mut body.stms);
+        for mut stm in stms {
+            for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
+                self.eliminate(b)?;
+            }
+            match stm.exp {
+                Exp::Ad { mode: AdMode::Jvp, lambda, args, seeds } => {
+                    let out = self.jvp(&stm.pat, lambda, args, seeds, stm.span)?;
+                    body.stms.extend(out);
+                }
+                Exp::Ad { mode: AdMode::Vjp, lambda, args, seeds } => {
+                    let out = self.vjp(&stm.pat, lambda, args, seeds, stm.span)?;
+                    body.stms.extend(out);
+                }
+                _ => body.stms.push(stm),
+            }
+        }
+        Ok(())
+    }
+
+    /// The name of the reverse derivative of function `name`: its
+    /// parameters, then the adjoints of its results; its results, then the
+    /// adjoints of its parameters.
+    pub(crate) fn reverse_derivative(&mut self, name: &str, span: Span) -> Result<String, Rejection> {
+        let key = format!("{name} vjp");
+        if let Some(d) = self.derived.get(&key) {
+            return Ok(d.clone());
+        }
+        let copy = self.fresh_function(name, span)?;
+        let dname = format!("{name}_vjp");
+        self.derived.insert(key, dname.clone());
+        let mut body = copy.body;
+        self.eliminate(&mut body)?;
+        let (params, ret, body) = self.reverse_function(&copy.params, &copy.ret, body, copy.span)?;
+        self.new_funs.push(FunDef { name: dname.clone(), params, ret, body, entry: None, span: copy.span });
+        Ok(dname)
+    }
+
+    /// A renamed copy of function `name`, which must not return sizes
+    /// known only when it returns.
+    fn fresh_function(&mut self, name: &str, span: Span) -> Result<FunDef, Rejection> {
+        let Some(f) = self.funs.iter().find(|f| f.name == name) else {
+            return Err(internal(span, format!("no function `{name}` to differentiate")));
+        };
+        let params: Vec<VName> = f.params.iter().map(|p| p.name).collect();
+        if f.ret.iter().flat_map(ogham_ir::visit::type_vars).any(|v| !params.contains(&v)) {
+            return Err(Rejection {
+                name: "not-supported-yet",
+                span,
+                message: format!(
+                    "differentiating a call of `{name}`, whose result size is known only when it returns, is not supported yet."
+                ),
+            });
+        }
+        let copy = crate::inline::fresh_copy(f, &mut self.names);
+        collect_types_fun(&copy, &mut self.types);
+        Ok(copy)
+    }
+
+    /// The name of the forward derivative of function `name`: its
+    /// parameters, then the tangents of its floating-point parameters; its
+    /// results, then the tangents of its floating-point results.
+    pub(crate) fn derivative(&mut self, name: &str, span: Span) -> Result<String, Rejection> {
+        if let Some(d) = self.derived.get(name) {
+            return Ok(d.clone());
+        }
+        let mut copy = self.fresh_function(name, span)?;
+        let dname = format!("{name}_jvp");
+        self.derived.insert(name.to_string(), dname.clone());
+        self.eliminate(&mut copy.body)?;
+        let (params, ret, body) = fwd::function(self, &copy.params, &copy.ret, copy.body, copy.span)?;
+        self.new_funs.push(FunDef { name: dname.clone(), params, ret, body, entry: None, span: copy.span });
+        Ok(dname)
+    }
+}
+
+impl Ad {
+    pub(crate) fn bind(&mut self, out: &mut Vec<Stm>, base: &str, ty: Type, exp: Exp, span: Span) -> VName {
+        let v = self.names.fresh(base);
+        self.types.insert(v, ty.clone());
+        out.push(stm(Param { name: v, ty }, exp, span));
+        v
+    }
+
+    pub(crate) fn fresh_param(&mut self, like: &Param) -> Param {
+        let name = crate::inline::fresh_like(&mut self.names, like.name);
+        self.types.insert(name, like.ty.clone());
+        Param { name, ty: like.ty.clone() }
+    }
+
+    pub(crate) fn type_of(&self, se: &SubExp) -> Type {
+        match se {
+            SubExp::Const(c) => Type::Prim(c.prim_type()),
+            SubExp::Var(v) => self.types.get(v).cloned().unwrap_or(Type::Prim(PrimType::Bool)),
+        }
+    }
+
+    /// Zero of a type: a constant, or a new array of zeros.
+    pub(crate) fn zero(&mut self, out: &mut Vec<Stm>, ty: &Type, span: Span) -> SubExp {
+        match ty {
+            Type::Prim(t) => SubExp::Const(PrimValue::zero(*t)),
+            Type::Array { elem, shape } => {
+                let exp = Exp::Replicate { shape: shape.clone(), value: SubExp::Const(PrimValue::zero(*elem)) };
+                SubExp::Var(self.bind(out, "zero", ty.clone(), exp, span))
+            }
+        }
+    }
+
+    /// The parameters of function `name`.
+    pub(crate) fn params_of(&self, name: &str) -> Vec<Param> {
+        self.funs.iter().find(|f| f.name == name).map(|f| f.params.clone()).unwrap_or_default()
+    }
+
+    /// The parameter types of function `name`.
+    pub(crate) fn param_types(&self, name: &str) -> Vec<Type> {
+        self.funs
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.params.iter().map(|p| p.ty.clone()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// `let p = exp`.
+pub(crate) fn stm(p: Param, exp: Exp, span: Span) -> Stm {
+    Stm { pat: vec![p], exp, attrs: StmAttrs::default(), span }
+}
+
+pub(crate) fn internal(span: Span, message: String) -> Rejection {
+    Rejection { name: "internal-compiler-error", span, message: format!("automatic differentiation: {message}") }
+}
+
+fn has_ad(body: &Body) -> bool {
+    body.stms.iter().any(|s| has_ad_exp(&s.exp))
+}
+
+fn has_ad_exp(exp: &Exp) -> bool {
+    matches!(exp, Exp::Ad { .. })
+        || ogham_ir::visit::bodies(exp).into_iter().any(has_ad)
+        || ogham_ir::visit::lambdas(exp).into_iter().any(|l| has_ad(&l.body))
+}
+
+fn collect_types_fun(f: &FunDef, types: &mut HashMap<VName, Type>) {
+    for p in &f.params {
+        types.insert(p.name, p.ty.clone());
+    }
+    for s in &f.body.stms {
+        collect_types_stm(s, types);
+    }
+}
+
+pub(crate) fn collect_types_body(body: &Body, types: &mut HashMap<VName, Type>) {
+    for s in &body.stms {
+        collect_types_stm(s, types);
+    }
+}
+
+pub(crate) fn collect_types_lambda(lam: &ogham_ir::Lambda, types: &mut HashMap<VName, Type>) {
+    for p in &lam.params {
+        types.insert(p.name, p.ty.clone());
+    }
+    collect_types_body(&lam.body, types);
+}
+
+pub(crate) fn collect_types_stm(stm: &ogham_ir::Stm, types: &mut HashMap<VName, Type>) {
+    for p in &stm.pat {
+        types.insert(p.name, p.ty.clone());
+    }
+    if let Exp::Loop { params, form, .. } = &stm.exp {
+        for (p, _) in params {
+            types.insert(p.name, p.ty.clone());
+        }
+        if let LoopForm::For { i, .. } = form {
+            types.insert(*i, Type::Prim(ogham_ir::PrimType::I64));
+        }
+    }
+    for l in ogham_ir::visit::lambdas(&stm.exp) {
+        for p in &l.params {
+            types.insert(p.name, p.ty.clone());
+        }
+        for s in &l.body.stms {
+            collect_types_stm(s, types);
+        }
+    }
+    for b in ogham_ir::visit::bodies(&stm.exp) {
+        for s in &b.stms {
+            collect_types_stm(s, types);
+        }
+    }
+}

@@ -1,0 +1,1528 @@
+//! Reverse mode by redundant execution (seed 004 §3): a `vjp` becomes its
+//! function's statements (the forward sweep), then the statements that
+//! compute adjoints (the return sweep), in reverse order: for `v = f(u…)`,
+//! `ūᵢ += ∂f/∂uᵢ · v̄` ([`super::rules`] gives the partials). A variable
+//! with no adjoint has adjoint zero, and a statement whose results have
+//! none contributes nothing.
+//!
+//! There is no tape across scopes. The return sweep of a nested scope (a
+//! branch, a loop body, a lambda) re-executes that scope's forward
+//! statements (a renamed copy) before its own return sweep, so only
+//! values of the current scope are needed; dead-code elimination removes
+//! what the return sweep does not use. Loops are the exception the seed
+//! makes: the forward loop saves its parameters at the start of every
+//! iteration (one array per parameter), and the reverse loop runs from the
+//! last iteration to the first, restoring them, re-executing the body and
+//! running its return sweep.
+//!
+//! Rules: `if` branches on the primal condition and returns the
+//! contributions to its free variables; a `map` runs the per-element
+//! return sweep as a map whose contributions to free variables are summed
+//! by reductions (so a free array read by index gets a whole array per
+//! element: correct, but costly until accumulators exist); `reduce (+)`
+//! gives every element the result's adjoint, and any other one-value
+//! operator (of any number of values) uses the seed's exclusive scans
+//! from both ends, correct for non-commutative operators; a call calls the function's reverse
+//! derivative (`f_vjp`). An in-place update saves the elements it
+//! overwrites in the forward sweep; the return sweep moves the adjoint of
+//! the new value out of the array's adjoint and restores the old array,
+//! which the rest of the sweep reads under a new name. A branch that
+//! consumes a free array gets a copy saved before it, re-copied for the
+//! branch's re-execution. `scan (+)` and `hist (+)` have their special
+//! rules. A `while` loop first counts its iterations, then runs as a
+//! checkpointed `for` loop of that many. A one-dimensional `scatter`
+//! saves the elements it overwrites and restores them like an update.
+//! Other scans and histograms, and other scatters, are rejected with
+//! `not-supported-yet`.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use ogham_ir::visit::free_vars_body;
+use ogham_ir::{
+    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName,
+};
+
+use super::{internal, stm, Ad};
+use crate::Rejection;
+
+type R<T> = Result<T, Rejection>;
+
+/// The adjoints accumulated so far in a return sweep.
+#[derive(Clone, Default)]
+struct Adjoints {
+    of: HashMap<VName, SubExp>,
+    /// Adjoint arrays built here, which may be updated in place.
+    owned: HashSet<VName>,
+}
+
+/// What the forward sweep saved for the return sweep.
+#[derive(Default)]
+struct Checkpoints {
+    /// The arrays a loop saved its parameters in, by the name of the
+    /// loop's first result.
+    loops: HashMap<VName, Vec<VName>>,
+    /// The elements an in-place update overwrote, by the name of its result.
+    updates: HashMap<VName, SubExp>,
+    /// The results of the scope, which a restoration must not consume.
+    results: HashSet<VName>,
+    /// A `while` loop as the `for` loop of its number of iterations, by
+    /// the name of the loop's first result.
+    whiles: HashMap<VName, Stm>,
+    /// A one-dimensional `scatter`'s destination and the elements it
+    /// overwrote (zero where an index is out of range), by the name of its
+    /// result.
+    scatters: HashMap<VName, (VName, VName)>,
+    /// The destination a `hist` consumes and a copy saved before it, by
+    /// the name of the `hist`'s first result.
+    dests: HashMap<VName, (VName, VName)>,
+    /// The free arrays a branch consumes, with the copies saved before it,
+    /// by the name of the `if`'s first result.
+    consumed: HashMap<VName, Vec<(VName, VName)>>,
+}
+
+impl Checkpoints {
+    fn of(body: &Body) -> Checkpoints {
+        Checkpoints { results: body.result.iter().filter_map(|r| r.as_var()).collect(), ..Default::default() }
+    }
+}
+
+fn unsupported(span: Span, what: &str) -> Rejection {
+    Rejection {
+        name: "not-supported-yet",
+        span,
+        message: format!("reverse-mode automatic differentiation (`vjp`) of {what} is not supported yet."),
+    }
+}
+
+impl Ad {
+    /// `vjp` of `lambda` at `args` with result adjoints `seeds`, binding
+    /// `pat` (the results, then the adjoints of the arguments).
+    pub(crate) fn vjp(
+        &mut self,
+        pat: &[Param],
+        lambda: Lambda,
+        args: Vec<SubExp>,
+        seeds: Vec<SubExp>,
+        span: Span,
+    ) -> R<Vec<Stm>> {
+        let mut out = Vec::new();
+        for (p, a) in lambda.params.iter().zip(args) {
+            out.push(stm(p.clone(), Exp::SubExp(a), span));
+        }
+        let body = self.split_soacs(&lambda.body);
+        let mut ck = Checkpoints::of(&body);
+        self.forward(&body.stms, &mut out, &mut ck)?;
+        let mut adj = Adjoints::default();
+        for (r, s) in body.result.iter().zip(seeds) {
+            if let SubExp::Var(v) = r {
+                self.add(&mut out, &mut adj, *v, s, span);
+            }
+        }
+        self.reverse(&body.stms, &ck, &mut adj, &mut out)?;
+        let k = lambda.body.result.len();
+        if pat.len() != k + lambda.params.len() {
+            return Err(internal(span, "vjp binds the wrong number of values".into()));
+        }
+        for (p, r) in pat.iter().zip(&lambda.body.result) {
+            out.push(stm(p.clone(), Exp::SubExp(*r), span));
+        }
+        for (p, lp) in pat[k..].iter().zip(&lambda.params) {
+            let a = self.adjoint_or_zero(&mut out, &adj, lp.name, span);
+            out.push(stm(p.clone(), Exp::SubExp(a), span));
+        }
+        Ok(out)
+    }
+
+    /// `body` with every `screma` that is more than one `map`, one `scan`
+    /// or one `reduce` split into those (a `map` producing the operators'
+    /// inputs, then one SOAC per operator), at any depth: the return sweep
+    /// then needs only one rule per SOAC. Fusion joins them again after
+    /// differentiation.
+    fn split_soacs(&mut self, body: &Body) -> Body {
+        let mut stms = Vec::new();
+        for s in &body.stms {
+            let mut s = s.clone();
+            for b in ogham_ir::visit::nested_bodies_mut(&mut s.exp) {
+                *b = self.split_soacs(b);
+            }
+            if let Exp::Soac(Soac::Scatter { w, arrs, dests, map }) = &s.exp {
+                if !is_identity(map) {
+                    // The indices and values as arrays, then a scatter of them.
+                    let pat: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("sin", &t.array_of(*w))).collect();
+                    let map_exp = Exp::Soac(Soac::Screma {
+                        w: *w,
+                        arrs: arrs.clone(),
+                        scans: vec![],
+                        reduces: vec![],
+                        map: map.clone(),
+                    });
+                    stms.push(Stm { pat: pat.clone(), exp: map_exp, attrs: s.attrs, span: s.span });
+                    let ps: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("x", t)).collect();
+                    let id = Lambda {
+                        params: ps.clone(),
+                        body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
+                        ret: map.ret.clone(),
+                    };
+                    let arrs = pat.iter().map(|p| p.name).collect();
+                    let exp = Exp::Soac(Soac::Scatter { w: *w, arrs, dests: dests.clone(), map: id });
+                    stms.push(Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span: s.span });
+                    continue;
+                }
+            }
+            if let Exp::Soac(Soac::Hist { w, arrs, ops, map }) = &s.exp {
+                let identity = map.body.stms.is_empty()
+                    && map.body.result.len() == map.params.len()
+                    && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
+                if !identity {
+                    // The indices and values as arrays, then a hist reading them.
+                    let pat: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("hin", &t.array_of(*w))).collect();
+                    let map_exp = Exp::Soac(Soac::Screma {
+                        w: *w,
+                        arrs: arrs.clone(),
+                        scans: vec![],
+                        reduces: vec![],
+                        map: map.clone(),
+                    });
+                    stms.push(Stm { pat: pat.clone(), exp: map_exp, attrs: s.attrs, span: s.span });
+                    let ps: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("x", t)).collect();
+                    let id = Lambda {
+                        params: ps.clone(),
+                        body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
+                        ret: map.ret.clone(),
+                    };
+                    let arrs = pat.iter().map(|p| p.name).collect();
+                    let exp = Exp::Soac(Soac::Hist { w: *w, arrs, ops: ops.clone(), map: id });
+                    stms.push(Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span: s.span });
+                    continue;
+                }
+            }
+            let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else {
+                stms.push(s);
+                continue;
+            };
+            let ops = scans.len() + reduces.len();
+            let identity = map.body.stms.is_empty()
+                && map.body.result.len() == map.params.len()
+                && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
+            if ops == 0 || (ops == 1 && identity) {
+                stms.push(s);
+                continue;
+            }
+            let n_in: usize = scans.iter().chain(reduces).map(|o| o.neutral.len()).sum();
+            // The map: the operators' inputs, then the mapped results.
+            let mut pat = Vec::new();
+            for t in &map.ret[..n_in] {
+                pat.push(self.fresh_typed("opin", &t.array_of(*w)));
+            }
+            pat.extend(s.pat[n_in..].iter().cloned());
+            let inputs: Vec<VName> = pat[..n_in].iter().map(|p| p.name).collect();
+            let map_exp =
+                Exp::Soac(Soac::Screma { w: *w, arrs: arrs.clone(), scans: vec![], reduces: vec![], map: map.clone() });
+            stms.push(Stm { pat, exp: map_exp, attrs: s.attrs, span: s.span });
+            // One SOAC per operator, over its inputs.
+            let mut pos = 0;
+            for (is_scan, op) in scans.iter().map(|o| (true, o)).chain(reduces.iter().map(|o| (false, o))) {
+                let k = op.neutral.len();
+                let ins = inputs[pos..pos + k].to_vec();
+                let rows: Vec<Type> = map.ret[pos..pos + k].to_vec();
+                let ps: Vec<Param> = rows.iter().map(|t| self.fresh_typed("x", t)).collect();
+                let id = Lambda {
+                    params: ps.clone(),
+                    body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
+                    ret: rows,
+                };
+                let lam = crate::inline::fresh_lambda(&op.lambda, &mut self.names);
+                super::collect_types_lambda(&lam, &mut self.types);
+                let op = Operator { lambda: lam, neutral: op.neutral.clone(), commutative: op.commutative };
+                let (scans, reduces) = if is_scan { (vec![op], vec![]) } else { (vec![], vec![op]) };
+                let exp = Exp::Soac(Soac::Screma { w: *w, arrs: ins, scans, reduces, map: id });
+                stms.push(Stm { pat: s.pat[pos..pos + k].to_vec(), exp, attrs: s.attrs, span: s.span });
+                pos += k;
+            }
+        }
+        Body { stms, result: body.result.clone() }
+    }
+
+    fn adjoint_or_zero(&mut self, out: &mut Vec<Stm>, adj: &Adjoints, v: VName, span: Span) -> SubExp {
+        match adj.of.get(&v) {
+            Some(a) => *a,
+            None => {
+                let t = self.types[&v].clone();
+                self.zero(out, &t, span)
+            }
+        }
+    }
+
+    /// Emits the forward sweep of `stms`: the statements themselves, with
+    /// every `for` loop saving its parameters per iteration (recorded in
+    /// `ck`).
+    fn forward(&mut self, stms: &[Stm], out: &mut Vec<Stm>, ck: &mut Checkpoints) -> R<()> {
+        for s in stms {
+            match &s.exp {
+                Exp::Loop { params, form: LoopForm::For { i, bound }, body } if !s.pat.is_empty() => {
+                    let mut params = params.clone();
+                    let mut body = body.clone();
+                    let mut pat = s.pat.clone();
+                    let mut saved = Vec::new();
+                    let mut save_stms = Vec::new();
+                    let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
+                    for lp in &originals {
+                        let ty = lp.ty.array_of(*bound);
+                        let init = self.bind(
+                            out,
+                            "saved",
+                            ty.clone(),
+                            Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() },
+                            s.span,
+                        );
+                        let sp = Param { name: self.names.fresh("saved"), ty: ty.clone() };
+                        self.types.insert(sp.name, ty.clone());
+                        let next = self.names.fresh("saved");
+                        self.types.insert(next, ty.clone());
+                        save_stms.push(stm(
+                            Param { name: next, ty: ty.clone() },
+                            Exp::Update {
+                                array: sp.name,
+                                slice: vec![DimIndex::Fix(SubExp::Var(*i))],
+                                value: SubExp::Var(lp.name),
+                            },
+                            s.span,
+                        ));
+                        params.push((sp, SubExp::Var(init)));
+                        body.result.push(SubExp::Var(next));
+                        let fin = self.names.fresh("saved");
+                        self.types.insert(fin, ty.clone());
+                        pat.push(Param { name: fin, ty });
+                        saved.push(fin);
+                    }
+                    save_stms.append(&mut body.stms);
+                    body.stms = save_stms;
+                    ck.loops.insert(s.pat[0].name, saved);
+                    let form = LoopForm::For { i: *i, bound: *bound };
+                    out.push(Stm { pat, exp: Exp::Loop { params, form, body }, attrs: s.attrs, span: s.span });
+                }
+                Exp::If { .. } if !s.pat.is_empty() => {
+                    // The return sweep re-executes a branch: what it consumes
+                    // of the outside is saved first.
+                    let free = ogham_ir::visit::free_vars_exp(&s.exp);
+                    let mut saved = Vec::new();
+                    for v in ogham_ir::visit::consumed_deep(&s.exp) {
+                        if free.contains(&v) {
+                            let ty = self.types[&v].clone();
+                            saved.push((v, self.bind(out, "saved", ty, Exp::Copy(v), s.span)));
+                        }
+                    }
+                    ck.consumed.insert(s.pat[0].name, saved);
+                    out.push(s.clone());
+                }
+                Exp::Loop { params, form: LoopForm::While { cond }, body } if !s.pat.is_empty() => {
+                    // Count the iterations first (on copies of the initial
+                    // arrays, which the loop may update), then run the loop
+                    // as a `for` loop of that many iterations, checkpointed.
+                    let lam = Lambda {
+                        params: params.iter().map(|(p, _)| p.clone()).collect(),
+                        body: body.clone(),
+                        ret: vec![],
+                    };
+                    let copy = crate::inline::fresh_lambda(&lam, &mut self.names);
+                    super::collect_types_lambda(&copy, &mut self.types);
+                    let k = params.iter().position(|(p, _)| p.name == *cond).unwrap_or(0);
+                    let mut cparams = Vec::new();
+                    for ((p, init), cp) in params.iter().zip(&copy.params) {
+                        let init = match init {
+                            SubExp::Var(v) if p.ty.rank() > 0 => {
+                                SubExp::Var(self.bind(out, "init", p.ty.clone(), Exp::Copy(*v), s.span))
+                            }
+                            other => *other,
+                        };
+                        cparams.push((cp.clone(), init));
+                    }
+                    let count = self.fresh_typed("count", &Type::Prim(PrimType::I64));
+                    let mut cbody = copy.body.clone();
+                    let next = self.bin(
+                        &mut cbody.stms,
+                        BinOp::Add,
+                        PrimType::I64,
+                        SubExp::Var(count.name),
+                        SubExp::i64(1),
+                        s.span,
+                    );
+                    cbody.result.push(next);
+                    cparams.push((count, SubExp::i64(0)));
+                    let mut cpat: Vec<Param> = s.pat.iter().map(|p| self.fresh_typed("counted", &p.ty)).collect();
+                    let iterations = self.fresh_typed("iterations", &Type::Prim(PrimType::I64));
+                    cpat.push(iterations.clone());
+                    let cform = LoopForm::While { cond: copy.params[k].name };
+                    out.push(Stm {
+                        pat: cpat,
+                        exp: Exp::Loop { params: cparams, form: cform, body: cbody },
+                        attrs: s.attrs,
+                        span: s.span,
+                    });
+                    let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
+                    let form = LoopForm::For { i: i.name, bound: SubExp::Var(iterations.name) };
+                    let as_for = Stm {
+                        pat: s.pat.clone(),
+                        exp: Exp::Loop { params: params.clone(), form, body: body.clone() },
+                        attrs: s.attrs,
+                        span: s.span,
+                    };
+                    self.forward(std::slice::from_ref(&as_for), out, ck)?;
+                    ck.whiles.insert(s.pat[0].name, as_for);
+                }
+                Exp::Soac(Soac::Scatter { w, arrs, dests, map })
+                    if dests.len() == 1 && arrs.len() == 2 && self.types[&dests[0]].rank() == 1 && is_identity(map) =>
+                {
+                    // Save the elements the scatter overwrites.
+                    let (xs, is) = (dests[0], arrs[0]);
+                    let ty = self.types[&xs].clone();
+                    let elem = Type::Prim(ty.elem());
+                    let old = self.gather(out, xs, is, *w, &elem, s.span);
+                    ck.scatters.insert(s.pat[0].name, (xs, old));
+                    out.push(s.clone());
+                }
+                Exp::Soac(Soac::Hist { ops, .. }) if ops.len() == 1 && ops[0].dests.len() == 1 => {
+                    // The destination is consumed: the return sweep of what
+                    // read it before reads a copy.
+                    let d = ops[0].dests[0];
+                    let ty = self.types[&d].clone();
+                    let saved = self.bind(out, "saved", ty, Exp::Copy(d), s.span);
+                    ck.dests.insert(s.pat[0].name, (d, saved));
+                    out.push(s.clone());
+                }
+                Exp::Update { array, slice, .. } => {
+                    // Save what the update overwrites (a copy: the array is
+                    // consumed), so that the return sweep can restore it.
+                    let ty = self.types[&s.pat[0].name].clone();
+                    let part_ty = slice_type(&ty, slice);
+                    let old = self.bind(
+                        out,
+                        "old",
+                        part_ty.clone(),
+                        Exp::Index { array: *array, slice: slice.clone() },
+                        s.span,
+                    );
+                    let old =
+                        if part_ty.rank() > 0 { self.bind(out, "old", part_ty, Exp::Copy(old), s.span) } else { old };
+                    ck.updates.insert(s.pat[0].name, SubExp::Var(old));
+                    out.push(s.clone());
+                }
+                _ => out.push(s.clone()),
+            }
+        }
+        Ok(())
+    }
+
+    /// The return sweep of `stms`.
+    fn reverse(&mut self, stms: &[Stm], ck: &Checkpoints, adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+        // An array restored after an in-place update is read under its new
+        // name by everything the sweep emits after the restoration.
+        let mut restored: Vec<(usize, VName, VName)> = Vec::new();
+        for s in stms.iter().rev() {
+            if let Some((from, to)) = self.rev_stm(s, ck, adj, out)? {
+                restored.push((out.len(), from, to));
+            }
+        }
+        for (at, from, to) in restored {
+            let mut tail = Body { stms: out.split_off(at), result: Vec::new() };
+            ogham_ir::visit::rename_uses(&mut tail, &|v| (v == from).then_some(to));
+            out.append(&mut tail.stms);
+        }
+        Ok(())
+    }
+
+    /// `adj(v) += c`.
+    fn add(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, v: VName, c: SubExp, span: Span) {
+        let Some(old) = adj.of.get(&v).copied() else {
+            adj.of.insert(v, c);
+            return;
+        };
+        let ty = self.types[&v].clone();
+        let sum = self.sum(out, &ty, old, c, span);
+        if let SubExp::Var(x) = sum {
+            if ty.rank() > 0 {
+                adj.owned.insert(x);
+            }
+        }
+        adj.of.insert(v, sum);
+    }
+
+    /// `a + b` on values of type `ty` (elementwise on arrays).
+    fn sum(&mut self, out: &mut Vec<Stm>, ty: &Type, a: SubExp, b: SubExp, span: Span) -> SubExp {
+        match ty {
+            Type::Prim(t) => self.plus(out, *t, a, b, span),
+            Type::Array { shape, .. } => {
+                let row = ty.row();
+                let (x, y) = (self.fresh_typed("x", &row), self.fresh_typed("y", &row));
+                let mut body = Vec::new();
+                let r = self.sum(&mut body, &row, SubExp::Var(x.name), SubExp::Var(y.name), span);
+                let lam = Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![row] };
+                let arrs = vec![var_of(a), var_of(b)];
+                let exp = Exp::Soac(Soac::Screma { w: shape[0], arrs, scans: vec![], reduces: vec![], map: lam });
+                SubExp::Var(self.bind(out, "dsum", ty.clone(), exp, span))
+            }
+        }
+    }
+
+    fn fresh_typed(&mut self, base: &str, ty: &Type) -> Param {
+        let name = self.names.fresh(base);
+        self.types.insert(name, ty.clone());
+        Param { name, ty: ty.clone() }
+    }
+
+    /// The adjoint of array `a`, one that may be updated in place.
+    fn owned_adjoint(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, a: VName, span: Span) -> VName {
+        let ty = self.types[&a].clone();
+        match adj.of.get(&a).copied() {
+            Some(SubExp::Var(x)) if adj.owned.contains(&x) => x,
+            Some(SubExp::Var(x)) => {
+                let c = self.bind(out, "dcopy", ty, Exp::Copy(x), span);
+                adj.owned.insert(c);
+                c
+            }
+            _ => {
+                let SubExp::Var(z) = self.zero(out, &ty, span) else { return a };
+                adj.owned.insert(z);
+                z
+            }
+        }
+    }
+
+    /// `adj(a)[slice] += c`.
+    fn add_at(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, a: VName, slice: &[DimIndex], c: SubExp, span: Span) {
+        let abar = self.owned_adjoint(out, adj, a, span);
+        let cty = self.type_of(&c);
+        let cur = self.bind(out, "dcur", cty.clone(), Exp::Index { array: abar, slice: slice.to_vec() }, span);
+        let new = self.sum(out, &cty, SubExp::Var(cur), c, span);
+        let aty = self.types[&a].clone();
+        let upd = self.bind(out, "dupd", aty, Exp::Update { array: abar, slice: slice.to_vec(), value: new }, span);
+        adj.owned.insert(upd);
+        adj.of.insert(a, SubExp::Var(upd));
+    }
+
+    /// The return sweep of one statement; for an in-place update, also the
+    /// restored array (the consumed name and its new one).
+    fn rev_stm(
+        &mut self,
+        s: &Stm,
+        ck: &Checkpoints,
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<Option<(VName, VName)>> {
+        if let Exp::Update { array, slice, value } = &s.exp {
+            return self.rev_update(s, *array, slice, *value, ck, adj, out).map(Some);
+        }
+        if let Exp::Soac(Soac::Scatter { w, arrs, .. }) = &s.exp {
+            return self.rev_scatter(s, *w, arrs, ck, adj, out).map(Some);
+        }
+        let restore = ck.dests.get(&s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX))).copied();
+        let bars: Vec<Option<SubExp>> = s.pat.iter().map(|p| adj.of.get(&p.name).copied()).collect();
+        if bars.iter().all(Option::is_none) {
+            return Ok(restore);
+        }
+        let span = s.span;
+        let first = s.pat[0].name;
+        let ybar = || bars[0].expect("the first result has an adjoint");
+        let t = s.pat[0].ty.elem();
+        match &s.exp {
+            Exp::SubExp(SubExp::Var(x)) => {
+                if let Some(b) = bars[0] {
+                    self.add(out, adj, *x, b, span);
+                }
+            }
+            Exp::SubExp(SubExp::Const(_)) => {}
+            Exp::BinOp(op, _, a, b) => {
+                let (pa, pb) = self.binop_partials(out, *op, t, *a, *b, first, span)?;
+                for (u, p) in [(a, pa), (b, pb)] {
+                    if let (SubExp::Var(u), Some(p)) = (u, p) {
+                        let c = self.times(out, t, p, ybar(), span);
+                        self.add(out, adj, *u, c, span);
+                    }
+                }
+            }
+            Exp::UnOp(op, _, a) => {
+                if let (SubExp::Var(u), Some(p)) = (a, self.unop_partial(out, *op, t, *a, first, span)?) {
+                    let c = self.times(out, t, p, ybar(), span);
+                    self.add(out, adj, *u, c, span);
+                }
+            }
+            Exp::TernOp(op, _, a, b, c) => {
+                let ps = self.ternop_partials(out, *op, t, [*a, *b, *c], span);
+                for (u, p) in [a, b, c].into_iter().zip(ps) {
+                    if let (SubExp::Var(u), Some(p)) = (u, p) {
+                        let c = self.times(out, t, p, ybar(), span);
+                        self.add(out, adj, *u, c, span);
+                    }
+                }
+            }
+            Exp::Conv(op, from, to, SubExp::Var(u)) => {
+                let c = self.scalar(out, *from, Exp::Conv(*op, *to, *from, ybar()), span);
+                self.add(out, adj, *u, c, span);
+            }
+            Exp::Conv(..) | Exp::CmpOp(..) | Exp::Iota { .. } | Exp::Scratch { .. } | Exp::Assert { .. } => {}
+            Exp::UserParam { .. } => {}
+            Exp::Index { array, slice } => self.add_at(out, adj, *array, slice, ybar(), span),
+            Exp::Reshape { array, .. } => {
+                let shape = self.types[array].shape().to_vec();
+                let ty = self.types[array].clone();
+                let v = self.reshaped(out, ybar(), shape, ty, span);
+                self.add(out, adj, *array, v, span);
+            }
+            Exp::Rearrange { array, perm } => {
+                let mut inverse = vec![0; perm.len()];
+                for (k, &p) in perm.iter().enumerate() {
+                    inverse[p] = k;
+                }
+                let ty = self.types[array].clone();
+                let SubExp::Var(y) = ybar() else { return Err(internal(span, "a scalar adjoint of an array".into())) };
+                let v = self.bind(out, "dtr", ty, Exp::Rearrange { array: y, perm: inverse }, span);
+                self.add(out, adj, *array, SubExp::Var(v), span);
+            }
+            Exp::Copy(a) => self.add(out, adj, *a, ybar(), span),
+            Exp::Certify { values, .. } => {
+                for (v, b) in values.iter().zip(&bars) {
+                    if let (SubExp::Var(v), Some(b)) = (v, b) {
+                        self.add(out, adj, *v, *b, span);
+                    }
+                }
+            }
+            Exp::ArrayLit { elems, elem_ty } => {
+                for (k, e) in elems.iter().enumerate() {
+                    if let SubExp::Var(e) = e {
+                        let SubExp::Var(y) = ybar() else { continue };
+                        let slice = vec![DimIndex::Fix(SubExp::i64(k as i64))];
+                        let c = self.bind(out, "delem", elem_ty.clone(), Exp::Index { array: y, slice }, span);
+                        self.add(out, adj, *e, SubExp::Var(c), span);
+                    }
+                }
+            }
+            Exp::Concat { dim: 0, arrays, .. } => {
+                let SubExp::Var(y) = ybar() else { return Err(internal(span, "a scalar adjoint of an array".into())) };
+                let mut offset = SubExp::i64(0);
+                for a in arrays {
+                    let ty = self.types[a].clone();
+                    let len = ty.shape()[0];
+                    let mut slice = vec![DimIndex::Slice { start: offset, len, stride: SubExp::i64(1) }];
+                    slice.extend(ty.shape()[1..].iter().map(|d| DimIndex::Slice {
+                        start: SubExp::i64(0),
+                        len: *d,
+                        stride: SubExp::i64(1),
+                    }));
+                    let part = self.bind(out, "dpart", ty, Exp::Index { array: y, slice }, span);
+                    self.add(out, adj, *a, SubExp::Var(part), span);
+                    offset = self.bin(out, BinOp::Add, PrimType::I64, offset, len, span);
+                }
+            }
+            Exp::Replicate { shape, value: SubExp::Var(v) } => {
+                // The sum over the replicated dimensions.
+                let vty = self.types[v].clone();
+                let mut flat = SubExp::i64(1);
+                for d in shape {
+                    flat = self.bin(out, BinOp::Mul, PrimType::I64, flat, *d, span);
+                }
+                let rows = vty.array_of(flat);
+                let SubExp::Var(y) = ybar() else { return Err(internal(span, "a scalar adjoint of an array".into())) };
+                let rows = self.bind(
+                    out,
+                    "drows",
+                    rows.clone(),
+                    Exp::Reshape { array: y, shape: rows.shape().to_vec() },
+                    span,
+                );
+                let total = self.sum_rows(out, rows, &vty, flat, span);
+                self.add(out, adj, *v, total, span);
+            }
+            Exp::Replicate { .. } => {}
+            Exp::If { .. } => self.rev_if(s, ck, &bars, adj, out)?,
+            Exp::Loop { form: LoopForm::For { .. }, .. } => self.rev_loop(s, ck, &bars, adj, out)?,
+            Exp::Loop { .. } => match ck.whiles.get(&first) {
+                Some(as_for) => {
+                    let as_for = as_for.clone();
+                    self.rev_loop(&as_for, ck, &bars, adj, out)?
+                }
+                None => return Err(internal(span, "a `while` loop without its count".into())),
+            },
+            Exp::Soac(Soac::Screma { scans, reduces, .. }) if scans.is_empty() && reduces.is_empty() => {
+                self.rev_map(s, &bars, adj, out)?
+            }
+            Exp::Soac(Soac::Screma { scans, .. }) if scans.is_empty() => self.rev_reduce(s, &bars, adj, out)?,
+            Exp::Soac(Soac::Screma { .. }) => self.rev_scan(s, &bars, adj, out)?,
+            Exp::Soac(Soac::Hist { .. }) => self.rev_hist(s, &bars, adj, out)?,
+            Exp::Soac(Soac::Scatter { .. }) => return Err(internal(span, "a scatter outside its rule".into())),
+            Exp::Update { .. } => return Err(internal(span, "an update outside its rule".into())),
+            Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
+            Exp::Apply { .. } => self.rev_apply(s, &bars, adj, out)?,
+            Exp::Ad { .. } => return Err(internal(span, "a nested derivative left".into())),
+        }
+        Ok(restore)
+    }
+
+    /// `ys = scatter xs is vs` (one-dimensional, indices without
+    /// duplicates, as scatter's contract says): v̄s = ȳs gathered at `is`
+    /// (zero out of range), x̄s += ȳs with zeros scattered at `is`, and
+    /// `xs` is restored by scattering back the saved elements.
+    fn rev_scatter(
+        &mut self,
+        s: &Stm,
+        w: SubExp,
+        arrs: &[VName],
+        ck: &Checkpoints,
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<(VName, VName)> {
+        let span = s.span;
+        let y = s.pat[0].name;
+        let Some((xs, old)) = ck.scatters.get(&y).copied() else {
+            return Err(unsupported(span, "`scatter` of several destinations or of more than one dimension"));
+        };
+        let (is, vs) = (arrs[0], arrs[1]);
+        let ty = self.types[&y].clone();
+        let elem = Type::Prim(ty.elem());
+        if adj.of.contains_key(&y) {
+            let ybar = self.owned_adjoint(out, adj, y, span);
+            let vbar = self.gather(out, ybar, is, w, &elem, span);
+            self.add(out, adj, vs, SubExp::Var(vbar), span);
+            let zeros = self.zero(out, &elem.array_of(w), span);
+            let cleared = self.scatter_into(out, ybar, is, zeros, w, &ty, span);
+            adj.owned.insert(cleared);
+            adj.of.remove(&y);
+            self.add(out, adj, xs, SubExp::Var(cleared), span);
+        }
+        let from = if ck.results.contains(&y) { self.bind(out, "kept", ty.clone(), Exp::Copy(y), span) } else { y };
+        let restored = self.scatter_into(out, from, is, SubExp::Var(old), w, &ty, span);
+        Ok((xs, restored))
+    }
+
+    /// `map (\i -> if 0 <= i < n then xs[i] else 0) is`.
+    fn gather(&mut self, out: &mut Vec<Stm>, xs: VName, is: VName, w: SubExp, elem: &Type, span: Span) -> VName {
+        let n = self.types[&xs].shape()[0];
+        let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
+        let mut body = Vec::new();
+        let ge = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, SubExp::i64(0), SubExp::Var(i.name)),
+            span,
+        );
+        let lt = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(ogham_ir::CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), n),
+            span,
+        );
+        let ok = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, ge, lt, span);
+        let mut then = Vec::new();
+        let got = self.bind(
+            &mut then,
+            "got",
+            elem.clone(),
+            Exp::Index { array: xs, slice: vec![DimIndex::Fix(SubExp::Var(i.name))] },
+            span,
+        );
+        let mut other = Vec::new();
+        let z = self.zero(&mut other, elem, span);
+        let exp = Exp::If {
+            cond: ok,
+            then_body: Body { stms: then, result: vec![SubExp::Var(got)] },
+            else_body: Body { stms: other, result: vec![z] },
+        };
+        let v = self.bind(&mut body, "gathered", elem.clone(), exp, span);
+        let lam = Lambda {
+            params: vec![i],
+            body: Body { stms: body, result: vec![SubExp::Var(v)] },
+            ret: vec![elem.clone()],
+        };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![is], scans: vec![], reduces: vec![], map: lam });
+        self.bind(out, "gathered", elem.array_of(w), exp, span)
+    }
+
+    /// `scatter dest is vs` (consuming `dest`).
+    #[allow(clippy::too_many_arguments)]
+    fn scatter_into(
+        &mut self,
+        out: &mut Vec<Stm>,
+        dest: VName,
+        is: VName,
+        vs: SubExp,
+        w: SubExp,
+        ty: &Type,
+        span: Span,
+    ) -> VName {
+        let elem = Type::Prim(ty.elem());
+        let (i, v) = (self.fresh_typed("i", &Type::Prim(PrimType::I64)), self.fresh_typed("v", &elem));
+        let lam = Lambda {
+            params: vec![i.clone(), v.clone()],
+            body: Body { stms: vec![], result: vec![SubExp::Var(i.name), SubExp::Var(v.name)] },
+            ret: vec![Type::Prim(PrimType::I64), elem],
+        };
+        let exp = Exp::Soac(Soac::Scatter { w, arrs: vec![is, var_of(vs)], dests: vec![dest], map: lam });
+        self.bind(out, "scattered", ty.clone(), exp, span)
+    }
+
+    /// `y = a with [slice] = x`: x̄ += ȳ[slice], ā += ȳ with [slice] = 0,
+    /// and `a` is restored from `y` and the saved elements.
+    #[allow(clippy::too_many_arguments)]
+    fn rev_update(
+        &mut self,
+        s: &Stm,
+        a: VName,
+        slice: &[DimIndex],
+        x: SubExp,
+        ck: &Checkpoints,
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<(VName, VName)> {
+        let span = s.span;
+        let y = s.pat[0].name;
+        let ty = self.types[&y].clone();
+        let Some(old) = ck.updates.get(&y).copied() else {
+            return Err(internal(span, "an update without its saved elements".into()));
+        };
+        let part_ty = self.type_of(&old);
+        if adj.of.contains_key(&y) {
+            let ybar = self.owned_adjoint(out, adj, y, span);
+            let part =
+                self.bind(out, "dpart", part_ty.clone(), Exp::Index { array: ybar, slice: slice.to_vec() }, span);
+            let part =
+                if part_ty.rank() > 0 { self.bind(out, "dpart", part_ty.clone(), Exp::Copy(part), span) } else { part };
+            if let SubExp::Var(x) = x {
+                self.add(out, adj, x, SubExp::Var(part), span);
+            }
+            let zero = self.zero(out, &part_ty, span);
+            let cleared = self.bind(
+                out,
+                "dcleared",
+                ty.clone(),
+                Exp::Update { array: ybar, slice: slice.to_vec(), value: zero },
+                span,
+            );
+            adj.owned.insert(cleared);
+            adj.of.remove(&y);
+            self.add(out, adj, a, SubExp::Var(cleared), span);
+        }
+        // A result of the scope is still needed: restore into a copy.
+        let from = if ck.results.contains(&y) { self.bind(out, "kept", ty.clone(), Exp::Copy(y), span) } else { y };
+        let restored =
+            self.bind(out, "restored", ty, Exp::Update { array: from, slice: slice.to_vec(), value: old }, span);
+        Ok((a, restored))
+    }
+
+    /// `reshape` of an adjoint to `shape`.
+    fn reshaped(&mut self, out: &mut Vec<Stm>, y: SubExp, shape: Vec<SubExp>, ty: Type, span: Span) -> SubExp {
+        let SubExp::Var(y) = y else { return y };
+        SubExp::Var(self.bind(out, "dreshape", ty, Exp::Reshape { array: y, shape }, span))
+    }
+
+    /// The sum of the `n` rows (of type `row`) of `rows`.
+    fn sum_rows(&mut self, out: &mut Vec<Stm>, rows: VName, row: &Type, n: SubExp, span: Span) -> SubExp {
+        let (x, y) = (self.fresh_typed("x", row), self.fresh_typed("y", row));
+        let mut body = Vec::new();
+        let r = self.sum(&mut body, row, SubExp::Var(x.name), SubExp::Var(y.name), span);
+        let op = Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![row.clone()] };
+        let ne = self.zero(out, row, span);
+        let p = self.fresh_typed("r", row);
+        let map = Lambda {
+            params: vec![p.clone()],
+            body: Body { stms: vec![], result: vec![SubExp::Var(p.name)] },
+            ret: vec![row.clone()],
+        };
+        let exp = Exp::Soac(Soac::Screma {
+            w: n,
+            arrs: vec![rows],
+            scans: vec![],
+            reduces: vec![Operator { lambda: op, neutral: vec![ne], commutative: true }],
+            map,
+        });
+        SubExp::Var(self.bind(out, "dtotal", row.clone(), exp, span))
+    }
+
+    /// A renamed copy of a body (for re-execution beside the original).
+    fn fresh_body(&mut self, body: &Body) -> Body {
+        let lam = Lambda { params: vec![], body: body.clone(), ret: vec![] };
+        crate::inline::fresh_lambda(&lam, &mut self.names).body
+    }
+
+    /// The return sweep of a renamed copy of `body`, re-executed, with
+    /// adjoints `bars` for its results and `start` for some of its free
+    /// variables: the statements, and the adjoints found.
+    fn scope(
+        &mut self,
+        body: &Body,
+        bars: &[Option<SubExp>],
+        start: Adjoints,
+        consumed: &[(VName, VName)],
+        span: Span,
+    ) -> R<(Vec<Stm>, Adjoints, BTreeSet<VName>)> {
+        let copy = self.fresh_body(body);
+        super::collect_types_body(&copy, &mut self.types);
+        let mut copy = self.split_soacs(&copy);
+        let free = free_vars_body(&copy);
+        let mut out = Vec::new();
+        // Free arrays the scope consumes are read from fresh copies of what
+        // the forward sweep saved.
+        let mut copies = Vec::new();
+        for (v, saved) in consumed {
+            let ty = self.types[v].clone();
+            let c = self.bind(&mut out, "resaved", ty, Exp::Copy(*saved), span);
+            copies.push((*v, c));
+        }
+        if !copies.is_empty() {
+            ogham_ir::visit::rename_uses(&mut copy, &|v| copies.iter().find(|(f, _)| *f == v).map(|(_, c)| *c));
+        }
+        let mut ck = Checkpoints::of(&copy);
+        self.forward(&copy.stms, &mut out, &mut ck)?;
+        let mut adj = start;
+        for (r, b) in copy.result.iter().zip(bars) {
+            if let (SubExp::Var(r), Some(b)) = (r, b) {
+                self.add(&mut out, &mut adj, *r, *b, span);
+            }
+        }
+        self.reverse(&copy.stms, &ck, &mut adj, &mut out)?;
+        for (v, c) in copies {
+            if let Some(a) = adj.of.remove(&c) {
+                self.add(&mut out, &mut adj, v, a, span);
+            }
+        }
+        Ok((out, adj, free))
+    }
+
+    fn rev_if(
+        &mut self,
+        s: &Stm,
+        ck: &Checkpoints,
+        bars: &[Option<SubExp>],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let Exp::If { cond, then_body, else_body } = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let consumed = ck.consumed.get(&s.pat[0].name).cloned().unwrap_or_default();
+        let (mut ts, ta, tfree) = self.scope(then_body, bars, Adjoints::default(), &consumed, span)?;
+        let (mut es, ea, efree) = self.scope(else_body, bars, Adjoints::default(), &consumed, span)?;
+        let fvs: BTreeSet<VName> = ta
+            .of
+            .keys()
+            .filter(|v| tfree.contains(v))
+            .chain(ea.of.keys().filter(|v| efree.contains(v)))
+            .copied()
+            .collect();
+        let (mut tr, mut er, mut pat) = (Vec::new(), Vec::new(), Vec::new());
+        for v in &fvs {
+            let ty = self.types[v].clone();
+            tr.push(match ta.of.get(v) {
+                Some(a) if tfree.contains(v) => *a,
+                _ => self.zero(&mut ts, &ty, span),
+            });
+            er.push(match ea.of.get(v) {
+                Some(a) if efree.contains(v) => *a,
+                _ => self.zero(&mut es, &ty, span),
+            });
+            pat.push(self.fresh_typed("dbranch", &ty));
+        }
+        let exp =
+            Exp::If { cond: *cond, then_body: Body { stms: ts, result: tr }, else_body: Body { stms: es, result: er } };
+        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for (v, p) in fvs.iter().zip(pat) {
+            self.add(out, adj, *v, SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    fn rev_loop(
+        &mut self,
+        s: &Stm,
+        ck: &Checkpoints,
+        bars: &[Option<SubExp>],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let Some(saved) = ck.loops.get(&s.pat[0].name).cloned() else {
+            return Err(internal(span, "a loop without checkpoints".into()));
+        };
+        // The loop as a lambda over its index and parameters, renamed.
+        let mut lparams: Vec<Param> = vec![Param { name: *i, ty: Type::Prim(PrimType::I64) }];
+        lparams.extend(params.iter().map(|(p, _)| p.clone()));
+        let lam = Lambda { params: lparams, body: body.clone(), ret: vec![] };
+        // Which free variables get adjoints: a trial return sweep.
+        let trial = crate::inline::fresh_lambda(&lam, &mut self.names);
+        super::collect_types_lambda(&trial, &mut self.types);
+        let trial_bars: Vec<Option<SubExp>> = trial.params[1..].iter().map(|p| Some(SubExp::Var(p.name))).collect();
+        let (_, found, free) = self.scope(&trial.body, &trial_bars, Adjoints::default(), &[], span)?;
+        let bound_here: HashSet<VName> = trial.params.iter().map(|p| p.name).collect();
+        let fvs: Vec<VName> = found
+            .of
+            .keys()
+            .filter(|v| free.contains(v) && !bound_here.contains(v))
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter(|v| !params.iter().any(|(p, _)| p.name == *v))
+            .collect();
+        // The reverse loop: parameters are the adjoints of the loop
+        // parameters and of the free variables.
+        let real = crate::inline::fresh_lambda(&lam, &mut self.names);
+        super::collect_types_lambda(&real, &mut self.types);
+        let k = self.names.fresh("k");
+        self.types.insert(k, Type::Prim(PrimType::I64));
+        let mut rparams = Vec::new();
+        let mut start = Adjoints::default();
+        let mut inner_bars = Vec::new();
+        for ((p, _), b) in params.iter().zip(bars) {
+            let init = match b {
+                Some(b) => *b,
+                None => self.zero(out, &p.ty, span),
+            };
+            let init = self.owned_value(out, init, &p.ty, span);
+            let bp = self.fresh_typed("dparam", &p.ty);
+            if p.ty.rank() > 0 {
+                start.owned.insert(bp.name);
+            }
+            inner_bars.push(Some(SubExp::Var(bp.name)));
+            rparams.push((bp, init));
+        }
+        for v in &fvs {
+            let ty = self.types[v].clone();
+            let init = self.zero(out, &ty, span);
+            let bp = self.fresh_typed("dfree", &ty);
+            start.of.insert(*v, SubExp::Var(bp.name));
+            if ty.rank() > 0 {
+                start.owned.insert(bp.name);
+            }
+            rparams.push((bp, init));
+        }
+        // Restore the iteration's index and parameters, then re-execute.
+        let mut rbody = Vec::new();
+        let last = self.bin(&mut rbody, BinOp::Sub, PrimType::I64, *bound, SubExp::i64(1), span);
+        let idx = self.bin(&mut rbody, BinOp::Sub, PrimType::I64, last, SubExp::Var(k), span);
+        rbody.push(stm(real.params[0].clone(), Exp::SubExp(idx), span));
+        // A body that updates in place gets copies of the saved arrays.
+        let updates = real.body.stms.iter().any(|s| !ogham_ir::visit::consumed_deep(&s.exp).is_empty());
+        for (p, sv) in real.params[1..].iter().zip(&saved) {
+            let exp = Exp::Index { array: *sv, slice: vec![DimIndex::Fix(idx)] };
+            if updates && p.ty.rank() > 0 {
+                let row = self.bind(&mut rbody, "saved_row", p.ty.clone(), exp, span);
+                rbody.push(stm(p.clone(), Exp::Copy(row), span));
+            } else {
+                rbody.push(stm(p.clone(), exp, span));
+            }
+        }
+        let (stms, found, _) = self.scope(&real.body, &inner_bars, start, &[], span)?;
+        rbody.extend(stms);
+        let mut results = Vec::new();
+        for p in &real.params[1..] {
+            let a = self.adjoint_or_zero(&mut rbody, &found, p.name, span);
+            results.push(a);
+        }
+        for v in &fvs {
+            results.push(found.of[v]);
+        }
+        let mut pat = Vec::new();
+        for (bp, _) in &rparams {
+            pat.push(self.fresh_typed("dloop", &bp.ty));
+        }
+        let exp = Exp::Loop {
+            params: rparams,
+            form: LoopForm::For { i: k, bound: *bound },
+            body: Body { stms: rbody, result: results },
+        };
+        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for ((_, init), p) in params.iter().zip(&pat) {
+            if let SubExp::Var(init) = init {
+                self.add(out, adj, *init, SubExp::Var(p.name), span);
+            }
+        }
+        for (v, p) in fvs.iter().zip(&pat[params.len()..]) {
+            self.add(out, adj, *v, SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    /// `x` itself if a scalar, else a copy (an adjoint array that a loop
+    /// may update in place).
+    fn owned_value(&mut self, out: &mut Vec<Stm>, x: SubExp, ty: &Type, span: Span) -> SubExp {
+        match x {
+            SubExp::Var(v) if ty.rank() > 0 => SubExp::Var(self.bind(out, "dcopy", ty.clone(), Exp::Copy(v), span)),
+            other => other,
+        }
+    }
+
+    fn rev_map(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+        let Exp::Soac(Soac::Screma { w, arrs, map, .. }) = &s.exp else { return Ok(()) };
+        let span = s.span;
+        // The adjoints of the results, as extra inputs (rows inside).
+        let mut in_arrs = arrs.clone();
+        let mut row_bars = Vec::new();
+        let mut bar_params = Vec::new();
+        for (p, b) in s.pat.iter().zip(bars) {
+            match b {
+                Some(SubExp::Var(b)) => {
+                    let rp = self.fresh_typed("drow", &p.ty.row());
+                    in_arrs.push(*b);
+                    row_bars.push(Some(SubExp::Var(rp.name)));
+                    bar_params.push(rp);
+                }
+                _ => row_bars.push(None),
+            }
+        }
+        // Which free variables get adjoints: a trial.
+        let trial = crate::inline::fresh_lambda(map, &mut self.names);
+        super::collect_types_lambda(&trial, &mut self.types);
+        let (_, found, free) = self.scope(&trial.body, &row_bars, Adjoints::default(), &[], span)?;
+        let own: HashSet<VName> = trial.params.iter().map(|p| p.name).collect();
+        let fvs: Vec<VName> = found
+            .of
+            .keys()
+            .filter(|v| free.contains(v) && !own.contains(v) && !row_bars.contains(&Some(SubExp::Var(**v))))
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let real = crate::inline::fresh_lambda(map, &mut self.names);
+        super::collect_types_lambda(&real, &mut self.types);
+        let mut lbody = Vec::new();
+        let (stms, found, _) = self.scope(&real.body, &row_bars, Adjoints::default(), &[], span)?;
+        // The lambda's parameters are bound by the map, not the body copy:
+        // re-bind the copy's free uses of them.
+        lbody.extend(stms);
+        let mut results = Vec::new();
+        let mut ret = Vec::new();
+        let mut reduces = Vec::new();
+        for v in &fvs {
+            let ty = self.types[v].clone();
+            results.push(match found.of.get(v) {
+                Some(a) => *a,
+                None => self.zero(&mut lbody, &ty, span),
+            });
+            ret.push(ty.clone());
+            let (x, y) = (self.fresh_typed("x", &ty), self.fresh_typed("y", &ty));
+            let mut obody = Vec::new();
+            let r = self.sum(&mut obody, &ty, SubExp::Var(x.name), SubExp::Var(y.name), span);
+            let ne = self.zero(out, &ty, span);
+            reduces.push(Operator {
+                lambda: Lambda { params: vec![x, y], body: Body { stms: obody, result: vec![r] }, ret: vec![ty] },
+                neutral: vec![ne],
+                commutative: true,
+            });
+        }
+        for p in &real.params {
+            let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
+            results.push(a);
+            ret.push(p.ty.clone());
+        }
+        let mut params = real.params.clone();
+        params.extend(bar_params);
+        let lam = Lambda { params, body: Body { stms: lbody, result: results }, ret };
+        let mut pat = Vec::new();
+        for v in &fvs {
+            let ty = self.types[v].clone();
+            pat.push(self.fresh_typed("dfree", &ty));
+        }
+        for p in &real.params {
+            let ty = p.ty.array_of(*w);
+            pat.push(self.fresh_typed("dinput", &ty));
+        }
+        let exp = Exp::Soac(Soac::Screma { w: *w, arrs: in_arrs, scans: vec![], reduces, map: lam });
+        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for (v, p) in fvs.iter().zip(&pat) {
+            self.add(out, adj, *v, SubExp::Var(p.name), span);
+        }
+        for (a, p) in arrs.iter().zip(&pat[fvs.len()..]) {
+            self.add(out, adj, *a, SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    fn rev_reduce(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+        let Exp::Soac(Soac::Screma { w, arrs, reduces, map, .. }) = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let identity = map.body.stms.is_empty()
+            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name))
+            && map.body.result.len() == map.params.len()
+            && s.pat.len() == arrs.len();
+        if !identity || reduces.len() != 1 {
+            return Err(internal(span, "a reduction fused with a map left after splitting".into()));
+        }
+        let op = &reduces[0];
+        let k = op.neutral.len();
+        if k != s.pat.len() {
+            return Err(internal(span, "a reduction binding other than its operator's values".into()));
+        }
+        // `+` on every component: every element gets the result's adjoint.
+        if is_addition(op) {
+            for ((a, b), p) in arrs.iter().zip(bars).zip(&s.pat) {
+                let Some(b) = b else { continue };
+                let ty = p.ty.array_of(*w);
+                let r = self.bind(out, "drep", ty, Exp::Replicate { shape: vec![*w], value: *b }, span);
+                self.add(out, adj, *a, SubExp::Var(r), span);
+            }
+            return Ok(());
+        }
+        // ls[i] = xs[0] ⊙ … ⊙ xs[i-1], rs[i] = xs[i+1] ⊙ … ⊙ xs[n-1] (both
+        // exclusive, ne at the ends), then x̄s[i] = ∂(ls[i] ⊙ x ⊙ rs[i])/∂x · ȳ.
+        let tys: Vec<Type> = s.pat.iter().map(|p| p.ty.clone()).collect();
+        let incl = self.scan_with(out, *w, arrs, op, false, span);
+        let mut revs = Vec::new();
+        for (a, t) in arrs.iter().zip(&tys) {
+            revs.push(self.reversed(out, *a, &t.array_of(*w), *w, span));
+        }
+        let rincl = self.scan_with(out, *w, &revs, op, true, span);
+        let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
+        let xs: Vec<Param> = tys.iter().map(|t| self.fresh_typed("x", t)).collect();
+        let mut body = Vec::new();
+        let mut ls = Vec::new();
+        let mut rs = Vec::new();
+        for j in 0..k {
+            ls.push(self.shifted_read(&mut body, incl[j], i.name, *w, op.neutral[j], false, &tys[j], span));
+            rs.push(self.shifted_read(&mut body, rincl[j], i.name, *w, op.neutral[j], true, &tys[j], span));
+        }
+        let mut fwd = Vec::new();
+        let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
+        let t1 = self.apply_op(&mut fwd, op, &ls, &xv, &tys, span);
+        let t2 = self.apply_op(&mut fwd, op, &t1, &rs, &tys, span);
+        body.extend(fwd.clone());
+        let mut inner = Adjoints::default();
+        for (t, b) in t2.iter().zip(bars) {
+            if let (SubExp::Var(t), Some(b)) = (t, b) {
+                self.add(&mut body, &mut inner, *t, *b, span);
+            }
+        }
+        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut body)?;
+        let mut results = Vec::new();
+        for x in &xs {
+            results.push(self.adjoint_or_zero(&mut body, &inner, x.name, span));
+        }
+        let iota = self.bind(
+            out,
+            "idx",
+            Type::Prim(PrimType::I64).array_of(*w),
+            Exp::Iota { n: *w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+            span,
+        );
+        let mut params = vec![i];
+        params.extend(xs);
+        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.clone() };
+        let mut in_arrs = vec![iota];
+        in_arrs.extend(arrs.iter().copied());
+        let exp = Exp::Soac(Soac::Screma { w: *w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
+        let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dxs", &t.array_of(*w))).collect();
+        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for (a, p) in arrs.iter().zip(pat) {
+            self.add(out, adj, *a, SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    /// `scan (+)`: x̄s[i] = Σ_{j ≥ i} ȳs[j], a prefix sum of the reversed
+    /// adjoint, reversed. Other operators are not done yet.
+    fn rev_scan(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+        let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let identity = map.body.stms.is_empty()
+            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name))
+            && s.pat.len() == arrs.len();
+        if !identity || scans.len() != 1 || !reduces.is_empty() {
+            return Err(internal(span, "a scan fused with other SOACs left after splitting".into()));
+        }
+        if !is_addition(&scans[0]) {
+            return Err(unsupported(span, "`scan` with an operator other than `+`"));
+        }
+        for ((a, b), p) in arrs.iter().zip(bars).zip(&s.pat) {
+            let Some(SubExp::Var(b)) = b else { continue };
+            let rev = self.reversed(out, *b, &p.ty, *w, span);
+            let summed = self.scan_with(out, *w, &[rev], &scans[0], false, span);
+            let back = self.reversed(out, summed[0], &p.ty, *w, span);
+            self.add(out, adj, *a, SubExp::Var(back), span);
+        }
+        Ok(())
+    }
+
+    /// `hist (+)` on one destination: d̄ += h̄ and v̄s[j] = h̄[is[j]] (zero
+    /// for an index out of range). Other operators are not done yet.
+    fn rev_hist(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+        let Exp::Soac(Soac::Hist { w, arrs, ops, map }) = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let [op] = ops.as_slice() else {
+            return Err(unsupported(span, "`hist` with several operators"));
+        };
+        let identity = map.body.stms.is_empty()
+            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name))
+            && map.body.result.len() == map.params.len();
+        if !identity || op.shape.len() != 1 || op.dests.len() != 1 || !is_addition(&op.op) || arrs.len() != 2 {
+            return Err(unsupported(span, "`hist` and `reduce_by_index` with an operator other than `+`"));
+        }
+        let Some(SubExp::Var(hbar)) = bars[0] else { return Ok(()) };
+        self.add(out, adj, op.dests[0], SubExp::Var(hbar), span);
+        let (is, vs) = (arrs[0], arrs[1]);
+        let vty = self.types[&vs].clone();
+        let row = vty.row();
+        let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
+        let mut body = Vec::new();
+        let m = op.shape[0];
+        let ge = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, SubExp::i64(0), SubExp::Var(i.name)),
+            span,
+        );
+        let lt = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(ogham_ir::CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), m),
+            span,
+        );
+        let ok = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, ge, lt, span);
+        let mut then = Vec::new();
+        let got = self.bind(
+            &mut then,
+            "dgot",
+            row.clone(),
+            Exp::Index { array: hbar, slice: vec![DimIndex::Fix(SubExp::Var(i.name))] },
+            span,
+        );
+        let mut other = Vec::new();
+        let z = self.zero(&mut other, &row, span);
+        let exp = Exp::If {
+            cond: ok,
+            then_body: Body { stms: then, result: vec![SubExp::Var(got)] },
+            else_body: Body { stms: other, result: vec![z] },
+        };
+        let v = self.bind(&mut body, "dval", row.clone(), exp, span);
+        let lam = Lambda { params: vec![i], body: Body { stms: body, result: vec![SubExp::Var(v)] }, ret: vec![row] };
+        let exp = Exp::Soac(Soac::Screma { w: *w, arrs: vec![is], scans: vec![], reduces: vec![], map: lam });
+        let vbar = self.bind(out, "dvs", vty, exp, span);
+        self.add(out, adj, vs, SubExp::Var(vbar), span);
+        Ok(())
+    }
+
+    /// `scan op ne xs` (inclusive, on the operator's `k` arrays), with the
+    /// operator's arguments swapped when `flipped`.
+    fn scan_with(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: SubExp,
+        xs: &[VName],
+        op: &Operator,
+        flipped: bool,
+        span: Span,
+    ) -> Vec<VName> {
+        let mut lam = crate::inline::fresh_lambda(&op.lambda, &mut self.names);
+        super::collect_types_lambda(&lam, &mut self.types);
+        let k = xs.len();
+        if flipped {
+            lam.params.rotate_left(k);
+        }
+        let tys: Vec<Type> = xs.iter().map(|x| self.types[x].clone()).collect();
+        let ps: Vec<Param> = tys.iter().map(|t| self.fresh_typed("x", &t.row())).collect();
+        let map = Lambda {
+            params: ps.clone(),
+            body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
+            ret: tys.iter().map(Type::row).collect(),
+        };
+        let scan = Operator { lambda: lam, neutral: op.neutral.clone(), commutative: op.commutative };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: xs.to_vec(), scans: vec![scan], reduces: vec![], map });
+        let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("scanned", t)).collect();
+        out.push(Stm { pat: pat.clone(), exp, attrs: ogham_ir::StmAttrs::default(), span });
+        pat.into_iter().map(|p| p.name).collect()
+    }
+
+    /// `xs` reversed.
+    fn reversed(&mut self, out: &mut Vec<Stm>, xs: VName, ty: &Type, w: SubExp, span: Span) -> VName {
+        let last = self.bin(out, BinOp::Sub, PrimType::I64, w, SubExp::i64(1), span);
+        let slice = vec![DimIndex::Slice { start: last, len: w, stride: SubExp::i64(-1) }];
+        self.bind(out, "rev", ty.clone(), Exp::Index { array: xs, slice }, span)
+    }
+
+    /// Element `i - 1` of the inclusive scan `incl` (`ne` for `i = 0`); with
+    /// `from_end`, of a scan of the reversed array: element `w - 2 - i`
+    /// (`ne` for `i = w - 1`).
+    #[allow(clippy::too_many_arguments)]
+    fn shifted_read(
+        &mut self,
+        out: &mut Vec<Stm>,
+        incl: VName,
+        i: VName,
+        w: SubExp,
+        ne: SubExp,
+        from_end: bool,
+        ty: &Type,
+        span: Span,
+    ) -> SubExp {
+        let at = if from_end {
+            let wm2 = self.bin(out, BinOp::Sub, PrimType::I64, w, SubExp::i64(2), span);
+            self.bin(out, BinOp::Sub, PrimType::I64, wm2, SubExp::Var(i), span)
+        } else {
+            self.bin(out, BinOp::Sub, PrimType::I64, SubExp::Var(i), SubExp::i64(1), span)
+        };
+        let c =
+            self.scalar(out, PrimType::Bool, Exp::CmpOp(ogham_ir::CmpOp::Ge, PrimType::I64, at, SubExp::i64(0)), span);
+        let mut then = Vec::new();
+        let v =
+            self.bind(&mut then, "elem", ty.clone(), Exp::Index { array: incl, slice: vec![DimIndex::Fix(at)] }, span);
+        let exp = Exp::If {
+            cond: c,
+            then_body: Body { stms: then, result: vec![SubExp::Var(v)] },
+            else_body: Body { stms: vec![], result: vec![ne] },
+        };
+        SubExp::Var(self.bind(out, "side", ty.clone(), exp, span))
+    }
+
+    /// `a ⊙ b` (of the operator's `k` values each) by a renamed copy of
+    /// the operator's body.
+    fn apply_op(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: &Operator,
+        a: &[SubExp],
+        b: &[SubExp],
+        tys: &[Type],
+        span: Span,
+    ) -> Vec<SubExp> {
+        let lam = crate::inline::fresh_lambda(&op.lambda, &mut self.names);
+        super::collect_types_lambda(&lam, &mut self.types);
+        for (p, x) in lam.params.iter().zip(a.iter().chain(b)) {
+            out.push(stm(p.clone(), Exp::SubExp(*x), span));
+        }
+        out.extend(lam.body.stms);
+        let mut results = Vec::new();
+        for (r, t) in lam.body.result.iter().zip(tys) {
+            let v = self.fresh_typed("op", t);
+            out.push(stm(v.clone(), Exp::SubExp(*r), span));
+            results.push(SubExp::Var(v.name));
+        }
+        results
+    }
+
+    fn rev_apply(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+        let Exp::Apply { func, args } = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let dname = self.reverse_derivative(func, span)?;
+        let mut all = args.clone();
+        for (p, b) in s.pat.iter().zip(bars) {
+            all.push(match b {
+                Some(b) => *b,
+                None => self.zero(out, &p.ty, span),
+            });
+        }
+        let mut pat = Vec::new();
+        for p in &s.pat {
+            pat.push(self.fresh_typed("res", &p.ty));
+        }
+        // The callee's parameter types, in terms of the arguments.
+        let params = self.params_of(func);
+        let to = |v: VName| params.iter().position(|p| p.name == v).map(|k| args[k]);
+        let mut adjs = Vec::new();
+        for p in &params {
+            let mut t = p.ty.clone();
+            ogham_ir::visit::substitute_type(&mut t, &to);
+            let p = self.fresh_typed("darg", &t);
+            adjs.push(p.name);
+            pat.push(p);
+        }
+        out.push(Stm { pat, exp: Exp::Apply { func: dname, args: all }, attrs: s.attrs, span });
+        for (a, d) in args.iter().zip(adjs) {
+            if let SubExp::Var(a) = a {
+                self.add(out, adj, *a, SubExp::Var(d), span);
+            }
+        }
+        Ok(())
+    }
+
+    /// The reverse derivative of a function with these parameters, result
+    /// types and body: the parameters, then adjoints of the results; the
+    /// results, then the adjoints of the parameters.
+    pub(super) fn reverse_function(
+        &mut self,
+        params: &[Param],
+        ret: &[Type],
+        body: Body,
+        span: Span,
+    ) -> R<(Vec<Param>, Vec<Type>, Body)> {
+        let mut ps = params.to_vec();
+        let mut bars = Vec::new();
+        for t in ret {
+            let p = self.fresh_typed("dres", t);
+            bars.push(Some(SubExp::Var(p.name)));
+            ps.push(p);
+        }
+        let body = self.split_soacs(&body);
+        let mut out = Vec::new();
+        let mut ck = Checkpoints::of(&body);
+        self.forward(&body.stms, &mut out, &mut ck)?;
+        let mut adj = Adjoints::default();
+        for (r, b) in body.result.iter().zip(&bars) {
+            if let (SubExp::Var(r), Some(b)) = (r, b) {
+                self.add(&mut out, &mut adj, *r, *b, span);
+            }
+        }
+        self.reverse(&body.stms, &ck, &mut adj, &mut out)?;
+        let mut results = body.result.clone();
+        let mut rets = ret.to_vec();
+        for p in params {
+            let a = self.adjoint_or_zero(&mut out, &adj, p.name, span);
+            results.push(a);
+            rets.push(p.ty.clone());
+        }
+        Ok((ps, rets, Body { stms: out, result: results }))
+    }
+}
+
+/// The type of `a[slice]` for `a: ty`: the lengths of the ranges, then
+/// the dimensions the slice does not index.
+fn slice_type(ty: &Type, slice: &[DimIndex]) -> Type {
+    let mut shape: Vec<SubExp> = slice
+        .iter()
+        .filter_map(|d| match d {
+            DimIndex::Slice { len, .. } => Some(*len),
+            DimIndex::Fix(_) => None,
+        })
+        .collect();
+    shape.extend_from_slice(&ty.shape()[slice.len().min(ty.rank())..]);
+    if shape.is_empty() {
+        Type::Prim(ty.elem())
+    } else {
+        Type::Array { elem: ty.elem(), shape }
+    }
+}
+
+/// Whether every component of the operator is `acc + x`, on scalars or
+/// elementwise on arrays (`map2 (+)`, at any depth).
+fn is_addition(op: &Operator) -> bool {
+    adds(&op.lambda, op.neutral.len())
+}
+
+/// Whether a lambda of `2k` parameters returns `pⱼ + pₖ₊ⱼ` for every `j`.
+fn adds(lam: &Lambda, k: usize) -> bool {
+    if lam.params.len() != 2 * k || lam.body.result.len() != k || lam.body.stms.len() != k {
+        return false;
+    }
+    lam.body.stms.iter().enumerate().all(|(j, s)| {
+        let (a, x) = (lam.params[j].name, lam.params[k + j].name);
+        let pair = |p: &VName, q: &VName| (*p == a && *q == x) || (*p == x && *q == a);
+        let sums = match &s.exp {
+            Exp::BinOp(BinOp::Add, _, SubExp::Var(p), SubExp::Var(q)) => pair(p, q),
+            Exp::Soac(Soac::Screma { arrs, scans, reduces, map, .. })
+                if scans.is_empty() && reduces.is_empty() && arrs.len() == 2 =>
+            {
+                pair(&arrs[0], &arrs[1]) && adds(map, 1)
+            }
+            _ => false,
+        };
+        sums && s.pat.len() == 1 && lam.body.result[j] == SubExp::Var(s.pat[0].name)
+    })
+}
+
+/// Whether a lambda returns its parameters, in order.
+fn is_identity(lam: &Lambda) -> bool {
+    lam.body.stms.is_empty()
+        && lam.body.result.len() == lam.params.len()
+        && lam.body.result.iter().zip(&lam.params).all(|(r, p)| *r == SubExp::Var(p.name))
+}
+
+fn var_of(x: SubExp) -> VName {
+    match x {
+        SubExp::Var(v) => v,
+        SubExp::Const(_) => unreachable!("array values are variables"),
+    }
+}

@@ -1,0 +1,347 @@
+//! The derivatives of the scalar operations, as partial derivatives: one
+//! home for them, used by forward mode (tangent = Σ ∂v/∂uᵢ · u̇ᵢ) and
+//! reverse mode (ūᵢ += ∂v/∂uᵢ · v̄).
+//!
+//! As in Futhark, integers and booleans are differentiated too, with
+//! Futhark's partial derivatives where they are not the real ones: integer
+//! `a / b` (and `quot`) has `1 quot b` and `-(a quot b²)`; `%` and `rem`
+//! have 1 and 0; integer `a ** b` has `b·a^(b-1)` and 0; `a << b` has
+//! `2^b`, `>>` has 1 when `b = 0` and 0 otherwise; on booleans, products
+//! are `&&` and sums `||`, `a && b` has `b` and `a`, `a || b` has true and
+//! false, and `!a` has `a`. Bitwise operations and `mul_hi` have none.
+//! Floating-point `%` has the real partial in its divisor, `-floor(a/b)`
+//! (Futhark's is 0). `a ** b` follows Futhark at the edges of its domain:
+//! ∂/∂a is 0 at `a = 0` for `b < 1`, and ∂/∂b is 0 for `a ≤ 0`.
+//! Conversions, bit casts included, convert the tangent. `gamma` and `lgamma` need the digamma function and
+//! are rejected.
+
+use ogham_ir::{BinOp, Body, CmpOp, Exp, PrimType, PrimValue, Span, Stm, SubExp, TernOp, Type, UnOp, VName};
+
+use super::Ad;
+use crate::Rejection;
+
+type R<T> = Result<T, Rejection>;
+
+pub(super) fn konst(t: PrimType, x: f64) -> SubExp {
+    SubExp::Const(PrimValue::from_f64(t, x))
+}
+
+impl Ad {
+    pub(super) fn scalar(&mut self, out: &mut Vec<Stm>, t: PrimType, exp: Exp, span: Span) -> SubExp {
+        SubExp::Var(self.bind(out, "d", Type::Prim(t), exp, span))
+    }
+
+    pub(super) fn bin(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: BinOp,
+        t: PrimType,
+        a: SubExp,
+        b: SubExp,
+        span: Span,
+    ) -> SubExp {
+        self.scalar(out, t, Exp::BinOp(op, t, a, b), span)
+    }
+
+    pub(super) fn un(&mut self, out: &mut Vec<Stm>, op: UnOp, t: PrimType, a: SubExp, span: Span) -> SubExp {
+        self.scalar(out, t, Exp::UnOp(op, t, a), span)
+    }
+
+    /// `x · y` in `t` (`&&` on booleans).
+    pub(super) fn times(&mut self, out: &mut Vec<Stm>, t: PrimType, x: SubExp, y: SubExp, span: Span) -> SubExp {
+        // 1·y = y exactly (NaN and signed zeros included).
+        let one = konst(t, 1.0);
+        if x == one {
+            return y;
+        }
+        if y == one {
+            return x;
+        }
+        let op = if t == PrimType::Bool { BinOp::LogAnd } else { BinOp::Mul };
+        self.bin(out, op, t, x, y, span)
+    }
+
+    /// `x + y` in `t` (`||` on booleans).
+    pub(super) fn plus(&mut self, out: &mut Vec<Stm>, t: PrimType, x: SubExp, y: SubExp, span: Span) -> SubExp {
+        let op = if t == PrimType::Bool { BinOp::LogOr } else { BinOp::Add };
+        self.bin(out, op, t, x, y, span)
+    }
+
+    /// `c ? x : y` on scalars (as an `if`).
+    pub(super) fn select(
+        &mut self,
+        out: &mut Vec<Stm>,
+        t: PrimType,
+        c: SubExp,
+        x: SubExp,
+        y: SubExp,
+        span: Span,
+    ) -> SubExp {
+        let then_body = Body { stms: Vec::new(), result: vec![x] };
+        let else_body = Body { stms: Vec::new(), result: vec![y] };
+        self.scalar(out, t, Exp::If { cond: c, then_body, else_body }, span)
+    }
+
+    fn cmp(&mut self, out: &mut Vec<Stm>, op: CmpOp, t: PrimType, a: SubExp, b: SubExp, span: Span) -> SubExp {
+        self.scalar(out, PrimType::Bool, Exp::CmpOp(op, t, a, b), span)
+    }
+
+    /// The partial derivatives of `v = a op b` in `a` and in `b` (`None`: zero).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn binop_partials(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: BinOp,
+        t: PrimType,
+        a: SubExp,
+        b: SubExp,
+        v: VName,
+        span: Span,
+    ) -> R<(Option<SubExp>, Option<SubExp>)> {
+        let v = SubExp::Var(v);
+        let one = konst(t, 1.0);
+        let boolean = t == PrimType::Bool;
+        let float = t.is_float();
+        Ok(match op {
+            BinOp::Add if !boolean => (Some(one), Some(one)),
+            BinOp::Sub if !boolean => (Some(one), Some(konst(t, -1.0))),
+            BinOp::Mul if !boolean => (Some(b), Some(a)),
+            BinOp::Min | BinOp::Max if !boolean => {
+                // The operand returned (the first one on ties).
+                let c = self.cmp(out, if op == BinOp::Min { CmpOp::Le } else { CmpOp::Ge }, t, a, b, span);
+                let pa = self.select(out, t, c, one, konst(t, 0.0), span);
+                let pb = self.select(out, t, c, konst(t, 0.0), one, span);
+                (Some(pa), Some(pb))
+            }
+            BinOp::Div if float => {
+                let pa = self.bin(out, BinOp::Div, t, one, b, span);
+                let q = self.bin(out, BinOp::Div, t, v, b, span);
+                (Some(pa), Some(self.un(out, UnOp::Neg, t, q, span)))
+            }
+            BinOp::Div | BinOp::Quot if !boolean && !float => {
+                let pa = self.bin(out, BinOp::Quot, t, one, b, span);
+                let b2 = self.bin(out, BinOp::Mul, t, b, b, span);
+                let q = self.bin(out, BinOp::Quot, t, a, b2, span);
+                (Some(pa), Some(self.un(out, UnOp::Neg, t, q, span)))
+            }
+            BinOp::Pow if float => {
+                // b·a^(b-1), but 0 at a = 0 for b < 1; v·log a, but 0 for
+                // a ≤ 0 (Futhark's guards at the kink and outside the domain).
+                let bm1 = self.bin(out, BinOp::Sub, t, b, one, span);
+                let p = self.bin(out, BinOp::Pow, t, a, bm1, span);
+                let pa = self.bin(out, BinOp::Mul, t, b, p, span);
+                let zero = konst(t, 0.0);
+                let a0 = self.cmp(out, CmpOp::Eq, t, a, zero, span);
+                let b1 = self.cmp(out, CmpOp::Lt, t, b, one, span);
+                let kink = self.bin(out, BinOp::LogAnd, PrimType::Bool, a0, b1, span);
+                let pa = self.select(out, t, kink, zero, pa, span);
+                let l = self.un(out, UnOp::Log, t, a, span);
+                let nonpos = self.cmp(out, CmpOp::Le, t, a, zero, span);
+                let l = self.select(out, t, nonpos, zero, l, span);
+                let pb = self.bin(out, BinOp::Mul, t, v, l, span);
+                (Some(pa), Some(pb))
+            }
+            BinOp::Pow if !boolean => {
+                let bm1 = self.bin(out, BinOp::Sub, t, b, one, span);
+                let e = self.bin(out, BinOp::Max, t, bm1, konst(t, 0.0), span);
+                let p = self.bin(out, BinOp::Pow, t, a, e, span);
+                (Some(self.bin(out, BinOp::Mul, t, p, b, span)), None)
+            }
+            BinOp::Mod if float => {
+                let q = self.bin(out, BinOp::Div, t, a, b, span);
+                let f = self.un(out, UnOp::Floor, t, q, span);
+                (Some(one), Some(self.un(out, UnOp::Neg, t, f, span)))
+            }
+            BinOp::Mod | BinOp::Rem if !boolean => (Some(one), None),
+            BinOp::Atan2 => {
+                let a2 = self.bin(out, BinOp::Mul, t, a, a, span);
+                let b2 = self.bin(out, BinOp::Mul, t, b, b, span);
+                let den = self.bin(out, BinOp::Add, t, a2, b2, span);
+                let pa = self.bin(out, BinOp::Div, t, b, den, span);
+                let q = self.bin(out, BinOp::Div, t, a, den, span);
+                (Some(pa), Some(self.un(out, UnOp::Neg, t, q, span)))
+            }
+            BinOp::Hypot => {
+                let pa = self.bin(out, BinOp::Div, t, a, v, span);
+                let pb = self.bin(out, BinOp::Div, t, b, v, span);
+                (Some(pa), Some(pb))
+            }
+            BinOp::CopySign => {
+                let sa = self.bin(out, BinOp::CopySign, t, one, a, span);
+                let sb = self.bin(out, BinOp::CopySign, t, one, b, span);
+                (Some(self.bin(out, BinOp::Mul, t, sa, sb, span)), None)
+            }
+            BinOp::NextAfter => (Some(one), None),
+            BinOp::Ldexp => (Some(self.bin(out, BinOp::Ldexp, t, one, b, span)), None),
+            BinOp::Shl if !boolean => (Some(self.bin(out, BinOp::Shl, t, one, b, span)), None),
+            BinOp::Shr | BinOp::UShr if !boolean => {
+                let c = self.cmp(out, CmpOp::Eq, t, b, konst(t, 0.0), span);
+                (Some(self.select(out, t, c, one, konst(t, 0.0), span)), None)
+            }
+            BinOp::LogAnd | BinOp::And if boolean => (Some(b), Some(a)),
+            BinOp::LogOr | BinOp::Or if boolean => (Some(konst(t, 1.0)), None),
+            _ => (None, None),
+        })
+    }
+
+    /// The derivative of `v = op a` (`None`: zero).
+    pub(super) fn unop_partial(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: UnOp,
+        t: PrimType,
+        a: SubExp,
+        v: VName,
+        span: Span,
+    ) -> R<Option<SubExp>> {
+        let v = SubExp::Var(v);
+        let one = konst(t, 1.0);
+        if !t.is_float() {
+            return Ok(match op {
+                UnOp::Neg if t != PrimType::Bool => Some(konst(t, -1.0)),
+                UnOp::Abs => Some(self.un(out, UnOp::Sgn, t, a, span)),
+                UnOp::Not if t == PrimType::Bool => Some(a),
+                UnOp::Not => Some(self.un(out, UnOp::Not, t, a, span)),
+                _ => None,
+            });
+        }
+        let pi = std::f64::consts::PI;
+        let sq = |cx: &mut Self, out: &mut Vec<Stm>, x: SubExp| cx.bin(out, BinOp::Mul, t, x, x, span);
+        let recip = |cx: &mut Self, out: &mut Vec<Stm>, x: SubExp| cx.bin(out, BinOp::Div, t, one, x, span);
+        Ok(Some(match op {
+            UnOp::Neg => konst(t, -1.0),
+            UnOp::Abs => self.un(out, UnOp::Sgn, t, a, span),
+            UnOp::Sgn | UnOp::Ceil | UnOp::Floor | UnOp::Trunc | UnOp::Round => return Ok(None),
+            UnOp::Sqrt => {
+                let k = self.bin(out, BinOp::Mul, t, konst(t, 2.0), v, span);
+                recip(self, out, k)
+            }
+            UnOp::Rsqrt => {
+                let v2 = sq(self, out, v);
+                let v3 = self.bin(out, BinOp::Mul, t, v2, v, span);
+                self.bin(out, BinOp::Mul, t, konst(t, -0.5), v3, span)
+            }
+            UnOp::Cbrt => {
+                let v2 = sq(self, out, v);
+                let k = self.bin(out, BinOp::Mul, t, konst(t, 3.0), v2, span);
+                recip(self, out, k)
+            }
+            UnOp::Exp => v,
+            UnOp::Log => recip(self, out, a),
+            UnOp::Log2 | UnOp::Log10 => {
+                let ln = if op == UnOp::Log2 { std::f64::consts::LN_2 } else { std::f64::consts::LN_10 };
+                let k = self.bin(out, BinOp::Mul, t, a, konst(t, ln), span);
+                recip(self, out, k)
+            }
+            UnOp::Log1p => {
+                let k = self.bin(out, BinOp::Add, t, one, a, span);
+                recip(self, out, k)
+            }
+            UnOp::Sin => self.un(out, UnOp::Cos, t, a, span),
+            UnOp::Cos => {
+                let s = self.un(out, UnOp::Sin, t, a, span);
+                self.un(out, UnOp::Neg, t, s, span)
+            }
+            UnOp::Tan => {
+                let v2 = sq(self, out, v);
+                self.bin(out, BinOp::Add, t, one, v2, span)
+            }
+            UnOp::Asin | UnOp::Acos | UnOp::AsinPi | UnOp::AcosPi => {
+                let a2 = sq(self, out, a);
+                let r = self.bin(out, BinOp::Sub, t, one, a2, span);
+                let mut k = self.un(out, UnOp::Sqrt, t, r, span);
+                if matches!(op, UnOp::AsinPi | UnOp::AcosPi) {
+                    k = self.bin(out, BinOp::Mul, t, k, konst(t, pi), span);
+                }
+                if matches!(op, UnOp::Acos | UnOp::AcosPi) {
+                    k = self.un(out, UnOp::Neg, t, k, span);
+                }
+                recip(self, out, k)
+            }
+            UnOp::Atan | UnOp::AtanPi => {
+                let a2 = sq(self, out, a);
+                let mut k = self.bin(out, BinOp::Add, t, one, a2, span);
+                if op == UnOp::AtanPi {
+                    k = self.bin(out, BinOp::Mul, t, k, konst(t, pi), span);
+                }
+                recip(self, out, k)
+            }
+            UnOp::Sinh => self.un(out, UnOp::Cosh, t, a, span),
+            UnOp::Cosh => self.un(out, UnOp::Sinh, t, a, span),
+            UnOp::Tanh => {
+                let v2 = sq(self, out, v);
+                self.bin(out, BinOp::Sub, t, one, v2, span)
+            }
+            UnOp::Asinh | UnOp::Acosh => {
+                let a2 = sq(self, out, a);
+                let r = self.bin(out, BinOp::Add, t, a2, konst(t, if op == UnOp::Asinh { 1.0 } else { -1.0 }), span);
+                let k = self.un(out, UnOp::Sqrt, t, r, span);
+                recip(self, out, k)
+            }
+            UnOp::Atanh => {
+                let a2 = sq(self, out, a);
+                let k = self.bin(out, BinOp::Sub, t, one, a2, span);
+                recip(self, out, k)
+            }
+            UnOp::SinPi => {
+                let c = self.un(out, UnOp::CosPi, t, a, span);
+                self.bin(out, BinOp::Mul, t, konst(t, pi), c, span)
+            }
+            UnOp::CosPi => {
+                let s = self.un(out, UnOp::SinPi, t, a, span);
+                self.bin(out, BinOp::Mul, t, konst(t, -pi), s, span)
+            }
+            UnOp::TanPi => {
+                let v2 = sq(self, out, v);
+                let r = self.bin(out, BinOp::Add, t, one, v2, span);
+                self.bin(out, BinOp::Mul, t, konst(t, pi), r, span)
+            }
+            UnOp::Erf | UnOp::Erfc => {
+                let a2 = sq(self, out, a);
+                let n = self.un(out, UnOp::Neg, t, a2, span);
+                let e = self.un(out, UnOp::Exp, t, n, span);
+                let c = 2.0 / pi.sqrt() * if op == UnOp::Erf { 1.0 } else { -1.0 };
+                self.bin(out, BinOp::Mul, t, konst(t, c), e, span)
+            }
+            UnOp::Recip => {
+                let v2 = sq(self, out, v);
+                self.un(out, UnOp::Neg, t, v2, span)
+            }
+            UnOp::Gamma | UnOp::Lgamma => {
+                return Err(Rejection {
+                    name: "not-supported-yet",
+                    span,
+                    message: format!(
+                        "the derivative of `{}` (which needs the digamma function) is not supported yet.",
+                        if op == UnOp::Gamma { "gamma" } else { "lgamma" }
+                    ),
+                })
+            }
+            UnOp::Not | UnOp::IsNan | UnOp::IsInf | UnOp::Popc | UnOp::Clz | UnOp::Ctz => return Ok(None),
+        }))
+    }
+
+    /// The partial derivatives of `TernOp(op, a, b, c)`.
+    pub(super) fn ternop_partials(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: TernOp,
+        t: PrimType,
+        [a, b, c]: [SubExp; 3],
+        span: Span,
+    ) -> [Option<SubExp>; 3] {
+        let one = konst(t, 1.0);
+        match op {
+            // a·b + c
+            TernOp::Fma => [Some(b), Some(a), Some(one)],
+            // v0 + (v1 - v0)·w
+            TernOp::Lerp => {
+                let (v0, v1, w) = (a, b, c);
+                let p0 = self.bin(out, BinOp::Sub, t, one, w, span);
+                let gap = self.bin(out, BinOp::Sub, t, v1, v0, span);
+                [Some(p0), Some(w), Some(gap)]
+            }
+            TernOp::MadHi => [None, None, Some(one)],
+        }
+    }
+}
