@@ -62,3 +62,21 @@ entry branch_update [n] (b: bool) (xs: [n]f64) (ys: [n]f64) : [n]f64 =
 -- output { [1.0, 2.0, 0.0, 4.0] [3.0, 0.0] }
 entry scattered [n][k] (xs: [n]f64) (is: [k]i64) (vs: [k]f64) (ys: [n]f64) : ([n]f64, [k]f64) =
   vjp (\(xs, vs) -> scatter (copy xs) is vs) (xs, vs) ys
+
+-- scan with other operators (notes §10.8): scan (*) on [1,2,3,4,5] has
+-- the lower-triangular Jacobian with rows [1], [2,1], [6,3,2],
+-- [24,12,8,6], [120,60,40,30,24]; the adjoint for all-ones ȳ is its
+-- column sums [153,76,50,36,24], for ȳ = [0.3,-1,2,0.5,1.5] it is
+-- [202.3,101,68,48,36]. The operator x·y + x + y (neutral 0) on
+-- [0.5,-0.2,1.3,0.7] with ȳ = [1,2,3,4] gives [20.632,36.81,11.76,11.04].
+-- ==
+-- entry: prefix_products
+-- input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 1.0, 1.0, 1.0, 1.0] } output { [153.0, 76.0, 50.0, 36.0, 24.0] }
+-- input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.3, -1.0, 2.0, 0.5, 1.5] } output { [202.3, 101.0, 68.0, 48.0, 36.0] }
+entry prefix_products [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 = vjp (\xs -> scan (*) 1 xs) xs ys
+
+-- ==
+-- entry: prefix_nonlinear
+-- input { [0.5, -0.2, 1.3, 0.7] [1.0, 2.0, 3.0, 4.0] } output { [20.632, 36.81, 11.76, 11.04] }
+entry prefix_nonlinear [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 =
+  vjp (\xs -> scan (\x y -> x * y + x + y) 0 xs) xs ys

@@ -5,9 +5,10 @@
 //! them; the interpreter ignores both (they change no value).
 //!
 //! - `#[virtual]` on a one-dimensional `iota` or a scalar `replicate` whose
-//!   every use is as an input array of a SOAC of the same body: the array
-//!   is never built; each SOAC computes the element it reads (`start + i *
-//!   step`, or the value).
+//!   every use is as an input array of a SOAC, in the same body or in a
+//!   body or lambda nested in it (an `iota` that LICM moved out of a map):
+//!   the array is never built; each SOAC computes the element it reads
+//!   (`start + i * step`, or the value).
 //! - `#[interchange]` on a `map` whose lambda is one reduction over
 //!   one-dimensional inputs (a map of dot products, after fusion): the
 //!   backend runs the reduction's loop outside and the map's loop inside,
@@ -33,17 +34,28 @@ pub fn virtual_form(stm: &Stm) -> bool {
 }
 
 /// The variables of `body` that may be `#[virtual]`: bound by a statement
-/// of [`virtual_form`], used at least once, and only as input arrays of the
-/// SOACs written directly in `body`.
+/// of [`virtual_form`], used at least once, and only as input arrays of
+/// SOACs (at any depth in `body`).
 pub fn virtual_candidates(body: &Body) -> Vec<VName> {
-    let mut soac_uses: HashMap<VName, usize> = HashMap::new();
-    for stm in &body.stms {
-        if let Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) = &stm.exp {
-            for a in arrs {
-                *soac_uses.entry(*a).or_default() += 1;
+    fn soac_inputs(body: &Body, uses: &mut HashMap<VName, usize>) {
+        for stm in &body.stms {
+            if let Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) =
+                &stm.exp
+            {
+                for a in arrs {
+                    *uses.entry(*a).or_default() += 1;
+                }
+            }
+            for b in crate::visit::bodies(&stm.exp) {
+                soac_inputs(b, uses);
+            }
+            for l in crate::visit::lambdas(&stm.exp) {
+                soac_inputs(&l.body, uses);
             }
         }
     }
+    let mut soac_uses: HashMap<VName, usize> = HashMap::new();
+    soac_inputs(body, &mut soac_uses);
     let mut all = HashMap::new();
     count_uses(body, &mut all);
     body.stms

@@ -30,9 +30,12 @@
 //! consumes a free array gets a copy saved before it, re-copied for the
 //! branch's re-execution. `scan (+)` and `hist (+)` have their special
 //! rules. A `while` loop first counts its iterations, then runs as a
-//! checkpointed `for` loop of that many. A one-dimensional `scatter`
+//! checkpointed `for` loop of that many. A `scan` of scalars with any
+//! other operator solves the seed's linear recurrence of adjoints by a scan
+//! of affine maps. A one-dimensional `scatter`
 //! saves the elements it overwrites and restores them like an update.
-//! Other scans and histograms, and other scatters, are rejected with
+//! Scans of tuples or arrays (other than `+`), other histograms and other
+//! scatters are rejected with
 //! `not-supported-yet`.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -1226,7 +1229,10 @@ impl Ad {
             return Err(internal(span, "a scan fused with other SOACs left after splitting".into()));
         }
         if !is_addition(&scans[0]) {
-            return Err(unsupported(span, "`scan` with an operator other than `+`"));
+            if arrs.len() != 1 || s.pat[0].ty.rank() != 1 {
+                return Err(unsupported(span, "`scan` of tuples or arrays with an operator other than `+`"));
+            }
+            return self.rev_scan_general(s, *w, arrs[0], &scans[0], bars, adj, out);
         }
         for ((a, b), p) in arrs.iter().zip(bars).zip(&s.pat) {
             let Some(SubExp::Var(b)) = b else { continue };
@@ -1236,6 +1242,149 @@ impl Ad {
             self.add(out, adj, *a, SubExp::Var(back), span);
         }
         Ok(())
+    }
+
+    /// `ys = scan ⊙ ne xs` on scalars, any associative operator (seed 004
+    /// §4.3): with bᵢ = ∂(ysᵢ ⊙ xsᵢ₊₁)/∂ysᵢ, the adjoints rᵢ of the ysᵢ as
+    /// the whole scan uses them satisfy rᵢ = ȳᵢ + bᵢ·rᵢ₊₁, a linear
+    /// recurrence solved from the end by a scan of affine maps
+    /// (c₁, b₁) ⊙ (c₂, b₂) = (c₂ + b₂·c₁, b₂·b₁); then
+    /// x̄sᵢ = rᵢ · ∂(ysᵢ₋₁ ⊙ x)/∂x at xsᵢ (ys₋₁ = ne).
+    #[allow(clippy::too_many_arguments)]
+    fn rev_scan_general(
+        &mut self,
+        s: &Stm,
+        w: SubExp,
+        xs: VName,
+        op: &Operator,
+        bars: &[Option<SubExp>],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let span = s.span;
+        let Some(SubExp::Var(ybar)) = bars[0] else { return Ok(()) };
+        let ys = s.pat[0].name;
+        let arr_ty = s.pat[0].ty.clone();
+        let ty = arr_ty.row();
+        let t = ty.elem();
+        let (zero, one) =
+            (SubExp::Const(ogham_ir::PrimValue::zero(t)), SubExp::Const(ogham_ir::PrimValue::from_f64(t, 1.0)));
+        let i64t = Type::Prim(PrimType::I64);
+        // The partials, per element.
+        let i = self.fresh_typed("i", &i64t);
+        let x = self.fresh_typed("x", &ty);
+        let mut body = Vec::new();
+        let last = self.bin(&mut body, BinOp::Sub, PrimType::I64, w, SubExp::i64(1), span);
+        let inner = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(ogham_ir::CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), last),
+            span,
+        );
+        let mut then = Vec::new();
+        let y_i = self.bind(
+            &mut then,
+            "y",
+            ty.clone(),
+            Exp::Index { array: ys, slice: vec![DimIndex::Fix(SubExp::Var(i.name))] },
+            span,
+        );
+        let next = self.bin(&mut then, BinOp::Add, PrimType::I64, SubExp::Var(i.name), SubExp::i64(1), span);
+        let x_next =
+            self.bind(&mut then, "x", ty.clone(), Exp::Index { array: xs, slice: vec![DimIndex::Fix(next)] }, span);
+        let (pa, _) = self.op_partials(&mut then, op, SubExp::Var(y_i), SubExp::Var(x_next), &ty, span)?;
+        let b = self.bind(
+            &mut body,
+            "b",
+            ty.clone(),
+            Exp::If {
+                cond: inner,
+                then_body: Body { stms: then, result: vec![pa] },
+                else_body: Body { stms: vec![], result: vec![zero] },
+            },
+            span,
+        );
+        let prev = self.shifted_read(&mut body, ys, i.name, w, op.neutral[0], false, &ty, span);
+        let (_, px) = self.op_partials(&mut body, op, prev, SubExp::Var(x.name), &ty, span)?;
+        let iota = self.bind(
+            out,
+            "idx",
+            i64t.array_of(w),
+            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+            span,
+        );
+        let lam = Lambda {
+            params: vec![i, x],
+            body: Body { stms: body, result: vec![SubExp::Var(b), px] },
+            ret: vec![ty.clone(), ty.clone()],
+        };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota, xs], scans: vec![], reduces: vec![], map: lam });
+        let (bs, ds) = (self.fresh_typed("bs", &arr_ty), self.fresh_typed("ds", &arr_ty));
+        out.push(Stm { pat: vec![bs.clone(), ds.clone()], exp, attrs: s.attrs, span });
+        // The recurrence, from the end.
+        let cr = self.reversed(out, ybar, &arr_ty, w, span);
+        let br = self.reversed(out, bs.name, &arr_ty, w, span);
+        let ps: Vec<Param> = ["c", "b", "c", "b"].iter().map(|n| self.fresh_typed(n, &ty)).collect();
+        let mut obody = Vec::new();
+        let bc = self.times(&mut obody, t, SubExp::Var(ps[3].name), SubExp::Var(ps[0].name), span);
+        let c = self.plus(&mut obody, t, SubExp::Var(ps[2].name), bc, span);
+        let bb = self.times(&mut obody, t, SubExp::Var(ps[3].name), SubExp::Var(ps[1].name), span);
+        let affine = Operator {
+            lambda: Lambda {
+                params: ps,
+                body: Body { stms: obody, result: vec![c, bb] },
+                ret: vec![ty.clone(), ty.clone()],
+            },
+            neutral: vec![zero, one],
+            commutative: false,
+        };
+        let rs = self.scan_with(out, w, &[cr, br], &affine, false, span);
+        let r = self.reversed(out, rs[0], &arr_ty, w, span);
+        // x̄s = r · d
+        let (p, q) = (self.fresh_typed("r", &ty), self.fresh_typed("d", &ty));
+        let mut mbody = Vec::new();
+        let prod = self.times(&mut mbody, t, SubExp::Var(p.name), SubExp::Var(q.name), span);
+        let lam = Lambda { params: vec![p, q], body: Body { stms: mbody, result: vec![prod] }, ret: vec![ty.clone()] };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![r, ds.name], scans: vec![], reduces: vec![], map: lam });
+        let xbar = self.bind(out, "dxs", arr_ty, exp, span);
+        self.add(out, adj, xs, SubExp::Var(xbar), span);
+        Ok(())
+    }
+
+    /// The partial derivatives of `a ⊙ b` (one value) in `a` and in `b`,
+    /// by the return sweep of a copy of the operator with adjoint 1.
+    fn op_partials(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: &Operator,
+        a: SubExp,
+        b: SubExp,
+        ty: &Type,
+        span: Span,
+    ) -> R<(SubExp, SubExp)> {
+        let t = ty.elem();
+        let one = SubExp::Const(ogham_ir::PrimValue::from_f64(t, 1.0));
+        let (pa, pb) = (self.fresh_typed("a", ty), self.fresh_typed("b", ty));
+        out.push(stm(pa.clone(), Exp::SubExp(a), span));
+        out.push(stm(pb.clone(), Exp::SubExp(b), span));
+        let mut fwd = Vec::new();
+        let r = self.apply_op(
+            &mut fwd,
+            op,
+            &[SubExp::Var(pa.name)],
+            &[SubExp::Var(pb.name)],
+            std::slice::from_ref(ty),
+            span,
+        );
+        out.extend(fwd.clone());
+        let mut inner = Adjoints::default();
+        if let SubExp::Var(r) = r[0] {
+            inner.of.insert(r, one);
+        }
+        self.reverse(&fwd, &Checkpoints::default(), &mut inner, out)?;
+        let da = self.adjoint_or_zero(out, &inner, pa.name, span);
+        let db = self.adjoint_or_zero(out, &inner, pb.name, span);
+        Ok((da, db))
     }
 
     /// `hist (+)` on one destination: d̄ += h̄ and v̄s[j] = h̄[is[j]] (zero
