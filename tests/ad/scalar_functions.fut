@@ -42,3 +42,15 @@ entry binary : []f64 =
 entry conversions (x: f32) : (f64, f64) =
   ( jvp (\y -> f64.f32 (y * y) / 1.5) x 1
   , jvp (\y -> f64.i64 (i64.f32 y)) x 1 )
+
+-- gamma and lgamma through the digamma function ψ: (log Γ)' = ψ and
+-- Γ' = Γ·ψ. ψ(7) = H₆ - γ = 2.45 - 0.5772156649015329; ψ(2.5) =
+-- ψ(-1.5) by the reflection formula (π cot(-1.5π) = 0); the values of ψ
+-- are the published ones, times math.gamma for Γ'.
+-- ==
+-- entry: gammas
+-- input { [0.3, 2.5, 7.0, -1.5] }
+-- output { [-3.502524222200133, 0.7031566406452432, 1.8727843350984671, 0.7031566406452432]
+--          [-10.47804284175852, 0.9347345216260857, 1348.4047212708963, 1.6617502606685963] }
+entry gammas [n] (xs: [n]f64) : ([n]f64, [n]f64) =
+  (map (\x -> jvp f64.lgamma x 1) xs, map (\x -> vjp f64.gamma x 1) xs)

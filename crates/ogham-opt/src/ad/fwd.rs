@@ -11,8 +11,7 @@
 //!
 //! - Scalar operations follow their derivatives (`d(a*b) = da*b + a*db`,
 //!   `d(sin a) = cos a * da`, …); a missing tangent is zero and drops its
-//!   term. `gamma` and `lgamma` (whose derivatives need the digamma
-//!   function) are rejected.
+//!   term (the partials are [`super::rules`]').
 //! - Arrays: indexing, slicing, reshaping, transposing, concatenation,
 //!   copies, literals and `replicate` do the same to the tangents; an
 //!   in-place update updates the tangent array in place, copying it first
