@@ -1977,15 +1977,22 @@ impl Checker {
         _mode: SizeMode,
     ) -> (Ty, Ty) {
         let param_ty = init_ty.clone();
+        // A `for` loop's bound and a `for-in` loop's array are evaluated
+        // before the loop, where its parameters are not in scope (they may
+        // shadow the names the bound uses).
+        let outside = match form {
+            LoopForm::For { bound, .. } => Some(self.expr(bound)),
+            LoopForm::ForIn { array, .. } => Some(self.expr(array)),
+            LoopForm::While(_) => None,
+        };
         let mut bound = Vec::new();
         self.pat(pat, &param_ty, AnonMode::Fresh, &mut bound);
         self.require_irrefutable(pat);
         for (name, id) in bound {
             self.bind_local(&name, id);
         }
-        match form {
-            LoopForm::For { var, bound } => {
-                let bt = self.expr(bound);
+        match (form, outside) {
+            (LoopForm::For { var, bound }, Some(bt)) => {
                 let c = self.store.fresh_var(Constraint::Int, bound.span);
                 self.unify_at(&c, &bt, bound.span);
                 let mut vb = Vec::new();
@@ -1994,8 +2001,7 @@ impl Checker {
                     self.bind_local(&name, id);
                 }
             }
-            LoopForm::ForIn { pat: elem_pat, array } => {
-                let at = self.expr(array);
+            (LoopForm::ForIn { pat: elem_pat, array }, Some(at)) => {
                 let elem = self.fresh_var(array.span);
                 let row = Ty::array_of(elem.clone(), self.store.fresh_svar());
                 self.unify_mode_at(&row, &at, array.span, SizeMode::Ignore);
@@ -2006,10 +2012,12 @@ impl Checker {
                     self.bind_local(&name, id);
                 }
             }
-            LoopForm::While(cond) => {
+            (LoopForm::While(cond), _) => {
                 let ct = self.expr(cond);
                 self.unify_at(&Ty::bool(), &ct, cond.span);
             }
+            // The bound was checked above for both `for` forms.
+            (LoopForm::For { .. } | LoopForm::ForIn { .. }, None) => {}
         }
         let bt = self.expr(body);
         self.unify_mode_at(&param_ty, &bt, body.span, SizeMode::Ignore);
