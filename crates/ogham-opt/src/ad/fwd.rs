@@ -78,10 +78,7 @@ impl Ad {
             out.push(stm(p.clone(), Exp::SubExp(r), span));
         }
         for (p, t) in pat[k..].iter().zip(tangents) {
-            let t = match t {
-                Some(t) => t,
-                None => self.zero(&mut out, &p.ty, span),
-            };
+            let t = self.or_zero(&mut out, t, &p.ty, span);
             out.push(stm(p.clone(), Exp::SubExp(t), span));
         }
         Ok(out)
@@ -321,14 +318,8 @@ impl Ad {
             if tt_res[i].is_none() && et_res[i].is_none() {
                 continue;
             }
-            let x = match tt_res[i] {
-                Some(x) => x,
-                None => self.zero(&mut ts, &p.ty, span),
-            };
-            let y = match et_res[i] {
-                Some(y) => y,
-                None => self.zero(&mut es, &p.ty, span),
-            };
+            let x = self.or_zero(&mut ts, tt_res[i], &p.ty, span);
+            let y = self.or_zero(&mut es, et_res[i], &p.ty, span);
             tr.push(x);
             er.push(y);
             let dp = self.fresh_param(p);
@@ -380,10 +371,7 @@ impl Ad {
                         init_t = SubExp::Var(self.bind(out, "dcopy", ty, Exp::Copy(x), span));
                     }
                 }
-                let next = match r {
-                    Some(r) => r,
-                    None => self.zero(&mut stms, &p.ty, span),
-                };
+                let next = self.or_zero(&mut stms, r, &p.ty, span);
                 results.push(next);
                 new_params.push((dp, init_t));
             }
@@ -447,10 +435,7 @@ impl Ad {
         let mut neutral = op.neutral.clone();
         for &j in lifted {
             let t = op.lambda.ret[j].clone();
-            let r = match rt[j] {
-                Some(r) => r,
-                None => self.zero(&mut stms, &t, span),
-            };
+            let r = self.or_zero(&mut stms, rt[j], &t, span);
             results.push(r);
             neutral.push(self.zero(out, &t, span));
             ret.push(t);
@@ -484,10 +469,7 @@ impl Ad {
                             pat_out.push(s.pat[pos + j].clone());
                         }
                         for &j in &lifted {
-                            let r = match rt[pos + j] {
-                                Some(r) => r,
-                                None => self.zero(&mut stms, &map.ret[pos + j], span),
-                            };
+                            let r = self.or_zero(&mut stms, rt[pos + j], &map.ret[pos + j], span);
                             res.push(r);
                             ret.push(map.ret[pos + j].clone());
                             let p = &s.pat[pos + j];
@@ -552,10 +534,7 @@ impl Ad {
                     }
                     let mut dests = op.dests.clone();
                     for &j in &lifted {
-                        let r = match rt[vpos + j] {
-                            Some(r) => r,
-                            None => self.zero(&mut stms, &map.ret[vpos + j], span),
-                        };
+                        let r = self.or_zero(&mut stms, rt[vpos + j], &map.ret[vpos + j], span);
                         res.push(r);
                         ret.push(map.ret[vpos + j].clone());
                         dests.push(self.owned_tangent(out, tan, op.dests[j], span));
@@ -596,10 +575,7 @@ impl Ad {
                             res.push(res[i]);
                             ret.push(map.ret[i].clone());
                         }
-                        let r = match rt[vpos] {
-                            Some(r) => r,
-                            None => self.zero(&mut stms, &map.ret[vpos], span),
-                        };
+                        let r = self.or_zero(&mut stms, rt[vpos], &map.ret[vpos], span);
                         res.push(r);
                         ret.push(map.ret[vpos].clone());
                         new_dests.push(self.owned_tangent(out, tan, dest, span));
@@ -644,10 +620,7 @@ pub(super) fn function(
     let (mut stms, mut results, rt) = cx.body(body, &mut tan)?;
     let mut rets = ret.to_vec();
     for (t, r) in ret.iter().zip(rt) {
-        let r = match r {
-            Some(r) => r,
-            None => cx.zero(&mut stms, t, span),
-        };
+        let r = cx.or_zero(&mut stms, r, t, span);
         results.push(r);
         rets.push(t.clone());
     }

@@ -197,6 +197,15 @@ impl Ad {
         }
     }
 
+    /// `x`, or zero of type `ty` where it is `None` (a missing tangent or
+    /// adjoint).
+    pub(crate) fn or_zero(&mut self, out: &mut Vec<Stm>, x: Option<SubExp>, ty: &Type, span: Span) -> SubExp {
+        match x {
+            Some(x) => x,
+            None => self.zero(out, ty, span),
+        }
+    }
+
     /// The parameters of function `name`.
     pub(crate) fn params_of(&self, name: &str) -> Vec<Param> {
         self.funs.iter().find(|f| f.name == name).map(|f| f.params.clone()).unwrap_or_default()

@@ -148,66 +148,31 @@ impl Ad {
             for b in ogham_ir::visit::nested_bodies_mut(&mut s.exp) {
                 *b = self.split_soacs(b);
             }
-            if let Exp::Soac(Soac::Scatter { w, arrs, dests, map }) = &s.exp {
-                if !is_identity(map) {
-                    // The indices and values as arrays, then a scatter of them.
-                    let pat: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("sin", &t.array_of(*w))).collect();
-                    let map_exp = Exp::Soac(Soac::Screma {
-                        w: *w,
-                        arrs: arrs.clone(),
-                        scans: vec![],
-                        reduces: vec![],
-                        map: map.clone(),
-                    });
-                    stms.push(Stm { pat: pat.clone(), exp: map_exp, attrs: s.attrs, span: s.span });
-                    let ps: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("x", t)).collect();
-                    let id = Lambda {
-                        params: ps.clone(),
-                        body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
-                        ret: map.ret.clone(),
-                    };
-                    let arrs = pat.iter().map(|p| p.name).collect();
-                    let exp = Exp::Soac(Soac::Scatter { w: *w, arrs, dests: dests.clone(), map: id });
+            // A scatter or hist whose lambda computes: the indices and
+            // values as arrays first, then the SOAC reading them.
+            match &s.exp {
+                Exp::Soac(Soac::Scatter { w, arrs, dests, map }) if !is_identity(map) => {
+                    let arrs = self.materialise(&s, *w, arrs, map, &mut stms);
+                    let map = self.identity_lambda(&map.ret);
+                    let exp = Exp::Soac(Soac::Scatter { w: *w, arrs, dests: dests.clone(), map });
                     stms.push(Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span: s.span });
                     continue;
                 }
-            }
-            if let Exp::Soac(Soac::Hist { w, arrs, ops, map }) = &s.exp {
-                let identity = map.body.stms.is_empty()
-                    && map.body.result.len() == map.params.len()
-                    && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
-                if !identity {
-                    // The indices and values as arrays, then a hist reading them.
-                    let pat: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("hin", &t.array_of(*w))).collect();
-                    let map_exp = Exp::Soac(Soac::Screma {
-                        w: *w,
-                        arrs: arrs.clone(),
-                        scans: vec![],
-                        reduces: vec![],
-                        map: map.clone(),
-                    });
-                    stms.push(Stm { pat: pat.clone(), exp: map_exp, attrs: s.attrs, span: s.span });
-                    let ps: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("x", t)).collect();
-                    let id = Lambda {
-                        params: ps.clone(),
-                        body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
-                        ret: map.ret.clone(),
-                    };
-                    let arrs = pat.iter().map(|p| p.name).collect();
-                    let exp = Exp::Soac(Soac::Hist { w: *w, arrs, ops: ops.clone(), map: id });
+                Exp::Soac(Soac::Hist { w, arrs, ops, map }) if !is_identity(map) => {
+                    let arrs = self.materialise(&s, *w, arrs, map, &mut stms);
+                    let map = self.identity_lambda(&map.ret);
+                    let exp = Exp::Soac(Soac::Hist { w: *w, arrs, ops: ops.clone(), map });
                     stms.push(Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span: s.span });
                     continue;
                 }
+                _ => {}
             }
             let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else {
                 stms.push(s);
                 continue;
             };
             let ops = scans.len() + reduces.len();
-            let identity = map.body.stms.is_empty()
-                && map.body.result.len() == map.params.len()
-                && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
-            if ops == 0 || (ops == 1 && identity) {
+            if ops == 0 || (ops == 1 && is_identity(map)) {
                 stms.push(s);
                 continue;
             }
@@ -227,13 +192,7 @@ impl Ad {
             for (is_scan, op) in scans.iter().map(|o| (true, o)).chain(reduces.iter().map(|o| (false, o))) {
                 let k = op.neutral.len();
                 let ins = inputs[pos..pos + k].to_vec();
-                let rows: Vec<Type> = map.ret[pos..pos + k].to_vec();
-                let ps: Vec<Param> = rows.iter().map(|t| self.fresh_typed("x", t)).collect();
-                let id = Lambda {
-                    params: ps.clone(),
-                    body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
-                    ret: rows,
-                };
+                let id = self.identity_lambda(&map.ret[pos..pos + k]);
                 let lam = crate::inline::fresh_lambda(&op.lambda, &mut self.names);
                 super::collect_types_lambda(&lam, &mut self.types);
                 let op = Operator { lambda: lam, neutral: op.neutral.clone(), commutative: op.commutative };
@@ -246,14 +205,25 @@ impl Ad {
         Body { stms, result: body.result.clone() }
     }
 
+    /// `map` over `arrs` as a statement of its own, its results as fresh
+    /// arrays (returned).
+    fn materialise(&mut self, s: &Stm, w: SubExp, arrs: &[VName], map: &Lambda, stms: &mut Vec<Stm>) -> Vec<VName> {
+        let pat: Vec<Param> = map.ret.iter().map(|t| self.fresh_typed("soac_in", &t.array_of(w))).collect();
+        let exp = Exp::Soac(Soac::Screma { w, arrs: arrs.to_vec(), scans: vec![], reduces: vec![], map: map.clone() });
+        stms.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span: s.span });
+        pat.into_iter().map(|p| p.name).collect()
+    }
+
+    /// A lambda returning its parameters, of the given types.
+    fn identity_lambda(&mut self, types: &[Type]) -> Lambda {
+        let ps: Vec<Param> = types.iter().map(|t| self.fresh_typed("x", t)).collect();
+        let result = ps.iter().map(|p| SubExp::Var(p.name)).collect();
+        Lambda { params: ps, body: Body { stms: vec![], result }, ret: types.to_vec() }
+    }
+
     fn adjoint_or_zero(&mut self, out: &mut Vec<Stm>, adj: &Adjoints, v: VName, span: Span) -> SubExp {
-        match adj.of.get(&v) {
-            Some(a) => *a,
-            None => {
-                let t = self.types[&v].clone();
-                self.zero(out, &t, span)
-            }
-        }
+        let ty = self.types[&v].clone();
+        self.or_zero(out, adj.of.get(&v).copied(), &ty, span)
     }
 
     /// Emits the forward sweep of `stms`: the statements themselves, with
@@ -696,7 +666,8 @@ impl Ad {
         Ok((xs, restored))
     }
 
-    /// `map (\i -> if 0 <= i < n then xs[i] else 0) is`.
+    /// `map (\i -> if 0 <= i < n then xs[i] else 0) is`, for `xs: [n]elem`
+    /// (`elem` a scalar or a row).
     fn gather(&mut self, out: &mut Vec<Stm>, xs: VName, is: VName, w: SubExp, elem: &Type, span: Span) -> VName {
         let n = self.types[&xs].shape()[0];
         let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
@@ -816,26 +787,25 @@ impl Ad {
         SubExp::Var(self.bind(out, "dreshape", ty, Exp::Reshape { array: y, shape }, span))
     }
 
+    /// `+` on values of type `ty` (elementwise on arrays), with neutral
+    /// element zero (emitted into `out`).
+    fn sum_operator(&mut self, out: &mut Vec<Stm>, ty: &Type, span: Span) -> Operator {
+        let (x, y) = (self.fresh_typed("x", ty), self.fresh_typed("y", ty));
+        let mut body = Vec::new();
+        let r = self.sum(&mut body, ty, SubExp::Var(x.name), SubExp::Var(y.name), span);
+        let ne = self.zero(out, ty, span);
+        Operator {
+            lambda: Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![ty.clone()] },
+            neutral: vec![ne],
+            commutative: true,
+        }
+    }
+
     /// The sum of the `n` rows (of type `row`) of `rows`.
     fn sum_rows(&mut self, out: &mut Vec<Stm>, rows: VName, row: &Type, n: SubExp, span: Span) -> SubExp {
-        let (x, y) = (self.fresh_typed("x", row), self.fresh_typed("y", row));
-        let mut body = Vec::new();
-        let r = self.sum(&mut body, row, SubExp::Var(x.name), SubExp::Var(y.name), span);
-        let op = Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![row.clone()] };
-        let ne = self.zero(out, row, span);
-        let p = self.fresh_typed("r", row);
-        let map = Lambda {
-            params: vec![p.clone()],
-            body: Body { stms: vec![], result: vec![SubExp::Var(p.name)] },
-            ret: vec![row.clone()],
-        };
-        let exp = Exp::Soac(Soac::Screma {
-            w: n,
-            arrs: vec![rows],
-            scans: vec![],
-            reduces: vec![Operator { lambda: op, neutral: vec![ne], commutative: true }],
-            map,
-        });
+        let op = self.sum_operator(out, row, span);
+        let map = self.identity_lambda(std::slice::from_ref(row));
+        let exp = Exp::Soac(Soac::Screma { w: n, arrs: vec![rows], scans: vec![], reduces: vec![op], map });
         SubExp::Var(self.bind(out, "dtotal", row.clone(), exp, span))
     }
 
@@ -1099,15 +1069,7 @@ impl Ad {
                 None => self.zero(&mut lbody, &ty, span),
             });
             ret.push(ty.clone());
-            let (x, y) = (self.fresh_typed("x", &ty), self.fresh_typed("y", &ty));
-            let mut obody = Vec::new();
-            let r = self.sum(&mut obody, &ty, SubExp::Var(x.name), SubExp::Var(y.name), span);
-            let ne = self.zero(out, &ty, span);
-            reduces.push(Operator {
-                lambda: Lambda { params: vec![x, y], body: Body { stms: obody, result: vec![r] }, ret: vec![ty] },
-                neutral: vec![ne],
-                commutative: true,
-            });
+            reduces.push(self.sum_operator(out, &ty, span));
         }
         for p in &real.params {
             let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
@@ -1140,11 +1102,7 @@ impl Ad {
     fn rev_reduce(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
         let Exp::Soac(Soac::Screma { w, arrs, reduces, map, .. }) = &s.exp else { return Ok(()) };
         let span = s.span;
-        let identity = map.body.stms.is_empty()
-            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name))
-            && map.body.result.len() == map.params.len()
-            && s.pat.len() == arrs.len();
-        if !identity || reduces.len() != 1 {
+        if !is_identity(map) || s.pat.len() != arrs.len() || reduces.len() != 1 {
             return Err(internal(span, "a reduction fused with a map left after splitting".into()));
         }
         let op = &reduces[0];
@@ -1222,10 +1180,7 @@ impl Ad {
     fn rev_scan(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
         let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return Ok(()) };
         let span = s.span;
-        let identity = map.body.stms.is_empty()
-            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name))
-            && s.pat.len() == arrs.len();
-        if !identity || scans.len() != 1 || !reduces.is_empty() {
+        if !is_identity(map) || s.pat.len() != arrs.len() || scans.len() != 1 || !reduces.is_empty() {
             return Err(internal(span, "a scan fused with other SOACs left after splitting".into()));
         }
         if !is_addition(&scans[0]) {
@@ -1395,52 +1350,14 @@ impl Ad {
         let [op] = ops.as_slice() else {
             return Err(unsupported(span, "`hist` with several operators"));
         };
-        let identity = map.body.stms.is_empty()
-            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name))
-            && map.body.result.len() == map.params.len();
-        if !identity || op.shape.len() != 1 || op.dests.len() != 1 || !is_addition(&op.op) || arrs.len() != 2 {
+        if !is_identity(map) || op.shape.len() != 1 || op.dests.len() != 1 || !is_addition(&op.op) || arrs.len() != 2 {
             return Err(unsupported(span, "`hist` and `reduce_by_index` with an operator other than `+`"));
         }
         let Some(SubExp::Var(hbar)) = bars[0] else { return Ok(()) };
         self.add(out, adj, op.dests[0], SubExp::Var(hbar), span);
         let (is, vs) = (arrs[0], arrs[1]);
-        let vty = self.types[&vs].clone();
-        let row = vty.row();
-        let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
-        let mut body = Vec::new();
-        let m = op.shape[0];
-        let ge = self.scalar(
-            &mut body,
-            PrimType::Bool,
-            Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, SubExp::i64(0), SubExp::Var(i.name)),
-            span,
-        );
-        let lt = self.scalar(
-            &mut body,
-            PrimType::Bool,
-            Exp::CmpOp(ogham_ir::CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), m),
-            span,
-        );
-        let ok = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, ge, lt, span);
-        let mut then = Vec::new();
-        let got = self.bind(
-            &mut then,
-            "dgot",
-            row.clone(),
-            Exp::Index { array: hbar, slice: vec![DimIndex::Fix(SubExp::Var(i.name))] },
-            span,
-        );
-        let mut other = Vec::new();
-        let z = self.zero(&mut other, &row, span);
-        let exp = Exp::If {
-            cond: ok,
-            then_body: Body { stms: then, result: vec![SubExp::Var(got)] },
-            else_body: Body { stms: other, result: vec![z] },
-        };
-        let v = self.bind(&mut body, "dval", row.clone(), exp, span);
-        let lam = Lambda { params: vec![i], body: Body { stms: body, result: vec![SubExp::Var(v)] }, ret: vec![row] };
-        let exp = Exp::Soac(Soac::Screma { w: *w, arrs: vec![is], scans: vec![], reduces: vec![], map: lam });
-        let vbar = self.bind(out, "dvs", vty, exp, span);
+        let row = self.types[&vs].row();
+        let vbar = self.gather(out, hbar, is, *w, &row, span);
         self.add(out, adj, vs, SubExp::Var(vbar), span);
         Ok(())
     }
@@ -1463,12 +1380,8 @@ impl Ad {
             lam.params.rotate_left(k);
         }
         let tys: Vec<Type> = xs.iter().map(|x| self.types[x].clone()).collect();
-        let ps: Vec<Param> = tys.iter().map(|t| self.fresh_typed("x", &t.row())).collect();
-        let map = Lambda {
-            params: ps.clone(),
-            body: Body { stms: vec![], result: ps.iter().map(|p| SubExp::Var(p.name)).collect() },
-            ret: tys.iter().map(Type::row).collect(),
-        };
+        let rows: Vec<Type> = tys.iter().map(Type::row).collect();
+        let map = self.identity_lambda(&rows);
         let scan = Operator { lambda: lam, neutral: op.neutral.clone(), commutative: op.commutative };
         let exp = Exp::Soac(Soac::Screma { w, arrs: xs.to_vec(), scans: vec![scan], reduces: vec![], map });
         let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("scanned", t)).collect();
