@@ -30,13 +30,12 @@
 //! consumes a free array gets a copy saved before it, re-copied for the
 //! branch's re-execution. `scan (+)` and `hist (+)` have their special
 //! rules. A `while` loop first counts its iterations, then runs as a
-//! checkpointed `for` loop of that many. A `scan` of scalars with any
-//! other operator solves the seed's linear recurrence of adjoints by a scan
-//! of affine maps. A one-dimensional `scatter`
-//! saves the elements it overwrites and restores them like an update.
-//! Scans of tuples or arrays (other than `+`), other histograms and other
-//! scatters are rejected with
-//! `not-supported-yet`.
+//! checkpointed `for` loop of that many. Scans with any other operator
+//! (tuples of scalars, and rows through a vectorised operator) are in
+//! [`scan`]; histograms with any other operator, or of more dimensions,
+//! in [`hist`]. A one-dimensional `scatter` saves the elements it
+//! overwrites and restores them like an update; other scatters are
+//! rejected with `not-supported-yet`.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -47,6 +46,9 @@ use ogham_ir::{
 
 use super::{internal, stm, Ad};
 use crate::Rejection;
+
+mod hist;
+mod scan;
 
 type R<T> = Result<T, Rejection>;
 
@@ -75,9 +77,9 @@ struct Checkpoints {
     /// overwrote (zero where an index is out of range), by the name of its
     /// result.
     scatters: HashMap<VName, (VName, VName)>,
-    /// The destination a `hist` consumes and a copy saved before it, by
-    /// the name of the `hist`'s first result.
-    dests: HashMap<VName, (VName, VName)>,
+    /// The destinations a `hist` consumes, each with a copy saved before
+    /// it, by the name of the `hist`'s first result.
+    dests: HashMap<VName, Vec<(VName, VName)>>,
     /// The free arrays a branch consumes, with the copies saved before it,
     /// by the name of the `if`'s first result.
     consumed: HashMap<VName, Vec<(VName, VName)>>,
@@ -166,6 +168,11 @@ impl Ad {
                     continue;
                 }
                 _ => {}
+            }
+            if let Some(columns) = self.devectorised_scan(&s) {
+                let split = self.split_soacs(&Body { stms: columns, result: vec![] });
+                stms.extend(split.stms);
+                continue;
             }
             let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else {
                 stms.push(s);
@@ -354,13 +361,15 @@ impl Ad {
                     ck.scatters.insert(s.pat[0].name, (xs, old));
                     out.push(s.clone());
                 }
-                Exp::Soac(Soac::Hist { ops, .. }) if ops.len() == 1 && ops[0].dests.len() == 1 => {
-                    // The destination is consumed: the return sweep of what
-                    // read it before reads a copy.
-                    let d = ops[0].dests[0];
-                    let ty = self.types[&d].clone();
-                    let saved = self.bind(out, "saved", ty, Exp::Copy(d), s.span);
-                    ck.dests.insert(s.pat[0].name, (d, saved));
+                Exp::Soac(Soac::Hist { ops, .. }) if ops.len() == 1 => {
+                    // The destinations are consumed: the return sweep of
+                    // what read them before reads copies.
+                    let mut saved = Vec::new();
+                    for &d in &ops[0].dests {
+                        let ty = self.types[&d].clone();
+                        saved.push((d, self.bind(out, "saved", ty, Exp::Copy(d), s.span)));
+                    }
+                    ck.dests.insert(s.pat[0].name, saved);
                     out.push(s.clone());
                 }
                 Exp::Update { array, slice, .. } => {
@@ -392,7 +401,7 @@ impl Ad {
         // name by everything the sweep emits after the restoration.
         let mut restored: Vec<(usize, VName, VName)> = Vec::new();
         for s in stms.iter().rev() {
-            if let Some((from, to)) = self.rev_stm(s, ck, adj, out)? {
+            for (from, to) in self.rev_stm(s, ck, adj, out)? {
                 restored.push((out.len(), from, to));
             }
         }
@@ -475,20 +484,15 @@ impl Ad {
 
     /// The return sweep of one statement; for an in-place update, also the
     /// restored array (the consumed name and its new one).
-    fn rev_stm(
-        &mut self,
-        s: &Stm,
-        ck: &Checkpoints,
-        adj: &mut Adjoints,
-        out: &mut Vec<Stm>,
-    ) -> R<Option<(VName, VName)>> {
+    fn rev_stm(&mut self, s: &Stm, ck: &Checkpoints, adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<Vec<(VName, VName)>> {
         if let Exp::Update { array, slice, value } = &s.exp {
-            return self.rev_update(s, *array, slice, *value, ck, adj, out).map(Some);
+            return self.rev_update(s, *array, slice, *value, ck, adj, out).map(|r| vec![r]);
         }
         if let Exp::Soac(Soac::Scatter { w, arrs, .. }) = &s.exp {
-            return self.rev_scatter(s, *w, arrs, ck, adj, out).map(Some);
+            return self.rev_scatter(s, *w, arrs, ck, adj, out).map(|r| vec![r]);
         }
-        let restore = ck.dests.get(&s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX))).copied();
+        let restore =
+            ck.dests.get(&s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX))).cloned().unwrap_or_default();
         let bars: Vec<Option<SubExp>> = s.pat.iter().map(|p| adj.of.get(&p.name).copied()).collect();
         if bars.iter().all(Option::is_none) {
             return Ok(restore);
@@ -620,7 +624,7 @@ impl Ad {
             }
             Exp::Soac(Soac::Screma { scans, .. }) if scans.is_empty() => self.rev_reduce(s, &bars, adj, out)?,
             Exp::Soac(Soac::Screma { .. }) => self.rev_scan(s, &bars, adj, out)?,
-            Exp::Soac(Soac::Hist { .. }) => self.rev_hist(s, &bars, adj, out)?,
+            Exp::Soac(Soac::Hist { .. }) => self.rev_hist(s, &bars, ck, adj, out)?,
             Exp::Soac(Soac::Scatter { .. }) => return Err(internal(span, "a scatter outside its rule".into())),
             Exp::Update { .. } => return Err(internal(span, "an update outside its rule".into())),
             Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
@@ -1184,10 +1188,7 @@ impl Ad {
             return Err(internal(span, "a scan fused with other SOACs left after splitting".into()));
         }
         if !is_addition(&scans[0]) {
-            if arrs.len() != 1 || s.pat[0].ty.rank() != 1 {
-                return Err(unsupported(span, "`scan` of tuples or arrays with an operator other than `+`"));
-            }
-            return self.rev_scan_general(s, *w, arrs[0], &scans[0], bars, adj, out);
+            return self.rev_scan_general(s, bars, adj, out);
         }
         for ((a, b), p) in arrs.iter().zip(bars).zip(&s.pat) {
             let Some(SubExp::Var(b)) = b else { continue };
@@ -1199,166 +1200,36 @@ impl Ad {
         Ok(())
     }
 
-    /// `ys = scan ⊙ ne xs` on scalars, any associative operator (seed 004
-    /// §4.3): with bᵢ = ∂(ysᵢ ⊙ xsᵢ₊₁)/∂ysᵢ, the adjoints rᵢ of the ysᵢ as
-    /// the whole scan uses them satisfy rᵢ = ȳᵢ + bᵢ·rᵢ₊₁, a linear
-    /// recurrence solved from the end by a scan of affine maps
-    /// (c₁, b₁) ⊙ (c₂, b₂) = (c₂ + b₂·c₁, b₂·b₁); then
-    /// x̄sᵢ = rᵢ · ∂(ysᵢ₋₁ ⊙ x)/∂x at xsᵢ (ys₋₁ = ne).
-    #[allow(clippy::too_many_arguments)]
-    fn rev_scan_general(
+    /// `hist (+)` on one-dimensional destinations: d̄ += h̄ and
+    /// v̄s[j] = h̄[is[j]] (zero for an index out of range). Any other
+    /// operator, or more dimensions, take the general rule (`hist.rs`).
+    fn rev_hist(
         &mut self,
         s: &Stm,
-        w: SubExp,
-        xs: VName,
-        op: &Operator,
         bars: &[Option<SubExp>],
+        ck: &Checkpoints,
         adj: &mut Adjoints,
         out: &mut Vec<Stm>,
     ) -> R<()> {
-        let span = s.span;
-        let Some(SubExp::Var(ybar)) = bars[0] else { return Ok(()) };
-        let ys = s.pat[0].name;
-        let arr_ty = s.pat[0].ty.clone();
-        let ty = arr_ty.row();
-        let t = ty.elem();
-        let (zero, one) =
-            (SubExp::Const(ogham_ir::PrimValue::zero(t)), SubExp::Const(ogham_ir::PrimValue::from_f64(t, 1.0)));
-        let i64t = Type::Prim(PrimType::I64);
-        // The partials, per element.
-        let i = self.fresh_typed("i", &i64t);
-        let x = self.fresh_typed("x", &ty);
-        let mut body = Vec::new();
-        let last = self.bin(&mut body, BinOp::Sub, PrimType::I64, w, SubExp::i64(1), span);
-        let inner = self.scalar(
-            &mut body,
-            PrimType::Bool,
-            Exp::CmpOp(ogham_ir::CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), last),
-            span,
-        );
-        let mut then = Vec::new();
-        let y_i = self.bind(
-            &mut then,
-            "y",
-            ty.clone(),
-            Exp::Index { array: ys, slice: vec![DimIndex::Fix(SubExp::Var(i.name))] },
-            span,
-        );
-        let next = self.bin(&mut then, BinOp::Add, PrimType::I64, SubExp::Var(i.name), SubExp::i64(1), span);
-        let x_next =
-            self.bind(&mut then, "x", ty.clone(), Exp::Index { array: xs, slice: vec![DimIndex::Fix(next)] }, span);
-        let (pa, _) = self.op_partials(&mut then, op, SubExp::Var(y_i), SubExp::Var(x_next), &ty, span)?;
-        let b = self.bind(
-            &mut body,
-            "b",
-            ty.clone(),
-            Exp::If {
-                cond: inner,
-                then_body: Body { stms: then, result: vec![pa] },
-                else_body: Body { stms: vec![], result: vec![zero] },
-            },
-            span,
-        );
-        let prev = self.shifted_read(&mut body, ys, i.name, w, op.neutral[0], false, &ty, span);
-        let (_, px) = self.op_partials(&mut body, op, prev, SubExp::Var(x.name), &ty, span)?;
-        let iota = self.bind(
-            out,
-            "idx",
-            i64t.array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
-        let lam = Lambda {
-            params: vec![i, x],
-            body: Body { stms: body, result: vec![SubExp::Var(b), px] },
-            ret: vec![ty.clone(), ty.clone()],
-        };
-        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota, xs], scans: vec![], reduces: vec![], map: lam });
-        let (bs, ds) = (self.fresh_typed("bs", &arr_ty), self.fresh_typed("ds", &arr_ty));
-        out.push(Stm { pat: vec![bs.clone(), ds.clone()], exp, attrs: s.attrs, span });
-        // The recurrence, from the end.
-        let cr = self.reversed(out, ybar, &arr_ty, w, span);
-        let br = self.reversed(out, bs.name, &arr_ty, w, span);
-        let ps: Vec<Param> = ["c", "b", "c", "b"].iter().map(|n| self.fresh_typed(n, &ty)).collect();
-        let mut obody = Vec::new();
-        let bc = self.times(&mut obody, t, SubExp::Var(ps[3].name), SubExp::Var(ps[0].name), span);
-        let c = self.plus(&mut obody, t, SubExp::Var(ps[2].name), bc, span);
-        let bb = self.times(&mut obody, t, SubExp::Var(ps[3].name), SubExp::Var(ps[1].name), span);
-        let affine = Operator {
-            lambda: Lambda {
-                params: ps,
-                body: Body { stms: obody, result: vec![c, bb] },
-                ret: vec![ty.clone(), ty.clone()],
-            },
-            neutral: vec![zero, one],
-            commutative: false,
-        };
-        let rs = self.scan_with(out, w, &[cr, br], &affine, false, span);
-        let r = self.reversed(out, rs[0], &arr_ty, w, span);
-        // x̄s = r · d
-        let (p, q) = (self.fresh_typed("r", &ty), self.fresh_typed("d", &ty));
-        let mut mbody = Vec::new();
-        let prod = self.times(&mut mbody, t, SubExp::Var(p.name), SubExp::Var(q.name), span);
-        let lam = Lambda { params: vec![p, q], body: Body { stms: mbody, result: vec![prod] }, ret: vec![ty.clone()] };
-        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![r, ds.name], scans: vec![], reduces: vec![], map: lam });
-        let xbar = self.bind(out, "dxs", arr_ty, exp, span);
-        self.add(out, adj, xs, SubExp::Var(xbar), span);
-        Ok(())
-    }
-
-    /// The partial derivatives of `a ⊙ b` (one value) in `a` and in `b`,
-    /// by the return sweep of a copy of the operator with adjoint 1.
-    fn op_partials(
-        &mut self,
-        out: &mut Vec<Stm>,
-        op: &Operator,
-        a: SubExp,
-        b: SubExp,
-        ty: &Type,
-        span: Span,
-    ) -> R<(SubExp, SubExp)> {
-        let t = ty.elem();
-        let one = SubExp::Const(ogham_ir::PrimValue::from_f64(t, 1.0));
-        let (pa, pb) = (self.fresh_typed("a", ty), self.fresh_typed("b", ty));
-        out.push(stm(pa.clone(), Exp::SubExp(a), span));
-        out.push(stm(pb.clone(), Exp::SubExp(b), span));
-        let mut fwd = Vec::new();
-        let r = self.apply_op(
-            &mut fwd,
-            op,
-            &[SubExp::Var(pa.name)],
-            &[SubExp::Var(pb.name)],
-            std::slice::from_ref(ty),
-            span,
-        );
-        out.extend(fwd.clone());
-        let mut inner = Adjoints::default();
-        if let SubExp::Var(r) = r[0] {
-            inner.of.insert(r, one);
-        }
-        self.reverse(&fwd, &Checkpoints::default(), &mut inner, out)?;
-        let da = self.adjoint_or_zero(out, &inner, pa.name, span);
-        let db = self.adjoint_or_zero(out, &inner, pb.name, span);
-        Ok((da, db))
-    }
-
-    /// `hist (+)` on one destination: d̄ += h̄ and v̄s[j] = h̄[is[j]] (zero
-    /// for an index out of range). Other operators are not done yet.
-    fn rev_hist(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
         let Exp::Soac(Soac::Hist { w, arrs, ops, map }) = &s.exp else { return Ok(()) };
         let span = s.span;
         let [op] = ops.as_slice() else {
             return Err(unsupported(span, "`hist` with several operators"));
         };
-        if !is_identity(map) || op.shape.len() != 1 || op.dests.len() != 1 || !is_addition(&op.op) || arrs.len() != 2 {
-            return Err(unsupported(span, "`hist` and `reduce_by_index` with an operator other than `+`"));
+        if !is_identity(map) {
+            return Err(internal(span, "a histogram computing its inputs left after splitting".into()));
         }
-        let Some(SubExp::Var(hbar)) = bars[0] else { return Ok(()) };
-        self.add(out, adj, op.dests[0], SubExp::Var(hbar), span);
-        let (is, vs) = (arrs[0], arrs[1]);
-        let row = self.types[&vs].row();
-        let vbar = self.gather(out, hbar, is, *w, &row, span);
-        self.add(out, adj, vs, SubExp::Var(vbar), span);
+        if op.shape.len() != 1 || !is_addition(&op.op) {
+            return self.rev_hist_general(s, bars, ck, adj, out);
+        }
+        let is = arrs[0];
+        for ((d, v), b) in op.dests.iter().zip(&arrs[1..]).zip(bars) {
+            let Some(SubExp::Var(hbar)) = b else { continue };
+            self.add(out, adj, *d, SubExp::Var(*hbar), span);
+            let row = self.types[v].row();
+            let vbar = self.gather(out, *hbar, is, *w, &row, span);
+            self.add(out, adj, *v, SubExp::Var(vbar), span);
+        }
         Ok(())
     }
 

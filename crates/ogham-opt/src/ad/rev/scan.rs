@@ -1,0 +1,324 @@
+//! The return sweep of `scan` with any operator (seed 004 §4.3), and the
+//! rewrite that gives vectorised operators (`map2 op` on rows) to it one
+//! column at a time.
+//!
+//! For `ys = scan ⊙ ne xs` on tuples of `k` scalars of one type, let
+//! `Bᵢ` be the transposed Jacobian of `ysᵢ ⊙ xsᵢ₊₁` in `ysᵢ` (a `k×k`
+//! matrix, `Bᵢ[j][c] = ∂outᶜ/∂aⱼ`; zero for the last element). The
+//! adjoints `rᵢ` of the `ysᵢ` as the whole scan uses them satisfy
+//! `rᵢ = ȳᵢ + Bᵢ·rᵢ₊₁`, a linear recurrence solved from the end by a scan
+//! of affine maps, `(c₁, B₁) ⊙ (c₂, B₂) = (c₂ + B₂·c₁, B₂·B₁)` with
+//! neutral `(0, I)`. Then `x̄sᵢ` is the operator's return sweep in
+//! `ysᵢ₋₁ ⊙ x` at `xsᵢ` with adjoint `rᵢ` (`ys₋₁ = ne`). The matrices are
+//! `k²` scalars per element, so this is meant for small tuples (Futhark's
+//! suite scans 4×4 matrix products).
+
+use ogham_ir::{
+    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName,
+};
+
+use super::{is_addition, is_identity, unsupported, var_of, Adjoints, Checkpoints, R};
+use crate::ad::Ad;
+
+impl Ad {
+    pub(super) fn rev_scan_general(
+        &mut self,
+        s: &Stm,
+        bars: &[Option<SubExp>],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let Exp::Soac(Soac::Screma { w, arrs, scans, .. }) = &s.exp else { return Ok(()) };
+        let (w, span, op) = (*w, s.span, &scans[0]);
+        let k = arrs.len();
+        let Some(t) = s.pat.first().map(|p| p.ty.elem()) else { return Ok(()) };
+        if s.pat.iter().any(|p| p.ty.rank() != 1 || p.ty.elem() != t) {
+            return Err(unsupported(
+                span,
+                "`scan` of tuples whose components are arrays or of different types, with an operator other than `+`",
+            ));
+        }
+        if bars.iter().all(Option::is_none) {
+            return Ok(());
+        }
+        let ty = Type::Prim(t);
+        let arr_ty = ty.array_of(w);
+        let zero = SubExp::Const(ogham_ir::PrimValue::zero(t));
+        let ys: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
+        let tys = vec![ty.clone(); k];
+        let i64t = Type::Prim(PrimType::I64);
+        let iota = self.bind(
+            out,
+            "idx",
+            i64t.array_of(w),
+            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+            span,
+        );
+        // Bᵢ, per element (k² scalars, row-major).
+        let i = self.fresh_typed("i", &i64t);
+        let mut body = Vec::new();
+        let last = self.bin(&mut body, BinOp::Sub, PrimType::I64, w, SubExp::i64(1), span);
+        let inner = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), last),
+            span,
+        );
+        let mut then = Vec::new();
+        let next = self.bin(&mut then, BinOp::Add, PrimType::I64, SubExp::Var(i.name), SubExp::i64(1), span);
+        let mut y_i = Vec::new();
+        let mut x_next = Vec::new();
+        for (y, x) in ys.iter().zip(arrs) {
+            let at = |a: VName, j: SubExp| Exp::Index { array: a, slice: vec![DimIndex::Fix(j)] };
+            y_i.push(SubExp::Var(self.bind(&mut then, "y", ty.clone(), at(*y, SubExp::Var(i.name)), span)));
+            x_next.push(SubExp::Var(self.bind(&mut then, "x", ty.clone(), at(*x, next), span)));
+        }
+        let jac = self.op_jacobian(&mut then, op, &y_i, &x_next, &tys, span)?;
+        let b_entries: Vec<SubExp> = jac.iter().flatten().copied().collect();
+        let b_names: Vec<Param> = (0..k * k).map(|_| self.fresh_typed("b", &ty)).collect();
+        body.push(Stm {
+            pat: b_names.clone(),
+            exp: Exp::If {
+                cond: inner,
+                then_body: Body { stms: then, result: b_entries },
+                else_body: Body { stms: vec![], result: vec![zero; k * k] },
+            },
+            attrs: Default::default(),
+            span,
+        });
+        let lam = Lambda {
+            params: vec![i],
+            body: Body { stms: body, result: b_names.iter().map(|p| SubExp::Var(p.name)).collect() },
+            ret: vec![ty.clone(); k * k],
+        };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota], scans: vec![], reduces: vec![], map: lam });
+        let bs: Vec<Param> = (0..k * k).map(|_| self.fresh_typed("bs", &arr_ty)).collect();
+        out.push(Stm { pat: bs.clone(), exp, attrs: s.attrs, span });
+        // The recurrence, from the end.
+        let mut rev_in = Vec::new();
+        for b in bars {
+            let ybar = match b {
+                Some(SubExp::Var(b)) => *b,
+                _ => var_of(self.zero(out, &arr_ty, span)),
+            };
+            rev_in.push(self.reversed(out, ybar, &arr_ty, w, span));
+        }
+        for b in &bs {
+            rev_in.push(self.reversed(out, b.name, &arr_ty, w, span));
+        }
+        let affine = self.affine_operator(t, k);
+        let rs = self.scan_with(out, w, &rev_in, &affine, false, span);
+        let mut r = Vec::new();
+        for x in &rs[..k] {
+            r.push(self.reversed(out, *x, &arr_ty, w, span));
+        }
+        // x̄sᵢ: the return sweep of ysᵢ₋₁ ⊙ xsᵢ with adjoint rᵢ.
+        let i = self.fresh_typed("i", &i64t);
+        let xps: Vec<Param> = (0..k).map(|_| self.fresh_typed("x", &ty)).collect();
+        let rps: Vec<Param> = (0..k).map(|_| self.fresh_typed("r", &ty)).collect();
+        let mut body = Vec::new();
+        let mut prev = Vec::new();
+        for (y, ne) in ys.iter().zip(&op.neutral) {
+            prev.push(self.shifted_read(&mut body, *y, i.name, w, *ne, false, &ty, span));
+        }
+        let xv: Vec<SubExp> = xps.iter().map(|p| SubExp::Var(p.name)).collect();
+        let mut fwd = Vec::new();
+        let res = self.apply_op(&mut fwd, op, &prev, &xv, &tys, span);
+        body.extend(fwd.clone());
+        let mut inner = Adjoints::default();
+        for (v, rp) in res.iter().zip(&rps) {
+            if let SubExp::Var(v) = v {
+                self.add(&mut body, &mut inner, *v, SubExp::Var(rp.name), span);
+            }
+        }
+        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut body)?;
+        let mut results = Vec::new();
+        for x in &xps {
+            results.push(self.adjoint_or_zero(&mut body, &inner, x.name, span));
+        }
+        let mut params = vec![i];
+        params.extend(xps);
+        params.extend(rps);
+        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.clone() };
+        let mut in_arrs = vec![iota];
+        in_arrs.extend(arrs);
+        in_arrs.extend(&r);
+        let exp = Exp::Soac(Soac::Screma { w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
+        let pat: Vec<Param> = (0..k).map(|_| self.fresh_typed("dxs", &arr_ty)).collect();
+        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for (x, p) in arrs.iter().zip(pat) {
+            self.add(out, adj, *x, SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    /// `∂outᶜ/∂aⱼ` of `a ⊙ b` (`k` scalars each), as `[j][c]`: one return
+    /// sweep of a copy of the operator per output component.
+    fn op_jacobian(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: &Operator,
+        a: &[SubExp],
+        b: &[SubExp],
+        tys: &[Type],
+        span: Span,
+    ) -> R<Vec<Vec<SubExp>>> {
+        let k = a.len();
+        let mut jac = vec![Vec::with_capacity(k); k];
+        for c in 0..k {
+            let pa: Vec<Param> = tys.iter().map(|t| self.fresh_typed("a", t)).collect();
+            for (p, x) in pa.iter().zip(a) {
+                out.push(crate::ad::stm(p.clone(), Exp::SubExp(*x), span));
+            }
+            let av: Vec<SubExp> = pa.iter().map(|p| SubExp::Var(p.name)).collect();
+            let mut fwd = Vec::new();
+            let res = self.apply_op(&mut fwd, op, &av, b, tys, span);
+            out.extend(fwd.clone());
+            let mut inner = Adjoints::default();
+            if let SubExp::Var(v) = res[c] {
+                let one = SubExp::Const(ogham_ir::PrimValue::from_f64(tys[c].elem(), 1.0));
+                inner.of.insert(v, one);
+            }
+            self.reverse(&fwd, &Checkpoints::default(), &mut inner, out)?;
+            for (j, p) in pa.iter().enumerate() {
+                let d = self.adjoint_or_zero(out, &inner, p.name, span);
+                jac[j].push(d);
+            }
+        }
+        Ok(jac)
+    }
+
+    /// Composition of affine maps on `k`-vectors, `(c, B)` as `k + k²`
+    /// scalars: `(c₁, B₁) ⊙ (c₂, B₂) = (c₂ + B₂·c₁, B₂·B₁)`, neutral `(0, I)`.
+    fn affine_operator(&mut self, t: PrimType, k: usize) -> Operator {
+        let ty = Type::Prim(t);
+        let n = k + k * k;
+        let p1: Vec<Param> = (0..n).map(|_| self.fresh_typed("p", &ty)).collect();
+        let p2: Vec<Param> = (0..n).map(|_| self.fresh_typed("q", &ty)).collect();
+        let v = |ps: &[Param], j: usize| SubExp::Var(ps[j].name);
+        let span = Span::default();
+        let mut body = Vec::new();
+        let mut result = Vec::new();
+        // c = c₂ + B₂·c₁
+        for j in 0..k {
+            let mut acc = v(&p2, j);
+            for m in 0..k {
+                let prod = self.times(&mut body, t, v(&p2, k + j * k + m), v(&p1, m), span);
+                acc = self.plus(&mut body, t, acc, prod, span);
+            }
+            result.push(acc);
+        }
+        // B = B₂·B₁
+        for j in 0..k {
+            for c in 0..k {
+                let mut acc = SubExp::Const(ogham_ir::PrimValue::zero(t));
+                for m in 0..k {
+                    let prod = self.times(&mut body, t, v(&p2, k + j * k + m), v(&p1, k + m * k + c), span);
+                    acc = if m == 0 { prod } else { self.plus(&mut body, t, acc, prod, span) };
+                }
+                result.push(acc);
+            }
+        }
+        let mut neutral = vec![SubExp::Const(ogham_ir::PrimValue::zero(t)); k];
+        for j in 0..k {
+            for c in 0..k {
+                neutral.push(SubExp::Const(ogham_ir::PrimValue::from_f64(t, if j == c { 1.0 } else { 0.0 })));
+            }
+        }
+        let mut params = p1;
+        params.extend(p2);
+        Operator {
+            lambda: Lambda { params, body: Body { stms: body, result }, ret: vec![ty; n] },
+            neutral,
+            commutative: false,
+        }
+    }
+
+    /// A `scan` whose operator is vectorised (`map2 op` on rows, at any
+    /// depth: its body is one `map` over the operator's parameters in
+    /// order) as a `map` over the columns of scans of `op`, between
+    /// transpositions, with the neutral element's elements as each
+    /// column's; `None` for any other statement.
+    pub(super) fn devectorised_scan(&mut self, s: &Stm) -> Option<Vec<Stm>> {
+        let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return None };
+        let [op] = scans.as_slice() else { return None };
+        if !reduces.is_empty() || !is_identity(map) || s.pat.len() != arrs.len() || is_addition(op) {
+            return None;
+        }
+        let k = op.neutral.len();
+        let lam = &op.lambda;
+        let [inner] = lam.body.stms.as_slice() else { return None };
+        let Exp::Soac(Soac::Screma { w: m, arrs: in_arrs, scans: s2, reduces: r2, map: elem_op }) = &inner.exp else {
+            return None;
+        };
+        let params: Vec<VName> = lam.params.iter().map(|p| p.name).collect();
+        let results: Vec<SubExp> = inner.pat.iter().map(|p| SubExp::Var(p.name)).collect();
+        if !s2.is_empty() || !r2.is_empty() || *in_arrs != params || lam.body.result != results || results.len() != k {
+            return None;
+        }
+        let (w, m, span) = (*w, *m, s.span);
+        let mut out = Vec::new();
+        // Columns first: [w][m]… as [m][w]….
+        let mut cols = Vec::new();
+        let mut col_tys = Vec::new();
+        for a in arrs {
+            let ty = self.types[a].clone();
+            let mut perm: Vec<usize> = (0..ty.rank()).collect();
+            perm.swap(0, 1);
+            let mut shape = ty.shape().to_vec();
+            shape.swap(0, 1);
+            let tty = Type::Array { elem: ty.elem(), shape };
+            col_tys.push(tty.row());
+            cols.push(self.bind(&mut out, "cols", tty, Exp::Rearrange { array: *a, perm }, span));
+        }
+        let ne_arrs: Vec<VName> = op.neutral.iter().filter_map(|n| n.as_var()).collect();
+        if ne_arrs.len() != k {
+            return None;
+        }
+        let cps: Vec<Param> = col_tys.iter().map(|t| self.fresh_typed("col", t)).collect();
+        let nps: Vec<Param> = elem_op.params[..k].iter().map(|p| self.fresh_typed("ne", &p.ty)).collect();
+        let op_lam = crate::inline::fresh_lambda(elem_op, &mut self.names);
+        crate::ad::collect_types_lambda(&op_lam, &mut self.types);
+        let scan = Operator {
+            lambda: op_lam,
+            neutral: nps.iter().map(|p| SubExp::Var(p.name)).collect(),
+            commutative: op.commutative,
+        };
+        let id = self.identity_lambda(&col_tys.iter().map(Type::row).collect::<Vec<_>>());
+        let scanned: Vec<Param> = col_tys.iter().map(|t| self.fresh_typed("scanned", t)).collect();
+        let body = vec![Stm {
+            pat: scanned.clone(),
+            exp: Exp::Soac(Soac::Screma {
+                w,
+                arrs: cps.iter().map(|p| p.name).collect(),
+                scans: vec![scan],
+                reduces: vec![],
+                map: id,
+            }),
+            attrs: s.attrs,
+            span,
+        }];
+        let mut params = cps;
+        params.extend(nps);
+        let outer = Lambda {
+            params,
+            body: Body { stms: body, result: scanned.iter().map(|p| SubExp::Var(p.name)).collect() },
+            ret: col_tys.clone(),
+        };
+        let mut in_arrs = cols;
+        in_arrs.extend(ne_arrs);
+        let res: Vec<Param> = col_tys.iter().map(|t| self.fresh_typed("cols", &t.array_of(m))).collect();
+        out.push(Stm {
+            pat: res.clone(),
+            exp: Exp::Soac(Soac::Screma { w: m, arrs: in_arrs, scans: vec![], reduces: vec![], map: outer }),
+            attrs: s.attrs,
+            span,
+        });
+        for (p, r) in s.pat.iter().zip(res) {
+            let mut perm: Vec<usize> = (0..p.ty.rank()).collect();
+            perm.swap(0, 1);
+            out.push(crate::ad::stm(p.clone(), Exp::Rearrange { array: r.name, perm }, span));
+        }
+        Some(out)
+    }
+}
