@@ -33,9 +33,8 @@
 //! checkpointed `for` loop of that many. Scans with any other operator
 //! (tuples of scalars, and rows through a vectorised operator) are in
 //! [`scan`]; histograms with any other operator, or of more dimensions,
-//! in [`hist`]. A one-dimensional `scatter` saves the elements it
-//! overwrites and restores them like an update; other scatters are
-//! rejected with `not-supported-yet`.
+//! in [`hist`]. A `scatter` saves the elements it overwrites and
+//! restores them like an update ([`scatter`]).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -49,6 +48,7 @@ use crate::Rejection;
 
 mod hist;
 mod scan;
+mod scatter;
 
 type R<T> = Result<T, Rejection>;
 
@@ -73,10 +73,10 @@ struct Checkpoints {
     /// A `while` loop as the `for` loop of its number of iterations, by
     /// the name of the loop's first result.
     whiles: HashMap<VName, Stm>,
-    /// A one-dimensional `scatter`'s destination and the elements it
-    /// overwrote (zero where an index is out of range), by the name of its
+    /// A `scatter`'s destinations, each with the elements it overwrote
+    /// (zero where an index is out of range), by the name of its first
     /// result.
-    scatters: HashMap<VName, (VName, VName)>,
+    scatters: HashMap<VName, Vec<(VName, VName)>>,
     /// The destinations a `hist` consumes, each with a copy saved before
     /// it, by the name of the `hist`'s first result.
     dests: HashMap<VName, Vec<(VName, VName)>>,
@@ -350,15 +350,15 @@ impl Ad {
                     self.forward(std::slice::from_ref(&as_for), out, ck)?;
                     ck.whiles.insert(s.pat[0].name, as_for);
                 }
-                Exp::Soac(Soac::Scatter { w, arrs, dests, map })
-                    if dests.len() == 1 && arrs.len() == 2 && self.types[&dests[0]].rank() == 1 && is_identity(map) =>
-                {
+                Exp::Soac(Soac::Scatter { w, arrs, dests, map }) if is_identity(map) => {
                     // Save the elements the scatter overwrites.
-                    let (xs, is) = (dests[0], arrs[0]);
-                    let ty = self.types[&xs].clone();
-                    let elem = Type::Prim(ty.elem());
-                    let old = self.gather(out, xs, is, *w, &elem, s.span);
-                    ck.scatters.insert(s.pat[0].name, (xs, old));
+                    let mut saved = Vec::new();
+                    for (d, (idx, _)) in dests.iter().zip(self.scatter_parts(arrs, dests)) {
+                        let ty = self.types[d].clone();
+                        let elem = scatter::drop_dims(&ty, idx.len());
+                        saved.push((*d, self.gather_nd(out, *d, &idx, *w, &elem, s.span)));
+                    }
+                    ck.scatters.insert(s.pat[0].name, saved);
                     out.push(s.clone());
                 }
                 Exp::Soac(Soac::Hist { ops, .. }) if ops.len() == 1 => {
@@ -489,7 +489,7 @@ impl Ad {
             return self.rev_update(s, *array, slice, *value, ck, adj, out).map(|r| vec![r]);
         }
         if let Exp::Soac(Soac::Scatter { w, arrs, .. }) = &s.exp {
-            return self.rev_scatter(s, *w, arrs, ck, adj, out).map(|r| vec![r]);
+            return self.rev_scatter(s, *w, arrs, ck, adj, out);
         }
         let restore =
             ck.dests.get(&s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX))).cloned().unwrap_or_default();
@@ -632,109 +632,6 @@ impl Ad {
             Exp::Ad { .. } => return Err(internal(span, "a nested derivative left".into())),
         }
         Ok(restore)
-    }
-
-    /// `ys = scatter xs is vs` (one-dimensional, indices without
-    /// duplicates, as scatter's contract says): v̄s = ȳs gathered at `is`
-    /// (zero out of range), x̄s += ȳs with zeros scattered at `is`, and
-    /// `xs` is restored by scattering back the saved elements.
-    fn rev_scatter(
-        &mut self,
-        s: &Stm,
-        w: SubExp,
-        arrs: &[VName],
-        ck: &Checkpoints,
-        adj: &mut Adjoints,
-        out: &mut Vec<Stm>,
-    ) -> R<(VName, VName)> {
-        let span = s.span;
-        let y = s.pat[0].name;
-        let Some((xs, old)) = ck.scatters.get(&y).copied() else {
-            return Err(unsupported(span, "`scatter` of several destinations or of more than one dimension"));
-        };
-        let (is, vs) = (arrs[0], arrs[1]);
-        let ty = self.types[&y].clone();
-        let elem = Type::Prim(ty.elem());
-        if adj.of.contains_key(&y) {
-            let ybar = self.owned_adjoint(out, adj, y, span);
-            let vbar = self.gather(out, ybar, is, w, &elem, span);
-            self.add(out, adj, vs, SubExp::Var(vbar), span);
-            let zeros = self.zero(out, &elem.array_of(w), span);
-            let cleared = self.scatter_into(out, ybar, is, zeros, w, &ty, span);
-            adj.owned.insert(cleared);
-            adj.of.remove(&y);
-            self.add(out, adj, xs, SubExp::Var(cleared), span);
-        }
-        let from = if ck.results.contains(&y) { self.bind(out, "kept", ty.clone(), Exp::Copy(y), span) } else { y };
-        let restored = self.scatter_into(out, from, is, SubExp::Var(old), w, &ty, span);
-        Ok((xs, restored))
-    }
-
-    /// `map (\i -> if 0 <= i < n then xs[i] else 0) is`, for `xs: [n]elem`
-    /// (`elem` a scalar or a row).
-    fn gather(&mut self, out: &mut Vec<Stm>, xs: VName, is: VName, w: SubExp, elem: &Type, span: Span) -> VName {
-        let n = self.types[&xs].shape()[0];
-        let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
-        let mut body = Vec::new();
-        let ge = self.scalar(
-            &mut body,
-            PrimType::Bool,
-            Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, SubExp::i64(0), SubExp::Var(i.name)),
-            span,
-        );
-        let lt = self.scalar(
-            &mut body,
-            PrimType::Bool,
-            Exp::CmpOp(ogham_ir::CmpOp::Lt, PrimType::I64, SubExp::Var(i.name), n),
-            span,
-        );
-        let ok = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, ge, lt, span);
-        let mut then = Vec::new();
-        let got = self.bind(
-            &mut then,
-            "got",
-            elem.clone(),
-            Exp::Index { array: xs, slice: vec![DimIndex::Fix(SubExp::Var(i.name))] },
-            span,
-        );
-        let mut other = Vec::new();
-        let z = self.zero(&mut other, elem, span);
-        let exp = Exp::If {
-            cond: ok,
-            then_body: Body { stms: then, result: vec![SubExp::Var(got)] },
-            else_body: Body { stms: other, result: vec![z] },
-        };
-        let v = self.bind(&mut body, "gathered", elem.clone(), exp, span);
-        let lam = Lambda {
-            params: vec![i],
-            body: Body { stms: body, result: vec![SubExp::Var(v)] },
-            ret: vec![elem.clone()],
-        };
-        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![is], scans: vec![], reduces: vec![], map: lam });
-        self.bind(out, "gathered", elem.array_of(w), exp, span)
-    }
-
-    /// `scatter dest is vs` (consuming `dest`).
-    #[allow(clippy::too_many_arguments)]
-    fn scatter_into(
-        &mut self,
-        out: &mut Vec<Stm>,
-        dest: VName,
-        is: VName,
-        vs: SubExp,
-        w: SubExp,
-        ty: &Type,
-        span: Span,
-    ) -> VName {
-        let elem = Type::Prim(ty.elem());
-        let (i, v) = (self.fresh_typed("i", &Type::Prim(PrimType::I64)), self.fresh_typed("v", &elem));
-        let lam = Lambda {
-            params: vec![i.clone(), v.clone()],
-            body: Body { stms: vec![], result: vec![SubExp::Var(i.name), SubExp::Var(v.name)] },
-            ret: vec![Type::Prim(PrimType::I64), elem],
-        };
-        let exp = Exp::Soac(Soac::Scatter { w, arrs: vec![is, var_of(vs)], dests: vec![dest], map: lam });
-        self.bind(out, "scattered", ty.clone(), exp, span)
     }
 
     /// `y = a with [slice] = x`: x̄ += ȳ[slice], ā += ȳ with [slice] = 0,
