@@ -185,6 +185,14 @@ def vjp 'a 'b (f: a -> b) (x: a) (y': b) : a = (vjp2 f x y').1
 -- `dxs`, `mjp2 f x dys` is `f x` and `vjp f x` of every row of `dys`.
 def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a) : (b, [n]b) = (f x, map (\t -> jvp f x t) x')
 def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b) : (b, [n]a) = (f x, map (\t -> vjp f x t) y')
+
+-- Custom derivatives: `with_vjp f f' x` is `f x`, and under `vjp` the
+-- adjoint of `x` is `f' (f x) ȳ` (free variables of `f` get none).
+-- `with_vjp_tape` separates what `f'` needs (the tape `c`) from the
+-- result.
+def with_vjp 'a 'b (f: a -> b) (f': b -> b -> a) (x: a) : b = intrinsics.with_vjp f f' x
+def with_vjp_tape 'a 'b 'c (f: a -> (c, b)) (f': (c, b) -> a) (x: a) : b =
+  (with_vjp f (\(c, _) (_, y') -> f' (c, y')) x).1
 def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a) : [n]b = (jmp2 f x x').1
 def mjp 'a 'b [n] (f: a -> b) (x: a) (y': [n]b) : [n]a = (mjp2 f x y').1
 

@@ -1,7 +1,8 @@
--- Reverse mode handles scans of scalars with any operator and scan (+)
--- on tuples, not yet other scans of tuples: differentiating one is an
--- error naming the construct, not a wrong adjoint.
+-- Reverse mode handles scans of tuples of scalars of one type with any
+-- operator, not yet tuples mixing types (the adjoint recurrence needs one
+-- matrix type): differentiating one is an error naming the construct,
+-- not a wrong adjoint.
 -- ==
 -- error: not-supported-yet
-def main (xs: []f64) =
-  vjp (\xs -> unzip (scan (\(a, b) (c, d) -> (a * c, b * d)) (1, 1) (zip xs xs))) xs (copy xs, copy xs)
+def main [n] (xs: [n]f64) (is: [n]i64) =
+  vjp (\xs -> (unzip (scan (\(a, i) (b, j) -> (a * b, i + j)) (1, 0) (zip xs is))).0) xs (copy xs)

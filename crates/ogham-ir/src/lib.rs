@@ -480,6 +480,22 @@ pub enum AdMode {
     /// results, then the adjoints of the arguments (of the parameters'
     /// types).
     Vjp,
+    /// A function with its own reverse derivative, `with_vjp f f' x`: the
+    /// lambda takes the `n` arguments, then adjoints for the function's
+    /// `k` results, and returns the `k` results (`f x`), then the
+    /// arguments' adjoints (`f' (f x) ȳ`). `seeds` is empty; the statement
+    /// binds the `k` results, those of the lambda with zero adjoints.
+    /// Under `vjp`, the return sweep runs the lambda with the results'
+    /// adjoints; under `jvp` and elsewhere, only its first part counts.
+    CustomVjp,
+}
+
+impl AdMode {
+    /// The number of results of a `CustomVjp` lambda that are the
+    /// function's own (the lambda's parameters beyond the `n` arguments).
+    pub fn custom_results(lambda: &Lambda, n: usize) -> usize {
+        lambda.params.len().saturating_sub(n)
+    }
 }
 
 /// How a scatter's lambda results divide among destinations of the given

@@ -867,7 +867,7 @@ impl Parser {
                 self.sym(')')?;
                 Ok(Exp::UserParam { name, default })
             }
-            "jvp" | "vjp" => {
+            "jvp" | "vjp" | "custom_vjp" => {
                 self.next();
                 self.sym('(')?;
                 let args = self.shape()?;
@@ -876,7 +876,11 @@ impl Parser {
                 self.sym(',')?;
                 let lambda = self.lambda()?;
                 self.sym(')')?;
-                let mode = if word == "jvp" { AdMode::Jvp } else { AdMode::Vjp };
+                let mode = match word.as_str() {
+                    "jvp" => AdMode::Jvp,
+                    "vjp" => AdMode::Vjp,
+                    _ => AdMode::CustomVjp,
+                };
                 Ok(Exp::Ad { mode, lambda, args, seeds })
             }
             "map" | "screma" | "hist" | "scatter" => {

@@ -703,6 +703,7 @@ impl Printer<'_> {
                 self.out.push_str(match mode {
                     AdMode::Jvp => "jvp([",
                     AdMode::Vjp => "vjp([",
+                    AdMode::CustomVjp => "custom_vjp([",
                 });
                 self.subexps(args);
                 self.out.push_str("], [");

@@ -830,6 +830,25 @@ impl Verifier<'_> {
             Exp::Soac(soac) => self.soac(soac, what),
             Exp::Ad { mode, lambda, args, seeds } => {
                 let params: Vec<Type> = lambda.params.iter().map(|p| p.ty.clone()).collect();
+                if *mode == AdMode::CustomVjp {
+                    let k = AdMode::custom_results(lambda, args.len());
+                    let ret = &lambda.ret;
+                    if !seeds.is_empty()
+                        || ret.len() != k + args.len()
+                        || ret[k..] != params[..args.len()]
+                        || params[args.len()..] != ret[..k]
+                    {
+                        self.err(format!(
+                            "{what}: a custom derivative's lambda must take the arguments and the results' adjoints, \
+                             and return the results and the arguments' adjoints"
+                        ));
+                    }
+                    for (a, t) in args.iter().zip(&params) {
+                        self.expect_type(a, t, &format!("an argument of {what}"));
+                    }
+                    self.lambda(lambda, None, what);
+                    return Some(ret[..k.min(ret.len())].to_vec());
+                }
                 if args.len() != params.len() {
                     self.err(format!("{what}: {} arguments for {} parameters", args.len(), params.len()));
                 }
@@ -838,7 +857,7 @@ impl Verifier<'_> {
                 }
                 let seed_types = match mode {
                     AdMode::Jvp => &params,
-                    AdMode::Vjp => &lambda.ret,
+                    AdMode::Vjp | AdMode::CustomVjp => &lambda.ret,
                 };
                 if seeds.len() != seed_types.len() {
                     self.err(format!("{what}: {} seeds for {} values", seeds.len(), seed_types.len()));
@@ -850,7 +869,7 @@ impl Verifier<'_> {
                 let mut out = lambda.ret.clone();
                 out.extend(match mode {
                     AdMode::Jvp => lambda.ret.clone(),
-                    AdMode::Vjp => params,
+                    AdMode::Vjp | AdMode::CustomVjp => params,
                 });
                 Some(out)
             }

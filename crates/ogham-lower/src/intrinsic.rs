@@ -190,6 +190,10 @@ impl<'a> Lowerer<'a> {
                 let mode = if name == "jvp2" { AdMode::Jvp } else { AdMode::Vjp };
                 self.ad(b, mode, &f, &x, &seed, span)
             }
+            "with_vjp" => {
+                let (f, df, x) = (next()?, next()?, next()?);
+                self.with_vjp(b, &f, &df, &x, span)
+            }
             _ => Err(unsupported(span, format!("the intrinsic {name}"))),
         }
     }
@@ -227,6 +231,7 @@ impl<'a> Lowerer<'a> {
                 tys.extend(lambda.params.iter().map(|p| p.ty.clone()));
                 x
             }
+            AdMode::CustomVjp => return Err(unsupported(span, "a custom derivative as `jvp2` or `vjp2`")),
         };
         let k = lambda.ret.len();
         let exp = Exp::Ad { mode, lambda, args: x.leaves(), seeds: seed.leaves() };
@@ -235,6 +240,49 @@ impl<'a> Lowerer<'a> {
         let first = primal.rebuild(&mut values.by_ref().take(k));
         let second = derivative.rebuild(&mut values);
         Ok(Val::tuple(vec![first, second]))
+    }
+
+    /// `with_vjp f f' x`: one lambda computing `f x` from the leaves of
+    /// `x`, then `f' (f x) ȳ` for adjoints `ȳ` given as further
+    /// parameters (see [`AdMode::CustomVjp`]); the statement binds `f x`.
+    fn with_vjp(
+        &mut self,
+        b: &mut BodyBuilder,
+        f: &Val<'a>,
+        df: &Val<'a>,
+        x: &Val<'a>,
+        span: Span,
+    ) -> LResult<Val<'a>> {
+        let types: Vec<_> = x.leaves().into_iter().map(|l| self.se_type(l)).collect();
+        let params: Vec<Param> = types.iter().map(|t| self.param("x", t.clone())).collect();
+        let arg = x.rebuild(&mut params.iter().map(|p| SubExp::Var(p.name)));
+        let (primal, res) = self.lambda_from(b, f, params, vec![arg], None, span)?;
+        let res_params: Vec<Param> = primal.ret.iter().map(|t| self.param("res", t.clone())).collect();
+        let bar_params: Vec<Param> = primal.ret.iter().map(|t| self.param("res_adj", t.clone())).collect();
+        let res_val = res.rebuild(&mut res_params.iter().map(|p| SubExp::Var(p.name)));
+        let bar_val = res.rebuild(&mut bar_params.iter().map(|p| SubExp::Var(p.name)));
+        let mut both = res_params.clone();
+        both.extend(bar_params.iter().cloned());
+        let (adjoint, _) = self.lambda_from(b, df, both, vec![res_val, bar_val], None, span)?;
+        if adjoint.ret.len() != types.len() {
+            return Err(unsupported(span, "a custom derivative whose result is not of the argument's type"));
+        }
+        let k = primal.ret.len();
+        let mut stms = primal.body.stms;
+        for (p, r) in res_params.iter().zip(&primal.body.result) {
+            stms.push(ogham_ir::Stm { pat: vec![p.clone()], exp: Exp::SubExp(*r), attrs: Default::default(), span });
+        }
+        stms.extend(adjoint.body.stms);
+        let mut result = primal.body.result;
+        result.extend(adjoint.body.result);
+        let mut lparams = primal.params;
+        lparams.extend(bar_params);
+        let mut ret = primal.ret.clone();
+        ret.extend(types);
+        let lambda = Lambda { params: lparams, body: ogham_ir::Body { stms, result }, ret };
+        let exp = Exp::Ad { mode: AdMode::CustomVjp, lambda, args: x.leaves(), seeds: vec![] };
+        let names = self.bind_many(b, "custom", primal.ret[..k].to_vec(), exp);
+        Ok(res.rebuild(&mut names.into_iter().map(SubExp::Var)))
     }
 
     /// Lowers `f` applied to one row of each of `inputs` as a lambda. Result

@@ -50,6 +50,8 @@ pub enum Builtin {
 ///   (forward-mode automatic differentiation; the middle end's `ad` pass).
 /// - `vjp2 f x dy`: `f x` and the adjoint of `x` for the result adjoint
 ///   `dy` (reverse mode).
+/// - `with_vjp f df x`: `f x`, whose reverse derivative is
+///   `df (f x) dy` instead of `f`'s own.
 pub const INTRINSICS: &[(&str, &str)] = &[
     ("map", "'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x"),
     ("reduce", "[n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : a"),
@@ -75,6 +77,7 @@ pub const INTRINSICS: &[(&str, &str)] = &[
     ("rotate", "[n] 't (r: i64) (xs: [n]t) : [n]t"),
     ("jvp2", "'a 'b (f: a -> b) (x: a) (dx: a) : (b, b)"),
     ("vjp2", "'a 'b (f: a -> b) (x: a) (dy: b) : (b, a)"),
+    ("with_vjp", "'a 'b (f: a -> b) (df: b -> b -> a) (x: a) : b"),
 ];
 
 /// Looks up an intrinsic's signature by name.

@@ -41,9 +41,6 @@ pub const BUILTIN_OPS: &[&str] = &[
     "&&", "||",
 ];
 
-/// Names that are automatic differentiation, reported as unsupported rather than unknown.
-const AD_NAMES: &[&str] = &["with_vjp", "with_vjp_tape"];
-
 pub fn is_unique_type_exp(t: &TypeExp) -> bool {
     match t {
         TypeExp::Unique(..) => true,
@@ -2581,8 +2578,6 @@ impl Checker {
                 span,
                 format!("`{name}` refers to itself: recursion is not supported yet."),
             );
-        } else if AD_NAMES.contains(&name) {
-            self.error("not-supported-yet", span, format!("`{name}`: automatic differentiation is not supported yet."));
         } else if BUILTIN_OPS.contains(&name) {
             // An operator used as a name, e.g. `(+)` reached through a backquote.
             let t = self.operator(node, &QualName::unqualified(name, span), false, span);

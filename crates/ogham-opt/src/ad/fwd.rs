@@ -144,6 +144,13 @@ impl Ad {
     /// One statement and its tangents.
     fn stm(&mut self, s: Stm, tan: &mut Tangents, out: &mut Vec<Stm>) -> R<()> {
         match &s.exp {
+            // Forward mode differentiates a custom derivative's function.
+            Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, .. } => {
+                for p in self.custom_primal(&s) {
+                    self.stm(p, tan, out)?;
+                }
+                return Ok(());
+            }
             Exp::If { .. } => return self.if_(s, tan, out),
             Exp::Loop { .. } => return self.loop_(s, tan, out),
             Exp::Soac(_) => return self.soac(s, tan, out),

@@ -49,10 +49,17 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
     let result = (|| {
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
         cx.eliminate(&mut consts)?;
+        cx.strip_custom(&mut consts);
         prog.consts = consts.stms;
         for f in &mut prog.funs {
             cx.eliminate(&mut f.body)?;
+            cx.strip_custom(&mut f.body);
         }
+        let mut new_funs = std::mem::take(&mut cx.new_funs);
+        for f in &mut new_funs {
+            cx.strip_custom(&mut f.body);
+        }
+        cx.new_funs = new_funs;
         Ok(())
     })();
     // A derivative function may itself contain `jvp`s (of its callee's
@@ -103,10 +110,68 @@ impl Ad {
                     let out = self.vjp(&stm.pat, lambda, args, seeds, stm.span)?;
                     body.stms.extend(out);
                 }
+                // Kept for an enclosing `vjp`; [`Ad::strip_custom`] removes
+                // the others at the end.
                 _ => body.stms.push(stm),
             }
         }
         Ok(())
+    }
+
+    /// Replaces every custom derivative left (not under a `vjp`) by its
+    /// function.
+    fn strip_custom(&mut self, body: &mut Body) {
+        let stms = std::mem::take(&mut body.stms);
+        for mut stm in stms {
+            for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
+                self.strip_custom(b);
+            }
+            if matches!(stm.exp, Exp::Ad { mode: AdMode::CustomVjp, .. }) {
+                let primal = self.custom_primal(&stm);
+                body.stms.extend(primal);
+            } else {
+                body.stms.push(stm);
+            }
+        }
+    }
+
+    /// The statements of a custom derivative's function: its lambda (a
+    /// renamed copy) with zero adjoints, binding the statement's pattern.
+    /// What computes the adjoints is dead code.
+    pub(crate) fn custom_primal(&mut self, s: &Stm) -> Vec<Stm> {
+        let Exp::Ad { lambda, args, .. } = &s.exp else { return vec![s.clone()] };
+        let (lam, mut out) = self.custom_copy(lambda, args, None, s.span);
+        for (p, r) in s.pat.iter().zip(&lam.body.result) {
+            out.push(stm(p.clone(), Exp::SubExp(*r), s.span));
+        }
+        out
+    }
+
+    /// A renamed copy of a custom derivative's lambda with its parameters
+    /// bound to `args` and to the results' adjoints `bars` (zero where
+    /// `None`), and its statements: the lambda (for its results) and the
+    /// statements.
+    pub(crate) fn custom_copy(
+        &mut self,
+        lambda: &ogham_ir::Lambda,
+        args: &[SubExp],
+        bars: Option<&[Option<SubExp>]>,
+        span: Span,
+    ) -> (ogham_ir::Lambda, Vec<Stm>) {
+        let mut lam = crate::inline::fresh_lambda(lambda, &mut self.names);
+        collect_types_lambda(&lam, &mut self.types);
+        let mut out = Vec::new();
+        let n = args.len();
+        for (p, a) in lam.params.iter().zip(args) {
+            out.push(stm(p.clone(), Exp::SubExp(*a), span));
+        }
+        for (j, p) in lam.params[n..].iter().enumerate() {
+            let b = bars.and_then(|b| b.get(j).copied().flatten());
+            let v = self.or_zero(&mut out, b, &p.ty, span);
+            out.push(stm(p.clone(), Exp::SubExp(v), span));
+        }
+        out.append(&mut lam.body.stms);
+        (lam, out)
     }
 
     /// The name of the reverse derivative of function `name`: its

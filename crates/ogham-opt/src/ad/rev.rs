@@ -49,6 +49,7 @@ use crate::Rejection;
 mod hist;
 mod scan;
 mod scatter;
+mod sizes;
 
 type R<T> = Result<T, Rejection>;
 
@@ -114,7 +115,7 @@ impl Ad {
         for (p, a) in lambda.params.iter().zip(args) {
             out.push(stm(p.clone(), Exp::SubExp(a), span));
         }
-        let body = self.split_soacs(&lambda.body);
+        let body = self.split_soacs(&lambda.body)?;
         let mut ck = Checkpoints::of(&body);
         self.forward(&body.stms, &mut out, &mut ck)?;
         let mut adj = Adjoints::default();
@@ -143,12 +144,15 @@ impl Ad {
     /// inputs, then one SOAC per operator), at any depth: the return sweep
     /// then needs only one rule per SOAC. Fusion joins them again after
     /// differentiation.
-    fn split_soacs(&mut self, body: &Body) -> Body {
+    fn split_soacs(&mut self, body: &Body) -> R<Body> {
         let mut stms = Vec::new();
         for s in &body.stms {
-            let mut s = s.clone();
+            let mut s = match self.fixed_loop_sizes(s)? {
+                Some(fixed) => fixed,
+                None => s.clone(),
+            };
             for b in ogham_ir::visit::nested_bodies_mut(&mut s.exp) {
-                *b = self.split_soacs(b);
+                *b = self.split_soacs(b)?;
             }
             // A scatter or hist whose lambda computes: the indices and
             // values as arrays first, then the SOAC reading them.
@@ -170,7 +174,7 @@ impl Ad {
                 _ => {}
             }
             if let Some(columns) = self.devectorised_scan(&s) {
-                let split = self.split_soacs(&Body { stms: columns, result: vec![] });
+                let split = self.split_soacs(&Body { stms: columns, result: vec![] })?;
                 stms.extend(split.stms);
                 continue;
             }
@@ -209,7 +213,7 @@ impl Ad {
                 pos += k;
             }
         }
-        Body { stms, result: body.result.clone() }
+        Ok(Body { stms, result: body.result.clone() })
     }
 
     /// `map` over `arrs` as a statement of its own, its results as fresh
@@ -389,6 +393,7 @@ impl Ad {
                     ck.updates.insert(s.pat[0].name, SubExp::Var(old));
                     out.push(s.clone());
                 }
+                Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, .. } => out.extend(self.custom_primal(s)),
                 _ => out.push(s.clone()),
             }
         }
@@ -405,9 +410,21 @@ impl Ad {
                 restored.push((out.len(), from, to));
             }
         }
-        for (at, from, to) in restored {
+        // Views of it the forward sweep took before the update (a row, a
+        // reshape, a transposition) are taken again from the restored array.
+        for (at, from, to) in restored.into_iter().rev() {
             let mut tail = Body { stms: out.split_off(at), result: Vec::new() };
-            ogham_ir::visit::rename_uses(&mut tail, &|v| (v == from).then_some(to));
+            let mut renames = vec![(from, to)];
+            for s in stms {
+                let Some(src) = view_source(s) else { continue };
+                let Some(&(_, new_src)) = renames.iter().find(|(f, _)| *f == src) else { continue };
+                let p = self.fresh_param(&s.pat[0]);
+                let mut exp = s.exp.clone();
+                set_view_source(&mut exp, new_src);
+                out.push(Stm { pat: vec![p.clone()], exp, attrs: s.attrs, span: s.span });
+                renames.push((s.pat[0].name, p.name));
+            }
+            ogham_ir::visit::rename_uses(&mut tail, &|v| renames.iter().find(|(f, _)| *f == v).map(|(_, t)| *t));
             out.append(&mut tail.stms);
         }
         Ok(())
@@ -629,6 +646,17 @@ impl Ad {
             Exp::Update { .. } => return Err(internal(span, "an update outside its rule".into())),
             Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
             Exp::Apply { .. } => self.rev_apply(s, &bars, adj, out)?,
+            Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, lambda, args, .. } => {
+                // The user's derivative, run with the results' adjoints.
+                let (lam, stms) = self.custom_copy(lambda, args, Some(&bars), span);
+                out.extend(stms);
+                let k = ogham_ir::AdMode::custom_results(lambda, args.len());
+                for (a, r) in args.iter().zip(&lam.body.result[k..]) {
+                    if let SubExp::Var(a) = a {
+                        self.add(out, adj, *a, *r, span);
+                    }
+                }
+            }
             Exp::Ad { .. } => return Err(internal(span, "a nested derivative left".into())),
         }
         Ok(restore)
@@ -729,7 +757,7 @@ impl Ad {
     ) -> R<(Vec<Stm>, Adjoints, BTreeSet<VName>)> {
         let copy = self.fresh_body(body);
         super::collect_types_body(&copy, &mut self.types);
-        let mut copy = self.split_soacs(&copy);
+        let mut copy = self.split_soacs(&copy)?;
         let free = free_vars_body(&copy);
         let mut out = Vec::new();
         // Free arrays the scope consumes are read from fresh copies of what
@@ -1276,7 +1304,7 @@ impl Ad {
             bars.push(Some(SubExp::Var(p.name)));
             ps.push(p);
         }
-        let body = self.split_soacs(&body);
+        let body = self.split_soacs(&body)?;
         let mut out = Vec::new();
         let mut ck = Checkpoints::of(&body);
         self.forward(&body.stms, &mut out, &mut ck)?;
@@ -1341,6 +1369,24 @@ fn adds(lam: &Lambda, k: usize) -> bool {
         };
         sums && s.pat.len() == 1 && lam.body.result[j] == SubExp::Var(s.pat[0].name)
     })
+}
+
+/// The array a statement's single result is a view of, if it is one.
+fn view_source(s: &Stm) -> Option<VName> {
+    match &s.exp {
+        Exp::Index { array, .. } | Exp::Reshape { array, .. } | Exp::Rearrange { array, .. }
+            if s.pat.len() == 1 && s.pat[0].ty.rank() > 0 =>
+        {
+            Some(*array)
+        }
+        _ => None,
+    }
+}
+
+fn set_view_source(exp: &mut Exp, to: VName) {
+    if let Exp::Index { array, .. } | Exp::Reshape { array, .. } | Exp::Rearrange { array, .. } = exp {
+        *array = to;
+    }
 }
 
 /// Whether a lambda returns its parameters, in order.
