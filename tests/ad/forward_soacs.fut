@@ -85,3 +85,17 @@ entry matmul [n][m][p] (a: [n][m]f64) (b: [m][p]f64) (da: [n][m]f64) (db: [m][p]
   let mm (a: [n][m]f64, b: [m][p]f64) =
     map (\r -> map (\c -> f64.sum (map2 (*) r c)) (transpose b)) a
   in jvp mm (a, b) (da, db)
+
+-- A histogram of rows of rows under max: the lifted operator returns the
+-- value and the tangent, and the tangent must be chosen by comparing the
+-- accumulator before the value result overwrote it (the compiled
+-- backends update the destination in place). vs[0] = 1 beats the
+-- destination's 0 in bucket 0 and carries tangent 1; bucket 1 takes
+-- vs[1], whose tangent is 0.
+-- ==
+-- entry: hist_rows_of_rows
+-- input { [0i64, 1i64] [[[0f32, 5f32]], [[0f32, 5f32]]] [[[1f32, 2f32]], [[2f32, 9f32]]] }
+-- output { [[[1f32, 0f32]], [[0f32, 0f32]]] }
+entry hist_rows_of_rows [n] [m] [k] [l] (is: [n]i64) (dst: [m][k][l]f32) (vs: [n][k][l]f32) =
+  let f vs = reduce_by_index (copy dst) (map2 (map2 f32.max)) (replicate k (replicate l f32.lowest)) is vs
+  in jvp f vs (tabulate n (\i -> replicate k (replicate l (if i == 0 then 1 else 0))))

@@ -2128,11 +2128,26 @@ impl<'a> Gen<'a> {
         self.line("{");
         self.indent += 1;
         let kk = op.dests.len();
+        // The operator writes its results straight into the destinations,
+        // which its array accumulators view: with several results, a
+        // later one may read an accumulator an earlier one overwrote, so
+        // those read copies.
+        let copy_accs = op.op.lambda.body.result.len() > 1 && op.op.lambda.params[..kk].iter().any(|p| p.ty.is_array());
+        let mut copies = Vec::new();
         for (i, p) in op.op.lambda.params.iter().enumerate() {
             let c = vname(p.name);
             if i < kk {
                 let (d, dty) = &dests[i];
-                if p.ty.is_array() {
+                if p.ty.is_array() && copy_accs {
+                    let v = self.subview(d, dty.rank(), idxs);
+                    self.line(&format!("og_arr {c} = {{0}};"));
+                    self.line(&format!(
+                        "if (og_copy_fresh(ctx, &{c}, &{v}, {}, {}, NULL)) return 1;",
+                        p.ty.elem().byte_size(),
+                        p.ty.rank()
+                    ));
+                    copies.push(c);
+                } else if p.ty.is_array() {
                     let v = self.subview(d, dty.rank(), idxs);
                     self.line(&format!("og_arr {c} = {v};"));
                 } else {
@@ -2148,6 +2163,9 @@ impl<'a> Gen<'a> {
             .map(|(d, dty)| Dest::At { arr: d.clone(), rank: dty.rank(), elem: dty.elem(), idxs: idxs.to_vec() })
             .collect();
         self.body(&op.op.lambda.body, &odests)?;
+        for c in copies {
+            self.line(&format!("og_unref({c}.mem);"));
+        }
         self.indent -= 1;
         self.line("}");
         Ok(())

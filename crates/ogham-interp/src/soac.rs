@@ -383,7 +383,8 @@ impl<'p> Interp<'p> {
                 let cell_shape = first.shape[dims..].to_vec();
                 let cell_len: usize = cell_shape.iter().map(|&d| d as usize).product();
                 // Out-of-range bins are ignored, as Futhark specifies.
-                let Some(offset) = cell_offset(&first.shape, &indices, cell_len) else { continue };
+                let Some(bucket) = cell_offset(&first.shape, &indices, 1) else { continue };
+                let offset = bucket * cell_len;
                 if let ([target], [value], OpKind::Scalar { op, t, swapped }) = (&mut targets[..], values, kind) {
                     if cell_shape.is_empty() {
                         let (Some(a), x) = (target.data.get(offset), self.prim(value)?) else { continue };
@@ -392,11 +393,22 @@ impl<'p> Interp<'p> {
                         continue;
                     }
                 }
-                let mut acc: Vec<Val> = targets.iter().map(|d| read_cell(d, offset, &cell_shape, cell_len)).collect();
+                // Each destination has its own cell shape (a tuple may pair
+                // rows with scalars).
+                let cells: Vec<(Vec<i64>, usize, usize)> = targets
+                    .iter()
+                    .map(|d| {
+                        let shape = d.shape[dims..].to_vec();
+                        let len: usize = shape.iter().map(|&x| x as usize).product();
+                        (shape, len, bucket * len)
+                    })
+                    .collect();
+                let mut acc: Vec<Val> =
+                    targets.iter().zip(&cells).map(|(d, (shape, len, at))| read_cell(d, *at, shape, *len)).collect();
                 let new = values.iter().map(|se| self.val(se)).collect::<Eval<Vec<Val>>>()?;
                 self.combine(&h.op, kind, &mut acc, new)?;
-                for (target, v) in targets.iter_mut().zip(&acc) {
-                    write_cell(target, offset, &cell_shape, cell_len, v)?;
+                for ((target, v), (shape, len, at)) in targets.iter_mut().zip(&acc).zip(&cells) {
+                    write_cell(target, *at, shape, *len, v)?;
                 }
             }
         }

@@ -2469,6 +2469,12 @@ impl Checker {
         if backquoted || !op.quals.is_empty() || self.user_op(&op.name) || op_shape(&op.name).is_none() {
             return self.var(node, op);
         }
+        // Inside `f64.(…)`, an operator is the opened module's.
+        if op.name != "&&" && op.name != "||" {
+            if let Some(t) = self.opened_prim_member(node, &op.name, span) {
+                return t;
+            }
+        }
         let (constraint, to_bool) = op_shape(&op.name).unwrap_or((Constraint::None, false));
         let t = if op.name == "&&" || op.name == "||" {
             let res = if op.name == "&&" { Builtin::LogAnd } else { Builtin::LogOr };
