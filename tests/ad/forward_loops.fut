@@ -4,9 +4,9 @@
 -- §10.5), by a `for` loop, a `while` loop and a recursive function.
 -- ==
 -- entry: pow_for pow_while pow_rec_jvp
--- input { 3i64 4.0 } output { 48.0 }
--- input { 9i64 3.0 } output { 59049.0 }
--- input { 0i64 3.0 } output { 0.0 }
+-- gradcheck input { 3i64 4.0 } output { 48.0 }
+-- gradcheck input { 9i64 3.0 } output { 59049.0 }
+-- gradcheck input { 0i64 3.0 } output { 0.0 }
 
 def pow_loop (y: i64) (x: f64) : f64 = loop acc = 1 for _i < y do acc * x
 
@@ -24,9 +24,9 @@ entry pow_rec_jvp (y: i64) (x: f64) : f64 = jvp (pow_rec y) x 1
 -- (notes §10.5); its columns, and the sum of them.
 -- ==
 -- entry: map_in_loop
--- input { 3i64 [1.0, 2.0, 3.0] [1.0, 0.0, 0.0] } output { [3.0, 0.0, 0.0] }
--- input { 3i64 [1.0, 2.0, 3.0] [0.0, 0.0, 1.0] } output { [0.0, 0.0, 27.0] }
--- input { 3i64 [1.0, 2.0, 3.0] [1.0, 1.0, 1.0] } output { [3.0, 12.0, 27.0] }
+-- gradcheck input { 3i64 [1.0, 2.0, 3.0] [1.0, 0.0, 0.0] } output { [3.0, 0.0, 0.0] }
+-- gradcheck input { 3i64 [1.0, 2.0, 3.0] [0.0, 0.0, 1.0] } output { [0.0, 0.0, 27.0] }
+-- gradcheck input { 3i64 [1.0, 2.0, 3.0] [1.0, 1.0, 1.0] } output { [3.0, 12.0, 27.0] }
 entry map_in_loop [n] (y: i64) (xs: [n]f64) (dxs: [n]f64) : [n]f64 =
   jvp (\xs -> loop accs = replicate n 1 for _i < y do map2 (*) accs xs) xs dxs
 
@@ -37,9 +37,9 @@ entry map_in_loop [n] (y: i64) (xs: [n]f64) (dxs: [n]f64) : [n]f64 =
 -- not consumed: it is used again after the jvp.
 -- ==
 -- entry: squares
--- input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 0.0, 0.0, 0.0, 0.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 0.0, 0.0, 0.0, 0.0] }
 -- output { [1.0, 2.0, 4.0, 8.0, 16.0] [1.0, 0.0, 0.0, 0.0, 0.0] }
--- input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.0, 1.0, 1.0, 1.0, 1.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.0, 1.0, 1.0, 1.0, 1.0] }
 -- output { [0.0, 0.0, 0.0, 0.0, 0.0] [0.0, 1.0, 1.0, 1.0, 1.0] }
 entry squares [n] (xs: [n]f64) (dxs: [n]f64) : ([n]f64, [n]f64) =
   let f (xs: [n]f64) = loop xs = copy xs for i < n - 1 do xs with [i + 1] = xs[i] * xs[i]

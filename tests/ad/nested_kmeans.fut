@@ -8,7 +8,7 @@
 -- 2 per point, [4, 2]; and the Newton step c - g/h moves each centre to
 -- the mean of its points, [0.5, 10].
 -- ==
--- input { [0.0, 1.0, 10.0] [0.0, 9.0] }
+-- gradcheck input { [0.0, 1.0, 10.0] [0.0, 9.0] }
 -- output { 2.0 [-2.0, -2.0] [4.0, 2.0] [0.5, 10.0] }
 def cost [n][k] (points: [n]f64) (centres: [k]f64) : f64 =
   f64.sum (map (\p -> f64.minimum (map (\c -> (p - c) ** 2) centres)) points)
@@ -21,7 +21,7 @@ def main [n][k] (points: [n]f64) (centres: [k]f64) =
 -- [1, 2, 3]: 24x (notes §10.2).
 -- ==
 -- entry: third
--- input { [1.0, 2.0, 3.0] } output { [24.0, 48.0, 72.0] }
+-- gradcheck input { [1.0, 2.0, 3.0] } output { [24.0, 48.0, 72.0] }
 entry third [n] (xs: [n]f64) : [n]f64 =
   let f (xs: [n]f64) = map (\x -> x * x * x * x) xs
   let g (xs: [n]f64) = vjp f xs (replicate n 1)
@@ -32,5 +32,5 @@ entry third [n] (xs: [n]f64) : [n]f64 =
 -- d/dx (2x² cos x²) = 4x cos x² - 4x³ sin x²; at 1: 4 cos 1 - 4 sin 1.
 -- ==
 -- entry: jvp_in_vjp
--- input { 1.0 } output { -1.204674715759027 }
+-- gradcheck input { 1.0 } output { -1.204674715759027 }
 entry jvp_in_vjp (x: f64) : f64 = vjp (\x -> jvp (\y -> f64.sin (y * y)) x 1 * x) x 1

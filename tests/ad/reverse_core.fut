@@ -7,8 +7,8 @@
 -- Jacobian, for (0, 1) the second.
 -- ==
 -- entry: fig3_1
--- input { 1.0 2.0 1.0 0.0 } output { 2.899199465387643 1.5495444030814678 }
--- input { 1.0 2.0 0.0 1.0 } output { -1.7968909821522119 -0.6996229739916471 }
+-- gradcheck input { 1.0 2.0 1.0 0.0 } output { 2.899199465387643 1.5495444030814678 }
+-- gradcheck input { 1.0 2.0 0.0 1.0 } output { -1.7968909821522119 -0.6996229739916471 }
 def P (x0: f64, x1: f64) =
   let v0 = f64.sin x0
   let v1 = x1 * v0
@@ -20,24 +20,24 @@ entry fig3_1 (x0: f64) (x1: f64) (d0: f64) (d1: f64) : (f64, f64) = vjp P (x0, x
 -- adjoints are (false, 7, 5); at (false, 5, 7) they are 1/7 and -5/49.
 -- ==
 -- entry: branch
--- input { true 5.0 7.0 } output { false 7.0 5.0 }
--- input { false 5.0 7.0 } output { false 0.14285714285714285 -0.10204081632653061 }
+-- gradcheck input { true 5.0 7.0 } output { false 7.0 5.0 }
+-- gradcheck input { false 5.0 7.0 } output { false 0.14285714285714285 -0.10204081632653061 }
 entry branch (b: bool) (x: f64) (y: f64) : (bool, f64, f64) =
   vjp (\(b, x, y) -> if b then x * y else x / y) (b, x, y) 1
 
 -- The power loop: the adjoint of x is y·x^(y-1), 48 at (3, 4), 59049 at (9, 3).
 -- ==
 -- entry: pow
--- input { 3i64 4.0 } output { 48.0 }
--- input { 9i64 3.0 } output { 59049.0 }
--- input { 0i64 3.0 } output { 0.0 }
+-- gradcheck input { 3i64 4.0 } output { 48.0 }
+-- gradcheck input { 9i64 3.0 } output { 59049.0 }
+-- gradcheck input { 0i64 3.0 } output { 0.0 }
 entry pow (y: i64) (x: f64) : f64 = vjp (\x -> loop acc = 1 for _i < y do acc * x) x 1
 
 -- A map in a loop: the Jacobian is diag(3, 12, 27) for y = 3, xs = [1,2,3].
 -- ==
 -- entry: map_in_loop
--- input { 3i64 [1.0, 2.0, 3.0] [0.0, 1.0, 0.0] } output { [0.0, 12.0, 0.0] }
--- input { 3i64 [1.0, 2.0, 3.0] [1.0, 1.0, 1.0] } output { [3.0, 12.0, 27.0] }
+-- gradcheck input { 3i64 [1.0, 2.0, 3.0] [0.0, 1.0, 0.0] } output { [0.0, 12.0, 0.0] }
+-- gradcheck input { 3i64 [1.0, 2.0, 3.0] [1.0, 1.0, 1.0] } output { [3.0, 12.0, 27.0] }
 entry map_in_loop [n] (y: i64) (xs: [n]f64) (ys: [n]f64) : [n]f64 =
   vjp (\xs -> loop accs = replicate n 1 for _i < y do map2 (*) accs xs) xs ys
 
@@ -46,7 +46,7 @@ entry map_in_loop [n] (y: i64) (xs: [n]f64) (ys: [n]f64) : [n]f64 =
 -- for c: 5·(2·2+1) = 25 and 7 at (x, c) = (2, 5).
 -- ==
 -- entry: free_in_loop
--- input { 2.0 5.0 } output { 25.0 7.0 }
+-- gradcheck input { 2.0 5.0 } output { 25.0 7.0 }
 entry free_in_loop (x: f64) (c: f64) : (f64, f64) =
   vjp (\(x, c) -> loop acc = 0 for _i < 3 do acc * x + c) (x, c) 1
 
@@ -54,8 +54,8 @@ entry free_in_loop (x: f64) (c: f64) : (f64, f64) =
 -- the loop first counts its iterations, then runs checkpointed.
 -- ==
 -- entry: pow_while
--- input { 3i64 4.0 } output { 48.0 }
--- input { 9i64 3.0 } output { 59049.0 }
--- input { 0i64 3.0 } output { 0.0 }
+-- gradcheck input { 3i64 4.0 } output { 48.0 }
+-- gradcheck input { 9i64 3.0 } output { 59049.0 }
+-- gradcheck input { 0i64 3.0 } output { 0.0 }
 entry pow_while (y: i64) (x: f64) : f64 =
   vjp (\x -> (loop (acc, i) = (1, 0) while i < y do (acc * x, i + 1)).0) x 1

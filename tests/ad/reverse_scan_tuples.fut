@@ -9,7 +9,7 @@
 -- [[1,-1],[3,2]].
 -- ==
 -- entry: matrices
--- input { [[1.0, 2.0, 0.0, 1.0], [2.0, 0.0, 1.0, 1.0], [1.0, -1.0, 3.0, 2.0]] }
+-- gradcheck input { [[1.0, 2.0, 0.0, 1.0], [2.0, 0.0, 1.0, 1.0], [1.0, -1.0, 3.0, 2.0]] }
 -- output { [[3.0, 8.0, 3.0, 8.0], [1.0, 6.0, 3.0, 18.0], [5.0, 5.0, 3.0, 3.0]] }
 entry matrices [n] (ms: [n][4]f64) : [n][4]f64 =
   let mm (a1, b1, c1, d1) (a2, b2, c2, d2) : (f64, f64, f64, f64) =
@@ -22,7 +22,7 @@ entry matrices [n] (ms: [n][4]f64) : [n][4]f64 =
 -- (1, [1,0,2]) on the two components.
 -- ==
 -- entry: recurrence
--- input { [1.0, 3.0, 0.5] [2.0, -1.0, 4.0] [1.0, 0.0, 2.0] }
+-- gradcheck input { [1.0, 3.0, 0.5] [2.0, -1.0, 4.0] [1.0, 0.0, 2.0] }
 -- output { [-4.0, 5.0, 1.0] [-7.0, 21.0, -2.0] }
 entry recurrence [n] (as: [n]f64) (bs: [n]f64) (wb: [n]f64) : ([n]f64, [n]f64) =
   let f (as, bs) = unzip (scan (\(a1, b1) (a2, b2) -> (a2 + b2 * a1, b1 * b2)) (0, 1) (zip as bs))
@@ -31,7 +31,7 @@ entry recurrence [n] (as: [n]f64) (bs: [n]f64) (wb: [n]f64) : ([n]f64, [n]f64) =
 -- Three different operators in one tuple (+, *, max), no ties.
 -- ==
 -- entry: mixed
--- input { [1.0, 2.0, 3.0, 4.0] [2.0, 3.0, 0.5, 2.0] [5.0, 1.0, 7.0, 6.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0] [2.0, 3.0, 0.5, 2.0] [5.0, 1.0, 7.0, 6.0] }
 -- output { [4.0, 3.0, 2.0, 1.0] [8.5, 5.0, 18.0, 3.0] [2.0, 0.0, 2.0, 0.0] }
 entry mixed [n] (as: [n]f64) (bs: [n]f64) (cs: [n]f64) : ([n]f64, [n]f64, [n]f64) =
   let f (as, bs, cs) =
@@ -41,7 +41,7 @@ entry mixed [n] (as: [n]f64) (bs: [n]f64) (cs: [n]f64) : ([n]f64, [n]f64, [n]f64
 -- A vectorised operator: prefix products of rows, column by column.
 -- ==
 -- entry: rows
--- input { [[1.0, 2.0], [3.0, 4.0], [-1.0, 0.5]] }
+-- gradcheck input { [[1.0, 2.0], [3.0, 4.0], [-1.0, 0.5]] }
 -- output { [[1.0, 7.0], [0.0, 3.0], [3.0, 8.0]] }
 entry rows [n] (xs: [n][2]f64) : [n][2]f64 =
   vjp (scan (map2 (*)) [1, 1]) xs (replicate n [1, 1])
@@ -49,8 +49,8 @@ entry rows [n] (xs: [n][2]f64) : [n][2]f64 =
 -- Empty and one-element scans.
 -- ==
 -- entry: short
--- input { empty([0]f64) empty([0]f64) } output { empty([0]f64) empty([0]f64) }
--- input { [3.0] [2.0] } output { [1.0] [1.0] }
+-- gradcheck input { empty([0]f64) empty([0]f64) } output { empty([0]f64) empty([0]f64) }
+-- gradcheck input { [3.0] [2.0] } output { [1.0] [1.0] }
 entry short [n] (as: [n]f64) (bs: [n]f64) : ([n]f64, [n]f64) =
   let f (as, bs) = unzip (scan (\(a1, b1) (a2, b2) -> (a2 + b2 * a1, b1 * b2)) (0, 1) (zip as bs))
   in vjp f (as, bs) (replicate n 1, replicate n 1)

@@ -3,14 +3,14 @@
 -- scan (+): x̄[i] is the sum of ȳ from i on.
 -- ==
 -- entry: prefix_sums
--- input { [5.0, 6.0, 7.0, 8.0] [1.0, 2.0, 3.0, 4.0] } output { [10.0, 9.0, 7.0, 4.0] }
+-- gradcheck input { [5.0, 6.0, 7.0, 8.0] [1.0, 2.0, 3.0, 4.0] } output { [10.0, 9.0, 7.0, 4.0] }
 entry prefix_sums [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 = vjp (\xs -> scan (+) 0 xs) xs ys
 
 -- hist (+): each value gets its bucket's adjoint, a value whose index is
 -- out of range (3, -1) gets 0; the destination gets the buckets' adjoints.
 -- ==
 -- entry: buckets
--- input { [0i64, 1i64, 0i64, 2i64, 3i64, -1i64] [1.0, 2.0, 3.0, 4.0, 5.0, 6.0] [10.0, 20.0, 30.0] [1.0, 2.0, 3.0] }
+-- gradcheck input { [0i64, 1i64, 0i64, 2i64, 3i64, -1i64] [1.0, 2.0, 3.0, 4.0, 5.0, 6.0] [10.0, 20.0, 30.0] [1.0, 2.0, 3.0] }
 -- output { [1.0, 2.0, 1.0, 3.0, 0.0, 0.0] [1.0, 2.0, 3.0] }
 entry buckets [n][m] (is: [n]i64) (vs: [n]f64) (d: [m]f64) (hs: [m]f64) : ([n]f64, [m]f64) =
   let (dvs, dd) = vjp (\(vs, d) -> reduce_by_index (copy d) (+) 0 is vs) (vs, d) hs
@@ -19,7 +19,7 @@ entry buckets [n][m] (is: [n]i64) (vs: [n]f64) (d: [m]f64) (hs: [m]f64) : ([n]f6
 -- Rows summed with map2 (+): every row gets the result's adjoint.
 -- ==
 -- entry: row_sum
--- input { [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] [1.0, 2.0] } output { [[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]] }
+-- gradcheck input { [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] [1.0, 2.0] } output { [[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]] }
 entry row_sum [n][m] (xss: [n][m]f64) (y: [m]f64) : [n][m]f64 =
   vjp (\xss -> reduce (map2 (+)) (replicate m 0) xss) xss y
 
@@ -27,7 +27,7 @@ entry row_sum [n][m] (xss: [n][m]f64) (y: [m]f64) : [n][m]f64 =
 -- value gets its element's: d/dx of x² at 5 times ȳ[1] = 2 is 20.
 -- ==
 -- entry: updated
--- input { [1.0, 2.0, 3.0] 5.0 [1.0, 2.0, 3.0] } output { [1.0, 0.0, 3.0] 20.0 }
+-- gradcheck input { [1.0, 2.0, 3.0] 5.0 [1.0, 2.0, 3.0] } output { [1.0, 0.0, 3.0] 20.0 }
 entry updated [n] (xs: [n]f64) (x: f64) (ys: [n]f64) : ([n]f64, f64) =
   vjp (\(xs, x) -> copy xs with [1] = x * x) (xs, x) ys
 
@@ -36,8 +36,8 @@ entry updated [n] (xs: [n]f64) (x: f64) (ys: [n]f64) : ([n]f64, f64) =
 -- 1+2+4+8+16 = 31; the other elements are overwritten.
 -- ==
 -- entry: squares
--- input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.0, 0.0, 0.0, 0.0, 1.0] } output { [16.0, 0.0, 0.0, 0.0, 0.0] }
--- input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 1.0, 1.0, 1.0, 1.0] } output { [31.0, 0.0, 0.0, 0.0, 0.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.0, 0.0, 0.0, 0.0, 1.0] } output { [16.0, 0.0, 0.0, 0.0, 0.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 1.0, 1.0, 1.0, 1.0] } output { [31.0, 0.0, 0.0, 0.0, 0.0] }
 entry squares [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 =
   vjp (\xs -> loop xs = copy xs for i < n - 1 do xs with [i + 1] = xs[i] * xs[i]) xs ys
 
@@ -45,8 +45,8 @@ entry squares [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 =
 -- element is overwritten by a constant and gets no adjoint.
 -- ==
 -- entry: branch_update
--- input { true [1.0, 2.0, 3.0] [1.0, 2.0, 3.0] } output { [0.0, 2.0, 3.0] }
--- input { false [1.0, 2.0, 3.0] [1.0, 2.0, 3.0] } output { [1.0, 2.0, 3.0] }
+-- gradcheck input { true [1.0, 2.0, 3.0] [1.0, 2.0, 3.0] } output { [0.0, 2.0, 3.0] }
+-- gradcheck input { false [1.0, 2.0, 3.0] [1.0, 2.0, 3.0] } output { [1.0, 2.0, 3.0] }
 entry branch_update [n] (b: bool) (xs: [n]f64) (ys: [n]f64) : [n]f64 =
   vjp (\xs -> let zs = copy xs in if b then zs with [0] = 0 else zs) xs ys
 
@@ -56,9 +56,9 @@ entry branch_update [n] (b: bool) (xs: [n]f64) (ys: [n]f64) : [n]f64 =
 -- index out of range (9) writes nothing and gets 0.
 -- ==
 -- entry: scattered
--- input { [10.0, 20.0, 30.0, 40.0] [2i64, 0i64] [7.0, 8.0] [1.0, 2.0, 3.0, 4.0] }
+-- gradcheck input { [10.0, 20.0, 30.0, 40.0] [2i64, 0i64] [7.0, 8.0] [1.0, 2.0, 3.0, 4.0] }
 -- output { [0.0, 2.0, 0.0, 4.0] [3.0, 1.0] }
--- input { [10.0, 20.0, 30.0, 40.0] [2i64, 9i64] [7.0, 8.0] [1.0, 2.0, 3.0, 4.0] }
+-- gradcheck input { [10.0, 20.0, 30.0, 40.0] [2i64, 9i64] [7.0, 8.0] [1.0, 2.0, 3.0, 4.0] }
 -- output { [1.0, 2.0, 0.0, 4.0] [3.0, 0.0] }
 entry scattered [n][k] (xs: [n]f64) (is: [k]i64) (vs: [k]f64) (ys: [n]f64) : ([n]f64, [k]f64) =
   vjp (\(xs, vs) -> scatter (copy xs) is vs) (xs, vs) ys
@@ -71,12 +71,12 @@ entry scattered [n][k] (xs: [n]f64) (is: [k]i64) (vs: [k]f64) (ys: [n]f64) : ([n
 -- [0.5,-0.2,1.3,0.7] with ȳ = [1,2,3,4] gives [20.632,36.81,11.76,11.04].
 -- ==
 -- entry: prefix_products
--- input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 1.0, 1.0, 1.0, 1.0] } output { [153.0, 76.0, 50.0, 36.0, 24.0] }
--- input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.3, -1.0, 2.0, 0.5, 1.5] } output { [202.3, 101.0, 68.0, 48.0, 36.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 1.0, 1.0, 1.0, 1.0] } output { [153.0, 76.0, 50.0, 36.0, 24.0] }
+-- gradcheck input { [1.0, 2.0, 3.0, 4.0, 5.0] [0.3, -1.0, 2.0, 0.5, 1.5] } output { [202.3, 101.0, 68.0, 48.0, 36.0] }
 entry prefix_products [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 = vjp (\xs -> scan (*) 1 xs) xs ys
 
 -- ==
 -- entry: prefix_nonlinear
--- input { [0.5, -0.2, 1.3, 0.7] [1.0, 2.0, 3.0, 4.0] } output { [20.632, 36.81, 11.76, 11.04] }
+-- gradcheck input { [0.5, -0.2, 1.3, 0.7] [1.0, 2.0, 3.0, 4.0] } output { [20.632, 36.81, 11.76, 11.04] }
 entry prefix_nonlinear [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 =
   vjp (\xs -> scan (\x y -> x * y + x + y) 0 xs) xs ys

@@ -7,6 +7,7 @@
 //! file system; the phases themselves are pure.
 
 pub mod bench;
+mod gradcheck;
 pub mod native;
 pub mod pipeline;
 pub mod run;

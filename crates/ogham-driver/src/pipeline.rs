@@ -245,6 +245,13 @@ pub fn compile_file(path: &Path, stop: Stop) -> Result<Compiled, CompileError> {
     compile(Some(&canonical), &path.display().to_string(), decode_source(bytes), stop)
 }
 
+/// Compiles `text` as if it were the file at `path` (its imports resolve
+/// from there).
+pub fn compile_text_at(path: &Path, text: &str, stop: Stop) -> Result<Compiled, CompileError> {
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    compile(Some(&canonical), &path.display().to_string(), decode_source(text.as_bytes().to_vec()), stop)
+}
+
 /// Compiles source text that has no file (imports are resolved relative to the working directory).
 pub fn compile_source(name: &str, text: &str, stop: Stop) -> Result<Compiled, CompileError> {
     compile(None, name, decode_source(text.as_bytes().to_vec()), stop)

@@ -14,7 +14,7 @@ use ogham_data::testspec::{parse_test_spec, CaseInput, Expected, RunCase, TestAc
 use ogham_data::Value;
 
 use crate::pipeline::{compile_file, Compiled, Stop};
-use crate::{native, run};
+use crate::{gradcheck, native, run};
 
 /// Which backend runs the test programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -197,7 +197,49 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                     return report;
                 }
             };
+            // Cases tagged `gradcheck` also check their entry's derivatives,
+            // on a copy of the program with jvp and vjp entry points.
+            let mut checked: Vec<(String, usize, usize)> = Vec::new();
+            for (entry, case) in &cases {
+                if case.has_tag("gradcheck") && !checked.iter().any(|(e, _, _)| e == entry) {
+                    let io = compiled.ir.entry_points().find(|f| f.name == *entry).and_then(|f| f.entry.as_ref());
+                    if let Some(io) = io {
+                        checked.push((entry.to_string(), io.inputs.len(), io.outputs.len()));
+                    }
+                }
+            }
+            let extended = if checked.is_empty() { None } else { Some(gradcheck::extended(path, &checked)) };
+            let derivative_runners = match &extended {
+                Some(Ok(ext)) => Some((
+                    Runner::new(ext, path, opts.backend, !opts.no_tuning),
+                    Runner::new(ext, path, Backend::Interp, !opts.no_tuning),
+                )),
+                Some(Err(e)) => {
+                    report.failures.push(format!("gradcheck: the program with derivative entries failed:\n{}", indent(e)));
+                    None
+                }
+                None => None,
+            };
             for (entry, case) in cases {
+                if case.has_tag("gradcheck") {
+                    let outcome = match &derivative_runners {
+                        Some((Ok(backend), Ok(interp))) => load_values(dir, &case.input, None).and_then(|x| {
+                            gradcheck::check(
+                                entry,
+                                &x,
+                                case.line as u64,
+                                &|e, a| backend.run(e, a, true),
+                                &|e, a| interp.run(e, a, true),
+                            )
+                        }),
+                        Some((Err(e), _)) | Some((_, Err(e))) => Err(format!("gradcheck: {e}")),
+                        None => Err("gradcheck: no derivative entries".into()),
+                    };
+                    if let Err(msg) = outcome {
+                        report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name));
+                        continue;
+                    }
+                }
                 if opts.skip_missing_data {
                     if let Some(file) = missing_data_file(dir, case) {
                         report.skipped += 1;

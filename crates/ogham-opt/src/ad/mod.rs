@@ -195,7 +195,9 @@ impl Ad {
     /// A renamed copy of function `name`, which must not return sizes
     /// known only when it returns.
     fn fresh_function(&mut self, name: &str, span: Span) -> Result<FunDef, Rejection> {
-        let Some(f) = self.funs.iter().find(|f| f.name == name) else {
+        // A derivative made by this pass may be differentiated again (the
+        // jvp of a function that calls `f_jvp`).
+        let Some(f) = self.funs.iter().chain(&self.new_funs).find(|f| f.name == name) else {
             return Err(internal(span, format!("no function `{name}` to differentiate")));
         };
         let params: Vec<VName> = f.params.iter().map(|p| p.name).collect();
@@ -273,13 +275,14 @@ impl Ad {
 
     /// The parameters of function `name`.
     pub(crate) fn params_of(&self, name: &str) -> Vec<Param> {
-        self.funs.iter().find(|f| f.name == name).map(|f| f.params.clone()).unwrap_or_default()
+        self.funs.iter().chain(&self.new_funs).find(|f| f.name == name).map(|f| f.params.clone()).unwrap_or_default()
     }
 
     /// The parameter types of function `name`.
     pub(crate) fn param_types(&self, name: &str) -> Vec<Type> {
         self.funs
             .iter()
+            .chain(&self.new_funs)
             .find(|f| f.name == name)
             .map(|f| f.params.iter().map(|p| p.ty.clone()).collect())
             .unwrap_or_default()

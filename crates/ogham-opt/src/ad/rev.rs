@@ -88,7 +88,16 @@ struct Checkpoints {
 
 impl Checkpoints {
     fn of(body: &Body) -> Checkpoints {
-        Checkpoints { results: body.result.iter().filter_map(|r| r.as_var()).collect(), ..Default::default() }
+        // A result may be another name for an updated array (`let r = a`).
+        let mut results: HashSet<VName> = body.result.iter().filter_map(|r| r.as_var()).collect();
+        for s in body.stms.iter().rev() {
+            if let (Exp::SubExp(SubExp::Var(v)), [p]) = (&s.exp, s.pat.as_slice()) {
+                if results.contains(&p.name) {
+                    results.insert(*v);
+                }
+            }
+        }
+        Checkpoints { results, ..Default::default() }
     }
 }
 

@@ -1,0 +1,181 @@
+//! Derivative checks for test cases tagged `gradcheck` (`-- gradcheck
+//! input { … }`): besides whatever the case expects, the entry point `f`
+//! is differentiated and checked against mathematics rather than against
+//! earlier output:
+//!
+//! - the forward derivative `jvp f x ẋ` agrees with central finite
+//!   differences `(f(x + hẋ) − f(x − hẋ)) / 2h`, computed by the
+//!   interpreter (f64 and f32 inputs; integers and booleans stay fixed);
+//! - the dot-product identity `⟨ȳ, jvp f x ẋ⟩ = ⟨vjp f x ȳ, ẋ⟩` holds.
+//!
+//! The directions `ẋ` and `ȳ` are pseudo-random in `[-1, 1]`, seeded by
+//! the case's line. `jvp` and `vjp` run on the backend under test, from
+//! entry points appended to the program's source (`f` must take and
+//! return plain values, not records or opaque types).
+
+use std::path::Path;
+
+use ogham_data::{Buffer, Value};
+use ogham_ir::{PrimType, PrimValue};
+
+use crate::pipeline::{self, Compiled, Stop};
+
+/// The names of the generated entry points for `f`.
+pub(crate) fn jvp_entry(f: &str) -> String {
+    format!("ogham_gradcheck_jvp_{f}")
+}
+
+pub(crate) fn vjp_entry(f: &str) -> String {
+    format!("ogham_gradcheck_vjp_{f}")
+}
+
+/// The program with `jvp` and `vjp` entry points for each of `entries`
+/// (with their numbers of inputs and outputs).
+pub(crate) fn extended(path: &Path, entries: &[(String, usize, usize)]) -> Result<Compiled, String> {
+    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut text = source;
+    text.push('\n');
+    for (f, n, m) in entries {
+        let xs: Vec<String> = (0..*n).map(|i| format!("x{i}")).collect();
+        let ts: Vec<String> = (0..*n).map(|i| format!("t{i}")).collect();
+        let ys: Vec<String> = (0..*m).map(|i| format!("y{i}")).collect();
+        let tuple = |v: &[String]| if v.len() == 1 { v[0].clone() } else { format!("({})", v.join(", ")) };
+        let fun = format!("(\\{} -> {f} {})", tuple(&xs), xs.join(" "));
+        text.push_str(&format!(
+            "entry {} {} {} = jvp {fun} {} {}\n",
+            jvp_entry(f),
+            xs.join(" "),
+            ts.join(" "),
+            tuple(&xs),
+            tuple(&ts)
+        ));
+        text.push_str(&format!(
+            "entry {} {} {} = vjp {fun} {} {}\n",
+            vjp_entry(f),
+            xs.join(" "),
+            ys.join(" "),
+            tuple(&xs),
+            tuple(&ys)
+        ));
+    }
+    pipeline::compile_text_at(path, &text, Stop::Ir).map_err(|e| e.rendered)
+}
+
+/// A small deterministic generator of directions.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+}
+
+/// The elements of a floating-point value as `f64`s (`None` for others).
+fn floats(v: &Value) -> Option<Vec<f64>> {
+    if !v.elem_type().is_float() {
+        return None;
+    }
+    Some(match v {
+        Value::Scalar(x) => vec![x.as_f64()],
+        Value::Array(a) => a.data().iter().map(PrimValue::as_f64).collect(),
+    })
+}
+
+/// `v` with its elements replaced (same type and shape).
+fn with_floats(v: &Value, xs: &[f64]) -> Value {
+    let t = v.elem_type();
+    match v {
+        Value::Scalar(_) => Value::Scalar(PrimValue::from_f64(t, xs[0])),
+        Value::Array(a) => {
+            let mut data = Buffer::with_capacity(t, xs.len());
+            for x in xs {
+                data.push(PrimValue::from_f64(t, *x));
+            }
+            Value::array(a.shape().to_vec(), data).expect("same shape")
+        }
+    }
+}
+
+/// A direction for `v`: random for floats, zero otherwise.
+fn direction(v: &Value, rng: &mut Lcg) -> Value {
+    match floats(v) {
+        Some(xs) => with_floats(v, &xs.iter().map(|_| rng.next()).collect::<Vec<_>>()),
+        None => match v {
+            Value::Scalar(x) => Value::Scalar(PrimValue::zero(x.prim_type())),
+            Value::Array(a) => Value::zeros(a.elem_type(), a.shape().to_vec()).expect("same shape"),
+        },
+    }
+}
+
+/// `x + s·d` on the floating-point values (others unchanged).
+fn step(x: &[Value], d: &[Value], s: f64) -> Vec<Value> {
+    x.iter()
+        .zip(d)
+        .map(|(x, d)| match (floats(x), floats(d)) {
+            (Some(a), Some(b)) => with_floats(x, &a.iter().zip(&b).map(|(a, b)| a + s * b).collect::<Vec<_>>()),
+            _ => x.clone(),
+        })
+        .collect()
+}
+
+/// `Σ ⟨aᵢ, bᵢ⟩` over the floating-point values, and `Σ |aᵢ·bᵢ|` (the
+/// scale for the tolerance).
+fn dot(a: &[Value], b: &[Value]) -> (f64, f64) {
+    let (mut s, mut scale) = (0.0, 0.0);
+    for (a, b) in a.iter().zip(b) {
+        if let (Some(a), Some(b)) = (floats(a), floats(b)) {
+            for (x, y) in a.iter().zip(&b) {
+                s += x * y;
+                scale += (x * y).abs();
+            }
+        }
+    }
+    (s, scale)
+}
+
+/// Runs the checks. `run` runs an entry point on the backend under test,
+/// `interp` on the interpreter.
+pub(crate) fn check(
+    f: &str,
+    x: &[Value],
+    seed: u64,
+    run: &dyn Fn(&str, Vec<Value>) -> Result<Vec<Value>, String>,
+    interp: &dyn Fn(&str, Vec<Value>) -> Result<Vec<Value>, String>,
+) -> Result<(), String> {
+    let float_inputs: Vec<PrimType> = x.iter().map(Value::elem_type).filter(|t| t.is_float()).collect();
+    let single = !float_inputs.is_empty() && float_inputs.iter().all(|t| *t != PrimType::F64);
+    // Step and tolerances by precision.
+    let (h, fd_tol, dot_tol) = if single { (1e-2, 2e-2, 1e-4) } else { (1e-6, 1e-6, 1e-10) };
+    let mut rng = Lcg(seed.wrapping_mul(0x9e3779b97f4a7c15) | 1);
+    let y = interp(f, x.to_vec()).map_err(|e| format!("gradcheck: {f} failed: {e}"))?;
+    let dx: Vec<Value> = x.iter().map(|v| direction(v, &mut rng)).collect();
+    let dy: Vec<Value> = y.iter().map(|v| direction(v, &mut rng)).collect();
+    let mut args = x.to_vec();
+    args.extend(dx.iter().cloned());
+    let jv = run(&jvp_entry(f), args).map_err(|e| format!("gradcheck: jvp of {f} failed: {e}"))?;
+    let mut args = x.to_vec();
+    args.extend(dy.iter().cloned());
+    let vj = run(&vjp_entry(f), args).map_err(|e| format!("gradcheck: vjp of {f} failed: {e}"))?;
+    // Finite differences against the forward derivative.
+    let plus = interp(f, step(x, &dx, h)).map_err(|e| format!("gradcheck: {f} at x + hẋ failed: {e}"))?;
+    let minus = interp(f, step(x, &dx, -h)).map_err(|e| format!("gradcheck: {f} at x - hẋ failed: {e}"))?;
+    for (k, ((p, m), t)) in plus.iter().zip(&minus).zip(&jv).enumerate() {
+        let (Some(p), Some(m), Some(t)) = (floats(p), floats(m), floats(t)) else { continue };
+        for (i, ((p, m), t)) in p.iter().zip(&m).zip(&t).enumerate() {
+            let fd = (p - m) / (2.0 * h);
+            if (fd - t).abs() > fd_tol * (1.0 + t.abs().max(fd.abs())) {
+                return Err(format!(
+                    "gradcheck: result {k} element {i}: jvp gives {t}, central finite differences {fd}"
+                ));
+            }
+        }
+    }
+    // The dot-product identity.
+    let (a, sa) = dot(&dy, &jv);
+    let (b, sb) = dot(&vj, &dx);
+    if (a - b).abs() > dot_tol * (1.0 + sa.max(sb)) {
+        return Err(format!("gradcheck: ⟨ȳ, jvp f x ẋ⟩ = {a} but ⟨vjp f x ȳ, ẋ⟩ = {b}"));
+    }
+    Ok(())
+}

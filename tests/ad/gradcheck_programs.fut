@@ -1,0 +1,55 @@
+-- Programs checked against mathematics by the harness (`gradcheck`):
+-- jvp against central finite differences (computed by the interpreter)
+-- and jvp against vjp by the dot-product identity, on random directions,
+-- on every backend. Inputs are chosen away from kinks (max, abs, min).
+
+-- Log-sum-exp of a matrix-vector product.
+-- ==
+-- entry: logsumexp_mv
+-- gradcheck input { [[1.0, -0.5, 2.0], [0.3, 0.1, -1.2]] [0.7, -0.2, 0.4] }
+entry logsumexp_mv [n][m] (a: [n][m]f64) (x: [m]f64) : f64 =
+  let ys = map (\r -> f64.sum (map2 (*) r x)) a
+  let mx = f64.maximum ys
+  in mx + f64.log (f64.sum (map (\y -> f64.exp (y - mx)) ys))
+
+-- Explicit Euler steps of a damped oscillator, a loop over a tuple.
+-- ==
+-- entry: euler
+-- gradcheck input { 1.0 0.5 0.3 25i64 }
+entry euler (x0: f64) (v0: f64) (damping: f64) (steps: i64) : (f64, f64) =
+  let dt = 0.05
+  in loop (x, v) = (x0, v0) for _i < steps do
+       (x + dt * v, v - dt * (x + damping * v))
+
+-- A histogram by product and one by max, then a scan of pairs.
+-- ==
+-- entry: buckets
+-- gradcheck input { [0i64, 2i64, 1i64, 0i64, 2i64, 9i64] [1.5, 0.5, 2.0, -1.25, 3.0, 4.0] }
+entry buckets [n] (is: [n]i64) (vs: [n]f64) : ([3]f64, [3]f64, [n]f64) =
+  let p = hist (*) 1 3 is vs
+  let q = reduce_by_index (replicate 3 (-10)) f64.max f64.lowest is (map (\v -> v * v) vs)
+  let (a, _) = unzip (scan (\(a1, b1) (a2, b2) -> (a2 + b2 * a1, b1 * b2)) (0, 1) (zip vs (map f64.sin vs)))
+  in (p, q, a)
+
+-- A two-component mixture log-likelihood with free parameters read by
+-- index inside nested maps.
+-- ==
+-- entry: mixture
+-- gradcheck input { [0.3, -1.1, 2.2, 0.8] [0.0, 1.5] [0.2, -0.3] [0.4, 0.6] }
+entry mixture [n][k] (xs: [n]f64) (mus: [k]f64) (log_sigmas: [k]f64) (ws: [k]f64) : f64 =
+  let component x j =
+    let s = f64.exp log_sigmas[j]
+    let z = (x - mus[j]) / s
+    in ws[j] * f64.exp (-0.5 * z * z) / s
+  in f64.sum (map (\x -> f64.log (f64.sum (map (component x) (iota k)))) xs)
+
+-- Scatter into a copy, a while loop and a reduction with a
+-- non-commutative operator (composition of affine maps).
+-- ==
+-- entry: mixed
+-- gradcheck input { [0.5, 1.5, -0.75, 2.0] [1i64, 3i64] [0.25, -0.5] }
+entry mixed [n][m] (xs: [n]f64) (is: [m]i64) (vs: [m]f64) : (f64, f64) =
+  let ys = scatter (copy xs) is (map (* 3) vs)
+  let (a, b) = reduce (\(a1, b1) (a2, b2) -> (a2 * a1, a2 * b1 + b2)) (1, 0) (zip ys (map f64.cos ys))
+  let (s, _) = loop (s, i) = (0.0, 0) while i < n do (s + ys[i] * s + 1, i + 1)
+  in (a + b, s)
