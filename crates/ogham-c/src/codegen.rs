@@ -715,6 +715,7 @@ impl<'a> Gen<'a> {
                 let ty = &pat[0].ty;
                 self.line(&format!("{} {} = {};", cty(ty), one(0), self.se(se)));
             }
+            Exp::UpdAcc { .. } => return Err("C backend: updacc is not supported yet".to_string()),
             Exp::BinOp(op, t, a, b) => {
                 let (a, b) = (self.se(a), self.se(b));
                 if t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem) {
@@ -1252,6 +1253,7 @@ impl<'a> Gen<'a> {
                 }
             }
             Soac::Scatter { w, arrs, dests, map } => self.scatter(stm, w, arrs, dests, map, parallel),
+            Soac::WithAcc { .. } => Err("C backend: withacc is not supported yet".to_string()),
         }
     }
 

@@ -4,6 +4,7 @@
 //! message instead of panicking; the caller attaches the statement's span.
 
 use ogham_data::Buffer;
+use ogham_prim::ops::{eval_binop, BinOp};
 use ogham_prim::{PrimType, PrimValue};
 
 use crate::value::{checked_count, shape_text, strides, Array, Val};
@@ -163,6 +164,47 @@ pub fn update(array: &mut Array, ixs: &[Ix], value: &Val) -> Result<(), String> 
         }
         other => Err(format!(
             "Cannot write a value of type {} into a slice of shape {} of a {} array.",
+            crate::value::val_type_text(other),
+            shape_text(&shape),
+            elem
+        )),
+    }
+}
+
+/// `array[ixs] ⊕= value` elementwise with `op` (overwriting for `None`);
+/// nothing happens when the slice is out of bounds (an accumulator's
+/// update, [`ogham_ir::Exp::UpdAcc`]).
+pub fn accumulate(array: &mut Array, ixs: &[Ix], value: &Val, op: Option<BinOp>) -> Result<(), String> {
+    if check_bounds(ixs, &array.shape).is_err() {
+        return Ok(());
+    }
+    let Some(op) = op else { return update(array, ixs, value) };
+    let shape = sliced_shape(&array.shape, ixs);
+    let walk = Walk::for_index(&array.shape, ixs);
+    let elem = array.elem_type();
+    let combine = |data: &mut Buffer, offset: usize, x: PrimValue| -> Result<(), String> {
+        let old = data.at(offset);
+        let new = eval_binop(op, elem, old, x).map_err(|e| format!("{e:?}"))?;
+        data.try_set(offset, new).map_err(|e| format!("Accumulation: {e}."))
+    };
+    match value {
+        Val::Prim(p) if shape.is_empty() => combine(array.data_mut(), walk.base as usize, *p),
+        Val::Array(src) if src.shape == shape && src.elem_type() == elem => {
+            let data = array.data_mut();
+            let mut src_offset = 0;
+            let mut result = Ok(());
+            walk.each_block(|offset| {
+                for k in 0..walk.block {
+                    if result.is_ok() {
+                        result = combine(data, offset + k, src.data.at(src_offset + k));
+                    }
+                }
+                src_offset += walk.block;
+            });
+            result
+        }
+        other => Err(format!(
+            "Cannot accumulate a value of type {} into a slice of shape {} of a {} array.",
             crate::value::val_type_text(other),
             shape_text(&shape),
             elem

@@ -331,6 +331,19 @@ impl<'p> Interp<'p> {
                 arrays::update(&mut target, &ixs, &value)?;
                 self.bind_one(pat, Val::Array(target))
             }
+            Exp::UpdAcc { acc, slice, value, op } => {
+                let ixs = self.eval_slice(slice)?;
+                let value = self.val(value)?;
+                let mut target = match self.take(*acc) {
+                    Val::Array(a) => a,
+                    other => {
+                        self.set(*acc, other);
+                        return Err(self.array(*acc).err().unwrap_or_else(|| self.unbound(*acc)));
+                    }
+                };
+                arrays::accumulate(&mut target, &ixs, &value, *op)?;
+                self.bind_one(pat, Val::Array(target))
+            }
             Exp::Iota { n, start, step, elem } => {
                 let a = arrays::iota(self.int(n)?, self.prim(start)?, self.prim(step)?, *elem)?;
                 self.bind_one(pat, Val::Array(a))
@@ -612,7 +625,7 @@ fn collect_bound(body: &Body, out: &mut Vec<VName>) {
                         lambda(&op.op.lambda, out);
                     }
                 }
-                ogham_ir::Soac::Scatter { map, .. } => lambda(map, out),
+                ogham_ir::Soac::Scatter { map, .. } | ogham_ir::Soac::WithAcc { map, .. } => lambda(map, out),
             },
             Exp::Ad { lambda: l, .. } => lambda(l, out),
             _ => {}

@@ -163,6 +163,7 @@ impl<'p> Interp<'p> {
             Soac::Screma { w, arrs, scans, reduces, map } => self.screma(stm, w, arrs, scans, reduces, map),
             Soac::Hist { w, arrs, ops, map } => self.hist(stm, w, arrs, ops, map),
             Soac::Scatter { w, arrs, dests, map } => self.scatter(stm, w, arrs, dests, map),
+            Soac::WithAcc { w, arrs, accs, map } => self.with_acc(stm, w, arrs, accs, map),
         }
     }
 
@@ -413,6 +414,43 @@ impl<'p> Interp<'p> {
             }
         }
         let values = dests.into_iter().flatten().map(Val::Array).collect();
+        self.bind_all(&stm.pat, values)
+    }
+
+    /// A `withacc`: the applications of `map` run in order, each taking
+    /// the accumulators the previous one returned (the order of updates
+    /// does not matter: they commute).
+    fn with_acc(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], accs: &[VName], map: &Lambda) -> Eval<()> {
+        let n = accs.len();
+        let (acc_params, row_params) = map.params.split_at(n.min(map.params.len()));
+        let rows_only = Lambda { params: row_params.to_vec(), body: ogham_ir::Body::default(), ret: Vec::new() };
+        let (w, inputs) = self.soac_inputs(w, arrs, &rows_only)?;
+        let results = &map.body.result;
+        if results.len() < n || stm.pat.len() != results.len() || acc_params.len() != n {
+            return Err(Fail::Here("internal error: malformed withacc".to_string()));
+        }
+        let mut current: Vec<Val> = self.take_dests(accs)?.into_iter().map(Val::Array).collect();
+        let mut mapped: Vec<Collector> = stm.pat[n..].iter().map(|p| Collector::new(p.ty.elem(), w)).collect();
+        for i in 0..w {
+            for (p, v) in acc_params.iter().zip(current.drain(..)) {
+                self.set(p.name, v);
+            }
+            for (p, input) in row_params.iter().zip(&inputs) {
+                self.set(p.name, input.row(i));
+            }
+            for stm in &map.body.stms {
+                self.exec_stm(stm)?;
+            }
+            let mut out = self.take_results(&map.body, |v| acc_params.iter().any(|p| p.name == v))?;
+            for (col, v) in mapped.iter_mut().zip(out.drain(n..)) {
+                col.push(&v)?;
+            }
+            current = out;
+        }
+        let mut values = current;
+        for (col, p) in mapped.into_iter().zip(&stm.pat[n..]) {
+            values.push(col.finish(w, declared_row(self, Some(&p.ty))));
+        }
         self.bind_all(&stm.pat, values)
     }
 

@@ -279,7 +279,7 @@ impl<'a> Walker<'a> {
                 }
                 shared = pairs(&eff.results);
             }
-            Exp::Update { array, value, .. } => {
+            Exp::Update { array, value, .. } | Exp::UpdAcc { acc: array, value, .. } => {
                 let c = self.closure(*array);
                 set(&mut eff, 0, c.clone());
                 eff.consumed.push((*array, c));
@@ -550,6 +550,8 @@ impl<'a> Walker<'a> {
 
     fn soac(&mut self, soac: &Soac, eff: &mut Effect) -> BTreeSet<(usize, usize)> {
         let mut shared = BTreeSet::new();
+        // A withacc's lambda takes its accumulators (whole) before the rows.
+        let with_accs: Vec<VName>;
         let (arrs, map, ops, dests): (&[VName], &Lambda, Vec<&Operator>, Vec<VName>) = match soac {
             Soac::Screma { arrs, scans, reduces, map, .. } => {
                 (arrs, map, scans.iter().chain(reduces).collect(), vec![])
@@ -558,13 +560,18 @@ impl<'a> Walker<'a> {
                 (arrs, map, ops.iter().map(|o| &o.op).collect(), ops.iter().flat_map(|o| o.dests.clone()).collect())
             }
             Soac::Scatter { arrs, dests, map, .. } => (arrs, map, vec![], dests.clone()),
+            Soac::WithAcc { arrs, accs, map, .. } => {
+                with_accs = accs.iter().chain(arrs).copied().collect();
+                (&with_accs, map, vec![], accs.clone())
+            }
         };
         for op in &ops {
             self.operator(op, eff);
         }
         let consumed_rows = self.map_lambda(map, arrs, eff);
         let mut consumed: Vec<VName> = dests.clone();
-        consumed.extend(consumed_rows.iter().map(|&i| arrs[i]));
+        // (A withacc's accumulators are both destinations and inputs.)
+        consumed.extend(consumed_rows.iter().map(|&i| arrs[i]).filter(|a| !dests.contains(a)));
         let mut others: Vec<VName> =
             arrs.iter().enumerate().filter(|(i, _)| !consumed_rows.contains(i)).map(|(_, a)| *a).collect();
         others.extend(ops.iter().flat_map(|op| op.neutral.iter().filter_map(|n| n.as_var())));
@@ -599,7 +606,7 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            Soac::Hist { .. } | Soac::Scatter { .. } => {
+            Soac::Hist { .. } | Soac::Scatter { .. } | Soac::WithAcc { .. } => {
                 for (i, d) in dests.iter().enumerate() {
                     if let Some(r) = eff.results.get_mut(i) {
                         *r = self.closure(*d);

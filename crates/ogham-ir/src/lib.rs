@@ -45,6 +45,7 @@
 //! certifies are used, see [`Exp::Certify`]). Every statement carries the source span reported when
 //! one of its checks fails.
 
+pub mod accs;
 pub mod alias;
 pub mod builder;
 pub mod layout;
@@ -272,6 +273,25 @@ pub enum Soac {
     /// Out-of-range indices are ignored. Returns the updated destinations
     /// (consumed).
     Scatter { w: SubExp, arrs: Vec<VName>, dests: Vec<VName>, map: Lambda },
+    /// `withacc w arrs accs map`: seed 004's `withacc` and the `map` that
+    /// runs inside it, in one construct. The arrays `accs` (consumed)
+    /// become *accumulators*, write-only views that every application of
+    /// `map` may update with [`Exp::UpdAcc`] in any order. `map` takes the
+    /// accumulators (whole, of the arrays' types), then one row of each
+    /// of `arrs` (all of outer size `w`), and returns the accumulators,
+    /// then its mapped values. The statement returns the updated arrays,
+    /// then the mapped arrays.
+    ///
+    /// Linear use: inside `map`, an accumulator (a parameter for one, or
+    /// what an update, a nested `withacc`, a loop or a branch made of one)
+    /// is used exactly once, and only as the accumulator of an
+    /// [`Exp::UpdAcc`], an accumulator of a nested `withacc`, a loop's
+    /// initial value, or a result of a branch, loop body or `map`. It is
+    /// never read, so applications may run in parallel: every update of
+    /// one accumulator inside `map` uses the same operator (commutative and
+    /// associative, or overwriting as `scatter` does), and backends may
+    /// combine them atomically or through per-thread partial arrays.
+    WithAcc { w: SubExp, arrs: Vec<VName>, accs: Vec<VName>, map: Lambda },
 }
 
 /// A function, or an entry point.
@@ -382,6 +402,18 @@ pub enum Exp {
         array: VName,
         slice: Vec<DimIndex>,
         value: SubExp,
+    },
+    /// `acc[slice] ⊕= value` in place, consuming `acc`, with `op` as ⊕
+    /// (elementwise for a slice or row; `None` overwrites, as `update`
+    /// does); the result is the updated array. Unlike [`Exp::Update`], a
+    /// slice out of bounds is no error: nothing is written, as in
+    /// `scatter`. Inside a [`Soac::WithAcc`] this is seed 004's `upd` on
+    /// an accumulator; elsewhere it is an update of an array.
+    UpdAcc {
+        acc: VName,
+        slice: Vec<DimIndex>,
+        value: SubExp,
+        op: Option<BinOp>,
     },
     /// `[start, start+step, …]`, `n` elements of integer type `elem`.
     Iota {

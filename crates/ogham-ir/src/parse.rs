@@ -261,7 +261,7 @@ fn split_var(s: &str) -> Option<(&str, u32)> {
     Some((base, num.parse().ok()?))
 }
 
-const SOAC_KEYWORDS: &[&str] = &["scans", "reduces", "ops", "dests"];
+const SOAC_KEYWORDS: &[&str] = &["scans", "reduces", "ops", "dests", "accs"];
 
 struct Parser {
     toks: Vec<Lexed>,
@@ -767,6 +767,24 @@ impl Parser {
                 let slice = self.slice()?;
                 Ok(Exp::Index { array, slice })
             }
+            "updacc" => {
+                self.next();
+                let op = if self.eat_sym('(') {
+                    let name = self.ident()?;
+                    let Some((op, _)) = BIN_OPS.iter().find(|(_, n)| *n == name) else {
+                        return self.error(format!("unknown operator `{name}`"));
+                    };
+                    self.sym(')')?;
+                    Some(*op)
+                } else {
+                    None
+                };
+                let acc = self.var()?;
+                let slice = self.slice()?;
+                self.sym('=')?;
+                let value = self.subexp()?;
+                Ok(Exp::UpdAcc { acc, slice, value, op })
+            }
             "update" => {
                 self.next();
                 let array = self.var()?;
@@ -883,7 +901,7 @@ impl Parser {
                 };
                 Ok(Exp::Ad { mode, lambda, args, seeds })
             }
-            "map" | "screma" | "hist" | "scatter" => {
+            "map" | "screma" | "hist" | "scatter" | "withacc" => {
                 self.next();
                 self.soac(&word).map(Exp::Soac)
             }
@@ -917,6 +935,12 @@ impl Parser {
                 let ops = self.list('[', ']', |p| p.hist_op())?;
                 self.sym(',')?;
                 Soac::Hist { w, arrs, ops, map: self.lambda()? }
+            }
+            "withacc" => {
+                self.keyword("accs")?;
+                let accs = self.list('[', ']', |p| p.var())?;
+                self.sym(',')?;
+                Soac::WithAcc { w, arrs, accs, map: self.lambda()? }
             }
             _ => {
                 self.keyword("dests")?;

@@ -28,7 +28,9 @@
 //!   `assert(c, "message")`;
 //! - SOACs: `map(w, arrs…, λ)`, `screma(w, arrs…, scans [op…], reduces [op…], λ)`,
 //!   `hist(w, arrs…, ops [histop([shape], [dests], op)…], λ)`,
-//!   `scatter(w, arrs…, dests [d…], λ)`, where an operator is
+//!   `scatter(w, arrs…, dests [d…], λ)`, `withacc(w, arrs…, accs [a…], λ)`
+//!   with `updacc(add) a[i] = v` (or `updacc a[i] = v`, overwriting)
+//!   inside, where an operator is
 //!   `op([neutral…], λ)` or `commop(…)` when commutative and a lambda is
 //!   `\(params) : (types) { … }`.
 //!
@@ -605,6 +607,17 @@ impl Printer<'_> {
                 self.var(*array);
                 self.slice(slice);
             }
+            Exp::UpdAcc { acc, slice, value, op } => {
+                self.out.push_str("updacc");
+                if let Some(op) = op {
+                    let _ = write!(self.out, "({})", binop_name(*op));
+                }
+                self.out.push(' ');
+                self.var(*acc);
+                self.slice(slice);
+                self.out.push_str(" = ");
+                self.subexp(value);
+            }
             Exp::Update { array, slice, value } => {
                 self.out.push_str("update ");
                 self.var(*array);
@@ -756,6 +769,14 @@ impl Printer<'_> {
                     }
                     self.hist_op(op, level);
                 }
+                self.out.push_str("], ");
+                self.lambda(map, level);
+                self.out.push(')');
+            }
+            Soac::WithAcc { w, arrs, accs, map } => {
+                self.soac_head("withacc", w, arrs);
+                self.out.push_str(", accs [");
+                self.vars(accs);
                 self.out.push_str("], ");
                 self.lambda(map, level);
                 self.out.push(')');

@@ -731,6 +731,21 @@ impl Verifier<'_> {
                 self.expect_type(value, &target, &format!("the value written in {what}"));
                 Some(vec![t])
             }
+            Exp::UpdAcc { acc, slice, value, op } => {
+                let t = self.array_type(*acc, what)?;
+                let target = self.slice(&t, slice, what)?;
+                self.expect_type(value, &target, &format!("the value accumulated in {what}"));
+                if let Some(op) = op {
+                    if !crate::accs::is_acc_op(*op, t.elem()) {
+                        self.err(format!(
+                            "{what}: `{}` on {} is not an operator accumulators combine with",
+                            crate::print::binop_name(*op),
+                            t.elem()
+                        ));
+                    }
+                }
+                Some(vec![t])
+            }
             Exp::Iota { n, start, step, elem } => {
                 if !elem.is_int() {
                     self.err(format!("{what}: iota of non-integer type {elem}"));
@@ -986,6 +1001,28 @@ impl Verifier<'_> {
                     expected_ret.extend(value_ts);
                 }
                 self.expect_types(&map.ret, &expected_ret, &format!("the map function of {what}"));
+                Some(results)
+            }
+            Soac::WithAcc { w, arrs, accs, map } => {
+                let rows = self.soac_inputs(w, arrs, what);
+                let mut params = Vec::new();
+                for &a in accs {
+                    params.push(self.array_type(a, what)?);
+                }
+                let n = params.len();
+                let rows_known = rows.len() == arrs.len();
+                params.extend(rows);
+                self.lambda(map, rows_known.then_some(&params[..]), what);
+                if map.ret.len() < n {
+                    self.err(format!("{what}: the map function returns fewer values than the {n} accumulators"));
+                    return None;
+                }
+                self.expect_types(&map.ret[..n], &params[..n], &format!("the accumulators {what} returns"));
+                for problem in crate::accs::check(map, n) {
+                    self.err(format!("{what}: {}", problem.render(&self.prog.names)));
+                }
+                let mut results = params[..n].to_vec();
+                results.extend(map.ret[n..].iter().map(|t| t.array_of(*w)));
                 Some(results)
             }
             Soac::Scatter { w, arrs, dests, map } => {

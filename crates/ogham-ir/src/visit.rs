@@ -47,7 +47,7 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
             f(var(array));
             slice(s, f);
         }
-        Exp::Update { array, slice: s, value } => {
+        Exp::Update { array, slice: s, value } | Exp::UpdAcc { acc: array, slice: s, value, .. } => {
             f(var(array));
             slice(s, f);
             f(*value);
@@ -97,7 +97,7 @@ pub fn for_each_operand(exp: &Exp, f: &mut impl FnMut(SubExp)) {
                     op.op.neutral.iter().for_each(|n| f(*n));
                 }
             }
-            Soac::Scatter { w, arrs, dests, .. } => {
+            Soac::Scatter { w, arrs, dests, .. } | Soac::WithAcc { w, arrs, accs: dests, .. } => {
                 f(*w);
                 arrs.iter().chain(dests).for_each(|a| f(var(a)));
             }
@@ -127,7 +127,7 @@ pub fn lambdas(exp: &Exp) -> Vec<&Lambda> {
             ls.push(map);
             ls
         }
-        Soac::Scatter { map, .. } => vec![map],
+        Soac::Scatter { map, .. } | Soac::WithAcc { map, .. } => vec![map],
     }
 }
 
@@ -144,7 +144,7 @@ pub fn soac_lambdas_mut(soac: &mut Soac) -> Vec<&mut Lambda> {
             v.push(map);
             v
         }
-        Soac::Scatter { map, .. } => vec![map],
+        Soac::Scatter { map, .. } | Soac::WithAcc { map, .. } => vec![map],
     }
 }
 
@@ -257,12 +257,13 @@ pub fn free_vars_lambda(lam: &Lambda) -> BTreeSet<VName> {
     ub.used.difference(&ub.bound).copied().collect()
 }
 
-/// The variables an expression consumes directly: the array of an `Update`,
-/// the destinations of a `Scatter` or `Hist`.
+/// The variables an expression consumes directly: the array of an `Update`
+/// or `UpdAcc`, the destinations of a `Scatter` or `Hist`, the
+/// accumulators of a `WithAcc`.
 pub fn consumed_directly(exp: &Exp) -> Vec<VName> {
     match exp {
-        Exp::Update { array, .. } => vec![*array],
-        Exp::Soac(Soac::Scatter { dests, .. }) => dests.clone(),
+        Exp::Update { array, .. } | Exp::UpdAcc { acc: array, .. } => vec![*array],
+        Exp::Soac(Soac::Scatter { dests, .. }) | Exp::Soac(Soac::WithAcc { accs: dests, .. }) => dests.clone(),
         Exp::Soac(Soac::Hist { ops, .. }) => ops.iter().flat_map(|op| op.dests.iter().copied()).collect(),
         _ => Vec::new(),
     }
@@ -375,7 +376,7 @@ pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
                 var(array);
                 slice(s, &se);
             }
-            Exp::Update { array, slice: s, value } => {
+            Exp::Update { array, slice: s, value } | Exp::UpdAcc { acc: array, slice: s, value, .. } => {
                 var(array);
                 slice(s, &se);
                 se(value);
@@ -437,7 +438,7 @@ pub fn substitute_uses(body: &mut Body, to: &dyn Fn(VName) -> Option<SubExp>) {
                     }
                     lambda(map, to);
                 }
-                Soac::Scatter { w, arrs, dests, map } => {
+                Soac::Scatter { w, arrs, dests, map } | Soac::WithAcc { w, arrs, accs: dests, map } => {
                     se(w);
                     arrs.iter_mut().chain(dests.iter_mut()).for_each(var);
                     lambda(map, to);

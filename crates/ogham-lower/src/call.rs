@@ -524,18 +524,7 @@ fn patch_calls(body: &mut ogham_ir::Body, name: &str, extra: &[VName]) {
             }
             Exp::Loop { body, .. } => patch_calls(body, name, extra),
             Exp::Soac(soac) => {
-                let lambdas: Vec<&mut ogham_ir::Lambda> = match soac {
-                    ogham_ir::Soac::Screma { scans, reduces, map, .. } => scans
-                        .iter_mut()
-                        .chain(reduces.iter_mut())
-                        .map(|op| &mut op.lambda)
-                        .chain(std::iter::once(map))
-                        .collect(),
-                    ogham_ir::Soac::Hist { ops, map, .. } => {
-                        ops.iter_mut().map(|op| &mut op.op.lambda).chain(std::iter::once(map)).collect()
-                    }
-                    ogham_ir::Soac::Scatter { map, .. } => vec![map],
-                };
+                let lambdas = ogham_ir::visit::soac_lambdas_mut(soac);
                 for l in lambdas {
                     patch_calls(&mut l.body, name, extra);
                 }

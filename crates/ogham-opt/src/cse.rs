@@ -115,21 +115,11 @@ impl Cse<'_> {
                 self.body(else_body);
             }
             Exp::Loop { body, .. } => self.body(body),
-            Exp::Soac(soac) => match soac {
-                Soac::Screma { scans, reduces, map, .. } => {
-                    for op in scans.iter_mut().chain(reduces.iter_mut()) {
-                        self.body(&mut op.lambda.body);
-                    }
-                    self.body(&mut map.body);
+            Exp::Soac(soac) => {
+                for lam in ogham_ir::visit::soac_lambdas_mut(soac) {
+                    self.body(&mut lam.body);
                 }
-                Soac::Hist { ops, map, .. } => {
-                    for op in ops {
-                        self.body(&mut op.op.lambda.body);
-                    }
-                    self.body(&mut map.body);
-                }
-                Soac::Scatter { map, .. } => self.body(&mut map.body),
-            },
+            }
             Exp::Ad { lambda, .. } => self.body(&mut lambda.body),
             _ => {}
         }
@@ -160,6 +150,7 @@ impl Cse<'_> {
             | Exp::If { .. }
             | Exp::Loop { .. }
             | Exp::Update { .. }
+            | Exp::UpdAcc { .. }
             | Exp::Scratch { .. }
             | Exp::Copy(_)
             | Exp::Assert { .. }

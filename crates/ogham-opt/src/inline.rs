@@ -29,7 +29,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use ogham_ir::visit::{nested_bodies_mut, rename_uses, substitute_type};
-use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Soac, Span, Stm, StmAttrs, SubExp, VName};
+use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Span, Stm, StmAttrs, SubExp, VName};
 
 /// The largest function body (statements, nested ones included) inlined.
 pub const MAX_STMS: usize = 12;
@@ -356,14 +356,7 @@ fn rename_binders(body: &mut Body, map: &HashMap<VName, VName>) {
             }
         }
         if let Exp::Soac(soac) = &mut stm.exp {
-            let lams: Vec<&mut ogham_ir::Lambda> = match soac {
-                Soac::Screma { scans, reduces, map, .. } => {
-                    scans.iter_mut().chain(reduces.iter_mut()).map(|o| &mut o.lambda).chain([map]).collect()
-                }
-                Soac::Hist { ops, map, .. } => ops.iter_mut().map(|o| &mut o.op.lambda).chain([map]).collect(),
-                Soac::Scatter { map, .. } => vec![map],
-            };
-            for l in lams {
+            for l in ogham_ir::visit::soac_lambdas_mut(soac) {
                 l.params.iter_mut().for_each(|p| re(&mut p.name));
             }
         }

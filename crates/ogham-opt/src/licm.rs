@@ -138,7 +138,10 @@ fn licm_body(body: &mut Body, failing: &HashSet<String>) {
             }
             Exp::Soac(soac) => {
                 let w = match soac {
-                    Soac::Screma { w, .. } | Soac::Hist { w, .. } | Soac::Scatter { w, .. } => *w,
+                    Soac::Screma { w, .. }
+                    | Soac::Hist { w, .. }
+                    | Soac::Scatter { w, .. }
+                    | Soac::WithAcc { w, .. } => *w,
                 };
                 let lams = ogham_ir::visit::soac_lambdas_mut(soac);
                 // An operator may run fewer times than the map (never, on

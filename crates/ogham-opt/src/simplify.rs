@@ -187,21 +187,11 @@ fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
             *else_body = simplify_body(std::mem::take(else_body), known);
         }
         Exp::Loop { body, .. } => *body = simplify_body(std::mem::take(body), known),
-        Exp::Soac(soac) => match soac {
-            Soac::Screma { scans, reduces, map, .. } => {
-                for op in scans.iter_mut().chain(reduces.iter_mut()) {
-                    lambda(&mut op.lambda, known);
-                }
-                lambda(map, known);
+        Exp::Soac(soac) => {
+            for l in ogham_ir::visit::soac_lambdas_mut(soac) {
+                lambda(l, known);
             }
-            Soac::Hist { ops, map, .. } => {
-                for op in ops {
-                    lambda(&mut op.op.lambda, known);
-                }
-                lambda(map, known);
-            }
-            Soac::Scatter { map, .. } => lambda(map, known),
-        },
+        }
         Exp::Ad { lambda: l, .. } => lambda(l, known),
         _ => {}
     }
@@ -212,6 +202,8 @@ fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
 fn merge_repeated_inputs(soac: &mut Soac) {
     let (arrs, map) = match soac {
         Soac::Screma { arrs, map, .. } | Soac::Hist { arrs, map, .. } | Soac::Scatter { arrs, map, .. } => (arrs, map),
+        // Its lambda takes the accumulators first.
+        Soac::WithAcc { .. } => return,
     };
     if arrs.len() != map.params.len() {
         return;

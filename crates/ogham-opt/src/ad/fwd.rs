@@ -212,6 +212,22 @@ impl Ad {
                     Some(SubExp::Var(u))
                 }
             }
+            // Overwriting and adding are linear: the tangent is updated alike.
+            Exp::UpdAcc { acc, slice, value, op } => {
+                if !matches!(op, None | Some(ogham_ir::BinOp::Add)) {
+                    return Err(unsupported(span, "an accumulator combining with an operator other than `+`"));
+                }
+                if tangent_of(tan, &SubExp::Var(acc)).is_none() && tangent_of(tan, &value).is_none() {
+                    None
+                } else {
+                    let ta = self.owned_tangent(out, tan, acc, span);
+                    let tv = self.tangent(out, tan, &value, span);
+                    let u =
+                        self.bind(out, "dupd", vty.clone(), Exp::UpdAcc { acc: ta, slice, value: tv, op }, span);
+                    tan.owned.insert(u);
+                    Some(SubExp::Var(u))
+                }
+            }
             Exp::Replicate { shape, value } => tangent_of(tan, &value).map(|dv| {
                 let r = self.bind(out, "drep", vty.clone(), Exp::Replicate { shape, value: dv }, span);
                 tan.owned.insert(r);
@@ -601,6 +617,7 @@ impl Ad {
                 let map = Lambda { params, body: Body { stms, result: res }, ret };
                 Exp::Soac(Soac::Scatter { w, arrs, dests: new_dests, map })
             }
+            Soac::WithAcc { .. } => return Err(unsupported(span, "withacc")),
         };
         out.push(Stm { pat: pat_out, exp, attrs: s.attrs, span });
         Ok(())
@@ -632,6 +649,14 @@ pub(super) fn function(
         rets.push(t.clone());
     }
     Ok((ps, rets, Body { stms, result: results }))
+}
+
+fn unsupported(span: Span, what: &str) -> Rejection {
+    Rejection {
+        name: "not-supported-yet",
+        span,
+        message: format!("forward-mode automatic differentiation (`jvp`) of {what} is not supported yet."),
+    }
 }
 
 fn tangent_of(tan: &Tangents, se: &SubExp) -> Option<SubExp> {

@@ -653,6 +653,8 @@ impl Ad {
             Exp::Soac(Soac::Hist { .. }) => self.rev_hist(s, &bars, ck, adj, out)?,
             Exp::Soac(Soac::Scatter { .. }) => return Err(internal(span, "a scatter outside its rule".into())),
             Exp::Update { .. } => return Err(internal(span, "an update outside its rule".into())),
+            Exp::UpdAcc { .. } => return Err(unsupported(span, "an accumulator update")),
+            Exp::Soac(Soac::WithAcc { .. }) => return Err(unsupported(span, "withacc")),
             Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
             Exp::Apply { .. } => self.rev_apply(s, &bars, adj, out)?,
             Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, lambda, args, .. } => {
