@@ -617,7 +617,63 @@ impl Ad {
                 let map = Lambda { params, body: Body { stms, result: res }, ret };
                 Exp::Soac(Soac::Scatter { w, arrs, dests: new_dests, map })
             }
-            Soac::WithAcc { .. } => return Err(unsupported(span, "withacc")),
+            // Every accumulator gets a tangent accumulator beside it.
+            Soac::WithAcc { w, arrs, accs, map } => {
+                let n = accs.len();
+                let (acc_params, row_params) = map.params.split_at(n);
+                let (extra_arrs, extra_params, mut inner) = self.soac_inputs(&arrs, row_params, tan);
+                let mut new_accs = accs.clone();
+                let mut dacc_params = Vec::new();
+                for (a, p) in accs.iter().zip(acc_params) {
+                    new_accs.push(self.owned_tangent(out, tan, *a, span));
+                    let dp = self.fresh_param(p);
+                    inner.of.insert(p.name, SubExp::Var(dp.name));
+                    inner.owned.insert(dp.name);
+                    dacc_params.push(dp);
+                }
+                let (mut stms, results, rt) = self.body(map.body, &mut inner)?;
+                let (mut res, mut ret) = (results[..n].to_vec(), map.ret[..n].to_vec());
+                pat_out.extend(s.pat[..n].iter().cloned());
+                for j in 0..n {
+                    let Some(r) = rt[j] else {
+                        return Err(internal(span, "an accumulator without its tangent".into()));
+                    };
+                    res.push(r);
+                    ret.push(map.ret[j].clone());
+                    let p = &s.pat[j];
+                    let dp = self.fresh_param(p);
+                    tan.of.insert(p.name, SubExp::Var(dp.name));
+                    tan.owned.insert(dp.name);
+                    pat_out.push(dp);
+                }
+                let mut dmapped = Vec::new();
+                for i in n..results.len() {
+                    res.push(results[i]);
+                    ret.push(map.ret[i].clone());
+                    pat_out.push(s.pat[i].clone());
+                    if let Some(r) = rt[i] {
+                        dmapped.push((i, r));
+                    }
+                }
+                for (i, r) in dmapped {
+                    let r = self.or_zero(&mut stms, Some(r), &map.ret[i], span);
+                    res.push(r);
+                    ret.push(map.ret[i].clone());
+                    let p = &s.pat[i];
+                    let dp = self.fresh_param(p);
+                    tan.of.insert(p.name, SubExp::Var(dp.name));
+                    tan.owned.insert(dp.name);
+                    pat_out.push(dp);
+                }
+                let mut params = acc_params.to_vec();
+                params.extend(dacc_params);
+                params.extend(row_params.iter().cloned());
+                params.extend(extra_params);
+                let mut arrs = arrs;
+                arrs.extend(extra_arrs);
+                let map = Lambda { params, body: Body { stms, result: res }, ret };
+                Exp::Soac(Soac::WithAcc { w, arrs, accs: new_accs, map })
+            }
         };
         out.push(Stm { pat: pat_out, exp, attrs: s.attrs, span });
         Ok(())

@@ -45,7 +45,14 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
     }
     let funs = prog.funs.clone();
     let mut cx =
-        Ad { names: std::mem::take(&mut prog.names), types, funs, derived: HashMap::new(), new_funs: Vec::new() };
+        Ad {
+        names: std::mem::take(&mut prog.names),
+        types,
+        funs,
+        derived: HashMap::new(),
+        new_funs: Vec::new(),
+        under_vjp: 0,
+    };
     let result = (|| {
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
         cx.eliminate(&mut consts)?;
@@ -91,6 +98,13 @@ pub(crate) struct Ad {
     /// The forward derivative of each function differentiated so far.
     derived: HashMap<String, String>,
     new_funs: Vec<FunDef>,
+    /// How many reverse-mode derivatives enclose what is being
+    /// differentiated. Reverse mode builds accumulators
+    /// ([`ogham_ir::Soac::WithAcc`]) only when this is zero: reverse mode
+    /// itself does not differentiate them, so a `vjp` that an outer `vjp`
+    /// will differentiate again (and every function's reverse derivative,
+    /// which any `vjp` may call) accumulates into whole arrays instead.
+    under_vjp: usize,
 }
 
 impl Ad {
@@ -98,9 +112,12 @@ impl Ad {
     fn eliminate(&mut self, body: &mut Body) -> Result<(), Rejection> {
         let stms = std::mem::take(&mut body.stms);
         for mut stm in stms {
+            let reverse = matches!(stm.exp, Exp::Ad { mode: AdMode::Vjp | AdMode::CustomVjp, .. });
+            self.under_vjp += reverse as usize;
             for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
                 self.eliminate(b)?;
             }
+            self.under_vjp -= reverse as usize;
             match stm.exp {
                 Exp::Ad { mode: AdMode::Jvp, lambda, args, seeds } => {
                     let out = self.jvp(&stm.pat, lambda, args, seeds, stm.span)?;
@@ -186,8 +203,10 @@ impl Ad {
         let dname = format!("{name}_vjp");
         self.derived.insert(key, dname.clone());
         let mut body = copy.body;
+        self.under_vjp += 1;
         self.eliminate(&mut body)?;
         let (params, ret, body) = self.reverse_function(&copy.params, &copy.ret, body, copy.span)?;
+        self.under_vjp -= 1;
         self.new_funs.push(FunDef { name: dname.clone(), params, ret, body, entry: None, span: copy.span });
         Ok(dname)
     }

@@ -59,6 +59,10 @@ struct Adjoints {
     of: HashMap<VName, SubExp>,
     /// Adjoint arrays built here, which may be updated in place.
     owned: HashSet<VName>,
+    /// The variables (free arrays of an enclosing `map`) whose adjoint is
+    /// an accumulator: contributions are accumulated into it
+    /// ([`Exp::UpdAcc`]), and it is threaded through nested scopes.
+    accs: HashSet<VName>,
 }
 
 /// What the forward sweep saved for the return sweep.
@@ -441,6 +445,10 @@ impl Ad {
 
     /// `adj(v) += c`.
     fn add(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, v: VName, c: SubExp, span: Span) {
+        if adj.accs.contains(&v) {
+            self.accumulate(out, adj, v, &[], c, span);
+            return;
+        }
         let Some(old) = adj.of.get(&v).copied() else {
             adj.of.insert(v, c);
             return;
@@ -496,8 +504,21 @@ impl Ad {
         }
     }
 
+    /// `adj(v)[slice] += c` where the adjoint of `v` is an accumulator.
+    fn accumulate(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, v: VName, slice: &[DimIndex], c: SubExp, span: Span) {
+        let acc = var_of(adj.of[&v]);
+        let ty = self.types[&v].clone();
+        let exp = Exp::UpdAcc { acc, slice: slice.to_vec(), value: c, op: Some(BinOp::Add) };
+        let next = self.bind(out, "dacc", ty, exp, span);
+        adj.of.insert(v, SubExp::Var(next));
+    }
+
     /// `adj(a)[slice] += c`.
     fn add_at(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, a: VName, slice: &[DimIndex], c: SubExp, span: Span) {
+        if adj.accs.contains(&a) {
+            self.accumulate(out, adj, a, slice, c, span);
+            return;
+        }
         let abar = self.owned_adjoint(out, adj, a, span);
         let cty = self.type_of(&c);
         let cur = self.bind(out, "dcur", cty.clone(), Exp::Index { array: abar, slice: slice.to_vec() }, span);
@@ -810,16 +831,32 @@ impl Ad {
         let Exp::If { cond, then_body, else_body } = &s.exp else { return Ok(()) };
         let span = s.span;
         let consumed = ck.consumed.get(&s.pat[0].name).cloned().unwrap_or_default();
-        let (mut ts, ta, tfree) = self.scope(then_body, bars, Adjoints::default(), &consumed, span)?;
-        let (mut es, ea, efree) = self.scope(else_body, bars, Adjoints::default(), &consumed, span)?;
+        // Accumulators the branches may add to go through them.
+        let mut used = free_vars_body(then_body);
+        used.extend(free_vars_body(else_body));
+        let threaded: Vec<VName> = adj.accs.iter().filter(|v| used.contains(v)).copied().collect::<BTreeSet<_>>().into_iter().collect();
+        let mut start = Adjoints::default();
+        for v in &threaded {
+            start.of.insert(*v, adj.of[v]);
+            start.accs.insert(*v);
+        }
+        let (mut ts, ta, tfree) = self.scope(then_body, bars, start.clone(), &consumed, span)?;
+        let (mut es, ea, efree) = self.scope(else_body, bars, start, &consumed, span)?;
         let fvs: BTreeSet<VName> = ta
             .of
             .keys()
             .filter(|v| tfree.contains(v))
             .chain(ea.of.keys().filter(|v| efree.contains(v)))
+            .filter(|v| !threaded.contains(v))
             .copied()
             .collect();
         let (mut tr, mut er, mut pat) = (Vec::new(), Vec::new(), Vec::new());
+        for v in &threaded {
+            let ty = self.types[v].clone();
+            tr.push(ta.of[v]);
+            er.push(ea.of[v]);
+            pat.push(self.fresh_typed("dacc", &ty));
+        }
         for v in &fvs {
             let ty = self.types[v].clone();
             tr.push(match ta.of.get(v) {
@@ -835,7 +872,10 @@ impl Ad {
         let exp =
             Exp::If { cond: *cond, then_body: Body { stms: ts, result: tr }, else_body: Body { stms: es, result: er } };
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
-        for (v, p) in fvs.iter().zip(pat) {
+        for (v, p) in threaded.iter().zip(&pat) {
+            adj.of.insert(*v, SubExp::Var(p.name));
+        }
+        for (v, p) in fvs.iter().zip(&pat[threaded.len()..]) {
             self.add(out, adj, *v, SubExp::Var(p.name), span);
         }
         Ok(())
@@ -897,12 +937,19 @@ impl Ad {
         }
         for v in &fvs {
             let ty = self.types[v].clone();
-            let init = self.zero(out, &ty, span);
             let bp = self.fresh_typed("dfree", &ty);
             start.of.insert(*v, SubExp::Var(bp.name));
-            if ty.rank() > 0 {
-                start.owned.insert(bp.name);
-            }
+            // An accumulator goes through the loop; other free variables'
+            // contributions are summed from zero and added after.
+            let init = if adj.accs.contains(v) {
+                start.accs.insert(*v);
+                adj.of[v]
+            } else {
+                if ty.rank() > 0 {
+                    start.owned.insert(bp.name);
+                }
+                self.zero(out, &ty, span)
+            };
             rparams.push((bp, init));
         }
         // Restore the iteration's index and parameters, then re-execute.
@@ -947,7 +994,11 @@ impl Ad {
             }
         }
         for (v, p) in fvs.iter().zip(&pat[params.len()..]) {
-            self.add(out, adj, *v, SubExp::Var(p.name), span);
+            if adj.accs.contains(v) {
+                adj.of.insert(*v, SubExp::Var(p.name));
+            } else {
+                self.add(out, adj, *v, SubExp::Var(p.name), span);
+            }
         }
         Ok(())
     }
@@ -992,6 +1043,9 @@ impl Ad {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
+        if self.under_vjp == 0 && fvs.iter().any(|v| self.types[v].rank() > 0) {
+            return self.rev_map_accumulating(s, *w, in_arrs, row_bars, bar_params, fvs, adj, out);
+        }
         let real = crate::inline::fresh_lambda(map, &mut self.names);
         super::collect_types_lambda(&real, &mut self.types);
         let mut lbody = Vec::new();
@@ -1034,6 +1088,94 @@ impl Ad {
             self.add(out, adj, *v, SubExp::Var(p.name), span);
         }
         for (a, p) in arrs.iter().zip(&pat[fvs.len()..]) {
+            self.add(out, adj, *a, SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    /// The return sweep of a `map` whose function reads free arrays: a
+    /// `withacc` whose accumulators are the adjoints of those arrays, so
+    /// each application adds only what it read (seed 004 §4.5) instead of
+    /// building a whole adjoint array. Free scalars' contributions are
+    /// mapped and summed after.
+    #[allow(clippy::too_many_arguments)]
+    fn rev_map_accumulating(
+        &mut self,
+        s: &Stm,
+        w: SubExp,
+        in_arrs: Vec<VName>,
+        row_bars: Vec<Option<SubExp>>,
+        bar_params: Vec<Param>,
+        fvs: Vec<VName>,
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let Exp::Soac(Soac::Screma { arrs, map, .. }) = &s.exp else { return Ok(()) };
+        let span = s.span;
+        let (acc_fvs, scalar_fvs): (Vec<VName>, Vec<VName>) = fvs.into_iter().partition(|v| self.types[v].rank() > 0);
+        let mut start = Adjoints::default();
+        let mut accs = Vec::new();
+        let mut acc_params = Vec::new();
+        for v in &acc_fvs {
+            let ty = self.types[v].clone();
+            let a = if adj.accs.contains(v) { var_of(adj.of[v]) } else { self.owned_adjoint(out, adj, *v, span) };
+            accs.push(a);
+            let p = self.fresh_typed("dacc", &ty);
+            start.of.insert(*v, SubExp::Var(p.name));
+            start.accs.insert(*v);
+            acc_params.push(p);
+        }
+        let real = crate::inline::fresh_lambda(map, &mut self.names);
+        super::collect_types_lambda(&real, &mut self.types);
+        let (mut lbody, found, _) = self.scope(&real.body, &row_bars, start, &[], span)?;
+        let (mut results, mut ret) = (Vec::new(), Vec::new());
+        for (v, p) in acc_fvs.iter().zip(&acc_params) {
+            results.push(found.of[v]);
+            ret.push(p.ty.clone());
+        }
+        for v in &scalar_fvs {
+            let ty = self.types[v].clone();
+            results.push(match found.of.get(v) {
+                Some(a) => *a,
+                None => self.zero(&mut lbody, &ty, span),
+            });
+            ret.push(ty);
+        }
+        for p in &real.params {
+            let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
+            results.push(a);
+            ret.push(p.ty.clone());
+        }
+        let mut params = acc_params.clone();
+        params.extend(real.params.iter().cloned());
+        params.extend(bar_params);
+        let lam = Lambda { params, body: Body { stms: lbody, result: results }, ret };
+        let mut pat = Vec::new();
+        for p in &acc_params {
+            pat.push(self.fresh_typed("dfree", &p.ty));
+        }
+        for v in &scalar_fvs {
+            let ty = self.types[v].array_of(w);
+            pat.push(self.fresh_typed("dfrees", &ty));
+        }
+        for p in &real.params {
+            pat.push(self.fresh_typed("dinput", &p.ty.array_of(w)));
+        }
+        let exp = Exp::Soac(Soac::WithAcc { w, arrs: in_arrs, accs, map: lam });
+        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for (v, p) in acc_fvs.iter().zip(&pat) {
+            adj.of.insert(*v, SubExp::Var(p.name));
+            if !adj.accs.contains(v) {
+                adj.owned.insert(p.name);
+            }
+        }
+        let n = acc_fvs.len();
+        for (v, p) in scalar_fvs.iter().zip(&pat[n..]) {
+            let ty = self.types[v].clone();
+            let total = self.sum_rows(out, p.name, &ty, w, span);
+            self.add(out, adj, *v, total, span);
+        }
+        for (a, p) in arrs.iter().zip(&pat[n + scalar_fvs.len()..]) {
             self.add(out, adj, *a, SubExp::Var(p.name), span);
         }
         Ok(())
