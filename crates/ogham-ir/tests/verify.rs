@@ -698,3 +698,85 @@ fn layout_attributes_are_checked() {
         &["ys_2", "#[interchange]"],
     );
 }
+
+/// A `withacc` over `is_1`/`vs_2` into `z_4` whose lambda body is `body`
+/// (accumulator `a_6`, row values `i_7` and `v_8`; it returns `(r)`).
+fn with_acc(body: &str, r: &str) -> String {
+    fun(
+        "n_0: i64, is_1: [n_0]i64, vs_2: [n_0]f64, k_3: i64",
+        "[k_3]f64",
+        &format!(
+            "  let (z_4: [k_3]f64) = replicate([k_3], 0.0f64)
+  let (r_5: [k_3]f64) = withacc(n_0, is_1, vs_2, accs [z_4], \\(a_6: [k_3]f64, i_7: i64, v_8: f64) : ([k_3]f64) {{
+{body}
+      in ({r})
+    }})
+  in (r_5)"
+        ),
+    )
+}
+
+#[test]
+fn accumulators_are_write_only_and_linear() {
+    // Updates, a loop and a branch threading the accumulator, a nested withacc.
+    accepts(&with_acc("      let (a_9: [k_3]f64) = updacc(add) a_6[i_7] = v_8", "a_9"));
+    accepts(&with_acc(
+        "      let (a_9: [k_3]f64) = loop (b_10: [k_3]f64 = a_6) for j_11 < 3i64 {
+          let (b_12: [k_3]f64) = updacc(add) b_10[j_11] = v_8
+          in (b_12)
+        }
+      let (c_13: bool) = lt.f64 v_8 0.0f64
+      let (a_14: [k_3]f64) = if c_13 then {
+          let (a_15: [k_3]f64) = updacc(add) a_9[0i64] = v_8
+          in (a_15)
+        } else {
+          in (a_9)
+        }
+      let (a_16: [k_3]f64) = withacc(n_0, is_1, accs [a_14], \\(d_17: [k_3]f64, q_18: i64) : ([k_3]f64) {
+          let (d_19: [k_3]f64) = updacc(add) d_17[q_18] = v_8
+          in (d_19)
+        })",
+        "a_16",
+    ));
+    // Read by an index.
+    rejects(
+        &with_acc(
+            "      let (x_9: f64) = index a_6[0i64]
+      let (a_10: [k_3]f64) = updacc(add) a_6[i_7] = x_9",
+            "a_10",
+        ),
+        &["a_6", "is read"],
+    );
+    // Used free in a loop body that does not take it.
+    rejects(
+        &with_acc(
+            "      let (s_9: f64) = loop (s_10: f64 = 0.0f64) for j_11 < 3i64 {
+          let (y_12: f64) = index a_6[j_11]
+          in (y_12)
+        }
+      let (a_13: [k_3]f64) = updacc(add) a_6[i_7] = s_9",
+            "a_13",
+        ),
+        &["a_6", "does not take it"],
+    );
+    // Updated with two operators.
+    rejects(
+        &with_acc(
+            "      let (a_9: [k_3]f64) = updacc(add) a_6[i_7] = v_8
+      let (a_10: [k_3]f64) = updacc(max) a_9[i_7] = v_8",
+            "a_10",
+        ),
+        &["a_9", "different operators"],
+    );
+    // Used twice (the first update consumed it).
+    rejects(
+        &with_acc(
+            "      let (a_9: [k_3]f64) = updacc(add) a_6[i_7] = v_8
+      let (a_10: [k_3]f64) = updacc(add) a_6[0i64] = v_8",
+            "a_10",
+        ),
+        &["a_6", "consumed"],
+    );
+    // An operator accumulators cannot combine with.
+    rejects(&with_acc("      let (a_9: [k_3]f64) = updacc(sub) a_6[i_7] = v_8", "a_9"), &["sub"]);
+}

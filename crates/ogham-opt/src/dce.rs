@@ -97,11 +97,17 @@ fn dce_nested(exp: &mut Exp) {
     }
 }
 
-/// Drops the mapped outputs of a `Screma` that nothing uses (its scan and
-/// reduce results stay), with the lambda results computing them.
+/// Drops the mapped outputs of a `Screma` or `WithAcc` that nothing uses
+/// (its scan and reduce results, or its accumulators, stay), with the
+/// lambda results computing them.
 fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
-    let Exp::Soac(Soac::Screma { scans, reduces, map, .. }) = &mut stm.exp else { return };
-    let fixed: usize = scans.iter().chain(reduces.iter()).map(|o| o.neutral.len()).sum();
+    let (fixed, map) = match &mut stm.exp {
+        Exp::Soac(Soac::Screma { scans, reduces, map, .. }) => {
+            (scans.iter().chain(reduces.iter()).map(|o| o.neutral.len()).sum(), map)
+        }
+        Exp::Soac(Soac::WithAcc { accs, map, .. }) => (accs.len(), map),
+        _ => return,
+    };
     if stm.pat.len() != map.body.result.len() || map.ret.len() != map.body.result.len() {
         return;
     }

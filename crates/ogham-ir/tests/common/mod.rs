@@ -189,8 +189,14 @@ pub const EVERY_CONSTRUCT: &str = r##"fun "weird.name" (n_0: i64, m_1: i64, xs_2
     }))], \(i_45: i64) : (i64, i32) {
       in (i_45, 1i32)
     })
+  let (d3_51: [m_1]f32, sq_52: [n_0]i64) = withacc(n_0, is_3, accs [d2_39], \(a_53: [m_1]f32, i_54: i64) : ([m_1]f32, i64) {
+      let (a_55: [m_1]f32) = updacc(max) a_53[i_54] = 1.0f32
+      let (a_56: [m_1]f32) = updacc(max) a_55[0i64] = 2.0f32
+      let (s_57: i64) = mul.i64 i_54 i_54
+      in (a_56, s_57)
+    })
   let () = assert(w_21, "tab\there \u{1}")
-  in (d2_39, h2_41)
+  in (d3_51, h2_41)
 }
 
 fun other (k_46: i32, z_47: u16) : (i32, u16) {
