@@ -198,6 +198,11 @@ pub struct StmAttrs {
     /// `#[interchange]`: a map of a reduction the backend runs with its
     /// loops interchanged (see [`layout`]).
     pub interchange: bool,
+    /// `#[stripmine(k)]` on a `for` loop: reverse-mode differentiation
+    /// runs it as a nest of `k` loops of about `n^(1/k)` iterations each,
+    /// so its checkpoints take memory ∝ `k·n^(1/k)` rather than `n`, for
+    /// at most `k + 1` executions of the body (seed 004 §3.4).
+    pub stripmine: Option<u8>,
 }
 
 /// `let pat = exp`.

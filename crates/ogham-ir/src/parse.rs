@@ -638,6 +638,13 @@ impl Parser {
                 "sequential" => attrs.sequential = true,
                 "virtual" => attrs.virtual_ = true,
                 "interchange" => attrs.interchange = true,
+                "stripmine" => {
+                    self.sym('(')?;
+                    let k = self.natural()?;
+                    let Ok(k) = u8::try_from(k) else { return self.error("a strip-mining depth above 255") };
+                    attrs.stripmine = Some(k);
+                    self.sym(')')?;
+                }
                 other => return self.error(format!("unknown statement attribute `{other}`")),
             }
             self.sym(']')?;

@@ -39,7 +39,7 @@
 //! in every function).
 //!
 //! Statements may carry attributes (`#[unsafe] #[sequential] #[virtual]
-//! #[interchange] let …`). Spans
+//! #[stripmine(k)] #[interchange] let …`). Spans
 //! are printed only by [`program_with_spans`], as a trailing `-- @file:start-end`
 //! comment after a statement or a function's opening brace.
 
@@ -493,6 +493,9 @@ impl Printer<'_> {
         }
         if s.attrs.virtual_ {
             self.out.push_str("#[virtual] ");
+        }
+        if let Some(k) = s.attrs.stripmine {
+            let _ = write!(self.out, "#[stripmine({k})] ");
         }
         if s.attrs.interchange {
             self.out.push_str("#[interchange] ");

@@ -242,6 +242,8 @@ impl<'a> Lowerer<'a> {
         let state = init_v.rebuild(&mut leaf_params.iter().map(|p| SubExp::Var(p.name)));
 
         let mut bb = self.sub_builder(b);
+        // `#[stripmine(k)]` is this loop's, not the loops inside it.
+        bb.attrs.stripmine = None;
         let mut scope = self.bind_pat(&mut bb, sc, pat, state)?;
         let ir_form = match form {
             LoopForm::For { var, bound } => {

@@ -212,6 +212,12 @@ impl<'a> Lowerer<'a> {
                 match attr.name.as_str() {
                     "unsafe" => b.attrs.unsafe_ = true,
                     "sequential" | "sequential_outer" | "sequential_inner" => b.attrs.sequential = true,
+                    // `#[stripmine(k)]` with a depth of at least 1.
+                    "stripmine" => {
+                        if let [depth] = &attr.args[..] {
+                            b.attrs.stripmine = depth.name.parse::<u8>().ok().filter(|&k| k >= 1);
+                        }
+                    }
                     _ => {}
                 }
                 let result = self.expr(b, sc, inner);

@@ -50,6 +50,7 @@ mod hist;
 mod scan;
 mod scatter;
 mod sizes;
+mod stripmine;
 
 type R<T> = Result<T, Rejection>;
 
@@ -164,6 +165,11 @@ impl Ad {
                 Some(fixed) => fixed,
                 None => s.clone(),
             };
+            if let Some(nest) = self.stripmined(&s) {
+                let split = self.split_soacs(&Body { stms: nest, result: vec![] })?;
+                stms.extend(split.stms);
+                continue;
+            }
             for b in ogham_ir::visit::nested_bodies_mut(&mut s.exp) {
                 *b = self.split_soacs(b)?;
             }
