@@ -182,9 +182,10 @@ def vjp2 'a 'b (f: a -> b) (x: a) (y': b) : (b, a) = intrinsics.vjp2 f x y'
 def vjp 'a 'b (f: a -> b) (x: a) (y': b) : a = (vjp2 f x y').1
 
 -- The vector forms: `jmp2 f x dxs` is `f x` and `jvp f x` of every row of
--- `dxs`, `mjp2 f x dys` is `f x` and `vjp f x` of every row of `dys`.
-def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a) : (b, [n]b) = (f x, map (\t -> jvp f x t) x')
-def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b) : (b, [n]a) = (f x, map (\t -> vjp f x t) y')
+-- `dxs`, `mjp2 f x dys` is `f x` and `vjp f x` of every row of `dys`,
+-- computed with one forward sweep.
+def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a) : (b, [n]b) = intrinsics.jmp2 f x x'
+def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b) : (b, [n]a) = intrinsics.mjp2 f x y'
 
 -- Custom derivatives: `with_vjp f f' x` is `f x`, and under `vjp` the
 -- adjoint of `x` is `f' (f x) ȳ` (free variables of `f` get none).

@@ -525,6 +525,16 @@ pub enum AdMode {
     /// Under `vjp`, the return sweep runs the lambda with the results'
     /// adjoints; under `jvp` and elsewhere, only its first part counts.
     CustomVjp,
+    /// Forward mode in `k` directions at once, `jmp2`: `seeds` are arrays
+    /// of `k` tangents of the arguments (`[k]` then the parameters'
+    /// types); the results are the lambda's results, then `k`-arrays of
+    /// their tangents. There is at least one seed.
+    Jmp,
+    /// Reverse mode for `k` adjoints at once, `mjp2`: `seeds` are arrays
+    /// of `k` adjoints of the lambda's results; the results are the
+    /// lambda's results, then `k`-arrays of the arguments' adjoints.
+    /// There is at least one seed.
+    Mjp,
 }
 
 impl AdMode {

@@ -892,7 +892,7 @@ impl Parser {
                 self.sym(')')?;
                 Ok(Exp::UserParam { name, default })
             }
-            "jvp" | "vjp" | "custom_vjp" => {
+            "jvp" | "vjp" | "custom_vjp" | "jmp" | "mjp" => {
                 self.next();
                 self.sym('(')?;
                 let args = self.shape()?;
@@ -904,6 +904,8 @@ impl Parser {
                 let mode = match word.as_str() {
                     "jvp" => AdMode::Jvp,
                     "vjp" => AdMode::Vjp,
+                    "jmp" => AdMode::Jmp,
+                    "mjp" => AdMode::Mjp,
                     _ => AdMode::CustomVjp,
                 };
                 Ok(Exp::Ad { mode, lambda, args, seeds })

@@ -720,6 +720,8 @@ impl Printer<'_> {
                     AdMode::Jvp => "jvp([",
                     AdMode::Vjp => "vjp([",
                     AdMode::CustomVjp => "custom_vjp([",
+                    AdMode::Jmp => "jmp([",
+                    AdMode::Mjp => "mjp([",
                 });
                 self.subexps(args);
                 self.out.push_str("], [");

@@ -871,21 +871,39 @@ impl Verifier<'_> {
                     self.expect_type(a, t, &format!("an argument of {what}"));
                 }
                 let seed_types = match mode {
-                    AdMode::Jvp => &params,
-                    AdMode::Vjp | AdMode::CustomVjp => &lambda.ret,
+                    AdMode::Jvp | AdMode::Jmp => &params,
+                    AdMode::Vjp | AdMode::Mjp | AdMode::CustomVjp => &lambda.ret,
                 };
                 if seeds.len() != seed_types.len() {
                     self.err(format!("{what}: {} seeds for {} values", seeds.len(), seed_types.len()));
                 }
+                // The vector forms' seeds are arrays of `k` seeds.
+                let vector = matches!(mode, AdMode::Jmp | AdMode::Mjp);
+                let k = match (vector, seeds.first()) {
+                    (false, _) => None,
+                    (true, Some(s)) => self.type_of(s, what).and_then(|t| t.shape().first().copied()),
+                    (true, None) => {
+                        self.err(format!("{what}: a vector derivative without seeds"));
+                        return None;
+                    }
+                };
                 for (a, t) in seeds.iter().zip(seed_types) {
-                    self.expect_type(a, t, &format!("a seed of {what}"));
+                    let t = match k {
+                        Some(k) => t.array_of(k),
+                        None => t.clone(),
+                    };
+                    self.expect_type(a, &t, &format!("a seed of {what}"));
                 }
                 self.lambda(lambda, None, what);
                 let mut out = lambda.ret.clone();
-                out.extend(match mode {
-                    AdMode::Jvp => lambda.ret.clone(),
-                    AdMode::Vjp | AdMode::CustomVjp => params,
-                });
+                let derivatives = match mode {
+                    AdMode::Jvp | AdMode::Jmp => lambda.ret.clone(),
+                    AdMode::Vjp | AdMode::Mjp | AdMode::CustomVjp => params,
+                };
+                out.extend(derivatives.iter().map(|t| match k {
+                    Some(k) => t.array_of(k),
+                    None => t.clone(),
+                }));
                 Some(out)
             }
         }

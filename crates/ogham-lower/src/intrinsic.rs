@@ -185,9 +185,14 @@ impl<'a> Lowerer<'a> {
                 let r = self.to_i64(b, r);
                 self.rotate(b, r, &xs, span)
             }
-            "jvp2" | "vjp2" => {
+            "jvp2" | "vjp2" | "jmp2" | "mjp2" => {
                 let (f, x, seed) = (next()?, next()?, next()?);
-                let mode = if name == "jvp2" { AdMode::Jvp } else { AdMode::Vjp };
+                let mode = match name {
+                    "jvp2" => AdMode::Jvp,
+                    "vjp2" => AdMode::Vjp,
+                    "jmp2" => AdMode::Jmp,
+                    _ => AdMode::Mjp,
+                };
                 self.ad(b, mode, &f, &x, &seed, span)
             }
             "with_vjp" => {
@@ -222,13 +227,26 @@ impl<'a> Lowerer<'a> {
         let arg = x.rebuild(&mut params.iter().map(|p| SubExp::Var(p.name)));
         let (lambda, primal) = self.lambda_from(b, f, params, vec![arg], None, span)?;
         let mut tys = lambda.ret.clone();
+        // The vector forms' derivatives are arrays of as many as there
+        // are seeds (rows of every leaf of the seed).
+        let rows = match mode {
+            AdMode::Jmp | AdMode::Mjp => match seed.leaves().first() {
+                Some(s) => Some(self.se_type(*s).shape()[0]),
+                None => return Err(unsupported(span, "`jmp`/`mjp` of a function of no values")),
+            },
+            _ => None,
+        };
+        let of = |t: &IrType| match rows {
+            Some(k) => t.array_of(k),
+            None => t.clone(),
+        };
         let derivative = match mode {
-            AdMode::Jvp => {
-                tys.extend(lambda.ret.iter().cloned());
+            AdMode::Jvp | AdMode::Jmp => {
+                tys.extend(lambda.ret.iter().map(of));
                 &primal
             }
-            AdMode::Vjp => {
-                tys.extend(lambda.params.iter().map(|p| p.ty.clone()));
+            AdMode::Vjp | AdMode::Mjp => {
+                tys.extend(lambda.params.iter().map(|p| of(&p.ty)));
                 x
             }
             AdMode::CustomVjp => return Err(unsupported(span, "a custom derivative as `jvp2` or `vjp2`")),

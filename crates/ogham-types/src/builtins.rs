@@ -50,6 +50,8 @@ pub enum Builtin {
 ///   (forward-mode automatic differentiation; the middle end's `ad` pass).
 /// - `vjp2 f x dy`: `f x` and the adjoint of `x` for the result adjoint
 ///   `dy` (reverse mode).
+/// - `jmp2 f x dxs`, `mjp2 f x dys`: `f x` and the derivatives for every
+///   row of the directions, with one forward sweep.
 /// - `with_vjp f df x`: `f x`, whose reverse derivative is
 ///   `df (f x) dy` instead of `f`'s own.
 pub const INTRINSICS: &[(&str, &str)] = &[
@@ -77,6 +79,8 @@ pub const INTRINSICS: &[(&str, &str)] = &[
     ("rotate", "[n] 't (r: i64) (xs: [n]t) : [n]t"),
     ("jvp2", "'a 'b (f: a -> b) (x: a) (dx: a) : (b, b)"),
     ("vjp2", "'a 'b (f: a -> b) (x: a) (dy: b) : (b, a)"),
+    ("jmp2", "'a 'b [n] (f: a -> b) (x: a) (dxs: [n]a) : (b, [n]b)"),
+    ("mjp2", "'a 'b [n] (f: a -> b) (x: a) (dys: [n]b) : (b, [n]a)"),
     ("with_vjp", "'a 'b (f: a -> b) (df: b -> b -> a) (x: a) : b"),
 ];
 

@@ -112,7 +112,7 @@ impl Ad {
     fn eliminate(&mut self, body: &mut Body) -> Result<(), Rejection> {
         let stms = std::mem::take(&mut body.stms);
         for mut stm in stms {
-            let reverse = matches!(stm.exp, Exp::Ad { mode: AdMode::Vjp | AdMode::CustomVjp, .. });
+            let reverse = matches!(stm.exp, Exp::Ad { mode: AdMode::Vjp | AdMode::Mjp | AdMode::CustomVjp, .. });
             self.under_vjp += reverse as usize;
             for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
                 self.eliminate(b)?;
@@ -127,12 +127,82 @@ impl Ad {
                     let out = self.vjp(&stm.pat, lambda, args, seeds, stm.span)?;
                     body.stms.extend(out);
                 }
+                Exp::Ad { mode: AdMode::Mjp, lambda, args, seeds } => {
+                    let out = self.mjp(&stm.pat, lambda, args, seeds, stm.span)?;
+                    body.stms.extend(out);
+                }
+                Exp::Ad { mode: AdMode::Jmp, lambda, args, seeds } => {
+                    let out = self.by_directions(AdMode::Jvp, &stm.pat, &lambda, &args, &seeds, stm.span)?;
+                    body.stms.extend(out);
+                }
                 // Kept for an enclosing `vjp`; [`Ad::strip_custom`] removes
                 // the others at the end.
                 _ => body.stms.push(stm),
             }
         }
         Ok(())
+    }
+
+    /// A vector derivative (`jmp`, `mjp`) as a `map` over its directions of
+    /// the scalar one (`mode`), after the primal computed once: the
+    /// statements binding `pat`.
+    pub(crate) fn by_directions(
+        &mut self,
+        mode: AdMode,
+        pat: &[Param],
+        lambda: &ogham_ir::Lambda,
+        args: &[SubExp],
+        seeds: &[SubExp],
+        span: Span,
+    ) -> Result<Vec<Stm>, Rejection> {
+        let k = lambda.ret.len();
+        let mut out = Vec::new();
+        let primal = crate::inline::fresh_lambda(lambda, &mut self.names);
+        collect_types_lambda(&primal, &mut self.types);
+        for (p, a) in primal.params.iter().zip(args) {
+            out.push(stm(p.clone(), Exp::SubExp(*a), span));
+        }
+        out.extend(primal.body.stms);
+        for (p, r) in pat.iter().zip(&primal.body.result) {
+            out.push(stm(p.clone(), Exp::SubExp(*r), span));
+        }
+        let Some(w) = seeds.first().and_then(|s| self.type_of(s).shape().first().copied()) else {
+            return Err(internal(span, "a vector derivative without seeds".into()));
+        };
+        let rows: Vec<Param> = seeds
+            .iter()
+            .map(|s| {
+                let ty = self.type_of(s).row();
+                let name = self.names.fresh("direction");
+                self.types.insert(name, ty.clone());
+                Param { name, ty }
+            })
+            .collect();
+        let inner = crate::inline::fresh_lambda(lambda, &mut self.names);
+        collect_types_lambda(&inner, &mut self.types);
+        let derivative_types: Vec<Type> = pat[k..].iter().map(|p| p.ty.row()).collect();
+        let mut inner_pat = Vec::new();
+        for t in lambda.ret.iter().chain(&derivative_types) {
+            let name = self.names.fresh("ad");
+            self.types.insert(name, t.clone());
+            inner_pat.push(Param { name, ty: t.clone() });
+        }
+        let seeds_inner: Vec<SubExp> = rows.iter().map(|p| SubExp::Var(p.name)).collect();
+        let ad = stm_many(
+            inner_pat.clone(),
+            Exp::Ad { mode, lambda: inner, args: args.to_vec(), seeds: seeds_inner },
+            span,
+        );
+        let mut body = Body { stms: vec![ad], result: inner_pat[k..].iter().map(|p| SubExp::Var(p.name)).collect() };
+        self.eliminate(&mut body)?;
+        let map = ogham_ir::Lambda { params: rows, body, ret: derivative_types };
+        let arrs: Vec<VName> = seeds.iter().filter_map(|s| s.as_var()).collect();
+        if arrs.len() != seeds.len() {
+            return Err(internal(span, "a vector derivative's seeds must be arrays".into()));
+        }
+        let exp = Exp::Soac(ogham_ir::Soac::Screma { w, arrs, scans: vec![], reduces: vec![], map });
+        out.push(stm_many(pat[k..].to_vec(), exp, span));
+        Ok(out)
     }
 
     /// Replaces every custom derivative left (not under a `vjp`) by its
@@ -309,6 +379,10 @@ impl Ad {
 }
 
 /// `let p = exp`.
+pub(crate) fn stm_many(pat: Vec<Param>, exp: Exp, span: Span) -> Stm {
+    Stm { pat, exp, attrs: StmAttrs::default(), span }
+}
+
 pub(crate) fn stm(p: Param, exp: Exp, span: Span) -> Stm {
     Stm { pat: vec![p], exp, attrs: StmAttrs::default(), span }
 }

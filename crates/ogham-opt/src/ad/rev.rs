@@ -153,6 +153,68 @@ impl Ad {
         Ok(out)
     }
 
+    /// `mjp` of `lambda` at `args` for the `k` result adjoints in the rows
+    /// of `seeds`: one forward sweep, then the return sweep as a `map`
+    /// over the rows. When the return sweep would consume what the
+    /// forward sweep made (restoring an array updated in place), every
+    /// row gets a whole `vjp` instead.
+    pub(crate) fn mjp(
+        &mut self,
+        pat: &[Param],
+        lambda: Lambda,
+        args: Vec<SubExp>,
+        seeds: Vec<SubExp>,
+        span: Span,
+    ) -> R<Vec<Stm>> {
+        let fallback = |cx: &mut Ad| cx.by_directions(ogham_ir::AdMode::Vjp, pat, &lambda, &args, &seeds, span);
+        let Some(w) = seeds.first().and_then(|s| self.type_of(s).shape().first().copied()) else {
+            return Err(internal(span, "a vector derivative without seeds".into()));
+        };
+        let arrs: Vec<VName> = seeds.iter().filter_map(|s| s.as_var()).collect();
+        if arrs.len() != seeds.len() {
+            return fallback(self);
+        }
+        let lam = crate::inline::fresh_lambda(&lambda, &mut self.names);
+        super::collect_types_lambda(&lam, &mut self.types);
+        let mut out = Vec::new();
+        for (p, a) in lam.params.iter().zip(&args) {
+            out.push(stm(p.clone(), Exp::SubExp(*a), span));
+        }
+        let body = self.split_soacs(&lam.body)?;
+        let mut ck = Checkpoints::of(&body);
+        self.forward(&body.stms, &mut out, &mut ck)?;
+        // The return sweep for one row of adjoints.
+        let rows: Vec<Param> = arrs.iter().map(|a| self.fresh_typed("direction", &self.types[a].row())).collect();
+        let mut rbody = Vec::new();
+        let mut adj = Adjoints::default();
+        for (r, row) in body.result.iter().zip(&rows) {
+            if let SubExp::Var(v) = r {
+                self.add(&mut rbody, &mut adj, *v, SubExp::Var(row.name), span);
+            }
+        }
+        self.reverse(&body.stms, &ck, &mut adj, &mut rbody)?;
+        let mut results = Vec::new();
+        for p in &lam.params {
+            results.push(self.adjoint_or_zero(&mut rbody, &adj, p.name, span));
+        }
+        let sweep = Body { stms: rbody, result: results };
+        let free = free_vars_body(&sweep);
+        let consumes_outside =
+            sweep.stms.iter().any(|s| ogham_ir::visit::consumed_deep(&s.exp).iter().any(|v| free.contains(v)));
+        if consumes_outside {
+            return fallback(self);
+        }
+        let k = lam.ret.len();
+        for (p, r) in pat.iter().zip(&body.result) {
+            out.push(stm(p.clone(), Exp::SubExp(*r), span));
+        }
+        let ret: Vec<Type> = lam.params.iter().map(|p| p.ty.clone()).collect();
+        let map = Lambda { params: rows, body: sweep, ret };
+        let exp = Exp::Soac(Soac::Screma { w, arrs, scans: vec![], reduces: vec![], map });
+        out.push(super::stm_many(pat[k..].to_vec(), exp, span));
+        Ok(out)
+    }
+
     /// `body` with every `screma` that is more than one `map`, one `scan`
     /// or one `reduce` split into those (a `map` producing the operators'
     /// inputs, then one SOAC per operator), at any depth: the return sweep
