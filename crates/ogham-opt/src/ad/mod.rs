@@ -21,6 +21,7 @@
 mod fwd;
 mod rev;
 mod rules;
+mod vectorise;
 
 use std::collections::HashMap;
 
@@ -132,7 +133,7 @@ impl Ad {
                     body.stms.extend(out);
                 }
                 Exp::Ad { mode: AdMode::Jmp, lambda, args, seeds } => {
-                    let out = self.by_directions(AdMode::Jvp, &stm.pat, &lambda, &args, &seeds, stm.span)?;
+                    let out = self.jmp(&stm.pat, lambda, args, seeds, stm.span)?;
                     body.stms.extend(out);
                 }
                 // Kept for an enclosing `vjp`; [`Ad::strip_custom`] removes
