@@ -49,6 +49,7 @@ use crate::Rejection;
 mod hist;
 mod scan;
 mod scatter;
+mod reduce;
 mod sizes;
 mod stripmine;
 
@@ -1269,6 +1270,11 @@ impl Ad {
                 self.add(out, adj, *a, SubExp::Var(r), span);
             }
             return Ok(());
+        }
+        if let ([xs], [p], [Some(ybar)]) = (&arrs[..], &s.pat[..], bars) {
+            if self.rev_reduce_special(op, *w, *xs, p.name, *ybar, adj, out, span)? {
+                return Ok(());
+            }
         }
         // ls[i] = xs[0] ⊙ … ⊙ xs[i-1], rs[i] = xs[i+1] ⊙ … ⊙ xs[n-1] (both
         // exclusive, ne at the ends), then x̄s[i] = ∂(ls[i] ⊙ x ⊙ rs[i])/∂x · ȳ.

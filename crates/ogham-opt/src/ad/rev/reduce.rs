@@ -1,0 +1,212 @@
+//! The special cases of `reduce`'s reverse rule (seed 004 §4.1) for
+//! operators with a cheaper rule than the general one (exclusive scans
+//! from both ends):
+//!
+//! - `min` and `max`: only the first element equal to the result gets
+//!   the result's adjoint (the one the reduction picked, ties going to
+//!   the first occurrence);
+//! - `*` on floats: with `p` the product of the non-zero elements and
+//!   `z` the number of zeros, x̄ᵢ = ȳ·p/xᵢ when there is no zero; when
+//!   there is one, only the zero element gets ȳ·p; with more, every
+//!   adjoint is zero. (Integer products may wrap, so they take the
+//!   general rule.)
+
+use ogham_ir::{BinOp, Body, CmpOp, Exp, Lambda, Operator, PrimType, Soac, Span, Stm, SubExp, Type, VName};
+
+use super::{Adjoints, R};
+use crate::ad::rules::konst;
+use crate::ad::Ad;
+
+/// The one scalar operation an operator of one value applies to its two
+/// parameters (in either order), if that is all it does.
+fn single_binop(op: &Operator) -> Option<(BinOp, PrimType)> {
+    let lam = &op.lambda;
+    let ([a, x], [s], [r]) = (&lam.params[..], &lam.body.stms[..], &lam.body.result[..]) else { return None };
+    let Exp::BinOp(bop, t, SubExp::Var(p), SubExp::Var(q)) = &s.exp else { return None };
+    let pair = (*p == a.name && *q == x.name) || (*p == x.name && *q == a.name);
+    (pair && s.pat.len() == 1 && *r == SubExp::Var(s.pat[0].name)).then_some((*bop, *t))
+}
+
+impl Ad {
+    /// The special-case return sweep of `y = reduce op ne xs` with result
+    /// adjoint `ybar`, when `op` has one: whether it applied.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn rev_reduce_special(
+        &mut self,
+        op: &Operator,
+        w: SubExp,
+        xs: VName,
+        y: VName,
+        ybar: SubExp,
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> R<bool> {
+        let Some((bop, t)) = single_binop(op) else { return Ok(false) };
+        let xbar = match bop {
+            BinOp::Min | BinOp::Max => self.first_equal_gets(w, xs, y, ybar, t, out, span),
+            BinOp::Mul if t.is_float() => self.product_adjoints(w, xs, ybar, t, out, span),
+            _ => return Ok(false),
+        };
+        self.add(out, adj, xs, SubExp::Var(xbar), span);
+        Ok(true)
+    }
+
+    /// x̄s with ȳ at the first element equal to `y`, zero elsewhere.
+    #[allow(clippy::too_many_arguments)]
+    fn first_equal_gets(
+        &mut self,
+        w: SubExp,
+        xs: VName,
+        y: VName,
+        ybar: SubExp,
+        t: PrimType,
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> VName {
+        let i64t = PrimType::I64;
+        let iota = self.bind(
+            out,
+            "idx",
+            Type::Prim(i64t).array_of(w),
+            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: i64t },
+            span,
+        );
+        // The first index whose element is the result (w if none is).
+        let (i, x) = (self.fresh_typed("i", &Type::Prim(i64t)), self.fresh_typed("x", &Type::Prim(t)));
+        let mut body = Vec::new();
+        let hit = self.bind(&mut body, "hit", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y)), span);
+        let idx = self.bind(
+            &mut body,
+            "at",
+            Type::Prim(i64t),
+            Exp::If {
+                cond: SubExp::Var(hit),
+                then_body: Body { stms: vec![], result: vec![SubExp::Var(i.name)] },
+                else_body: Body { stms: vec![], result: vec![w] },
+            },
+            span,
+        );
+        let map = Lambda { params: vec![i.clone(), x], body: Body { stms: body, result: vec![SubExp::Var(idx)] }, ret: vec![Type::Prim(i64t)] };
+        let min = self.scalar_operator(BinOp::Min, i64t);
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota, xs], scans: vec![], reduces: vec![Operator { lambda: min, neutral: vec![w], commutative: true }], map });
+        let first = self.bind(out, "first", Type::Prim(i64t), exp, span);
+        // ȳ there, zero elsewhere.
+        let j = self.fresh_typed("j", &Type::Prim(i64t));
+        let mut body = Vec::new();
+        let here = self.bind(&mut body, "here", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(j.name), SubExp::Var(first)), span);
+        let v = self.bind(
+            &mut body,
+            "dx",
+            Type::Prim(t),
+            Exp::If {
+                cond: SubExp::Var(here),
+                then_body: Body { stms: vec![], result: vec![ybar] },
+                else_body: Body { stms: vec![], result: vec![konst(t, 0.0)] },
+            },
+            span,
+        );
+        let map = Lambda { params: vec![j], body: Body { stms: body, result: vec![SubExp::Var(v)] }, ret: vec![Type::Prim(t)] };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota], scans: vec![], reduces: vec![], map });
+        self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
+    }
+
+    /// x̄s of a product of floats, from the product of the non-zero
+    /// elements and the number of zeros.
+    fn product_adjoints(&mut self, w: SubExp, xs: VName, ybar: SubExp, t: PrimType, out: &mut Vec<Stm>, span: Span) -> VName {
+        let i64t = PrimType::I64;
+        let zero = konst(t, 0.0);
+        let one = konst(t, 1.0);
+        // (product of non-zeros, zeros) by one reduction.
+        let x = self.fresh_typed("x", &Type::Prim(t));
+        let mut body = Vec::new();
+        let is_zero = self.bind(&mut body, "is_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero), span);
+        let (f, c) = (self.fresh_typed("factor", &Type::Prim(t)), self.fresh_typed("count", &Type::Prim(i64t)));
+        body.push(Stm {
+            pat: vec![f.clone(), c.clone()],
+            exp: Exp::If {
+                cond: SubExp::Var(is_zero),
+                then_body: Body { stms: vec![], result: vec![one, SubExp::i64(1)] },
+                else_body: Body { stms: vec![], result: vec![SubExp::Var(x.name), SubExp::i64(0)] },
+            },
+            attrs: Default::default(),
+            span,
+        });
+        let map = Lambda {
+            params: vec![x],
+            body: Body { stms: body, result: vec![SubExp::Var(f.name), SubExp::Var(c.name)] },
+            ret: vec![Type::Prim(t), Type::Prim(i64t)],
+        };
+        let (a1, a2, b1, b2) = (
+            self.fresh_typed("a", &Type::Prim(t)),
+            self.fresh_typed("a", &Type::Prim(i64t)),
+            self.fresh_typed("b", &Type::Prim(t)),
+            self.fresh_typed("b", &Type::Prim(i64t)),
+        );
+        let mut ob = Vec::new();
+        let p = self.bind(&mut ob, "p", Type::Prim(t), Exp::BinOp(BinOp::Mul, t, SubExp::Var(a1.name), SubExp::Var(b1.name)), span);
+        let n = self.bind(&mut ob, "n", Type::Prim(i64t), Exp::BinOp(BinOp::Add, i64t, SubExp::Var(a2.name), SubExp::Var(b2.name)), span);
+        let lambda = Lambda {
+            params: vec![a1, a2, b1, b2],
+            body: Body { stms: ob, result: vec![SubExp::Var(p), SubExp::Var(n)] },
+            ret: vec![Type::Prim(t), Type::Prim(i64t)],
+        };
+        let op = Operator { lambda, neutral: vec![one, SubExp::i64(0)], commutative: true };
+        let (prod, zeros) = (self.fresh_typed("nonzero_product", &Type::Prim(t)), self.fresh_typed("zeros", &Type::Prim(i64t)));
+        out.push(Stm {
+            pat: vec![prod.clone(), zeros.clone()],
+            exp: Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![op], map }),
+            attrs: Default::default(),
+            span,
+        });
+        let scaled = self.bin(out, BinOp::Mul, t, ybar, SubExp::Var(prod.name), span);
+        // x̄ᵢ by the number of zeros.
+        let x = self.fresh_typed("x", &Type::Prim(t));
+        let mut body = Vec::new();
+        let none = self.bind(&mut body, "no_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0)), span);
+        let single = self.bind(&mut body, "one_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(1)), span);
+        let mut then_stms = Vec::new();
+        let q = self.bin(&mut then_stms, BinOp::Div, t, scaled, SubExp::Var(x.name), span);
+        let mut else_stms = Vec::new();
+        let this_zero = self.bind(&mut else_stms, "this_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero), span);
+        let gets = self.bind(&mut else_stms, "gets", Type::Prim(PrimType::Bool), Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(single), SubExp::Var(this_zero)), span);
+        let e = self.bind(
+            &mut else_stms,
+            "dx",
+            Type::Prim(t),
+            Exp::If {
+                cond: SubExp::Var(gets),
+                then_body: Body { stms: vec![], result: vec![scaled] },
+                else_body: Body { stms: vec![], result: vec![zero] },
+            },
+            span,
+        );
+        let dx = self.bind(
+            &mut body,
+            "dx",
+            Type::Prim(t),
+            Exp::If {
+                cond: SubExp::Var(none),
+                then_body: Body { stms: then_stms, result: vec![q] },
+                else_body: Body { stms: else_stms, result: vec![SubExp::Var(e)] },
+            },
+            span,
+        );
+        let map = Lambda { params: vec![x], body: Body { stms: body, result: vec![SubExp::Var(dx)] }, ret: vec![Type::Prim(t)] };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![], map });
+        self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
+    }
+
+    /// `\a b -> a op b` on scalars of type `t`.
+    fn scalar_operator(&mut self, op: BinOp, t: PrimType) -> Lambda {
+        let (a, b) = (self.fresh_typed("a", &Type::Prim(t)), self.fresh_typed("b", &Type::Prim(t)));
+        let r = self.fresh_typed("r", &Type::Prim(t));
+        let s = Stm {
+            pat: vec![r.clone()],
+            exp: Exp::BinOp(op, t, SubExp::Var(a.name), SubExp::Var(b.name)),
+            attrs: Default::default(),
+            span: Span::default(),
+        };
+        Lambda { params: vec![a, b], body: Body { stms: vec![s], result: vec![SubExp::Var(r.name)] }, ret: vec![Type::Prim(t)] }
+    }
+}
