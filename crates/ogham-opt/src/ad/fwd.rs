@@ -222,8 +222,7 @@ impl Ad {
                 } else {
                     let ta = self.owned_tangent(out, tan, acc, span);
                     let tv = self.tangent(out, tan, &value, span);
-                    let u =
-                        self.bind(out, "dupd", vty.clone(), Exp::UpdAcc { acc: ta, slice, value: tv, op }, span);
+                    let u = self.bind(out, "dupd", vty.clone(), Exp::UpdAcc { acc: ta, slice, value: tv, op }, span);
                     tan.owned.insert(u);
                     Some(SubExp::Var(u))
                 }

@@ -45,8 +45,7 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         collect_types_stm(s, &mut types);
     }
     let funs = prog.funs.clone();
-    let mut cx =
-        Ad {
+    let mut cx = Ad {
         names: std::mem::take(&mut prog.names),
         types,
         funs,
@@ -189,11 +188,8 @@ impl Ad {
             inner_pat.push(Param { name, ty: t.clone() });
         }
         let seeds_inner: Vec<SubExp> = rows.iter().map(|p| SubExp::Var(p.name)).collect();
-        let ad = stm_many(
-            inner_pat.clone(),
-            Exp::Ad { mode, lambda: inner, args: args.to_vec(), seeds: seeds_inner },
-            span,
-        );
+        let ad =
+            stm_many(inner_pat.clone(), Exp::Ad { mode, lambda: inner, args: args.to_vec(), seeds: seeds_inner }, span);
         let mut body = Body { stms: vec![ad], result: inner_pat[k..].iter().map(|p| SubExp::Var(p.name)).collect() };
         self.eliminate(&mut body)?;
         let map = ogham_ir::Lambda { params: rows, body, ret: derivative_types };

@@ -47,9 +47,9 @@ use super::{internal, stm, Ad};
 use crate::Rejection;
 
 mod hist;
+mod reduce;
 mod scan;
 mod scatter;
-mod reduce;
 mod sizes;
 mod stripmine;
 
@@ -574,7 +574,15 @@ impl Ad {
     }
 
     /// `adj(v)[slice] += c` where the adjoint of `v` is an accumulator.
-    fn accumulate(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, v: VName, slice: &[DimIndex], c: SubExp, span: Span) {
+    fn accumulate(
+        &mut self,
+        out: &mut Vec<Stm>,
+        adj: &mut Adjoints,
+        v: VName,
+        slice: &[DimIndex],
+        c: SubExp,
+        span: Span,
+    ) {
         let acc = var_of(adj.of[&v]);
         let ty = self.types[&v].clone();
         let exp = Exp::UpdAcc { acc, slice: slice.to_vec(), value: c, op: Some(BinOp::Add) };
@@ -903,7 +911,8 @@ impl Ad {
         // Accumulators the branches may add to go through them.
         let mut used = free_vars_body(then_body);
         used.extend(free_vars_body(else_body));
-        let threaded: Vec<VName> = adj.accs.iter().filter(|v| used.contains(v)).copied().collect::<BTreeSet<_>>().into_iter().collect();
+        let threaded: Vec<VName> =
+            adj.accs.iter().filter(|v| used.contains(v)).copied().collect::<BTreeSet<_>>().into_iter().collect();
         let mut start = Adjoints::default();
         for v in &threaded {
             start.of.insert(*v, adj.of[v]);

@@ -113,7 +113,14 @@ impl Ad {
     }
 
     /// The `k`-array of `se`: its vector, or `k` copies of it.
-    fn vector_of(&mut self, se: SubExp, k: SubExp, vectors: &HashMap<VName, VName>, out: &mut Vec<Stm>, span: Span) -> VName {
+    fn vector_of(
+        &mut self,
+        se: SubExp,
+        k: SubExp,
+        vectors: &HashMap<VName, VName>,
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> VName {
         if let Some(v) = se.as_var().and_then(|v| vectors.get(&v)) {
             return *v;
         }
@@ -149,7 +156,8 @@ impl Ad {
         let mut body = Body { stms: vec![s.clone()], result: s.pat.iter().map(|p| SubExp::Var(p.name)).collect() };
         // The copy's own names are fresh, so the statement can be wrapped
         // once per use without binding a name twice.
-        let lam = crate::inline::fresh_lambda(&Lambda { params: vec![], body: body.clone(), ret: vec![] }, &mut self.names);
+        let lam =
+            crate::inline::fresh_lambda(&Lambda { params: vec![], body: body.clone(), ret: vec![] }, &mut self.names);
         super::collect_types_lambda(&lam, &mut self.types);
         body = lam.body;
         substitute_uses(&mut body, &|v| renames.get(&v).map(|r| SubExp::Var(*r)));
@@ -194,11 +202,7 @@ impl Ad {
                 pat.push(p.clone());
             }
         }
-        let exp = Exp::If {
-            cond,
-            then_body: Body { stms: ts, result: tr },
-            else_body: Body { stms: es, result: er },
-        };
+        let exp = Exp::If { cond, then_body: Body { stms: ts, result: tr }, else_body: Body { stms: es, result: er } };
         out.push(Stm { pat, exp, attrs: s.attrs, span: s.span });
         Ok(())
     }
@@ -207,8 +211,11 @@ impl Ad {
         let Exp::Loop { params, form, body } = s.exp.clone() else { return Ok(()) };
         // The parameters that vary: those whose initial value does, and
         // those the body makes vary, to a fixed point.
-        let mut varying: HashSet<VName> =
-            params.iter().filter(|(_, i)| i.as_var().is_some_and(|v| vectors.contains_key(&v))).map(|(p, _)| p.name).collect();
+        let mut varying: HashSet<VName> = params
+            .iter()
+            .filter(|(_, i)| i.as_var().is_some_and(|v| vectors.contains_key(&v)))
+            .map(|(p, _)| p.name)
+            .collect();
         loop {
             let mut known: HashSet<VName> = vectors.keys().copied().collect();
             known.extend(varying.iter().copied());

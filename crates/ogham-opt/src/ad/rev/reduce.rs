@@ -75,7 +75,13 @@ impl Ad {
         // The first index whose element is the result (w if none is).
         let (i, x) = (self.fresh_typed("i", &Type::Prim(i64t)), self.fresh_typed("x", &Type::Prim(t)));
         let mut body = Vec::new();
-        let hit = self.bind(&mut body, "hit", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y)), span);
+        let hit = self.bind(
+            &mut body,
+            "hit",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y)),
+            span,
+        );
         let idx = self.bind(
             &mut body,
             "at",
@@ -87,14 +93,30 @@ impl Ad {
             },
             span,
         );
-        let map = Lambda { params: vec![i.clone(), x], body: Body { stms: body, result: vec![SubExp::Var(idx)] }, ret: vec![Type::Prim(i64t)] };
+        let map = Lambda {
+            params: vec![i.clone(), x],
+            body: Body { stms: body, result: vec![SubExp::Var(idx)] },
+            ret: vec![Type::Prim(i64t)],
+        };
         let min = self.scalar_operator(BinOp::Min, i64t);
-        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota, xs], scans: vec![], reduces: vec![Operator { lambda: min, neutral: vec![w], commutative: true }], map });
+        let exp = Exp::Soac(Soac::Screma {
+            w,
+            arrs: vec![iota, xs],
+            scans: vec![],
+            reduces: vec![Operator { lambda: min, neutral: vec![w], commutative: true }],
+            map,
+        });
         let first = self.bind(out, "first", Type::Prim(i64t), exp, span);
         // ȳ there, zero elsewhere.
         let j = self.fresh_typed("j", &Type::Prim(i64t));
         let mut body = Vec::new();
-        let here = self.bind(&mut body, "here", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(j.name), SubExp::Var(first)), span);
+        let here = self.bind(
+            &mut body,
+            "here",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(j.name), SubExp::Var(first)),
+            span,
+        );
         let v = self.bind(
             &mut body,
             "dx",
@@ -106,21 +128,39 @@ impl Ad {
             },
             span,
         );
-        let map = Lambda { params: vec![j], body: Body { stms: body, result: vec![SubExp::Var(v)] }, ret: vec![Type::Prim(t)] };
+        let map = Lambda {
+            params: vec![j],
+            body: Body { stms: body, result: vec![SubExp::Var(v)] },
+            ret: vec![Type::Prim(t)],
+        };
         let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota], scans: vec![], reduces: vec![], map });
         self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
     }
 
     /// x̄s of a product of floats, from the product of the non-zero
     /// elements and the number of zeros.
-    fn product_adjoints(&mut self, w: SubExp, xs: VName, ybar: SubExp, t: PrimType, out: &mut Vec<Stm>, span: Span) -> VName {
+    fn product_adjoints(
+        &mut self,
+        w: SubExp,
+        xs: VName,
+        ybar: SubExp,
+        t: PrimType,
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> VName {
         let i64t = PrimType::I64;
         let zero = konst(t, 0.0);
         let one = konst(t, 1.0);
         // (product of non-zeros, zeros) by one reduction.
         let x = self.fresh_typed("x", &Type::Prim(t));
         let mut body = Vec::new();
-        let is_zero = self.bind(&mut body, "is_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero), span);
+        let is_zero = self.bind(
+            &mut body,
+            "is_zero",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero),
+            span,
+        );
         let (f, c) = (self.fresh_typed("factor", &Type::Prim(t)), self.fresh_typed("count", &Type::Prim(i64t)));
         body.push(Stm {
             pat: vec![f.clone(), c.clone()],
@@ -144,15 +184,28 @@ impl Ad {
             self.fresh_typed("b", &Type::Prim(i64t)),
         );
         let mut ob = Vec::new();
-        let p = self.bind(&mut ob, "p", Type::Prim(t), Exp::BinOp(BinOp::Mul, t, SubExp::Var(a1.name), SubExp::Var(b1.name)), span);
-        let n = self.bind(&mut ob, "n", Type::Prim(i64t), Exp::BinOp(BinOp::Add, i64t, SubExp::Var(a2.name), SubExp::Var(b2.name)), span);
+        let p = self.bind(
+            &mut ob,
+            "p",
+            Type::Prim(t),
+            Exp::BinOp(BinOp::Mul, t, SubExp::Var(a1.name), SubExp::Var(b1.name)),
+            span,
+        );
+        let n = self.bind(
+            &mut ob,
+            "n",
+            Type::Prim(i64t),
+            Exp::BinOp(BinOp::Add, i64t, SubExp::Var(a2.name), SubExp::Var(b2.name)),
+            span,
+        );
         let lambda = Lambda {
             params: vec![a1, a2, b1, b2],
             body: Body { stms: ob, result: vec![SubExp::Var(p), SubExp::Var(n)] },
             ret: vec![Type::Prim(t), Type::Prim(i64t)],
         };
         let op = Operator { lambda, neutral: vec![one, SubExp::i64(0)], commutative: true };
-        let (prod, zeros) = (self.fresh_typed("nonzero_product", &Type::Prim(t)), self.fresh_typed("zeros", &Type::Prim(i64t)));
+        let (prod, zeros) =
+            (self.fresh_typed("nonzero_product", &Type::Prim(t)), self.fresh_typed("zeros", &Type::Prim(i64t)));
         out.push(Stm {
             pat: vec![prod.clone(), zeros.clone()],
             exp: Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![op], map }),
@@ -163,13 +216,37 @@ impl Ad {
         // x̄ᵢ by the number of zeros.
         let x = self.fresh_typed("x", &Type::Prim(t));
         let mut body = Vec::new();
-        let none = self.bind(&mut body, "no_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0)), span);
-        let single = self.bind(&mut body, "one_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(1)), span);
+        let none = self.bind(
+            &mut body,
+            "no_zero",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0)),
+            span,
+        );
+        let single = self.bind(
+            &mut body,
+            "one_zero",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(1)),
+            span,
+        );
         let mut then_stms = Vec::new();
         let q = self.bin(&mut then_stms, BinOp::Div, t, scaled, SubExp::Var(x.name), span);
         let mut else_stms = Vec::new();
-        let this_zero = self.bind(&mut else_stms, "this_zero", Type::Prim(PrimType::Bool), Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero), span);
-        let gets = self.bind(&mut else_stms, "gets", Type::Prim(PrimType::Bool), Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(single), SubExp::Var(this_zero)), span);
+        let this_zero = self.bind(
+            &mut else_stms,
+            "this_zero",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero),
+            span,
+        );
+        let gets = self.bind(
+            &mut else_stms,
+            "gets",
+            Type::Prim(PrimType::Bool),
+            Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(single), SubExp::Var(this_zero)),
+            span,
+        );
         let e = self.bind(
             &mut else_stms,
             "dx",
@@ -192,7 +269,11 @@ impl Ad {
             },
             span,
         );
-        let map = Lambda { params: vec![x], body: Body { stms: body, result: vec![SubExp::Var(dx)] }, ret: vec![Type::Prim(t)] };
+        let map = Lambda {
+            params: vec![x],
+            body: Body { stms: body, result: vec![SubExp::Var(dx)] },
+            ret: vec![Type::Prim(t)],
+        };
         let exp = Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![], map });
         self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
     }
@@ -207,6 +288,10 @@ impl Ad {
             attrs: Default::default(),
             span: Span::default(),
         };
-        Lambda { params: vec![a, b], body: Body { stms: vec![s], result: vec![SubExp::Var(r.name)] }, ret: vec![Type::Prim(t)] }
+        Lambda {
+            params: vec![a, b],
+            body: Body { stms: vec![s], result: vec![SubExp::Var(r.name)] },
+            ret: vec![Type::Prim(t)],
+        }
     }
 }
