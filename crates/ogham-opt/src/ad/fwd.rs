@@ -633,13 +633,12 @@ impl Ad {
                 let (mut stms, results, rt) = self.body(map.body, &mut inner)?;
                 let (mut res, mut ret) = (results[..n].to_vec(), map.ret[..n].to_vec());
                 pat_out.extend(s.pat[..n].iter().cloned());
-                for j in 0..n {
-                    let Some(r) = rt[j] else {
+                for ((r, t), p) in rt.iter().zip(&map.ret).zip(&s.pat).take(n) {
+                    let Some(r) = *r else {
                         return Err(internal(span, "an accumulator without its tangent".into()));
                     };
                     res.push(r);
-                    ret.push(map.ret[j].clone());
-                    let p = &s.pat[j];
+                    ret.push(t.clone());
                     let dp = self.fresh_param(p);
                     tan.of.insert(p.name, SubExp::Var(dp.name));
                     tan.owned.insert(dp.name);
