@@ -351,6 +351,17 @@ static inline int64_t og_shape_elems(int rank, const int64_t *shape) {
   return n;
 }
 
+/* Whether the range start:+len*stride of a dimension of size n lies within
+ * it (an empty range always does): an accumulator's update out of bounds
+ * writes nothing (updacc). Computed without overflow for any values. */
+static inline bool og_slice_fits(int64_t start, int64_t len, int64_t stride, int64_t n) {
+  if (len == 0) return true;
+  if (len < 0 || start < 0 || start >= n) return false;
+  int64_t last; /* past 64 bits it is out of bounds */
+  if (__builtin_mul_overflow(len - 1, stride, &last) || __builtin_add_overflow(start, last, &last)) return false;
+  return last >= 0 && last < n;
+}
+
 /* Sets row-major strides for a contiguous array of the given shape. */
 static inline void og_set_row_major(og_arr *a, int rank) {
   int64_t s = 1;

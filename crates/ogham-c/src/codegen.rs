@@ -14,7 +14,7 @@
 //! Every generated function returns 0, or 1 after recording an error with
 //! its source location; the caller passes the failure up.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
 use ogham_ir::verify::Verified;
@@ -25,6 +25,8 @@ use ogham_ir::{
 };
 
 use crate::{Backend, Options};
+
+mod accs;
 
 const RTS_CORE: &str = include_str!("../rts/core.h");
 const RTS_SCALAR: &str = include_str!("../rts/scalar.h");
@@ -64,6 +66,7 @@ pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
         frames: Vec::new(),
         saved_frames: Vec::new(),
         tuning: crate::tuning::all(prog),
+        atomic_accs: HashSet::new(),
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
@@ -266,6 +269,10 @@ struct Gen<'a> {
     saved_frames: Vec<Vec<SiteFrame>>,
     /// The program's tuning parameters; a parameter's number is its position.
     tuning: Vec<String>,
+    /// While the atomic task of a parallel `withacc` is generated: the
+    /// variables made of its accumulators that are combined with an
+    /// operator, whose `updacc`s must be atomic (see `accs.rs`).
+    atomic_accs: HashSet<VName>,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC
@@ -715,7 +722,7 @@ impl<'a> Gen<'a> {
                 let ty = &pat[0].ty;
                 self.line(&format!("{} {} = {};", cty(ty), one(0), self.se(se)));
             }
-            Exp::UpdAcc { .. } => return Err("C backend: updacc is not supported yet".to_string()),
+            Exp::UpdAcc { acc, slice, value, op } => self.upd_acc(stm, *acc, slice, value, *op)?,
             Exp::BinOp(op, t, a, b) => {
                 let (a, b) = (self.se(a), self.se(b));
                 if t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem) {
@@ -1253,7 +1260,7 @@ impl<'a> Gen<'a> {
                 }
             }
             Soac::Scatter { w, arrs, dests, map } => self.scatter(stm, w, arrs, dests, map, parallel),
-            Soac::WithAcc { .. } => Err("C backend: withacc is not supported yet".to_string()),
+            Soac::WithAcc { w, arrs, accs, map } => self.with_acc(stm, w, arrs, accs, map, parallel),
         }
     }
 

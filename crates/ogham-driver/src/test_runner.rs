@@ -1,4 +1,7 @@
-//! The test runner behind `ogham test` and `cargo test`: finds `.fut` files,
+//! The test runner behind `ogham test` and `cargo test`: finds `.fut` files
+//! (and `.ir` files of core IR that have a `-- ==` block, for constructs the
+//! source language cannot write yet; they are compiled from the IR parser,
+//! then run through the default passes as a `.fut` program's IR is),
 //! reads their `-- ==` blocks, compiles each program once, runs every case
 //! on the chosen backend and compares the results with Futhark's tolerance.
 //! Of FutharkScript inputs (`script input { … }`) only a call of an entry
@@ -59,8 +62,14 @@ pub struct Summary {
     pub skipped: usize,
 }
 
-/// All `.fut` files under the given paths, sorted.
+/// All `.fut` files under the given paths, and the `.ir` files with a
+/// `-- ==` test block (the other `.ir` files are the middle end's pass
+/// tests, `tests/ir/`), sorted.
 pub fn find_programs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn ir_test(path: &Path) -> bool {
+        path.extension().is_some_and(|e| e == "ir")
+            && std::fs::read_to_string(path).is_ok_and(|text| text.lines().any(|l| l.trim_end() == "-- =="))
+    }
     fn walk(path: &Path, out: &mut Vec<PathBuf>) {
         if path.is_dir() {
             let Ok(entries) = std::fs::read_dir(path) else { return };
@@ -69,7 +78,7 @@ pub fn find_programs(paths: &[PathBuf]) -> Vec<PathBuf> {
             for child in children {
                 walk(&child, out);
             }
-        } else if path.extension().is_some_and(|e| e == "fut") {
+        } else if path.extension().is_some_and(|e| e == "fut") || ir_test(path) {
             out.push(path.to_path_buf());
         }
     }

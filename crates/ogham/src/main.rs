@@ -41,7 +41,7 @@ enum Command {
     Bench(ogham_driver::bench::BenchArgs),
     /// Type-check a program without running it.
     Check { program: PathBuf },
-    /// Run the `-- ==` test blocks of every `.fut` file under the given paths.
+    /// Run the `-- ==` test blocks of every `.fut` file (and `.ir` file with one) under the given paths.
     ///
     /// With `--backend c` or `multicore`, each program is compiled with `-O0`
     /// and every C warning an error, which keeps suites of many small programs

@@ -1,0 +1,523 @@
+//! Accumulators (seed 004 §4.5): `updacc` and `withacc`.
+//!
+//! An `updacc` is a read-modify-write (or a write) of an element, a row or
+//! a slice of an array in place, skipped when the slice is out of bounds.
+//! A `withacc` is a map over `w` rows whose lambda takes the accumulator
+//! arrays and updates them: the accumulators are the destination arrays
+//! themselves (the lambda's accumulator parameters and results are views
+//! of the same memory), so sequentially it is a plain loop.
+//!
+//! In multicore code the applications run in parallel, each accumulator
+//! updated in one of three ways, chosen per accumulator and, for the first
+//! two, at run time (as `hist_par` chooses):
+//! - *partials*: when the accumulators combined with an operator are small
+//!   next to the work (their elements number at most `w / nchunks`), every
+//!   chunk updates its own partial copy, initialised to the operator's
+//!   neutral element, with plain updates; a second parallel pass over the
+//!   elements folds the chunks' partials into the destination;
+//! - *atomics*: otherwise, every update of the destination is atomic
+//!   (`__atomic_fetch_*` for integer and boolean `+`, `&`, `|`, `^`, a
+//!   compare-and-swap loop on the element's bits for the rest);
+//! - *direct*: an accumulator that is only overwritten (`updacc` without an
+//!   operator) is written directly, any write winning, as in `scatter`.
+//!
+//! The task body finds the updates to make atomic by name: every variable
+//! made of a parallel `withacc`'s accumulator parameter (through `updacc`,
+//! loops, branches and nested `withacc`s, see [`acc_roots`]) is in
+//! `Gen::atomic_accs` while the atomic task is generated.
+
+use std::collections::HashMap;
+
+use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Stm, SubExp, Type, VName};
+
+use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res};
+
+/// How the applications of a parallel `withacc` update one accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strategy {
+    /// Per-chunk partial copies, or atomic updates, chosen at run time.
+    Combine(BinOp),
+    /// Never updated with an operator: plain writes into the destination.
+    Direct,
+}
+
+/// For the map function of a `withacc` with `n` accumulators: which
+/// accumulator (its position) every variable made of one comes from, and
+/// the operator each accumulator is updated with (`None` inside for
+/// overwriting; absent when never updated). Variables are unique in the
+/// program, so the map covers every nested scope of the lambda.
+fn acc_roots(map: &Lambda, n: usize) -> (HashMap<VName, usize>, Vec<Option<Option<BinOp>>>) {
+    fn body(b: &ogham_ir::Body, roots: &mut HashMap<VName, usize>, ops: &mut Vec<Option<Option<BinOp>>>) {
+        for stm in &b.stms {
+            match &stm.exp {
+                Exp::UpdAcc { acc, op, .. } => {
+                    if let Some(&r) = roots.get(acc) {
+                        if ops[r].is_none() {
+                            ops[r] = Some(*op);
+                        }
+                        if let Some(p) = stm.pat.first() {
+                            roots.insert(p.name, r);
+                        }
+                    }
+                }
+                Exp::Soac(Soac::WithAcc { accs, map, .. }) => {
+                    for (i, a) in accs.iter().enumerate() {
+                        if let Some(&r) = roots.get(a) {
+                            if let Some(p) = map.params.get(i) {
+                                roots.insert(p.name, r);
+                            }
+                            if let Some(p) = stm.pat.get(i) {
+                                roots.insert(p.name, r);
+                            }
+                        }
+                    }
+                    body(&map.body, roots, ops);
+                }
+                Exp::Loop { params, body: lbody, .. } => {
+                    for (i, (p, init)) in params.iter().enumerate() {
+                        if let Some(&r) = init.as_var().and_then(|v| roots.get(&v)) {
+                            roots.insert(p.name, r);
+                            if let Some(q) = stm.pat.get(i) {
+                                roots.insert(q.name, r);
+                            }
+                        }
+                    }
+                    body(lbody, roots, ops);
+                }
+                Exp::If { then_body, else_body, .. } => {
+                    body(then_body, roots, ops);
+                    body(else_body, roots, ops);
+                    for (i, p) in stm.pat.iter().enumerate() {
+                        let r = [then_body, else_body]
+                            .iter()
+                            .find_map(|b| b.result.get(i).and_then(|r| r.as_var()).and_then(|v| roots.get(&v)))
+                            .copied();
+                        if let Some(r) = r {
+                            roots.insert(p.name, r);
+                        }
+                    }
+                }
+                // Other lambdas and bodies cannot see accumulators (the
+                // verifier's linear-use rules), but may hold withaccs of
+                // their own, whose updates are plain.
+                _ => {}
+            }
+        }
+    }
+    let mut roots = HashMap::new();
+    for (i, p) in map.params.iter().take(n).enumerate() {
+        roots.insert(p.name, i);
+    }
+    let mut ops = vec![None; n];
+    body(&map.body, &mut roots, &mut ops);
+    (roots, ops)
+}
+
+/// The neutral element of an accumulator operator on `t`.
+fn neutral(op: BinOp, t: PrimType) -> Res<PrimValue> {
+    Ok(match (op, t) {
+        (BinOp::Add | BinOp::Or | BinOp::Xor | BinOp::LogOr, _) => PrimValue::zero(t),
+        (BinOp::Mul, _) => PrimValue::from_i64(t, 1),
+        (BinOp::And | BinOp::LogAnd, _) => PrimValue::from_i64(t, -1),
+        // Bool's min is `&&`, its max `||`.
+        (BinOp::Min, PrimType::Bool) => PrimValue::Bool(true),
+        (BinOp::Max, PrimType::Bool) => PrimValue::Bool(false),
+        // The largest (smallest) value: floats' infinities, integers' saturated bounds.
+        (BinOp::Min, _) => PrimValue::from_f64(t, f64::INFINITY),
+        (BinOp::Max, _) => PrimValue::from_f64(t, f64::NEG_INFINITY),
+        _ => return Err(format!("C backend: `{op:?}` on {t} is not an accumulator operator")),
+    })
+}
+
+/// The `__atomic_fetch_*` builtin doing `op` on the bits of type `t`, if any.
+fn atomic_fetch(op: BinOp, t: PrimType) -> Option<&'static str> {
+    if !(t.is_int() || t == PrimType::Bool) {
+        return None;
+    }
+    match op {
+        BinOp::Add if t.is_int() => Some("__atomic_fetch_add"),
+        BinOp::And | BinOp::LogAnd => Some("__atomic_fetch_and"),
+        BinOp::Or | BinOp::LogOr => Some("__atomic_fetch_or"),
+        BinOp::Xor => Some("__atomic_fetch_xor"),
+        BinOp::Min if t == PrimType::Bool => Some("__atomic_fetch_and"),
+        BinOp::Max if t == PrimType::Bool => Some("__atomic_fetch_or"),
+        _ => None,
+    }
+}
+
+impl Gen<'_> {
+    /// `acc[slice] ⊕= value`: nothing happens when the slice is out of
+    /// bounds; the result views the updated array. Inside the atomic task
+    /// of a parallel `withacc`, an update of its accumulator is atomic.
+    pub(super) fn upd_acc(
+        &mut self,
+        stm: &Stm,
+        acc: VName,
+        slice: &[DimIndex],
+        value: &SubExp,
+        op: Option<BinOp>,
+    ) -> Res<()> {
+        let a = vname(acc);
+        let aty = self.ty(acc)?.clone();
+        let (rank, elem) = (aty.rank(), aty.elem());
+        let atomic = op.is_some() && self.atomic_accs.contains(&acc);
+        let mut fits = Vec::new();
+        let mut nonempty = Vec::new();
+        for (d, di) in slice.iter().enumerate() {
+            let n = format!("{a}.shape[{d}]");
+            match di {
+                DimIndex::Fix(i) => {
+                    let i = self.se(i);
+                    fits.push(format!("({i} >= 0 && {i} < {n})"));
+                }
+                DimIndex::Slice { start, len, stride } => {
+                    let (s, l, k) = (self.se(start), self.se(len), self.se(stride));
+                    fits.push(format!("og_slice_fits({s}, {l}, {k}, {n})"));
+                    nonempty.push(format!("{l} > 0"));
+                }
+            }
+        }
+        let v = self.se(value);
+        let vty = self.se_type(value)?;
+        self.line(&format!("if ({}) {{", if fits.is_empty() { "true".to_string() } else { fits.join(" && ") }));
+        self.indent += 1;
+        if slice.len() == rank && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
+            let idxs: Vec<String> = slice
+                .iter()
+                .map(|d| match d {
+                    DimIndex::Fix(i) => self.se(i),
+                    DimIndex::Slice { .. } => unreachable!("checked all Fix"),
+                })
+                .collect();
+            let e = Self::elem(&a, elem, &idxs);
+            self.combine_elem(&e, &v, elem, op, atomic)?;
+        } else {
+            // The slice's shape: its ranges' lengths, then the array's remaining dimensions.
+            let mut dims = Vec::new();
+            for di in slice {
+                if let DimIndex::Slice { len, .. } = di {
+                    dims.push(self.se(len));
+                }
+            }
+            dims.extend((slice.len()..rank).map(|d| format!("{a}.shape[{d}]")));
+            if vty.is_array() {
+                let conds: Vec<String> =
+                    dims.iter().enumerate().map(|(d, n)| format!("{v}.shape[{d}] != {n}")).collect();
+                if !conds.is_empty() {
+                    self.fail(
+                        &conds.join(" || "),
+                        stm.span,
+                        "Value of shape does not match the shape of the slice being updated.",
+                        &[],
+                    );
+                }
+            }
+            // An empty range writes nothing, and its start may be anything.
+            if !nonempty.is_empty() {
+                self.line(&format!("if ({}) {{", nonempty.join(" && ")));
+                self.indent += 1;
+            }
+            let view = self.slice_view(&a, slice, rank);
+            match (op, vty.is_array()) {
+                (None, true) => {
+                    let r = vty.rank();
+                    self.line(&format!("og_copy_into(&{view}, &{v}, {}, {r});", elem.byte_size()));
+                }
+                _ => {
+                    let vdims: Vec<String> = (0..dims.len()).map(|d| format!("{view}.shape[{d}]")).collect();
+                    let idxs = self.open_loops(&vdims);
+                    let e = Self::elem(&view, elem, &idxs);
+                    let x = if vty.is_array() { Self::elem(&v, elem, &idxs) } else { v.clone() };
+                    self.combine_elem(&e, &x, elem, op, atomic)?;
+                    self.close_loops(vdims.len());
+                }
+            }
+            if !nonempty.is_empty() {
+                self.indent -= 1;
+                self.line("}");
+            }
+        }
+        self.indent -= 1;
+        self.line("}");
+        self.line(&format!("og_arr {} = {a};", vname(stm.pat[0].name)));
+        Ok(())
+    }
+
+    /// `e ⊕= x` on one element (an lvalue), or `e = x` without an operator.
+    fn combine_elem(&mut self, e: &str, x: &str, elem: PrimType, op: Option<BinOp>, atomic: bool) -> Res<()> {
+        let Some(op) = op else {
+            self.line(&format!("{e} = {x};"));
+            return Ok(());
+        };
+        if !atomic {
+            let new = binop(op, elem, e, x)?;
+            self.line(&format!("{e} = {new};"));
+            return Ok(());
+        }
+        let (t, bits) = (ctype(elem), format!("uint{}_t", elem.byte_size() * 8));
+        self.line("{");
+        self.indent += 1;
+        let addr = self.fresh("addr");
+        self.line(&format!("{bits} *{addr} = ({bits} *)&{e};"));
+        if let Some(f) = atomic_fetch(op, elem) {
+            self.line(&format!("{f}({addr}, ({bits})({x}), __ATOMIC_RELAXED);"));
+        } else {
+            // Retried until no other thread changed the element in between.
+            let (old, cur, new) = (self.fresh("old"), self.fresh("cur"), self.fresh("new"));
+            self.line(&format!("{bits} {old} = __atomic_load_n({addr}, __ATOMIC_RELAXED);"));
+            self.line("for (;;) {");
+            self.indent += 1;
+            self.line(&format!("{t} {cur}; memcpy(&{cur}, &{old}, sizeof {cur});"));
+            let combined = binop(op, elem, &cur, x)?;
+            self.line(&format!("{cur} = {combined};"));
+            self.line(&format!("{bits} {new}; memcpy(&{new}, &{cur}, sizeof {new});"));
+            self.line(&format!(
+                "if (__atomic_compare_exchange_n({addr}, &{old}, {new}, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;"
+            ));
+            self.indent -= 1;
+            self.line("}");
+        }
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// A `withacc`: its accumulator results are the destinations, updated
+    /// in place; its mapped results are allocated and filled row by row.
+    pub(super) fn with_acc(
+        &mut self,
+        stm: &Stm,
+        w: &SubExp,
+        arrs: &[VName],
+        accs: &[VName],
+        map: &Lambda,
+        parallel: bool,
+    ) -> Res<()> {
+        let n = accs.len();
+        if map.params.len() < n || map.ret.len() < n || stm.pat.len() != map.ret.len() {
+            return Err("C backend: malformed withacc".to_string());
+        }
+        for (p, d) in stm.pat.iter().zip(accs) {
+            self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
+        }
+        let outs = self.screma_outputs(stm, 0, n);
+        let dests: Vec<String> = accs.iter().map(|a| vname(*a)).collect();
+        let wc = self.se(w);
+        if !parallel {
+            return self.with_acc_loop(arrs, map, &dests, &outs, "0", &wc);
+        }
+        self.with_acc_par(stm, &wc, arrs, accs, map, &outs)
+    }
+
+    /// The loop over rows `[start, end)` of a `withacc`, its accumulator
+    /// parameters viewing `accs` (C arrays), its mapped results going to
+    /// row `j` of `outs`.
+    fn with_acc_loop(
+        &mut self,
+        arrs: &[VName],
+        map: &Lambda,
+        accs: &[String],
+        outs: &[(String, Type)],
+        start: &str,
+        end: &str,
+    ) -> Res<()> {
+        let n = accs.len();
+        let j = self.fresh("j");
+        self.line(&format!("for (int64_t {j} = {start}; {j} < {end}; {j}++) {{"));
+        self.indent += 1;
+        let mut dests = Vec::new();
+        for i in 0..map.ret.len() {
+            if i < n {
+                // The accumulator results are views of the accumulators'
+                // memory: nothing to store (a reference the body took is
+                // released when the body's block ends).
+                let t = self.fresh("acc");
+                self.line(&format!("og_arr {t} = {{0}};"));
+                dests.push(Dest::Borrow(t));
+            } else {
+                let (arr, ty) = &outs[i - n];
+                dests.push(Dest::At { arr: arr.clone(), rank: ty.rank(), elem: ty.elem(), idxs: vec![j.clone()] });
+            }
+        }
+        self.line("{");
+        self.indent += 1;
+        for (p, a) in map.params.iter().zip(accs) {
+            self.line(&format!("og_arr {} = {a};", vname(p.name)));
+        }
+        self.bind_rows(&map.params[n..], arrs, &j)?;
+        self.body(&map.body, &dests)?;
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// A parallel `withacc` (see the module's documentation).
+    fn with_acc_par(
+        &mut self,
+        stm: &Stm,
+        wc: &str,
+        arrs: &[VName],
+        accs: &[VName],
+        map: &Lambda,
+        outs: &[(String, Type)],
+    ) -> Res<()> {
+        let n = accs.len();
+        let (roots, ops) = acc_roots(map, n);
+        let strategies: Vec<Strategy> = ops
+            .iter()
+            .map(|op| match op {
+                Some(Some(op)) => Strategy::Combine(*op),
+                _ => Strategy::Direct,
+            })
+            .collect();
+        let combined: Vec<usize> = (0..n).filter(|&i| strategies[i] != Strategy::Direct).collect();
+        let dests: Vec<String> = accs.iter().map(|a| vname(*a)).collect();
+        let nchunks = self.fresh("nchunks");
+        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {});", grain(map)));
+        // One chunk: the plain loop.
+        self.line(&format!("if ({nchunks} <= 1) {{"));
+        self.indent += 1;
+        self.with_acc_loop(arrs, map, &dests, outs, "0", wc)?;
+        self.indent -= 1;
+        let mut free = self.task_free_vars(stm);
+        for a in accs {
+            if !free.contains(a) {
+                free.push(*a);
+            }
+        }
+        let out_fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
+        let out_extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
+        if !combined.is_empty() {
+            // Small accumulators next to the work: per-chunk partials.
+            let counts: Vec<String> = combined
+                .iter()
+                .map(|&i| Ok(format!("og_shape_elems({}, {}.shape)", self.rank_of(accs[i])?, dests[i])))
+                .collect::<Res<_>>()?;
+            self.line(&format!("}} else if (({}) <= {wc} / {nchunks}) {{", counts.join(" + ")));
+            self.indent += 1;
+            self.with_acc_partials(stm, wc, arrs, accs, map, outs, &combined, &strategies, &nchunks, &free)?;
+            self.indent -= 1;
+        }
+        self.line("} else {");
+        self.indent += 1;
+        // Atomic updates of the destinations.
+        let (sname, fname, saved) = self.begin_task(&free, &out_fields);
+        for (c, _) in outs {
+            self.line(&format!("og_arr {c} = cl->{c};"));
+        }
+        let mine: Vec<VName> = roots.iter().filter(|(_, r)| combined.contains(r)).map(|(v, _)| *v).collect();
+        self.atomic_accs.extend(mine.iter().copied());
+        let res = self.with_acc_loop(arrs, map, &dests, outs, "start", "end");
+        for v in &mine {
+            self.atomic_accs.remove(v);
+        }
+        res?;
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, &free, &out_extra);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// The partials strategy: chunk `c` updates its own copy of every
+    /// combined accumulator (`partial + c * pitch`, a pitch of whole cache
+    /// lines apart, row-major), starting from the neutral element; then one
+    /// parallel pass per accumulator over its elements folds the chunks'
+    /// copies into the destination.
+    #[allow(clippy::too_many_arguments)]
+    fn with_acc_partials(
+        &mut self,
+        stm: &Stm,
+        wc: &str,
+        arrs: &[VName],
+        accs: &[VName],
+        map: &Lambda,
+        outs: &[(String, Type)],
+        combined: &[usize],
+        strategies: &[Strategy],
+        nchunks: &str,
+        free: &[VName],
+    ) -> Res<()> {
+        self.open_scope();
+        // (accumulator position, partial array, element type, rank, operator)
+        let mut partials = Vec::new();
+        for &i in combined {
+            let Strategy::Combine(op) = strategies[i] else { continue };
+            let aty = self.ty(accs[i])?.clone();
+            let (elem, rank) = (aty.elem(), aty.rank());
+            let d = vname(accs[i]);
+            let p = self.fresh("partial");
+            let t = ctype(elem);
+            self.line(&format!("og_arr {p} = {{0}};"));
+            let size = format!("{nchunks} * OG_PITCH(og_shape_elems({rank}, {d}.shape), {t})");
+            self.alloc(&p, elem, &[size], stm.span);
+            partials.push((i, p, elem, rank, op));
+        }
+        let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
+        fields.extend(partials.iter().map(|(_, p, ..)| format!("og_arr {p}")));
+        let mut extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
+        extra.extend(partials.iter().map(|(_, p, ..)| (p.clone(), p.clone())));
+        // Pass 1: every chunk fills its partials.
+        let (sname, fname, saved) = self.begin_task(free, &fields);
+        for (c, _) in outs {
+            self.line(&format!("og_arr {c} = cl->{c};"));
+        }
+        let mut srcs: Vec<String> = accs.iter().map(|a| vname(*a)).collect();
+        for (i, p, elem, rank, op) in &partials {
+            let (t, d) = (ctype(*elem), vname(accs[*i]));
+            let (count, view) = (self.fresh("count"), self.fresh("mine"));
+            self.line(&format!("int64_t {count} = og_shape_elems({rank}, {d}.shape);"));
+            self.line(&format!("og_arr {view} = cl->{p};"));
+            self.line(&format!("{view}.offset = chunk * OG_PITCH({count}, {t});"));
+            for k in 0..*rank {
+                self.line(&format!("{view}.shape[{k}] = {d}.shape[{k}];"));
+            }
+            self.line(&format!("og_set_row_major(&{view}, {rank});"));
+            let neutral = literal(neutral(*op, *elem)?);
+            self.line(&format!(
+                "for (int64_t e = 0; e < {count}; e++) (({t} *)og_mem_data({view}.mem))[{view}.offset + e] = {neutral};"
+            ));
+            srcs[*i] = view;
+        }
+        self.with_acc_loop(arrs, map, &srcs, outs, "start", "end")?;
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, free, &extra);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        // Pass 2: per accumulator, its elements in parallel, each folding in the chunks' partials in order.
+        for (i, p, elem, rank, op) in &partials {
+            let (t, d) = (ctype(*elem), vname(accs[*i]));
+            let fields2 = vec![format!("og_arr {p}"), "int64_t nchunks".to_string()];
+            let (sname2, fname2, saved2) = self.begin_task(&[accs[*i]], &fields2);
+            self.line(&format!("int64_t pitch = OG_PITCH(og_shape_elems({rank}, {d}.shape), {t});"));
+            self.line(&format!("const {t} *part = ({t} *)og_mem_data(cl->{p}.mem) + cl->{p}.offset;"));
+            self.line("for (int64_t e = start; e < end; e++) {");
+            self.indent += 1;
+            // The element's place in the destination, which may be any view.
+            let idxs: Vec<String> = (0..*rank).map(|k| format!("i{k}")).collect();
+            self.line("int64_t rest = e;");
+            for k in (0..*rank).rev() {
+                self.line(&format!("int64_t i{k} = rest % {d}.shape[{k}]; rest /= {d}.shape[{k}];"));
+            }
+            self.line("(void)rest;");
+            let e = Self::elem(&d, *elem, &idxs);
+            self.line(&format!("{t} x = {e};"));
+            let step = binop(*op, *elem, "x", "part[c * pitch + e]")?;
+            self.line(&format!("for (int64_t c = 0; c < cl->nchunks; c++) x = {step};"));
+            self.line(&format!("{e} = x;"));
+            self.indent -= 1;
+            self.line("}");
+            self.end_task(&fname2, saved2);
+            let extra2 = vec![(p.clone(), p.clone()), ("nchunks".to_string(), nchunks.to_string())];
+            let cl2 = self.closure_init(&sname2, &[accs[*i]], &extra2);
+            let count = format!("og_shape_elems({rank}, {d}.shape)");
+            self.line(&format!(
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {count}, og_num_chunks(ctx, {count}, 4096))) return 1;"
+            ));
+        }
+        self.close_scope();
+        Ok(())
+    }
+}
