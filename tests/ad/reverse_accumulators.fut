@@ -113,3 +113,19 @@ entry mixed_vjp [n][m] (c: f64) (xs: [m]f64) (is: [n]i64) (ys: [n]f64) = vjp (\(
 -- output { [3.0, 24.0] [6.0, 24.0] }
 def cubes [n][m] (is: [n]i64) (xs: [m]f64) = f64.sum (map (\i -> xs[i] * xs[i] * xs[i]) is)
 entry hessian_vector [n][m] (xs: [m]f64) (is: [n]i64) (v: [m]f64) = jvp2 (\xs -> vjp (cubes is) xs 1) xs v
+
+-- A recursive function (so a call, differentiated as a function) whose
+-- map reads a free array: f = k · Σ_i xs[is_i]³ for k = 2, so
+-- ∇f_j = 6·c_j·x_j² and H = diag(12·c_j·x_j), c_j the count of j in is.
+-- At xs = [1, 2], is = [0, 1, 1]: ∇f = [6, 48], H·[1, 1] = [12, 48], by
+-- jvp of vjp and by vjp of vjp (whose inner derivative keeps whole
+-- adjoints, since the outer one differentiates it again).
+-- ==
+-- entry: rec_hessian_fwd rec_hessian_rev
+-- input { [1.0, 2.0] [0i64, 1i64, 1i64] }
+-- output { [6.0, 48.0] [12.0, 48.0] }
+def rec_cubes [n][m] (is: [n]i64) (k: i64) (xs: [m]f64) : f64 =
+  if k == 0 then 0 else f64.sum (map (\i -> xs[i] * xs[i] * xs[i]) is) + rec_cubes is (k - 1) xs
+entry rec_hessian_fwd [n][m] (xs: [m]f64) (is: [n]i64) = (vjp (rec_cubes is 2) xs 1, jvp (\xs -> vjp (rec_cubes is 2) xs 1) xs (map (const 1) xs))
+entry rec_hessian_rev [n][m] (xs: [m]f64) (is: [n]i64) =
+  (vjp (rec_cubes is 2) xs 1, vjp (\xs -> f64.sum (vjp (rec_cubes is 2) xs 1)) xs 1)

@@ -11,7 +11,10 @@
 //! updated in one of three ways, chosen per accumulator and, for the first
 //! two, at run time (as `hist_par` chooses):
 //! - *partials*: when the accumulators combined with an operator are small
-//!   next to the work (their elements number at most `w / nchunks`), every
+//!   next to the work (their elements number at most `w / nchunks`, or,
+//!   when an application may update many elements — a row, a slice, or
+//!   updates in a loop, as reverse-mode derivatives do — when all the
+//!   partial copies together have at most 2²⁵ elements), every
 //!   chunk updates its own partial copy, initialised to the operator's
 //!   neutral element, with plain updates; a second parallel pass over the
 //!   elements folds the chunks' partials into the destination;
@@ -112,6 +115,30 @@ fn acc_roots(map: &Lambda, n: usize) -> (HashMap<VName, usize>, Vec<Option<Optio
     body(&map.body, &mut roots, &mut ops);
     (roots, ops)
 }
+
+/// Whether an application of the map function may update many elements
+/// of the accumulators in `roots`: an update of a row or slice, or one
+/// inside a loop or a nested `withacc` (reverse-mode derivatives add whole
+/// adjoint arrays per application). Atomics would then cost an atomic
+/// operation per element per application, so partial copies are better
+/// whenever they fit in memory.
+fn dense_updates(body: &ogham_ir::Body, roots: &HashMap<VName, usize>, rank: &dyn Fn(VName) -> usize, nested: bool) -> bool {
+    body.stms.iter().any(|stm| match &stm.exp {
+        Exp::UpdAcc { acc, slice, .. } if roots.contains_key(acc) => {
+            nested || slice.len() < rank(*acc) || slice.iter().any(|d| matches!(d, DimIndex::Slice { .. }))
+        }
+        Exp::If { then_body, else_body, .. } => {
+            dense_updates(then_body, roots, rank, nested) || dense_updates(else_body, roots, rank, nested)
+        }
+        Exp::Loop { body: lbody, .. } => dense_updates(lbody, roots, rank, true),
+        Exp::Soac(Soac::WithAcc { map, .. }) => dense_updates(&map.body, roots, rank, true),
+        _ => false,
+    })
+}
+
+/// At most this many elements of per-chunk partial copies, when
+/// applications update many elements each.
+const DENSE_PARTIALS_LIMIT: i64 = 1 << 25;
 
 /// The neutral element of an accumulator operator on `t`.
 fn neutral(op: BinOp, t: PrimType) -> Res<PrimValue> {
@@ -395,7 +422,14 @@ impl Gen<'_> {
                 .iter()
                 .map(|&i| Ok(format!("og_shape_elems({}, {}.shape)", self.rank_of(accs[i])?, dests[i])))
                 .collect::<Res<_>>()?;
-            self.line(&format!("}} else if (({}) <= {wc} / {nchunks}) {{", counts.join(" + ")));
+            let rank = |v: VName| self.rank_of(v).unwrap_or(0);
+            let dense = dense_updates(&map.body, &roots, &rank, false);
+            let fits = if dense {
+                format!("({}) * {nchunks} <= {DENSE_PARTIALS_LIMIT}", counts.join(" + "))
+            } else {
+                format!("({}) <= {wc} / {nchunks}", counts.join(" + "))
+            };
+            self.line(&format!("}} else if ({fits}) {{"));
             self.indent += 1;
             self.with_acc_partials(stm, wc, arrs, accs, map, outs, &combined, &strategies, &nchunks, &free)?;
             self.indent -= 1;

@@ -102,8 +102,8 @@ pub(crate) struct Ad {
     /// differentiated. Reverse mode builds accumulators
     /// ([`ogham_ir::Soac::WithAcc`]) only when this is zero: reverse mode
     /// itself does not differentiate them, so a `vjp` that an outer `vjp`
-    /// will differentiate again (and every function's reverse derivative,
-    /// which any `vjp` may call) accumulates into whole arrays instead.
+    /// will differentiate again (and the reverse derivatives of the
+    /// functions it calls) accumulates into whole arrays instead.
     under_vjp: usize,
 }
 
@@ -262,18 +262,30 @@ impl Ad {
     /// parameters, then the adjoints of its results; its results, then the
     /// adjoints of its parameters.
     pub(crate) fn reverse_derivative(&mut self, name: &str, span: Span) -> Result<String, Rejection> {
-        let key = format!("{name} vjp");
+        // Under no other `vjp`, the derivative may accumulate into
+        // accumulators; under one, it keeps whole-array adjoints (a
+        // separate function), since it may be differentiated again.
+        let accumulating = self.under_vjp == 0;
+        let suffix = if accumulating { "vjp" } else { "vjp_whole" };
+        let key = format!("{name} {suffix}");
         if let Some(d) = self.derived.get(&key) {
             return Ok(d.clone());
         }
         let copy = self.fresh_function(name, span)?;
-        let dname = format!("{name}_vjp");
+        let dname = format!("{name}_{suffix}");
         self.derived.insert(key, dname.clone());
         let mut body = copy.body;
+        // Derivatives inside the function are differentiated again here.
         self.under_vjp += 1;
         self.eliminate(&mut body)?;
-        let (params, ret, body) = self.reverse_function(&copy.params, &copy.ret, body, copy.span)?;
-        self.under_vjp -= 1;
+        if accumulating {
+            self.under_vjp -= 1;
+        }
+        let result = self.reverse_function(&copy.params, &copy.ret, body, copy.span);
+        if !accumulating {
+            self.under_vjp -= 1;
+        }
+        let (params, ret, body) = result?;
         self.new_funs.push(FunDef { name: dname.clone(), params, ret, body, entry: None, span: copy.span });
         Ok(dname)
     }
