@@ -1121,7 +1121,8 @@ impl Ad {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        if self.under_vjp == 0 && fvs.iter().any(|v| self.types[v].rank() > 0) {
+        let acc_input = arrs.iter().any(|a| adj.accs.contains(a) && self.types[a].rank() >= 2);
+        if self.under_vjp == 0 && (acc_input || fvs.iter().any(|v| self.types[v].rank() > 0)) {
             return self.rev_map_accumulating(s, *w, in_arrs, row_bars, bar_params, fvs, adj, out);
         }
         let real = crate::inline::fresh_lambda(map, &mut self.names);
@@ -1175,13 +1176,16 @@ impl Ad {
     /// `withacc` whose accumulators are the adjoints of those arrays, so
     /// each application adds only what it read (seed 004 §4.5) instead of
     /// building a whole adjoint array. Free scalars' contributions are
-    /// mapped and summed after.
+    /// mapped and summed after. An input array of rows whose adjoint is
+    /// already an accumulator (inside an enclosing `withacc`) gets each
+    /// row's adjoint added in place, at the row's index, rather than built
+    /// as an array and added whole.
     #[allow(clippy::too_many_arguments)]
     fn rev_map_accumulating(
         &mut self,
         s: &Stm,
         w: SubExp,
-        in_arrs: Vec<VName>,
+        mut in_arrs: Vec<VName>,
         row_bars: Vec<Option<SubExp>>,
         bar_params: Vec<Param>,
         fvs: Vec<VName>,
@@ -1191,10 +1195,21 @@ impl Ad {
         let Exp::Soac(Soac::Screma { arrs, map, .. }) = &s.exp else { return Ok(()) };
         let span = s.span;
         let (acc_fvs, scalar_fvs): (Vec<VName>, Vec<VName>) = fvs.into_iter().partition(|v| self.types[v].rank() > 0);
+        // Every array accumulated into: the free ones, then the inputs
+        // whose adjoints are accumulators (each once).
+        // Rows of scalars are better built as an array and added whole
+        // (a vectorisable loop) than added one element at a time.
+        let rows_in_place: Vec<bool> = arrs.iter().map(|a| adj.accs.contains(a) && self.types[a].rank() >= 2).collect();
+        let mut acc_vars = acc_fvs.clone();
+        for (a, in_place) in arrs.iter().zip(&rows_in_place) {
+            if *in_place && !acc_vars.contains(a) {
+                acc_vars.push(*a);
+            }
+        }
         let mut start = Adjoints::default();
         let mut accs = Vec::new();
         let mut acc_params = Vec::new();
-        for v in &acc_fvs {
+        for v in &acc_vars {
             let ty = self.types[v].clone();
             let a = if adj.accs.contains(v) { var_of(adj.of[v]) } else { self.owned_adjoint(out, adj, *v, span) };
             accs.push(a);
@@ -1203,11 +1218,31 @@ impl Ad {
             start.accs.insert(*v);
             acc_params.push(p);
         }
+        // The index of each application, for the rows updated in place.
+        let index = if rows_in_place.iter().any(|&b| b) {
+            let iota = self.bind(
+                out,
+                "idx",
+                Type::Prim(PrimType::I64).array_of(w),
+                Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+                span,
+            );
+            in_arrs.push(iota);
+            Some(self.fresh_typed("i", &Type::Prim(PrimType::I64)))
+        } else {
+            None
+        };
         let real = crate::inline::fresh_lambda(map, &mut self.names);
         super::collect_types_lambda(&real, &mut self.types);
-        let (mut lbody, found, _) = self.scope(&real.body, &row_bars, start, &[], span)?;
+        let (mut lbody, mut found, _) = self.scope(&real.body, &row_bars, start, &[], span)?;
+        for ((a, p), in_place) in arrs.iter().zip(&real.params).zip(&rows_in_place) {
+            if let (true, Some(i), Some(r)) = (*in_place, &index, found.of.get(&p.name).copied()) {
+                let slice = [DimIndex::Fix(SubExp::Var(i.name))];
+                self.accumulate(&mut lbody, &mut found, *a, &slice, r, span);
+            }
+        }
         let (mut results, mut ret) = (Vec::new(), Vec::new());
-        for (v, p) in acc_fvs.iter().zip(&acc_params) {
+        for (v, p) in acc_vars.iter().zip(&acc_params) {
             results.push(found.of[v]);
             ret.push(p.ty.clone());
         }
@@ -1219,14 +1254,17 @@ impl Ad {
             });
             ret.push(ty);
         }
-        for p in &real.params {
-            let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
-            results.push(a);
-            ret.push(p.ty.clone());
+        for (p, in_place) in real.params.iter().zip(&rows_in_place) {
+            if !in_place {
+                let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
+                results.push(a);
+                ret.push(p.ty.clone());
+            }
         }
         let mut params = acc_params.clone();
         params.extend(real.params.iter().cloned());
         params.extend(bar_params);
+        params.extend(index);
         let lam = Lambda { params, body: Body { stms: lbody, result: results }, ret };
         let mut pat = Vec::new();
         for p in &acc_params {
@@ -1236,24 +1274,28 @@ impl Ad {
             let ty = self.types[v].array_of(w);
             pat.push(self.fresh_typed("dfrees", &ty));
         }
-        for p in &real.params {
-            pat.push(self.fresh_typed("dinput", &p.ty.array_of(w)));
+        for (p, in_place) in real.params.iter().zip(&rows_in_place) {
+            if !in_place {
+                pat.push(self.fresh_typed("dinput", &p.ty.array_of(w)));
+            }
         }
         let exp = Exp::Soac(Soac::WithAcc { w, arrs: in_arrs, accs, map: lam });
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
-        for (v, p) in acc_fvs.iter().zip(&pat) {
+        for (v, p) in acc_vars.iter().zip(&pat) {
+            let was_acc = adj.accs.contains(v);
             adj.of.insert(*v, SubExp::Var(p.name));
-            if !adj.accs.contains(v) {
+            if !was_acc {
                 adj.owned.insert(p.name);
             }
         }
-        let n = acc_fvs.len();
+        let n = acc_vars.len();
         for (v, p) in scalar_fvs.iter().zip(&pat[n..]) {
             let ty = self.types[v].clone();
             let total = self.sum_rows(out, p.name, &ty, w, span);
             self.add(out, adj, *v, total, span);
         }
-        for (a, p) in arrs.iter().zip(&pat[n + scalar_fvs.len()..]) {
+        let inputs = arrs.iter().zip(&rows_in_place).filter(|(_, in_place)| !**in_place).map(|(a, _)| a);
+        for (a, p) in inputs.zip(&pat[n + scalar_fvs.len()..]) {
             self.add(out, adj, *a, SubExp::Var(p.name), span);
         }
         Ok(())
