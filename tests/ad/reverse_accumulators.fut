@@ -129,3 +129,20 @@ def rec_cubes [n][m] (is: [n]i64) (k: i64) (xs: [m]f64) : f64 =
 entry rec_hessian_fwd [n][m] (xs: [m]f64) (is: [n]i64) = (vjp (rec_cubes is 2) xs 1, jvp (\xs -> vjp (rec_cubes is 2) xs 1) xs (map (const 1) xs))
 entry rec_hessian_rev [n][m] (xs: [m]f64) (is: [n]i64) =
   (vjp (rec_cubes is 2) xs 1, vjp (\xs -> f64.sum (vjp (rec_cubes is 2) xs 1)) xs 1)
+
+-- A matrix product nest: the inner map's rows (of the free matrix) get
+-- their adjoints added in place, at their index, in the enclosing
+-- accumulator. Ā = C̄Bᵀ and B̄ = AᵀC̄: with A = [[1, 2], [3, 4]],
+-- B = [[5, 6, 7], [8, 9, 10]] (as rows of Bᵀ: mat2 = Bᵀ) and C̄ = ones,
+-- Ā = [[18, 27], [18, 27]] and (B̄)ᵀ = [[4, 6], [4, 6], [4, 6]].
+-- ==
+-- entry: matmat
+-- gradcheck input { [[1.0, 2.0], [3.0, 4.0]] [[5.0, 8.0], [6.0, 9.0], [7.0, 10.0]] }
+-- ==
+-- entry: matmat_vjp
+-- input { [[1.0, 2.0], [3.0, 4.0]] [[5.0, 8.0], [6.0, 9.0], [7.0, 10.0]] }
+-- output { [[18.0, 27.0], [18.0, 27.0]] [[4.0, 6.0], [4.0, 6.0], [4.0, 6.0]] }
+def matmat_f [m][n][q] (a: [m][q]f64) (bt: [n][q]f64) = map (\r -> map (\c -> f64.sum (map2 (*) r c)) bt) a
+entry matmat [m][n][q] (a: [m][q]f64) (bt: [n][q]f64) = matmat_f a bt
+entry matmat_vjp [m][n][q] (a: [m][q]f64) (bt: [n][q]f64) =
+  vjp (\(a, bt) -> matmat_f a bt) (a, bt) (replicate m (replicate n 1))
