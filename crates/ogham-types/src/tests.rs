@@ -217,7 +217,7 @@ fn restrictions() {
     );
     err("def f (n: i64) : i64 -> i64 = \\x -> if n == 0 then x else f (n - 1) x", "recursive-higher-order-return");
     err("def f (x: i32) = let g (y: i32) : i32 = g y in g x", "not-supported-yet");
-    err("def f (x: f64) = with_vjp f64.sin (\\_ _ -> 0f64) x 1", "not-a-function");
+    err("def f (x: f64) = with_vjp f64.sin (\\_ _ -> 0f64) x 1", "arity-mismatch");
     err("module m = {} def x = m.y", "unknown-name");
     err("module type s = { val y: i32 } module m : s = { def y = 1f32 }", "module-mismatch");
     err("module type s = { type t val y: t } module m : s = { def y = 1 }", "module-mismatch");
