@@ -11,10 +11,20 @@ operation), and within Futhark's tolerance (0.002 relative to the largest
 expected magnitude) for the other floating-point results. With
 --print-tests it also prints the small `-- ==` test cases (input and
 expected output) used in the .fut files.
+
+The AD benchmarks (gmm, lstm, kmeans_ad) have two entry points, the
+objective and its gradient. For them the Python objective is written from
+the definition and the Python gradient derived by hand; the gradient is
+first checked against central finite differences of the Python objective,
+then both entry points of the reference (its sequential and its OpenMP
+build) are compared with the Python results.
+
+    python3 check.py [--print-tests] [--only-ad]
 """
 
 import io
 import math
+import os
 import random
 import subprocess
 import sys
@@ -24,6 +34,7 @@ import refs
 from futdata import f32
 
 TOL = 0.002
+
 
 
 def mandelbrot(w, h, limit):
@@ -43,6 +54,7 @@ def mandelbrot(w, h, limit):
     return [out]
 
 
+
 def nbody(xs, ys, zs, ms):
     n = len(xs)
     ax, ay, az = [], [], []
@@ -59,6 +71,7 @@ def nbody(xs, ys, zs, ms):
         ay.append(sy)
         az.append(sz)
     return [ax, ay, az]
+
 
 
 def hotspot(iters, temp, power):
@@ -86,8 +99,10 @@ def hotspot(iters, temp, power):
     return [t]
 
 
+
 def matmul(a, b):
     return [[[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]]
+
 
 
 def kmeans(k, pts):
@@ -110,11 +125,13 @@ def kmeans(k, pts):
     return [[centres[c] if counts[c] == 0 else [s / counts[c] for s in sums[c]] for c in range(k)]]
 
 
+
 def histogram(k, xs):
     bins = [0] * k
     for x in xs:
         bins[x % k] += 1
     return [bins]
+
 
 
 def scan(xs):
@@ -125,12 +142,205 @@ def scan(xs):
     return [out]
 
 
+# ---- The AD benchmarks: objectives from the definitions, gradients derived by hand. ----
+
+# GMM (gmm.fut).
+def _lse(v):
+    mx = max(v)
+    return mx + math.log(sum(math.exp(a - mx) for a in v))
+
+
+def _tri_index(d, r, c):
+    """Position in icf[k] of Q's entry (r, c), c < r."""
+    return d + c * (2 * d - c - 1) // 2 + r - c - 1
+
+
+def _qtimes(q, v):
+    d = len(v)
+    out = [math.exp(q[r]) * v[r] for r in range(d)]
+    for c in range(d):
+        for r in range(c + 1, d):
+            out[r] += q[_tri_index(d, r, c)] * v[c]
+    return out
+
+
+def _qt_times(q, y):
+    d = len(y)
+    out = [math.exp(q[c]) * y[c] for c in range(d)]
+    for c in range(d):
+        for r in range(c + 1, d):
+            out[c] += q[_tri_index(d, r, c)] * y[r]
+    return out
+
+
+def gmm_objective(alphas, means, icf, x, gamma, m):
+    K, d, n = len(alphas), len(means[0]), len(x)
+    slse = 0.0
+    for xi in x:
+        beta = []
+        for k in range(K):
+            y = _qtimes(icf[k], [xi[j] - means[k][j] for j in range(d)])
+            beta.append(alphas[k] + sum(icf[k][:d]) - 0.5 * sum(t * t for t in y))
+        slse += _lse(beta)
+    big_n = d + m + 1
+    lgd = 0.25 * d * (d - 1) * math.log(math.pi) + sum(math.lgamma(0.5 * big_n + 0.5 * (1 - j)) for j in range(1, d + 1))
+    c = big_n * d * (math.log(gamma) - 0.5 * math.log(2)) - lgd
+    prior = sum(0.5 * gamma * gamma * (sum(math.exp(t) ** 2 for t in q[:d]) + sum(t * t for t in q[d:])) - m * sum(q[:d])
+                for q in icf) - K * c
+    return -n * d * 0.5 * math.log(2 * math.pi) + slse - n * _lse(alphas) + prior
+
+
+def gmm_gradient(alphas, means, icf, x, gamma, m):
+    K, d, n = len(alphas), len(means[0]), len(x)
+    ga = [0.0] * K
+    gm = [[0.0] * d for _ in range(K)]
+    gq = [[0.0] * len(icf[0]) for _ in range(K)]
+    for xi in x:
+        beta, ys, xcs = [], [], []
+        for k in range(K):
+            xc = [xi[j] - means[k][j] for j in range(d)]
+            y = _qtimes(icf[k], xc)
+            xcs.append(xc)
+            ys.append(y)
+            beta.append(alphas[k] + sum(icf[k][:d]) - 0.5 * sum(t * t for t in y))
+        lse = _lse(beta)
+        for k in range(K):
+            w = math.exp(beta[k] - lse)
+            ga[k] += w
+            qty = _qt_times(icf[k], ys[k])
+            for j in range(d):
+                gm[k][j] += w * qty[j]
+                gq[k][j] += w * (1 - ys[k][j] * xcs[k][j] * math.exp(icf[k][j]))
+            for c in range(d):
+                for r in range(c + 1, d):
+                    gq[k][_tri_index(d, r, c)] -= w * ys[k][r] * xcs[k][c]
+    la = _lse(alphas)
+    for k in range(K):
+        ga[k] -= n * math.exp(alphas[k] - la)
+        for j in range(d):
+            gq[k][j] += gamma * gamma * math.exp(2 * icf[k][j]) - m
+        for t in range(d, len(icf[k])):
+            gq[k][t] += gamma * gamma * icf[k][t]
+    return [ga, gm, gq]
+
+
+
+# D-LSTM (lstm.fut).
+def _sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
+def lstm_objective(main, extra, state, seq):
+    L, b = len(main) // 2, len(extra[0])
+    hs = [list(state[2 * i]) for i in range(L)]
+    cs = [list(state[2 * i + 1]) for i in range(L)]
+    total = 0.0
+    for t in range(len(seq) - 1):
+        xp = [seq[t][j] * extra[0][j] for j in range(b)]
+        for i in range(L):
+            w, bias = main[2 * i], main[2 * i + 1]
+            h, c = hs[i], cs[i]
+            f = [_sigmoid(xp[j] * w[j] + bias[j]) for j in range(b)]
+            ig = [_sigmoid(h[j] * w[b + j] + bias[b + j]) for j in range(b)]
+            o = [_sigmoid(xp[j] * w[2 * b + j] + bias[2 * b + j]) for j in range(b)]
+            ch = [math.tanh(h[j] * w[3 * b + j] + bias[3 * b + j]) for j in range(b)]
+            cs[i] = [c[j] * f[j] + ig[j] * ch[j] for j in range(b)]
+            hs[i] = [o[j] * math.tanh(cs[i][j]) for j in range(b)]
+            xp = hs[i]
+        y = [xp[j] * extra[1][j] + extra[2][j] for j in range(b)]
+        lse = math.log(sum(math.exp(v) for v in y))
+        total += sum(seq[t + 1][j] * (y[j] - lse) for j in range(b))
+    return -total / ((len(seq) - 1) * b)
+
+
+def lstm_gradient(main, extra, state, seq):
+    """Back-propagation through time, written out by hand."""
+    L, b, c_len = len(main) // 2, len(extra[0]), len(seq)
+    hs = [list(state[2 * i]) for i in range(L)]
+    cs = [list(state[2 * i + 1]) for i in range(L)]
+    tape = []
+    for t in range(c_len - 1):
+        xp = [seq[t][j] * extra[0][j] for j in range(b)]
+        layers = []
+        for i in range(L):
+            w, bias = main[2 * i], main[2 * i + 1]
+            h, c = hs[i], cs[i]
+            f = [_sigmoid(xp[j] * w[j] + bias[j]) for j in range(b)]
+            ig = [_sigmoid(h[j] * w[b + j] + bias[b + j]) for j in range(b)]
+            o = [_sigmoid(xp[j] * w[2 * b + j] + bias[2 * b + j]) for j in range(b)]
+            ch = [math.tanh(h[j] * w[3 * b + j] + bias[3 * b + j]) for j in range(b)]
+            cn = [c[j] * f[j] + ig[j] * ch[j] for j in range(b)]
+            th = [math.tanh(v) for v in cn]
+            layers.append((xp, h, c, f, ig, o, ch, th))
+            cs[i] = cn
+            hs[i] = [o[j] * th[j] for j in range(b)]
+            xp = hs[i]
+        y = [xp[j] * extra[1][j] + extra[2][j] for j in range(b)]
+        tape.append((layers, xp, y))
+    s = -1.0 / ((c_len - 1) * b)
+    gw = [[0.0] * (4 * b) for _ in range(2 * L)]
+    ge = [[0.0] * b for _ in range(3)]
+    dh = [[0.0] * b for _ in range(L)]
+    dc = [[0.0] * b for _ in range(L)]
+    for t in reversed(range(c_len - 1)):
+        layers, top, y = tape[t]
+        g = seq[t + 1]
+        z = sum(math.exp(v) for v in y)
+        sg = sum(g)
+        dy = [s * (g[j] - math.exp(y[j]) / z * sg) for j in range(b)]
+        dxp = [0.0] * b
+        for j in range(b):
+            ge[1][j] += dy[j] * top[j]
+            ge[2][j] += dy[j]
+            dxp[j] = dy[j] * extra[1][j]
+        for i in reversed(range(L)):
+            xp, h, c, f, ig, o, ch, th = layers[i]
+            w = main[2 * i]
+            gwi, gbi = gw[2 * i], gw[2 * i + 1]
+            nxp = [0.0] * b
+            for j in range(b):
+                dhn = dxp[j] + dh[i][j]
+                dcn = dc[i][j] + dhn * o[j] * (1 - th[j] * th[j])
+                dzf = dcn * c[j] * f[j] * (1 - f[j])
+                dzi = dcn * ch[j] * ig[j] * (1 - ig[j])
+                dzo = dhn * th[j] * o[j] * (1 - o[j])
+                dzc = dcn * ig[j] * (1 - ch[j] * ch[j])
+                for gate, dz, inp in ((0, dzf, xp[j]), (1, dzi, h[j]), (2, dzo, xp[j]), (3, dzc, h[j])):
+                    gwi[gate * b + j] += dz * inp
+                    gbi[gate * b + j] += dz
+                nxp[j] = dzf * w[j] + dzo * w[2 * b + j]
+                dh[i][j] = dzi * w[b + j] + dzc * w[3 * b + j]
+                dc[i][j] = dcn * f[j]
+            dxp = nxp
+        for j in range(b):
+            ge[0][j] += dxp[j] * seq[t][j]
+    return [gw, ge]
+
+
+
+# The k-means cost (kmeans_ad.fut).
+def kmeans_ad_objective(points, centres):
+    return sum(min(sum((a - b) ** 2 for a, b in zip(p, c)) for c in centres) for p in points)
+
+
+def kmeans_ad_gradient(points, centres):
+    g = [[0.0] * len(centres[0]) for _ in centres]
+    for p in points:
+        ds = [sum((a - b) ** 2 for a, b in zip(p, c)) for c in centres]
+        k = ds.index(min(ds))
+        for j in range(len(p)):
+            g[k][j] -= 2 * (p[j] - centres[k][j])
+    return [g]
+
+
+
 def flat(v):
     if isinstance(v, list):
         for x in v:
             yield from flat(x)
     else:
         yield v
+
 
 
 def shape(v):
@@ -141,14 +351,15 @@ def shape(v):
     return s
 
 
-def compare(expected, got, exact):
+
+def compare(expected, got, exact, rel=TOL):
     if len(expected) != len(got):
         return "expected %d values, got %d" % (len(expected), len(got))
     for i, (e, g) in enumerate(zip(expected, got)):
         if shape(e) != shape(g):
             return "value %d: shape %s, expected %s" % (i, shape(g), shape(e))
         fe, fg = list(flat(e)), list(flat(g))
-        tol = 0 if exact else max(TOL, TOL * max(abs(x) for x in fe))
+        tol = 0 if exact else max(rel, rel * max(abs(x) for x in fe))
         bad = [(j, x, y) for j, (x, y) in enumerate(zip(fe, fg)) if abs(x - y) > tol]
         if bad:
             j, x, y = bad[0]
@@ -156,12 +367,15 @@ def compare(expected, got, exact):
     return None
 
 
+
 def fvec(rng, n, lo, hi):
     return [f32(rng.uniform(lo, hi)) for _ in range(n)]
 
 
+
 def rows(v, c):
     return [v[i:i + c] for i in range(0, len(v), c)]
+
 
 
 def cases():
@@ -201,21 +415,163 @@ def cases():
     return out
 
 
+
 def encode(inputs):
+    from array import array
     buf = io.BytesIO()
     for elem, dims, v in inputs:
         if dims is None:
             futdata.write_scalar(buf, elem, v)
         else:
-            from array import array
-            futdata.write_array(buf, elem, dims, array({"f32": "f", "i32": "i"}[elem], flat(v)))
+            futdata.write_array(buf, elem, dims, array({"f32": "f", "i32": "i", "f64": "d", "i64": "q"}[elem], flat(v)))
     return buf.getvalue()
+
+
+# The AD benchmarks: objective, gradient, which inputs are differentiated,
+# the finite-difference step and tolerance (relative to 1 + |gradient|),
+# and the tolerance for the references' results (relative to the largest
+# magnitude of each value; f64 for gmm and lstm, f32 for kmeans_ad).
+AD = {
+    "gmm": (gmm_objective, gmm_gradient, [0, 1, 2], 1e-5, 1e-6, 1e-10),
+    "lstm": (lstm_objective, lstm_gradient, [0, 1], 1e-5, 1e-7, 1e-10),
+    "kmeans_ad": (kmeans_ad_objective, kmeans_ad_gradient, [1], 1e-4, 1e-6, 1e-5),
+}
+
+
+def dec(rng, n, lo, hi, digits=2):
+    """n numbers uniform in [lo, hi), rounded to a few decimals (short literals)."""
+    return [round(rng.uniform(lo, hi), digits) for _ in range(n)]
+
+
+def gmm_inputs(rng, d, k, n, gamma, m, digits=2):
+    t = d * (d + 1) // 2
+    return [("f64", [k], dec(rng, k, -1, 1, digits)),
+            ("f64", [k, d], rows(dec(rng, k * d, -1, 1, digits), d)),
+            ("f64", [k, t], rows(dec(rng, k * t, -0.5, 0.5, digits), t)),
+            ("f64", [n, d], rows(dec(rng, n * d, -1, 1, digits), d)),
+            ("f64", None, gamma), ("i64", None, m)]
+
+
+def lstm_inputs(rng, l, b, c, w=1, s=1, digits=2):
+    """Parameters in [-w, w], the initial state in [-1, 1], the sequence in [0, s]."""
+    return [("f64", [2 * l, 4 * b], rows(dec(rng, 8 * l * b, -w, w, digits), 4 * b)),
+            ("f64", [3, b], rows(dec(rng, 3 * b, -w, w, digits), b)),
+            ("f64", [2 * l, b], rows(dec(rng, 2 * l * b, -1, 1, digits), b)),
+            ("f64", [c, b], rows(dec(rng, c * b, 0, s, digits), b))]
+
+
+def kmeans_ad_inputs(rng, n, k, d, spread):
+    """Points near random centres, in multiples of 1/32 (exact in f32). The
+    nearest centre of every point is nearer than the second nearest by a
+    margin, so that small steps (finite differences) do not change it."""
+    while True:
+        centres = [[rng.randrange(-spread, spread) / 8 for _ in range(d)] for _ in range(k)]
+        points = [[x + rng.randrange(-8, 9) / 32 for x in centres[rng.randrange(k)]] for _ in range(n)]
+        ok = True
+        for p in points:
+            ds = sorted(sum((a - b) ** 2 for a, b in zip(p, c)) for c in centres)
+            ok = ok and ds[1] - ds[0] > 0.5
+        if ok:
+            return [("f32", [n, d], points), ("f32", [k, d], centres)]
+
+
+def ad_cases():
+    """(benchmark, inputs, small?): small cases are the .fut files' test cases.
+    Each case has its own seed, so that changing one leaves the others."""
+    R = random.Random
+    return [
+        ("gmm", gmm_inputs(R(11), 3, 2, 5, 1.5, 2), True),
+        ("gmm", gmm_inputs(R(12), 11, 3, 37, 0.8, 0, digits=6), False),
+        ("gmm", gmm_inputs(R(13), 17, 2, 70, 1.2, 3, digits=6), False),
+        # Larger weights and targets than the data sets', so that more of the
+        # small case's gradient is above the test's absolute tolerance (0.002).
+        ("lstm", lstm_inputs(R(21), 2, 3, 4, w=2, s=8), True),
+        ("lstm", lstm_inputs(R(22), 4, 14, 12, digits=6), False),
+        ("kmeans_ad", kmeans_ad_inputs(R(31), 6, 3, 2, 16), True),
+        ("kmeans_ad", kmeans_ad_inputs(R(32), 301, 9, 13, 16), False),
+    ]
+
+
+def unflat(xs, like):
+    """The numbers xs (an iterator) in the shape of `like`."""
+    if isinstance(like, list):
+        return [unflat(xs, x) for x in like]
+    return next(xs)
+
+
+def fd_check(bench, vals, grads, rng, sample=None):
+    """The hand-derived gradient against central finite differences of the
+    objective: every element, or `sample` random elements of each input."""
+    objective, _, wrt, h, tol, _ = AD[bench]
+    for g, which in zip(grads, wrt):
+        xs, gs = list(flat(vals[which])), list(flat(g))
+        positions = range(len(xs))
+        if sample is not None and len(xs) > sample:
+            positions = rng.sample(positions, sample)
+        for j in positions:
+            args = []
+            for delta in (h, -h):
+                ys = list(xs)
+                ys[j] += delta
+                a = list(vals)
+                a[which] = unflat(iter(ys), vals[which])
+                args.append(a)
+            fd = (objective(*args[0]) - objective(*args[1])) / (2 * h)
+            if abs(fd - gs[j]) > tol * (1 + abs(gs[j])):
+                return "input %d element %d: gradient %r, finite differences %r" % (which, j, gs[j], fd)
+    return None
+
+
+def to_text(v, elem):
+    if elem == "f64":
+        if isinstance(v, list):
+            return "[" + ", ".join(to_text(x, elem) for x in v) + "]"
+        return repr(float(v))
+    return futdata.to_text(v, elem)
+
+
+def check_ad(print_tests):
+    failures = 0
+    rng = random.Random(5)
+    for bench, inputs, small in ad_cases():
+        objective, gradient, wrt, _, _, rel = AD[bench]
+        vals = [v for _, _, v in inputs]
+        obj = objective(*vals)
+        grads = gradient(*vals)
+        err = fd_check(bench, vals, grads, rng, None if small else 25)
+        label = "%s %s" % (bench, " ".join("x".join(map(str, d)) for _, d, _ in inputs if d))
+        print("%-44s %s" % (label + " Python vs FD", "ok" if err is None else "FAILED: " + err))
+        failures += err is not None
+        data = encode(inputs)
+        elems = [e for e, _, _ in inputs]
+        for omp in (False, True):
+            for entry, expected in (("objective", [obj]), ("gradient", grads)):
+                res = subprocess.run([refs.exe(bench, omp), "-e", entry, "-t", "/dev/null"], input=data,
+                                     capture_output=True, check=True,
+                                     env=dict(os.environ, OMP_NUM_THREADS="2"))
+                got = futdata.parse_text(res.stdout.decode())
+                resb = subprocess.run([refs.exe(bench, omp), "-e", entry, "-b", "-r", "2", "-t", "/dev/null"],
+                                      input=data, capture_output=True, check=True,
+                                      env=dict(os.environ, OMP_NUM_THREADS="2"))
+                err = compare(expected, got, False, rel)
+                if err is None and resb.stdout[:1] != b"b":
+                    err = "binary output does not start with 'b'"
+                tag = "%s %s%s" % (label, entry, " omp" if omp else "")
+                print("%-44s %s" % (tag, "ok" if err is None else "FAILED: " + err))
+                failures += err is not None
+        if print_tests and small:
+            ins = " ".join(to_text(v, e) for e, _, v in inputs)
+            out_elem = elems[wrt[0]]
+            print("  input { %s }" % ins)
+            print("  objective output { %s }" % to_text(obj, out_elem))
+            print("  gradient output { %s }" % " ".join(to_text(g, out_elem) for g in grads))
+    return failures
 
 
 def main(argv):
     refs.build()
     failures = 0
-    for bench, inputs, expected, exact in cases():
+    for bench, inputs, expected, exact in ([] if "--only-ad" in argv else cases()):
         if bench == "mandelbrot":
             expected = mandelbrot(*(v for _, _, v in inputs))
         data = encode(inputs)
@@ -233,6 +589,7 @@ def main(argv):
         ins = " ".join(futdata.to_text(v, e) for e, _, v in inputs)
         if "--print-tests" in argv and len(ins) + len(res.stdout) < 1500:
             print("  input { %s }\n  output { %s }" % (ins, res.stdout.decode().strip().replace("\n", " ")))
+    failures += check_ad("--print-tests" in argv)
     print("%d failed" % failures)
     return 1 if failures else 0
 

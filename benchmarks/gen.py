@@ -26,6 +26,13 @@ def uniform_f32(rng, count, lo, hi):
     return array("f", [lo + span * r() for _ in range(count)])
 
 
+def uniform_f64(rng, count, lo, hi):
+    """count doubles uniform in [lo, hi), as an array('d')."""
+    r = rng.random
+    span = hi - lo
+    return array("d", [lo + span * r() for _ in range(count)])
+
+
 def random_bytes(rng, count):
     """count random bytes, drawn in fixed-size chunks (randbytes has a size limit)."""
     chunk = 1 << 24
@@ -103,6 +110,48 @@ def scan(n):
     return gen
 
 
+def gmm(d, k, n):
+    """ADBench GMM inputs: alphas, means, icf (log-diagonal in [-0.5, 0.5),
+    then the strictly lower part in [-0.1, 0.1)), points, gamma = 1, m = 0.
+    The points do not depend on n beyond their count: the smaller data set's
+    points are the first ones of the larger."""
+    def gen(out):
+        t = d * (d + 1) // 2
+        rng = random.Random(7000 + 100 * d + k)
+        futdata.write_array(out, "f64", [k], uniform_f64(rng, k, -1.0, 1.0))
+        futdata.write_array(out, "f64", [k, d], uniform_f64(rng, k * d, 0.0, 1.0))
+        icf = array("d")
+        for _ in range(k):
+            icf.extend(uniform_f64(rng, d, -0.5, 0.5))
+            icf.extend(uniform_f64(rng, t - d, -0.1, 0.1))
+        futdata.write_array(out, "f64", [k, t], icf)
+        futdata.write_array(out, "f64", [n, d], uniform_f64(random.Random(7001), n * d, 0.0, 1.0))
+        futdata.write_scalar(out, "f64", 1.0)
+        futdata.write_scalar(out, "i64", 0)
+    return gen
+
+
+def lstm(layers, b, c):
+    """ADBench D-LSTM inputs: main and extra parameters and the initial
+    state in [-1, 1), the sequence in [0, 1)."""
+    def gen(out):
+        rng = random.Random(8000 + c)
+        futdata.write_array(out, "f64", [2 * layers, 4 * b], uniform_f64(rng, 8 * layers * b, -1.0, 1.0))
+        futdata.write_array(out, "f64", [3, b], uniform_f64(rng, 3 * b, -1.0, 1.0))
+        futdata.write_array(out, "f64", [2 * layers, b], uniform_f64(rng, 2 * layers * b, -1.0, 1.0))
+        futdata.write_array(out, "f64", [c, b], uniform_f64(rng, c * b, 0.0, 1.0))
+    return gen
+
+
+def kmeans_ad(k, n, d):
+    """Points and centres uniform in [0, 1)^d (the smaller data set's points
+    are the first ones of the larger)."""
+    def gen(out):
+        futdata.write_array(out, "f32", [n, d], uniform_f32(random.Random(9000 + d), n * d, 0.0, 1.0))
+        futdata.write_array(out, "f32", [k, d], uniform_f32(random.Random(9001 + k), k * d, 0.0, 1.0))
+    return gen
+
+
 # benchmark -> [(data file name, generator)], in the order of the -- == blocks.
 DATASETS = {
     "mandelbrot": [("mandelbrot-1000.in", mandelbrot(1000)), ("mandelbrot-4000.in", mandelbrot(4000))],
@@ -114,6 +163,14 @@ DATASETS = {
     "kmeans_flat": [("kmeans-1000000.in", kmeans(1000000, 16, 16))],
     "histogram": [("histogram-100000000.in", histogram(100000000, 1000))],
     "scan": [("scan-100000000.in", scan(100000000))],
+    # The AD benchmarks: each data set is run by both entry points (objective
+    # and gradient). The issue's sizes are the larger data sets; the smaller
+    # ones (n = 1000) are there while vjp of a map reading a free array by
+    # index costs O(n·m) memory and time (see README.md).
+    "gmm": [("gmm-d64-K25-n1000.in", gmm(64, 25, 1000)), ("gmm-d64-K25-n10000.in", gmm(64, 25, 10000))],
+    "lstm": [("lstm-l4-b14-c4096.in", lstm(4, 14, 4096))],
+    "kmeans_ad": [("kmeans_ad-k1024-n1000-d256.in", kmeans_ad(1024, 1000, 256)),
+                  ("kmeans_ad-k1024-n10000-d256.in", kmeans_ad(1024, 10000, 256))],
 }
 
 

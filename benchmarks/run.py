@@ -7,7 +7,10 @@ hand-written C references, and prints a table of times and ratios.
 Steps: generate missing data files (gen.py); build ogham (`cargo build
 --release -p ogham`); build the C references (refs.py); run `ogham bench --backend c` and `--backend
 multicore` (fixed runs, no convergence phase); run each reference with
-`-r N -t FILE` on the same data files; print the table.
+`-r N -t FILE` on the same data files (and `-e ENTRY` for each entry point
+of the AD benchmarks, whose OpenMP builds run with OMP_NUM_THREADS, default
+2); print the table, then for the AD benchmarks the AD overhead: gradient
+time / objective time on the same data set.
 
 Both sides time only the computation: ogham executables report per-run
 microseconds through `-t`, the references time their own kernel, so reading
@@ -21,7 +24,7 @@ Options:
   --ogham PATH     the ogham binary (default target/release/ogham)
 The compile time is what `ogham bench -v` reports for the first backend
 run: front end plus C generation, without the C compiler.
-Results are also written to benchmarks/build/{ogham-c,ogham-multicore,ref}.json
+Results are also written to benchmarks/build/{ogham-c,ogham-multicore,ref,ref-omp}.json
 in Futhark's JSON schema.
 """
 
@@ -58,6 +61,31 @@ def stats(xs):
     return m, t * sd / math.sqrt(n)
 
 
+# Benchmarks with several entry points (each run on every data set), in
+# the order of their `-- ==` blocks; the others have `main` only.
+ENTRIES = {
+    "gmm": ["objective", "gradient"],
+    "lstm": ["objective", "gradient"],
+    "kmeans_ad": ["objective", "gradient"],
+}
+
+# The AD overhead table: benchmark -> (objective entry, gradient entry).
+OVERHEAD = {b: ("objective", "gradient") for b in ENTRIES}
+
+
+def entries(bench):
+    return ENTRIES.get(bench, ["main"])
+
+
+def label(bench, entry):
+    return bench if entry == "main" else "%s:%s" % (bench, entry)
+
+
+def keys(bench):
+    """(bench, entry, dataset name) of every measurement of a benchmark."""
+    return [(bench, e, dataset_name(f)) for e in entries(bench) for f, _ in gen.DATASETS[bench]]
+
+
 def prog_path(bench):
     return os.path.join(HERE, bench + ".fut")
 
@@ -66,8 +94,11 @@ def dataset_name(fname):
     return "data/" + fname
 
 
-def run_reference(bench, fname, runs):
-    """Runtimes (µs) of the C reference on one data file, or an error string."""
+def run_reference(bench, entry, fname, runs, omp=False):
+    """Runtimes (µs) of the C reference (or its OpenMP build) on one data
+    file, or an error string."""
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "2")
     times = []
     with tempfile.NamedTemporaryFile(suffix=".timing", delete=False) as tf:
         tpath = tf.name
@@ -78,8 +109,8 @@ def run_reference(bench, fname, runs):
             else:
                 n = max(1, min(100000, math.ceil((MIN_TIME_US - sum(times)) / max(1.0, sum(times) / len(times)))))
             with open(os.path.join(gen.DATA, fname), "rb") as data:
-                res = subprocess.run([refs.exe(bench), "-t", tpath, "-r", str(n), "-n"], stdin=data,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                res = subprocess.run([refs.exe(bench, omp), "-e", entry, "-t", tpath, "-r", str(n), "-n"],
+                                     stdin=data, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
             if res.returncode != 0:
                 return "reference failed: " + res.stderr.decode(errors="replace").strip()
             with open(tpath) as f:
@@ -93,8 +124,9 @@ COMPILED = re.compile(r"^Compiled (.*\.fut): front end ([0-9.]+) ms(?:, C genera
 
 
 def run_ogham_bench(ogham, backend, benches, runs, compile_times):
-    """{(bench, dataset name): runtimes or error string} from `ogham bench --json`;
-    fills compile_times[bench] with the ms from source to C, parsed from `-v`."""
+    """{(bench, entry, dataset name): runtimes or error string} from `ogham
+    bench --json`; fills compile_times[bench] with the ms from source to C,
+    parsed from `-v`."""
     jpath = os.path.join(BUILD, "ogham-%s.json" % backend)
     if os.path.exists(jpath):
         os.unlink(jpath)
@@ -115,31 +147,42 @@ def run_ogham_bench(ogham, backend, benches, runs, compile_times):
     results = {}
     if not os.path.exists(jpath):
         for b in benches:
-            for fname, _ in gen.DATASETS[b]:
-                results[(b, dataset_name(fname))] = "ogham bench failed (exit %d)" % res.returncode
+            for key in keys(b):
+                results[key] = "ogham bench failed (exit %d)" % res.returncode
         return results
     with open(jpath) as f:
         doc = json.load(f)
+    # Keys are "path" for main and "path:entry" for the other entry points.
+    by_prog = {}
+    for k, v in doc.items():
+        path, entry = k, "main"
+        if not os.path.exists(k) and ":" in k:
+            path, entry = k.rsplit(":", 1)
+        by_prog[(os.path.abspath(path), entry)] = v
     for b in benches:
-        entry = next((v for k, v in doc.items() if os.path.abspath(k) == prog_path(b)), None)
-        for fname, _ in gen.DATASETS[b]:
-            name = dataset_name(fname)
-            if entry is None or name not in entry.get("datasets", {}):
-                results[(b, name)] = "no result"
+        for key in keys(b):
+            _, entry, name = key
+            prog = by_prog.get((prog_path(b), entry))
+            if prog is None or name not in prog.get("datasets", {}):
+                results[key] = "no result"
             else:
-                r = entry["datasets"][name]
-                results[(b, name)] = r if isinstance(r, str) else r["runtimes"]
+                r = prog["datasets"][name]
+                results[key] = r if isinstance(r, str) else r["runtimes"]
     return results
 
 
 def write_json(path, results, benches):
     doc = {}
     for b in benches:
-        sets = {}
-        for fname, _ in gen.DATASETS[b]:
-            r = results[(b, dataset_name(fname))]
-            sets[dataset_name(fname)] = r if isinstance(r, str) else {"runtimes": r, "bytes": {}}
-        doc[os.path.relpath(prog_path(b), ROOT)] = {"datasets": sets}
+        for entry in entries(b):
+            sets = {}
+            for fname, _ in gen.DATASETS[b]:
+                r = results.get((b, entry, dataset_name(fname)))
+                if r is not None:
+                    sets[dataset_name(fname)] = r if isinstance(r, str) else {"runtimes": r, "bytes": {}}
+            if sets:
+                key = os.path.relpath(prog_path(b), ROOT) + ("" if entry == "main" else ":" + entry)
+                doc[key] = {"datasets": sets}
     with open(path, "w") as f:
         json.dump(doc, f, indent=2)
 
@@ -157,6 +200,15 @@ def ratio(a, b):
     if not isinstance(a, list) or not isinstance(b, list):
         return "-"
     return "%.2f" % (stats(a)[0] / stats(b)[0])
+
+
+def print_table(header, rows):
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = lambda r: "  ".join(str(x).ljust(w) if j < 2 else str(x).rjust(w) for j, (x, w) in enumerate(zip(r, widths)))
+    print(line(header))
+    print(line(["-" * w for w in widths]))
+    for r in rows:
+        print(line(r))
 
 
 def main(argv):
@@ -202,40 +254,67 @@ def main(argv):
     for backend in backends:
         ogham_results[backend] = run_ogham_bench(ogham, backend, benches, runs, compile_times)
 
-    ref_results = {}
+    ref_results, omp_results = {}, {}
     for b in benches:
-        for fname, _ in gen.DATASETS[b]:
-            print("reference %s %s" % (b, fname), file=sys.stderr, flush=True)
-            ref_results[(b, dataset_name(fname))] = run_reference(b, fname, runs)
+        for key in keys(b):
+            _, entry, name = key
+            fname = name[len("data/"):]
+            print("reference %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
+            ref_results[key] = run_reference(b, entry, fname, runs)
+            if refs.has_openmp(b):
+                print("reference (OpenMP) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
+                omp_results[key] = run_reference(b, entry, fname, runs, omp=True)
     write_json(os.path.join(BUILD, "ref.json"), ref_results, benches)
+    write_json(os.path.join(BUILD, "ref-omp.json"), omp_results, benches)
 
-    header = ["benchmark", "dataset", "ogham c (ms)", "ogham mc (ms)", "C ref (ms)", "c/ref", "mc/c", "compile (ms)"]
+    header = ["benchmark", "dataset", "ogham c (ms)", "ogham mc (ms)", "C ref (ms)", "C omp (ms)",
+              "c/ref", "mc/omp", "mc/c", "compile (ms)"]
     rows = []
     errors = []
+    results = {}
     for b in benches:
-        for i, (fname, _) in enumerate(gen.DATASETS[b]):
-            key = (b, dataset_name(fname))
+        first = True
+        for key in keys(b):
+            _, entry, name = key
             c = ogham_results.get("c", {}).get(key)
             mc = ogham_results.get("multicore", {}).get(key)
             ref = ref_results[key]
-            for label, r in (("ogham c", c), ("ogham multicore", mc), ("C reference", ref)):
+            omp = omp_results.get(key)
+            results[key] = (c, mc, ref, omp)
+            for lbl, r in (("ogham c", c), ("ogham multicore", mc), ("C reference", ref), ("C OpenMP", omp)):
                 if isinstance(r, str):
-                    errors.append("%s %s, %s: %s" % (b, fname, label, r.strip().splitlines()[0] if r.strip() else r))
+                    errors.append("%s %s, %s: %s" % (label(b, entry), name[5:], lbl,
+                                                     r.strip().splitlines()[0] if r.strip() else r))
             ct = ""
-            if i == 0 and b in compile_times:
+            if first and b in compile_times:
                 ct = "%.1f%s" % compile_times[b]
-            rows.append([b, fname[:-3], fmt_ms(c), fmt_ms(mc), fmt_ms(ref), ratio(c, ref), ratio(mc, c), ct])
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = lambda r: "  ".join(str(x).ljust(w) if j < 2 else str(x).rjust(w) for j, (x, w) in enumerate(zip(r, widths)))
-    print(line(header))
-    print(line(["-" * w for w in widths]))
-    for r in rows:
-        print(line(r))
+            first = False
+            rows.append([label(b, entry), name[5:-3], fmt_ms(c), fmt_ms(mc), fmt_ms(ref), fmt_ms(omp),
+                         ratio(c, ref), ratio(mc, omp), ratio(mc, c), ct])
+    print_table(header, rows)
     print()
     print("Times: mean of %d+ timed runs after a warm-up, ± half the 95%% confidence interval." % runs)
     print("c/ref: ogham sequential over the C reference (below 1: ogham is faster).")
+    print("mc/omp: ogham multicore over the C reference's OpenMP build (%s threads), where there is one." %
+          os.environ.get("OMP_NUM_THREADS", "2"))
     print("mc/c: ogham multicore over ogham sequential (below 1: parallel speed-up).")
     print("compile: source to generated C, before the C compiler (* = front end only).")
+
+    over = []
+    for b in benches:
+        if b not in OVERHEAD:
+            continue
+        obj, grad = OVERHEAD[b]
+        for fname, _ in gen.DATASETS[b]:
+            o = results[(b, obj, dataset_name(fname))]
+            g = results[(b, grad, dataset_name(fname))]
+            cells = [ratio(g[i], o[i]) for i in range(4)]
+            over.append([b, fname[:-3]] + cells + [ratio(g[0], g[2]), ratio(g[1], g[3])])
+    if over:
+        print()
+        print("AD overhead: gradient time / objective time, on the same data set.")
+        print_table(["benchmark", "dataset", "ogham c", "ogham mc", "C ref", "C omp", "grad c/ref", "grad mc/omp"],
+                    over)
     for e in errors:
         print("error: " + e)
     return 1 if errors else 0

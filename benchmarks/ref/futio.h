@@ -10,7 +10,9 @@
  *            run and no warm-up);
  *   -b       print the result in the binary value format;
  *   -n       print no result;
- *   -e NAME  accepted for NAME = main only (the one entry point).
+ *   -e NAME  the entry point: main for the programs with one entry point
+ *            (parse_opts), one of a list of names for the others
+ *            (parse_opts_entries; default the first).
  *
  * Only the computation is timed: reading the input, allocating the output
  * and printing are outside the timed region. */
@@ -31,6 +33,7 @@ struct opts {
   int warmup;
   int binary;
   int no_print;
+  int entry; /* index of the chosen entry point in the list */
 };
 
 static inline void die(const char *msg) {
@@ -38,8 +41,9 @@ static inline void die(const char *msg) {
   exit(1);
 }
 
-static inline struct opts parse_opts(int argc, char **argv) {
-  struct opts o = {NULL, 1, 0, 0, 0};
+/* Options for a program whose entry points are `entries` (NULL-terminated). */
+static inline struct opts parse_opts_entries(int argc, char **argv, const char *const *entries) {
+  struct opts o = {NULL, 1, 0, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
       o.timing_file = argv[++i];
@@ -50,15 +54,30 @@ static inline struct opts parse_opts(int argc, char **argv) {
     } else if (strcmp(argv[i], "-b") == 0) {
       o.binary = 1;
     } else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc) {
-      if (strcmp(argv[++i], "main") != 0) die("the only entry point is main");
+      const char *name = argv[++i];
+      int found = -1;
+      for (int e = 0; entries[e]; e++)
+        if (strcmp(name, entries[e]) == 0) found = e;
+      if (found < 0) {
+        fprintf(stderr, "error: unknown entry point %s (entry points:", name);
+        for (int e = 0; entries[e]; e++) fprintf(stderr, " %s", entries[e]);
+        fprintf(stderr, ")\n");
+        exit(1);
+      }
+      o.entry = found;
     } else if (strcmp(argv[i], "-n") == 0) {
       o.no_print = 1;
     } else {
-      fprintf(stderr, "usage: %s [-t FILE] [-r N] [-b] [-n] [-e main] < input\n", argv[0]);
+      fprintf(stderr, "usage: %s [-t FILE] [-r N] [-b] [-n] [-e ENTRY] < input\n", argv[0]);
       exit(2);
     }
   }
   return o;
+}
+
+static inline struct opts parse_opts(int argc, char **argv) {
+  static const char *const main_only[] = {"main", NULL};
+  return parse_opts_entries(argc, argv, main_only);
 }
 
 static inline int64_t now_us(void) {
@@ -122,6 +141,12 @@ static inline int64_t read_i64(void) {
   return v;
 }
 
+static inline double read_f64(void) {
+  double v;
+  memcpy(&v, read_value(" f64", 0, NULL, 8), 8);
+  return v;
+}
+
 static inline int32_t read_i32(void) {
   int32_t v;
   memcpy(&v, read_value(" i32", 0, NULL, 4), 4);
@@ -150,11 +175,22 @@ static inline void put_f32(FILE *f, float x) {
     fprintf(f, "%.9gf32", x);
 }
 
+static inline void put_f64(FILE *f, double x) {
+  if (isnan(x))
+    fputs("f64.nan", f);
+  else if (isinf(x))
+    fputs(x > 0 ? "f64.inf" : "-f64.inf", f);
+  else
+    fprintf(f, "%.17gf64", x);
+}
+
 static inline void put_elem(FILE *f, const char *tag, const void *p) {
   if (strcmp(tag, " i32") == 0)
     fprintf(f, "%di32", *(const int32_t *)p);
   else if (strcmp(tag, " f32") == 0)
     put_f32(f, *(const float *)p);
+  else if (strcmp(tag, " f64") == 0)
+    put_f64(f, *(const double *)p);
   else
     die("cannot print this type");
 }
@@ -170,7 +206,7 @@ static inline void put_text(FILE *f, const char *tag, int rank, const int64_t *d
   if (dims[0] == 0 || inner == 0) {
     fputs("empty(", f);
     for (int i = 0; i < rank; i++) fprintf(f, "[%lld]", (long long)dims[i]);
-    fprintf(f, "%s)", strcmp(tag, " i32") == 0 ? "i32" : "f32");
+    fprintf(f, "%s)", tag + 1);
     return;
   }
   fputc('[', f);
