@@ -41,6 +41,15 @@ type R<T> = Result<T, Rejection>;
 /// of its results (`None`: zero).
 type Swept = (Vec<Stm>, Vec<SubExp>, Vec<Option<SubExp>>);
 
+/// A SOAC's map function's results with their tangents, its return
+/// types, and the statement's pattern.
+struct Mapped<'a> {
+    results: &'a [SubExp],
+    tangents: &'a [Option<SubExp>],
+    ret: &'a [Type],
+    pat: &'a [Param],
+}
+
 /// The tangents known in a scope. Names are unique, so nested scopes
 /// start from a copy of their parent's.
 #[derive(Clone, Default)]
@@ -469,6 +478,36 @@ impl Ad {
         })
     }
 
+    /// A map function's mapped results from `from` on, each with its
+    /// tangent when it has one (fresh arrays bound after all of them):
+    /// pushed onto the lambda's results and return types and the
+    /// statement's pattern.
+    fn mapped_outputs(
+        &mut self,
+        m: Mapped<'_>,
+        from: usize,
+        tan: &mut Tangents,
+        (res, ret, pat): (&mut Vec<SubExp>, &mut Vec<Type>, &mut Vec<Param>),
+    ) {
+        let mut with_tangent = Vec::new();
+        for i in from..m.results.len() {
+            res.push(m.results[i]);
+            ret.push(m.ret[i].clone());
+            pat.push(m.pat[i].clone());
+            if let Some(r) = m.tangents[i] {
+                with_tangent.push((i, r));
+            }
+        }
+        for (i, r) in with_tangent {
+            res.push(r);
+            ret.push(m.ret[i].clone());
+            let dp = self.fresh_param(&m.pat[i]);
+            tan.of.insert(m.pat[i].name, SubExp::Var(dp.name));
+            tan.owned.insert(dp.name);
+            pat.push(dp);
+        }
+    }
+
     fn soac(&mut self, s: Stm, tan: &mut Tangents, out: &mut Vec<Stm>) -> R<()> {
         let span = s.span;
         let Exp::Soac(soac) = s.exp else { return Err(internal(span, "not a SOAC".into())) };
@@ -506,24 +545,8 @@ impl Ad {
                         pos += k;
                     }
                 }
-                let mut dmapped = Vec::new();
-                for i in pos..results.len() {
-                    res.push(results[i]);
-                    ret.push(map.ret[i].clone());
-                    pat_out.push(s.pat[i].clone());
-                    if let Some(r) = rt[i] {
-                        dmapped.push((i, r));
-                    }
-                }
-                for (i, r) in dmapped {
-                    res.push(r);
-                    ret.push(map.ret[i].clone());
-                    let p = &s.pat[i];
-                    let dp = self.fresh_param(p);
-                    tan.of.insert(p.name, SubExp::Var(dp.name));
-                    tan.owned.insert(dp.name);
-                    pat_out.push(dp);
-                }
+                let mapped = Mapped { results: &results, tangents: &rt, ret: &map.ret, pat: &s.pat };
+                self.mapped_outputs(mapped, pos, tan, (&mut res, &mut ret, &mut pat_out));
                 let [scans, reduces] = new_ops;
                 let mut params = map.params;
                 params.extend(extra_params);
@@ -630,7 +653,7 @@ impl Ad {
                     inner.owned.insert(dp.name);
                     dacc_params.push(dp);
                 }
-                let (mut stms, results, rt) = self.body(map.body, &mut inner)?;
+                let (stms, results, rt) = self.body(map.body, &mut inner)?;
                 let (mut res, mut ret) = (results[..n].to_vec(), map.ret[..n].to_vec());
                 pat_out.extend(s.pat[..n].iter().cloned());
                 for ((r, t), p) in rt.iter().zip(&map.ret).zip(&s.pat).take(n) {
@@ -644,25 +667,8 @@ impl Ad {
                     tan.owned.insert(dp.name);
                     pat_out.push(dp);
                 }
-                let mut dmapped = Vec::new();
-                for i in n..results.len() {
-                    res.push(results[i]);
-                    ret.push(map.ret[i].clone());
-                    pat_out.push(s.pat[i].clone());
-                    if let Some(r) = rt[i] {
-                        dmapped.push((i, r));
-                    }
-                }
-                for (i, r) in dmapped {
-                    let r = self.or_zero(&mut stms, Some(r), &map.ret[i], span);
-                    res.push(r);
-                    ret.push(map.ret[i].clone());
-                    let p = &s.pat[i];
-                    let dp = self.fresh_param(p);
-                    tan.of.insert(p.name, SubExp::Var(dp.name));
-                    tan.owned.insert(dp.name);
-                    pat_out.push(dp);
-                }
+                let mapped = Mapped { results: &results, tangents: &rt, ret: &map.ret, pat: &s.pat };
+                self.mapped_outputs(mapped, n, tan, (&mut res, &mut ret, &mut pat_out));
                 let mut params = acc_params.to_vec();
                 params.extend(dacc_params);
                 params.extend(row_params.iter().cloned());

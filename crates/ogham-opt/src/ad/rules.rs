@@ -83,7 +83,16 @@ impl Ad {
         self.scalar(out, t, Exp::If { cond: c, then_body, else_body }, span)
     }
 
-    fn cmp(&mut self, out: &mut Vec<Stm>, op: CmpOp, t: PrimType, a: SubExp, b: SubExp, span: Span) -> SubExp {
+    /// `a op b`, a `bool`.
+    pub(super) fn cmp(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: CmpOp,
+        t: PrimType,
+        a: SubExp,
+        b: SubExp,
+        span: Span,
+    ) -> SubExp {
         self.scalar(out, PrimType::Bool, Exp::CmpOp(op, t, a, b), span)
     }
 

@@ -75,27 +75,11 @@ impl Ad {
         // The first index whose element is the result (w if none is).
         let (i, x) = (self.fresh_typed("i", &Type::Prim(i64t)), self.fresh_typed("x", &Type::Prim(t)));
         let mut body = Vec::new();
-        let hit = self.bind(
-            &mut body,
-            "hit",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y)),
-            span,
-        );
-        let idx = self.bind(
-            &mut body,
-            "at",
-            Type::Prim(i64t),
-            Exp::If {
-                cond: SubExp::Var(hit),
-                then_body: Body { stms: vec![], result: vec![SubExp::Var(i.name)] },
-                else_body: Body { stms: vec![], result: vec![w] },
-            },
-            span,
-        );
+        let hit = self.cmp(&mut body, CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y), span);
+        let idx = self.select(&mut body, i64t, hit, SubExp::Var(i.name), w, span);
         let map = Lambda {
             params: vec![i.clone(), x],
-            body: Body { stms: body, result: vec![SubExp::Var(idx)] },
+            body: Body { stms: body, result: vec![idx] },
             ret: vec![Type::Prim(i64t)],
         };
         let min = self.scalar_operator(BinOp::Min, i64t);
@@ -110,29 +94,9 @@ impl Ad {
         // ȳ there, zero elsewhere.
         let j = self.fresh_typed("j", &Type::Prim(i64t));
         let mut body = Vec::new();
-        let here = self.bind(
-            &mut body,
-            "here",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(j.name), SubExp::Var(first)),
-            span,
-        );
-        let v = self.bind(
-            &mut body,
-            "dx",
-            Type::Prim(t),
-            Exp::If {
-                cond: SubExp::Var(here),
-                then_body: Body { stms: vec![], result: vec![ybar] },
-                else_body: Body { stms: vec![], result: vec![konst(t, 0.0)] },
-            },
-            span,
-        );
-        let map = Lambda {
-            params: vec![j],
-            body: Body { stms: body, result: vec![SubExp::Var(v)] },
-            ret: vec![Type::Prim(t)],
-        };
+        let here = self.cmp(&mut body, CmpOp::Eq, i64t, SubExp::Var(j.name), SubExp::Var(first), span);
+        let v = self.select(&mut body, t, here, ybar, konst(t, 0.0), span);
+        let map = Lambda { params: vec![j], body: Body { stms: body, result: vec![v] }, ret: vec![Type::Prim(t)] };
         let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota], scans: vec![], reduces: vec![], map });
         self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
     }
@@ -154,27 +118,12 @@ impl Ad {
         // (product of non-zeros, zeros) by one reduction.
         let x = self.fresh_typed("x", &Type::Prim(t));
         let mut body = Vec::new();
-        let is_zero = self.bind(
-            &mut body,
-            "is_zero",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero),
-            span,
-        );
-        let (f, c) = (self.fresh_typed("factor", &Type::Prim(t)), self.fresh_typed("count", &Type::Prim(i64t)));
-        body.push(Stm {
-            pat: vec![f.clone(), c.clone()],
-            exp: Exp::If {
-                cond: SubExp::Var(is_zero),
-                then_body: Body { stms: vec![], result: vec![one, SubExp::i64(1)] },
-                else_body: Body { stms: vec![], result: vec![SubExp::Var(x.name), SubExp::i64(0)] },
-            },
-            attrs: Default::default(),
-            span,
-        });
+        let is_zero = self.cmp(&mut body, CmpOp::Eq, t, SubExp::Var(x.name), zero, span);
+        let f = self.select(&mut body, t, is_zero, one, SubExp::Var(x.name), span);
+        let c = self.select(&mut body, i64t, is_zero, SubExp::i64(1), SubExp::i64(0), span);
         let map = Lambda {
             params: vec![x],
-            body: Body { stms: body, result: vec![SubExp::Var(f.name), SubExp::Var(c.name)] },
+            body: Body { stms: body, result: vec![f, c] },
             ret: vec![Type::Prim(t), Type::Prim(i64t)],
         };
         let (a1, a2, b1, b2) = (
@@ -184,23 +133,11 @@ impl Ad {
             self.fresh_typed("b", &Type::Prim(i64t)),
         );
         let mut ob = Vec::new();
-        let p = self.bind(
-            &mut ob,
-            "p",
-            Type::Prim(t),
-            Exp::BinOp(BinOp::Mul, t, SubExp::Var(a1.name), SubExp::Var(b1.name)),
-            span,
-        );
-        let n = self.bind(
-            &mut ob,
-            "n",
-            Type::Prim(i64t),
-            Exp::BinOp(BinOp::Add, i64t, SubExp::Var(a2.name), SubExp::Var(b2.name)),
-            span,
-        );
+        let p = self.bin(&mut ob, BinOp::Mul, t, SubExp::Var(a1.name), SubExp::Var(b1.name), span);
+        let n = self.bin(&mut ob, BinOp::Add, i64t, SubExp::Var(a2.name), SubExp::Var(b2.name), span);
         let lambda = Lambda {
             params: vec![a1, a2, b1, b2],
-            body: Body { stms: ob, result: vec![SubExp::Var(p), SubExp::Var(n)] },
+            body: Body { stms: ob, result: vec![p, n] },
             ret: vec![Type::Prim(t), Type::Prim(i64t)],
         };
         let op = Operator { lambda, neutral: vec![one, SubExp::i64(0)], commutative: true };
@@ -213,67 +150,18 @@ impl Ad {
             span,
         });
         let scaled = self.bin(out, BinOp::Mul, t, ybar, SubExp::Var(prod.name), span);
-        // x̄ᵢ by the number of zeros.
+        // x̄ᵢ by the number of zeros: ȳ·p/xᵢ without one, ȳ·p at the one
+        // zero, 0 with more.
         let x = self.fresh_typed("x", &Type::Prim(t));
         let mut body = Vec::new();
-        let none = self.bind(
-            &mut body,
-            "no_zero",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0)),
-            span,
-        );
-        let single = self.bind(
-            &mut body,
-            "one_zero",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(1)),
-            span,
-        );
-        let mut then_stms = Vec::new();
-        let q = self.bin(&mut then_stms, BinOp::Div, t, scaled, SubExp::Var(x.name), span);
-        let mut else_stms = Vec::new();
-        let this_zero = self.bind(
-            &mut else_stms,
-            "this_zero",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(CmpOp::Eq, t, SubExp::Var(x.name), zero),
-            span,
-        );
-        let gets = self.bind(
-            &mut else_stms,
-            "gets",
-            Type::Prim(PrimType::Bool),
-            Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(single), SubExp::Var(this_zero)),
-            span,
-        );
-        let e = self.bind(
-            &mut else_stms,
-            "dx",
-            Type::Prim(t),
-            Exp::If {
-                cond: SubExp::Var(gets),
-                then_body: Body { stms: vec![], result: vec![scaled] },
-                else_body: Body { stms: vec![], result: vec![zero] },
-            },
-            span,
-        );
-        let dx = self.bind(
-            &mut body,
-            "dx",
-            Type::Prim(t),
-            Exp::If {
-                cond: SubExp::Var(none),
-                then_body: Body { stms: then_stms, result: vec![q] },
-                else_body: Body { stms: else_stms, result: vec![SubExp::Var(e)] },
-            },
-            span,
-        );
-        let map = Lambda {
-            params: vec![x],
-            body: Body { stms: body, result: vec![SubExp::Var(dx)] },
-            ret: vec![Type::Prim(t)],
-        };
+        let none = self.cmp(&mut body, CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0), span);
+        let single = self.cmp(&mut body, CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(1), span);
+        let this_zero = self.cmp(&mut body, CmpOp::Eq, t, SubExp::Var(x.name), zero, span);
+        let quotient = self.bin(&mut body, BinOp::Div, t, scaled, SubExp::Var(x.name), span);
+        let at_zero = self.select(&mut body, t, this_zero, scaled, zero, span);
+        let one_zero = self.select(&mut body, t, single, at_zero, zero, span);
+        let dx = self.select(&mut body, t, none, quotient, one_zero, span);
+        let map = Lambda { params: vec![x], body: Body { stms: body, result: vec![dx] }, ret: vec![Type::Prim(t)] };
         let exp = Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![], map });
         self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
     }
