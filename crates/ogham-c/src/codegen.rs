@@ -1973,7 +1973,7 @@ impl<'a> Gen<'a> {
             let (idx, val) = (&temps[2 * oi].0, &temps[2 * oi + 1].0);
             let d = vname(op.dests[0]);
             let elem = self.ty(op.dests[0])?.elem();
-            let (t, bits) = (ctype(elem), format!("uint{}_t", elem.byte_size() * 8));
+            let bits = format!("uint{}_t", elem.byte_size() * 8);
             self.line(&format!("if ({idx} >= 0 && {idx} < {d}.shape[0]) {{"));
             self.indent += 1;
             let addr = self.fresh("addr");
@@ -1981,18 +1981,7 @@ impl<'a> Gen<'a> {
             if is_integer_add(&op.op.lambda) && elem.is_int() {
                 self.line(&format!("__atomic_fetch_add({addr}, ({bits}){val}, __ATOMIC_RELAXED);"));
             } else {
-                let (old, acc, new) = (self.fresh("old"), self.fresh("acc"), self.fresh("new"));
-                self.line(&format!("{bits} {old} = __atomic_load_n({addr}, __ATOMIC_RELAXED);"));
-                self.line("for (;;) {");
-                self.indent += 1;
-                self.line(&format!("{t} {acc}; memcpy(&{acc}, &{old}, sizeof {acc});"));
-                self.apply_op(&op.op, std::slice::from_ref(&acc), std::slice::from_ref(val))?;
-                self.line(&format!("{bits} {new}; memcpy(&{new}, &{acc}, sizeof {new});"));
-                self.line(&format!(
-                    "if (__atomic_compare_exchange_n({addr}, &{old}, {new}, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;"
-                ));
-                self.indent -= 1;
-                self.line("}");
+                self.cas_loop(&addr, elem, |g, acc| g.apply_op(&op.op, &[acc.to_string()], std::slice::from_ref(val)))?;
             }
             self.indent -= 1;
             self.line("}");
@@ -2003,6 +1992,32 @@ impl<'a> Gen<'a> {
         let cl = self.closure_init(&sname, &free, &[]);
         let wc = self.se(w);
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        Ok(())
+    }
+
+    /// `*addr ⊕= …` atomically for an element of type `elem`, whatever ⊕
+    /// is: a compare-and-swap loop on the element's bits, retried when
+    /// another thread changed the element in between. `combine` updates
+    /// the C variable it is given (holding the element's value) in place.
+    pub(crate) fn cas_loop(
+        &mut self,
+        addr: &str,
+        elem: PrimType,
+        combine: impl FnOnce(&mut Self, &str) -> Res<()>,
+    ) -> Res<()> {
+        let (t, bits) = (ctype(elem), format!("uint{}_t", elem.byte_size() * 8));
+        let (old, cur, new) = (self.fresh("old"), self.fresh("cur"), self.fresh("new"));
+        self.line(&format!("{bits} {old} = __atomic_load_n({addr}, __ATOMIC_RELAXED);"));
+        self.line("for (;;) {");
+        self.indent += 1;
+        self.line(&format!("{t} {cur}; memcpy(&{cur}, &{old}, sizeof {cur});"));
+        combine(self, &cur)?;
+        self.line(&format!("{bits} {new}; memcpy(&{new}, &{cur}, sizeof {new});"));
+        self.line(&format!(
+            "if (__atomic_compare_exchange_n({addr}, &{old}, {new}, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;"
+        ));
+        self.indent -= 1;
+        self.line("}");
         Ok(())
     }
 

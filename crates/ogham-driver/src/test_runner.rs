@@ -224,7 +224,9 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                     Runner::new(ext, path, Backend::Interp, !opts.no_tuning),
                 )),
                 Some(Err(e)) => {
-                    report.failures.push(format!("gradcheck: the program with derivative entries failed:\n{}", indent(e)));
+                    report
+                        .failures
+                        .push(format!("gradcheck: the program with derivative entries failed:\n{}", indent(e)));
                     None
                 }
                 None => None,
@@ -233,13 +235,9 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 if case.has_tag("gradcheck") {
                     let outcome = match &derivative_runners {
                         Some((Ok(backend), Ok(interp))) => load_values(dir, &case.input, None).and_then(|x| {
-                            gradcheck::check(
-                                entry,
-                                &x,
-                                case.line as u64,
-                                &|e, a| backend.run(e, a, true),
-                                &|e, a| interp.run(e, a, true),
-                            )
+                            gradcheck::check(entry, &x, case.line as u64, &|e, a| backend.run(e, a, true), &|e, a| {
+                                interp.run(e, a, true)
+                            })
                         }),
                         Some((Err(e), _)) | Some((_, Err(e))) => Err(format!("gradcheck: {e}")),
                         None => Err("gradcheck: no derivative entries".into()),

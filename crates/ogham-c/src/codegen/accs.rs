@@ -122,7 +122,12 @@ fn acc_roots(map: &Lambda, n: usize) -> (HashMap<VName, usize>, Vec<Option<Optio
 /// adjoint arrays per application). Atomics would then cost an atomic
 /// operation per element per application, so partial copies are better
 /// whenever they fit in memory.
-fn dense_updates(body: &ogham_ir::Body, roots: &HashMap<VName, usize>, rank: &dyn Fn(VName) -> usize, nested: bool) -> bool {
+fn dense_updates(
+    body: &ogham_ir::Body,
+    roots: &HashMap<VName, usize>,
+    rank: &dyn Fn(VName) -> usize,
+    nested: bool,
+) -> bool {
     body.stms.iter().any(|stm| match &stm.exp {
         Exp::UpdAcc { acc, slice, .. } if roots.contains_key(acc) => {
             nested || slice.len() < rank(*acc) || slice.iter().any(|d| matches!(d, DimIndex::Slice { .. }))
@@ -281,7 +286,7 @@ impl Gen<'_> {
             self.line(&format!("{e} = {new};"));
             return Ok(());
         }
-        let (t, bits) = (ctype(elem), format!("uint{}_t", elem.byte_size() * 8));
+        let bits = format!("uint{}_t", elem.byte_size() * 8);
         self.line("{");
         self.indent += 1;
         let addr = self.fresh("addr");
@@ -289,20 +294,11 @@ impl Gen<'_> {
         if let Some(f) = atomic_fetch(op, elem) {
             self.line(&format!("{f}({addr}, ({bits})({x}), __ATOMIC_RELAXED);"));
         } else {
-            // Retried until no other thread changed the element in between.
-            let (old, cur, new) = (self.fresh("old"), self.fresh("cur"), self.fresh("new"));
-            self.line(&format!("{bits} {old} = __atomic_load_n({addr}, __ATOMIC_RELAXED);"));
-            self.line("for (;;) {");
-            self.indent += 1;
-            self.line(&format!("{t} {cur}; memcpy(&{cur}, &{old}, sizeof {cur});"));
-            let combined = binop(op, elem, &cur, x)?;
-            self.line(&format!("{cur} = {combined};"));
-            self.line(&format!("{bits} {new}; memcpy(&{new}, &{cur}, sizeof {new});"));
-            self.line(&format!(
-                "if (__atomic_compare_exchange_n({addr}, &{old}, {new}, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;"
-            ));
-            self.indent -= 1;
-            self.line("}");
+            self.cas_loop(&addr, elem, |g, cur| {
+                let combined = binop(op, elem, cur, x)?;
+                g.line(&format!("{cur} = {combined};"));
+                Ok(())
+            })?;
         }
         self.indent -= 1;
         self.line("}");

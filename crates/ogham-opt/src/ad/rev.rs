@@ -127,19 +127,8 @@ impl Ad {
         span: Span,
     ) -> R<Vec<Stm>> {
         let mut out = Vec::new();
-        for (p, a) in lambda.params.iter().zip(args) {
-            out.push(stm(p.clone(), Exp::SubExp(a), span));
-        }
-        let body = self.split_soacs(&lambda.body)?;
-        let mut ck = Checkpoints::of(&body);
-        self.forward(&body.stms, &mut out, &mut ck)?;
-        let mut adj = Adjoints::default();
-        for (r, s) in body.result.iter().zip(seeds) {
-            if let SubExp::Var(v) = r {
-                self.add(&mut out, &mut adj, *v, s, span);
-            }
-        }
-        self.reverse(&body.stms, &ck, &mut adj, &mut out)?;
+        let (body, ck) = self.forward_sweep(&lambda, &args, &mut out, span)?;
+        let adj = self.return_sweep(&body, &ck, &seeds, &mut out, span)?;
         let k = lambda.body.result.len();
         if pat.len() != k + lambda.params.len() {
             return Err(internal(span, "vjp binds the wrong number of values".into()));
@@ -152,6 +141,45 @@ impl Ad {
             out.push(stm(p.clone(), Exp::SubExp(a), span));
         }
         Ok(out)
+    }
+
+    /// The forward sweep of `lambda` applied to `args` (its parameters
+    /// bound to them): its body as differentiated, and what the sweep
+    /// saved.
+    fn forward_sweep(
+        &mut self,
+        lambda: &Lambda,
+        args: &[SubExp],
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> R<(Body, Checkpoints)> {
+        for (p, a) in lambda.params.iter().zip(args) {
+            out.push(stm(p.clone(), Exp::SubExp(*a), span));
+        }
+        let body = self.split_soacs(&lambda.body)?;
+        let mut ck = Checkpoints::of(&body);
+        self.forward(&body.stms, out, &mut ck)?;
+        Ok((body, ck))
+    }
+
+    /// The return sweep of `body` from the adjoints `seeds` of its
+    /// results: the adjoints found.
+    fn return_sweep(
+        &mut self,
+        body: &Body,
+        ck: &Checkpoints,
+        seeds: &[SubExp],
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> R<Adjoints> {
+        let mut adj = Adjoints::default();
+        for (r, s) in body.result.iter().zip(seeds) {
+            if let SubExp::Var(v) = r {
+                self.add(out, &mut adj, *v, *s, span);
+            }
+        }
+        self.reverse(&body.stms, ck, &mut adj, out)?;
+        Ok(adj)
     }
 
     /// `mjp` of `lambda` at `args` for the `k` result adjoints in the rows
@@ -178,22 +206,12 @@ impl Ad {
         let lam = crate::inline::fresh_lambda(&lambda, &mut self.names);
         super::collect_types_lambda(&lam, &mut self.types);
         let mut out = Vec::new();
-        for (p, a) in lam.params.iter().zip(&args) {
-            out.push(stm(p.clone(), Exp::SubExp(*a), span));
-        }
-        let body = self.split_soacs(&lam.body)?;
-        let mut ck = Checkpoints::of(&body);
-        self.forward(&body.stms, &mut out, &mut ck)?;
+        let (body, ck) = self.forward_sweep(&lam, &args, &mut out, span)?;
         // The return sweep for one row of adjoints.
         let rows: Vec<Param> = arrs.iter().map(|a| self.fresh_typed("direction", &self.types[a].row())).collect();
+        let row_seeds: Vec<SubExp> = rows.iter().map(|p| SubExp::Var(p.name)).collect();
         let mut rbody = Vec::new();
-        let mut adj = Adjoints::default();
-        for (r, row) in body.result.iter().zip(&rows) {
-            if let SubExp::Var(v) = r {
-                self.add(&mut rbody, &mut adj, *v, SubExp::Var(row.name), span);
-            }
-        }
-        self.reverse(&body.stms, &ck, &mut adj, &mut rbody)?;
+        let adj = self.return_sweep(&body, &ck, &row_seeds, &mut rbody, span)?;
         let mut results = Vec::new();
         for p in &lam.params {
             results.push(self.adjoint_or_zero(&mut rbody, &adj, p.name, span));
