@@ -4,20 +4,25 @@
     python3 check.py [--print-tests]
 
 Builds the references (refs.py), writes small binary inputs, runs each
-reference and compares its printed result with the same computation done
-in Python: exactly for integer results and for Mandelbrot and the k-means
-assignment (single precision is emulated by rounding after every
-operation), and within Futhark's tolerance (0.002 relative to the largest
-expected magnitude) for the other floating-point results. With
---print-tests it also prints the small `-- ==` test cases (input and
-expected output) used in the .fut files.
+reference, both its sequential and its OpenMP build (on 2 threads), and
+compares its printed result with the same computation done in Python:
+exactly for integer results and for Mandelbrot (single precision is
+emulated by rounding after every operation), and within Futhark's
+tolerance (0.002 relative to the largest expected magnitude) for the other
+floating-point results (the references sum in vector lanes, and the OpenMP
+builds per thread, so not in the order of the Python sums). The OpenBLAS
+references (matrix product, k-means objective) are checked on the same
+inputs as the benchmarks they stand beside, when OpenBLAS is installed.
+With --print-tests it also prints the small `-- ==` test cases (input and
+the expected output computed in Python) used in the .fut files.
 
 The AD benchmarks (gmm, lstm, kmeans_ad) have two entry points, the
 objective and its gradient. For them the Python objective is written from
 the definition and the Python gradient derived by hand; the gradient is
 first checked against central finite differences of the Python objective,
 then both entry points of the reference (its sequential and its OpenMP
-build) are compared with the Python results.
+build) are compared with the Python results, and the objective of the
+k-means BLAS reference with the Python objective.
 
     python3 check.py [--print-tests] [--only-ad]
 """
@@ -131,6 +136,11 @@ def histogram(k, xs):
     for x in xs:
         bins[x % k] += 1
     return [bins]
+
+
+
+def rowsums(a):
+    return [[sum(row) for row in a]]
 
 
 
@@ -412,6 +422,39 @@ def cases():
         out.append(("scan", [("i32", [n], xs)], scan(xs), True))
     xs = [2**31 - 1, 1, 5]
     out.append(("scan", [("i32", [3], xs)], scan(xs), True))
+    # Later cases, for the blocked and vectorised references' edges (their
+    # own seed, so that the cases above stay as they were).
+    rng = random.Random(8)
+    # A row across two 64-pixel groups.
+    out.append(("mandelbrot", [("i64", None, 70), ("i64", None, 3), ("i32", None, 255)], None, True))
+    # One column, one row, two by two.
+    for (r, c, it) in [(5, 1, 3), (1, 6, 4), (2, 2, 5)]:
+        t = rows(fvec(rng, r * c, 320, 340), c)
+        p = rows(fvec(rng, r * c, 0, 7e-4), c)
+        out.append(("hotspot", [("i32", None, it), ("f32", [r, c], t), ("f32", [r, c], p)], hotspot(it, t, p), False))
+    # Across a panel of B (2048 columns), a panel's depth (256) and a block of A (128 rows).
+    for (n, m, p) in [(3, 5, 2100), (37, 300, 20), (150, 7, 33)]:
+        a = rows(fvec(rng, n * m, -1, 1), m)
+        b = rows(fvec(rng, m * p, -1, 1), p)
+        out.append(("matmul", [("f32", [n, m], a), ("f32", [m, p], b)], matmul(a, b), False))
+    # More centres than one vector pass (16), not a multiple of it.
+    for (n, d, k) in [(300, 3, 40)]:
+        pts = rows(fvec(rng, n * d, 0, 1), d)
+        out.append(("kmeans", [("i64", None, k), ("f32", [n, d], pts)], kmeans(k, pts), False))
+    # Negative values (Futhark's mod), k = 1, a large k.
+    for (n, k, lo) in [(1000, 7, -2**31), (20, 1, 0), (3000, 100000, 0)]:
+        xs = [rng.randrange(lo, 2**31) for _ in range(n)]
+        out.append(("histogram", [("i64", None, k), ("i32", [n], xs)], histogram(k, xs), True))
+    xs = [rng.randrange(-2**31, 2**31) for _ in range(100003)]
+    out.append(("scan", [("i32", [100003], xs)], scan(xs), True))
+    # Row sums: multiples of 1/8 (exact in any order), random rows not a
+    # multiple of the vector width, one column, empty rows.
+    a = [[rng.randrange(-32, 33) / 8 for _ in range(4)] for _ in range(3)]
+    out.append(("rowsums", [("f32", [3, 4], a)], rowsums(a), False))
+    for (n, m) in [(2, 11), (5, 37), (40, 1000), (7, 1)]:
+        a = rows(fvec(rng, n * m, -1, 1), m)
+        out.append(("rowsums", [("f32", [n, m], a)], rowsums(a), False))
+    out.append(("rowsums", [("f32", [2, 0], [[], []])], [[0.0, 0.0]], False))
     return out
 
 
@@ -540,24 +583,18 @@ def check_ad(print_tests):
         grads = gradient(*vals)
         err = fd_check(bench, vals, grads, rng, None if small else 25)
         label = "%s %s" % (bench, " ".join("x".join(map(str, d)) for _, d, _ in inputs if d))
-        print("%-44s %s" % (label + " Python vs FD", "ok" if err is None else "FAILED: " + err))
+        print("%-48s %s" % (label + " Python vs FD", "ok" if err is None else "FAILED: " + err))
         failures += err is not None
         data = encode(inputs)
         elems = [e for e, _, _ in inputs]
-        for omp in (False, True):
-            for entry, expected in (("objective", [obj]), ("gradient", grads)):
-                res = subprocess.run([refs.exe(bench, omp), "-e", entry, "-t", "/dev/null"], input=data,
-                                     capture_output=True, check=True,
-                                     env=dict(os.environ, OMP_NUM_THREADS="2"))
-                got = futdata.parse_text(res.stdout.decode())
-                resb = subprocess.run([refs.exe(bench, omp), "-e", entry, "-b", "-r", "2", "-t", "/dev/null"],
-                                      input=data, capture_output=True, check=True,
-                                      env=dict(os.environ, OMP_NUM_THREADS="2"))
+        for entry, expected in (("objective", [obj]), ("gradient", grads)):
+            for suffix, path in variants(bench, entry):
+                got, binary = run_ref(path, data, ["-e", entry])
                 err = compare(expected, got, False, rel)
-                if err is None and resb.stdout[:1] != b"b":
+                if err is None and binary[:1] != b"b":
                     err = "binary output does not start with 'b'"
-                tag = "%s %s%s" % (label, entry, " omp" if omp else "")
-                print("%-44s %s" % (tag, "ok" if err is None else "FAILED: " + err))
+                tag = "%s %s%s" % (label, entry, suffix)
+                print("%-48s %s" % (tag, "ok" if err is None else "FAILED: " + err))
                 failures += err is not None
         if print_tests and small:
             ins = " ".join(to_text(v, e) for e, _, v in inputs)
@@ -568,27 +605,55 @@ def check_ad(print_tests):
     return failures
 
 
+def variants(bench, entry="main"):
+    """(label suffix, executable) of every build that computes `entry` of `bench`."""
+    out = [("", refs.exe(bench)), (" omp", refs.exe(bench, True))]
+    blas = refs.BLAS_OF.get(bench)
+    if blas and blas[1] == entry and refs.have_blas():
+        out += [(" blas", refs.exe(blas[0])), (" blas omp", refs.exe(blas[0], True))]
+    return out
+
+
+def run_ref(path, data, args=()):
+    """The reference's text output and its binary output (as bytes)."""
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    res = subprocess.run([path] + list(args) + ["-t", "/dev/null"], input=data, capture_output=True, check=True,
+                         env=env)
+    resb = subprocess.run([path] + list(args) + ["-b", "-r", "2", "-t", "/dev/null"], input=data,
+                          capture_output=True, check=True, env=env)
+    return futdata.parse_text(res.stdout.decode()), resb.stdout
+
+
+def expected_text(expected, elem):
+    """The expected values in Futhark's text format (f32 rounded)."""
+    def f(v):
+        return [f(x) for x in v] if isinstance(v, list) else f32(v) if elem == "f32" else v
+    return " ".join(futdata.to_text(f(v), elem) for v in expected)
+
+
 def main(argv):
     refs.build()
+    if not refs.have_blas():
+        print("OpenBLAS not found: the BLAS references are not checked (Debian: apt-get install libopenblas-dev)")
     failures = 0
     for bench, inputs, expected, exact in ([] if "--only-ad" in argv else cases()):
         if bench == "mandelbrot":
             expected = mandelbrot(*(v for _, _, v in inputs))
         data = encode(inputs)
-        res = subprocess.run([refs.exe(bench), "-t", "/dev/null"], input=data, capture_output=True, check=True)
-        got = futdata.parse_text(res.stdout.decode())
-        # The binary output must hold the same values.
-        resb = subprocess.run([refs.exe(bench), "-b", "-r", "2", "-t", "/dev/null"], input=data,
-                              capture_output=True, check=True)
-        err = compare(expected, got, exact)
-        if err is None and resb.stdout[:1] != b"b":
-            err = "binary output does not start with 'b'"
         label = "%s %s" % (bench, " ".join(str(d) if d else str(v) for _, d, v in inputs))
-        print("%-40s %s" % (label[:40], "ok" if err is None else "FAILED: " + err))
-        failures += err is not None
+        for suffix, path in variants(bench):
+            got, binary = run_ref(path, data)
+            err = compare(expected, got, exact)
+            # The binary output must be a binary value.
+            if err is None and binary[:1] != b"b":
+                err = "binary output does not start with 'b'"
+            print("%-48s %s" % (label[:40] + suffix, "ok" if err is None else "FAILED: " + err))
+            failures += err is not None
         ins = " ".join(futdata.to_text(v, e) for e, _, v in inputs)
-        if "--print-tests" in argv and len(ins) + len(res.stdout) < 1500:
-            print("  input { %s }\n  output { %s }" % (ins, res.stdout.decode().strip().replace("\n", " ")))
+        out_elem = "i32" if bench in ("mandelbrot", "histogram", "scan") else "f32"
+        outs = expected_text(expected, out_elem)
+        if "--print-tests" in argv and len(ins) + len(outs) < 1500:
+            print("  input { %s }\n  output { %s }" % (ins, outs))
     failures += check_ad("--print-tests" in argv)
     print("%d failed" % failures)
     return 1 if failures else 0

@@ -73,6 +73,20 @@ def matmul(n):
     return gen
 
 
+def rowsums(rows, cols):
+    """A rows×cols matrix uniform in [-1, 1), written row by row (it is
+    too large to hold as Python floats)."""
+    def gen(out):
+        rng = random.Random(10000 + rows)
+        out.write(futdata.header("f32", [rows, cols]))
+        for _ in range(rows):
+            row = uniform_f32(rng, cols, -1.0, 1.0)
+            if sys.byteorder != "little":
+                row.byteswap()
+            out.write(row.tobytes())
+    return gen
+
+
 def kmeans(n, d, k):
     def gen(out):
         rng = random.Random(4000 + n)
@@ -157,12 +171,13 @@ DATASETS = {
     "mandelbrot": [("mandelbrot-1000.in", mandelbrot(1000)), ("mandelbrot-4000.in", mandelbrot(4000))],
     "nbody": [("nbody-10000.in", nbody(10000)), ("nbody-100000.in", nbody(100000))],
     "hotspot": [("hotspot-1024.in", hotspot(1024, 360))],
-    "matmul": [("matmul-1024.in", matmul(1024))],
+    "matmul": [("matmul-1024.in", matmul(1024)), ("matmul-2048.in", matmul(2048))],
     "kmeans": [("kmeans-1000000.in", kmeans(1000000, 16, 16))],
     # The same data, the centroid sums flattened to reduce_by_index.
     "kmeans_flat": [("kmeans-1000000.in", kmeans(1000000, 16, 16))],
     "histogram": [("histogram-100000000.in", histogram(100000000, 1000))],
     "scan": [("scan-100000000.in", scan(100000000))],
+    "rowsums": [("rowsums-8192.in", rowsums(8192, 8192))],
     # The AD benchmarks: each data set is run by both entry points (objective
     # and gradient). The issue's sizes are the larger data sets; the smaller
     # ones (n = 1000) are there while vjp of a map reading a free array by

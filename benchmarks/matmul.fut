@@ -6,6 +6,7 @@
 --   [[-0.735953391f32, -0.545480728f32], [0.306216866f32, -0.955420971f32], [-0.994769037f32, -0.290074855f32]] }
 -- output { [[0.240582198f32, 1.11129463f32], [-0.679435432f32, -0.17976813f32]] }
 -- notest input @ data/matmul-1024.in
+-- notest input @ data/matmul-2048.in
 
 def main [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
   map (\row -> map (\col -> f32.sum (map2 (*) row col)) (transpose b)) a

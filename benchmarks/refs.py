@@ -1,65 +1,127 @@
-"""Builds the hand-written C references (ref/*.c) into build/ref-<name>.
+"""Builds the hand-written C references (ref/*.c) into build/.
 
     python3 refs.py [NAME ...]     # build all (or these) that are out of date
 
-The references of the programs without AD are compiled with `gcc -O3
--ffp-contract=off`: single-threaded, no fast-math, no FMA contraction, so
-that f32 results match a straightforward evaluation. The references of the
-AD benchmarks (objective and gradient, `AD_NAMES`) are compiled as one
-would compile numerical code, `gcc -O3 -march=native -fno-math-errno`,
-and a second time with `-fopenmp` into build/ref-<name>-omp, the reference
-for ogham's multicore backend (run with OMP_NUM_THREADS=2 by run.py).
-$CC overrides the compiler and $REF_CFLAGS the flags of every reference
-(the OpenMP builds still get -fopenmp).
+Every reference is written as one writes numerical C (see README.md) and
+compiled as such, twice:
+
+* build/ref-<name>: `gcc -O3 -march=native -fno-math-errno
+  -ffp-contract=off -fopenmp-simd`, the reference for ogham's sequential
+  backend. -fopenmp-simd makes the `#pragma omp simd` loops and reductions
+  vectorise and ignores the other OpenMP pragmas; -ffp-contract=off (no
+  fused multiply-add contraction, as ogham's own C is compiled) keeps every
+  operation of the source rounded as written, so results differ from a
+  straightforward loop only where a reduction is summed in vector lanes.
+* build/ref-<name>-omp: the same with -fopenmp, the reference for ogham's
+  multicore backend (run with OMP_NUM_THREADS threads; run.py sets 2).
+
+The BLAS references (`BLAS_NAMES`: the matrix product and the k-means
+objective through cblas_sgemm) link OpenBLAS (Debian: libopenblas-dev);
+their sequential build runs it on one thread, their OpenMP build on
+OMP_NUM_THREADS threads. Without OpenBLAS they are skipped with a message
+(`have_blas()` says whether they can be built).
+
+$CC overrides the compiler and $REF_CFLAGS the flags (-fopenmp is still
+added for the OpenMP builds).
 """
 
 import os
 import shlex
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "ref")
 BUILD = os.path.join(HERE, "build")
 CC = os.environ.get("CC", "gcc")
-ENV_CFLAGS = os.environ.get("REF_CFLAGS")
-CFLAGS = shlex.split(ENV_CFLAGS or "-O3 -ffp-contract=off")
-AD_CFLAGS = shlex.split(ENV_CFLAGS or "-O3 -march=native -fno-math-errno -fopenmp-simd")
+CFLAGS = shlex.split(os.environ.get("REF_CFLAGS") or
+                     "-O3 -march=native -fno-math-errno -ffp-contract=off -fopenmp-simd")
+OMP_FLAGS = ["-fopenmp"]
+BLAS_LIBS = ["-lopenblas"]
 AD_NAMES = ["gmm", "lstm", "kmeans_ad"]
-NAMES = ["mandelbrot", "nbody", "hotspot", "matmul", "kmeans", "histogram", "scan"] + AD_NAMES
+BLAS_NAMES = ["matmul_blas", "kmeans_ad_blas"]
+NAMES = ["mandelbrot", "nbody", "hotspot", "matmul", "kmeans", "histogram", "scan", "rowsums"] + AD_NAMES
+HEADERS = ["futio.h", "blas.h"]
 
 
 # Benchmarks that compute what another one does, written differently: they
 # share its reference.
 SAME_AS = {"kmeans_flat": "kmeans"}
 
+# Benchmarks with a BLAS reference: benchmark -> (reference, entry point it
+# computes).
+BLAS_OF = {"matmul": ("matmul_blas", "main"), "kmeans_ad": ("kmeans_ad_blas", "objective")}
+
 
 def has_openmp(name):
-    """Whether the reference also has an OpenMP build (`exe(name, omp=True)`)."""
-    return SAME_AS.get(name, name) in AD_NAMES
+    """Whether the reference has an OpenMP build (all of them do)."""
+    return True
 
 
 def exe(name, omp=False):
     return os.path.join(BUILD, "ref-" + SAME_AS.get(name, name) + ("-omp" if omp else ""))
 
 
-def build(names=NAMES):
-    """Compiles each reference whose executable is older than its sources."""
+_have_blas = None
+
+
+def have_blas():
+    """Whether OpenBLAS's CBLAS can be compiled against and linked (checked once)."""
+    global _have_blas
+    if _have_blas is None:
+        src = ("#include <cblas.h>\nvoid openblas_set_num_threads(int);\nint main(void) {\n"
+               "  float a = 1, b = 2, c = 0;\n  openblas_set_num_threads(1);\n"
+               "  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1, &a, 1, &b, 1, 0, &c, 1);\n"
+               "  return c != 2;\n}\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "probe.c")
+            with open(path, "w") as f:
+                f.write(src)
+            res = subprocess.run([CC, "-o", os.path.join(tmp, "probe"), path] + BLAS_LIBS,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _have_blas = res.returncode == 0 and subprocess.run([os.path.join(tmp, "probe")]).returncode == 0
+    return _have_blas
+
+
+def blas_refs(names):
+    """The BLAS references of these benchmarks (names of refs or of benchmarks)."""
+    out = []
+    for n in names:
+        if n in BLAS_NAMES:
+            out.append(n)
+        elif n in BLAS_OF:
+            out.append(BLAS_OF[n][0])
+    return out
+
+
+def build(names=NAMES, blas=True):
+    """Compiles each reference whose executables are older than their
+    sources; with `blas`, also the BLAS references of these benchmarks (if
+    OpenBLAS is installed; otherwise says so once and skips them)."""
     os.makedirs(BUILD, exist_ok=True)
-    header = os.path.join(REF, "futio.h")
-    for name in sorted({SAME_AS.get(n, n) for n in names}):
+    headers = [os.path.join(REF, h) for h in HEADERS]
+    unknown = [n for n in names if n not in NAMES + BLAS_NAMES + list(SAME_AS)]
+    if unknown:
+        raise SystemExit("unknown reference: %s" % ", ".join(unknown))
+    todo = sorted({SAME_AS.get(n, n) for n in names if n not in BLAS_NAMES})
+    wanted_blas = sorted(set(blas_refs(names))) if blas else []
+    if wanted_blas and not have_blas():
+        print("skipping the OpenBLAS references (%s): OpenBLAS not found (Debian: apt-get install "
+              "libopenblas-dev)" % ", ".join(wanted_blas), file=sys.stderr, flush=True)
+        wanted_blas = []
+    for name in todo + wanted_blas:
         src = os.path.join(REF, name + ".c")
-        variants = [(False, CFLAGS)]
-        if has_openmp(name):
-            variants = [(False, AD_CFLAGS), (True, AD_CFLAGS + ["-fopenmp"])]
-        for omp, flags in variants:
+        libs = ["-lm"] + (BLAS_LIBS if name in BLAS_NAMES else [])
+        for omp in (False, True):
             out = exe(name, omp)
-            if os.path.exists(out) and os.path.getmtime(out) >= max(os.path.getmtime(src), os.path.getmtime(header)):
+            newest = max(os.path.getmtime(p) for p in [src, __file__] + headers)
+            if os.path.exists(out) and os.path.getmtime(out) >= newest:
                 continue
-            cmd = [CC] + flags + ["-o", out, src, "-lm"]
+            cmd = [CC] + CFLAGS + (OMP_FLAGS if omp else []) + ["-o", out, src] + libs
             print(" ".join(cmd), file=sys.stderr, flush=True)
             subprocess.run(cmd, check=True)
 
 
 if __name__ == "__main__":
-    build(sys.argv[1:] or NAMES)
+    build(sys.argv[1:] or NAMES + BLAS_NAMES)

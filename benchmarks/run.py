@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Runs the benchmark suite: ogham sequential (`c`), ogham multicore and the
-hand-written C references, and prints a table of times and ratios.
+"""Runs the benchmark suite: ogham sequential (`c`), ogham multicore, the
+hand-written C references (sequential and OpenMP builds) and the OpenBLAS
+references, and prints tables of times and ratios.
 
     python3 benchmarks/run.py [options] [BENCHMARK ...]
 
 Steps: generate missing data files (gen.py); build ogham (`cargo build
---release -p ogham`); build the C references (refs.py); run `ogham bench --backend c` and `--backend
-multicore` (fixed runs, no convergence phase); run each reference with
-`-r N -t FILE` on the same data files (and `-e ENTRY` for each entry point
-of the AD benchmarks, whose OpenMP builds run with OMP_NUM_THREADS, default
-2); print the table, then for the AD benchmarks the AD overhead: gradient
-time / objective time on the same data set.
+--release -p ogham`); build the C references (refs.py); run `ogham bench
+--backend c` and `--backend multicore` (fixed runs, no convergence phase);
+run each reference, its sequential and its OpenMP build (OMP_NUM_THREADS,
+default 2), with `-r N -t FILE` on the same data files (and `-e ENTRY` for
+each entry point of the benchmarks with several); run the OpenBLAS
+references (matmul, the k-means objective of kmeans_ad) on one thread and
+on OMP_NUM_THREADS threads, if OpenBLAS is installed. Then print the main
+table (ogham c / C reference, ogham multicore / OpenMP reference), the
+table against OpenBLAS, and for the AD benchmarks the AD overhead:
+gradient time / objective time on the same data set.
 
 Both sides time only the computation: ogham executables report per-run
 microseconds through `-t`, the references time their own kernel, so reading
@@ -24,8 +29,8 @@ Options:
   --ogham PATH     the ogham binary (default target/release/ogham)
 The compile time is what `ogham bench -v` reports for the first backend
 run: front end plus C generation, without the C compiler.
-Results are also written to benchmarks/build/{ogham-c,ogham-multicore,ref,ref-omp}.json
-in Futhark's JSON schema.
+Results are also written to benchmarks/build/{ogham-c,ogham-multicore,ref,ref-omp,
+ref-blas,ref-blas-omp}.json in Futhark's JSON schema.
 """
 
 import json
@@ -94,9 +99,10 @@ def dataset_name(fname):
     return "data/" + fname
 
 
-def run_reference(bench, entry, fname, runs, omp=False):
+def run_reference(bench, entry, fname, runs, omp=False, ref=None):
     """Runtimes (µs) of the C reference (or its OpenMP build) on one data
-    file, or an error string."""
+    file, or an error string. `ref` names another reference than the
+    benchmark's own (a BLAS reference)."""
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
     times = []
@@ -109,7 +115,7 @@ def run_reference(bench, entry, fname, runs, omp=False):
             else:
                 n = max(1, min(100000, math.ceil((MIN_TIME_US - sum(times)) / max(1.0, sum(times) / len(times)))))
             with open(os.path.join(gen.DATA, fname), "rb") as data:
-                res = subprocess.run([refs.exe(bench, omp), "-e", entry, "-t", tpath, "-r", str(n), "-n"],
+                res = subprocess.run([refs.exe(ref or bench, omp), "-e", entry, "-t", tpath, "-r", str(n), "-n"],
                                      stdin=data, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
             if res.returncode != 0:
                 return "reference failed: " + res.stderr.decode(errors="replace").strip()
@@ -255,6 +261,12 @@ def main(argv):
         ogham_results[backend] = run_ogham_bench(ogham, backend, benches, runs, compile_times)
 
     ref_results, omp_results = {}, {}
+    blas_results, blas_omp_results = {}, {}
+    with_blas = [b for b in benches if b in refs.BLAS_OF]
+    if with_blas and not refs.have_blas():
+        print("OpenBLAS not found: no comparison with OpenBLAS (Debian: apt-get install libopenblas-dev)",
+              file=sys.stderr, flush=True)
+        with_blas = []
     for b in benches:
         for key in keys(b):
             _, entry, name = key
@@ -264,8 +276,17 @@ def main(argv):
             if refs.has_openmp(b):
                 print("reference (OpenMP) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
                 omp_results[key] = run_reference(b, entry, fname, runs, omp=True)
+            if b in with_blas and refs.BLAS_OF[b][1] == entry:
+                blas = refs.BLAS_OF[b][0]
+                print("reference (OpenBLAS, 1 thread) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
+                blas_results[key] = run_reference(b, entry, fname, runs, ref=blas)
+                print("reference (OpenBLAS, OpenMP) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
+                blas_omp_results[key] = run_reference(b, entry, fname, runs, omp=True, ref=blas)
     write_json(os.path.join(BUILD, "ref.json"), ref_results, benches)
     write_json(os.path.join(BUILD, "ref-omp.json"), omp_results, benches)
+    write_json(os.path.join(BUILD, "ref-blas.json"), blas_results, benches)
+    write_json(os.path.join(BUILD, "ref-blas-omp.json"), blas_omp_results, benches)
+    threads = os.environ.get("OMP_NUM_THREADS", "2")
 
     header = ["benchmark", "dataset", "ogham c (ms)", "ogham mc (ms)", "C ref (ms)", "C omp (ms)",
               "c/ref", "mc/omp", "mc/c", "compile (ms)"]
@@ -281,7 +302,8 @@ def main(argv):
             ref = ref_results[key]
             omp = omp_results.get(key)
             results[key] = (c, mc, ref, omp)
-            for lbl, r in (("ogham c", c), ("ogham multicore", mc), ("C reference", ref), ("C OpenMP", omp)):
+            for lbl, r in (("ogham c", c), ("ogham multicore", mc), ("C reference", ref), ("C OpenMP", omp),
+                           ("OpenBLAS", blas_results.get(key)), ("OpenBLAS OpenMP", blas_omp_results.get(key))):
                 if isinstance(r, str):
                     errors.append("%s %s, %s: %s" % (label(b, entry), name[5:], lbl,
                                                      r.strip().splitlines()[0] if r.strip() else r))
@@ -295,10 +317,27 @@ def main(argv):
     print()
     print("Times: mean of %d+ timed runs after a warm-up, ± half the 95%% confidence interval." % runs)
     print("c/ref: ogham sequential over the C reference (below 1: ogham is faster).")
-    print("mc/omp: ogham multicore over the C reference's OpenMP build (%s threads), where there is one." %
-          os.environ.get("OMP_NUM_THREADS", "2"))
+    print("mc/omp: ogham multicore over the C reference's OpenMP build (%s threads)." % threads)
     print("mc/c: ogham multicore over ogham sequential (below 1: parallel speed-up).")
     print("compile: source to generated C, before the C compiler (* = front end only).")
+
+    blas_rows = []
+    for key in (k for b in with_blas for k in keys(b)):
+        if key not in blas_results:
+            continue
+        c, mc, ref, omp = results[key]
+        bl, blo = blas_results[key], blas_omp_results[key]
+        blas_rows.append([label(key[0], key[1]), key[2][5:-3], fmt_ms(bl), fmt_ms(blo), ratio(c, bl), ratio(mc, blo),
+                          ratio(ref, bl), ratio(omp, blo)])
+    if blas_rows:
+        print()
+        print("Against OpenBLAS (one cblas_sgemm; for kmeans_ad the objective as ‖p‖² - 2p·c + ‖c‖², the dot")
+        print("products from one cblas_sgemm): BLAS 1t on one thread, BLAS %st on %s threads." % (threads, threads))
+        print_table(["benchmark", "dataset", "BLAS 1t (ms)", "BLAS %st (ms)" % threads, "c/blas1",
+                     "mc/blas%s" % threads, "ref/blas1", "omp/blas%s" % threads], blas_rows)
+        print("c/blas1, mc/blas%s: ogham sequential over OpenBLAS on one thread, ogham multicore over OpenBLAS on"
+              % threads)
+        print("%s threads; ref/blas1, omp/blas%s: the same for the C reference's builds." % (threads, threads))
 
     over = []
     for b in benches:
