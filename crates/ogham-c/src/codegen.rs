@@ -27,6 +27,7 @@ use ogham_ir::{
 use crate::{Backend, Options};
 
 mod accs;
+mod simd;
 
 const RTS_CORE: &str = include_str!("../rts/core.h");
 const RTS_SCALAR: &str = include_str!("../rts/scalar.h");
@@ -67,6 +68,7 @@ pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
         saved_frames: Vec::new(),
         tuning: crate::tuning::all(prog),
         atomic_accs: HashSet::new(),
+        unit_ptrs: None,
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
@@ -273,6 +275,9 @@ struct Gen<'a> {
     /// variables made of its accumulators that are combined with an
     /// operator, whose `updacc`s must be atomic (see `accs.rs`).
     atomic_accs: HashSet<VName>,
+    /// While the unit-stride copy of a vectorisable loop is generated: the
+    /// arrays it accesses through hoisted pointers (see `simd.rs`).
+    unit_ptrs: Option<simd::UnitPtrs>,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC
@@ -339,6 +344,12 @@ impl<'a> Gen<'a> {
             let _ = write!(off, " + ({i}) * {arr}.stride[{d}]");
         }
         format!("(({} *)og_mem_data({arr}.mem))[{off}]", ctype(elem))
+    }
+
+    /// [`Gen::elem`], through a hoisted pointer in the unit-stride copy of
+    /// a vectorisable loop (see `simd.rs`).
+    fn elem_at(&self, arr: &str, elem: PrimType, idxs: &[String]) -> String {
+        self.unit_ptrs.as_ref().and_then(|u| u.elem(arr, idxs)).unwrap_or_else(|| Self::elem(arr, elem, idxs))
     }
 
     /// A view expression of `arr` (rank `rank`) with the first dims fixed at `idxs`.
@@ -410,7 +421,7 @@ impl<'a> Gen<'a> {
                 self.line(&format!("og_ref({src}.mem); og_unref({c}.mem); {c} = {src};"))
             }
             (Dest::At { arr, elem, idxs, .. }, Type::Prim(_)) => {
-                let lv = Self::elem(arr, *elem, idxs);
+                let lv = self.elem_at(arr, *elem, idxs);
                 self.line(&format!("{lv} = {src};"));
             }
             (Dest::At { arr, rank, elem, idxs }, Type::Array { .. }) => {
@@ -1135,7 +1146,7 @@ impl<'a> Gen<'a> {
                     DimIndex::Slice { .. } => unreachable!("checked all Fix"),
                 })
                 .collect();
-            let e = Self::elem(&a, aty.elem(), &idxs);
+            let e = self.elem_at(&a, aty.elem(), &idxs);
             self.line(&format!("{} {c} = {e};", ctype(aty.elem())));
         } else {
             let v = self.slice_view(&a, slice, rank);
@@ -1297,7 +1308,7 @@ impl<'a> Gen<'a> {
             if p.ty.is_array() {
                 self.line(&format!("og_arr {c} = og_row({}, {rank}, {j});", vname(*a)));
             } else {
-                let e = Self::elem(&vname(*a), elem, &[j.to_string()]);
+                let e = self.elem_at(&vname(*a), elem, &[j.to_string()]);
                 self.line(&format!("{} {c} = {e};", ctype(elem)));
             }
         }
@@ -1526,8 +1537,7 @@ impl<'a> Gen<'a> {
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
         let j = self.fresh("j");
         let w = self.se(w);
-        self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++)"));
-        self.screma_iteration(&j, arrs, scans, reduces, map, &scan_accs, &red_accs, &outs)?;
+        self.screma_loop((&j, "0", &w), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs)?;
         for accs in &scan_accs {
             for (acc, op_ty) in accs.iter().zip(scans.iter().flat_map(|o| o.lambda.ret.iter())) {
                 if op_ty.is_array() {
@@ -1676,8 +1686,7 @@ impl<'a> Gen<'a> {
         }
         let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
-        self.line("for (int64_t j = start; j < end; j++)");
-        self.screma_iteration("j", arrs, scans, reduces, map, &scan_accs, &red_accs, &outs)?;
+        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs)?;
         for (acc, p) in scan_accs.concat().iter().chain(red_accs.concat().iter()).zip(&partials) {
             self.line(&format!("cl->{p}[chunk] = {acc};"));
         }

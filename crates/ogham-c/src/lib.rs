@@ -45,11 +45,22 @@ pub struct Options {
     /// Make the executable speak the server protocol without `--server`
     /// (`futhark c --server`), as Futhark's tools run server executables bare.
     pub server: bool,
+    /// Compile for any CPU of the architecture rather than for this
+    /// machine's (no `-march=native`): for executables that are copied to
+    /// other machines.
+    pub portable: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { backend: Backend::Sequential, library: false, span_text: HashMap::new(), cc: None, server: false }
+        Options {
+            backend: Backend::Sequential,
+            library: false,
+            span_text: HashMap::new(),
+            cc: None,
+            server: false,
+            portable: false,
+        }
     }
 }
 
@@ -102,15 +113,29 @@ pub fn compile_executable(verified: &Verified, opts: &Options, out: &Path) -> Re
     compile_c(&c_path, out, opts, &[])
 }
 
+/// The C compiler flags ogham compiles generated code with, before the
+/// caller's and the user's. Code is for the host CPU, as a JIT compiler's
+/// would be, unless `opts.portable`. Floating point stays IEEE: no
+/// contraction into fused multiply-adds (`-ffp-contract=off`), and no
+/// fast-math; only `errno` is given up (`-fno-math-errno`), which the
+/// language never reads, so `sqrt` is one instruction.
+pub fn cflags(opts: &Options) -> Vec<&'static str> {
+    let mut flags = vec!["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno"];
+    if !opts.portable {
+        flags.push("-march=native");
+    }
+    if opts.backend == Backend::Multicore {
+        flags.push("-pthread");
+    }
+    flags
+}
+
 /// Compiles a generated C file into an executable, adding `extra_flags`
 /// (then `$CFLAGS`).
 pub fn compile_c(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[&str]) -> Result<(), String> {
     let cc = opts.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| "cc".to_string());
     let mut cmd = Command::new(&cc);
-    cmd.arg(c_path).arg("-o").arg(out).args(["-O3", "-std=c11"]);
-    if opts.backend == Backend::Multicore {
-        cmd.arg("-pthread");
-    }
+    cmd.arg(c_path).arg("-o").arg(out).args(cflags(opts));
     cmd.args(extra_flags);
     // The user's flags come last, so they override ours (`CFLAGS=-O3 ogham
     // test` optimises the test executables that are otherwise built with -O0).

@@ -121,6 +121,11 @@ struct CompileArgs {
     /// (other executables do so when run with `--server`).
     #[arg(long)]
     server: bool,
+    /// Generate code that runs on any CPU of this architecture, not only on
+    /// this machine's (ogham compiles for the host CPU by default, with
+    /// `-march=native`, as a JIT compiler would).
+    #[arg(long)]
+    portable: bool,
 }
 
 /// The type checker and lowering allocate and free many small trees (types,
@@ -287,7 +292,13 @@ fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
             Err(e) => fail(&format!("Error: {e}")),
         };
     }
-    let opts = ogham_c::Options { backend, cc: args.cc.clone(), server: args.server, ..ogham_c::Options::default() };
+    let opts = ogham_c::Options {
+        backend,
+        cc: args.cc.clone(),
+        server: args.server,
+        portable: args.portable,
+        ..ogham_c::Options::default()
+    };
     match native::compile_executable_with(&compiled, opts, &out, &[]) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => fail(&format!("Error: {e}")),
