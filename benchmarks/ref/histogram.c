@@ -6,13 +6,21 @@
  * multiplying with a precomputed 64-bit reciprocal of k (the
  * "fastmod" of Lemire, Kaser and Kurz, 2019: for x, k < 2^32, with
  * M = ceil(2^64 / k), x mod k = ((M·x mod 2^64)·k) >> 64); negative values,
- * which the data sets do not have, take the division. With -fopenmp each
+ * which the data sets do not have, take the division. The loop prefetches
+ * the values ahead (below). With -fopenmp each
  * thread counts its share of the values into a private histogram, and the
  * histograms are then added bin by bin. */
 #include "futio.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+/* How many values ahead the loop prefetches (one prefetch per 64-byte
+ * line): on the development machine (a virtual machine) the hardware
+ * prefetcher does not keep this scalar loop fed, and the prefetch more
+ * than halves its time (a vectorised loop over the same values is not
+ * affected). */
+#define PREFETCH 1024
 
 struct env { int64_t n, k; const int32_t *xs; int32_t *bins; };
 
@@ -25,7 +33,10 @@ static inline int64_t bin_of(int32_t x, int64_t k, uint64_t M) {
 static void count(const int32_t *restrict xs, int64_t n, int64_t k, int32_t *restrict bins) {
   /* fastmod needs k < 2^32 (and k = 1 gives M = 0); M = 0 selects the division. */
   const uint64_t M = k < ((int64_t)1 << 32) ? UINT64_MAX / (uint64_t)k + 1 : 0;
-  for (int64_t i = 0; i < n; i++) bins[bin_of(xs[i], k, M)]++;
+  for (int64_t i = 0; i < n; i++) {
+    if (i % 16 == 0) __builtin_prefetch(xs + i + PREFETCH);
+    bins[bin_of(xs[i], k, M)]++;
+  }
 }
 
 static void body(void *p) {

@@ -4,18 +4,21 @@
  * the old centre for an empty cluster. In f32.
  *
  * The centres are transposed once per call ([d][k], padded to a multiple
- * of CB centres), so that a point's distances to CB centres at a time are
- * one vector loop over the centres inside the loop over the coordinates
- * (`omp simd`): every distance is still summed in index order of the
- * coordinates, as the straightforward loop does, so the assignment is the
- * same. With -fopenmp the points are shared among the threads, each
+ * of CB = 16 centres), so that a point's distances to 16 centres at a time
+ * are two vectors of sums, updated once per coordinate: every distance is
+ * still summed in index order of the coordinates, as the straightforward
+ * loop does, so the assignment is the same. With -fopenmp the points are shared among the threads, each
  * accumulating its own sums and counts, merged at the end. */
 #include "futio.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-#define CB 16 /* centres per vector pass (two 8-float vectors) */
+#define CB 16 /* centres per pass: two vectors of 8 */
+
+/* A vector of 8 floats (GNU C): gcc keeps the two running sums of a pass
+ * in registers, which it does not do for an array of CB sums. */
+typedef float vf8 __attribute__((vector_size(32)));
 
 struct env { int64_t n, d, k, kp; const float *pts; float *ct, *sums, *out; int64_t *counts; };
 
@@ -25,19 +28,18 @@ static inline int64_t nearest(const float *restrict pt, const float *restrict ct
   int64_t best = 0;
   float best_d = INFINITY;
   for (int64_t c0 = 0; c0 < k; c0 += CB) {
-    float dist[CB];
-    for (int c = 0; c < CB; c++) dist[c] = 0.0f;
+    vf8 s0 = {0}, s1 = {0};
     for (int64_t j = 0; j < d; j++) {
-      const float x = pt[j], *restrict row = ct + j * kp + c0;
-#pragma omp simd
-      for (int c = 0; c < CB; c++) {
-        const float diff = x - row[c];
-        dist[c] += diff * diff;
-      }
+      const vf8 *row = (const vf8 *)(ct + j * kp + c0);
+      const vf8 t0 = pt[j] - row[0], t1 = pt[j] - row[1];
+      s0 += t0 * t0;
+      s1 += t1 * t1;
     }
     const int64_t m = k - c0 < CB ? k - c0 : CB;
-    for (int64_t c = 0; c < m; c++)
-      if (dist[c] < best_d) { best_d = dist[c]; best = c0 + c; }
+    for (int64_t c = 0; c < m; c++) {
+      const float dist = c < 8 ? s0[c] : s1[c - 8];
+      if (dist < best_d) { best_d = dist; best = c0 + c; }
+    }
   }
   return best;
 }
@@ -101,7 +103,7 @@ int main(int argc, char **argv) {
   e.n = dp[0]; e.d = dp[1];
   if (e.k < 1 || e.k > e.n) die("k must be between 1 and the number of points");
   e.kp = (e.k + CB - 1) / CB * CB;
-  e.ct = malloc(4 * (size_t)(e.kp * e.d) + 1);
+  e.ct = aligned_alloc(64, 4 * (size_t)(e.kp * e.d) + 64);
   e.sums = malloc(4 * (size_t)(e.k * e.d) + 1);
   e.out = malloc(4 * (size_t)(e.k * e.d) + 1);
   e.counts = malloc(8 * (size_t)e.k + 1);
