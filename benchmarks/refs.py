@@ -3,15 +3,19 @@
     python3 refs.py [NAME ...]     # build all (or these) that are out of date
 
 Every reference is written as one writes numerical C (see README.md) and
-compiled as such, twice:
+compiled as such, with the flags ogham compiles its own C with plus
+OpenMP's, twice:
 
-* build/ref-<name>: `gcc -O3 -march=native -fno-math-errno
-  -ffp-contract=off -fopenmp-simd`, the reference for ogham's sequential
-  backend. -fopenmp-simd makes the `#pragma omp simd` loops and reductions
-  vectorise and ignores the other OpenMP pragmas; -ffp-contract=off (no
-  fused multiply-add contraction, as ogham's own C is compiled) keeps every
-  operation of the source rounded as written, so results differ from a
-  straightforward loop only where a reduction is summed in vector lanes.
+* build/ref-<name>: `gcc -O3 -march=native -mprefer-vector-width=512
+  -fno-math-errno -ffp-contract=off -fopenmp-simd`, the reference for
+  ogham's sequential backend. -fopenmp-simd makes the `#pragma omp simd`
+  loops and reductions vectorise and ignores the other OpenMP pragmas;
+  -mprefer-vector-width=512 lets gcc use 512-bit vectors where the CPU has
+  them (it prefers 256 bits on some that do; the flag is left out if the
+  compiler does not know it); -ffp-contract=off (no fused multiply-add
+  contraction) keeps every operation of the source rounded as written, so
+  results differ from a straightforward loop only where a reduction is
+  summed in vector lanes.
 * build/ref-<name>-omp: the same with -fopenmp, the reference for ogham's
   multicore backend (run with OMP_NUM_THREADS threads; run.py sets 2).
 
@@ -35,8 +39,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "ref")
 BUILD = os.path.join(HERE, "build")
 CC = os.environ.get("CC", "gcc")
-CFLAGS = shlex.split(os.environ.get("REF_CFLAGS") or
-                     "-O3 -march=native -fno-math-errno -ffp-contract=off -fopenmp-simd")
+BASE_CFLAGS = ["-O3", "-march=native", "-fno-math-errno", "-ffp-contract=off", "-fopenmp-simd"]
+VEC512 = "-mprefer-vector-width=512"
 OMP_FLAGS = ["-fopenmp"]
 BLAS_LIBS = ["-lopenblas"]
 AD_NAMES = ["gmm", "lstm", "kmeans_ad"]
@@ -61,6 +65,23 @@ def has_openmp(name):
 
 def exe(name, omp=False):
     return os.path.join(BUILD, "ref-" + SAME_AS.get(name, name) + ("-omp" if omp else ""))
+
+
+_cflags = None
+
+
+def cflags():
+    """The flags of the references: $REF_CFLAGS, else BASE_CFLAGS and
+    VEC512 if the compiler accepts it."""
+    global _cflags
+    if _cflags is None:
+        if os.environ.get("REF_CFLAGS"):
+            _cflags = shlex.split(os.environ["REF_CFLAGS"])
+        else:
+            probe = subprocess.run([CC, VEC512, "-E", "-x", "c", os.devnull], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+            _cflags = BASE_CFLAGS + ([VEC512] if probe.returncode == 0 else [])
+    return _cflags
 
 
 _have_blas = None
@@ -118,7 +139,7 @@ def build(names=NAMES, blas=True):
             newest = max(os.path.getmtime(p) for p in [src, __file__] + headers)
             if os.path.exists(out) and os.path.getmtime(out) >= newest:
                 continue
-            cmd = [CC] + CFLAGS + (OMP_FLAGS if omp else []) + ["-o", out, src] + libs
+            cmd = [CC] + cflags() + (OMP_FLAGS if omp else []) + ["-o", out, src] + libs
             print(" ".join(cmd), file=sys.stderr, flush=True)
             subprocess.run(cmd, check=True)
 

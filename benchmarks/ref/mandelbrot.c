@@ -4,14 +4,14 @@
  * The pixels of a row are iterated in groups of L = 64 lanes: each step
  * advances every lane that is still inside (|z|² <= 4 before the step) and
  * counts it, with selects rather than branches, so that the lane loop
- * vectorises (`omp simd`: eight 8-float vectors, whose dependency chains
+ * vectorises (`omp simd`: four or eight vectors, whose dependency chains
  * overlap); a group stops when no lane is inside or after `limit` steps.
  * A lane's operations are those of the scalar loop, in the same order, so
  * the counts are the same. With -fopenmp the rows are shared among the
  * threads (dynamically: rows through the set take longer). */
 #include "futio.h"
 
-#define L 64 /* pixels per group: eight vectors, whose steps overlap */
+#define L 64 /* pixels per group: several vectors, whose steps overlap */
 
 struct env { int64_t w, h; int32_t limit; int32_t *out; };
 

@@ -6,7 +6,7 @@
  * panel of B is copied ("packed") into slivers of NR columns stored k by
  * k, each block of MC rows of A into slivers of MR rows stored k by k, so
  * that the innermost kernel reads both sequentially. The kernel keeps an
- * MR×NR tile of C in registers over the KC steps (MR·NR/8 vector
+ * MR×NR tile of C in registers over the KC steps (2·MR vector
  * accumulators) and does, per k, MR broadcasts of A against one row of the
  * B sliver: `omp simd` over the NR columns. Tiles on the edges go through
  * a zero-padded copy. C is cleared once and each tile is loaded into the
@@ -18,10 +18,18 @@
  * blocks of MC rows each (packing their own A). */
 #include "futio.h"
 
-#define MR 8    /* rows of a register tile */
-#define NR 16   /* columns of a register tile (two 8-float vectors) */
-#define KC 256  /* depth of a panel */
-#define MC 128  /* rows of A per block (a multiple of MR): MC·KC floats stay in L2 */
+/* The register tile: MR rows of two vectors each, 24 accumulators with
+ * AVX-512's 32 vector registers (built with -mprefer-vector-width=512),
+ * 12 with AVX2's 16. */
+#ifdef __AVX512F__
+#define MR 12
+#define NR 32
+#else
+#define MR 6
+#define NR 16
+#endif
+#define KC 256  /* depth of a panel: a KC×NR sliver of B stays in L1 */
+#define MC 120  /* rows of A per block (a multiple of MR): MC·KC floats stay in L2 */
 #define NC 2048 /* columns of B per panel (a multiple of NR) */
 
 struct env { int64_t n, m, p; const float *a, *b; float *c; float *bpack; };
