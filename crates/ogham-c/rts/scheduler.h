@@ -131,6 +131,14 @@ static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n, int64_t grain) {
   return c < 1 ? 1 : c;
 }
 
+/* The fewest iterations worth a chunk when one iteration does about
+ * `cost` operations: together at least 32768, which outweighs waking a
+ * thread and handing it the chunk (a few microseconds). */
+static inline int64_t og_grain(double cost) {
+  if (!(cost < 32768.0)) return 1;
+  return (int64_t)(32768.0 / (cost < 1.0 ? 1.0 : cost));
+}
+
 /* The distance, in elements of type t, between the per-chunk partial
  * results of n elements that threads update in place: at least one whole
  * cache line more than the partial itself, in whole cache lines, so that

@@ -28,6 +28,7 @@ use crate::{Backend, Options};
 
 mod accs;
 mod simd;
+mod tile;
 
 const RTS_CORE: &str = include_str!("../rts/core.h");
 const RTS_SCALAR: &str = include_str!("../rts/scalar.h");
@@ -1537,7 +1538,7 @@ impl<'a> Gen<'a> {
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
         let j = self.fresh("j");
         let w = self.se(w);
-        self.screma_loop((&j, "0", &w), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs)?;
+        self.screma_loop((&j, "0", &w), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs, stm.span)?;
         for accs in &scan_accs {
             for (acc, op_ty) in accs.iter().zip(scans.iter().flat_map(|o| o.lambda.ret.iter())) {
                 if op_ty.is_array() {
@@ -1686,7 +1687,7 @@ impl<'a> Gen<'a> {
         }
         let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
-        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs)?;
+        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs, stm.span)?;
         for (acc, p) in scan_accs.concat().iter().chain(red_accs.concat().iter()).zip(&partials) {
             self.line(&format!("cl->{p}[chunk] = {acc};"));
         }
@@ -2746,21 +2747,79 @@ fn is_integer_add(lam: &Lambda) -> bool {
     stm.pat.len() == 1 && stm.pat[0].name == *r && ((*x, *y) == (a.name, b.name) || (*x, *y) == (b.name, a.name))
 }
 
-/// The fewest iterations of `lam` worth a parallel chunk: one if it runs
-/// loops or SOACs of its own (each iteration may be long), else enough
-/// straight-line iterations to outweigh waking the thread pool.
-fn grain(lam: &Lambda) -> u32 {
-    fn heavy(body: &Body) -> bool {
-        body.stms.iter().any(|stm| match &stm.exp {
-            Exp::Loop { .. } | Exp::Soac(_) => true,
-            exp => ogham_ir::visit::bodies(exp).into_iter().any(heavy),
-        })
+/// The fewest iterations of `lam` worth a parallel chunk, as a C
+/// expression: enough iterations for [`work`]'s estimate of their
+/// operations to outweigh handing a chunk to a thread (`og_grain` in
+/// `rts/scheduler.h`), so a map of a few short rows inside a sequential
+/// loop (an LSTM cell) runs on the calling thread; one when the estimate
+/// cannot be made before the SOAC runs (a `while` loop, a call, a size
+/// computed inside).
+fn grain(lam: &Lambda) -> String {
+    let mut bound: HashSet<VName> = lam.params.iter().map(|p| p.name).collect();
+    binders(&lam.body, &mut bound);
+    match work(&lam.body, &bound) {
+        Some(cost) => format!("og_grain({cost})"),
+        None => "1".to_string(),
     }
-    if heavy(&lam.body) {
-        1
-    } else {
-        4096
+}
+
+/// Every variable bound in `body`, at any depth.
+fn binders(body: &Body, out: &mut HashSet<VName>) {
+    for stm in &body.stms {
+        out.extend(stm.pat.iter().map(|p| p.name));
+        out.extend(ogham_ir::visit::exp_binders(&stm.exp).into_iter().map(|p| p.name));
+        if let Exp::Loop { form: LoopForm::For { i, .. }, .. } = &stm.exp {
+            out.insert(*i);
+        }
+        for b in ogham_ir::visit::bodies(&stm.exp) {
+            binders(b, out);
+        }
+        for l in ogham_ir::visit::lambdas(&stm.exp) {
+            out.extend(l.params.iter().map(|p| p.name));
+            binders(&l.body, out);
+        }
     }
+}
+
+/// An estimate of the operations one run of `body` does, as a C `double`
+/// expression in variables bound outside it (not in `bound`): one per
+/// statement, times the width of each SOAC and the trip count of each
+/// `for` loop; `None` when a width or count is only known inside, or the
+/// body has a `while` loop or a call.
+fn work(body: &Body, bound: &HashSet<VName>) -> Option<String> {
+    let size = |se: &SubExp| match se {
+        SubExp::Const(v) => Some(format!("{}.0", v.as_i64())),
+        SubExp::Var(v) if !bound.contains(v) => Some(format!("(double){}", vname(*v))),
+        SubExp::Var(_) => None,
+    };
+    let mut terms = vec![body.stms.len().max(1).to_string() + ".0"];
+    for stm in &body.stms {
+        match &stm.exp {
+            Exp::Apply { .. } | Exp::Loop { form: LoopForm::While { .. }, .. } => return None,
+            Exp::Loop { form: LoopForm::For { bound: n, .. }, body, .. } => {
+                terms.push(format!("{} * {}", size(n)?, work(body, bound)?));
+            }
+            Exp::Soac(soac) => {
+                let w = match soac {
+                    Soac::Screma { w, .. }
+                    | Soac::Hist { w, .. }
+                    | Soac::Scatter { w, .. }
+                    | Soac::WithAcc { w, .. } => w,
+                };
+                let inner: Vec<String> = ogham_ir::visit::lambdas(&stm.exp)
+                    .into_iter()
+                    .map(|l| work(&l.body, bound))
+                    .collect::<Option<_>>()?;
+                terms.push(format!("{} * ({})", size(w)?, inner.join(" + ")));
+            }
+            exp => {
+                for b in ogham_ir::visit::bodies(exp) {
+                    terms.push(work(b, bound)?);
+                }
+            }
+        }
+    }
+    Some(format!("({})", terms.join(" + ")))
 }
 
 fn helper(name: &str, t: PrimType) -> String {

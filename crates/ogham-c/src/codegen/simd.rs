@@ -38,7 +38,7 @@
 
 use std::collections::HashMap;
 
-use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, Operator, PrimType, SubExp, Type, VName};
+use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, Operator, PrimType, Span, SubExp, Type, VName};
 
 use super::{cty, ctype, vname, Gen, IsArray, Res};
 
@@ -69,7 +69,9 @@ impl UnitPtrs {
 impl Gen<'_> {
     /// Emits `for (j = lo; j < hi; j++)` and one screma iteration as its
     /// body: in the vectorisable form described in the module's
-    /// documentation when the SOAC allows it, else plainly.
+    /// documentation when the SOAC allows it, as tiles when it is a
+    /// matrix-product nest (`tile.rs`), else plainly. `span` locates the
+    /// statement's errors (running out of memory for a tile's buffer).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn screma_loop(
         &mut self,
@@ -80,8 +82,25 @@ impl Gen<'_> {
         map: &Lambda,
         (scan_accs, red_accs): (&[Vec<String>], &[Vec<String>]),
         outs: &[(String, Type)],
+        span: Span,
     ) -> Res<()> {
         let header = format!("for (int64_t {j} = {lo}; {j} < {hi}; {j}++)");
+        if let Some(nest) = super::tile::nest(map, reduces, outs).filter(|_| scans.is_empty()) {
+            // Tiles when there are enough columns to fill one, else as written.
+            let wide = self.tile_wide(&nest);
+            self.line(&format!("if ({wide}) {{"));
+            self.indent += 1;
+            let outer_reduce = reduces.first().zip(red_accs.first()).map(|(op, accs)| (op, accs.as_slice()));
+            self.tiled_nest((lo, hi), &map.params, arrs, &nest, outs, outer_reduce, span)?;
+            self.indent -= 1;
+            self.line("} else {");
+            self.indent += 1;
+            self.line(&header);
+            self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs)?;
+            self.indent -= 1;
+            self.line("}");
+            return Ok(());
+        }
         let simple = scans.is_empty()
             && map.params.iter().all(|p| !p.ty.is_array())
             && map.ret.iter().all(|t| !t.is_array())
