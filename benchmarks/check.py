@@ -445,8 +445,9 @@ def cases():
     for (n, k, lo) in [(1000, 7, -2**31), (20, 1, 0), (3000, 100000, 0)]:
         xs = [rng.randrange(lo, 2**31) for _ in range(n)]
         out.append(("histogram", [("i64", None, k), ("i32", [n], xs)], histogram(k, xs), True))
-    xs = [rng.randrange(-2**31, 2**31) for _ in range(100003)]
-    out.append(("scan", [("i32", [100003], xs)], scan(xs), True))
+    # Three rounds of the OpenMP build (2 threads × 2^16 values per round).
+    xs = [rng.randrange(-2**31, 2**31) for _ in range(300007)]
+    out.append(("scan", [("i32", [300007], xs)], scan(xs), True))
     # Row sums: multiples of 1/8 (exact in any order), random rows not a
     # multiple of the vector width, one column, empty rows.
     a = [[rng.randrange(-32, 33) / 8 for _ in range(4)] for _ in range(3)]
@@ -532,6 +533,8 @@ def ad_cases():
         ("lstm", lstm_inputs(R(22), 4, 14, 12, digits=6), False),
         ("kmeans_ad", kmeans_ad_inputs(R(31), 6, 3, 2, 16), True),
         ("kmeans_ad", kmeans_ad_inputs(R(32), 301, 9, 13, 16), False),
+        # More centres than one sliver of the reference's tiles (32).
+        ("kmeans_ad", kmeans_ad_inputs(R(33), 130, 40, 5, 32), False),
     ]
 
 

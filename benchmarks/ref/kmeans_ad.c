@@ -6,61 +6,102 @@
  *   -e objective   the cost (f32)
  *   -e gradient    the gradient ([k][d]f32)
  *
- * Points are taken in blocks of four against each centre, so that every
- * centre row loaded serves four distances; the distances vectorise (omp
- * simd reductions). With -fopenmp the points are shared among the threads
- * (the gradient's accumulation into the centres, O(n·d), is done after the
- * parallel assignment). */
+ * The distances are computed as a matrix product is, with (p - c)² in
+ * place of p·c: the centres are packed once per call into slivers of NR
+ * centres stored coordinate by coordinate, and a register tile of MR
+ * points × NR centres (2·MR vector accumulators) runs down the coordinates,
+ * one broadcast of each point's coordinate against a row of the sliver
+ * (`omp simd` over the NR centres). Each distance is summed in index order
+ * of the coordinates. The points go in blocks of PB, so that a block stays
+ * in L2 while every sliver passes over it (a sliver, d·NR floats, stays in
+ * L1); the nearest centre of each point (the first on ties) is kept as the
+ * tiles come. With -fopenmp the blocks of points are shared among the
+ * threads (the gradient's accumulation into the centres, O(n·d), is done
+ * after the parallel assignment). */
 #include "futio.h"
 
-#define PB 4 /* points per block */
+/* The register tile, as in matmul.c: 24 accumulators with AVX-512 (built
+ * with -mprefer-vector-width=512), 12 with AVX2. */
+#ifdef __AVX512F__
+#define MR 12
+#define NR 32
+#else
+#define MR 6
+#define NR 16
+#endif
+#define PB (8 * MR) /* points per block */
 
-struct env { int64_t n, k, d; const float *pts, *ctr; int64_t *best; float *grad; float cost; int entry; };
+struct env {
+  int64_t n, k, d, slivers;
+  const float *pts, *ctr;
+  float *cpack; /* [slivers][d][NR], zero-padded */
+  int64_t *best;
+  float *best_d, *grad, cost;
+  int entry;
+};
 
-/* The nearest centre of points pts[0..np) (np <= PB), and its distance. */
-static void nearest(const float *restrict pts, int64_t np, const float *restrict ctr, int64_t k, int64_t d,
-                    int64_t *best, float *best_d) {
-  for (int64_t q = 0; q < np; q++) { best[q] = 0; best_d[q] = INFINITY; }
-  if (np == PB) {
-    const float *p0 = pts, *p1 = pts + d, *p2 = pts + 2 * d, *p3 = pts + 3 * d;
-    for (int64_t c = 0; c < k; c++) {
-      const float *cc = ctr + c * d;
-      float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-#pragma omp simd reduction(+ : s0, s1, s2, s3)
-      for (int64_t j = 0; j < d; j++) {
-        float y = cc[j];
-        float t0 = p0[j] - y, t1 = p1[j] - y, t2 = p2[j] - y, t3 = p3[j] - y;
-        s0 += t0 * t0; s1 += t1 * t1; s2 += t2 * t2; s3 += t3 * t3;
+/* acc[r][c] = ‖p_r - centre c‖² for the MR points p (rows of pts, stride d)
+ * and the NR centres of sliver cs. */
+static inline void tile(int64_t d, const float *restrict pts, const float *restrict cs, float acc[MR][NR]) {
+  for (int r = 0; r < MR; r++)
+    for (int c = 0; c < NR; c++) acc[r][c] = 0.0f;
+  for (int64_t j = 0; j < d; j++) {
+    const float *restrict row = cs + j * NR;
+    for (int r = 0; r < MR; r++) {
+      const float x = pts[r * d + j];
+#pragma omp simd
+      for (int c = 0; c < NR; c++) {
+        const float t = x - row[c];
+        acc[r][c] += t * t;
       }
-      if (s0 < best_d[0]) { best_d[0] = s0; best[0] = c; }
-      if (s1 < best_d[1]) { best_d[1] = s1; best[1] = c; }
-      if (s2 < best_d[2]) { best_d[2] = s2; best[2] = c; }
-      if (s3 < best_d[3]) { best_d[3] = s3; best[3] = c; }
     }
-  } else {
-    for (int64_t q = 0; q < np; q++)
-      for (int64_t c = 0; c < k; c++) {
-        const float *p = pts + q * d, *cc = ctr + c * d;
-        float s = 0;
-#pragma omp simd reduction(+ : s)
-        for (int64_t j = 0; j < d; j++) { float t = p[j] - cc[j]; s += t * t; }
-        if (s < best_d[q]) { best_d[q] = s; best[q] = c; }
+  }
+}
+
+/* The nearest centre of each point of [i0, i1) and its distance. */
+static void assign_block(struct env *e, int64_t i0, int64_t i1) {
+  const int64_t d = e->d, k = e->k;
+  float acc[MR][NR];
+  float pad[MR * d]; /* the last group's points, the last one repeated */
+  for (int64_t i = i0; i < i1; i++) { e->best[i] = 0; e->best_d[i] = INFINITY; }
+  for (int64_t s = 0; s < e->slivers; s++) {
+    const float *cs = e->cpack + s * d * NR;
+    const int64_t c0 = s * NR, nc = k - c0 < NR ? k - c0 : NR;
+    for (int64_t g = i0; g < i1; g += MR) {
+      const int64_t np = i1 - g < MR ? i1 - g : MR;
+      const float *p = e->pts + g * d;
+      if (np < MR) {
+        for (int64_t r = 0; r < MR; r++) memcpy(pad + r * d, e->pts + (g + (r < np ? r : np - 1)) * d, sizeof(float) * (size_t)d);
+        p = pad;
       }
+      tile(d, p, cs, acc);
+      for (int64_t r = 0; r < np; r++) {
+        float bd = e->best_d[g + r];
+        int64_t b = e->best[g + r];
+        for (int64_t c = 0; c < nc; c++)
+          if (acc[r][c] < bd) { bd = acc[r][c]; b = c0 + c; }
+        e->best_d[g + r] = bd;
+        e->best[g + r] = b;
+      }
+    }
   }
 }
 
 static void body(void *p) {
   struct env *e = p;
   const int64_t n = e->n, k = e->k, d = e->d;
+  for (int64_t s = 0; s < e->slivers; s++)
+    for (int64_t j = 0; j < d; j++)
+      for (int64_t c = 0; c < NR; c++) {
+        const int64_t cc = s * NR + c;
+        e->cpack[(s * d + j) * NR + c] = cc < k ? e->ctr[cc * d + j] : 0.0f;
+      }
   const int64_t blocks = (n + PB - 1) / PB;
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < blocks; b++) assign_block(e, b * PB, b * PB + PB < n ? b * PB + PB : n);
   float cost = 0;
-#pragma omp parallel for schedule(static) reduction(+ : cost)
-  for (int64_t b = 0; b < blocks; b++) {
-    int64_t i0 = b * PB, np = n - i0 < PB ? n - i0 : PB;
-    float bd[PB];
-    nearest(e->pts + i0 * d, np, e->ctr, k, d, e->best + i0, bd);
-    for (int64_t q = 0; q < np; q++) cost += bd[q];
-  }
+#pragma omp simd reduction(+ : cost)
+  for (int64_t i = 0; i < n; i++) cost += e->best_d[i];
   e->cost = cost;
   if (e->entry == 1) {
     memset(e->grad, 0, sizeof(float) * (size_t)(k * d));
@@ -83,9 +124,14 @@ int main(int argc, char **argv) {
   e.n = dp[0]; e.d = dp[1]; e.k = dc[0];
   if (dc[1] != e.d) die("points and centres differ in dimension");
   if (e.k < 1) die("no centres");
+  if (e.d < 1) die("no dimensions");
   e.entry = o.entry;
+  e.slivers = (e.k + NR - 1) / NR;
+  e.cpack = aligned_alloc(64, sizeof(float) * (size_t)(e.slivers * e.d * NR) + 64);
   e.best = malloc(sizeof(int64_t) * (size_t)e.n + 1);
+  e.best_d = malloc(sizeof(float) * (size_t)e.n + 1);
   e.grad = malloc(sizeof(float) * (size_t)(e.k * e.d) + 1);
+  if (!e.cpack || !e.best || !e.best_d || !e.grad) die("out of memory");
   run_timed(&o, body, &e);
   if (o.entry == 0)
     print_value(&o, " f32", 0, NULL, &e.cost, 4);
