@@ -514,8 +514,10 @@ static inline int og_copy_fresh(og_ctx *ctx, og_arr *out, const og_arr *src, int
   return 0;
 }
 
-/* The view of row `i` of `a` (rank `rank` > 0); no bounds check, no reference taken. */
-static inline og_arr og_row(og_arr a, int rank, int64_t i) {
+/* The view of row `i` of `a` (rank `rank` > 0); no bounds check, no reference taken.
+   Always inlined: called once per row of every SOAC over arrays, and a call
+   copies two whole views (GMM gradient: 25% of its time). */
+static inline __attribute__((always_inline)) og_arr og_row(og_arr a, int rank, int64_t i) {
   og_arr r;
   r.mem = a.mem;
   r.offset = a.offset + i * a.stride[0];

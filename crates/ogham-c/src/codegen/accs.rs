@@ -257,11 +257,62 @@ impl Gen<'_> {
                 }
                 _ => {
                     let vdims: Vec<String> = (0..dims.len()).map(|d| format!("{view}.shape[{d}]")).collect();
+                    if !atomic && !vdims.is_empty() {
+                        // Unit-stride rows, tested once: the innermost loop
+                        // through pointers, which the C compiler vectorises
+                        // (a reverse-mode adjoint adds whole rows and matrices).
+                        let last = vdims.len() - 1;
+                        let mut unit = vec![format!("{view}.stride[{last}] == 1")];
+                        if vty.is_array() {
+                            unit.push(format!("{v}.stride[{last}] == 1"));
+                        }
+                        self.line(&format!("if ({}) {{", unit.join(" && ")));
+                        self.indent += 1;
+                        let idxs = self.open_loops(&vdims[..last]);
+                        let row_off = |arr: &str| -> String {
+                            let mut off = format!("{arr}.offset");
+                            for (d, i) in idxs.iter().enumerate() {
+                                off.push_str(&format!(" + ({i}) * {arr}.stride[{d}]"));
+                            }
+                            off
+                        };
+                        let t = ctype(elem);
+                        let pd = self.fresh("pd");
+                        self.line(&format!(
+                            "{t} *restrict {pd} = ({t} *)og_mem_data({view}.mem) + {};",
+                            row_off(&view)
+                        ));
+                        let src = if vty.is_array() {
+                            let ps = self.fresh("ps");
+                            self.line(&format!(
+                                "const {t} *restrict {ps} = (const {t} *)og_mem_data({v}.mem) + {};",
+                                row_off(&v)
+                            ));
+                            Some(ps)
+                        } else {
+                            None
+                        };
+                        let j = self.fresh("j");
+                        self.line(&format!("for (int64_t {j} = 0; {j} < {}; {j}++) {{", vdims[last]));
+                        self.indent += 1;
+                        let x = src.map_or_else(|| v.clone(), |ps| format!("{ps}[{j}]"));
+                        self.combine_elem(&format!("{pd}[{j}]"), &x, elem, op, false)?;
+                        self.indent -= 1;
+                        self.line("}");
+                        self.close_loops(last);
+                        self.indent -= 1;
+                        self.line("} else {");
+                        self.indent += 1;
+                    }
                     let idxs = self.open_loops(&vdims);
                     let e = Self::elem(&view, elem, &idxs);
                     let x = if vty.is_array() { Self::elem(&v, elem, &idxs) } else { v.clone() };
                     self.combine_elem(&e, &x, elem, op, atomic)?;
                     self.close_loops(vdims.len());
+                    if !atomic && !vdims.is_empty() {
+                        self.indent -= 1;
+                        self.line("}");
+                    }
                 }
             }
             if !nonempty.is_empty() {
