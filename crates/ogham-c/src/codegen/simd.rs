@@ -1,10 +1,11 @@
 //! SOAC loops in a form the C compiler vectorises.
 //!
-//! This module owns how the loop of a `map`/`reduce` (a `Screma` without
-//! scans) over scalar rows is emitted when its function is straight-line
+//! This module owns how the loop of a `map`/`reduce`/`scan` (a `Screma`)
+//! over scalar rows is emitted when its functions are straight-line
 //! scalar code that cannot fail ([`straight_line`]: no calls, loops,
 //! nested SOACs, allocations or checks, so the loop has no exit and no
-//! dependence between iterations but its reductions):
+//! dependence between iterations but its reductions and scans; scans keep
+//! their sequential order, only their accesses are simplified):
 //!
 //! - **unit strides, decided once.** The loop is emitted twice, under a test
 //!   of the strides of its one-dimensional inputs and outputs, taken once
@@ -101,13 +102,14 @@ impl Gen<'_> {
             self.line("}");
             return Ok(());
         }
-        let simple = scans.is_empty()
-            && map.params.iter().all(|p| !p.ty.is_array())
-            && map.ret.iter().all(|t| !t.is_array())
-            && reduces.iter().all(|op| op.lambda.ret.iter().all(|t| !t.is_array()))
-            && straight_line(&map.body)
-            && reduces.iter().all(|op| straight_line(&op.lambda.body))
-            && self.unit_ptrs.is_none();
+        let simple =
+            scans.iter().all(|op| op.lambda.ret.iter().all(|t| !t.is_array()) && straight_line(&op.lambda.body))
+                && map.params.iter().all(|p| !p.ty.is_array())
+                && map.ret.iter().all(|t| !t.is_array())
+                && reduces.iter().all(|op| op.lambda.ret.iter().all(|t| !t.is_array()))
+                && straight_line(&map.body)
+                && reduces.iter().all(|op| straight_line(&op.lambda.body))
+                && self.unit_ptrs.is_none();
         if !simple {
             self.line(&header);
             return self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs);
@@ -137,7 +139,7 @@ impl Gen<'_> {
         }
         let lanes = lane_count(reduces);
         if arrays.is_empty() {
-            return self.lanes_loop((j, lo, hi), lanes, arrs, reduces, map, red_accs, outs);
+            return self.lanes_loop((j, lo, hi), lanes, arrs, (scans, reduces), map, (scan_accs, red_accs), outs);
         }
         let conds: Vec<String> = arrays
             .iter()
@@ -154,7 +156,7 @@ impl Gen<'_> {
             unit.ptrs.insert(c.clone(), p);
         }
         self.unit_ptrs = Some(unit);
-        let result = self.lanes_loop((j, lo, hi), lanes, arrs, reduces, map, red_accs, outs);
+        let result = self.lanes_loop((j, lo, hi), lanes, arrs, (scans, reduces), map, (scan_accs, red_accs), outs);
         self.unit_ptrs = None;
         result?;
         self.indent -= 1;
@@ -180,15 +182,15 @@ impl Gen<'_> {
         (j, lo, hi): (&str, &str, &str),
         lanes: Option<usize>,
         arrs: &[VName],
-        reduces: &[Operator],
+        (scans, reduces): (&[Operator], &[Operator]),
         map: &Lambda,
-        red_accs: &[Vec<String>],
+        (scan_accs, red_accs): (&[Vec<String>], &[Vec<String>]),
         outs: &[(String, Type)],
     ) -> Res<()> {
         let header = format!("for (int64_t {j} = {lo}; {j} < {hi}; {j}++)");
-        let Some(n) = lanes else {
+        let Some(n) = lanes.filter(|_| scans.is_empty()) else {
             self.line(&header);
-            return self.screma_iteration(j, arrs, &[], reduces, map, &[], red_accs, outs);
+            return self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs);
         };
         let l = self.fresh("l");
         let mut lane_accs: Vec<Vec<String>> = Vec::new();
