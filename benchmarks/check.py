@@ -445,7 +445,7 @@ def cases():
     for (n, k, lo) in [(1000, 7, -2**31), (20, 1, 0), (3000, 100000, 0)]:
         xs = [rng.randrange(lo, 2**31) for _ in range(n)]
         out.append(("histogram", [("i64", None, k), ("i32", [n], xs)], histogram(k, xs), True))
-    # Three rounds of the OpenMP build (2 threads × 2^16 values per round).
+    # Split between the OpenMP build's threads at an odd point.
     xs = [rng.randrange(-2**31, 2**31) for _ in range(300007)]
     out.append(("scan", [("i32", [300007], xs)], scan(xs), True))
     # Row sums: multiples of 1/8 (exact in any order), random rows not a
