@@ -42,6 +42,12 @@
 
 #define OG_MAX_RANK 16
 
+/* The C type of the program's boolean variables: `bool`, except in blocks
+   of generated code that redefine it as `int32_t`, which the C compiler
+   vectorises along with 32-bit arithmetic where it does not vectorise
+   `bool` (maps of while loops run in lanes). */
+typedef bool og_bool;
+
 struct og_ctx;
 
 /* A reference-counted block of memory; the data follows the header, whose

@@ -27,6 +27,7 @@ use ogham_ir::{
 use crate::{Backend, Options};
 
 mod accs;
+mod lanes;
 mod simd;
 mod tile;
 
@@ -70,6 +71,7 @@ pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
         tuning: crate::tuning::all(prog),
         atomic_accs: HashSet::new(),
         unit_ptrs: None,
+        select_ifs: false,
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
@@ -149,6 +151,9 @@ fn prim_enum(t: PrimType) -> String {
 /// The C type of a value of type `ty`.
 fn cty(ty: &Type) -> &'static str {
     match ty {
+        // `og_bool` is `bool`, except in blocks that redefine it as an
+        // integer type to let the C compiler vectorise them (`lanes.rs`).
+        Type::Prim(PrimType::Bool) => "og_bool",
         Type::Prim(t) => ctype(*t),
         Type::Array { .. } => "og_arr",
     }
@@ -279,6 +284,9 @@ struct Gen<'a> {
     /// While the unit-stride copy of a vectorisable loop is generated: the
     /// arrays it accesses through hoisted pointers (see `simd.rs`).
     unit_ptrs: Option<simd::UnitPtrs>,
+    /// While a loop meant to be vectorised is generated: an `if` of
+    /// straight-line branches computes both and selects (see `lanes.rs`).
+    select_ifs: bool,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC
@@ -749,7 +757,7 @@ impl<'a> Gen<'a> {
             }
             Exp::CmpOp(op, t, a, b) => {
                 let e = cmpop(*op, *t, &self.se(a), &self.se(b));
-                self.line(&format!("bool {} = {e};", one(0)));
+                self.line(&format!("og_bool {} = {e};", one(0)));
             }
             Exp::UnOp(op, t, a) => {
                 let e = unop(*op, *t, &self.se(a))?;
@@ -776,6 +784,30 @@ impl<'a> Gen<'a> {
                     if p.ty.is_array() {
                         self.own(&vname(p.name));
                     }
+                }
+            }
+            Exp::If { cond, then_body, else_body }
+                if self.select_ifs
+                    && pat.iter().all(|p| !p.ty.is_array())
+                    && simd::straight_line(then_body)
+                    && simd::straight_line(else_body) =>
+            {
+                // Both branches, then a select: no control flow in the loop.
+                self.declare(pat);
+                let mut picks = Vec::new();
+                for b in [then_body, else_body] {
+                    let temps: Vec<String> = pat.iter().map(|_| self.fresh("alt")).collect();
+                    for (p, t) in pat.iter().zip(&temps) {
+                        self.line(&format!("{} {t};", cty(&p.ty)));
+                    }
+                    let dests: Vec<Dest> = temps.iter().map(|t| Dest::Fresh(t.clone())).collect();
+                    self.body(b, &dests)?;
+                    picks.push(temps);
+                }
+                let c = self.se(cond);
+                for (i, p) in pat.iter().enumerate() {
+                    let pick = lanes::select(&c, &picks[0][i], &picks[1][i], &p.ty);
+                    self.line(&format!("{} = {pick};", vname(p.name)));
                 }
             }
             Exp::If { cond, then_body, else_body } => {

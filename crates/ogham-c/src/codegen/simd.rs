@@ -102,6 +102,9 @@ impl Gen<'_> {
             self.line("}");
             return Ok(());
         }
+        if super::lanes::applies(map, scans, reduces) {
+            return self.lanes_of_loops((j, lo, hi), arrs, map, outs);
+        }
         let simple =
             scans.iter().all(|op| op.lambda.ret.iter().all(|t| !t.is_array()) && straight_line(&op.lambda.body))
                 && map.params.iter().all(|p| !p.ty.is_array())
