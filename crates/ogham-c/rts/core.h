@@ -48,6 +48,18 @@
    `bool` (maps of while loops run in lanes). */
 typedef bool og_bool;
 
+/* Before a loop whose iterations are independent (a map's copy for unit
+   strides, which writes only its fresh outputs): the C compiler may assume
+   no dependence between them through memory, which it cannot prove for
+   gathers such as a stencil's clamped neighbours. */
+#if defined(__clang__)
+#define OG_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define OG_IVDEP _Pragma("GCC ivdep")
+#else
+#define OG_IVDEP
+#endif
+
 struct og_ctx;
 
 /* A reference-counted block of memory; the data follows the header, whose
