@@ -1285,7 +1285,7 @@ impl<'a> Gen<'a> {
         match soac {
             Soac::Screma { w, arrs, scans, reduces, map } => {
                 if parallel && self.screma_parallelisable(stm, scans, reduces)? {
-                    self.screma_par(stm, w, arrs, scans, reduces, map)
+                    self.screma_par_or_seq(stm, w, arrs, scans, reduces, map)
                 } else if let Some(inner) =
                     stm.attrs.interchange.then(|| ogham_ir::layout::interchange_inner(stm)).flatten()
                 {
@@ -1566,6 +1566,25 @@ impl<'a> Gen<'a> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
         let outs = self.screma_outputs(stm, n_scan, n_red);
+        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, true)
+    }
+
+    /// The loop of [`Gen::screma_seq`] into outputs already allocated; the
+    /// reductions' results are declared (`declare`) or assigned to variables
+    /// declared before.
+    #[allow(clippy::too_many_arguments)]
+    fn screma_seq_into(
+        &mut self,
+        stm: &Stm,
+        w: &SubExp,
+        arrs: &[VName],
+        (scans, reduces): (&[Operator], &[Operator]),
+        map: &Lambda,
+        outs: &[(String, Type)],
+        declare: bool,
+    ) -> Res<()> {
+        let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
+        let outs = outs.to_vec();
         let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
         let j = self.fresh("j");
@@ -1581,11 +1600,50 @@ impl<'a> Gen<'a> {
         let flat_red: Vec<String> = red_accs.concat();
         for (k, acc) in flat_red.iter().enumerate() {
             let p = &stm.pat[n_scan + k];
-            self.line(&format!("{} {} = {acc};", cty(&p.ty), vname(p.name)));
+            if declare {
+                self.line(&format!("{} {} = {acc};", cty(&p.ty), vname(p.name)));
+            } else {
+                self.line(&format!("{} = {acc};", vname(p.name)));
+            }
             if p.ty.is_array() {
                 self.own(&vname(p.name));
             }
         }
+        Ok(())
+    }
+
+    /// A parallelisable screma: in parallel chunks, or, when there is
+    /// only one chunk's worth of work (`og_grain`), as the sequential loop
+    /// on the calling thread, without building a task's closure (which
+    /// copies every view it takes: an LSTM step's small maps spent more
+    /// time on that than on their work).
+    fn screma_par_or_seq(
+        &mut self,
+        stm: &Stm,
+        w: &SubExp,
+        arrs: &[VName],
+        scans: &[Operator],
+        reduces: &[Operator],
+        map: &Lambda,
+    ) -> Res<()> {
+        let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
+        let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
+        let outs = self.screma_outputs(stm, n_scan, n_red);
+        for p in &stm.pat[n_scan..n_scan + n_red] {
+            self.line(&format!("{} {};", cty(&p.ty), vname(p.name)));
+        }
+        let nchunks = self.fresh("nchunks");
+        let wc = self.se(w);
+        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {});", grain(map)));
+        self.line(&format!("if ({nchunks} <= 1) {{"));
+        self.indent += 1;
+        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, false)?;
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        self.screma_par(stm, w, arrs, scans, reduces, map, &outs, &nchunks)?;
+        self.indent -= 1;
+        self.line("}");
         Ok(())
     }
 
@@ -1691,14 +1749,12 @@ impl<'a> Gen<'a> {
         scans: &[Operator],
         reduces: &[Operator],
         map: &Lambda,
+        outs: &[(String, Type)],
+        nchunks: &str,
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
-        let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
-        let outs = self.screma_outputs(stm, n_scan, n_red);
+        let outs = outs.to_vec();
         let w = self.se(w);
-        let nchunks = self.fresh("nchunks");
-        let grain = grain(map);
-        self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {w}, {grain});"));
         let free = self.task_free_vars(stm);
         let acc_types: Vec<Type> = scans.iter().chain(reduces).flat_map(|o| o.lambda.ret.clone()).collect();
         // Per-chunk partials: the scan carries (pass 1), the reduce results.
@@ -1810,7 +1866,7 @@ impl<'a> Gen<'a> {
             let first: usize = reduces[..ri].iter().map(|o| o.neutral.len()).sum();
             for (i, acc) in accs.iter().enumerate() {
                 let p = &stm.pat[n_scan + first + i];
-                self.line(&format!("{} {} = {acc};", cty(&p.ty), vname(p.name)));
+                self.line(&format!("{} = {acc};", vname(p.name)));
             }
             pos += k;
         }
