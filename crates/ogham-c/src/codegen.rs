@@ -1563,10 +1563,21 @@ impl<'a> Gen<'a> {
         reduces: &[Operator],
         map: &Lambda,
     ) -> Res<()> {
+        let (_, _, outs) = self.screma_outputs_of(stm, scans, reduces);
+        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, true)
+    }
+
+    /// [`Gen::screma_outputs`] of a screma with these operators, and the
+    /// numbers of its scan and reduction results.
+    fn screma_outputs_of(
+        &mut self,
+        stm: &Stm,
+        scans: &[Operator],
+        reduces: &[Operator],
+    ) -> (usize, usize, Vec<(String, Type)>) {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
-        let outs = self.screma_outputs(stm, n_scan, n_red);
-        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, true)
+        (n_scan, n_red, self.screma_outputs(stm, n_scan, n_red))
     }
 
     /// The loop of [`Gen::screma_seq`] into outputs already allocated; the
@@ -1626,9 +1637,7 @@ impl<'a> Gen<'a> {
         reduces: &[Operator],
         map: &Lambda,
     ) -> Res<()> {
-        let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
-        let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
-        let outs = self.screma_outputs(stm, n_scan, n_red);
+        let (n_scan, n_red, outs) = self.screma_outputs_of(stm, scans, reduces);
         for p in &stm.pat[n_scan..n_scan + n_red] {
             self.line(&format!("{} {};", cty(&p.ty), vname(p.name)));
         }

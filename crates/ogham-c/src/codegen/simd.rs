@@ -96,14 +96,7 @@ impl Gen<'_> {
             self.indent += 1;
             let outer_reduce = reduces.first().zip(red_accs.first()).map(|(op, accs)| (op, accs.as_slice()));
             self.tiled_nest((lo, hi), &map.params, arrs, &nest, outs, outer_reduce, span)?;
-            self.indent -= 1;
-            self.line("} else {");
-            self.indent += 1;
-            self.line(&header);
-            self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs)?;
-            self.indent -= 1;
-            self.line("}");
-            return Ok(());
+            return self.else_plain(&header, j, arrs, (scans, reduces), map, (scan_accs, red_accs), outs);
         }
         if super::lanes::applies(map, scans, reduces) {
             return self.lanes_of_loops((j, lo, hi), arrs, map, outs);
@@ -165,10 +158,26 @@ impl Gen<'_> {
         let result = self.lanes_loop((j, lo, hi), lanes, arrs, (scans, reduces), map, (scan_accs, red_accs), outs);
         self.unit_ptrs = None;
         result?;
+        self.else_plain(&header, j, arrs, (scans, reduces), map, (scan_accs, red_accs), outs)
+    }
+
+    /// Closes the specialised copy of a loop with `} else {`, the loop as
+    /// written (`header` and one iteration), and `}`.
+    #[allow(clippy::too_many_arguments)]
+    fn else_plain(
+        &mut self,
+        header: &str,
+        j: &str,
+        arrs: &[VName],
+        (scans, reduces): (&[Operator], &[Operator]),
+        map: &Lambda,
+        (scan_accs, red_accs): (&[Vec<String>], &[Vec<String>]),
+        outs: &[(String, Type)],
+    ) -> Res<()> {
         self.indent -= 1;
         self.line("} else {");
         self.indent += 1;
-        self.line(&header);
+        self.line(header);
         self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs)?;
         self.indent -= 1;
         self.line("}");
