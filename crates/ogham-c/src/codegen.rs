@@ -1595,7 +1595,6 @@ impl<'a> Gen<'a> {
         declare: bool,
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
-        let outs = outs.to_vec();
         let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
         let j = self.fresh("j");
@@ -1626,8 +1625,7 @@ impl<'a> Gen<'a> {
     /// A parallelisable screma: in parallel chunks, or, when there is
     /// only one chunk's worth of work (`og_grain`), as the sequential loop
     /// on the calling thread, without building a task's closure (which
-    /// copies every view it takes: an LSTM step's small maps spent more
-    /// time on that than on their work).
+    /// copies every view it takes) for one chunk.
     fn screma_par_or_seq(
         &mut self,
         stm: &Stm,
@@ -1762,7 +1760,6 @@ impl<'a> Gen<'a> {
         nchunks: &str,
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
-        let outs = outs.to_vec();
         let w = self.se(w);
         let free = self.task_free_vars(stm);
         let acc_types: Vec<Type> = scans.iter().chain(reduces).flat_map(|o| o.lambda.ret.clone()).collect();
@@ -1779,7 +1776,7 @@ impl<'a> Gen<'a> {
         }
         // Pass 1: each chunk scans and reduces from the neutral elements.
         let (sname, fname, saved) = self.begin_task(&free, &fields);
-        for (c, _) in &outs {
+        for (c, _) in outs {
             self.line(&format!("og_arr {c} = cl->{c};"));
         }
         let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
@@ -2852,41 +2849,21 @@ fn is_integer_add(lam: &Lambda) -> bool {
 /// cannot be made before the SOAC runs (a `while` loop, a call, a size
 /// computed inside).
 fn grain(lam: &Lambda) -> String {
-    let mut bound: HashSet<VName> = lam.params.iter().map(|p| p.name).collect();
-    binders(&lam.body, &mut bound);
-    match work(&lam.body, &bound) {
+    match work(&lam.body, &ogham_ir::visit::free_vars_lambda(lam)) {
         Some(cost) => format!("og_grain({cost})"),
         None => "1".to_string(),
     }
 }
 
-/// Every variable bound in `body`, at any depth.
-fn binders(body: &Body, out: &mut HashSet<VName>) {
-    for stm in &body.stms {
-        out.extend(stm.pat.iter().map(|p| p.name));
-        out.extend(ogham_ir::visit::exp_binders(&stm.exp).into_iter().map(|p| p.name));
-        if let Exp::Loop { form: LoopForm::For { i, .. }, .. } = &stm.exp {
-            out.insert(*i);
-        }
-        for b in ogham_ir::visit::bodies(&stm.exp) {
-            binders(b, out);
-        }
-        for l in ogham_ir::visit::lambdas(&stm.exp) {
-            out.extend(l.params.iter().map(|p| p.name));
-            binders(&l.body, out);
-        }
-    }
-}
-
 /// An estimate of the operations one run of `body` does, as a C `double`
-/// expression in variables bound outside it (not in `bound`): one per
+/// expression in variables known before it runs (`outside`): one per
 /// statement, times the width of each SOAC and the trip count of each
 /// `for` loop; `None` when a width or count is only known inside, or the
 /// body has a `while` loop or a call.
-fn work(body: &Body, bound: &HashSet<VName>) -> Option<String> {
+fn work(body: &Body, outside: &BTreeSet<VName>) -> Option<String> {
     let size = |se: &SubExp| match se {
         SubExp::Const(v) => Some(format!("{}.0", v.as_i64())),
-        SubExp::Var(v) if !bound.contains(v) => Some(format!("(double){}", vname(*v))),
+        SubExp::Var(v) if outside.contains(v) => Some(format!("(double){}", vname(*v))),
         SubExp::Var(_) => None,
     };
     let mut terms = vec![body.stms.len().max(1).to_string() + ".0"];
@@ -2894,7 +2871,7 @@ fn work(body: &Body, bound: &HashSet<VName>) -> Option<String> {
         match &stm.exp {
             Exp::Apply { .. } | Exp::Loop { form: LoopForm::While { .. }, .. } => return None,
             Exp::Loop { form: LoopForm::For { bound: n, .. }, body, .. } => {
-                terms.push(format!("{} * {}", size(n)?, work(body, bound)?));
+                terms.push(format!("{} * {}", size(n)?, work(body, outside)?));
             }
             Exp::Soac(soac) => {
                 let w = match soac {
@@ -2905,13 +2882,13 @@ fn work(body: &Body, bound: &HashSet<VName>) -> Option<String> {
                 };
                 let inner: Vec<String> = ogham_ir::visit::lambdas(&stm.exp)
                     .into_iter()
-                    .map(|l| work(&l.body, bound))
+                    .map(|l| work(&l.body, outside))
                     .collect::<Option<_>>()?;
                 terms.push(format!("{} * ({})", size(w)?, inner.join(" + ")));
             }
             exp => {
                 for b in ogham_ir::visit::bodies(exp) {
-                    terms.push(work(b, bound)?);
+                    terms.push(work(b, outside)?);
                 }
             }
         }

@@ -109,14 +109,19 @@ pub fn interchange_inner(stm: &Stm) -> Option<&Stm> {
     if params.iter().any(|p| fv.contains(p)) {
         return None;
     }
-    let safe = |b: &Body| {
-        b.stms.iter().all(|s| match &s.exp {
-            Exp::BinOp(op, t, _, _) => {
-                !(t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow))
-            }
-            Exp::SubExp(_) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::TernOp(..) | Exp::Conv(..) => true,
-            _ => false,
-        })
-    };
+    let safe = |b: &Body| b.stms.iter().all(|s| scalar_cannot_fail(&s.exp));
     (safe(&lam2.body) && safe(&r2[0].lambda.body)).then_some(inner)
+}
+
+/// Whether `exp` is a scalar operation that cannot fail: a copy, a
+/// comparison, a conversion, or arithmetic other than the integer divisions
+/// and powers (which check their operands).
+pub fn scalar_cannot_fail(exp: &Exp) -> bool {
+    match exp {
+        Exp::BinOp(op, t, _, _) => {
+            !(t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow))
+        }
+        Exp::SubExp(_) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::TernOp(..) | Exp::Conv(..) => true,
+        _ => false,
+    }
 }

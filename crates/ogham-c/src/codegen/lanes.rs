@@ -23,9 +23,9 @@
 use std::collections::{HashMap, HashSet};
 
 use ogham_ir::visit::free_vars_exp;
-use ogham_ir::{Body, Exp, Lambda, LoopForm, Operator, Stm, Type, VName};
+use ogham_ir::{Exp, Lambda, LoopForm, Operator, Stm, Type, VName};
 
-use super::simd::straight_line;
+use super::simd::{straight_line, straight_line_stm};
 use super::{cty, vname, Dest, Gen, Res};
 
 /// Lanes per block: four 512-bit vectors of the widest loop parameter, so
@@ -64,7 +64,7 @@ pub(super) fn applies(map: &Lambda, scans: &[Operator], reduces: &[Operator]) ->
                 loops += 1;
             }
             _ => {
-                if !straight_line(&Body { stms: vec![stm.clone()], result: vec![] }) {
+                if !straight_line_stm(stm) {
                     return false;
                 }
             }
@@ -77,6 +77,21 @@ pub(super) fn applies(map: &Lambda, scans: &[Operator], reduces: &[Operator]) ->
 enum Stage<'s> {
     Straight(&'s [Stm]),
     Loop(&'s Stm),
+}
+
+/// The variables a stage reads that it does not bind itself.
+fn stage_reads(stage: &Stage) -> HashSet<VName> {
+    let stms: &[Stm] = match stage {
+        Stage::Straight(stms) => stms,
+        Stage::Loop(stm) => std::slice::from_ref(*stm),
+    };
+    let mut reads: HashSet<VName> = stms.iter().flat_map(|s| free_vars_exp(&s.exp)).collect();
+    for s in stms {
+        for p in &s.pat {
+            reads.remove(&p.name);
+        }
+    }
+    reads
 }
 
 impl Gen<'_> {
@@ -104,26 +119,29 @@ impl Gen<'_> {
         if start < map.body.stms.len() {
             stages.push(Stage::Straight(&map.body.stms[start..]));
         }
-        // Every variable the stages bind, with its per-lane array; a loop's
-        // results share its parameters' arrays.
+        // The variables a stage reads that an earlier stage binds (and the
+        // results) live in per-lane arrays; a loop's parameters always do,
+        // and its results share their arrays.
+        let mut crossing: HashSet<VName> = map.body.result.iter().filter_map(|r| r.as_var()).collect();
+        for stage in &stages {
+            crossing.extend(stage_reads(stage));
+        }
         let mut lane: HashMap<VName, String> = HashMap::new();
-        let mut types: HashMap<VName, Type> = HashMap::new();
+        let mut arrays: Vec<(String, Type)> = Vec::new();
         for stm in &map.body.stms {
-            match &stm.exp {
+            let named: Vec<(VName, Option<VName>, &Type)> = match &stm.exp {
                 Exp::Loop { params, .. } => {
-                    for ((p, _), r) in params.iter().zip(&stm.pat) {
-                        let arr = self.fresh("lane");
-                        lane.insert(p.name, arr.clone());
-                        lane.insert(r.name, arr);
-                        types.insert(p.name, p.ty.clone());
-                    }
+                    params.iter().zip(&stm.pat).map(|((p, _), r)| (p.name, Some(r.name), &p.ty)).collect()
                 }
-                _ => {
-                    for p in &stm.pat {
-                        lane.insert(p.name, self.fresh("lane"));
-                        types.insert(p.name, p.ty.clone());
-                    }
+                _ => stm.pat.iter().filter(|p| crossing.contains(&p.name)).map(|p| (p.name, None, &p.ty)).collect(),
+            };
+            for (v, result, ty) in named {
+                let arr = self.fresh("lane");
+                lane.insert(v, arr.clone());
+                if let Some(r) = result {
+                    lane.insert(r, arr.clone());
                 }
+                arrays.push((arr, ty.clone()));
             }
         }
         let jb = self.fresh("jb");
@@ -133,31 +151,17 @@ impl Gen<'_> {
         self.indent += 1;
         // Booleans as 32-bit integers here: GCC does not vectorise `bool`.
         self.line("typedef int32_t og_bool;");
-        let mut declared = HashSet::new();
-        for (v, arr) in &lane {
-            if let Some(t) = types.get(v) {
-                if declared.insert(arr.clone()) {
-                    self.line(&format!("{} {arr}[{n}];", cty(t)));
-                }
-            }
+        for (arr, ty) in &arrays {
+            self.line(&format!("{} {arr}[{n}];", cty(ty)));
         }
         for stage in &stages {
             match stage {
                 Stage::Straight(stms) => {
                     self.lane_loop_open(&l, n, j, &jb, arrs, map)?;
-                    let mut used = HashSet::new();
-                    for s in stms.iter() {
-                        used.extend(free_vars_exp(&s.exp));
-                    }
-                    for s in stms.iter() {
-                        for p in &s.pat {
-                            used.remove(&p.name);
-                        }
-                    }
-                    self.load_lanes(&used, &lane, &types, &l)?;
+                    self.load_lanes(&stage_reads(stage), &lane, &l)?;
                     for s in stms.iter() {
                         self.stm(s)?;
-                        for p in &s.pat {
+                        for p in s.pat.iter().filter(|p| lane.contains_key(&p.name)) {
                             self.line(&format!("{}[{l}] = {};", lane[&p.name], vname(p.name)));
                         }
                     }
@@ -170,7 +174,7 @@ impl Gen<'_> {
                     // The parameters' initial values.
                     self.lane_loop_open(&l, n, j, &jb, arrs, map)?;
                     let used: HashSet<VName> = params.iter().filter_map(|(_, init)| init.as_var()).collect();
-                    self.load_lanes(&used, &lane, &types, &l)?;
+                    self.load_lanes(&used, &lane, &l)?;
                     for (p, init) in params {
                         self.line(&format!("{}[{l}] = {};", lane[&p.name], self.se(init)));
                     }
@@ -181,11 +185,11 @@ impl Gen<'_> {
                     self.indent += 1;
                     self.line(&format!("int {any} = 0;"));
                     self.lane_loop_open(&l, n, j, &jb, arrs, map)?;
-                    let mut used = ogham_ir::visit::free_vars_body(body);
+                    let mut used: HashSet<VName> = ogham_ir::visit::free_vars_body(body).into_iter().collect();
                     for (p, _) in params {
                         used.remove(&p.name);
                     }
-                    self.load_lanes(&used.into_iter().collect(), &lane, &types, &l)?;
+                    self.load_lanes(&used, &lane, &l)?;
                     for (p, _) in params {
                         self.line(&format!("{} {} = {}[{l}];", cty(&p.ty), vname(p.name), lane[&p.name]));
                     }
@@ -214,7 +218,7 @@ impl Gen<'_> {
         // The results, lane by lane.
         self.lane_loop_open(&l, n, j, &jb, arrs, map)?;
         let used: HashSet<VName> = map.body.result.iter().filter_map(|r| r.as_var()).collect();
-        self.load_lanes(&used, &lane, &types, &l)?;
+        self.load_lanes(&used, &lane, &l)?;
         for ((arr, ty), r) in outs.iter().zip(&map.body.result) {
             let dest = Dest::At { arr: arr.clone(), rank: ty.rank(), elem: ty.elem(), idxs: vec![j.to_string()] };
             let src = self.se(r);
@@ -249,21 +253,12 @@ impl Gen<'_> {
 
     /// Declares the variables of `used` that live in per-lane arrays, from
     /// element `l` of their arrays.
-    fn load_lanes(
-        &mut self,
-        used: &HashSet<VName>,
-        lane: &HashMap<VName, String>,
-        types: &HashMap<VName, Type>,
-        l: &str,
-    ) -> Res<()> {
+    fn load_lanes(&mut self, used: &HashSet<VName>, lane: &HashMap<VName, String>, l: &str) -> Res<()> {
         let mut vars: Vec<&VName> = used.iter().filter(|v| lane.contains_key(v)).collect();
         vars.sort();
         for v in vars {
-            let ty = match types.get(v) {
-                Some(t) => t.clone(),
-                None => self.ty(*v)?.clone(),
-            };
-            self.line(&format!("{} {} = {}[{l}];", cty(&ty), vname(*v), lane[v]));
+            let ty = cty(self.ty(*v)?);
+            self.line(&format!("{ty} {} = {}[{l}];", vname(*v), lane[v]));
         }
         Ok(())
     }

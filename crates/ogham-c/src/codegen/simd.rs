@@ -42,7 +42,7 @@
 
 use std::collections::HashMap;
 
-use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, Operator, PrimType, Span, SubExp, Type, VName};
+use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, Operator, PrimType, Span, Stm, SubExp, Type, VName};
 
 use super::{cty, ctype, vname, Gen, IsArray, Res};
 
@@ -113,16 +113,16 @@ impl Gen<'_> {
             self.line(&header);
             return self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs);
         }
-        // The arrays read and written element `j` at a time.
-        let mut arrays: Vec<(String, PrimType, bool)> = Vec::new();
-        let mut indexed_ranks: HashMap<String, usize> = HashMap::new();
+        // The arrays read and written element `j` at a time: C variable,
+        // element type, whether written, the dimension that must be unit-stride.
+        let mut arrays: Vec<(String, PrimType, bool, usize)> = Vec::new();
         for a in arrs {
             if !self.virt.contains_key(a) && !arrays.iter().any(|(c, ..)| *c == vname(*a)) {
-                arrays.push((vname(*a), self.ty(*a)?.elem(), false));
+                arrays.push((vname(*a), self.ty(*a)?.elem(), false, 0));
             }
         }
         for (c, ty) in outs {
-            arrays.push((c.clone(), ty.elem(), true));
+            arrays.push((c.clone(), ty.elem(), true, 0));
         }
         // Arrays the body reads elements of, with the loop's index or
         // anything else: unit-stride in their last dimension, an index
@@ -132,22 +132,18 @@ impl Gen<'_> {
         for a in read {
             let rank = self.rank_of(a)?;
             if rank > 0 && !self.virt.contains_key(&a) && !arrays.iter().any(|(c, ..)| *c == vname(a)) {
-                arrays.push((vname(a), self.ty(a)?.elem(), false));
-                indexed_ranks.insert(vname(a), rank);
+                arrays.push((vname(a), self.ty(a)?.elem(), false, rank - 1));
             }
         }
         let lanes = lane_count(reduces);
         if arrays.is_empty() {
             return self.lanes_loop((j, lo, hi), lanes, arrs, (scans, reduces), map, (scan_accs, red_accs), outs);
         }
-        let conds: Vec<String> = arrays
-            .iter()
-            .map(|(c, ..)| format!("{c}.stride[{}] == 1", indexed_ranks.get(c).map_or(0, |r| r - 1)))
-            .collect();
+        let conds: Vec<String> = arrays.iter().map(|(c, .., d)| format!("{c}.stride[{d}] == 1")).collect();
         self.line(&format!("if ({}) {{", conds.join(" && ")));
         self.indent += 1;
         let mut unit = UnitPtrs { ptrs: HashMap::new() };
-        for (c, elem, written) in &arrays {
+        for (c, elem, written, _) in &arrays {
             let p = self.fresh("p");
             let t = ctype(*elem);
             let konst = if *written { "" } else { "const " };
@@ -260,17 +256,10 @@ impl Gen<'_> {
 /// language lets us reassociate and the C compiler vectorises
 /// ([`vector_op`]); none otherwise.
 fn lane_count(reduces: &[Operator]) -> Option<usize> {
-    if reduces.is_empty() || !reduces.iter().all(|op| vector_op(op)) {
+    if reduces.is_empty() || !reduces.iter().all(vector_op) {
         return None;
     }
-    let widest = reduces
-        .iter()
-        .flat_map(|op| op.lambda.ret.iter())
-        .map(|t| match t {
-            Type::Prim(p) => p.byte_size(),
-            _ => 8,
-        })
-        .max()?;
+    let widest = reduces.iter().flat_map(|op| op.lambda.ret.iter()).map(|t| t.elem().byte_size()).max()?;
     Some(128 / widest.max(4))
 }
 
@@ -279,10 +268,10 @@ fn lane_count(reduces: &[Operator]) -> Option<usize> {
 fn indexed_arrays(body: &Body, out: &mut Vec<VName>) {
     for s in &body.stms {
         match &s.exp {
-            Exp::Index { array, slice } if slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) => {
-                if !out.contains(array) {
-                    out.push(*array)
-                }
+            Exp::Index { array, slice }
+                if slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) && !out.contains(array) =>
+            {
+                out.push(*array)
             }
             Exp::If { then_body, else_body, .. } => {
                 indexed_arrays(then_body, out);
@@ -293,23 +282,22 @@ fn indexed_arrays(body: &Body, out: &mut Vec<VName>) {
     }
 }
 
-/// Whether `body` is scalar code that cannot fail: scalar operations other
-/// than the integer divisions and powers (which check their operands),
-/// copies, reads of scalars that need no bounds check, and branches of
-/// such code. The C for it has no exit and no call that may fail.
+/// Whether `body` is scalar code that cannot fail (see [`straight_line_stm`]).
 pub(super) fn straight_line(body: &Body) -> bool {
-    body.stms.iter().all(|s| {
-        s.pat.iter().all(|p| !p.ty.is_array())
-            && match &s.exp {
-                Exp::BinOp(op, t, _, _) => {
-                    !(t.is_int() && matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow))
-                }
-                Exp::SubExp(_) | Exp::CmpOp(..) | Exp::UnOp(..) | Exp::TernOp(..) | Exp::Conv(..) => true,
-                Exp::Index { slice, .. } => s.attrs.unsafe_ && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))),
-                Exp::If { then_body, else_body, .. } => straight_line(then_body) && straight_line(else_body),
-                _ => false,
-            }
-    })
+    body.stms.iter().all(straight_line_stm)
+}
+
+/// Whether `stm` is scalar code that cannot fail: a scalar operation that
+/// cannot fail (`ogham_ir::layout::scalar_cannot_fail`), a read of a scalar
+/// that needs no bounds check, or a branch of such code. Its C has no exit
+/// and no call that may fail.
+pub(super) fn straight_line_stm(s: &Stm) -> bool {
+    s.pat.iter().all(|p| !p.ty.is_array())
+        && match &s.exp {
+            Exp::Index { slice, .. } => s.attrs.unsafe_ && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))),
+            Exp::If { then_body, else_body, .. } => straight_line(then_body) && straight_line(else_body),
+            exp => ogham_ir::layout::scalar_cannot_fail(exp),
+        }
 }
 
 /// Whether an operator combines its values componentwise, result `i`

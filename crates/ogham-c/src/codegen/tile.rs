@@ -161,7 +161,9 @@ impl Gen<'_> {
     }
 
     /// Emits the outer map's loop over rows `lo..hi` of `nest` (see the
-    /// module's documentation), writing `out`.
+    /// module's documentation): writing the matrix `outs[0]`, or folding
+    /// each row and handing its result to `outer_reduce` or `outs[0]`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn tiled_nest(
         &mut self,
         (lo, hi): (&str, &str),
@@ -190,8 +192,7 @@ impl Gen<'_> {
             return Err("C backend: a tiled nest over a virtual array".to_string());
         }
         let (w2, w3) = (self.se(nest.w2), self.se(nest.w3));
-        let acc_ty = nest.op.lambda.ret[0].clone();
-        let t = cty(&acc_ty);
+        let t = cty(&nest.op.lambda.ret[0]);
         let neutral = self.se(&nest.op.neutral[0]);
         let cols = cols(elem, self.opts.portable);
         let (j0, i0, k) = (self.fresh("j0"), self.fresh("i0"), self.fresh("k"));
@@ -208,7 +209,7 @@ impl Gen<'_> {
             packs.push((pk, ct, *a));
         }
         // Folded rows: each row's accumulator, across the column tiles.
-        let rowacc = self.fresh("rowacc");
+        let rowacc = if let Sink::Fold(_) = nest.sink { self.fresh("rowacc") } else { String::new() };
         if let Sink::Fold(op2) = nest.sink {
             let t2 = cty(&op2.lambda.ret[0]);
             let ne2 = self.se(&op2.neutral[0]);
@@ -254,10 +255,10 @@ impl Gen<'_> {
         self.line(&format!("for (int {ii} = 0; {ii} < {ROWS}; {ii}++) {{"));
         self.indent += 1;
         let row = format!("({i0} + {ii} < {hi} ? {i0} + {ii} : {hi} - 1)");
-        self.bind_tile_params(nest, &sources, &row, &k, None)?;
+        self.bind_row_params(nest, &sources, &row, &k)?;
         self.line(&format!("for (int {jj} = 0; {jj} < {cols}; {jj}++) {{"));
         self.indent += 1;
-        self.bind_tile_params(nest, &sources, "", &k, Some((&col_ptrs, &jj)))?;
+        self.bind_column_params(nest, &sources, &col_ptrs, &jj);
         let x = self.fresh("x");
         self.line(&format!("{t} {x};"));
         self.body(&nest.f.body, &[Dest::Fresh(x.clone())])?;
@@ -306,35 +307,28 @@ impl Gen<'_> {
         Ok(())
     }
 
-    /// Binds the reduction function's parameters for step `k`: with
-    /// `cols` `None`, those from rows (row `i`) and free arrays; with
-    /// `Some((ptrs, jj))`, those from columns, element `jj` of their
-    /// buffers' pointers `ptrs`.
-    fn bind_tile_params(
-        &mut self,
-        nest: &Nest,
-        sources: &[Source],
-        i: &str,
-        k: &str,
-        cols: Option<(&[String], &str)>,
-    ) -> Res<()> {
-        let mut col = 0;
+    /// Binds the reduction function's parameters that come from rows (at
+    /// row `i`) and from free arrays, for step `k`.
+    fn bind_row_params(&mut self, nest: &Nest, sources: &[Source], i: &str, k: &str) -> Res<()> {
         for (p, s) in nest.f.params.iter().zip(sources) {
-            let c = vname(p.name);
-            let ty = cty(&p.ty);
-            match (s, cols) {
-                (Source::Row(a), None) => {
+            match s {
+                Source::Row(a) => {
                     let e = Self::elem(&vname(*a), self.ty(*a)?.elem(), &[i.to_string(), k.to_string()]);
-                    self.line(&format!("{ty} {c} = {e};"));
+                    self.line(&format!("{} {} = {e};", cty(&p.ty), vname(p.name)));
                 }
-                (Source::Free(a), None) => self.bind_rows(std::slice::from_ref(p), &[*a], k)?,
-                (Source::Column(_), Some((ptrs, jj))) => {
-                    self.line(&format!("{ty} {c} = {}[{jj}];", ptrs[col]));
-                    col += 1;
-                }
-                _ => {}
+                Source::Free(a) => self.bind_rows(std::slice::from_ref(p), &[*a], k)?,
+                Source::Column(_) => {}
             }
         }
         Ok(())
+    }
+
+    /// Binds the reduction function's parameters that come from columns:
+    /// element `jj` of their buffers' pointers `ptrs` (in order).
+    fn bind_column_params(&mut self, nest: &Nest, sources: &[Source], ptrs: &[String], jj: &str) {
+        let columns = nest.f.params.iter().zip(sources).filter(|(_, s)| matches!(s, Source::Column(_)));
+        for ((p, _), ptr) in columns.zip(ptrs) {
+            self.line(&format!("{} {} = {ptr}[{jj}];", cty(&p.ty), vname(p.name)));
+        }
     }
 }
