@@ -20,16 +20,14 @@ use std::fmt::Write;
 use ogham_ir::verify::Verified;
 use ogham_ir::visit::free_vars_exp;
 use ogham_ir::{
-    BinOp, Body, CmpOp, ConvOp, DimIndex, Exp, FunDef, HistOp, Lambda, LoopForm, Opaque, Operator, Param, PrimType,
-    PrimValue, Program, Soac, Span, Stm, SubExp, TernOp, Type, UnOp, VName,
+    BinOp, Body, DimIndex, Exp, FunDef, HistOp, Lambda, LoopForm, Opaque, Operator, Param, PrimType, Program, Soac,
+    Span, Stm, SubExp, Type, VName,
 };
 
 use crate::{Backend, Options};
 
 mod accs;
-mod lanes;
 mod simd;
-mod tile;
 
 const RTS_CORE: &str = include_str!("../rts/core.h");
 const RTS_SCALAR: &str = include_str!("../rts/scalar.h");
@@ -41,11 +39,21 @@ const RTS_API: &str = include_str!("../rts/api.h");
 /// The largest array rank the runtime's views hold.
 const MAX_RANK: usize = 16;
 
-type Res<T> = Result<T, String>;
+use crate::scalar::{binop, cmpop, conv, ctype, literal, ternop, unop, Res};
 
 /// Generates the whole C program, from the verifier's view of it (the type
 /// of every variable and the use counts come from there).
 pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
+    program_and_kernels(verified, opts).map(|(c, _)| c)
+}
+
+/// The imperative kernels the program's loops became, after their passes,
+/// in their text form (`ogham dev --kernels`).
+pub fn kernels(verified: &Verified, opts: &Options) -> Res<Vec<String>> {
+    program_and_kernels(verified, opts).map(|(_, k)| k)
+}
+
+fn program_and_kernels(verified: &Verified, opts: &Options) -> Res<(String, Vec<String>)> {
     let prog = verified.prog;
     let consts = Body { stms: prog.consts.clone(), result: prog.const_params().map(|p| p.name.into()).collect() };
     // The constants' block returns them all into the context: a use each.
@@ -70,8 +78,7 @@ pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
         saved_frames: Vec::new(),
         tuning: crate::tuning::all(prog),
         atomic_accs: HashSet::new(),
-        unit_ptrs: None,
-        select_ifs: false,
+        kernels: Vec::new(),
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
@@ -122,26 +129,9 @@ pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
     if !opts.library {
         c.push_str(RTS_MAIN);
     }
-    Ok(c)
+    Ok((c, g.kernels))
 }
 
-/// The C type of a primitive.
-pub(crate) fn ctype(t: PrimType) -> &'static str {
-    match t {
-        PrimType::I8 => "int8_t",
-        PrimType::I16 => "int16_t",
-        PrimType::I32 => "int32_t",
-        PrimType::I64 => "int64_t",
-        PrimType::U8 => "uint8_t",
-        PrimType::U16 => "uint16_t",
-        PrimType::U32 => "uint32_t",
-        PrimType::U64 => "uint64_t",
-        PrimType::F16 => "og_f16",
-        PrimType::F32 => "float",
-        PrimType::F64 => "double",
-        PrimType::Bool => "bool",
-    }
-}
 
 /// The runtime's `enum og_prim` constant.
 fn prim_enum(t: PrimType) -> String {
@@ -182,39 +172,6 @@ fn c_string(s: &str) -> String {
     out
 }
 
-/// A C literal for a constant.
-fn literal(v: PrimValue) -> String {
-    fn float(x: f64, text: String, suffix: &str) -> String {
-        if x.is_nan() {
-            "NAN".to_string()
-        } else if x.is_infinite() {
-            if x < 0.0 {
-                "(-INFINITY)".to_string()
-            } else {
-                "INFINITY".to_string()
-            }
-        } else {
-            let t = if text.contains(['.', 'e', 'E']) { text } else { format!("{text}.0") };
-            format!("({t}{suffix})")
-        }
-    }
-    match v {
-        PrimValue::I8(x) => format!("((int8_t){x})"),
-        PrimValue::I16(x) => format!("((int16_t){x})"),
-        PrimValue::I32(x) if x == i32::MIN => "INT32_MIN".to_string(),
-        PrimValue::I32(x) => format!("((int32_t){x})"),
-        PrimValue::I64(x) if x == i64::MIN => "INT64_MIN".to_string(),
-        PrimValue::I64(x) => format!("((int64_t){x}LL)"),
-        PrimValue::U8(x) => format!("((uint8_t){x}U)"),
-        PrimValue::U16(x) => format!("((uint16_t){x}U)"),
-        PrimValue::U32(x) => format!("((uint32_t){x}U)"),
-        PrimValue::U64(x) => format!("((uint64_t){x}ULL)"),
-        PrimValue::F16(x) => format!("((og_f16){})", x.to_bits()),
-        PrimValue::F32(x) => float(x as f64, format!("{x:e}"), "f"),
-        PrimValue::F64(x) => float(x, format!("{x:e}"), ""),
-        PrimValue::Bool(x) => x.to_string(),
-    }
-}
 
 /// Where a body's result goes.
 #[derive(Clone, Debug)]
@@ -281,12 +238,9 @@ struct Gen<'a> {
     /// variables made of its accumulators that are combined with an
     /// operator, whose `updacc`s must be atomic (see `accs.rs`).
     atomic_accs: HashSet<VName>,
-    /// While the unit-stride copy of a vectorisable loop is generated: the
-    /// arrays it accesses through hoisted pointers (see `simd.rs`).
-    unit_ptrs: Option<simd::UnitPtrs>,
-    /// While a loop meant to be vectorised is generated: an `if` of
-    /// straight-line branches computes both and selects (see `lanes.rs`).
-    select_ifs: bool,
+    /// The imperative kernels generated, in their text form, when
+    /// `Options::keep_kernels` asks for them (`ogham dev --kernels`).
+    kernels: Vec<String>,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC
@@ -353,12 +307,6 @@ impl<'a> Gen<'a> {
             let _ = write!(off, " + ({i}) * {arr}.stride[{d}]");
         }
         format!("(({} *)og_mem_data({arr}.mem))[{off}]", ctype(elem))
-    }
-
-    /// [`Gen::elem`], through a hoisted pointer in the unit-stride copy of
-    /// a vectorisable loop (see `simd.rs`).
-    fn elem_at(&self, arr: &str, elem: PrimType, idxs: &[String]) -> String {
-        self.unit_ptrs.as_ref().and_then(|u| u.elem(arr, idxs)).unwrap_or_else(|| Self::elem(arr, elem, idxs))
     }
 
     /// A view expression of `arr` (rank `rank`) with the first dims fixed at `idxs`.
@@ -430,7 +378,7 @@ impl<'a> Gen<'a> {
                 self.line(&format!("og_ref({src}.mem); og_unref({c}.mem); {c} = {src};"))
             }
             (Dest::At { arr, elem, idxs, .. }, Type::Prim(_)) => {
-                let lv = self.elem_at(arr, *elem, idxs);
+                let lv = Self::elem(arr, *elem, idxs);
                 self.line(&format!("{lv} = {src};"));
             }
             (Dest::At { arr, rank, elem, idxs }, Type::Array { .. }) => {
@@ -784,30 +732,6 @@ impl<'a> Gen<'a> {
                     if p.ty.is_array() {
                         self.own(&vname(p.name));
                     }
-                }
-            }
-            Exp::If { cond, then_body, else_body }
-                if self.select_ifs
-                    && pat.iter().all(|p| !p.ty.is_array())
-                    && simd::straight_line(then_body)
-                    && simd::straight_line(else_body) =>
-            {
-                // Both branches, then a select: no control flow in the loop.
-                self.declare(pat);
-                let mut picks = Vec::new();
-                for b in [then_body, else_body] {
-                    let temps: Vec<String> = pat.iter().map(|_| self.fresh("alt")).collect();
-                    for (p, t) in pat.iter().zip(&temps) {
-                        self.line(&format!("{} {t};", cty(&p.ty)));
-                    }
-                    let dests: Vec<Dest> = temps.iter().map(|t| Dest::Fresh(t.clone())).collect();
-                    self.body(b, &dests)?;
-                    picks.push(temps);
-                }
-                let c = self.se(cond);
-                for (i, p) in pat.iter().enumerate() {
-                    let pick = lanes::select(&c, &picks[0][i], &picks[1][i], &p.ty);
-                    self.line(&format!("{} = {pick};", vname(p.name)));
                 }
             }
             Exp::If { cond, then_body, else_body } => {
@@ -1179,7 +1103,7 @@ impl<'a> Gen<'a> {
                     DimIndex::Slice { .. } => unreachable!("checked all Fix"),
                 })
                 .collect();
-            let e = self.elem_at(&a, aty.elem(), &idxs);
+            let e = Self::elem(&a, aty.elem(), &idxs);
             self.line(&format!("{} {c} = {e};", ctype(aty.elem())));
         } else {
             let v = self.slice_view(&a, slice, rank);
@@ -1341,7 +1265,7 @@ impl<'a> Gen<'a> {
             if p.ty.is_array() {
                 self.line(&format!("og_arr {c} = og_row({}, {rank}, {j});", vname(*a)));
             } else {
-                let e = self.elem_at(&vname(*a), elem, &[j.to_string()]);
+                let e = Self::elem(&vname(*a), elem, &[j.to_string()]);
                 self.line(&format!("{} {c} = {e};", ctype(elem)));
             }
         }
@@ -2896,257 +2820,3 @@ fn work(body: &Body, outside: &BTreeSet<VName>) -> Option<String> {
     Some(format!("({})", terms.join(" + ")))
 }
 
-fn helper(name: &str, t: PrimType) -> String {
-    format!("og_{name}_{}", ctype(t))
-}
-
-fn binop(op: BinOp, t: PrimType, a: &str, b: &str) -> Res<String> {
-    if t == PrimType::F16 {
-        if op == BinOp::NextAfter {
-            return Ok(format!("og_nextafter_f16({a}, {b})"));
-        }
-        // `ldexp`'s exponent is an `i32`, not an `f16`.
-        let b = if op == BinOp::Ldexp { b.to_string() } else { format!("og_f16_to_f32({b})") };
-        let inner = binop(op, PrimType::F32, &format!("og_f16_to_f32({a})"), &b)?;
-        return Ok(format!("og_f32_to_f16({inner})"));
-    }
-    let unsupported = || Err(format!("C backend: operator {op:?} is not defined on {t}"));
-    if t == PrimType::Bool {
-        return Ok(match op {
-            BinOp::And | BinOp::LogAnd | BinOp::Min => format!("({a} && {b})"),
-            BinOp::Or | BinOp::LogOr | BinOp::Max => format!("({a} || {b})"),
-            BinOp::Xor => format!("({a} != {b})"),
-            _ => return unsupported(),
-        });
-    }
-    if t.is_float() {
-        let f = if t == PrimType::F32 { "f" } else { "" };
-        let ty = ctype(t);
-        return Ok(match op {
-            BinOp::Add => format!("({a} + {b})"),
-            BinOp::Sub => format!("({a} - {b})"),
-            BinOp::Mul => format!("({a} * {b})"),
-            BinOp::Div => format!("({a} / {b})"),
-            BinOp::Mod => format!("og_fmod_{ty}({a}, {b})"),
-            BinOp::Quot => format!("trunc{f}({a} / {b})"),
-            BinOp::Rem => format!("fmod{f}({a}, {b})"),
-            BinOp::Pow => format!("pow{f}({a}, {b})"),
-            BinOp::Min => format!("fmin{f}({a}, {b})"),
-            BinOp::Max => format!("fmax{f}({a}, {b})"),
-            BinOp::Atan2 => format!("atan2{f}({a}, {b})"),
-            BinOp::Hypot => format!("hypot{f}({a}, {b})"),
-            BinOp::NextAfter => format!("nextafter{f}({a}, {b})"),
-            BinOp::CopySign => format!("copysign{f}({a}, {b})"),
-            BinOp::Ldexp => format!("ldexp{f}({a}, (int)({b}))"),
-            _ => return unsupported(),
-        });
-    }
-    // Wrapping `+`, `-` and `*` are written out (in an unsigned type at
-    // least as wide as `unsigned int`, so that nothing is promoted to a
-    // signed `int` that could overflow): a call per operation is slow in
-    // the unoptimised builds of the test runner.
-    if let (Some(o), Some(u)) = (
-        match op {
-            BinOp::Add => Some("+"),
-            BinOp::Sub => Some("-"),
-            BinOp::Mul => Some("*"),
-            _ => None,
-        },
-        t.is_int().then_some(if t.bits() == 64 { "uint64_t" } else { "uint32_t" }),
-    ) {
-        return Ok(format!("(({})(({u})({a}) {o} ({u})({b})))", ctype(t)));
-    }
-    let name = match op {
-        BinOp::Add => "add",
-        BinOp::Sub => "sub",
-        BinOp::Mul => "mul",
-        BinOp::Div => "div",
-        BinOp::Mod => "mod",
-        BinOp::Quot => "quot",
-        BinOp::Rem => "rem",
-        BinOp::Pow => "pow",
-        BinOp::Shl => "shl",
-        BinOp::Shr => "shr",
-        BinOp::UShr => "ushr",
-        BinOp::Min => "min",
-        BinOp::Max => "max",
-        BinOp::MulHi => "mulhi",
-        BinOp::And => return Ok(format!("(({})({a} & {b}))", ctype(t))),
-        BinOp::Or => return Ok(format!("(({})({a} | {b}))", ctype(t))),
-        BinOp::Xor => return Ok(format!("(({})({a} ^ {b}))", ctype(t))),
-        BinOp::LogAnd => return Ok(format!("(({})({a} && {b}))", ctype(t))),
-        BinOp::LogOr => return Ok(format!("(({})({a} || {b}))", ctype(t))),
-        _ => return unsupported(),
-    };
-    Ok(format!("{}({a}, {b})", helper(name, t)))
-}
-
-fn cmpop(op: CmpOp, t: PrimType, a: &str, b: &str) -> String {
-    let (a, b) = if t == PrimType::F16 {
-        (format!("og_f16_to_f32({a})"), format!("og_f16_to_f32({b})"))
-    } else {
-        (a.to_string(), b.to_string())
-    };
-    // Comparing a variable with itself is folded: C compilers warn about the
-    // tautology (-Wtautological-compare), and only NaN makes it depend on the value.
-    if a == b {
-        let reflexive = matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge);
-        return match (t.is_float(), reflexive, op) {
-            (true, true, _) => format!("(!isnan({a}))"),
-            (true, false, CmpOp::Ne) => format!("(isnan({a}) != 0)"),
-            (_, r, _) => r.to_string(),
-        };
-    }
-    let o = match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-    };
-    format!("({a} {o} {b})")
-}
-
-fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
-    if t == PrimType::F16 {
-        let inner = unop(op, PrimType::F32, &format!("og_f16_to_f32({a})"))?;
-        return Ok(match op {
-            UnOp::IsNan | UnOp::IsInf => inner,
-            _ => format!("og_f32_to_f16({inner})"),
-        });
-    }
-    let unsupported = || Err(format!("C backend: operator {op:?} is not defined on {t}"));
-    if t == PrimType::Bool {
-        return Ok(match op {
-            UnOp::Not => format!("(!{a})"),
-            _ => return unsupported(),
-        });
-    }
-    if t.is_float() {
-        let f = if t == PrimType::F32 { "f" } else { "" };
-        let ty = ctype(t);
-        let libm = |n: &str| format!("{n}{f}({a})");
-        return Ok(match op {
-            UnOp::Neg => format!("(-{a})"),
-            UnOp::Abs => libm("fabs"),
-            UnOp::Sgn => format!("og_sgn_{ty}({a})"),
-            UnOp::Sqrt => libm("sqrt"),
-            UnOp::Rsqrt => format!("og_rsqrt_{ty}({a})"),
-            UnOp::Cbrt => libm("cbrt"),
-            UnOp::Exp => libm("exp"),
-            UnOp::Log => libm("log"),
-            UnOp::Log2 => libm("log2"),
-            UnOp::Log10 => libm("log10"),
-            UnOp::Log1p => libm("log1p"),
-            UnOp::Sin => libm("sin"),
-            UnOp::Cos => libm("cos"),
-            UnOp::Tan => libm("tan"),
-            UnOp::Asin => libm("asin"),
-            UnOp::Acos => libm("acos"),
-            UnOp::Atan => libm("atan"),
-            UnOp::Sinh => libm("sinh"),
-            UnOp::Cosh => libm("cosh"),
-            UnOp::Tanh => libm("tanh"),
-            UnOp::Asinh => libm("asinh"),
-            UnOp::Acosh => libm("acosh"),
-            UnOp::Atanh => libm("atanh"),
-            UnOp::SinPi => format!("og_sinpi_{ty}({a})"),
-            UnOp::CosPi => format!("og_cospi_{ty}({a})"),
-            UnOp::TanPi => format!("og_tanpi_{ty}({a})"),
-            UnOp::AsinPi => format!("og_asinpi_{ty}({a})"),
-            UnOp::AcosPi => format!("og_acospi_{ty}({a})"),
-            UnOp::AtanPi => format!("og_atanpi_{ty}({a})"),
-            UnOp::Gamma => libm("tgamma"),
-            UnOp::Lgamma => libm("lgamma"),
-            UnOp::Erf => libm("erf"),
-            UnOp::Erfc => libm("erfc"),
-            UnOp::Ceil => libm("ceil"),
-            UnOp::Floor => libm("floor"),
-            UnOp::Trunc => libm("trunc"),
-            UnOp::Round => libm("rint"),
-            UnOp::Recip => format!("(({ty})1 / {a})"),
-            UnOp::IsNan => format!("(isnan({a}) != 0)"),
-            UnOp::IsInf => format!("(isinf({a}) != 0)"),
-            _ => return unsupported(),
-        });
-    }
-    Ok(match op {
-        UnOp::Neg => format!("{}({a})", helper("neg", t)),
-        UnOp::Not => format!("(({})~{a})", ctype(t)),
-        UnOp::Abs => format!("{}({a})", helper("abs", t)),
-        UnOp::Sgn => format!("{}({a})", helper("sgn", t)),
-        UnOp::Popc => format!("{}({a})", helper("popc", t)),
-        UnOp::Clz => format!("{}({a})", helper("clz", t)),
-        UnOp::Ctz => format!("{}({a})", helper("ctz", t)),
-        _ => return unsupported(),
-    })
-}
-
-fn ternop(op: TernOp, t: PrimType, a: &str, b: &str, c: &str) -> Res<String> {
-    if t == PrimType::F16 {
-        // As in ogham-prim: `fma` rounds the exact result once; `lerp` rounds every step to f16.
-        let w = |x: &str| format!("(double)og_f16_to_f32({x})");
-        return match op {
-            TernOp::Fma => Ok(format!("og_f16_from_f64(fma({}, {}, {}))", w(a), w(b), w(c))),
-            TernOp::Lerp => Ok(format!("og_lerp_f16({a}, {b}, {c})")),
-            TernOp::MadHi => Err(format!("C backend: operator {op:?} is not defined on {t}")),
-        };
-    }
-    Ok(match op {
-        TernOp::Fma if t == PrimType::F32 => format!("fmaf({a}, {b}, {c})"),
-        TernOp::Fma if t == PrimType::F64 => format!("fma({a}, {b}, {c})"),
-        TernOp::Fma if t.is_int() => format!("{}({}({a}, {b}), {c})", helper("add", t), helper("mul", t)),
-        TernOp::Lerp if t.is_float() => format!("og_lerp_{}({a}, {b}, {c})", ctype(t)),
-        TernOp::MadHi if t.is_int() => format!("{}({}({a}, {b}), {c})", helper("add", t), helper("mulhi", t)),
-        _ => return Err(format!("C backend: operator {op:?} is not defined on {t}")),
-    })
-}
-
-fn conv(op: ConvOp, from: PrimType, to: PrimType, a: &str) -> Res<String> {
-    match op {
-        ConvOp::Bitcast => {
-            if from == to {
-                return Ok(a.to_string());
-            }
-            if from.bits() != to.bits() {
-                return Err(format!("C backend: cannot bitcast {from} to {to}"));
-            }
-            if from.is_int() && to.is_int() {
-                return Ok(format!("(({})({a}))", ctype(to)));
-            }
-            Ok(format!("og_bitcast_{}_{}({a})", ctype(from), ctype(to)))
-        }
-        ConvOp::Convert => {
-            let to_c = ctype(to);
-            if from == to {
-                return Ok(a.to_string());
-            }
-            // Go through a wide type: f16 through float, everything else by C's value conversions.
-            let src = if from == PrimType::F16 { format!("og_f16_to_f32({a})") } else { a.to_string() };
-            let from = if from == PrimType::F16 { PrimType::F32 } else { from };
-            Ok(if to == PrimType::Bool {
-                format!("({src} != 0)")
-            } else if to == PrimType::F16 {
-                format!("og_f16_from_f64((double)({src}))")
-            } else if from.is_float() && to.is_int() {
-                format!("og_from_f64_{to_c}((double)({src}))")
-            } else if to.is_int() && from.is_int() && to.is_signed_int() {
-                // Narrowing into a signed type goes through the unsigned type to wrap without implementation-defined behaviour in practice.
-                format!("(({to_c})({}){src})", ctype(unsigned_of(to)))
-            } else {
-                format!("(({to_c})({src}))")
-            })
-        }
-    }
-}
-
-fn unsigned_of(t: PrimType) -> PrimType {
-    match t {
-        PrimType::I8 => PrimType::U8,
-        PrimType::I16 => PrimType::U16,
-        PrimType::I32 => PrimType::U32,
-        PrimType::I64 => PrimType::U64,
-        other => other,
-    }
-}

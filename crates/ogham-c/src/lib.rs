@@ -12,6 +12,8 @@
 //! C files and is embedded into every generated program.
 
 pub mod codegen;
+mod kernel;
+mod scalar;
 pub mod library;
 pub mod tuning;
 

@@ -84,7 +84,7 @@ fn c_prim(t: PrimType) -> &'static str {
     match t {
         // Futhark's API passes f16 as its bits.
         PrimType::F16 => "uint16_t",
-        t => crate::codegen::ctype(t),
+        t => crate::scalar::ctype(t),
     }
 }
 

@@ -96,6 +96,13 @@ pub fn write_library(compiled: &Compiled, backend: ogham_c::Backend, out: &Path)
     ogham_c::write_library(&verified(&compiled.ir)?, &opts, out)
 }
 
+/// The imperative kernels the C backend makes of a program's loops, after
+/// their passes, in their text form (`ogham dev --kernels`).
+pub fn kernels(ir: &ogham_ir::Program, backend: ogham_c::Backend) -> Result<Vec<String>, String> {
+    let opts = ogham_c::Options { backend, ..Default::default() };
+    ogham_c::codegen::kernels(&verified(ir)?, &opts)
+}
+
 /// The verifier's view of the program, which the C backend takes: code is
 /// generated only from IR that passed it.
 fn verified(ir: &ogham_ir::Program) -> Result<ogham_ir::verify::Verified<'_>, String> {

@@ -214,6 +214,23 @@ fn parse_span(s: &str) -> Option<Span> {
     Some(Span { file: FileId(file.parse().ok()?), start: start.parse().ok()?, end: end.parse().ok()? })
 }
 
+/// Reads one constant as the text form writes it: `3i64`, `-2.5f32`,
+/// `true`, `f32.inf`, `-f64.inf`, `f32.nan` (shared with `ogham-imp`).
+pub fn parse_constant(s: &str) -> Option<PrimValue> {
+    match s {
+        "true" => return Some(PrimValue::Bool(true)),
+        "false" => return Some(PrimValue::Bool(false)),
+        _ => {}
+    }
+    let (negative, rest) = s.strip_prefix('-').map_or((false, s), |r| (true, r));
+    if let Some((t, which)) = rest.split_once('.') {
+        if let Some(t) = PrimType::from_name(t).filter(|t| t.is_float()) {
+            return special_float(t, which, negative);
+        }
+    }
+    parse_literal(s)
+}
+
 /// Reads a literal with a type suffix (`3i64`, `-0.5f32`).
 fn parse_literal(s: &str) -> Option<PrimValue> {
     let ty = PrimType::ALL.into_iter().filter(|t| *t != PrimType::Bool).find(|t| {

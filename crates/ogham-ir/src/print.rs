@@ -50,8 +50,9 @@ use crate::{
     NameTable, Opaque, Operator, Param, Program, Soac, Span, Stm, SubExp, TernOp, Type, UnOp, VName,
 };
 
-/// The printed names of binary operators.
-pub(crate) const BIN_OPS: &[(BinOp, &str)] = &[
+/// The printed names of binary operators (shared with `ogham-imp`'s text form,
+/// which reads them back with this table).
+pub const BIN_OPS: &[(BinOp, &str)] = &[
     (BinOp::Add, "add"),
     (BinOp::Sub, "sub"),
     (BinOp::Mul, "mul"),
@@ -78,12 +79,14 @@ pub(crate) const BIN_OPS: &[(BinOp, &str)] = &[
     (BinOp::MulHi, "mulhi"),
 ];
 
-/// The printed names of comparisons.
-pub(crate) const CMP_OPS: &[(CmpOp, &str)] =
+/// The printed names of comparisons (shared with `ogham-imp`'s text form,
+/// which reads them back with this table).
+pub const CMP_OPS: &[(CmpOp, &str)] =
     &[(CmpOp::Eq, "eq"), (CmpOp::Ne, "ne"), (CmpOp::Lt, "lt"), (CmpOp::Le, "le"), (CmpOp::Gt, "gt"), (CmpOp::Ge, "ge")];
 
-/// The printed names of unary operators.
-pub(crate) const UN_OPS: &[(UnOp, &str)] = &[
+/// The printed names of unary operators (shared with `ogham-imp`'s text form,
+/// which reads them back with this table).
+pub const UN_OPS: &[(UnOp, &str)] = &[
     (UnOp::Neg, "neg"),
     (UnOp::Not, "not"),
     (UnOp::Abs, "abs"),
@@ -130,12 +133,14 @@ pub(crate) const UN_OPS: &[(UnOp, &str)] = &[
     (UnOp::Ctz, "ctz"),
 ];
 
-/// The printed names of ternary operators.
-pub(crate) const TERN_OPS: &[(TernOp, &str)] =
+/// The printed names of ternary operators (shared with `ogham-imp`'s text form,
+/// which reads them back with this table).
+pub const TERN_OPS: &[(TernOp, &str)] =
     &[(TernOp::Fma, "fma"), (TernOp::Lerp, "lerp"), (TernOp::MadHi, "madhi")];
 
-/// The printed names of conversions.
-pub(crate) const CONV_OPS: &[(ConvOp, &str)] = &[(ConvOp::Convert, "convert"), (ConvOp::Bitcast, "bitcast")];
+/// The printed names of conversions (shared with `ogham-imp`'s text form,
+/// which reads them back with this table).
+pub const CONV_OPS: &[(ConvOp, &str)] = &[(ConvOp::Convert, "convert"), (ConvOp::Bitcast, "bitcast")];
 
 fn op_name<T: PartialEq>(table: &[(T, &'static str)], op: &T) -> &'static str {
     table.iter().find(|(o, _)| o == op).map(|(_, n)| *n).unwrap_or("?")

@@ -75,6 +75,11 @@ enum Command {
         /// Print the core IR after the passes.
         #[arg(long)]
         ir: bool,
+        /// Print the imperative kernels the C backend makes of the loops
+        /// (after the kernel passes), for `sequential` (the default) or
+        /// `multicore` C (`--kernels=multicore`).
+        #[arg(long, value_name = "BACKEND", num_args = 0..=1, require_equals = true, default_missing_value = "sequential")]
+        kernels: Option<String>,
         /// The passes to run, comma-separated (`default`: the pipeline every
         /// backend runs; `none`: none). Default: `default`.
         #[arg(long, default_value = "default")]
@@ -159,8 +164,14 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Command::Dev { program, ir, passes, print_after, list_passes, time } => {
-            cmd_dev(program.as_deref(), ir, &passes, &print_after, list_passes, time)
+        Command::Dev { program, ir, kernels, passes, print_after, list_passes, time } => {
+            let kernels = match kernels.as_deref() {
+                None => None,
+                Some("sequential" | "c") => Some(ogham_c::Backend::Sequential),
+                Some("multicore") => Some(ogham_c::Backend::Multicore),
+                Some(other) => return fail(&format!("Error: --kernels takes `sequential` or `multicore`, not `{other}`\n")),
+            };
+            cmd_dev(program.as_deref(), (ir, kernels), &passes, &print_after, list_passes, time)
         }
         Command::Dataset { generate, binary, seed } => cmd_dataset(&generate, binary, seed),
     }
@@ -170,7 +181,7 @@ fn main() -> ExitCode {
 /// after any of them.
 fn cmd_dev(
     program: Option<&std::path::Path>,
-    ir: bool,
+    (ir, kernels): (bool, Option<ogham_c::Backend>),
     passes: &str,
     print_after: &[String],
     list: bool,
@@ -182,6 +193,10 @@ fn cmd_dev(
             text.push_str(&format!("{:<10} {}\n", p.name, p.summary));
         }
         text.push_str(&format!("default pipeline: {}\n", ogham_opt::DEFAULT_PIPELINE.join(",")));
+        text.push_str("kernel passes (every backend through C, in order):\n");
+        for p in ogham_imp::passes::PIPELINE {
+            text.push_str(&format!("{:<11} {}\n", p.name, p.summary));
+        }
         return write_stdout(text.as_bytes());
     }
     let Some(program) = program else {
@@ -235,6 +250,12 @@ fn cmd_dev(
     }
     if ir {
         shown.extend_from_slice(ogham_ir::print::program(&compiled.ir).as_bytes());
+    }
+    if let Some(backend) = kernels {
+        match ogham_driver::native::kernels(&compiled.ir, backend) {
+            Ok(ks) => shown.extend_from_slice(ks.join("\n").as_bytes()),
+            Err(e) => return fail(&format!("Error: {e}\n")),
+        }
     }
     write_stdout(&shown)
 }

@@ -1,0 +1,271 @@
+//! Imperative kernels (`ogham-imp`) printed as C.
+//!
+//! A kernel becomes one C block: each parameter a local initialised from
+//! the C expression its caller binds it to (pointers `restrict`, `const`
+//! when only read), the statements one C statement each, and the final
+//! values of `inout` parameters written back. Nothing is decided here: the
+//! loop structure, the versioning and the vector lanes are the kernel's,
+//! made by `ogham-imp`'s passes; this module only spells them in C.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use ogham_imp::{Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
+
+use crate::scalar::{binop, cmpop, conv, ctype, literal, ternop, unop, Res};
+
+/// The C type of a kernel's scalar: `og_bool` for booleans, as elsewhere
+/// in the generated code.
+fn scalar_type(t: PrimType) -> &'static str {
+    if t == PrimType::Bool {
+        "og_bool"
+    } else {
+        ctype(t)
+    }
+}
+
+/// Prints kernel `k` as a C block at `indent`, its variables named
+/// `{prefix}_{n}`, parameter `i` bound to the C expression `args[i]` (an
+/// lvalue for `inout` parameters; for pointers, a pointer to the first
+/// element). `oom` is the C statement that fails the enclosing function
+/// when an `alloc` finds no memory (after the kernel's own allocations are
+/// freed).
+pub(crate) fn print(
+    k: &Kernel,
+    args: &[String],
+    (prefix, indent): (&str, usize),
+    oom: &str,
+    out: &mut String,
+) -> Res<()> {
+    if args.len() != k.params.len() {
+        return Err(format!("C backend: kernel {} has {} parameters, given {}", k.name, k.params.len(), args.len()));
+    }
+    let mut p = Printer { prefix, indent, out, uses: HashMap::new(), types: HashMap::new(), oom, live: Vec::new() };
+    count_uses(&k.body, &mut p.uses);
+    p.line("{");
+    p.indent += 1;
+    // Booleans as 32-bit integers: GCC does not vectorise `bool`, and
+    // selects between them are bitwise (see `Printer::exp`).
+    if has_bools(k) {
+        p.line("typedef int32_t og_bool;");
+    }
+    for (param, arg) in k.params.iter().zip(args) {
+        let name = p.name(param.var);
+        match (param.ty, param.kind) {
+            (Ty::Ptr(t), ParamKind::Read) => p.line(&format!("const {} *restrict {name} = {arg};", ctype(t))),
+            (Ty::Ptr(t), _) => p.line(&format!("{} *restrict {name} = {arg};", ctype(t))),
+            (Ty::Prim(t), _) => {
+                p.types.insert(param.var, t);
+                p.line(&format!("{} {name} = {arg};", scalar_type(t)))
+            }
+        }
+        if !p.uses.contains_key(&param.var) {
+            p.line(&format!("(void){name};"));
+        }
+    }
+    p.block(&k.body)?;
+    for (param, arg) in k.params.iter().zip(args) {
+        if param.kind == ParamKind::InOut {
+            let name = p.name(param.var);
+            p.line(&format!("{arg} = {name};"));
+        }
+    }
+    p.indent -= 1;
+    p.line("}");
+    Ok(())
+}
+
+/// Whether a kernel has a boolean scalar (and so uses `og_bool`).
+fn has_bools(k: &Kernel) -> bool {
+    fn block(b: &Block) -> bool {
+        b.stms.iter().any(|s| match s {
+            Stm::Let { ty, .. } | Stm::Mut { ty, .. } => *ty == PrimType::Bool,
+            Stm::Array { elem, .. } => *elem == PrimType::Bool,
+            Stm::For { body, .. } | Stm::While { body, .. } => block(body),
+            Stm::If { then_block, else_block, .. } => block(then_block) || block(else_block),
+            _ => false,
+        })
+    }
+    k.params.iter().any(|p| p.ty == Ty::Prim(PrimType::Bool)) || block(&k.body)
+}
+
+/// How often each variable is read.
+fn count_uses(b: &Block, uses: &mut HashMap<Var, usize>) {
+    let mut op = |o: &Operand| {
+        if let Operand::Var(v) = o {
+            *uses.entry(*v).or_default() += 1;
+        }
+    };
+    let mut nested = Vec::new();
+    for s in &b.stms {
+        match s {
+            Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands().iter().for_each(&mut op),
+            Stm::Mut { init, .. } => op(init),
+            Stm::Accumulate { var, value, .. } => {
+                op(&Operand::Var(*var));
+                op(value)
+            }
+            Stm::Store { ptr, index, value } => {
+                op(&Operand::Var(*ptr));
+                op(index);
+                op(value)
+            }
+            Stm::Array { .. } => {}
+            Stm::Alloc { len, .. } => op(len),
+            Stm::Free { var } => op(&Operand::Var(*var)),
+            Stm::For { lo, hi, body, .. } => {
+                op(lo);
+                op(hi);
+                nested.push(body);
+            }
+            Stm::If { cond, then_block, else_block } => {
+                op(cond);
+                nested.push(then_block);
+                nested.push(else_block);
+            }
+            Stm::While { cond, body } => {
+                op(&Operand::Var(*cond));
+                nested.push(body);
+            }
+        }
+    }
+    for b in nested {
+        count_uses(b, uses);
+    }
+}
+
+struct Printer<'a> {
+    prefix: &'a str,
+    indent: usize,
+    out: &'a mut String,
+    uses: HashMap<Var, usize>,
+    /// The type of each scalar declared so far.
+    types: HashMap<Var, PrimType>,
+    oom: &'a str,
+    /// The `alloc`s not freed yet, in order.
+    live: Vec<Var>,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, s: &str) {
+        let _ = writeln!(self.out, "{}{s}", "  ".repeat(self.indent));
+    }
+
+    fn name(&self, v: Var) -> String {
+        format!("{}_{}", self.prefix, v.0)
+    }
+
+    fn operand(&self, o: &Operand) -> String {
+        match o {
+            Operand::Var(v) => self.name(*v),
+            Operand::Const(c) => literal(*c),
+        }
+    }
+
+    fn operand_type(&self, o: &Operand) -> Option<PrimType> {
+        match o {
+            Operand::Const(c) => Some(c.prim_type()),
+            Operand::Var(v) => self.types.get(v).copied(),
+        }
+    }
+
+    fn exp(&self, e: &Exp) -> Res<String> {
+        let o = |x: &Operand| self.operand(x);
+        Ok(match e {
+            Exp::Operand(a) => o(a),
+            Exp::Bin(op, t, a, b) => binop(*op, *t, &o(a), &o(b))?,
+            Exp::Cmp(op, t, a, b) => cmpop(*op, *t, &o(a), &o(b)),
+            Exp::Un(op, t, a) => unop(*op, *t, &o(a))?,
+            Exp::Tern(op, t, a, b, c) => ternop(*op, *t, &o(a), &o(b), &o(c))?,
+            Exp::Conv(op, from, to, a) => conv(*op, *from, *to, &o(a))?,
+            // Between booleans (0 or 1), bitwise: GCC turns a conditional
+            // between truth values into branches.
+            Exp::Select(c, a, b) if self.operand_type(a) == Some(PrimType::Bool) => {
+                format!("((({c}) & ({a})) | ((({c}) ^ 1) & ({b})))", c = o(c), a = o(a), b = o(b))
+            }
+            Exp::Select(c, a, b) => format!("({} ? {} : {})", o(c), o(a), o(b)),
+            Exp::Load(p, i) => format!("{}[{}]", self.name(*p), o(i)),
+        })
+    }
+
+    fn block(&mut self, b: &Block) -> Res<()> {
+        for s in &b.stms {
+            self.stm(s)?;
+        }
+        Ok(())
+    }
+
+    fn stm(&mut self, s: &Stm) -> Res<()> {
+        match s {
+            Stm::Let { var, ty, exp } => {
+                self.types.insert(*var, *ty);
+                let e = self.exp(exp)?;
+                self.line(&format!("{} {} = {e};", scalar_type(*ty), self.name(*var)));
+            }
+            Stm::Mut { var, ty, init } => {
+                self.types.insert(*var, *ty);
+                self.line(&format!("{} {} = {};", scalar_type(*ty), self.name(*var), self.operand(init)));
+            }
+            Stm::Set { var, exp } => {
+                let e = self.exp(exp)?;
+                self.line(&format!("{} = {e};", self.name(*var)));
+            }
+            Stm::Accumulate { var, op, ty, value } => {
+                let x = self.name(*var);
+                let e = binop(*op, *ty, &x, &self.operand(value))?;
+                self.line(&format!("{x} = {e};"));
+            }
+            Stm::Store { ptr, index, value } => {
+                let line = format!("{}[{}] = {};", self.name(*ptr), self.operand(index), self.operand(value));
+                self.line(&line);
+            }
+            Stm::Array { var, elem, len } => {
+                self.line(&format!("{} {}[{len}];", scalar_type(*elem), self.name(*var)));
+            }
+            Stm::Alloc { var, elem, len } => {
+                let (t, p, n) = (ctype(*elem), self.name(*var), self.operand(len));
+                self.line(&format!("{t} *restrict {p} = malloc(sizeof({t}) * (size_t)({n} > 0 ? {n} : 1));"));
+                let mut fail: Vec<String> = self.live.iter().map(|v| format!("free({});", self.name(*v))).collect();
+                fail.push(self.oom.to_string());
+                self.line(&format!("if ({p} == NULL) {{ {} }}", fail.join(" ")));
+                self.live.push(*var);
+            }
+            Stm::Free { var } => {
+                self.live.retain(|v| v != var);
+                self.line(&format!("free({});", self.name(*var)));
+            }
+            Stm::For { index, lo, hi, ivdep, body } => {
+                if *ivdep {
+                    self.line("OG_IVDEP");
+                }
+                let i = self.name(*index);
+                self.line(&format!("for (int64_t {i} = {}; {i} < {}; {i}++) {{", self.operand(lo), self.operand(hi)));
+                self.indent += 1;
+                self.block(body)?;
+                self.indent -= 1;
+                self.line("}");
+            }
+            Stm::While { cond, body } => {
+                self.line(&format!("while ({}) {{", self.name(*cond)));
+                self.indent += 1;
+                self.block(body)?;
+                self.indent -= 1;
+                self.line("}");
+            }
+            Stm::If { cond, then_block, else_block } => {
+                self.line(&format!("if ({}) {{", self.operand(cond)));
+                self.indent += 1;
+                self.block(then_block)?;
+                self.indent -= 1;
+                if !else_block.stms.is_empty() {
+                    self.line("} else {");
+                    self.indent += 1;
+                    self.block(else_block)?;
+                    self.indent -= 1;
+                }
+                self.line("}");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,40 @@
+//! The kernels the C backend makes of real programs (the benchmarks and
+//! `tests/vectorised`, on both backends) pass the kernel verifier after
+//! every pass (the backend checks that), and their text form reads back
+//! to the same kernel.
+
+use std::path::Path;
+
+use ogham_driver::pipeline::{compile_file, Stop};
+
+#[test]
+fn kernels_of_real_programs_read_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut programs = Vec::new();
+    for dir in ["benchmarks", "tests/vectorised"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("cannot read {dir}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "fut"))
+            .collect();
+        files.sort();
+        programs.extend(files);
+    }
+    let mut count = 0;
+    for path in &programs {
+        let compiled = compile_file(path, Stop::Ir).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.rendered));
+        for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+            let kernels = ogham_driver::native::kernels(&compiled.ir, backend)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            for text in kernels {
+                let k = ogham_imp::parse::parse_kernel(&text)
+                    .unwrap_or_else(|e| panic!("{}: kernel does not read back: {e}\n{text}", path.display()));
+                assert_eq!(ogham_imp::print::kernel(&k), text, "{}: kernel prints differently", path.display());
+                ogham_imp::verify::kernel(&k).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                count += 1;
+            }
+        }
+    }
+    // The benchmarks alone make dozens of kernels (tiles, lanes, while lanes).
+    assert!(count > 100, "only {count} kernels");
+}

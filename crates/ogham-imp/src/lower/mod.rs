@@ -1,0 +1,509 @@
+//! Core IR to kernels: the loop of a `Screma` whose functions are scalar
+//! code that cannot fail ([`straight_line`]).
+//!
+//! The kernel runs iterations `lo .. hi` of the SOAC: it reads row `j` of
+//! each input (a load at `j * stride`, or the element of a virtual `iota`
+//! or `replicate` computed from `j`), runs the map function's statements,
+//! feeds the scans and reductions, and stores the scans' and the map's
+//! results at `j * stride` of the output arrays. Everything the kernel
+//! reads or writes from outside is a parameter, and [`Binding`] says what
+//! the caller passes for each, so the caller (the C backend) decides only
+//! how to name the values of the core IR, never what the loop does.
+//!
+//! A reduction whose operator combines its values componentwise with one
+//! [`reassociable`](crate::reassociable) operation each becomes
+//! `accumulate` statements; any other operator (and every scan) is its
+//! function's statements followed by `set`s of the accumulators, in order.
+//!
+//! A map over rows whose function is a matrix-product-shaped nest becomes
+//! a tiled kernel instead ([`tile`]).
+
+pub mod tile;
+
+use std::collections::HashMap;
+
+use ogham_ir::{Body, DimIndex, Exp as CExp, Lambda, LoopForm, Operator, PrimType, PrimValue, Stm as CStm, SubExp, Type, VName};
+
+use crate::{reassociable, BinOp, Block, ConvOp, Exp, Kernel, Operand, ParamKind, Stm, Ty, Var};
+
+/// What the caller passes for a kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// The first iteration of the loop.
+    Lo,
+    /// One past the last iteration.
+    Hi,
+    /// A scalar variable of the core IR.
+    Scalar(VName),
+    /// A pointer to the first element of an array of the core IR.
+    Data(VName),
+    /// Stride `d` (in elements) of an array of the core IR.
+    Stride(VName, usize),
+    /// Accumulator `i`: the scans' first, then the reductions', in order.
+    Acc(usize),
+    /// A pointer to the first element of output `i` (scans' outputs, then the map's).
+    Out(usize),
+    /// Stride `d` of output `i`.
+    OutStride(usize, usize),
+}
+
+/// How the map function's parameter gets row `j`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// Element `j` of a one-dimensional array.
+    Array(VName),
+    /// `start + j * step`, of type `elem`: a `#[virtual]` `iota`.
+    Iota { start: SubExp, step: SubExp, elem: PrimType },
+    /// The same value in every row: a `#[virtual]` `replicate`.
+    Replicate(SubExp),
+}
+
+/// A screma's loop, as the caller sees it.
+pub struct ScremaLoop<'a> {
+    /// One per parameter of `map`.
+    pub inputs: &'a [Input],
+    pub scans: &'a [Operator],
+    pub reduces: &'a [Operator],
+    pub map: &'a Lambda,
+    /// The element type and rank of each output: the scans' results, then the map's.
+    pub outs: &'a [(PrimType, usize)],
+    /// The type of a variable of the core IR defined outside the SOAC.
+    pub ty_of: &'a dyn Fn(VName) -> Option<Type>,
+    /// What a free array is when it is `#[virtual]`, which the kernel
+    /// computes elements of instead of loading them.
+    pub virtual_of: &'a dyn Fn(VName) -> Option<Input>,
+    /// The core IR's names, whose bases the kernel's variables keep.
+    pub names: &'a ogham_ir::NameTable,
+}
+
+/// The kernel of a screma's loop, with the binding of each of its
+/// parameters, in order; `None` when its functions are not all
+/// [`straight_line`] over scalars.
+pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
+    let scalar_fn = |l: &Lambda, loops: bool| {
+        l.params.iter().all(|p| matches!(p.ty, Type::Prim(_)))
+            && l.ret.iter().all(|t| matches!(t, Type::Prim(_)))
+            && if loops { scalar_loops(&l.body) } else { straight_line(&l.body) }
+    };
+    if !scalar_fn(s.map, true) || !s.scans.iter().chain(s.reduces).all(|op| scalar_fn(&op.lambda, false)) {
+        return None;
+    }
+    if s.inputs.len() != s.map.params.len() {
+        return None;
+    }
+    if s.outs.iter().any(|(_, rank)| *rank != 1) {
+        return None;
+    }
+    let mut l = Lowerer::new("screma", s);
+    let lo = l.param("lo", Ty::Prim(PrimType::I64), ParamKind::Value, Binding::Lo);
+    let hi = l.param("hi", Ty::Prim(PrimType::I64), ParamKind::Value, Binding::Hi);
+    let ops: Vec<&Operator> = s.scans.iter().chain(s.reduces).collect();
+    let mut accs: Vec<Vec<Var>> = Vec::new();
+    let mut i = 0;
+    for op in &ops {
+        let mut v = Vec::new();
+        for t in &op.lambda.ret {
+            v.push(l.param("acc", Ty::Prim(t.elem()), ParamKind::InOut, Binding::Acc(i)));
+            i += 1;
+        }
+        accs.push(v);
+    }
+    let mut outs = Vec::new();
+    for (o, (t, _)) in s.outs.iter().enumerate() {
+        let p = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(o));
+        let st = l.param("out_stride", Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::OutStride(o, 0));
+        outs.push((p, st));
+    }
+    let j = l.k.fresh("j");
+    let mut body = Vec::new();
+    for (p, input) in s.map.params.iter().zip(s.inputs) {
+        let x = l.row(input, j, p.ty.elem(), &mut body)?;
+        l.env.insert(p.name, x);
+    }
+    let results = l.body(&s.map.body, &mut body)?;
+    let n_scan: usize = s.scans.iter().map(|o| o.neutral.len()).sum();
+    let n_acc: usize = ops.iter().map(|o| o.neutral.len()).sum();
+    let mut pos = 0;
+    for (oi, op) in ops.iter().enumerate() {
+        let k = op.neutral.len();
+        let news = &results[pos..pos + k];
+        let scan = oi < s.scans.len();
+        match componentwise(op).filter(|_| !scan) {
+            Some(steps) => {
+                for ((acc, (bop, t)), new) in accs[oi].iter().zip(steps).zip(news) {
+                    body.push(Stm::Accumulate { var: *acc, op: bop, ty: t, value: *new });
+                }
+            }
+            None => l.apply(op, &accs[oi], news, &mut body)?,
+        }
+        if scan {
+            for (c, acc) in accs[oi].iter().enumerate() {
+                let (ptr, stride) = outs[pos + c];
+                l.store(ptr, stride, j, Operand::Var(*acc), &mut body);
+            }
+        }
+        pos += k;
+    }
+    for (m, r) in results[n_acc..].iter().enumerate() {
+        let (ptr, stride) = *outs.get(n_scan + m)?;
+        l.store(ptr, stride, j, *r, &mut body);
+    }
+    let for_loop = Stm::For {
+        index: j,
+        lo: Operand::Var(lo),
+        hi: Operand::Var(hi),
+        ivdep: false,
+        body: Block { stms: body },
+    };
+    l.k.body.stms.push(for_loop);
+    Some((l.k, l.bindings))
+}
+
+/// Whether `body` is scalar code that cannot fail, with `for` and `while`
+/// loops over scalars whose bodies are such code too: what a kernel's
+/// map function may be.
+pub fn scalar_loops(body: &Body) -> bool {
+    body.stms.iter().all(|s| match &s.exp {
+        CExp::Loop { params, body, .. } => {
+            params.iter().all(|(p, _)| matches!(p.ty, Type::Prim(_))) && s.pat.len() == params.len() && scalar_loops(body)
+        }
+        CExp::If { then_body, else_body, .. } => {
+            s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_))) && scalar_loops(then_body) && scalar_loops(else_body)
+        }
+        _ => straight_line_stm(s),
+    })
+}
+
+/// Whether `body` is scalar code that cannot fail (see [`straight_line_stm`]).
+pub fn straight_line(body: &Body) -> bool {
+    body.stms.iter().all(straight_line_stm)
+}
+
+/// Whether `stm` is scalar code that cannot fail: a scalar operation that
+/// cannot fail (`ogham_ir::layout::scalar_cannot_fail`), a read of a scalar
+/// that needs no bounds check, or a branch of such code.
+pub fn straight_line_stm(s: &CStm) -> bool {
+    s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_)))
+        && match &s.exp {
+            CExp::Index { slice, .. } => s.attrs.unsafe_ && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))),
+            CExp::If { then_body, else_body, .. } => straight_line(then_body) && straight_line(else_body),
+            exp => ogham_ir::layout::scalar_cannot_fail(exp),
+        }
+}
+
+/// The operation of each component of an operator whose result `i` is
+/// `x_i ⊕ y_i` (either operand order) computed by one statement, with ⊕
+/// [`reassociable`](crate::reassociable).
+pub fn componentwise(op: &Operator) -> Option<Vec<(BinOp, PrimType)>> {
+    let params = &op.lambda.params;
+    let k = op.neutral.len();
+    let body = &op.lambda.body;
+    if params.len() != 2 * k || body.result.len() != k || body.stms.len() != k {
+        return None;
+    }
+    (0..k)
+        .map(|i| {
+            let SubExp::Var(r) = body.result[i] else { return None };
+            let stm = body.stms.iter().find(|s| s.pat.len() == 1 && s.pat[0].name == r)?;
+            let CExp::BinOp(bop, t, SubExp::Var(a), SubExp::Var(b)) = &stm.exp else { return None };
+            let (x, y) = (params[i].name, params[k + i].name);
+            let operands = (*a == x && *b == y) || (*a == y && *b == x);
+            (operands && reassociable(*bop, *t)).then_some((*bop, *t))
+        })
+        .collect()
+}
+
+pub(crate) struct Lowerer<'a, 'b> {
+    k: Kernel,
+    bindings: Vec<Binding>,
+    /// Each variable of the core IR in scope: what it is in the kernel.
+    env: HashMap<VName, Operand>,
+    s: &'a ScremaLoop<'b>,
+}
+
+impl<'a, 'b> Lowerer<'a, 'b> {
+    pub(crate) fn new(name: &str, s: &'a ScremaLoop<'b>) -> Self {
+        Lowerer { k: Kernel::new(name), bindings: Vec::new(), env: HashMap::new(), s }
+    }
+    pub(crate) fn param(&mut self, base: &str, ty: Ty, kind: ParamKind, b: Binding) -> Var {
+        if let Some(i) = self.bindings.iter().position(|x| *x == b) {
+            return self.k.params[i].var;
+        }
+        self.bindings.push(b);
+        self.k.param(base, ty, kind)
+    }
+
+    /// The base name of a core IR variable, as an identifier of the text form.
+    pub(crate) fn base(&self, v: VName) -> String {
+        let b: String = self.s.names.base(v).chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if b.is_empty() || b.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("v{b}")
+        } else {
+            b
+        }
+    }
+
+    pub(crate) fn let_(&mut self, base: &str, ty: PrimType, exp: Exp, out: &mut Vec<Stm>) -> Operand {
+        let var = self.k.fresh(base);
+        out.push(Stm::Let { var, ty, exp });
+        Operand::Var(var)
+    }
+
+    /// A variable or constant of the core IR; a variable not bound inside
+    /// the SOAC is a scalar parameter.
+    pub(crate) fn operand(&mut self, se: &SubExp) -> Option<Operand> {
+        match se {
+            SubExp::Const(c) => Some(Operand::Const(*c)),
+            SubExp::Var(v) => {
+                if let Some(o) = self.env.get(v) {
+                    return Some(*o);
+                }
+                let Type::Prim(t) = (self.s.ty_of)(*v)? else { return None };
+                let base = self.base(*v);
+                Some(Operand::Var(self.param(&base, Ty::Prim(t), ParamKind::Value, Binding::Scalar(*v))))
+            }
+        }
+    }
+
+    /// `j * stride`, or `j` when the stride is the constant 1.
+    pub(crate) fn scaled(&mut self, j: Operand, stride: Operand, out: &mut Vec<Stm>) -> Operand {
+        if stride == Operand::Const(PrimValue::I64(1)) {
+            return j;
+        }
+        self.let_("o", PrimType::I64, Exp::Bin(BinOp::Mul, PrimType::I64, j, stride), out)
+    }
+
+    pub(crate) fn store(&mut self, ptr: Var, stride: Var, j: Var, value: Operand, out: &mut Vec<Stm>) {
+        let index = self.scaled(Operand::Var(j), Operand::Var(stride), out);
+        out.push(Stm::Store { ptr, index, value });
+    }
+
+    /// The value of an input's row `j`, of type `elem`.
+    pub(crate) fn row(&mut self, input: &Input, j: Var, elem: PrimType, out: &mut Vec<Stm>) -> Option<Operand> {
+        match input {
+            Input::Array(a) => {
+                let base = self.base(*a);
+                let ptr = self.param(&base, Ty::Ptr(elem), ParamKind::Read, Binding::Data(*a));
+                let stride_base = format!("{base}_stride");
+                let stride = self.param(&stride_base, Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::Stride(*a, 0));
+                let index = self.scaled(Operand::Var(j), Operand::Var(stride), out);
+                Some(self.let_("x", elem, Exp::Load(ptr, index), out))
+            }
+            Input::Iota { start, step, elem: t } => {
+                let mut x = if *t == PrimType::I64 {
+                    Operand::Var(j)
+                } else {
+                    self.let_("x", *t, Exp::Conv(ConvOp::Convert, PrimType::I64, *t, Operand::Var(j)), out)
+                };
+                let step = self.operand(step)?;
+                if step != Operand::Const(PrimValue::from_i64(*t, 1)) {
+                    x = self.let_("x", *t, Exp::Bin(BinOp::Mul, *t, x, step), out);
+                }
+                let start = self.operand(start)?;
+                if start != Operand::Const(PrimValue::zero(*t)) {
+                    x = self.let_("x", *t, Exp::Bin(BinOp::Add, *t, start, x), out);
+                }
+                Some(x)
+            }
+            Input::Replicate(v) => self.operand(v),
+        }
+    }
+
+    /// Lowers a body's statements into `out` and gives its results.
+    pub(crate) fn body(&mut self, body: &Body, out: &mut Vec<Stm>) -> Option<Vec<Operand>> {
+        for s in &body.stms {
+            self.stm(s, out)?;
+        }
+        body.result.iter().map(|r| self.operand(r)).collect()
+    }
+
+    fn stm(&mut self, s: &CStm, out: &mut Vec<Stm>) -> Option<()> {
+        if let CExp::Loop { params, form, body } = &s.exp {
+            return self.loop_(s, params, form, body, out);
+        }
+        if let CExp::If { cond, then_body, else_body } = &s.exp {
+            let cond = self.operand(cond)?;
+            let vars: Vec<Var> = s
+                .pat
+                .iter()
+                .map(|p| {
+                    let base = self.base(p.name);
+                    let var = self.k.fresh(&base);
+                    let t = p.ty.elem();
+                    out.push(Stm::Mut { var, ty: t, init: Operand::Const(PrimValue::zero(t)) });
+                    var
+                })
+                .collect();
+            let mut blocks = Vec::new();
+            for b in [then_body, else_body] {
+                let mut stms = Vec::new();
+                let results = self.body(b, &mut stms)?;
+                for (v, r) in vars.iter().zip(results) {
+                    stms.push(Stm::Set { var: *v, exp: Exp::Operand(r) });
+                }
+                blocks.push(Block { stms });
+            }
+            let else_block = blocks.pop()?;
+            let then_block = blocks.pop()?;
+            out.push(Stm::If { cond, then_block, else_block });
+            for (p, v) in s.pat.iter().zip(vars) {
+                self.env.insert(p.name, Operand::Var(v));
+            }
+            return Some(());
+        }
+        let [p] = s.pat.as_slice() else { return None };
+        let t = p.ty.elem();
+        let exp = match &s.exp {
+            CExp::SubExp(se) => {
+                let o = self.operand(se)?;
+                self.env.insert(p.name, o);
+                return Some(());
+            }
+            CExp::BinOp(op, t, a, b) => Exp::Bin(*op, *t, self.operand(a)?, self.operand(b)?),
+            CExp::CmpOp(op, t, a, b) => Exp::Cmp(*op, *t, self.operand(a)?, self.operand(b)?),
+            CExp::UnOp(op, t, a) => Exp::Un(*op, *t, self.operand(a)?),
+            CExp::TernOp(op, t, a, b, c) => Exp::Tern(*op, *t, self.operand(a)?, self.operand(b)?, self.operand(c)?),
+            CExp::Conv(op, from, to, a) => Exp::Conv(*op, *from, *to, self.operand(a)?),
+            CExp::Index { array, slice } if s.attrs.unsafe_ => {
+                let idxs: Vec<Operand> = slice
+                    .iter()
+                    .map(|d| match d {
+                        DimIndex::Fix(i) => self.operand(i),
+                        DimIndex::Slice { .. } => None,
+                    })
+                    .collect::<Option<_>>()?;
+                self.element(*array, &idxs, t, out)?
+            }
+            _ => return None,
+        };
+        let base = self.base(p.name);
+        let o = self.let_(&base, t, exp, out);
+        self.env.insert(p.name, o);
+        Some(())
+    }
+
+    /// A `for` or `while` loop over scalars: its parameters are `mut`
+    /// variables, assigned the body's results at the end of each iteration
+    /// (all read before any is assigned), and they are its results.
+    fn loop_(
+        &mut self,
+        s: &CStm,
+        params: &[(ogham_ir::Param, SubExp)],
+        form: &LoopForm,
+        body: &Body,
+        out: &mut Vec<Stm>,
+    ) -> Option<()> {
+        let mut vars = Vec::new();
+        for (p, init) in params {
+            let init = self.operand(init)?;
+            let base = self.base(p.name);
+            let var = self.k.fresh(&base);
+            out.push(Stm::Mut { var, ty: p.ty.elem(), init });
+            self.env.insert(p.name, Operand::Var(var));
+            vars.push((var, p.ty.elem()));
+        }
+        let mut stms = Vec::new();
+        let index = match form {
+            LoopForm::For { i, .. } => {
+                let base = self.base(*i);
+                let index = self.k.fresh(&base);
+                self.env.insert(*i, Operand::Var(index));
+                Some(index)
+            }
+            LoopForm::While { .. } => None,
+        };
+        let results = self.body(body, &mut stms)?;
+        let mut copies = Vec::new();
+        for (r, (_, t)) in results.iter().zip(&vars) {
+            copies.push(self.let_("next", *t, Exp::Operand(*r), &mut stms));
+        }
+        for ((var, _), c) in vars.iter().zip(copies) {
+            stms.push(Stm::Set { var: *var, exp: Exp::Operand(c) });
+        }
+        let body = Block { stms };
+        out.push(match (form, index) {
+            (LoopForm::For { bound, .. }, Some(index)) => {
+                let hi = self.operand(bound)?;
+                Stm::For { index, lo: Operand::Const(PrimValue::I64(0)), hi, ivdep: false, body }
+            }
+            (LoopForm::While { cond }, _) => {
+                let Some(Operand::Var(cond)) = self.env.get(cond).copied() else { return None };
+                if !vars.iter().any(|(v, _)| *v == cond) {
+                    return None;
+                }
+                Stm::While { cond, body }
+            }
+            _ => return None,
+        });
+        for (r, (var, _)) in s.pat.iter().zip(vars) {
+            self.env.insert(r.name, Operand::Var(var));
+        }
+        Some(())
+    }
+
+    /// Element `idxs` of a free array: a load at `Σ i_d * stride_d` (the
+    /// last stride a [`ParamKind::Stride`]), or the element of a virtual one.
+    fn element(&mut self, array: VName, idxs: &[Operand], t: PrimType, out: &mut Vec<Stm>) -> Option<Exp> {
+        if let Some(v) = (self.s.virtual_of)(array) {
+            let [i] = idxs else { return None };
+            let x = match v {
+                Input::Iota { start, step, elem } => {
+                    let j = self.k.fresh("i");
+                    out.push(Stm::Let { var: j, ty: PrimType::I64, exp: Exp::Operand(*i) });
+                    self.row(&Input::Iota { start, step, elem }, j, elem, out)?
+                }
+                Input::Replicate(value) => self.operand(&value)?,
+                Input::Array(_) => return None,
+            };
+            return Some(Exp::Operand(x));
+        }
+        let Type::Array { shape, .. } = (self.s.ty_of)(array)? else { return None };
+        if shape.len() != idxs.len() {
+            return None;
+        }
+        let base = self.base(array);
+        let ptr = self.param(&base, Ty::Ptr(t), ParamKind::Read, Binding::Data(array));
+        let mut offset: Option<Operand> = None;
+        for (d, i) in idxs.iter().enumerate() {
+            let kind = if d + 1 == idxs.len() { ParamKind::Stride } else { ParamKind::Value };
+            let stride = self.param(&format!("{base}_stride"), Ty::Prim(PrimType::I64), kind, Binding::Stride(array, d));
+            let term = self.scaled(*i, Operand::Var(stride), out);
+            offset = Some(match offset {
+                None => term,
+                Some(o) => self.let_("o", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, o, term), out),
+            });
+        }
+        Some(Exp::Load(ptr, offset?))
+    }
+
+    /// `op(olds, news)`, by the operator's own statements.
+    pub(crate) fn apply_values(
+        &mut self,
+        op: &Operator,
+        olds: &[Operand],
+        news: &[Operand],
+        out: &mut Vec<Stm>,
+    ) -> Option<Vec<Operand>> {
+        let k = olds.len();
+        for (i, p) in op.lambda.params.iter().enumerate() {
+            let x = if i < k { olds[i] } else { *news.get(i - k)? };
+            self.env.insert(p.name, x);
+        }
+        self.body(&op.lambda.body, out)
+    }
+
+    /// `accs := op(accs, news)` by the operator's own statements.
+    pub(crate) fn apply(&mut self, op: &Operator, accs: &[Var], news: &[Operand], out: &mut Vec<Stm>) -> Option<()> {
+        let olds: Vec<Operand> = accs.iter().map(|a| Operand::Var(*a)).collect();
+        let results = self.apply_values(op, &olds, news, out)?;
+        // Every result is read before any accumulator is assigned.
+        let mut copies = Vec::new();
+        for (r, t) in results.iter().zip(&op.lambda.ret) {
+            copies.push(self.let_("new", t.elem(), Exp::Operand(*r), out));
+        }
+        for (acc, c) in accs.iter().zip(copies) {
+            out.push(Stm::Set { var: *acc, exp: Exp::Operand(c) });
+        }
+        Some(())
+    }
+}

@@ -1,0 +1,145 @@
+//! Passes on kernels, and the list every backend runs ([`PIPELINE`]).
+//!
+//! Each pass has its module, whose documentation says what it does:
+//! - [`unit_stride`]: a copy of the kernel for unit strides, tested once;
+//! - [`lanes`]: reductions folded in a fixed number of vector lanes;
+//! - [`while_lanes`]: a map of `while` loops stepped in vector lanes;
+//! - [`simplify`]: constants folded, identities and copies removed.
+//!
+//! Every pass keeps the kernel valid; [`run`] checks that with the verifier.
+
+pub mod lanes;
+pub mod simplify;
+pub mod unit_stride;
+pub mod while_lanes;
+
+use std::collections::HashMap;
+
+use crate::{verify, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
+
+/// A pass: a name (for `ogham dev` and errors), what it does, and the rewrite.
+pub struct Pass {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub run: fn(&mut Kernel),
+}
+
+/// The passes every kernel goes through, in order.
+pub const PIPELINE: &[Pass] = &[
+    Pass { name: "unit_stride", summary: "a copy of the kernel for unit strides, tested once", run: unit_stride::run },
+    Pass { name: "while_lanes", summary: "maps of while loops stepped in vector lanes", run: while_lanes::run },
+    Pass { name: "lanes", summary: "reductions folded in vector lanes", run: lanes::run },
+    Pass { name: "simplify", summary: "constant folding, identities, copy propagation", run: simplify::run },
+];
+
+/// Runs `passes` on a kernel, verifying it before the first and after each;
+/// an error names the pass that broke it.
+pub fn run(k: &mut Kernel, passes: &[Pass]) -> Result<(), String> {
+    verify::kernel(k).map_err(|e| format!("kernel as lowered: {e}"))?;
+    for p in passes {
+        (p.run)(k);
+        verify::kernel(k).map_err(|e| format!("after pass `{}`: {e}", p.name))?;
+    }
+    Ok(())
+}
+
+/// The pass named `name`.
+pub fn by_name(name: &str) -> Option<&'static Pass> {
+    PIPELINE.iter().find(|p| p.name == name)
+}
+
+/// Whether a loop over `j` with this body still scales its index by a
+/// stride parameter (`mul j s`): the general copy [`unit_stride`] keeps,
+/// whose accesses are gathers. The lane passes leave such loops as they
+/// are, since lanes would not make them vector code and would double the
+/// code of every kernel.
+pub(crate) fn strided(k: &Kernel, body: &Block, j: Var) -> bool {
+    let strides: std::collections::HashSet<Var> =
+        k.params.iter().filter(|p| p.kind == crate::ParamKind::Stride).map(|p| p.var).collect();
+    fn walk(b: &Block, j: Var, strides: &std::collections::HashSet<Var>) -> bool {
+        b.stms.iter().any(|s| match s {
+            Stm::Let { exp: Exp::Bin(crate::BinOp::Mul, _, a, c), .. } => {
+                let is = |o: &Operand, v: Var| *o == Operand::Var(v);
+                strides.iter().any(|st| (is(a, j) && is(c, *st)) || (is(c, j) && is(a, *st)))
+            }
+            Stm::For { body, .. } | Stm::While { body, .. } => walk(body, j, strides),
+            Stm::If { then_block, else_block, .. } => walk(then_block, j, strides) || walk(else_block, j, strides),
+            _ => false,
+        })
+    }
+    walk(body, j, &strides)
+}
+
+pub(crate) fn i64c(x: i64) -> Operand {
+    Operand::Const(PrimValue::I64(x))
+}
+
+pub(crate) fn let_(k: &mut Kernel, out: &mut Vec<Stm>, base: &str, ty: PrimType, exp: Exp) -> Operand {
+    let var = k.fresh(base);
+    out.push(Stm::Let { var, ty, exp });
+    Operand::Var(var)
+}
+
+/// A copy of `b` whose every binder is a fresh variable, with the free
+/// variables replaced as `subst` says (binders are added to it).
+pub fn copy_block(k: &mut Kernel, b: &Block, subst: &mut HashMap<Var, Operand>) -> Block {
+    let op = |subst: &HashMap<Var, Operand>, o: &Operand| match o {
+        Operand::Var(v) => subst.get(v).copied().unwrap_or(*o),
+        c => *c,
+    };
+    let var = |subst: &HashMap<Var, Operand>, v: &Var| match subst.get(v) {
+        Some(Operand::Var(w)) => *w,
+        _ => *v,
+    };
+    let rebind = |k: &mut Kernel, subst: &mut HashMap<Var, Operand>, v: &Var| {
+        let base = k.names[v.0 as usize].clone();
+        let w = k.fresh(&base);
+        subst.insert(*v, Operand::Var(w));
+        w
+    };
+    let mut stms = Vec::new();
+    for s in &b.stms {
+        stms.push(match s {
+            Stm::Let { var: v, ty, exp } => {
+                let mut exp = exp.clone();
+                exp.map_operands(|o| *o = op(subst, o));
+                Stm::Let { var: rebind(k, subst, v), ty: *ty, exp }
+            }
+            Stm::Mut { var: v, ty, init } => {
+                let init = op(subst, init);
+                Stm::Mut { var: rebind(k, subst, v), ty: *ty, init }
+            }
+            Stm::Set { var: v, exp } => {
+                let mut exp = exp.clone();
+                exp.map_operands(|o| *o = op(subst, o));
+                Stm::Set { var: var(subst, v), exp }
+            }
+            Stm::Accumulate { var: v, op: bop, ty, value } => {
+                Stm::Accumulate { var: var(subst, v), op: *bop, ty: *ty, value: op(subst, value) }
+            }
+            Stm::Store { ptr, index, value } => {
+                Stm::Store { ptr: var(subst, ptr), index: op(subst, index), value: op(subst, value) }
+            }
+            Stm::Array { var: v, elem, len } => Stm::Array { var: rebind(k, subst, v), elem: *elem, len: *len },
+            Stm::Alloc { var: v, elem, len } => {
+                let len = op(subst, len);
+                Stm::Alloc { var: rebind(k, subst, v), elem: *elem, len }
+            }
+            Stm::Free { var: v } => Stm::Free { var: var(subst, v) },
+            Stm::For { index, lo, hi, ivdep, body } => {
+                let (lo, hi) = (op(subst, lo), op(subst, hi));
+                let index = rebind(k, subst, index);
+                let body = copy_block(k, body, subst);
+                Stm::For { index, lo, hi, ivdep: *ivdep, body }
+            }
+            Stm::While { cond, body } => Stm::While { cond: var(subst, cond), body: copy_block(k, body, subst) },
+            Stm::If { cond, then_block, else_block } => Stm::If {
+                cond: op(subst, cond),
+                then_block: copy_block(k, then_block, subst),
+                else_block: copy_block(k, else_block, subst),
+            },
+        });
+    }
+    Block { stms }
+}
+

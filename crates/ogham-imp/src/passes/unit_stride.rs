@@ -1,0 +1,90 @@
+//! `unit_stride`: versions a kernel on its strides. One copy is for the
+//! common case where every [`ParamKind::Stride`] parameter is 1, tested
+//! once before any loop: in it, element `j` is `p[j]`, and the loops whose
+//! every store is at their own index are marked `ivdep` (their iterations
+//! write different elements, and read only through `read` pointers, which
+//! nothing in the kernel writes). The other copy is the kernel as it was.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{copy_block, i64c, let_};
+use crate::{BinOp, Block, CmpOp, Exp, Kernel, Operand, ParamKind, PrimType, PrimValue, Stm, Var};
+
+const I64: PrimType = PrimType::I64;
+
+/// See the module documentation.
+pub fn run(k: &mut Kernel) {
+    let strides: Vec<Var> = k.params.iter().filter(|p| p.kind == ParamKind::Stride).map(|p| p.var).collect();
+    if strides.is_empty() {
+        return;
+    }
+    let mut subst: HashMap<Var, Operand> = strides.iter().map(|s| (*s, i64c(1))).collect();
+    let old = std::mem::take(&mut k.body);
+    let mut fast = copy_block(k, &old, &mut subst);
+    mark_ivdep(&mut fast);
+    let mut stms = Vec::new();
+    let mut cond: Option<Operand> = None;
+    for s in strides {
+        let c = let_(k, &mut stms, "unit", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, Operand::Var(s), i64c(1)));
+        cond = Some(match cond {
+            None => c,
+            Some(prev) => let_(k, &mut stms, "unit", PrimType::Bool, Exp::Bin(BinOp::LogAnd, PrimType::Bool, prev, c)),
+        });
+    }
+    if let Some(cond) = cond {
+        stms.push(Stm::If { cond, then_block: fast, else_block: old });
+    }
+    k.body = Block { stms };
+}
+
+/// Marks `ivdep` every loop whose stores (outside nested loops) are all at
+/// the loop's own index, after simplification of `j * 1`: its iterations
+/// write different elements, and read only through `read` pointers, which
+/// nothing in the kernel writes.
+fn mark_ivdep(b: &mut Block) {
+    for s in &mut b.stms {
+        match s {
+            Stm::For { index, body, ivdep, .. } => {
+                let copies = copies_of(body, *index);
+                *ivdep = stores_at(body, &copies);
+                mark_ivdep(body);
+            }
+            Stm::If { then_block, else_block, .. } => {
+                mark_ivdep(then_block);
+                mark_ivdep(else_block);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `j` and the variables equal to it: `let x = j`, `let x = mul j 1`.
+fn copies_of(b: &Block, j: Var) -> HashSet<Var> {
+    let mut set = HashSet::from([j]);
+    for s in &b.stms {
+        if let Stm::Let { var, exp, .. } = s {
+            let same = match exp {
+                Exp::Operand(Operand::Var(v)) => set.contains(v),
+                Exp::Bin(BinOp::Mul, t, Operand::Var(v), one) | Exp::Bin(BinOp::Mul, t, one, Operand::Var(v)) => {
+                    t.is_int() && set.contains(v) && *one == Operand::Const(PrimValue::from_i64(*t, 1))
+                }
+                _ => false,
+            };
+            if same {
+                set.insert(*var);
+            }
+        }
+    }
+    set
+}
+
+fn stores_at(b: &Block, idx: &HashSet<Var>) -> bool {
+    b.stms.iter().all(|s| match s {
+        Stm::Store { index: Operand::Var(i), .. } => idx.contains(i),
+        Stm::Store { .. } => false,
+        Stm::If { then_block, else_block, .. } => stores_at(then_block, idx) && stores_at(else_block, idx),
+        Stm::For { body, .. } | Stm::While { body, .. } => stores_at(body, idx),
+        _ => true,
+    })
+}
+

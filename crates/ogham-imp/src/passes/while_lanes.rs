@@ -1,0 +1,396 @@
+//! `while_lanes`: maps of `while` loops stepped in vector lanes.
+//!
+//! A loop whose body runs `while` loops (Mandelbrot's escape count: each
+//! pixel iterates until it escapes) is one the C compiler cannot
+//! vectorise as written, since every iteration runs its own number of
+//! steps. This pass runs it in blocks of [`lane_count`] iterations
+//! ("lanes"), each stage of the body as a loop over the lanes, with the
+//! variables that cross stages in per-lane local arrays:
+//!
+//! - a stretch of statements between `while` loops is one loop over the
+//!   lanes;
+//! - a `while` loop steps all lanes together until none is still running:
+//!   a step computes the body for every lane, its branches flattened into
+//!   selects, and keeps the new values only where the lane's condition
+//!   held (a select, not a branch), so the loop over the lanes vectorises.
+//!   A lane that has stopped computes values it throws away, so this is
+//!   done only for bodies of arithmetic (no loads, which might be out of
+//!   bounds for a lane that should have stopped).
+//!
+//! Each lane computes exactly what the loop computes, in the same order, so
+//! the results are the same. The iterations left after the last whole
+//! block run as written. A loop that reads with unknown strides (the
+//! general copy `unit_stride` keeps) is left as it is.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::{copy_block, i64c, let_, strided};
+use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
+
+const I64: PrimType = PrimType::I64;
+
+/// See the module documentation.
+pub fn run(k: &mut Kernel) {
+    let body = std::mem::take(&mut k.body);
+    k.body = in_block(k, body);
+}
+
+fn in_block(k: &mut Kernel, b: Block) -> Block {
+    let mut stms = Vec::new();
+    for s in b.stms {
+        match s {
+            Stm::For { index, lo, hi, ivdep, body } => match Stages::of(&body).filter(|_| !strided(k, &body, index)) {
+                Some(stages) => lanes_loop(k, (index, lo, hi, ivdep), &body, &stages, &mut stms),
+                None => {
+                    let body = in_block(k, body);
+                    stms.push(Stm::For { index, lo, hi, ivdep, body })
+                }
+            },
+            Stm::If { cond, then_block, else_block } => {
+                let then_block = in_block(k, then_block);
+                let else_block = in_block(k, else_block);
+                stms.push(Stm::If { cond, then_block, else_block })
+            }
+            s => stms.push(s),
+        }
+    }
+    Block { stms }
+}
+
+/// Lanes per block: four 512-bit vectors of the widest variable the
+/// `while` loops assign, so that the dependency chains of several vectors
+/// overlap (64 for 32-bit values, 32 for 64-bit ones).
+fn lane_count(types: impl Iterator<Item = PrimType>) -> u32 {
+    256 / types.map(|t| t.byte_size()).max().unwrap_or(4).max(4) as u32
+}
+
+/// A loop body cut at its `while` loops.
+struct Stages {
+    /// Each stage's statements: a stretch without loops, or one `while`.
+    ranges: Vec<std::ops::Range<usize>>,
+    /// The variables the body declares that a stage other than their own
+    /// reads or assigns, with their types: they live in per-lane arrays.
+    crossing: Vec<(Var, PrimType)>,
+    /// Per stage, the variables of `crossing` it reads or assigns.
+    touched: Vec<BTreeSet<Var>>,
+    /// Per stage, the variables it assigns.
+    assigned: Vec<BTreeSet<Var>>,
+}
+
+impl Stages {
+    /// The stages of a body this pass applies to: statements without
+    /// loops, reductions or local arrays, assigning only variables they
+    /// declare, and at least one `while` whose body is arithmetic and
+    /// branches of it (no loads, stores or loops).
+    fn of(body: &Block) -> Option<Stages> {
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for (i, s) in body.stms.iter().enumerate() {
+            match s {
+                Stm::While { body: w, .. } => {
+                    if !arithmetic(w) {
+                        return None;
+                    }
+                    if start < i {
+                        ranges.push(start..i);
+                    }
+                    ranges.push(i..i + 1);
+                    start = i + 1;
+                }
+                Stm::Let { .. } | Stm::Mut { .. } | Stm::Set { .. } | Stm::Store { .. } => {}
+                Stm::If { then_block, else_block, .. } if no_loops(then_block) && no_loops(else_block) => {}
+                _ => return None,
+            }
+        }
+        if ranges.iter().all(|r| !matches!(body.stms[r.start], Stm::While { .. })) {
+            return None;
+        }
+        if start < body.stms.len() {
+            ranges.push(start..body.stms.len());
+        }
+        // Where each variable is declared, and what each stage touches.
+        let mut declared: HashMap<Var, (usize, PrimType)> = HashMap::new();
+        let mut touched = Vec::new();
+        let mut assigned = Vec::new();
+        for (si, r) in ranges.iter().enumerate() {
+            let mut t = BTreeSet::new();
+            let mut a = BTreeSet::new();
+            for s in &body.stms[r.clone()] {
+                walk(s, &mut |s| {
+                    match s {
+                        Stm::Let { var, ty, .. } | Stm::Mut { var, ty, .. } => {
+                            declared.insert(*var, (si, *ty));
+                            t.insert(*var);
+                        }
+                        Stm::Set { var, .. } => {
+                            a.insert(*var);
+                            t.insert(*var);
+                        }
+                        Stm::While { cond, .. } => {
+                            t.insert(*cond);
+                        }
+                        _ => {}
+                    }
+                    for o in operands(s) {
+                        if let Operand::Var(v) = o {
+                            t.insert(v);
+                        }
+                    }
+                });
+            }
+            touched.push(t);
+            assigned.push(a);
+        }
+        // Every assignment is to a variable of the body.
+        if assigned.iter().flatten().any(|v| !declared.contains_key(v)) {
+            return None;
+        }
+        let mut crossing: Vec<(Var, PrimType)> = declared
+            .iter()
+            .filter(|(v, (si, _))| touched.iter().enumerate().any(|(sj, t)| sj != *si && t.contains(v)))
+            .map(|(v, (_, t))| (*v, *t))
+            .collect();
+        crossing.sort_by_key(|(v, _)| *v);
+        let keep: HashSet<Var> = crossing.iter().map(|(v, _)| *v).collect();
+        for t in &mut touched {
+            t.retain(|v| keep.contains(v));
+        }
+        Some(Stages { ranges, crossing, touched, assigned })
+    }
+}
+
+/// Calls `f` on `s` and every statement nested in it.
+fn walk(s: &Stm, f: &mut dyn FnMut(&Stm)) {
+    f(s);
+    match s {
+        Stm::For { body, .. } | Stm::While { body, .. } => body.stms.iter().for_each(|s| walk(s, f)),
+        Stm::If { then_block, else_block, .. } => {
+            then_block.stms.iter().chain(&else_block.stms).for_each(|s| walk(s, f))
+        }
+        _ => {}
+    }
+}
+
+/// The operands a statement reads itself (not those of nested statements).
+fn operands(s: &Stm) -> Vec<Operand> {
+    match s {
+        Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands(),
+        Stm::Mut { init, .. } => vec![*init],
+        Stm::Accumulate { var, value, .. } => vec![Operand::Var(*var), *value],
+        Stm::Store { ptr, index, value } => vec![Operand::Var(*ptr), *index, *value],
+        Stm::For { lo, hi, .. } => vec![*lo, *hi],
+        Stm::If { cond, .. } => vec![*cond],
+        Stm::While { cond, .. } => vec![Operand::Var(*cond)],
+        Stm::Alloc { len, .. } => vec![*len],
+        Stm::Array { .. } | Stm::Free { .. } => vec![],
+    }
+}
+
+fn no_loops(b: &Block) -> bool {
+    b.stms.iter().all(|s| match s {
+        Stm::For { .. } | Stm::While { .. } | Stm::Accumulate { .. } => false,
+        Stm::Array { .. } | Stm::Alloc { .. } | Stm::Free { .. } => false,
+        Stm::If { then_block, else_block, .. } => no_loops(then_block) && no_loops(else_block),
+        _ => true,
+    })
+}
+
+/// Whether a block is `let`s of arithmetic (no loads), `mut`s, `set`s and
+/// branches of such blocks: code a lane may run for nothing.
+fn arithmetic(b: &Block) -> bool {
+    b.stms.iter().all(|s| match s {
+        Stm::Let { exp, .. } => !matches!(exp, Exp::Load(..)),
+        Stm::Set { exp, .. } => !matches!(exp, Exp::Load(..)),
+        Stm::Mut { .. } => true,
+        Stm::If { then_block, else_block, .. } => arithmetic(then_block) && arithmetic(else_block),
+        _ => false,
+    })
+}
+
+fn lanes_loop(
+    k: &mut Kernel,
+    (j, lo, hi, ivdep): (Var, Operand, Operand, bool),
+    body: &Block,
+    stages: &Stages,
+    out: &mut Vec<Stm>,
+) {
+    let assigned_in_loops = stages.ranges.iter().zip(&stages.assigned).filter_map(|(r, a)| {
+        matches!(body.stms[r.start], Stm::While { .. }).then_some(a)
+    });
+    let widths: Vec<PrimType> = assigned_in_loops
+        .flatten()
+        .filter_map(|v| stages.crossing.iter().find(|(c, _)| c == v).map(|(_, t)| *t))
+        .collect();
+    let n = lane_count(widths.into_iter());
+    let nc = i64c(n as i64);
+    let len = let_(k, out, "len", I64, Exp::Bin(BinOp::Sub, I64, hi, lo));
+    let blocks = let_(k, out, "blocks", I64, Exp::Bin(BinOp::Quot, I64, len, nc));
+    let b = k.fresh("block");
+    let mut block = Vec::new();
+    let jb = let_(k, &mut block, "jb", I64, Exp::Bin(BinOp::Mul, I64, Operand::Var(b), nc));
+    let jb = let_(k, &mut block, "jb", I64, Exp::Bin(BinOp::Add, I64, lo, jb));
+    let mut lanes: HashMap<Var, Var> = HashMap::new();
+    for (v, t) in &stages.crossing {
+        let a = k.fresh("lanes");
+        block.push(Stm::Array { var: a, elem: *t, len: n });
+        lanes.insert(*v, a);
+    }
+    let name_j = k.names[j.0 as usize].clone();
+    for (si, r) in stages.ranges.iter().enumerate() {
+        let stms = &body.stms[r.clone()];
+        let touched = &stages.touched[si];
+        let assigned = &stages.assigned[si];
+        let l = k.fresh("l");
+        let mut lane = Vec::new();
+        let jl = let_(k, &mut lane, &name_j, I64, Exp::Bin(BinOp::Add, I64, jb, Operand::Var(l)));
+        let mut subst: HashMap<Var, Operand> = HashMap::from([(j, jl)]);
+        // The variables of earlier stages this one reads or assigns, from their lanes.
+        let declared_here: HashSet<Var> = stms
+            .iter()
+            .flat_map(|s| {
+                let mut d = Vec::new();
+                walk(s, &mut |s| {
+                    if let Stm::Let { var, .. } | Stm::Mut { var, .. } = s {
+                        d.push(*var)
+                    }
+                });
+                d
+            })
+            .collect();
+        let mut olds: Vec<(Var, Operand, Var)> = Vec::new();
+        for v in touched.iter().filter(|v| !declared_here.contains(v)) {
+            let t = type_of(stages, *v);
+            let old = let_(k, &mut lane, "old", t, Exp::Load(lanes[v], Operand::Var(l)));
+            if assigned.contains(v) {
+                let cur = k.fresh("cur");
+                lane.push(Stm::Mut { var: cur, ty: t, init: old });
+                subst.insert(*v, Operand::Var(cur));
+                olds.push((*v, old, cur));
+            } else {
+                subst.insert(*v, old);
+            }
+        }
+        match &stms[0] {
+            Stm::While { cond, body: w } if stms.len() == 1 => {
+                let any = k.fresh("any");
+                block.push(Stm::Mut { var: any, ty: PrimType::Bool, init: Operand::Const(PrimValue::Bool(true)) });
+                let step = copy_block(k, w, &mut subst);
+                let mut types: HashMap<Var, PrimType> =
+                    olds.iter().map(|(v, _, cur)| (*cur, type_of(stages, *v))).collect();
+                lane.extend(flatten(k, step.stms, &mut types));
+                // Only the lanes still running keep their new values.
+                let running = olds.iter().find(|(v, ..)| v == cond).map(|(_, old, _)| *old);
+                let Some(running) = running else {
+                    // The condition is not a lane variable: cannot happen, as
+                    // the loop assigns it and it is declared before the loop.
+                    out.push(Stm::For { index: j, lo, hi, ivdep, body: body.clone() });
+                    return;
+                };
+                for (v, old, cur) in &olds {
+                    let t = type_of(stages, *v);
+                    let keep = let_(k, &mut lane, "keep", t, Exp::Select(running, Operand::Var(*cur), *old));
+                    lane.push(Stm::Store { ptr: lanes[v], index: Operand::Var(l), value: keep });
+                    if v == cond {
+                        let exp = Exp::Bin(BinOp::LogOr, PrimType::Bool, Operand::Var(any), keep);
+                        lane.push(Stm::Set { var: any, exp });
+                    }
+                }
+                let lanes_loop = Stm::For { index: l, lo: i64c(0), hi: nc, ivdep: true, body: Block { stms: lane } };
+                let reset = Stm::Set { var: any, exp: Exp::Operand(Operand::Const(PrimValue::Bool(false))) };
+                block.push(Stm::While { cond: any, body: Block { stms: vec![reset, lanes_loop] } });
+            }
+            _ => {
+                let copy = copy_block(k, &Block { stms: stms.to_vec() }, &mut subst);
+                lane.extend(copy.stms);
+                // What later stages read of this one, into the lanes.
+                for v in touched.iter().filter(|v| declared_here.contains(v) || assigned.contains(v)) {
+                    let value = subst.get(v).copied().unwrap_or(Operand::Var(*v));
+                    lane.push(Stm::Store { ptr: lanes[v], index: Operand::Var(l), value });
+                }
+                block.push(Stm::For { index: l, lo: i64c(0), hi: nc, ivdep, body: Block { stms: lane } });
+            }
+        }
+    }
+    out.push(Stm::For { index: b, lo: i64c(0), hi: blocks, ivdep: false, body: Block { stms: block } });
+    let done = let_(k, out, "tail", I64, Exp::Bin(BinOp::Mul, I64, blocks, nc));
+    let tail = let_(k, out, "tail", I64, Exp::Bin(BinOp::Add, I64, lo, done));
+    let mut subst = HashMap::new();
+    let copy = copy_block(k, &Block { stms: vec![Stm::For { index: j, lo, hi, ivdep, body: body.clone() }] }, &mut subst);
+    if let Some(Stm::For { index, body, .. }) = copy.stms.into_iter().next() {
+        out.push(Stm::For { index, lo: tail, hi, ivdep, body });
+    }
+}
+
+fn type_of(stages: &Stages, v: Var) -> PrimType {
+    stages.crossing.iter().find(|(c, _)| *c == v).map_or(PrimType::I64, |(_, t)| *t)
+}
+
+/// The statements with every `if` replaced by both branches and selects:
+/// each variable a branch assigns gets `select(cond, then-value,
+/// else-value)`, a branch that does not assign it giving its current value.
+/// Statements must be [`arithmetic`]; `types` has the type of every
+/// variable in scope, and gets those the statements declare.
+fn flatten(k: &mut Kernel, stms: Vec<Stm>, types: &mut HashMap<Var, PrimType>) -> Vec<Stm> {
+    let mut out = Vec::new();
+    for s in stms {
+        match s {
+            Stm::If { cond, then_block, else_block } => {
+                let then_vals = branch(k, then_block, types, &mut out);
+                let else_vals = branch(k, else_block, types, &mut out);
+                let mut vars: Vec<Var> = then_vals.keys().chain(else_vals.keys()).copied().collect();
+                vars.sort();
+                vars.dedup();
+                for v in vars {
+                    let a = then_vals.get(&v).copied().unwrap_or(Operand::Var(v));
+                    let b = else_vals.get(&v).copied().unwrap_or(Operand::Var(v));
+                    out.push(Stm::Set { var: v, exp: Exp::Select(cond, a, b) });
+                }
+            }
+            s => {
+                if let Stm::Let { var, ty, .. } | Stm::Mut { var, ty, .. } = &s {
+                    types.insert(*var, *ty);
+                }
+                out.push(s)
+            }
+        }
+    }
+    out
+}
+
+/// A branch's statements, flattened into `out` with its assignments turned
+/// into `let`s; the value each variable it assigns has at its end.
+fn branch(
+    k: &mut Kernel,
+    b: Block,
+    types: &mut HashMap<Var, PrimType>,
+    out: &mut Vec<Stm>,
+) -> HashMap<Var, Operand> {
+    let mut vals: HashMap<Var, Operand> = HashMap::new();
+    let sub = |vals: &HashMap<Var, Operand>, o: &mut Operand| {
+        if let Operand::Var(v) = o {
+            if let Some(x) = vals.get(v) {
+                *o = *x;
+            }
+        }
+    };
+    for s in flatten(k, b.stms, types) {
+        match s {
+            Stm::Let { var, ty, mut exp } => {
+                exp.map_operands(|o| sub(&vals, o));
+                out.push(Stm::Let { var, ty, exp });
+            }
+            Stm::Mut { var, ty, mut init } => {
+                sub(&vals, &mut init);
+                out.push(Stm::Mut { var, ty, init });
+            }
+            Stm::Set { var, mut exp } => {
+                exp.map_operands(|o| sub(&vals, o));
+                let t = types.get(&var).copied().unwrap_or(PrimType::Bool);
+                let x = let_(k, out, "branch", t, exp);
+                vals.insert(var, x);
+            }
+            s => out.push(s),
+        }
+    }
+    vals
+}
