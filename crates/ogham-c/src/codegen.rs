@@ -132,7 +132,6 @@ fn program_and_kernels(verified: &Verified, opts: &Options) -> Res<(String, Vec<
     Ok((c, g.kernels))
 }
 
-
 /// The runtime's `enum og_prim` constant.
 fn prim_enum(t: PrimType) -> String {
     format!("OG_{}", t.name().to_uppercase())
@@ -171,7 +170,6 @@ fn c_string(s: &str) -> String {
     out.push('"');
     out
 }
-
 
 /// Where a body's result goes.
 #[derive(Clone, Debug)]
@@ -2819,4 +2817,3 @@ fn work(body: &Body, outside: &BTreeSet<VName>) -> Option<String> {
     }
     Some(format!("({})", terms.join(" + ")))
 }
-

@@ -13,8 +13,8 @@
 
 pub mod codegen;
 mod kernel;
-mod scalar;
 pub mod library;
+mod scalar;
 pub mod tuning;
 
 use std::collections::HashMap;

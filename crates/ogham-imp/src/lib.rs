@@ -118,33 +118,76 @@ pub enum Exp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stm {
     /// Binds an immutable scalar.
-    Let { var: Var, ty: PrimType, exp: Exp },
+    Let {
+        var: Var,
+        ty: PrimType,
+        exp: Exp,
+    },
     /// Declares a mutable scalar with its initial value.
-    Mut { var: Var, ty: PrimType, init: Operand },
+    Mut {
+        var: Var,
+        ty: PrimType,
+        init: Operand,
+    },
     /// Assigns a mutable scalar or an `inout` parameter.
-    Set { var: Var, exp: Exp },
+    Set {
+        var: Var,
+        exp: Exp,
+    },
     /// `var := var op value`, where the terms `var` accumulates may be
     /// grouped in any order (see the module documentation).
-    Accumulate { var: Var, op: BinOp, ty: PrimType, value: Operand },
+    Accumulate {
+        var: Var,
+        op: BinOp,
+        ty: PrimType,
+        value: Operand,
+    },
     /// Writes element `index` of a `write` pointer or local array.
-    Store { ptr: Var, index: Operand, value: Operand },
+    Store {
+        ptr: Var,
+        index: Operand,
+        value: Operand,
+    },
     /// A local array of `len` elements; `var` points to its first.
-    Array { var: Var, elem: PrimType, len: u32 },
+    Array {
+        var: Var,
+        elem: PrimType,
+        len: u32,
+    },
     /// `len` elements of heap memory (uninitialised); `var` points to the
     /// first. If the memory cannot be had, the kernel fails ("Out of
     /// memory.", at its caller's location), after freeing what it
     /// allocated.
-    Alloc { var: Var, elem: PrimType, len: Operand },
+    Alloc {
+        var: Var,
+        elem: PrimType,
+        len: Operand,
+    },
     /// Releases memory of an `alloc`; the pointer is not used after.
-    Free { var: Var },
+    Free {
+        var: Var,
+    },
     /// `for index in lo .. hi`, ascending by one. `ivdep`: no iteration
     /// reads memory another iteration writes, so the C compiler may run
     /// them in vector lanes without proving it.
-    For { index: Var, lo: Operand, hi: Operand, ivdep: bool, body: Block },
-    If { cond: Operand, then_block: Block, else_block: Block },
+    For {
+        index: Var,
+        lo: Operand,
+        hi: Operand,
+        ivdep: bool,
+        body: Block,
+    },
+    If {
+        cond: Operand,
+        then_block: Block,
+        else_block: Block,
+    },
     /// Runs `body` while the `mut` boolean `cond` is true, tested before
     /// each iteration.
-    While { cond: Var, body: Block },
+    While {
+        cond: Var,
+        body: Block,
+    },
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -17,7 +17,9 @@ pub fn kernel(k: &Kernel) -> Result<(), String> {
         match (p.ty, p.kind) {
             (Ty::Prim(_), ParamKind::Value | ParamKind::Stride | ParamKind::InOut)
             | (Ty::Ptr(_), ParamKind::Read | ParamKind::Write) => {}
-            (t, kind) => v.err(format!("parameter {} of type {} cannot be {kind:?}", k.name(p.var), crate::print::ty(t))),
+            (t, kind) => {
+                v.err(format!("parameter {} of type {} cannot be {kind:?}", k.name(p.var), crate::print::ty(t)))
+            }
         }
         if p.kind == ParamKind::Stride && p.ty != Ty::Prim(PrimType::I64) {
             v.err(format!("stride parameter {} is not i64", k.name(p.var)));
@@ -198,7 +200,10 @@ impl Verifier<'_> {
             Stm::Accumulate { var, op, ty, value } => {
                 let what = format!("the accumulation into {}", self.name(*var));
                 if !reassociable(*op, *ty) {
-                    self.err(format!("{what}: {} on {ty} is not an associative operator", ogham_ir::print::binop_name(*op)));
+                    self.err(format!(
+                        "{what}: {} on {ty} is not an associative operator",
+                        ogham_ir::print::binop_name(*op)
+                    ));
                 }
                 self.expect(&Operand::Var(*var), *ty, &what);
                 self.expect(value, *ty, &what);

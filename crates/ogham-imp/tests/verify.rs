@@ -22,7 +22,10 @@ fn accepts(good: &str) {
 
 #[test]
 fn scopes() {
-    rejects("kernel k(n_0: i64) { for i_1 in 0i64 .. n_0 { let x_2: i64 = i_1 } let y_3: i64 = x_2 }", "out of its scope");
+    rejects(
+        "kernel k(n_0: i64) { for i_1 in 0i64 .. n_0 { let x_2: i64 = i_1 } let y_3: i64 = x_2 }",
+        "out of its scope",
+    );
     rejects("kernel k(n_0: i64) { let x_1: i64 = y_2 }", "never bound");
     rejects("kernel k(n_0: i64) { let x_1: i64 = n_0 let x_1: i64 = n_0 }", "bound twice");
     accepts("kernel k(n_0: i64) { for i_1 in 0i64 .. n_0 { let x_2: i64 = i_1 } let y_3: i64 = n_0 }");
@@ -50,7 +53,10 @@ fn assignments_and_memory() {
     rejects("kernel k(p_0: write f32*) { store p_0[0i64] = 1i32 }", "expected f32");
     rejects("kernel k(n_0: i64) { alloc b_1: [n_0]f32 }", "never freed");
     rejects("kernel k(n_0: i64) { alloc b_1: [n_0]f32 free b_1 store b_1[0i64] = 0.0f32 }", "out of its scope");
-    rejects("kernel k(n_0: i64) { alloc b_1: [n_0]f32 for i_2 in 0i64 .. n_0 { free b_1 } free b_1 }", "not an alloc of this block");
+    rejects(
+        "kernel k(n_0: i64) { alloc b_1: [n_0]f32 for i_2 in 0i64 .. n_0 { free b_1 } free b_1 }",
+        "not an alloc of this block",
+    );
     rejects("kernel k(c_0: bool) { while c_0 { } }", "not a mut variable");
     accepts(
         "kernel k(a_0: inout f32, x_1: f32, n_2: i64) { accumulate add.f32 a_0 x_1 alloc b_3: [n_2]f32 \

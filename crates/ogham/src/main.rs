@@ -169,7 +169,9 @@ fn main() -> ExitCode {
                 None => None,
                 Some("sequential" | "c") => Some(ogham_c::Backend::Sequential),
                 Some("multicore") => Some(ogham_c::Backend::Multicore),
-                Some(other) => return fail(&format!("Error: --kernels takes `sequential` or `multicore`, not `{other}`\n")),
+                Some(other) => {
+                    return fail(&format!("Error: --kernels takes `sequential` or `multicore`, not `{other}`\n"))
+                }
             };
             cmd_dev(program.as_deref(), (ir, kernels), &passes, &print_after, list_passes, time)
         }

@@ -96,7 +96,9 @@ impl Gen<'_> {
                 Binding::Data(v) => data(&vname(v), self.ty(v)?.elem()),
                 Binding::Stride(v, d) => format!("{}.stride[{d}]", vname(v)),
                 Binding::Acc(i) => accs.get(i).map(|s| s.to_string()).ok_or("internal error: kernel accumulator")?,
-                Binding::Out(i) => outs.get(i).map(|(c, t)| data(c, t.elem())).ok_or("internal error: kernel output")?,
+                Binding::Out(i) => {
+                    outs.get(i).map(|(c, t)| data(c, t.elem())).ok_or("internal error: kernel output")?
+                }
                 Binding::OutStride(i, d) => {
                     outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or("internal error: kernel output")?
                 }

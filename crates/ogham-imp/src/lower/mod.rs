@@ -1,14 +1,22 @@
 //! Core IR to kernels: the loop of a `Screma` whose functions are scalar
-//! code that cannot fail ([`straight_line`]).
+//! code that cannot fail, with loops, rows and reductions inside
+//! ([`scalar_loops`]).
 //!
 //! The kernel runs iterations `lo .. hi` of the SOAC: it reads row `j` of
-//! each input (a load at `j * stride`, or the element of a virtual `iota`
-//! or `replicate` computed from `j`), runs the map function's statements,
-//! feeds the scans and reductions, and stores the scans' and the map's
-//! results at `j * stride` of the output arrays. Everything the kernel
-//! reads or writes from outside is a parameter, and [`Binding`] says what
-//! the caller passes for each, so the caller (the C backend) decides only
-//! how to name the values of the core IR, never what the loop does.
+//! each input (a load at `j * stride`, the element of a virtual `iota` or
+//! `replicate` computed from `j`, or, for an input of higher rank, a view of
+//! the row), runs the map function's statements, feeds the scans and
+//! reductions, and stores the scans' and the map's results at
+//! `j * stride` of the output arrays. Inside, an array is a view (a
+//! pointer, an offset and strides): a row of an input, a free array, or a
+//! row of either taken by an index; a reduction over views and iotas (a
+//! `screma` without scans whose every result is reduced, k-means'
+//! distance, a matrix row's dot product) is an inner loop with `mut`
+//! accumulators; `for` and `while` loops over scalars are loops with `mut`
+//! parameters. Everything the kernel reads or writes from outside is a
+//! parameter, and [`Binding`] says what the caller passes for each, so
+//! the caller (the C backend) decides only how to name the values of the
+//! core IR, never what the loop does.
 //!
 //! A reduction whose operator combines its values componentwise with one
 //! [`reassociable`](crate::reassociable) operation each becomes
@@ -22,7 +30,10 @@ pub mod tile;
 
 use std::collections::HashMap;
 
-use ogham_ir::{Body, DimIndex, Exp as CExp, Lambda, LoopForm, Operator, PrimType, PrimValue, Stm as CStm, SubExp, Type, VName};
+use ogham_ir::{
+    Body, DimIndex, Exp as CExp, Lambda, LoopForm, Operator, PrimType, PrimValue, Soac, Stm as CStm, SubExp, Type,
+    VName,
+};
 
 use crate::{reassociable, BinOp, Block, ConvOp, Exp, Kernel, Operand, ParamKind, Stm, Ty, Var};
 
@@ -80,12 +91,12 @@ pub struct ScremaLoop<'a> {
 /// parameters, in order; `None` when its functions are not all
 /// [`straight_line`] over scalars.
 pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
-    let scalar_fn = |l: &Lambda, loops: bool| {
-        l.params.iter().all(|p| matches!(p.ty, Type::Prim(_)))
-            && l.ret.iter().all(|t| matches!(t, Type::Prim(_)))
-            && if loops { scalar_loops(&l.body) } else { straight_line(&l.body) }
-    };
-    if !scalar_fn(s.map, true) || !s.scans.iter().chain(s.reduces).all(|op| scalar_fn(&op.lambda, false)) {
+    let scalar_ops = s.scans.iter().chain(s.reduces).all(|op| {
+        op.lambda.params.iter().all(|p| matches!(p.ty, Type::Prim(_)))
+            && op.lambda.ret.iter().all(|t| matches!(t, Type::Prim(_)))
+            && straight_line(&op.lambda.body)
+    });
+    if !s.map.ret.iter().all(|t| matches!(t, Type::Prim(_))) || !scalar_loops(&s.map.body) || !scalar_ops {
         return None;
     }
     if s.inputs.len() != s.map.params.len() {
@@ -117,8 +128,18 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
     let j = l.k.fresh("j");
     let mut body = Vec::new();
     for (p, input) in s.map.params.iter().zip(s.inputs) {
-        let x = l.row(input, j, p.ty.elem(), &mut body)?;
-        l.env.insert(p.name, x);
+        match (&p.ty, input) {
+            (Type::Prim(t), _) => {
+                let x = l.row(input, j, *t, &mut body)?;
+                l.env.insert(p.name, x);
+            }
+            (Type::Array { .. }, Input::Array(a)) => {
+                let view = l.view(*a)?;
+                let row = l.subview(&view, &[Operand::Var(j)], &mut body)?;
+                l.views.insert(p.name, row);
+            }
+            _ => return None,
+        }
     }
     let results = l.body(&s.map.body, &mut body)?;
     let n_scan: usize = s.scans.iter().map(|o| o.neutral.len()).sum();
@@ -148,24 +169,38 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
         let (ptr, stride) = *outs.get(n_scan + m)?;
         l.store(ptr, stride, j, *r, &mut body);
     }
-    let for_loop = Stm::For {
-        index: j,
-        lo: Operand::Var(lo),
-        hi: Operand::Var(hi),
-        ivdep: false,
-        body: Block { stms: body },
-    };
+    let for_loop =
+        Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: false, body: Block { stms: body } };
     l.k.body.stms.push(for_loop);
     Some((l.k, l.bindings))
 }
 
 /// Whether `body` is scalar code that cannot fail, with `for` and `while`
-/// loops over scalars whose bodies are such code too: what a kernel's
-/// map function may be.
+/// loops over scalars whose bodies are such code too, rows of arrays taken
+/// without bounds checks, and reductions (`screma`s without scans or
+/// mapped results) whose functions are such code: what a kernel's map
+/// function may be. (Whether the arrays are ones a kernel can address is
+/// for the lowering to find.)
 pub fn scalar_loops(body: &Body) -> bool {
     body.stms.iter().all(|s| match &s.exp {
+        CExp::Index { slice, .. } if s.pat.iter().all(|p| matches!(p.ty, Type::Array { .. })) => {
+            s.attrs.unsafe_ && slice.iter().all(|d| matches!(d, DimIndex::Fix(_)))
+        }
+        CExp::Soac(Soac::Screma { scans, reduces, map, .. }) => {
+            scans.is_empty()
+                && !s.attrs.sequential
+                && s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_)))
+                && map.ret.len() == reduces.iter().map(|op| op.neutral.len()).sum::<usize>()
+                && map.ret.iter().all(|t| matches!(t, Type::Prim(_)))
+                && scalar_loops(&map.body)
+                && reduces.iter().all(|op| {
+                    op.lambda.ret.iter().all(|t| matches!(t, Type::Prim(_))) && straight_line(&op.lambda.body)
+                })
+        }
         CExp::Loop { params, body, .. } => {
-            params.iter().all(|(p, _)| matches!(p.ty, Type::Prim(_))) && s.pat.len() == params.len() && scalar_loops(body)
+            params.iter().all(|(p, _)| matches!(p.ty, Type::Prim(_)))
+                && s.pat.len() == params.len()
+                && scalar_loops(body)
         }
         CExp::If { then_body, else_body, .. } => {
             s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_))) && scalar_loops(then_body) && scalar_loops(else_body)
@@ -213,17 +248,29 @@ pub fn componentwise(op: &Operator) -> Option<Vec<(BinOp, PrimType)>> {
         .collect()
 }
 
+/// An array inside a kernel: element `[i, j, …]` is at `ptr[offset + i *
+/// strides[0] + j * strides[1] + …]`.
+#[derive(Clone, Debug)]
+pub(crate) struct View {
+    ptr: Var,
+    elem: PrimType,
+    offset: Operand,
+    strides: Vec<Operand>,
+}
+
 pub(crate) struct Lowerer<'a, 'b> {
     k: Kernel,
     bindings: Vec<Binding>,
-    /// Each variable of the core IR in scope: what it is in the kernel.
+    /// Each scalar variable of the core IR in scope: what it is in the kernel.
     env: HashMap<VName, Operand>,
+    /// Each array variable of the core IR bound in the kernel: a view.
+    views: HashMap<VName, View>,
     s: &'a ScremaLoop<'b>,
 }
 
 impl<'a, 'b> Lowerer<'a, 'b> {
     pub(crate) fn new(name: &str, s: &'a ScremaLoop<'b>) -> Self {
-        Lowerer { k: Kernel::new(name), bindings: Vec::new(), env: HashMap::new(), s }
+        Lowerer { k: Kernel::new(name), bindings: Vec::new(), env: HashMap::new(), views: HashMap::new(), s }
     }
     pub(crate) fn param(&mut self, base: &str, ty: Ty, kind: ParamKind, b: Binding) -> Var {
         if let Some(i) = self.bindings.iter().position(|x| *x == b) {
@@ -285,7 +332,8 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 let base = self.base(*a);
                 let ptr = self.param(&base, Ty::Ptr(elem), ParamKind::Read, Binding::Data(*a));
                 let stride_base = format!("{base}_stride");
-                let stride = self.param(&stride_base, Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::Stride(*a, 0));
+                let stride =
+                    self.param(&stride_base, Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::Stride(*a, 0));
                 let index = self.scaled(Operand::Var(j), Operand::Var(stride), out);
                 Some(self.let_("x", elem, Exp::Load(ptr, index), out))
             }
@@ -320,6 +368,27 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     fn stm(&mut self, s: &CStm, out: &mut Vec<Stm>) -> Option<()> {
         if let CExp::Loop { params, form, body } = &s.exp {
             return self.loop_(s, params, form, body, out);
+        }
+        if let CExp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp {
+            if !scans.is_empty() {
+                return None;
+            }
+            return self.reduction(s, w, arrs, reduces, map, out);
+        }
+        if let (CExp::Index { array, slice }, [p]) = (&s.exp, s.pat.as_slice()) {
+            if matches!(p.ty, Type::Array { .. }) && s.attrs.unsafe_ {
+                let idxs: Vec<Operand> = slice
+                    .iter()
+                    .map(|d| match d {
+                        DimIndex::Fix(i) => self.operand(i),
+                        DimIndex::Slice { .. } => None,
+                    })
+                    .collect::<Option<_>>()?;
+                let view = self.view(*array)?;
+                let row = self.subview(&view, &idxs, out)?;
+                self.views.insert(p.name, row);
+                return Some(());
+            }
         }
         if let CExp::If { cond, then_body, else_body } = &s.exp {
             let cond = self.operand(cond)?;
@@ -457,23 +526,131 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             };
             return Some(Exp::Operand(x));
         }
-        let Type::Array { shape, .. } = (self.s.ty_of)(array)? else { return None };
-        if shape.len() != idxs.len() {
+        let view = self.view(array)?;
+        if view.strides.len() != idxs.len() || view.elem != t {
             return None;
         }
-        let base = self.base(array);
-        let ptr = self.param(&base, Ty::Ptr(t), ParamKind::Read, Binding::Data(array));
-        let mut offset: Option<Operand> = None;
-        for (d, i) in idxs.iter().enumerate() {
-            let kind = if d + 1 == idxs.len() { ParamKind::Stride } else { ParamKind::Value };
-            let stride = self.param(&format!("{base}_stride"), Ty::Prim(PrimType::I64), kind, Binding::Stride(array, d));
-            let term = self.scaled(*i, Operand::Var(stride), out);
-            offset = Some(match offset {
-                None => term,
-                Some(o) => self.let_("o", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, o, term), out),
-            });
+        let at = self.subview(&view, idxs, out)?;
+        Some(Exp::Load(at.ptr, at.offset))
+    }
+
+    /// The view of an array: one bound in the kernel, or a free array (its
+    /// data pointer and strides become parameters, the last a
+    /// [`ParamKind::Stride`]). A virtual array has none.
+    fn view(&mut self, array: VName) -> Option<View> {
+        if let Some(v) = self.views.get(&array) {
+            return Some(v.clone());
         }
-        Some(Exp::Load(ptr, offset?))
+        if (self.s.virtual_of)(array).is_some() {
+            return None;
+        }
+        let Type::Array { shape, elem } = (self.s.ty_of)(array)? else { return None };
+        let base = self.base(array);
+        let ptr = self.param(&base, Ty::Ptr(elem), ParamKind::Read, Binding::Data(array));
+        let strides = (0..shape.len())
+            .map(|d| {
+                let kind = if d + 1 == shape.len() { ParamKind::Stride } else { ParamKind::Value };
+                let b = Binding::Stride(array, d);
+                Operand::Var(self.param(&format!("{base}_stride"), Ty::Prim(PrimType::I64), kind, b))
+            })
+            .collect();
+        Some(View { ptr, elem, offset: Operand::Const(PrimValue::I64(0)), strides })
+    }
+
+    /// The view of `view` with its first dimensions fixed at `idxs` (a
+    /// scalar's place when all are).
+    fn subview(&mut self, view: &View, idxs: &[Operand], out: &mut Vec<Stm>) -> Option<View> {
+        if idxs.len() > view.strides.len() {
+            return None;
+        }
+        let mut offset = view.offset;
+        for (i, stride) in idxs.iter().zip(&view.strides) {
+            let term = self.scaled(*i, *stride, out);
+            offset = if offset == Operand::Const(PrimValue::I64(0)) {
+                term
+            } else {
+                self.let_("o", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, offset, term), out)
+            };
+        }
+        Some(View { ptr: view.ptr, elem: view.elem, offset, strides: view.strides[idxs.len()..].to_vec() })
+    }
+
+    /// A reduction inside the kernel (`screma` without scans, every result
+    /// of its function reduced): a loop over its width with `mut`
+    /// accumulators, whose final values are its results.
+    #[allow(clippy::too_many_arguments)]
+    fn reduction(
+        &mut self,
+        s: &CStm,
+        w: &SubExp,
+        arrs: &[VName],
+        reduces: &[Operator],
+        map: &Lambda,
+        out: &mut Vec<Stm>,
+    ) -> Option<()> {
+        let w = self.operand(w)?;
+        let mut accs: Vec<Vec<Var>> = Vec::new();
+        for op in reduces {
+            let mut v = Vec::new();
+            for (n, t) in op.neutral.iter().zip(&op.lambda.ret) {
+                let init = self.operand(n)?;
+                let var = self.k.fresh("acc");
+                out.push(Stm::Mut { var, ty: t.elem(), init });
+                v.push(var);
+            }
+            accs.push(v);
+        }
+        let i = self.k.fresh("i");
+        let mut body = Vec::new();
+        for (p, a) in map.params.iter().zip(arrs) {
+            match &p.ty {
+                Type::Prim(t) => {
+                    let input = (self.s.virtual_of)(*a).unwrap_or(Input::Array(*a));
+                    let x = match input {
+                        Input::Array(a) => {
+                            let view = self.view(a)?;
+                            let at = self.subview(&view, &[Operand::Var(i)], &mut body)?;
+                            if !at.strides.is_empty() {
+                                return None;
+                            }
+                            self.let_(&self.base(p.name), *t, Exp::Load(at.ptr, at.offset), &mut body)
+                        }
+                        input => self.row(&input, i, *t, &mut body)?,
+                    };
+                    self.env.insert(p.name, x);
+                }
+                Type::Array { .. } => {
+                    let view = self.view(*a)?;
+                    let row = self.subview(&view, &[Operand::Var(i)], &mut body)?;
+                    self.views.insert(p.name, row);
+                }
+            }
+        }
+        let results = self.body(&map.body, &mut body)?;
+        let mut pos = 0;
+        for (op, acc) in reduces.iter().zip(&accs) {
+            let news = results.get(pos..pos + acc.len())?;
+            match componentwise(op) {
+                Some(steps) => {
+                    for ((a, (bop, t)), new) in acc.iter().zip(steps).zip(news) {
+                        body.push(Stm::Accumulate { var: *a, op: bop, ty: t, value: *new });
+                    }
+                }
+                None => self.apply(op, acc, news, &mut body)?,
+            }
+            pos += acc.len();
+        }
+        out.push(Stm::For {
+            index: i,
+            lo: Operand::Const(PrimValue::I64(0)),
+            hi: w,
+            ivdep: false,
+            body: Block { stms: body },
+        });
+        for (p, a) in s.pat.iter().zip(accs.iter().flatten()) {
+            self.env.insert(p.name, Operand::Var(*a));
+        }
+        Some(())
     }
 
     /// `op(olds, news)`, by the operator's own statements.

@@ -196,9 +196,8 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
     let out = match s.outs {
         [(t, rank)] => {
             let p = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(0));
-            let strides: Vec<Var> = (0..*rank)
-                .map(|d| l.param("out_stride", i64t, ParamKind::Value, Binding::OutStride(0, d)))
-                .collect();
+            let strides: Vec<Var> =
+                (0..*rank).map(|d| l.param("out_stride", i64t, ParamKind::Value, Binding::OutStride(0, d))).collect();
             Some((p, strides))
         }
         _ => None,
@@ -463,13 +462,7 @@ impl TileKernel<'_, '_> {
                                 let pack = packs[pi]?;
                                 Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(pack, at), out))
                             };
-                            self.bind_params(
-                                l,
-                                (i, k),
-                                &|s| matches!(s, Source::Column(..)),
-                                &mut column,
-                                out,
-                            )?;
+                            self.bind_params(l, (i, k), &|s| matches!(s, Source::Column(..)), &mut column, out)?;
                             let x = self.term(l, out)?;
                             let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
                             let old = l.let_("old", elem, Exp::Load(acc, slot), out);

@@ -3,8 +3,9 @@
 //! each lane folding every lane-th term into its own element of a local
 //! array. The loop over the lanes has independent iterations, which the C
 //! compiler keeps in vector registers without being allowed to reassociate
-//! anything itself. The lanes are folded in order after the blocks, then
-//! the last iterations run as written. The grouping is fixed here, so
+//! anything itself. After the blocks the lanes are folded pairwise (lane
+//! `l` takes lane `l + n/2`, then `l + n/4`, …: vector operations too),
+//! then the last iterations run as written. The grouping is fixed here, so
 //! results do not depend on the C compiler or its flags. A loop that reads
 //! with unknown strides (the general copy `unit_stride` keeps) is left as
 //! it is.
@@ -140,7 +141,8 @@ fn lanes_loop(
     let start = let_(k, &mut block_body, "jb", I64, Exp::Bin(BinOp::Add, I64, lo, start));
     let l = k.fresh("l");
     let mut lane_body = Vec::new();
-    let jl = let_(k, &mut lane_body, &k.names[j.0 as usize].clone(), I64, Exp::Bin(BinOp::Add, I64, start, Operand::Var(l)));
+    let jl =
+        let_(k, &mut lane_body, &k.names[j.0 as usize].clone(), I64, Exp::Bin(BinOp::Add, I64, start, Operand::Var(l)));
     let mut subst = HashMap::from([(j, jl)]);
     let copy = copy_block(k, body, &mut subst);
     for s in copy.stms {
@@ -156,13 +158,24 @@ fn lanes_loop(
     }
     block_body.push(Stm::For { index: l, lo: i64c(0), hi: nc, ivdep, body: Block { stms: lane_body } });
     then.push(Stm::For { index: b, lo: i64c(0), hi: blocks, ivdep: false, body: Block { stms: block_body } });
-    // The lanes folded in order, with the operator as written.
+    // The lanes folded pairwise, halving (lane l takes lane l + h, for
+    // h = n/2, n/4, …, 1: vector operations, log2(n) of them in sequence
+    // rather than n), then lane 0 into the accumulator.
     for ((acc, op, t), a) in accs.iter().zip(&lane_arrays) {
-        let l = k.fresh("l");
-        let mut fold = Vec::new();
-        let x = let_(k, &mut fold, "lane", *t, Exp::Load(*a, Operand::Var(l)));
-        fold.push(Stm::Set { var: *acc, exp: Exp::Bin(*op, *t, Operand::Var(*acc), x) });
-        then.push(Stm::For { index: l, lo: i64c(0), hi: nc, ivdep: false, body: Block { stms: fold } });
+        let mut h = n / 2;
+        while h >= 1 {
+            let l = k.fresh("l");
+            let mut half = Vec::new();
+            let x = let_(k, &mut half, "lane", *t, Exp::Load(*a, Operand::Var(l)));
+            let far = let_(k, &mut half, "far", I64, Exp::Bin(BinOp::Add, I64, Operand::Var(l), i64c(h as i64)));
+            let y = let_(k, &mut half, "lane", *t, Exp::Load(*a, far));
+            let z = let_(k, &mut half, "lane", *t, Exp::Bin(*op, *t, x, y));
+            half.push(Stm::Store { ptr: *a, index: Operand::Var(l), value: z });
+            then.push(Stm::For { index: l, lo: i64c(0), hi: i64c(h as i64), ivdep: true, body: Block { stms: half } });
+            h /= 2;
+        }
+        let x = let_(k, &mut then, "lane", *t, Exp::Load(*a, i64c(0)));
+        then.push(Stm::Set { var: *acc, exp: Exp::Bin(*op, *t, Operand::Var(*acc), x) });
     }
     out.push(Stm::If { cond: ok, then_block: Block { stms: then }, else_block: Block::default() });
     // The last iterations, as written.
@@ -178,4 +191,3 @@ fn lanes_loop(
     };
     out.push(Stm::For { index, lo: tail, hi, ivdep, body });
 }
-

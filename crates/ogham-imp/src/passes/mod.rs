@@ -142,4 +142,3 @@ pub fn copy_block(k: &mut Kernel, b: &Block, subst: &mut HashMap<Var, Operand>) 
     }
     Block { stms }
 }
-

@@ -25,62 +25,63 @@ struct Simplify {
 }
 
 impl Simplify {
-fn block(&mut self, b: Block) -> Block {
-    let sub = |subst: &HashMap<Var, Operand>, o: &mut Operand| {
-        if let Operand::Var(v) = o {
-            if let Some(x) = subst.get(v) {
-                *o = *x;
-            }
-        }
-    };
-    let mut stms = Vec::new();
-    for mut s in b.stms {
-        match &mut s {
-            Stm::Let { var, ty, exp } => {
-                exp.map_operands(|o| sub(&self.subst, o));
-                let fixed = |x: &Operand| !matches!(x, Operand::Var(v) if self.assignable.contains(v));
-                if let Some(x) = fold(exp, *ty).filter(fixed) {
-                    self.subst.insert(*var, x);
-                    continue;
+    fn block(&mut self, b: Block) -> Block {
+        let sub = |subst: &HashMap<Var, Operand>, o: &mut Operand| {
+            if let Operand::Var(v) = o {
+                if let Some(x) = subst.get(v) {
+                    *o = *x;
                 }
             }
-            Stm::Mut { var, init, .. } => {
-                sub(&self.subst, init);
-                self.assignable.insert(*var);
-            }
-            Stm::Set { exp, .. } => exp.map_operands(|o| sub(&self.subst, o)),
-            Stm::Accumulate { value, .. } => sub(&self.subst, value),
-            Stm::Store { index, value, .. } => {
-                sub(&self.subst, index);
-                sub(&self.subst, value);
-            }
-            Stm::Array { .. } | Stm::Free { .. } => {}
-            Stm::Alloc { len, .. } => sub(&self.subst, len),
-            Stm::For { lo, hi, body, .. } => {
-                sub(&self.subst, lo);
-                sub(&self.subst, hi);
-                *body = self.block(std::mem::take(body));
-            }
-            Stm::While { body, .. } => *body = self.block(std::mem::take(body)),
-            Stm::If { cond, then_block, else_block } => {
-                sub(&self.subst, cond);
-                if let Operand::Const(PrimValue::Bool(c)) = cond {
-                    let taken = if *c { std::mem::take(then_block) } else { std::mem::take(else_block) };
-                    stms.extend(self.block(taken).stms);
-                    continue;
+        };
+        let mut stms = Vec::new();
+        for mut s in b.stms {
+            match &mut s {
+                Stm::Let { var, ty, exp } => {
+                    exp.map_operands(|o| sub(&self.subst, o));
+                    let fixed = |x: &Operand| !matches!(x, Operand::Var(v) if self.assignable.contains(v));
+                    if let Some(x) = fold(exp, *ty).filter(fixed) {
+                        self.subst.insert(*var, x);
+                        continue;
+                    }
                 }
-                *then_block = self.block(std::mem::take(then_block));
-                *else_block = self.block(std::mem::take(else_block));
+                Stm::Mut { var, init, .. } => {
+                    sub(&self.subst, init);
+                    self.assignable.insert(*var);
+                }
+                Stm::Set { exp, .. } => exp.map_operands(|o| sub(&self.subst, o)),
+                Stm::Accumulate { value, .. } => sub(&self.subst, value),
+                Stm::Store { index, value, .. } => {
+                    sub(&self.subst, index);
+                    sub(&self.subst, value);
+                }
+                Stm::Array { .. } | Stm::Free { .. } => {}
+                Stm::Alloc { len, .. } => sub(&self.subst, len),
+                Stm::For { lo, hi, body, .. } => {
+                    sub(&self.subst, lo);
+                    sub(&self.subst, hi);
+                    *body = self.block(std::mem::take(body));
+                }
+                Stm::While { body, .. } => *body = self.block(std::mem::take(body)),
+                Stm::If { cond, then_block, else_block } => {
+                    sub(&self.subst, cond);
+                    if let Operand::Const(PrimValue::Bool(c)) = cond {
+                        let taken = if *c { std::mem::take(then_block) } else { std::mem::take(else_block) };
+                        stms.extend(self.block(taken).stms);
+                        continue;
+                    }
+                    *then_block = self.block(std::mem::take(then_block));
+                    *else_block = self.block(std::mem::take(else_block));
+                }
             }
+            stms.push(s);
         }
-        stms.push(s);
+        Block { stms }
     }
-    Block { stms }
-}
 }
 
 /// What an expression reduces to without computing anything: a copy, an
-/// integer `x * 1`, `1 * x`, `x + 0`, `0 + x`, or an operation on constants.
+/// integer `x * 1`, `1 * x`, `x + 0`, `0 + x`, `x - 0`, or an operation on
+/// constants.
 fn fold(exp: &Exp, ty: PrimType) -> Option<Operand> {
     let is = |o: &Operand, x: i64| *o == Operand::Const(PrimValue::from_i64(ty, x));
     match exp {
@@ -93,6 +94,7 @@ fn fold(exp: &Exp, ty: PrimType) -> Option<Operand> {
         }
         Exp::Bin(BinOp::Mul, t, a, b) if t.is_int() => (is(b, 1).then_some(*a)).or(is(a, 1).then_some(*b)),
         Exp::Bin(BinOp::Add, t, a, b) if t.is_int() => (is(b, 0).then_some(*a)).or(is(a, 0).then_some(*b)),
+        Exp::Bin(BinOp::Sub, t, a, b) if t.is_int() => is(b, 0).then_some(*a),
         Exp::Bin(BinOp::LogAnd, PrimType::Bool, a, b) => {
             let t = Operand::Const(PrimValue::Bool(true));
             (*b == t).then_some(*a).or((*a == t).then_some(*b))

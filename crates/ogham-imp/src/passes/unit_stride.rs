@@ -87,4 +87,3 @@ fn stores_at(b: &Block, idx: &HashSet<Var>) -> bool {
         _ => true,
     })
 }
-

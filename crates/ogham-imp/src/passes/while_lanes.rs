@@ -214,9 +214,11 @@ fn lanes_loop(
     stages: &Stages,
     out: &mut Vec<Stm>,
 ) {
-    let assigned_in_loops = stages.ranges.iter().zip(&stages.assigned).filter_map(|(r, a)| {
-        matches!(body.stms[r.start], Stm::While { .. }).then_some(a)
-    });
+    let assigned_in_loops = stages
+        .ranges
+        .iter()
+        .zip(&stages.assigned)
+        .filter_map(|(r, a)| matches!(body.stms[r.start], Stm::While { .. }).then_some(a));
     let widths: Vec<PrimType> = assigned_in_loops
         .flatten()
         .filter_map(|v| stages.crossing.iter().find(|(c, _)| c == v).map(|(_, t)| *t))
@@ -315,7 +317,8 @@ fn lanes_loop(
     let done = let_(k, out, "tail", I64, Exp::Bin(BinOp::Mul, I64, blocks, nc));
     let tail = let_(k, out, "tail", I64, Exp::Bin(BinOp::Add, I64, lo, done));
     let mut subst = HashMap::new();
-    let copy = copy_block(k, &Block { stms: vec![Stm::For { index: j, lo, hi, ivdep, body: body.clone() }] }, &mut subst);
+    let copy =
+        copy_block(k, &Block { stms: vec![Stm::For { index: j, lo, hi, ivdep, body: body.clone() }] }, &mut subst);
     if let Some(Stm::For { index, body, .. }) = copy.stms.into_iter().next() {
         out.push(Stm::For { index, lo: tail, hi, ivdep, body });
     }
@@ -359,12 +362,7 @@ fn flatten(k: &mut Kernel, stms: Vec<Stm>, types: &mut HashMap<Var, PrimType>) -
 
 /// A branch's statements, flattened into `out` with its assignments turned
 /// into `let`s; the value each variable it assigns has at its end.
-fn branch(
-    k: &mut Kernel,
-    b: Block,
-    types: &mut HashMap<Var, PrimType>,
-    out: &mut Vec<Stm>,
-) -> HashMap<Var, Operand> {
+fn branch(k: &mut Kernel, b: Block, types: &mut HashMap<Var, PrimType>, out: &mut Vec<Stm>) -> HashMap<Var, Operand> {
     let mut vals: HashMap<Var, Operand> = HashMap::new();
     let sub = |vals: &HashMap<Var, Operand>, o: &mut Operand| {
         if let Operand::Var(v) = o {
