@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use ogham_imp::{Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
+use ogham_imp::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
 
 use crate::scalar::{binop, cmpop, conv, ctype, literal, ternop, unop, Res};
 
@@ -173,6 +173,11 @@ impl Printer<'_> {
         let o = |x: &Operand| self.operand(x);
         Ok(match e {
             Exp::Operand(a) => o(a),
+            // A quotient by a positive constant is C's `/` (the lanes' block
+            // counts): no division by zero or overflow to guard against.
+            Exp::Bin(BinOp::Quot, t, a, b @ Operand::Const(c)) if t.is_int() && c.as_i64() > 0 => {
+                format!("(({}) / {})", o(a), o(b))
+            }
             Exp::Bin(op, t, a, b) => binop(*op, *t, &o(a), &o(b))?,
             Exp::Cmp(op, t, a, b) => cmpop(*op, *t, &o(a), &o(b)),
             Exp::Un(op, t, a) => unop(*op, *t, &o(a))?,
