@@ -1,6 +1,6 @@
--- Reductions in compiled code fold their terms in vector lanes (32 of
--- them for 32-bit accumulators, 16 for 64-bit ones; see `docs/language.md`
--- and `ogham-c/src/codegen/simd.rs`), then the lanes, then the terms left
+-- Reductions in compiled code fold their terms in vector lanes (16 of
+-- them for 32-bit accumulators, 8 for 64-bit ones; see `docs/language.md`
+-- and the kernel pass `ogham-imp/src/passes/lanes.rs`), then the lanes, then the terms left
 -- over. These cases have lengths around the lane counts, every operator the
 -- lanes are used for, wrapping integer arithmetic, and float inputs whose
 -- sums and products are exact in any grouping (small integers, powers of

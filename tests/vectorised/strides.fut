@@ -1,4 +1,4 @@
--- Loops emitted in their vectorisable form (`ogham-c/src/codegen/simd.rs`)
+-- Loops emitted in their vectorisable form (kernels, `ogham-imp/src/passes/unit_stride.rs`)
 -- test the strides of their arrays once, then run a copy with hoisted
 -- pointers for unit strides or the general copy. These cases reach both
 -- copies: rows of row-major matrices (unit stride), columns through

@@ -1,6 +1,6 @@
 -- Matrix-product nests (`map (\r -> map (\c -> reduce op ne (map2 f r c))
 -- (transpose b)) a`) run in register tiles of 4 rows by a vector's worth of
--- columns, with the columns copied into a buffer (`ogham-c/src/codegen/tile.rs`).
+-- columns, with the columns copied into a buffer (`ogham-imp/src/lower/tile.rs`).
 -- These cases have sizes around the tile sizes (64 f32 or 32 f64
 -- columns, 4 rows) so that full and edge tiles both run, inputs whose
 -- strides are not the tile's (a transposed `b`, a column slice), f64 and

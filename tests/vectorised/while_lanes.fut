@@ -1,4 +1,4 @@
--- A map of `while` loops runs in vector lanes (`ogham-c/src/codegen/lanes.rs`):
+-- A map of `while` loops runs in vector lanes (`ogham-imp/src/passes/while_lanes.rs`):
 -- blocks of 64 (32-bit) or 32 (64-bit) iterations step their loops together,
 -- each lane keeping its new values only while its condition holds. These
 -- cases have lanes that stop after very different numbers of steps, lengths
