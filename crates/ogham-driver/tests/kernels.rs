@@ -38,3 +38,33 @@ fn kernels_of_real_programs_read_back() {
     // The benchmarks alone make dozens of kernels (tiles, lanes, while lanes).
     assert!(count > 100, "only {count} kernels");
 }
+
+/// The maps of `tests/vectorised/nested.fut` whose functions reduce rows
+/// (k-means' loop over centres, argmin, a dot product with an iota, rows
+/// of rows) each become one kernel with the reduction as an inner loop,
+/// rather than falling back to statement-by-statement code. (Not
+/// `every_other`: its strided slice of a row needs a bounds check, which a
+/// kernel cannot make yet, so only its reduction is a kernel; nor
+/// `colsums`, which `layout` interchanges.)
+#[test]
+fn maps_over_rows_are_kernels() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectorised/nested.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let kernels = ogham_driver::native::kernels(&compiled.ir, ogham_c::Backend::Sequential).unwrap();
+    // colsums' map of sums over the columns is interchanged instead (`layout`).
+    // A loop that stores a result per iteration and runs a loop inside.
+    fn nested(b: &ogham_imp::Block) -> bool {
+        use ogham_imp::Stm;
+        let has_loop = |b: &ogham_imp::Block| b.stms.iter().any(|s| matches!(s, Stm::For { .. } | Stm::If { .. }));
+        b.stms.iter().any(|s| match s {
+            Stm::For { body, .. } => {
+                (body.stms.iter().any(|s| matches!(s, Stm::Store { .. })) && has_loop(body)) || nested(body)
+            }
+            Stm::If { then_block, else_block, .. } => nested(then_block) || nested(else_block),
+            _ => false,
+        })
+    }
+    let inner_loop = |k: &String| nested(&ogham_imp::parse::parse_kernel(k).unwrap().body);
+    let nested = kernels.iter().filter(|k| inner_loop(k)).count();
+    assert!(nested >= 4, "expected a kernel per entry with an inner loop, got {nested}:\n{}", kernels.join("\n"));
+}
