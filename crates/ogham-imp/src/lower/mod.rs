@@ -377,13 +377,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         }
         if let (CExp::Index { array, slice }, [p]) = (&s.exp, s.pat.as_slice()) {
             if matches!(p.ty, Type::Array { .. }) && s.attrs.unsafe_ {
-                let idxs: Vec<Operand> = slice
-                    .iter()
-                    .map(|d| match d {
-                        DimIndex::Fix(i) => self.operand(i),
-                        DimIndex::Slice { .. } => None,
-                    })
-                    .collect::<Option<_>>()?;
+                let idxs = self.fixed(slice)?;
                 let view = self.view(*array)?;
                 let row = self.subview(&view, &idxs, out)?;
                 self.views.insert(p.name, row);
@@ -434,13 +428,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             CExp::TernOp(op, t, a, b, c) => Exp::Tern(*op, *t, self.operand(a)?, self.operand(b)?, self.operand(c)?),
             CExp::Conv(op, from, to, a) => Exp::Conv(*op, *from, *to, self.operand(a)?),
             CExp::Index { array, slice } if s.attrs.unsafe_ => {
-                let idxs: Vec<Operand> = slice
-                    .iter()
-                    .map(|d| match d {
-                        DimIndex::Fix(i) => self.operand(i),
-                        DimIndex::Slice { .. } => None,
-                    })
-                    .collect::<Option<_>>()?;
+                let idxs = self.fixed(slice)?;
                 self.element(*array, &idxs, t, out)?
             }
             _ => return None,
@@ -508,6 +496,17 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             self.env.insert(r.name, Operand::Var(var));
         }
         Some(())
+    }
+
+    /// The indices of a slice that fixes every dimension it names.
+    fn fixed(&mut self, slice: &[DimIndex]) -> Option<Vec<Operand>> {
+        slice
+            .iter()
+            .map(|d| match d {
+                DimIndex::Fix(i) => self.operand(i),
+                DimIndex::Slice { .. } => None,
+            })
+            .collect()
     }
 
     /// Element `idxs` of a free array: a load at `Σ i_d * stride_d` (the

@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{copy_block, i64c, let_, strided};
+use super::{copy_block, i64c, let_, rewrite_loops, strided};
 use crate::{neutral, BinOp, Block, CmpOp, Exp, Kernel, Operand, PrimType, Stm, Var};
 
 const I64: PrimType = PrimType::I64;
@@ -31,30 +31,13 @@ fn lane_count(types: &[PrimType]) -> Option<u32> {
 
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {
-    let body = std::mem::take(&mut k.body);
-    k.body = lanes_in(k, body);
-}
-
-fn lanes_in(k: &mut Kernel, b: Block) -> Block {
-    let mut stms = Vec::new();
-    for s in b.stms {
-        match s {
-            Stm::For { index, lo, hi, ivdep, body } => match reduction(&body).filter(|_| !strided(k, &body, index)) {
-                Some(accs) => lanes_loop(k, (index, lo, hi, ivdep), &body, &accs, &mut stms),
-                None => {
-                    let body = lanes_in(k, body);
-                    stms.push(Stm::For { index, lo, hi, ivdep, body })
-                }
-            },
-            Stm::If { cond, then_block, else_block } => {
-                let then_block = lanes_in(k, then_block);
-                let else_block = lanes_in(k, else_block);
-                stms.push(Stm::If { cond, then_block, else_block })
-            }
-            s => stms.push(s),
+    rewrite_loops(k, &mut |k, header, body, out| match reduction(body).filter(|_| !strided(k, body, header.0)) {
+        Some(accs) => {
+            lanes_loop(k, header, body, &accs, out);
+            true
         }
-    }
-    Block { stms }
+        None => false,
+    });
 }
 
 /// The accumulators of a loop body that [`lanes`] applies to: it has no

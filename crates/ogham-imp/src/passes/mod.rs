@@ -70,6 +70,41 @@ pub(crate) fn strided(k: &Kernel, body: &Block, j: Var) -> bool {
     walk(body, j, &strides)
 }
 
+/// A `for` loop's header: index, bounds, `ivdep`.
+pub(crate) type Header = (Var, Operand, Operand, bool);
+
+/// What [`rewrite_loops`] calls on each loop: given its header and body,
+/// push what replaces it and say whether it did.
+pub(crate) type Rewrite<'r> = dyn FnMut(&mut Kernel, Header, &Block, &mut Vec<Stm>) -> bool + 'r;
+
+/// Rewrites the kernel's `for` loops, outermost first, in branches too:
+/// `rewrite` replaces a loop (pushing what replaces it) and says whether it
+/// did; a loop it leaves is searched inside.
+pub(crate) fn rewrite_loops(k: &mut Kernel, rewrite: &mut Rewrite) {
+    fn block(k: &mut Kernel, b: Block, rewrite: &mut Rewrite) -> Block {
+        let mut stms = Vec::new();
+        for s in b.stms {
+            match s {
+                Stm::For { index, lo, hi, ivdep, body } => {
+                    if !rewrite(k, (index, lo, hi, ivdep), &body, &mut stms) {
+                        let body = block(k, body, rewrite);
+                        stms.push(Stm::For { index, lo, hi, ivdep, body })
+                    }
+                }
+                Stm::If { cond, then_block, else_block } => {
+                    let then_block = block(k, then_block, rewrite);
+                    let else_block = block(k, else_block, rewrite);
+                    stms.push(Stm::If { cond, then_block, else_block })
+                }
+                s => stms.push(s),
+            }
+        }
+        Block { stms }
+    }
+    let body = std::mem::take(&mut k.body);
+    k.body = block(k, body, rewrite);
+}
+
 pub(crate) fn i64c(x: i64) -> Operand {
     Operand::Const(PrimValue::I64(x))
 }

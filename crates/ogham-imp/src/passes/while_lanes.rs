@@ -24,37 +24,20 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::{copy_block, i64c, let_, strided};
+use super::{copy_block, i64c, let_, rewrite_loops, strided};
 use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
 
 const I64: PrimType = PrimType::I64;
 
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {
-    let body = std::mem::take(&mut k.body);
-    k.body = in_block(k, body);
-}
-
-fn in_block(k: &mut Kernel, b: Block) -> Block {
-    let mut stms = Vec::new();
-    for s in b.stms {
-        match s {
-            Stm::For { index, lo, hi, ivdep, body } => match Stages::of(&body).filter(|_| !strided(k, &body, index)) {
-                Some(stages) => lanes_loop(k, (index, lo, hi, ivdep), &body, &stages, &mut stms),
-                None => {
-                    let body = in_block(k, body);
-                    stms.push(Stm::For { index, lo, hi, ivdep, body })
-                }
-            },
-            Stm::If { cond, then_block, else_block } => {
-                let then_block = in_block(k, then_block);
-                let else_block = in_block(k, else_block);
-                stms.push(Stm::If { cond, then_block, else_block })
-            }
-            s => stms.push(s),
+    rewrite_loops(k, &mut |k, header, body, out| match Stages::of(body).filter(|_| !strided(k, body, header.0)) {
+        Some(stages) => {
+            lanes_loop(k, header, body, &stages, out);
+            true
         }
-    }
-    Block { stms }
+        None => false,
+    });
 }
 
 /// Lanes per block: four 512-bit vectors of the widest variable the
