@@ -131,6 +131,13 @@ static inline int64_t og_num_chunks(og_ctx *ctx, int64_t n, int64_t grain) {
   return c < 1 ? 1 : c;
 }
 
+/* A grain giving one chunk per thread: for loops whose chunks each pay a
+ * set-up proportional to the whole input (a tiled nest's column panel). */
+static inline int64_t og_per_thread(og_ctx *ctx, int64_t n) {
+  int64_t t = ctx->num_threads > 1 ? ctx->num_threads : 1;
+  return (n + t - 1) / t;
+}
+
 /* The fewest iterations worth a chunk when one iteration does about
  * `cost` operations: together at least 32768, which outweighs waking a
  * thread and handing it the chunk (a few microseconds). */

@@ -84,10 +84,26 @@ struct Nest<'s> {
 /// the rows `r` and `c` are only the reduction's inputs, and the functions
 /// are scalar code that cannot fail.
 fn nest<'s>(s: &ScremaLoop<'s>) -> Option<Nest<'s>> {
-    let map = s.map;
+    nest_of(s.map, s.scans, s.reduces, s.outs)
+}
+
+/// Whether a screma (its map function, scans, reductions, and the element
+/// type and rank of each output) is a nest [`tiled`] applies to. Its
+/// chunks of rows should be few and large when run in parallel: each
+/// copies the whole column panel it reads.
+pub fn is_nest(map: &Lambda, scans: &[Operator], reduces: &[Operator], outs: &[(PrimType, usize)]) -> bool {
+    nest_of(map, scans, reduces, outs).is_some()
+}
+
+fn nest_of<'s>(
+    map: &'s Lambda,
+    scans: &[Operator],
+    reduces: &[Operator],
+    outs: &[(PrimType, usize)],
+) -> Option<Nest<'s>> {
     let [inner] = map.body.stms.as_slice() else { return None };
     let [ip] = inner.pat.as_slice() else { return None };
-    if map.body.result != [SubExp::Var(ip.name)] || inner.attrs.sequential || !s.scans.is_empty() {
+    if map.body.result != [SubExp::Var(ip.name)] || inner.attrs.sequential || !scans.is_empty() {
         return None;
     }
     let CExp::Soac(Soac::Screma { w: w2, arrs: inner_arrs, scans, reduces: inner_reduces, map: inner_map }) =
@@ -95,7 +111,7 @@ fn nest<'s>(s: &ScremaLoop<'s>) -> Option<Nest<'s>> {
     else {
         return None;
     };
-    let sink = match (inner_reduces.as_slice(), s.reduces, s.outs) {
+    let sink = match (inner_reduces.as_slice(), reduces, outs) {
         ([], [], [(_, 2)]) => Sink::Matrix,
         ([op2], [], [(_, 1)]) => Sink::Fold(op2),
         ([op2], [_], []) => Sink::Fold(op2),
@@ -106,7 +122,7 @@ fn nest<'s>(s: &ScremaLoop<'s>) -> Option<Nest<'s>> {
             return None;
         }
     }
-    if let [outer] = s.reduces {
+    if let [outer] = reduces {
         if outer.neutral.len() != 1 || !straight_line(&outer.lambda.body) {
             return None;
         }
