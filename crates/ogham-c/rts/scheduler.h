@@ -29,10 +29,10 @@ static inline int64_t og_chunk_start(int64_t n, int64_t nchunks, int64_t c) {
   return (int64_t)(((__int128)c * n) / nchunks);
 }
 
-/* Set while this thread runs a chunk of a job: a parallel loop reached from
- * inside one (a function with parallel code called from a parallel task)
- * runs its chunks on this thread, since the pool has one job at a time. */
-static _Thread_local int og_in_job;
+/* og_in_job (core.h) is set while this thread runs a chunk of a job: a
+ * parallel loop reached from inside one (a function with parallel code
+ * called from a parallel task) runs its chunks on this thread, since the
+ * pool has one job at a time. */
 
 static inline void og_pool_run_chunks(struct og_pool *p, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
   int outer = og_in_job;
