@@ -44,16 +44,17 @@ use crate::scalar::{binop, cmpop, conv, ctype, literal, ternop, unop, Res};
 /// Generates the whole C program, from the verifier's view of it (the type
 /// of every variable and the use counts come from there).
 pub fn program(verified: &Verified, opts: &Options) -> Res<String> {
-    program_and_kernels(verified, opts).map(|(c, _)| c)
+    program_and_kernels(verified, opts, false).map(|(c, _)| c)
 }
 
 /// The imperative kernels the program's loops became, after their passes,
 /// in their text form (`ogham dev --kernels`).
 pub fn kernels(verified: &Verified, opts: &Options) -> Res<Vec<String>> {
-    program_and_kernels(verified, opts).map(|(_, k)| k)
+    program_and_kernels(verified, opts, true).map(|(_, k)| k)
 }
 
-fn program_and_kernels(verified: &Verified, opts: &Options) -> Res<(String, Vec<String>)> {
+/// The C program, and the kernels' text when `keep_kernels`.
+fn program_and_kernels(verified: &Verified, opts: &Options, keep_kernels: bool) -> Res<(String, Vec<String>)> {
     let prog = verified.prog;
     let consts = Body { stms: prog.consts.clone(), result: prog.const_params().map(|p| p.name.into()).collect() };
     // The constants' block returns them all into the context: a use each.
@@ -78,7 +79,7 @@ fn program_and_kernels(verified: &Verified, opts: &Options) -> Res<(String, Vec<
         saved_frames: Vec::new(),
         tuning: crate::tuning::all(prog),
         atomic_accs: HashSet::new(),
-        kernels: Vec::new(),
+        kernels: keep_kernels.then(Vec::new),
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
@@ -129,7 +130,7 @@ fn program_and_kernels(verified: &Verified, opts: &Options) -> Res<(String, Vec<
     if !opts.library {
         c.push_str(RTS_MAIN);
     }
-    Ok((c, g.kernels))
+    Ok((c, g.kernels.unwrap_or_default()))
 }
 
 /// The runtime's `enum og_prim` constant.
@@ -237,8 +238,8 @@ struct Gen<'a> {
     /// operator, whose `updacc`s must be atomic (see `accs.rs`).
     atomic_accs: HashSet<VName>,
     /// The imperative kernels generated, in their text form, when
-    /// `Options::keep_kernels` asks for them (`ogham dev --kernels`).
-    kernels: Vec<String>,
+    /// [`kernels`] asks for them (`ogham dev --kernels`).
+    kernels: Option<Vec<String>>,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC

@@ -41,21 +41,8 @@ pub const MAX_VAR: u32 = 1 << 20;
 /// The deepest nesting of blocks accepted (a kernel's body is depth 1).
 pub const MAX_DEPTH: usize = 256;
 
-/// A syntax error, with its 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub line: usize,
-    pub col: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+/// A syntax error, with its 1-based line and column: the core IR's.
+pub use ogham_ir::parse::ParseError;
 
 type PResult<T> = Result<T, ParseError>;
 

@@ -135,8 +135,7 @@ pub const UN_OPS: &[(UnOp, &str)] = &[
 
 /// The printed names of ternary operators (shared with `ogham-imp`'s text form,
 /// which reads them back with this table).
-pub const TERN_OPS: &[(TernOp, &str)] =
-    &[(TernOp::Fma, "fma"), (TernOp::Lerp, "lerp"), (TernOp::MadHi, "madhi")];
+pub const TERN_OPS: &[(TernOp, &str)] = &[(TernOp::Fma, "fma"), (TernOp::Lerp, "lerp"), (TernOp::MadHi, "madhi")];
 
 /// The printed names of conversions (shared with `ogham-imp`'s text form,
 /// which reads them back with this table).

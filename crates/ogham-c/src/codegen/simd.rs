@@ -106,7 +106,9 @@ impl Gen<'_> {
         }
         let prefix = self.fresh("k");
         kernel.name.clone_from(&prefix);
-        self.kernels.push(ogham_imp::print::kernel(&kernel));
+        if let Some(kept) = &mut self.kernels {
+            kept.push(ogham_imp::print::kernel(&kernel));
+        }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
         crate::kernel::print(&kernel, &args, (&prefix, self.indent), &oom, &mut self.out)?;
         Ok(true)

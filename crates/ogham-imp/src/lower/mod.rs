@@ -329,13 +329,12 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     pub(crate) fn row(&mut self, input: &Input, j: Var, elem: PrimType, out: &mut Vec<Stm>) -> Option<Operand> {
         match input {
             Input::Array(a) => {
-                let base = self.base(*a);
-                let ptr = self.param(&base, Ty::Ptr(elem), ParamKind::Read, Binding::Data(*a));
-                let stride_base = format!("{base}_stride");
-                let stride =
-                    self.param(&stride_base, Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::Stride(*a, 0));
-                let index = self.scaled(Operand::Var(j), Operand::Var(stride), out);
-                Some(self.let_("x", elem, Exp::Load(ptr, index), out))
+                let view = self.view(*a)?;
+                let at = self.subview(&view, &[Operand::Var(j)], out)?;
+                if !at.strides.is_empty() || at.elem != elem {
+                    return None;
+                }
+                Some(self.let_("x", elem, Exp::Load(at.ptr, at.offset), out))
             }
             Input::Iota { start, step, elem: t } => {
                 let mut x = if *t == PrimType::I64 {
@@ -605,17 +604,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             match &p.ty {
                 Type::Prim(t) => {
                     let input = (self.s.virtual_of)(*a).unwrap_or(Input::Array(*a));
-                    let x = match input {
-                        Input::Array(a) => {
-                            let view = self.view(a)?;
-                            let at = self.subview(&view, &[Operand::Var(i)], &mut body)?;
-                            if !at.strides.is_empty() {
-                                return None;
-                            }
-                            self.let_(&self.base(p.name), *t, Exp::Load(at.ptr, at.offset), &mut body)
-                        }
-                        input => self.row(&input, i, *t, &mut body)?,
-                    };
+                    let x = self.row(&input, i, *t, &mut body)?;
                     self.env.insert(p.name, x);
                 }
                 Type::Array { .. } => {
