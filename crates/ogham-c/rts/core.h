@@ -68,6 +68,15 @@ typedef bool og_bool;
 #define OG_IVDEP
 #endif
 
+/* A hint that the processor fetch the cache line at an address that will
+   be read soon (kernels' streaming loads in loops whose stores scatter,
+   see ogham-imp's prefetch pass). */
+#if defined(__GNUC__)
+#define OG_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define OG_PREFETCH(p) ((void)(p))
+#endif
+
 struct og_ctx;
 
 /* A reference-counted block of memory; the data follows the header, whose

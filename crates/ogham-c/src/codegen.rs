@@ -1863,7 +1863,7 @@ impl<'a> Gen<'a> {
         }
         self.in_parallel = true;
         let dests = self.hist_dests(ops)?;
-        let res = self.hist_loop(arrs, ops, map, &dests, "0", &wc);
+        let res = self.hist_loop(arrs, ops, map, &dests, ("0", &wc), stm.span);
         self.in_parallel = false;
         res?;
         if atomic {
@@ -1906,31 +1906,10 @@ impl<'a> Gen<'a> {
             self.line(&format!("{t} *{p} = cl->{p} + chunk * OG_PITCH({size}, {t});"));
             self.line(&format!("for (int64_t b = 0; b < {size}; b++) {p}[b] = {n};"));
         }
-        self.line("for (int64_t j = start; j < end; j++) {");
-        self.indent += 1;
-        let temps = self.hist_map_body(arrs, map, "j")?;
-        let mut pos = 0;
-        for (oi, op) in ops.iter().enumerate() {
-            let kk = op.dests.len();
-            let idx = temps[pos].0.clone();
-            self.line(&format!("if ({idx} >= 0 && {idx} < {}) {{", sizes[oi]));
-            self.indent += 1;
-            let mine: Vec<&(String, &str, usize, usize)> = partials.iter().filter(|x| x.2 == oi).collect();
-            let accs: Vec<String> = (0..kk).map(|_| self.fresh("acc")).collect();
-            for (a, (p, t, ..)) in accs.iter().zip(&mine) {
-                self.line(&format!("{t} {a} = {p}[{idx}];"));
-            }
-            let news: Vec<String> = temps[pos + 1..pos + 1 + kk].iter().map(|(t, _)| t.clone()).collect();
-            self.apply_op(&op.op, &accs, &news)?;
-            for (a, (p, ..)) in accs.iter().zip(&mine) {
-                self.line(&format!("{p}[{idx}] = {a};"));
-            }
-            self.indent -= 1;
-            self.line("}");
-            pos += 1 + kk;
+        let ptrs: Vec<(String, String)> = partials.iter().map(|(p, ..)| (p.clone(), "1".to_string())).collect();
+        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &sizes), stm.span)? {
+            self.hist_partial_loop(arrs, ops, map, &partials, &sizes)?;
         }
-        self.indent -= 1;
-        self.line("}");
         self.end_task(&fname, saved);
         let extra: Vec<(String, String)> = partials.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
         let cl = self.closure_init(&sname, &free, &extra);
@@ -1979,6 +1958,45 @@ impl<'a> Gen<'a> {
             ));
         }
         self.line(free_all.trim_start());
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// A chunk's loop over its input rows, statement by statement, into its
+    /// partial histograms (per destination: the C pointer, its element
+    /// type, operator and component).
+    fn hist_partial_loop(
+        &mut self,
+        arrs: &[VName],
+        ops: &[HistOp],
+        map: &Lambda,
+        partials: &[(String, &str, usize, usize)],
+        sizes: &[String],
+    ) -> Res<()> {
+        self.line("for (int64_t j = start; j < end; j++) {");
+        self.indent += 1;
+        let temps = self.hist_map_body(arrs, map, "j")?;
+        let mut pos = 0;
+        for (oi, op) in ops.iter().enumerate() {
+            let kk = op.dests.len();
+            let idx = temps[pos].0.clone();
+            self.line(&format!("if ({idx} >= 0 && {idx} < {}) {{", sizes[oi]));
+            self.indent += 1;
+            let mine: Vec<&(String, &str, usize, usize)> = partials.iter().filter(|x| x.2 == oi).collect();
+            let accs: Vec<String> = (0..kk).map(|_| self.fresh("acc")).collect();
+            for (a, (p, t, ..)) in accs.iter().zip(&mine) {
+                self.line(&format!("{t} {a} = {p}[{idx}];"));
+            }
+            let news: Vec<String> = temps[pos + 1..pos + 1 + kk].iter().map(|(t, _)| t.clone()).collect();
+            self.apply_op(&op.op, &accs, &news)?;
+            for (a, (p, ..)) in accs.iter().zip(&mine) {
+                self.line(&format!("{p}[{idx}] = {a};"));
+            }
+            self.indent -= 1;
+            self.line("}");
+            pos += 1 + kk;
+        }
         self.indent -= 1;
         self.line("}");
         Ok(())
@@ -2134,7 +2152,7 @@ impl<'a> Gen<'a> {
         self.bind_hist_results(stm, ops);
         let dests = self.hist_dests(ops)?;
         let w = self.se(w);
-        self.hist_loop(arrs, ops, map, &dests, "0", &w)
+        self.hist_loop(arrs, ops, map, &dests, ("0", &w), stm.span)
     }
 
     /// The C variables and types of every operator's destinations.
@@ -2150,9 +2168,19 @@ impl<'a> Gen<'a> {
         ops: &[HistOp],
         map: &Lambda,
         dests: &[Vec<(String, Type)>],
-        start: &str,
-        end: &str,
+        (start, end): (&str, &str),
+        span: ogham_ir::Span,
     ) -> Res<()> {
+        let ptrs: Vec<(String, String)> = dests
+            .iter()
+            .flatten()
+            .map(|(d, t)| (format!("({} *)og_mem_data({d}.mem) + {d}.offset", ctype(t.elem())), format!("{d}.stride[0]")))
+            .collect();
+        let buckets: Vec<String> =
+            dests.iter().map(|ds| ds.first().map(|d| format!("{}.shape[0]", d.0)).unwrap_or_default()).collect();
+        if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span)? {
+            return Ok(());
+        }
         let j = self.fresh("j");
         self.line(&format!("for (int64_t {j} = {start}; {j} < {end}; {j}++) {{"));
         self.indent += 1;
@@ -2263,7 +2291,7 @@ impl<'a> Gen<'a> {
         self.line(&format!("if (!{small}) {{"));
         self.indent += 1;
         self.in_parallel = true; // the fallback is the sequential loop
-        let res = self.hist_loop(arrs, ops, map, &dests, "0", &wc);
+        let res = self.hist_loop(arrs, ops, map, &dests, ("0", &wc), stm.span);
         self.in_parallel = false;
         res?;
         self.indent -= 1;
@@ -2309,7 +2337,7 @@ impl<'a> Gen<'a> {
             }
             rows.push(op_rows);
         }
-        self.hist_loop(arrs, ops, map, &rows, "start", "end")?;
+        self.hist_loop(arrs, ops, map, &rows, ("start", "end"), stm.span)?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &part_extra);
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));

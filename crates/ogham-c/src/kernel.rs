@@ -111,6 +111,10 @@ fn count_uses(b: &Block, uses: &mut HashMap<Var, usize>) {
                 op(value)
             }
             Stm::Array { .. } => {}
+            Stm::Prefetch { ptr, index } => {
+                op(&Operand::Var(*ptr));
+                op(index)
+            }
             Stm::Alloc { len, .. } => op(len),
             Stm::Free { var } => op(&Operand::Var(*var)),
             Stm::For { lo, hi, body, .. } => {
@@ -234,6 +238,15 @@ impl Printer<'_> {
                 fail.push(self.oom.to_string());
                 self.line(&format!("if ({p} == NULL) {{ {} }}", fail.join(" ")));
                 self.live.push(*var);
+            }
+            // Through an integer, so that an address past the array's end
+            // is never formed as a pointer.
+            Stm::Prefetch { ptr, index } => {
+                let p = self.name(*ptr);
+                let i = self.operand(index);
+                self.line(&format!(
+                    "OG_PREFETCH((const void *)((uintptr_t){p} + (uintptr_t)({i}) * sizeof(*{p})));"
+                ));
             }
             Stm::Free { var } => {
                 self.live.retain(|v| v != var);

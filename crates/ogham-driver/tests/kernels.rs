@@ -68,3 +68,19 @@ fn maps_over_rows_are_kernels() {
     let nested = kernels.iter().filter(|k| inner_loop(k)).count();
     assert!(nested >= 4, "expected a kernel per entry with an inner loop, got {nested}:\n{}", kernels.join("\n"));
 }
+
+/// The loop of `benchmarks/histogram.fut` (`hist` of `x % k`) is a kernel
+/// on both backends (on multicore, two: the loop for a large histogram or
+/// a single chunk, and each chunk's loop into its partial histogram), in
+/// which the remainder by `k` goes through the `divide`
+/// pass (a `mulhi` in the loop) and the input is prefetched.
+#[test]
+fn histogram_is_a_kernel() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/histogram.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    for (backend, expected) in [(ogham_c::Backend::Sequential, 1), (ogham_c::Backend::Multicore, 2)] {
+        let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
+        let hist = kernels.iter().filter(|k| k.contains("buckets_") && k.contains("mulhi.u64") && k.contains("prefetch"));
+        assert_eq!(hist.count(), expected, "{backend:?}: histogram kernels:\n{}", kernels.join("\n"));
+    }
+}

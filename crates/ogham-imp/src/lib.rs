@@ -148,6 +148,14 @@ pub enum Stm {
         index: Operand,
         value: Operand,
     },
+    /// A hint that element `index` of the pointer will be read soon, so
+    /// the processor may start fetching it. It reads nothing and changes
+    /// no value; the element may lie outside the array (beyond the last
+    /// iteration), where the hint is dropped.
+    Prefetch {
+        ptr: Var,
+        index: Operand,
+    },
     /// A local array of `len` elements; `var` points to its first.
     Array {
         var: Var,

@@ -175,7 +175,7 @@ fn lex(text: &str) -> PResult<Vec<Lexed>> {
 
 /// The words that start a statement.
 const STATEMENTS: &[&str] =
-    &["let", "mut", "set", "accumulate", "store", "array", "alloc", "free", "for", "while", "if"];
+    &["let", "mut", "set", "accumulate", "store", "array", "alloc", "free", "prefetch", "for", "while", "if"];
 
 /// Splits `base_N` at its last underscore, when only digits follow it.
 fn split_var(w: &str) -> Option<(&str, &str)> {
@@ -480,6 +480,13 @@ impl Parser {
                 self.sym("]")?;
                 self.sym("=")?;
                 Ok(Stm::Store { ptr, index, value: self.operand()? })
+            }
+            "prefetch" => {
+                let ptr = self.var()?;
+                self.sym("[")?;
+                let index = self.operand()?;
+                self.sym("]")?;
+                Ok(Stm::Prefetch { ptr, index })
             }
             "array" => {
                 let var = self.var()?;

@@ -92,6 +92,9 @@ fn stm(k: &Kernel, s: &Stm, level: usize, out: &mut String) {
         Stm::Store { ptr, index, value } => {
             let _ = writeln!(out, "{pad}store {}[{}] = {}", k.name(*ptr), o(index), o(value));
         }
+        Stm::Prefetch { ptr, index } => {
+            let _ = writeln!(out, "{pad}prefetch {}[{}]", k.name(*ptr), o(index));
+        }
         Stm::Array { var, elem, len } => {
             let _ = writeln!(out, "{pad}array {}: [{len}]{elem}", k.name(*var));
         }

@@ -225,6 +225,15 @@ impl Verifier<'_> {
                     self.err(format!("{what}: neither a write pointer nor a local array"));
                 }
             }
+            Stm::Prefetch { ptr, index } => {
+                let what = format!("a prefetch of {}", self.name(*ptr));
+                self.expect(index, PrimType::I64, &what);
+                if let Some(b) = self.lookup(*ptr, &what) {
+                    if !matches!(b.ty, Ty::Ptr(_)) {
+                        self.err(format!("{what}: not a pointer"));
+                    }
+                }
+            }
             Stm::Array { var, elem, len } => {
                 if *len == 0 {
                     self.err(format!("local array {} has no elements", self.name(*var)));

@@ -126,6 +126,7 @@ fn everything() -> Kernel {
         else_block: Block::default(),
     });
     body.push(Stm::Set { var: acc, exp: Exp::Operand(v(m)) });
+    body.push(Stm::Prefetch { ptr: xs, index: c(PrimValue::I64(4096)) });
     body.push(Stm::Free { var: heap });
     body.push(Stm::Free { var: big });
     k.body = Block { stms: body };
@@ -149,6 +150,7 @@ fn every_statement_and_expression() {
         "array tmp_",
         "alloc heap_buf_",
         "free heap_buf_",
+        "prefetch xs_3[4096i64]",
         "accumulate add.f32",
         "select ",
         "load xs_3[",
@@ -543,7 +545,7 @@ fn mangled_text_never_panics() {
         }
     }
     // Random soups of the pieces kernels are made of.
-    let words = "kernel k ( ) { } [ ] : , = * .. #[ ivdep let mut set accumulate store array alloc free for in while \
+    let words = "kernel k ( ) { } [ ] : , = * .. #[ ivdep let mut set accumulate store array alloc free prefetch for in while \
                  if else select load x_0 y_1 n_4294967295 add.f32 convert.i32.f64 lt.i64 - 1 2i64 -0.0f32 -f32.inf \
                  f32.nan 1e-7f32 f32 i64 read write stride inout --";
     let pieces: Vec<&str> = words.split_whitespace().chain(["\n", " ", "é", "\u{0}"]).collect();

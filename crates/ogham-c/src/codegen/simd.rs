@@ -21,8 +21,8 @@
 //! without.)
 
 use ogham_imp::lower::tile::Target;
-use ogham_imp::lower::{Binding, Input, ScremaLoop};
-use ogham_ir::{Lambda, Operator, PrimType, Span, Type, VName};
+use ogham_imp::lower::{Binding, Input, Lowered, ScremaLoop};
+use ogham_ir::{HistOp, Lambda, Operator, PrimType, Span, Type, VName};
 
 use super::{ctype, vname, Gen, Res, Virtual};
 
@@ -63,14 +63,10 @@ impl Gen<'_> {
         outs: &[(String, Type)],
         span: Span,
     ) -> Res<bool> {
-        let input = |v: &Virtual| match v {
-            Virtual::Iota { start, step, elem } => Input::Iota { start: *start, step: *step, elem: *elem },
-            Virtual::Replicate { value } => Input::Replicate(*value),
-        };
-        let inputs: Vec<Input> = arrs.iter().map(|a| self.virt.get(a).map_or(Input::Array(*a), input)).collect();
+        let inputs = self.kernel_inputs(arrs);
         let out_types: Vec<(PrimType, usize)> = outs.iter().map(|(_, t)| (t.elem(), t.rank())).collect();
         let ty_of = |v: VName| self.types.get(&v).cloned();
-        let virtual_of = |v: VName| self.virt.get(&v).map(input);
+        let virtual_of = |v: VName| self.virt.get(&v).map(kernel_input);
         let desc = ScremaLoop {
             inputs: &inputs,
             scans,
@@ -82,19 +78,12 @@ impl Gen<'_> {
             names: &self.prog.names,
         };
         let target = Target { vector_bytes: if self.opts.portable { 16 } else { 64 } };
-        let lowered = ogham_imp::lower::tile::tiled(&desc, &target).or_else(|| ogham_imp::lower::screma_loop(&desc));
-        let Some((mut kernel, bindings)) = lowered else { return Ok(false) };
-        ogham_imp::passes::run(&mut kernel, ogham_imp::passes::PIPELINE).map_err(|e| format!("internal error: {e}"))?;
+        let tiled = ogham_imp::lower::tile::tiled(&desc, &target).map(|(k, b)| (k, b, Vec::new()));
+        let Some(lowered) = tiled.or_else(|| ogham_imp::lower::screma_loop(&desc)) else { return Ok(false) };
         let accs: Vec<&String> = scan_accs.iter().chain(red_accs).flatten().collect();
         let data = |c: &str, t: PrimType| format!("({} *)og_mem_data({c}.mem) + {c}.offset", ctype(t));
-        let mut args = Vec::new();
-        for b in &bindings {
-            args.push(match *b {
-                Binding::Lo => lo.to_string(),
-                Binding::Hi => hi.to_string(),
-                Binding::Scalar(v) => vname(v),
-                Binding::Data(v) => data(&vname(v), self.ty(v)?.elem()),
-                Binding::Stride(v, d) => format!("{}.stride[{d}]", vname(v)),
+        self.run_kernel(lowered, (lo, hi), span, |g, b| {
+            Ok(match b {
                 Binding::Acc(i) => accs.get(i).map(|s| s.to_string()).ok_or("internal error: kernel accumulator")?,
                 Binding::Out(i) => {
                     outs.get(i).map(|(c, t)| data(c, t.elem())).ok_or("internal error: kernel output")?
@@ -102,7 +91,93 @@ impl Gen<'_> {
                 Binding::OutStride(i, d) => {
                     outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or("internal error: kernel output")?
                 }
+                b => g.common_binding(b)?,
+            })
+        })?;
+        Ok(true)
+    }
+
+    /// The kernel of a `hist`'s loop over iterations `lo .. hi`, if its
+    /// functions allow one (`ogham_imp::lower::hist`); whether they did.
+    /// `dests` gives, per destination (every operator's, in order), a
+    /// pointer to its first bucket and its stride, and `buckets`, per
+    /// operator, its number of buckets, all as C expressions.
+    pub(super) fn hist_kernel(
+        &mut self,
+        (lo, hi): (&str, &str),
+        arrs: &[VName],
+        ops: &[HistOp],
+        map: &Lambda,
+        (dests, buckets): (&[(String, String)], &[String]),
+        span: Span,
+    ) -> Res<bool> {
+        let inputs = self.kernel_inputs(arrs);
+        let ty_of = |v: VName| self.types.get(&v).cloned();
+        let virtual_of = |v: VName| self.virt.get(&v).map(kernel_input);
+        let desc = ScremaLoop {
+            inputs: &inputs,
+            scans: &[],
+            reduces: &[],
+            map,
+            outs: &[],
+            ty_of: &ty_of,
+            virtual_of: &virtual_of,
+            names: &self.prog.names,
+        };
+        let Some(lowered) = ogham_imp::lower::hist::hist_loop(&desc, ops) else { return Ok(false) };
+        self.run_kernel(lowered, (lo, hi), span, |g, b| {
+            let missing = || "internal error: kernel destination".to_string();
+            Ok(match b {
+                Binding::Dest(i) => dests.get(i).ok_or_else(missing)?.0.clone(),
+                Binding::DestStride(i) => dests.get(i).ok_or_else(missing)?.1.clone(),
+                Binding::Buckets(i) => buckets.get(i).ok_or_else(missing)?.clone(),
+                b => g.common_binding(b)?,
+            })
+        })?;
+        Ok(true)
+    }
+
+    /// How the map function's parameters get their rows: the input arrays,
+    /// or the elements of virtual ones.
+    fn kernel_inputs(&self, arrs: &[VName]) -> Vec<Input> {
+        arrs.iter().map(|a| self.virt.get(a).map_or(Input::Array(*a), kernel_input)).collect()
+    }
+
+    /// The C expression for a binding every kernel may have: a scalar, an
+    /// array's data pointer or stride. (`lo` and `hi` are bound by
+    /// [`Self::run_kernel`].)
+    fn common_binding(&self, b: Binding) -> Res<String> {
+        let data = |c: &str, t: PrimType| format!("({} *)og_mem_data({c}.mem) + {c}.offset", ctype(t));
+        Ok(match b {
+            Binding::Scalar(v) => vname(v),
+            Binding::Data(v) => data(&vname(v), self.ty(v)?.elem()),
+            Binding::Stride(v, d) => format!("{}.stride[{d}]", vname(v)),
+            b => return Err(format!("internal error: kernel parameter {b:?} has no value here")),
+        })
+    }
+
+    /// Runs a lowered kernel's passes and prints it, its parameters bound
+    /// by `bind` (and `lo`, `hi`), after the checks of its divisors (see
+    /// `ogham_imp::lower`), which fail at their divisions' locations.
+    fn run_kernel(
+        &mut self,
+        (mut kernel, bindings, checks): Lowered,
+        (lo, hi): (&str, &str),
+        span: Span,
+        bind: impl Fn(&Self, Binding) -> Res<String>,
+    ) -> Res<()> {
+        ogham_imp::passes::run(&mut kernel, ogham_imp::passes::PIPELINE).map_err(|e| format!("internal error: {e}"))?;
+        let mut args = Vec::new();
+        for b in &bindings {
+            args.push(match *b {
+                Binding::Lo => lo.to_string(),
+                Binding::Hi => hi.to_string(),
+                b => bind(self, b)?,
             });
+        }
+        for c in &checks {
+            let d = args.get(c.param).ok_or("internal error: kernel check")?.clone();
+            self.fail(&format!("{lo} < {hi} && ({d}) == 0"), c.span, "division by zero", &[]);
         }
         let prefix = self.fresh("k");
         kernel.name.clone_from(&prefix);
@@ -110,7 +185,13 @@ impl Gen<'_> {
             kept.push(ogham_imp::print::kernel(&kernel));
         }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
-        crate::kernel::print(&kernel, &args, (&prefix, self.indent), &oom, &mut self.out)?;
-        Ok(true)
+        crate::kernel::print(&kernel, &args, (&prefix, self.indent), &oom, &mut self.out)
+    }
+}
+
+fn kernel_input(v: &Virtual) -> Input {
+    match v {
+        Virtual::Iota { start, step, elem } => Input::Iota { start: *start, step: *step, elem: *elem },
+        Virtual::Replicate { value } => Input::Replicate(*value),
     }
 }

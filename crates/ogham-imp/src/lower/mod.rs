@@ -24,15 +24,27 @@
 //! function's statements followed by `set`s of the accumulators, in order.
 //!
 //! A map over rows whose function is a matrix-product-shaped nest becomes
-//! a tiled kernel instead ([`tile`]).
+//! a tiled kernel instead ([`tile`]); the loop of a `hist` into scalar
+//! buckets is a kernel too ([`hist`]).
+//!
+//! Integer division: by a nonzero constant, anywhere; by a free variable
+//! of the SOAC (the same in every iteration), only in the statements the
+//! map function runs in every iteration (not in a branch or a loop). The
+//! kernel cannot fail, so such a divisor comes with a [`Check`]: the
+//! caller tests it before running the kernel, when the kernel runs any
+//! iteration, and fails there as the division would have in the first
+//! iteration (nothing else in the function can fail). Inside the kernel,
+//! every division's divisor is therefore nonzero, which
+//! [`passes::divide`](crate::passes::divide) relies on.
 
+pub mod hist;
 pub mod tile;
 
 use std::collections::HashMap;
 
 use ogham_ir::{
-    Body, DimIndex, Exp as CExp, Lambda, LoopForm, Operator, PrimType, PrimValue, Soac, Stm as CStm, SubExp, Type,
-    VName,
+    Body, DimIndex, Exp as CExp, Lambda, LoopForm, Operator, PrimType, PrimValue, Soac, Span, Stm as CStm, SubExp,
+    Type, VName,
 };
 
 use crate::{reassociable, BinOp, Block, ConvOp, Exp, Kernel, Operand, ParamKind, Stm, Ty, Var};
@@ -56,7 +68,27 @@ pub enum Binding {
     Out(usize),
     /// Stride `d` of output `i`.
     OutStride(usize, usize),
+    /// A pointer to the first bucket of a `hist`'s destination `i` (the
+    /// destinations of every operator, in order).
+    Dest(usize),
+    /// The stride of destination `i`.
+    DestStride(usize),
+    /// The number of buckets of operator `i`.
+    Buckets(usize),
 }
+
+/// A test the caller makes before running a kernel, when it runs any
+/// iteration: scalar parameter `param` (by position) is a divisor, and if
+/// it is zero the program fails with "division by zero" at `span`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub param: usize,
+    pub span: Span,
+}
+
+/// A lowered loop: the kernel, the binding of each of its parameters, in
+/// order, and the checks to make before running it.
+pub type Lowered = (Kernel, Vec<Binding>, Vec<Check>);
 
 /// How the map function's parameter gets row `j`.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,16 +119,15 @@ pub struct ScremaLoop<'a> {
     pub names: &'a ogham_ir::NameTable,
 }
 
-/// The kernel of a screma's loop, with the binding of each of its
-/// parameters, in order; `None` when its functions are not all
-/// [`straight_line`] over scalars.
-pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
+/// The kernel of a screma's loop; `None` when its map function is not a
+/// [`kernel_function`] or its operators not [`straight_line`] over scalars.
+pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
     let scalar_ops = s.scans.iter().chain(s.reduces).all(|op| {
         op.lambda.params.iter().all(|p| matches!(p.ty, Type::Prim(_)))
             && op.lambda.ret.iter().all(|t| matches!(t, Type::Prim(_)))
             && straight_line(&op.lambda.body)
     });
-    if !s.map.ret.iter().all(|t| matches!(t, Type::Prim(_))) || !scalar_loops(&s.map.body) || !scalar_ops {
+    if !s.map.ret.iter().all(|t| matches!(t, Type::Prim(_))) || !kernel_function(&s.map.body) || !scalar_ops {
         return None;
     }
     if s.inputs.len() != s.map.params.len() {
@@ -127,21 +158,7 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
     }
     let j = l.k.fresh("j");
     let mut body = Vec::new();
-    for (p, input) in s.map.params.iter().zip(s.inputs) {
-        match (&p.ty, input) {
-            (Type::Prim(t), _) => {
-                let x = l.row(input, j, *t, &mut body)?;
-                l.env.insert(p.name, x);
-            }
-            (Type::Array { .. }, Input::Array(a)) => {
-                let view = l.view(*a)?;
-                let row = l.subview(&view, &[Operand::Var(j)], &mut body)?;
-                l.views.insert(p.name, row);
-            }
-            _ => return None,
-        }
-    }
-    let results = l.body(&s.map.body, &mut body)?;
+    let results = l.map_function(j, &mut body)?;
     let n_scan: usize = s.scans.iter().map(|o| o.neutral.len()).sum();
     let n_acc: usize = ops.iter().map(|o| o.neutral.len()).sum();
     let mut pos = 0;
@@ -172,7 +189,32 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
     let for_loop =
         Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: false, body: Block { stms: body } };
     l.k.body.stms.push(for_loop);
-    Some((l.k, l.bindings))
+    Some((l.k, l.bindings, l.checks))
+}
+
+/// Whether `body` may be a kernel's map function: [`scalar_loops`], but for
+/// integer divisions by variables among the statements it runs in every
+/// iteration (see the module documentation).
+pub fn kernel_function(body: &Body) -> bool {
+    body.stms.iter().all(|s| scalar_loop_stm(s) || variable_divisor(&s.exp).is_some())
+}
+
+/// The divisor of an integer division (`/`, `%`, `//`, `%%`) by a variable.
+fn variable_divisor(exp: &CExp) -> Option<VName> {
+    match exp {
+        CExp::BinOp(BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem, t, _, SubExp::Var(d)) if t.is_int() => Some(*d),
+        _ => None,
+    }
+}
+
+/// Whether `exp` is an integer division by a nonzero constant, which cannot fail.
+fn constant_divisor(exp: &CExp) -> bool {
+    match exp {
+        CExp::BinOp(BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem, t, _, SubExp::Const(c)) if t.is_int() => {
+            *c != PrimValue::zero(*t)
+        }
+        _ => false,
+    }
 }
 
 /// Whether `body` is scalar code that cannot fail, with `for` and `while`
@@ -182,7 +224,11 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<(Kernel, Vec<Binding>)> {
 /// function may be. (Whether the arrays are ones a kernel can address is
 /// for the lowering to find.)
 pub fn scalar_loops(body: &Body) -> bool {
-    body.stms.iter().all(|s| match &s.exp {
+    body.stms.iter().all(scalar_loop_stm)
+}
+
+fn scalar_loop_stm(s: &CStm) -> bool {
+    match &s.exp {
         CExp::Index { slice, .. } if s.pat.iter().all(|p| matches!(p.ty, Type::Array { .. })) => {
             s.attrs.unsafe_ && slice.iter().all(|d| matches!(d, DimIndex::Fix(_)))
         }
@@ -206,7 +252,7 @@ pub fn scalar_loops(body: &Body) -> bool {
             s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_))) && scalar_loops(then_body) && scalar_loops(else_body)
         }
         _ => straight_line_stm(s),
-    })
+    }
 }
 
 /// Whether `body` is scalar code that cannot fail (see [`straight_line_stm`]).
@@ -222,7 +268,7 @@ pub fn straight_line_stm(s: &CStm) -> bool {
         && match &s.exp {
             CExp::Index { slice, .. } => s.attrs.unsafe_ && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))),
             CExp::If { then_body, else_body, .. } => straight_line(then_body) && straight_line(else_body),
-            exp => ogham_ir::layout::scalar_cannot_fail(exp),
+            exp => ogham_ir::layout::scalar_cannot_fail(exp) || constant_divisor(exp),
         }
 }
 
@@ -266,11 +312,73 @@ pub(crate) struct Lowerer<'a, 'b> {
     /// Each array variable of the core IR bound in the kernel: a view.
     views: HashMap<VName, View>,
     s: &'a ScremaLoop<'b>,
+    /// Whether statements being lowered run in every iteration of the
+    /// kernel's loop (the map function's, outside branches and loops).
+    every_iteration: bool,
+    checks: Vec<Check>,
 }
 
 impl<'a, 'b> Lowerer<'a, 'b> {
     pub(crate) fn new(name: &str, s: &'a ScremaLoop<'b>) -> Self {
-        Lowerer { k: Kernel::new(name), bindings: Vec::new(), env: HashMap::new(), views: HashMap::new(), s }
+        Lowerer {
+            k: Kernel::new(name),
+            bindings: Vec::new(),
+            env: HashMap::new(),
+            views: HashMap::new(),
+            s,
+            every_iteration: false,
+            checks: Vec::new(),
+        }
+    }
+
+    /// Binds the map function's parameters to row `j` of the inputs and
+    /// lowers its body (statements that run in every iteration); gives its
+    /// results.
+    pub(crate) fn map_function(&mut self, j: Var, body: &mut Vec<Stm>) -> Option<Vec<Operand>> {
+        let s = self.s;
+        if s.inputs.len() != s.map.params.len() {
+            return None;
+        }
+        for (p, input) in s.map.params.iter().zip(s.inputs) {
+            match (&p.ty, input) {
+                (Type::Prim(t), _) => {
+                    let x = self.row(input, j, *t, body)?;
+                    self.env.insert(p.name, x);
+                }
+                (Type::Array { .. }, Input::Array(a)) => {
+                    let view = self.view(*a)?;
+                    let row = self.subview(&view, &[Operand::Var(j)], body)?;
+                    self.views.insert(p.name, row);
+                }
+                _ => return None,
+            }
+        }
+        self.every_iteration = true;
+        let results = self.body(&s.map.body, body);
+        self.every_iteration = false;
+        results
+    }
+
+    /// Lowers `body` as statements that may not run in every iteration.
+    fn nested_body(&mut self, body: &Body, out: &mut Vec<Stm>) -> Option<Vec<Operand>> {
+        let every = std::mem::replace(&mut self.every_iteration, false);
+        let results = self.body(body, out);
+        self.every_iteration = every;
+        results
+    }
+
+    /// A division by variable `d` of the core IR: allowed when it runs in
+    /// every iteration and `d` is a scalar parameter, with a check.
+    fn check_divisor(&mut self, s: &CStm, d: VName) -> Option<()> {
+        let Some(Operand::Var(v)) = self.operand(&SubExp::Var(d)) else { return None };
+        let param = self.k.params.iter().position(|p| p.var == v)?;
+        if !self.every_iteration || self.bindings[param] != Binding::Scalar(d) {
+            return None;
+        }
+        if !self.checks.iter().any(|c| c.param == param) {
+            self.checks.push(Check { param, span: s.span });
+        }
+        Some(())
     }
     pub(crate) fn param(&mut self, base: &str, ty: Ty, kind: ParamKind, b: Binding) -> Var {
         if let Some(i) = self.bindings.iter().position(|x| *x == b) {
@@ -399,7 +507,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             let mut blocks = Vec::new();
             for b in [then_body, else_body] {
                 let mut stms = Vec::new();
-                let results = self.body(b, &mut stms)?;
+                let results = self.nested_body(b, &mut stms)?;
                 for (v, r) in vars.iter().zip(results) {
                     stms.push(Stm::Set { var: *v, exp: Exp::Operand(r) });
                 }
@@ -421,7 +529,14 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 self.env.insert(p.name, o);
                 return Some(());
             }
-            CExp::BinOp(op, t, a, b) => Exp::Bin(*op, *t, self.operand(a)?, self.operand(b)?),
+            CExp::BinOp(op, t, a, b) => {
+                if let Some(d) = variable_divisor(&s.exp) {
+                    self.check_divisor(s, d)?;
+                } else if !ogham_ir::layout::scalar_cannot_fail(&s.exp) && !constant_divisor(&s.exp) {
+                    return None;
+                }
+                Exp::Bin(*op, *t, self.operand(a)?, self.operand(b)?)
+            }
             CExp::CmpOp(op, t, a, b) => Exp::Cmp(*op, *t, self.operand(a)?, self.operand(b)?),
             CExp::UnOp(op, t, a) => Exp::Un(*op, *t, self.operand(a)?),
             CExp::TernOp(op, t, a, b, c) => Exp::Tern(*op, *t, self.operand(a)?, self.operand(b)?, self.operand(c)?),
@@ -468,7 +583,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             }
             LoopForm::While { .. } => None,
         };
-        let results = self.body(body, &mut stms)?;
+        let results = self.nested_body(body, &mut stms)?;
         let mut copies = Vec::new();
         for (r, (_, t)) in results.iter().zip(&vars) {
             copies.push(self.let_("next", *t, Exp::Operand(*r), &mut stms));
@@ -614,7 +729,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 }
             }
         }
-        let results = self.body(&map.body, &mut body)?;
+        let results = self.nested_body(&map.body, &mut body)?;
         let mut pos = 0;
         for (op, acc) in reduces.iter().zip(&accs) {
             let news = results.get(pos..pos + acc.len())?;

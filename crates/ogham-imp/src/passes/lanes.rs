@@ -77,6 +77,7 @@ fn reduction(body: &Block) -> Option<Vec<(Var, BinOp, PrimType)>> {
                     true
                 }
                 Stm::Free { .. } => true,
+                Stm::Prefetch { index, .. } => !matches!(index, Operand::Var(v) if accs.contains(v)),
                 Stm::Set { var, exp } => inside.contains(var) && !reads_acc(exp),
                 Stm::Accumulate { value, .. } => top && !matches!(value, Operand::Var(v) if accs.contains(v)),
                 Stm::Store { index, value, .. } => {

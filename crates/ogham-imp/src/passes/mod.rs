@@ -4,11 +4,15 @@
 //! - [`unit_stride`]: a copy of the kernel for unit strides, tested once;
 //! - [`lanes`]: reductions folded in a fixed number of vector lanes;
 //! - [`while_lanes`]: a map of `while` loops stepped in vector lanes;
+//! - [`divide`]: division by a loop-invariant divisor by multiplication;
+//! - [`prefetch`]: streaming loads fetched ahead in loops that scatter;
 //! - [`simplify`]: constants folded, identities and copies removed.
 //!
 //! Every pass keeps the kernel valid; [`run`] checks that with the verifier.
 
+pub mod divide;
 pub mod lanes;
+pub mod prefetch;
 pub mod simplify;
 pub mod unit_stride;
 pub mod while_lanes;
@@ -29,6 +33,8 @@ pub const PIPELINE: &[Pass] = &[
     Pass { name: "unit_stride", summary: "a copy of the kernel for unit strides, tested once", run: unit_stride::run },
     Pass { name: "while_lanes", summary: "maps of while loops stepped in vector lanes", run: while_lanes::run },
     Pass { name: "lanes", summary: "reductions folded in vector lanes", run: lanes::run },
+    Pass { name: "divide", summary: "division by a loop-invariant divisor by multiplication", run: divide::run },
+    Pass { name: "prefetch", summary: "streaming loads fetched ahead in loops that scatter", run: prefetch::run },
     Pass { name: "simplify", summary: "constant folding, identities, copy propagation", run: simplify::run },
 ];
 
@@ -155,6 +161,7 @@ pub fn copy_block(k: &mut Kernel, b: &Block, subst: &mut HashMap<Var, Operand>) 
             Stm::Store { ptr, index, value } => {
                 Stm::Store { ptr: var(subst, ptr), index: op(subst, index), value: op(subst, value) }
             }
+            Stm::Prefetch { ptr, index } => Stm::Prefetch { ptr: var(subst, ptr), index: op(subst, index) },
             Stm::Array { var: v, elem, len } => Stm::Array { var: rebind(k, subst, v), elem: *elem, len: *len },
             Stm::Alloc { var: v, elem, len } => {
                 let len = op(subst, len);

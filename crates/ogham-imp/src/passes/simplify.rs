@@ -54,6 +54,7 @@ impl Simplify {
                     sub(&self.subst, index);
                     sub(&self.subst, value);
                 }
+                Stm::Prefetch { index, .. } => sub(&self.subst, index),
                 Stm::Array { .. } | Stm::Free { .. } => {}
                 Stm::Alloc { len, .. } => sub(&self.subst, len),
                 Stm::For { lo, hi, body, .. } => {

@@ -165,6 +165,7 @@ fn operands(s: &Stm) -> Vec<Operand> {
         Stm::If { cond, .. } => vec![*cond],
         Stm::While { cond, .. } => vec![Operand::Var(*cond)],
         Stm::Alloc { len, .. } => vec![*len],
+        Stm::Prefetch { ptr, index } => vec![Operand::Var(*ptr), *index],
         Stm::Array { .. } | Stm::Free { .. } => vec![],
     }
 }
