@@ -2174,7 +2174,9 @@ impl<'a> Gen<'a> {
         let ptrs: Vec<(String, String)> = dests
             .iter()
             .flatten()
-            .map(|(d, t)| (format!("({} *)og_mem_data({d}.mem) + {d}.offset", ctype(t.elem())), format!("{d}.stride[0]")))
+            .map(|(d, t)| {
+                (format!("({} *)og_mem_data({d}.mem) + {d}.offset", ctype(t.elem())), format!("{d}.stride[0]"))
+            })
             .collect();
         let buckets: Vec<String> =
             dests.iter().map(|ds| ds.first().map(|d| format!("{}.shape[0]", d.0)).unwrap_or_default()).collect();

@@ -244,9 +244,7 @@ impl Printer<'_> {
             Stm::Prefetch { ptr, index } => {
                 let p = self.name(*ptr);
                 let i = self.operand(index);
-                self.line(&format!(
-                    "OG_PREFETCH((const void *)((uintptr_t){p} + (uintptr_t)({i}) * sizeof(*{p})));"
-                ));
+                self.line(&format!("OG_PREFETCH((const void *)((uintptr_t){p} + (uintptr_t)({i}) * sizeof(*{p})));"));
             }
             Stm::Free { var } => {
                 self.live.retain(|v| v != var);

@@ -80,7 +80,8 @@ fn histogram_is_a_kernel() {
     let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
     for (backend, expected) in [(ogham_c::Backend::Sequential, 1), (ogham_c::Backend::Multicore, 2)] {
         let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
-        let hist = kernels.iter().filter(|k| k.contains("buckets_") && k.contains("mulhi.u64") && k.contains("prefetch"));
+        let hist =
+            kernels.iter().filter(|k| k.contains("buckets_") && k.contains("mulhi.u64") && k.contains("prefetch"));
         assert_eq!(hist.count(), expected, "{backend:?}: histogram kernels:\n{}", kernels.join("\n"));
     }
 }

@@ -545,7 +545,8 @@ fn mangled_text_never_panics() {
         }
     }
     // Random soups of the pieces kernels are made of.
-    let words = "kernel k ( ) { } [ ] : , = * .. #[ ivdep let mut set accumulate store array alloc free prefetch for in while \
+    let words =
+        "kernel k ( ) { } [ ] : , = * .. #[ ivdep let mut set accumulate store array alloc free prefetch for in while \
                  if else select load x_0 y_1 n_4294967295 add.f32 convert.i32.f64 lt.i64 - 1 2i64 -0.0f32 -f32.inf \
                  f32.nan 1e-7f32 f32 i64 read write stride inout --";
     let pieces: Vec<&str> = words.split_whitespace().chain(["\n", " ", "é", "\u{0}"]).collect();

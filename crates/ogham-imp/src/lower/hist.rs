@@ -72,7 +72,8 @@ pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp]) -> Option<Lowered> {
         let news = results.get(pos + 1..pos + 1 + k)?.to_vec();
         pos += 1 + k;
         let i64 = PrimType::I64;
-        let ge = l.let_("ge", PrimType::Bool, Exp::Cmp(CmpOp::Ge, i64, idx, Operand::Const(PrimValue::I64(0))), &mut body);
+        let ge =
+            l.let_("ge", PrimType::Bool, Exp::Cmp(CmpOp::Ge, i64, idx, Operand::Const(PrimValue::I64(0))), &mut body);
         let lt = l.let_("lt", PrimType::Bool, Exp::Cmp(CmpOp::Lt, i64, idx, Operand::Var(*buckets)), &mut body);
         let inside = l.let_("inside", PrimType::Bool, Exp::Bin(BinOp::LogAnd, PrimType::Bool, ge, lt), &mut body);
         let mut update = Vec::new();

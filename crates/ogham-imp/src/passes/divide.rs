@@ -154,31 +154,33 @@ fn rewrite(k: &mut Kernel, b: Block, magics: &HashMap<(Var, PrimType), Magic>) -
     let mut stms = Vec::new();
     for s in b.stms {
         match s {
-            Stm::Let { var, ty, exp } => match division(&exp).and_then(|(op, t, a, d)| Some((op, t, a, magics.get(&(d, t))?))) {
-                Some((op, t, a, mg)) => {
-                    let au = let_(k, &mut stms, "a", U64, Exp::Conv(ConvOp::Convert, t, U64, a));
-                    let fits = let_(k, &mut stms, "fits", BOOL, Exp::Cmp(CmpOp::Lt, U64, au, u64c(1 << 32)));
-                    let fast = let_(k, &mut stms, "fast", BOOL, Exp::Bin(BinOp::LogAnd, BOOL, fits, mg.ok));
-                    let r = k.fresh(&k.names[var.0 as usize].clone());
-                    stms.push(Stm::Mut { var: r, ty, init: Operand::Const(PrimValue::zero(ty)) });
-                    let mut quick = Vec::new();
-                    let u = if matches!(op, BinOp::Div | BinOp::Quot) {
-                        let_(k, &mut quick, "q", U64, Exp::Bin(BinOp::MulHi, U64, mg.m, au))
-                    } else {
-                        let low = let_(k, &mut quick, "low", U64, Exp::Bin(BinOp::Mul, U64, mg.m, au));
-                        let_(k, &mut quick, "r", U64, Exp::Bin(BinOp::MulHi, U64, low, mg.d))
-                    };
-                    quick.push(Stm::Set { var: r, exp: Exp::Conv(ConvOp::Convert, U64, t, u) });
-                    let slow = vec![Stm::Set { var: r, exp }];
-                    stms.push(Stm::If {
-                        cond: fast,
-                        then_block: Block { stms: quick },
-                        else_block: Block { stms: slow },
-                    });
-                    stms.push(Stm::Let { var, ty, exp: Exp::Operand(Operand::Var(r)) });
+            Stm::Let { var, ty, exp } => {
+                match division(&exp).and_then(|(op, t, a, d)| Some((op, t, a, magics.get(&(d, t))?))) {
+                    Some((op, t, a, mg)) => {
+                        let au = let_(k, &mut stms, "a", U64, Exp::Conv(ConvOp::Convert, t, U64, a));
+                        let fits = let_(k, &mut stms, "fits", BOOL, Exp::Cmp(CmpOp::Lt, U64, au, u64c(1 << 32)));
+                        let fast = let_(k, &mut stms, "fast", BOOL, Exp::Bin(BinOp::LogAnd, BOOL, fits, mg.ok));
+                        let r = k.fresh(&k.names[var.0 as usize].clone());
+                        stms.push(Stm::Mut { var: r, ty, init: Operand::Const(PrimValue::zero(ty)) });
+                        let mut quick = Vec::new();
+                        let u = if matches!(op, BinOp::Div | BinOp::Quot) {
+                            let_(k, &mut quick, "q", U64, Exp::Bin(BinOp::MulHi, U64, mg.m, au))
+                        } else {
+                            let low = let_(k, &mut quick, "low", U64, Exp::Bin(BinOp::Mul, U64, mg.m, au));
+                            let_(k, &mut quick, "r", U64, Exp::Bin(BinOp::MulHi, U64, low, mg.d))
+                        };
+                        quick.push(Stm::Set { var: r, exp: Exp::Conv(ConvOp::Convert, U64, t, u) });
+                        let slow = vec![Stm::Set { var: r, exp }];
+                        stms.push(Stm::If {
+                            cond: fast,
+                            then_block: Block { stms: quick },
+                            else_block: Block { stms: slow },
+                        });
+                        stms.push(Stm::Let { var, ty, exp: Exp::Operand(Operand::Var(r)) });
+                    }
+                    None => stms.push(Stm::Let { var, ty, exp }),
                 }
-                None => stms.push(Stm::Let { var, ty, exp }),
-            },
+            }
             Stm::For { index, lo, hi, ivdep, body } => {
                 let body = rewrite(k, body, magics);
                 stms.push(Stm::For { index, lo, hi, ivdep, body });

@@ -41,7 +41,8 @@ pub fn run(k: &mut Kernel) {
                     scaled.push((*var, *b))
                 }
                 Stm::Let { exp: Exp::Load(p, Operand::Var(i)), .. } if reads.contains(p) => {
-                    let stride = if *i == j { Some(None) } else { scaled.iter().find(|x| x.0 == *i).map(|x| Some(x.1)) };
+                    let stride =
+                        if *i == j { Some(None) } else { scaled.iter().find(|x| x.0 == *i).map(|x| Some(x.1)) };
                     if let Some(stride) = stride {
                         if !streams.iter().any(|x| x.0 == *p) {
                             streams.push((*p, stride));
@@ -58,7 +59,8 @@ pub fn run(k: &mut Kernel) {
         for (p, stride) in streams {
             let Some(elem) = elem_of(k, p) else { return false };
             let ahead = i64c(DISTANCE / elem.byte_size() as i64);
-            let at = let_(k, &mut stms, "ahead", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, Operand::Var(j), ahead));
+            let at =
+                let_(k, &mut stms, "ahead", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, Operand::Var(j), ahead));
             let at = match stride {
                 None => at,
                 Some(s) => let_(k, &mut stms, "ahead", PrimType::I64, Exp::Bin(BinOp::Mul, PrimType::I64, at, s)),

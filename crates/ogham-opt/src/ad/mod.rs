@@ -52,6 +52,7 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         derived: HashMap::new(),
         new_funs: Vec::new(),
         under_vjp: 0,
+        rev_maps: HashMap::new(),
     };
     let result = (|| {
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
@@ -105,6 +106,10 @@ pub(crate) struct Ad {
     /// will differentiate again (and the reverse derivatives of the
     /// functions it calls) accumulates into whole arrays instead.
     under_vjp: usize,
+    /// In a return sweep, the `map`s of the statements being reversed, by
+    /// the name of each of their results (with its position): the reverse
+    /// of a `min` or `max` over a mapped array uses them (`rev/reduce.rs`).
+    rev_maps: HashMap<VName, (Stm, usize)>,
 }
 
 impl Ad {

@@ -505,11 +505,37 @@ impl Ad {
         // An array restored after an in-place update is read under its new
         // name by everything the sweep emits after the restoration.
         let mut restored: Vec<(usize, VName, VName)> = Vec::new();
-        for s in stms.iter().rev() {
-            for (from, to) in self.rev_stm(s, ck, adj, out)? {
-                restored.push((out.len(), from, to));
+        // The results of maps used once in this scope, and not its
+        // results: a `min` or `max` over one is the only source of its
+        // adjoint (see `rev/reduce.rs`).
+        let outer_maps = std::mem::take(&mut self.rev_maps);
+        let mut uses = HashMap::new();
+        for s in stms {
+            for v in ogham_ir::visit::free_vars_exp(&s.exp) {
+                *uses.entry(v).or_insert(0usize) += 1;
             }
         }
+        for s in stms {
+            if let Exp::Soac(Soac::Screma { scans, reduces, .. }) = &s.exp {
+                if scans.is_empty() && reduces.is_empty() {
+                    for (i, p) in s.pat.iter().enumerate() {
+                        if uses.get(&p.name) == Some(&1) && !ck.results.contains(&p.name) {
+                            self.rev_maps.insert(p.name, (s.clone(), i));
+                        }
+                    }
+                }
+            }
+        }
+        let reversed = (|| {
+            for s in stms.iter().rev() {
+                for (from, to) in self.rev_stm(s, ck, adj, out)? {
+                    restored.push((out.len(), from, to));
+                }
+            }
+            Ok(())
+        })();
+        self.rev_maps = outer_maps;
+        reversed?;
         // Views of it the forward sweep took before the update (a row, a
         // reshape, a transposition) are taken again from the restored array.
         for (at, from, to) in restored.into_iter().rev() {
@@ -1341,6 +1367,9 @@ impl Ad {
             return Ok(());
         }
         if let ([xs], [p], [Some(ybar)]) = (&arrs[..], &s.pat[..], bars) {
+            if self.rev_extreme_of_map(op, *w, *xs, p.name, *ybar, adj, out, span)? {
+                return Ok(());
+            }
             if self.rev_reduce_special(op, *w, *xs, p.name, *ybar, adj, out, span)? {
                 return Ok(());
             }

@@ -4,16 +4,23 @@
 //!
 //! - `min` and `max`: only the first element equal to the result gets
 //!   the result's adjoint (the one the reduction picked, ties going to
-//!   the first occurrence);
+//!   the first occurrence). When the elements are the results of a `map`
+//!   of the same scope (`f32.minimum (map (dist p) centres)`), only the
+//!   map's function at that element contributes, so the rule runs the
+//!   return sweep of the function at that one element
+//!   ([`Ad::rev_extreme_of_map`]) instead of passing a one-hot adjoint
+//!   array back through the whole map's;
 //! - `*` on floats: with `p` the product of the non-zero elements and
 //!   `z` the number of zeros, x̄ᵢ = ȳ·p/xᵢ when there is no zero; when
 //!   there is one, only the zero element gets ȳ·p; with more, every
 //!   adjoint is zero. (Integer products may wrap, so they take the
 //!   general rule.)
 
-use ogham_ir::{BinOp, Body, CmpOp, Exp, Lambda, Operator, PrimType, Soac, Span, Stm, SubExp, Type, VName};
+use ogham_ir::{
+    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operator, PrimType, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
+};
 
-use super::{Adjoints, R};
+use super::{Adjoints, Checkpoints, R};
 use crate::ad::rules::konst;
 use crate::ad::Ad;
 
@@ -52,18 +59,63 @@ impl Ad {
         Ok(true)
     }
 
-    /// x̄s with ȳ at the first element equal to `y`, zero elsewhere.
+    /// The return sweep of `y = min xs` or `max xs` with adjoint `ybar`
+    /// when `xs` is result `r` of a `map f arrs` of the scope being
+    /// reversed: with `first` the first index whose element equals `y`, it
+    /// is the return sweep of `if first < w then f(arrs[first])[r] else
+    /// ne`, which re-executes `f` at that one element and adds its
+    /// contributions (to the rows of `arrs` at `first`, and to `f`'s free
+    /// variables); `xs` gets no adjoint from `y`. Whether it applied.
     #[allow(clippy::too_many_arguments)]
-    fn first_equal_gets(
+    pub(super) fn rev_extreme_of_map(
         &mut self,
+        op: &Operator,
         w: SubExp,
         xs: VName,
         y: VName,
         ybar: SubExp,
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> R<bool> {
+        let Some((BinOp::Min | BinOp::Max, t)) = single_binop(op) else { return Ok(false) };
+        let Some((def, r)) = self.rev_maps.get(&xs).cloned() else { return Ok(false) };
+        let Exp::Soac(Soac::Screma { w: mw, arrs, map, .. }) = &def.exp else { return Ok(false) };
+        let consumes = map.body.stms.iter().any(|s| !ogham_ir::visit::consumed_deep(&s.exp).is_empty());
+        if *mw != w || consumes || map.params.len() != arrs.len() {
+            return Ok(false);
+        }
+        let first = self.first_equal(w, xs, y, t, out, span).1;
+        let mut stms = Vec::new();
+        for (p, a) in map.params.iter().zip(arrs) {
+            let slice = vec![DimIndex::Fix(SubExp::Var(first))];
+            let attrs = StmAttrs { unsafe_: true, ..Default::default() };
+            stms.push(Stm { pat: vec![p.clone()], exp: Exp::Index { array: *a, slice }, attrs, span });
+        }
+        stms.extend(map.body.stms.iter().cloned());
+        let then_body = Body { stms, result: vec![map.body.result[r]] };
+        let else_body = Body { stms: Vec::new(), result: vec![op.neutral[0]] };
+        let cond = self.cmp(out, CmpOp::Lt, PrimType::I64, SubExp::Var(first), w, span);
+        let picked = self.fresh_typed("picked", &Type::Prim(t));
+        let s =
+            Stm { pat: vec![picked], exp: Exp::If { cond, then_body, else_body }, attrs: StmAttrs::default(), span };
+        // The branch consumes nothing, so it needs no checkpoints.
+        self.rev_if(&s, &Checkpoints::default(), &[Some(ybar)], adj, out)?;
+        Ok(true)
+    }
+
+    /// The iota of `w` and the first index whose element of `xs` is `y`
+    /// (`w` if none is).
+    #[allow(clippy::too_many_arguments)]
+    fn first_equal(
+        &mut self,
+        w: SubExp,
+        xs: VName,
+        y: VName,
         t: PrimType,
         out: &mut Vec<Stm>,
         span: Span,
-    ) -> VName {
+    ) -> (VName, VName) {
         let i64t = PrimType::I64;
         let iota = self.bind(
             out,
@@ -72,7 +124,6 @@ impl Ad {
             Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: i64t },
             span,
         );
-        // The first index whose element is the result (w if none is).
         let (i, x) = (self.fresh_typed("i", &Type::Prim(i64t)), self.fresh_typed("x", &Type::Prim(t)));
         let mut body = Vec::new();
         let hit = self.cmp(&mut body, CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y), span);
@@ -90,7 +141,23 @@ impl Ad {
             reduces: vec![Operator { lambda: min, neutral: vec![w], commutative: true }],
             map,
         });
-        let first = self.bind(out, "first", Type::Prim(i64t), exp, span);
+        (iota, self.bind(out, "first", Type::Prim(i64t), exp, span))
+    }
+
+    /// x̄s with ȳ at the first element equal to `y`, zero elsewhere.
+    #[allow(clippy::too_many_arguments)]
+    fn first_equal_gets(
+        &mut self,
+        w: SubExp,
+        xs: VName,
+        y: VName,
+        ybar: SubExp,
+        t: PrimType,
+        out: &mut Vec<Stm>,
+        span: Span,
+    ) -> VName {
+        let i64t = PrimType::I64;
+        let (iota, first) = self.first_equal(w, xs, y, t, out, span);
         // ȳ there, zero elsewhere.
         let j = self.fresh_typed("j", &Type::Prim(i64t));
         let mut body = Vec::new();
