@@ -48,7 +48,13 @@ static _Thread_local int og_in_job;
 #endif
 #endif
 
+/* The most dimensions an array view holds: the generated code defines it
+   as the highest rank of the program's arrays, plus one for the chunk
+   dimension of partial histograms, since every view is a struct of that
+   many shapes and strides that the code copies by value. */
+#ifndef OG_MAX_RANK
 #define OG_MAX_RANK 16
+#endif
 
 /* The C type of the program's boolean variables: `bool`, except in blocks
    of generated code that redefine it as `int32_t`, which the C compiler

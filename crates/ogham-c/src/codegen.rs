@@ -99,6 +99,8 @@ fn program_and_kernels(verified: &Verified, opts: &Options, keep_kernels: bool) 
     let _ = writeln!(c, "#define OG_MULTICORE {}", if opts.backend == Backend::Multicore { 1 } else { 0 });
     let _ = writeln!(c, "#define OG_TUNE_MALLOC {}", if opts.library { 0 } else { 1 });
     let _ = writeln!(c, "#define OG_NUM_TUNING_PARAMS {}", g.tuning.len());
+    // Views hold this many dimensions (partial histograms of arrays add one).
+    let _ = writeln!(c, "#define OG_MAX_RANK {}", (program_rank(prog) + 1).clamp(2, MAX_RANK));
     for rts in [RTS_CORE, RTS_SCALAR, RTS_VALUES, RTS_SCHEDULER] {
         c.push_str(rts);
         c.push('\n');
@@ -2856,4 +2858,29 @@ fn work(body: &Body, outside: &BTreeSet<VName>) -> Option<String> {
         }
     }
     Some(format!("({})", terms.join(" + ")))
+}
+
+/// The highest rank of an array in the program: of a function's parameters
+/// and results, of a constant, or of a variable bound anywhere inside.
+fn program_rank(prog: &Program) -> usize {
+    fn body(b: &Body) -> usize {
+        b.stms.iter().map(stm).max().unwrap_or(0)
+    }
+    fn lambda(l: &Lambda) -> usize {
+        let params = l.params.iter().map(|p| p.ty.rank());
+        params.chain(l.ret.iter().map(Type::rank)).chain([body(&l.body)]).max().unwrap_or(0)
+    }
+    fn stm(s: &Stm) -> usize {
+        let pat = s.pat.iter().map(|p| p.ty.rank());
+        let binders = ogham_ir::visit::exp_binders(&s.exp).into_iter().map(|p| p.ty.rank());
+        let bodies = ogham_ir::visit::bodies(&s.exp).into_iter().map(body);
+        let lambdas = ogham_ir::visit::lambdas(&s.exp).into_iter().map(lambda);
+        pat.chain(binders).chain(bodies).chain(lambdas).max().unwrap_or(0)
+    }
+    let consts = prog.consts.iter().map(stm);
+    let funs = prog.funs.iter().map(|f| {
+        let sig = f.params.iter().map(|p| p.ty.rank()).chain(f.ret.iter().map(Type::rank));
+        sig.chain([body(&f.body)]).max().unwrap_or(0)
+    });
+    consts.chain(funs).max().unwrap_or(0)
 }

@@ -29,12 +29,17 @@
 //! few columns for a tile.
 //!
 //! The nest whose inner SOAC reduces each row instead of building it
-//! (k-means' nearest centre, [`Sink::Fold`]) is tiled alike, each row's
-//! results folded across the column tiles in a scratch buffer.
+//! (k-means' nearest centre as `f32.minimum`, [`Sink::Fold`]) is tiled
+//! alike, each row's results folded across the column tiles in a scratch
+//! buffer; so is the nest whose function is a sequential loop over the
+//! columns, each iteration computing the reduction with one column and
+//! updating scalars with it (k-means' nearest centre as an argmin `loop`
+//! over the centres, [`Sink::Loop`]): the columns are still visited in
+//! order for each row, so the loop's updates run in the order written.
 
-use ogham_ir::{Exp as CExp, Lambda, Operator, PrimType, Soac, SubExp, VName};
+use ogham_ir::{Body, Exp as CExp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Stm as CStm, SubExp, VName};
 
-use super::{straight_line, Binding, Input, Lowerer, ScremaLoop};
+use super::{straight_line, straight_line_stm, Binding, Input, Lowerer, ScremaLoop};
 use crate::{BinOp, Block, CmpOp, Exp, Kernel, Operand, ParamKind, PrimValue, Stm, Ty, Var};
 
 /// Rows of `a` per tile.
@@ -64,14 +69,29 @@ enum Sink<'s> {
     /// row, the outer map's one result (an output, or the operand of the
     /// outer SOAC's one reduction).
     Fold(&'s Operator),
+    /// A loop over the columns: each result updates the row's scalars.
+    Loop(LoopSink<'s>),
+}
+
+/// The loop of [`Sink::Loop`]: `loop (params) for index < w2 do` the
+/// reduction (bound to `dist`), then `update`, whose results are the
+/// parameters' next values; the row's result is the loop's result `out`.
+#[derive(Clone, Copy)]
+struct LoopSink<'s> {
+    params: &'s [(Param, SubExp)],
+    index: VName,
+    dist: VName,
+    update: &'s [CStm],
+    next: &'s [SubExp],
+    out: usize,
 }
 
 /// The parts of a nest.
 struct Nest<'s> {
-    /// The inner SOAC's width (the columns) and its input arrays.
+    /// The number of columns, and each column array with the name its
+    /// row has inside (the inner map's parameter, or the loop's index).
     w2: &'s SubExp,
-    inner_arrs: &'s [VName],
-    inner_map: &'s Lambda,
+    columns: Vec<(VName, VName)>,
     sink: Sink<'s>,
     /// The reduction's width, inputs, operator and function.
     w3: &'s SubExp,
@@ -102,6 +122,9 @@ fn nest_of<'s>(
     outs: &[(PrimType, usize)],
 ) -> Option<Nest<'s>> {
     let [inner] = map.body.stms.as_slice() else { return None };
+    if let CExp::Loop { .. } = inner.exp {
+        return loop_nest(map, inner, scans, reduces, outs);
+    }
     let [ip] = inner.pat.as_slice() else { return None };
     if map.body.result != [SubExp::Var(ip.name)] || inner.attrs.sequential || !scans.is_empty() {
         return None;
@@ -132,7 +155,69 @@ fn nest_of<'s>(
     }
     let [red] = inner_map.body.stms.as_slice() else { return None };
     let [rp] = red.pat.as_slice() else { return None };
-    if inner_map.body.result != [SubExp::Var(rp.name)] || rp.ty.rank() != 0 || red.attrs.sequential {
+    if inner_map.body.result != [SubExp::Var(rp.name)] || rp.ty.rank() != 0 {
+        return None;
+    }
+    let columns = inner_map.params.iter().map(|p| p.name).zip(inner_arrs.iter().copied()).collect();
+    if inner_arrs.iter().any(|a| map.params.iter().any(|p| p.name == *a)) {
+        return None;
+    }
+    reduction(map, w2, columns, sink, red)
+}
+
+/// The nest of a map whose function is a `loop` over the columns
+/// ([`Sink::Loop`]): `loop (ps) for c < w2 do let row = cs[c]` (an
+/// unchecked index of a free array), the reduction, then scalar code
+/// that cannot fail; the map's one result is one of the loop's.
+fn loop_nest<'s>(
+    map: &'s Lambda,
+    stm: &'s CStm,
+    scans: &[Operator],
+    reduces: &[Operator],
+    outs: &[(PrimType, usize)],
+) -> Option<Nest<'s>> {
+    let CExp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
+    if !scans.is_empty() || !reduces.is_empty() || !matches!(outs, [(_, 1)]) {
+        return None;
+    }
+    let [SubExp::Var(r)] = map.body.result.as_slice() else { return None };
+    let out = stm.pat.iter().position(|p| p.name == *r)?;
+    if params.iter().any(|(p, _)| p.ty.rank() != 0) || body.result.len() != params.len() {
+        return None;
+    }
+    let [index, red, update @ ..] = body.stms.as_slice() else { return None };
+    let (CExp::Index { array, slice }, [row]) = (&index.exp, index.pat.as_slice()) else { return None };
+    if !index.attrs.unsafe_ || *slice != [ogham_ir::DimIndex::Fix(SubExp::Var(*i))] || row.ty.rank() != 1 {
+        return None;
+    }
+    if map.params.iter().any(|p| p.name == *array) || !update.iter().all(straight_line_stm) {
+        return None;
+    }
+    let [dist] = red.pat.as_slice() else { return None };
+    // The row is only the reduction's input.
+    let mut rest = Body { stms: update.to_vec(), result: body.result.clone() };
+    rest.stms.push(CStm {
+        pat: Vec::new(),
+        exp: CExp::SubExp(SubExp::Var(dist.name)),
+        attrs: Default::default(),
+        span: Default::default(),
+    });
+    if ogham_ir::visit::free_vars_body(&rest).contains(&row.name) {
+        return None;
+    }
+    let sink = Sink::Loop(LoopSink { params, index: *i, dist: dist.name, update, next: &body.result, out });
+    reduction(map, bound, vec![(row.name, *array)], sink, red)
+}
+
+/// The nest whose reduction (of one value, per row and column) is `red`.
+fn reduction<'s>(
+    map: &'s Lambda,
+    w2: &'s SubExp,
+    columns: Vec<(VName, VName)>,
+    sink: Sink<'s>,
+    red: &'s CStm,
+) -> Option<Nest<'s>> {
+    if red.attrs.sequential || red.pat.len() != 1 || red.pat[0].ty.rank() != 0 {
         return None;
     }
     let CExp::Soac(Soac::Screma { w: w3, arrs: red_arrs, scans: s3, reduces: r3, map: f }) = &red.exp else {
@@ -146,7 +231,7 @@ fn nest_of<'s>(
         return None;
     }
     // The rows, outer and inner, are only the reduction's inputs.
-    let rows: Vec<VName> = map.params.iter().chain(&inner_map.params).map(|p| p.name).collect();
+    let rows: Vec<VName> = map.params.iter().map(|p| p.name).chain(columns.iter().map(|c| c.0)).collect();
     let mut used = ogham_ir::visit::free_vars_lambda(f);
     used.extend(ogham_ir::visit::free_vars_lambda(&op.lambda));
     used.extend(op.neutral.iter().filter_map(|n| n.as_var()));
@@ -155,10 +240,10 @@ fn nest_of<'s>(
         used.extend(ogham_ir::visit::free_vars_lambda(&op2.lambda));
         used.extend(op2.neutral.iter().filter_map(|n| n.as_var()));
     }
-    if rows.iter().any(|r| used.contains(r)) || inner_arrs.iter().any(|a| map.params.iter().any(|p| p.name == *a)) {
+    if rows.iter().any(|r| used.contains(r)) {
         return None;
     }
-    Some(Nest { w2, inner_arrs, inner_map, sink, w3, red_arrs, op, f })
+    Some(Nest { w2, columns, sink, w3, red_arrs, op, f })
 }
 
 /// Where each of the reduction function's parameters gets its element.
@@ -190,8 +275,7 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
     };
     let mut sources = Vec::new();
     for a in nest.red_arrs {
-        sources.push(if let Some(i) = nest.inner_map.params.iter().position(|p| p.name == *a) {
-            let b = nest.inner_arrs[i];
+        sources.push(if let Some(&(_, b)) = nest.columns.iter().find(|c| c.0 == *a) {
             if (s.virtual_of)(b).is_some() {
                 return None;
             }
@@ -330,6 +414,7 @@ impl TileKernel<'_, '_> {
         let elem = self.elem();
         for_loop(l, "i", (self.lo, self.hi), false, out, |l, i, out| {
             let row_acc = self.fold_start(l, out)?;
+            let row_acc = row_acc.as_slice();
             for_loop(l, "j", (c64(0), self.w2), false, out, |l, j, out| {
                 let acc = l.k.fresh("acc");
                 out.push(Stm::Mut { var: acc, ty: elem, init: self.ne });
@@ -351,26 +436,71 @@ impl TileKernel<'_, '_> {
         })
     }
 
-    /// For [`Sink::Fold`] in the plain nest: the row's accumulator.
-    fn fold_start(&self, l: &mut Lowerer, out: &mut Vec<Stm>) -> Option<Option<Var>> {
-        let Sink::Fold(op2) = self.nest.sink else { return Some(None) };
-        let ne2 = l.operand(&op2.neutral[0])?;
-        let v = l.k.fresh("row_acc");
-        out.push(Stm::Mut { var: v, ty: op2.lambda.ret[0].elem(), init: ne2 });
-        Some(Some(v))
+    /// For a row that is folded ([`Sink::Fold`], [`Sink::Loop`]): the
+    /// type and initial value of each of its scalars.
+    fn fold_init(&self, l: &mut Lowerer) -> Option<Vec<(PrimType, Operand)>> {
+        match self.nest.sink {
+            Sink::Matrix => Some(Vec::new()),
+            Sink::Fold(op2) => Some(vec![(op2.lambda.ret[0].elem(), l.operand(&op2.neutral[0])?)]),
+            Sink::Loop(ls) => ls.params.iter().map(|(p, init)| Some((p.ty.elem(), l.operand(init)?))).collect(),
+        }
     }
 
-    /// Element `(i, j)`'s result: stored, or folded into the row's accumulator.
+    /// A folded row's scalars `olds` updated with its result `v` in column `j`.
+    fn fold_step(
+        &self,
+        l: &mut Lowerer,
+        olds: &[Operand],
+        (j, v): (Operand, Operand),
+        out: &mut Vec<Stm>,
+    ) -> Option<Vec<Operand>> {
+        match self.nest.sink {
+            Sink::Matrix => None,
+            Sink::Fold(op2) => l.apply_values(op2, olds, &[v], out),
+            Sink::Loop(ls) => {
+                for ((p, _), o) in ls.params.iter().zip(olds) {
+                    l.env.insert(p.name, *o);
+                }
+                l.env.insert(ls.index, j);
+                l.env.insert(ls.dist, v);
+                for s in ls.update {
+                    l.stm(s, out)?;
+                }
+                ls.next.iter().map(|r| l.operand(r)).collect()
+            }
+        }
+    }
+
+    /// Which of a folded row's scalars is its result.
+    fn fold_result(&self) -> usize {
+        match self.nest.sink {
+            Sink::Loop(ls) => ls.out,
+            _ => 0,
+        }
+    }
+
+    /// In the plain nest: the row's folded scalars, as `mut`s.
+    fn fold_start(&self, l: &mut Lowerer, out: &mut Vec<Stm>) -> Option<Vec<Var>> {
+        let mut vars = Vec::new();
+        for (t, init) in self.fold_init(l)? {
+            let v = l.k.fresh("row_acc");
+            out.push(Stm::Mut { var: v, ty: t, init });
+            vars.push(v);
+        }
+        Some(vars)
+    }
+
+    /// Element `(i, j)`'s result: stored, or folded into the row's scalars.
     fn sink_one(
         &self,
         l: &mut Lowerer,
         (i, j): (Operand, Operand),
         value: Operand,
-        row_acc: Option<Var>,
+        row_acc: &[Var],
         out: &mut Vec<Stm>,
     ) -> Option<()> {
-        match (self.nest.sink, row_acc) {
-            (Sink::Matrix, _) => {
+        match self.nest.sink {
+            Sink::Matrix => {
                 let (ptr, strides) = self.out.as_ref()?;
                 let a = bin(l, out, "o", BinOp::Mul, i, Operand::Var(strides[0]));
                 let b = bin(l, out, "o", BinOp::Mul, j, Operand::Var(*strides.get(1)?));
@@ -378,27 +508,40 @@ impl TileKernel<'_, '_> {
                 out.push(Stm::Store { ptr: *ptr, index: o, value });
                 Some(())
             }
-            (Sink::Fold(op2), Some(acc)) => l.apply(op2, &[acc], &[value], out),
-            (Sink::Fold(_), None) => None,
+            Sink::Fold(_) | Sink::Loop(_) => {
+                let types: Vec<PrimType> = self.fold_init(l)?.iter().map(|x| x.0).collect();
+                let olds: Vec<Operand> = row_acc.iter().map(|v| Operand::Var(*v)).collect();
+                let news = self.fold_step(l, &olds, (j, value), out)?;
+                // Every new value is read before any scalar is assigned.
+                let copies: Vec<Operand> =
+                    news.iter().zip(&types).map(|(n, t)| l.let_("next", *t, Exp::Operand(*n), out)).collect();
+                for (v, c) in row_acc.iter().zip(copies) {
+                    out.push(Stm::Set { var: *v, exp: Exp::Operand(c) });
+                }
+                Some(())
+            }
         }
     }
 
     /// A folded row's result: into the outer reduction or the output.
-    fn fold_end(&self, l: &mut Lowerer, i: Operand, row_acc: Option<Var>, out: &mut Vec<Stm>) -> Option<()> {
-        let Some(acc) = row_acc else { return Some(()) };
-        self.row_result(l, i, Operand::Var(acc), out)
+    fn fold_end(&self, l: &mut Lowerer, i: Operand, row_acc: &[Var], out: &mut Vec<Stm>) -> Option<()> {
+        if matches!(self.nest.sink, Sink::Matrix) {
+            return Some(());
+        }
+        let acc = row_acc.get(self.fold_result())?;
+        self.row_result(l, i, Operand::Var(*acc), out)
     }
 
     fn row_result(&self, l: &mut Lowerer, i: Operand, y: Operand, out: &mut Vec<Stm>) -> Option<()> {
         match (self.nest.sink, l.s.reduces) {
-            (Sink::Fold(_), [op]) => l.apply(op, &self.outer_accs, &[y], out),
-            (Sink::Fold(_), _) => {
+            (Sink::Matrix, _) => Some(()),
+            (_, [op]) => l.apply(op, &self.outer_accs, &[y], out),
+            (_, _) => {
                 let (ptr, strides) = self.out.as_ref()?;
                 let o = bin(l, out, "o", BinOp::Mul, i, Operand::Var(strides[0]));
                 out.push(Stm::Store { ptr: *ptr, index: o, value: y });
                 Some(())
             }
-            (Sink::Matrix, _) => Some(()),
         }
     }
 
@@ -421,24 +564,20 @@ impl TileKernel<'_, '_> {
                 _ => None,
             });
         }
-        // Folded rows: each row's accumulator, across the column tiles.
+        // Folded rows: each row's scalars, across the column tiles.
         let rows = bin(l, out, "rows", BinOp::Sub, self.hi, self.lo);
-        let row_accs = match self.nest.sink {
-            Sink::Fold(op2) => {
-                let t2 = op2.lambda.ret[0].elem();
-                let n = bin(l, out, "rows", BinOp::Max, rows, c64(1));
-                let v = l.k.fresh("row_acc");
-                out.push(Stm::Alloc { var: v, elem: t2, len: n });
-                allocs.push(v);
-                let ne2 = l.operand(&op2.neutral[0])?;
-                for_loop(l, "i", (c64(0), rows), true, out, |_, i, out| {
-                    out.push(Stm::Store { ptr: v, index: i, value: ne2 });
-                    Some(())
-                })?;
-                Some((v, op2))
-            }
-            Sink::Matrix => None,
-        };
+        let mut row_accs: Vec<(Var, PrimType)> = Vec::new();
+        let n = bin(l, out, "rows", BinOp::Max, rows, c64(1));
+        for (t, init) in self.fold_init(l)? {
+            let v = l.k.fresh("row_acc");
+            out.push(Stm::Alloc { var: v, elem: t, len: n });
+            allocs.push(v);
+            for_loop(l, "i", (c64(0), rows), true, out, |_, i, out| {
+                out.push(Stm::Store { ptr: v, index: i, value: init });
+                Some(())
+            })?;
+            row_accs.push((v, t));
+        }
         let span = bin(l, out, "tiles", BinOp::Add, self.w2, c64(self.cols - 1));
         let col_tiles = bin(l, out, "tiles", BinOp::Quot, span, cols);
         for_loop(l, "tj", (c64(0), col_tiles), false, out, |l, tj, out| {
@@ -497,29 +636,27 @@ impl TileKernel<'_, '_> {
                     for_loop(l, "jj", (c64(0), nj), false, out, |l, jj, out| {
                         let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
                         let v = l.let_("v", elem, Exp::Load(acc, slot), out);
-                        match row_accs {
-                            None => {
-                                let j = bin(l, out, "j", BinOp::Add, j0, jj);
-                                self.sink_one(l, (i, j), v, None, out)
-                            }
-                            Some((racc, op2)) => {
-                                let at = bin(l, out, "at", BinOp::Sub, i, self.lo);
-                                let t2 = op2.lambda.ret[0].elem();
-                                let old = l.let_("old", t2, Exp::Load(racc, at), out);
-                                let new = *l.apply_values(op2, &[old], &[v], out)?.first()?;
-                                out.push(Stm::Store { ptr: racc, index: at, value: new });
-                                Some(())
-                            }
+                        let j = bin(l, out, "j", BinOp::Add, j0, jj);
+                        if row_accs.is_empty() {
+                            return self.sink_one(l, (i, j), v, &[], out);
                         }
+                        let at = bin(l, out, "at", BinOp::Sub, i, self.lo);
+                        let olds: Vec<Operand> =
+                            row_accs.iter().map(|(racc, t)| l.let_("old", *t, Exp::Load(*racc, at), out)).collect();
+                        let news = self.fold_step(l, &olds, (j, v), out)?;
+                        for ((racc, _), new) in row_accs.iter().zip(news) {
+                            out.push(Stm::Store { ptr: *racc, index: at, value: new });
+                        }
+                        Some(())
                     })
                 })
             })
         })?;
-        if let Some((racc, op2)) = row_accs {
+        if let Some(&(racc, t)) = row_accs.get(self.fold_result()) {
             // Each row's result, in order.
             for_loop(l, "i", (self.lo, self.hi), false, out, |l, i, out| {
                 let at = bin(l, out, "at", BinOp::Sub, i, self.lo);
-                let y = l.let_("y", op2.lambda.ret[0].elem(), Exp::Load(racc, at), out);
+                let y = l.let_("y", t, Exp::Load(racc, at), out);
                 self.row_result(l, i, y, out)
             })?;
         }
