@@ -2,6 +2,7 @@
 //!
 //! Each pass has its module, whose documentation says what it does:
 //! - [`unit_stride`]: a copy of the kernel for unit strides, tested once;
+//! - [`split_clamps`]: loops with clamped indices split where the clamps act;
 //! - [`lanes`]: reductions folded in a fixed number of vector lanes;
 //! - [`while_lanes`]: a map of `while` loops stepped in vector lanes;
 //! - [`divide`]: division by a loop-invariant divisor by multiplication;
@@ -14,6 +15,7 @@ pub mod divide;
 pub mod lanes;
 pub mod prefetch;
 pub mod simplify;
+pub mod split_clamps;
 pub mod unit_stride;
 pub mod while_lanes;
 
@@ -31,6 +33,11 @@ pub struct Pass {
 /// The passes every kernel goes through, in order.
 pub const PIPELINE: &[Pass] = &[
     Pass { name: "unit_stride", summary: "a copy of the kernel for unit strides, tested once", run: unit_stride::run },
+    Pass {
+        name: "split_clamps",
+        summary: "loops with clamped indices split into the iterations where the clamps act and the rest",
+        run: split_clamps::run,
+    },
     Pass { name: "while_lanes", summary: "maps of while loops stepped in vector lanes", run: while_lanes::run },
     Pass { name: "lanes", summary: "reductions folded in vector lanes", run: lanes::run },
     Pass { name: "divide", summary: "division by a loop-invariant divisor by multiplication", run: divide::run },
