@@ -254,7 +254,7 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
    * the heap lets later allocations reuse pages already faulted in, like
    * the free list of Futhark's runtime. */
   static int tuned;
-  if (!__atomic_load_n(&tuned, __ATOMIC_RELAXED) && !__atomic_exchange_n(&tuned, 1, __ATOMIC_RELAXED)) {
+  if (!__atomic_exchange_n(&tuned, 1, __ATOMIC_RELAXED)) {
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, INT_MAX);
   }
