@@ -74,6 +74,14 @@ typedef bool og_bool;
 #define OG_IVDEP
 #endif
 
+/* Local arrays of kernels (vector lanes, register tiles) start on a
+   64-byte boundary, the widest vector register's. */
+#if defined(__GNUC__)
+#define OG_ALIGNED __attribute__((aligned(64)))
+#else
+#define OG_ALIGNED
+#endif
+
 /* A hint that the processor fetch the cache line at an address that will
    be read soon (kernels' streaming loads in loops whose stores scatter,
    see ogham-imp's prefetch pass). */

