@@ -2173,13 +2173,8 @@ impl<'a> Gen<'a> {
         (start, end): (&str, &str),
         span: ogham_ir::Span,
     ) -> Res<()> {
-        let ptrs: Vec<(String, String)> = dests
-            .iter()
-            .flatten()
-            .map(|(d, t)| {
-                (format!("({} *)og_mem_data({d}.mem) + {d}.offset", ctype(t.elem())), format!("{d}.stride[0]"))
-            })
-            .collect();
+        let ptrs: Vec<(String, String)> =
+            dests.iter().flatten().map(|(d, t)| (simd::data_ptr(d, t.elem()), format!("{d}.stride[0]"))).collect();
         let buckets: Vec<String> =
             dests.iter().map(|ds| ds.first().map(|d| format!("{}.shape[0]", d.0)).unwrap_or_default()).collect();
         if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span)? {

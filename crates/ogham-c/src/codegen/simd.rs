@@ -81,12 +81,11 @@ impl Gen<'_> {
         let tiled = ogham_imp::lower::tile::tiled(&desc, &target).map(|(k, b)| (k, b, Vec::new()));
         let Some(lowered) = tiled.or_else(|| ogham_imp::lower::screma_loop(&desc)) else { return Ok(false) };
         let accs: Vec<&String> = scan_accs.iter().chain(red_accs).flatten().collect();
-        let data = |c: &str, t: PrimType| format!("({} *)og_mem_data({c}.mem) + {c}.offset", ctype(t));
         self.run_kernel(lowered, (lo, hi), span, |g, b| {
             Ok(match b {
                 Binding::Acc(i) => accs.get(i).map(|s| s.to_string()).ok_or("internal error: kernel accumulator")?,
                 Binding::Out(i) => {
-                    outs.get(i).map(|(c, t)| data(c, t.elem())).ok_or("internal error: kernel output")?
+                    outs.get(i).map(|(c, t)| data_ptr(c, t.elem())).ok_or("internal error: kernel output")?
                 }
                 Binding::OutStride(i, d) => {
                     outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or("internal error: kernel output")?
@@ -147,10 +146,9 @@ impl Gen<'_> {
     /// array's data pointer or stride. (`lo` and `hi` are bound by
     /// [`Self::run_kernel`].)
     fn common_binding(&self, b: Binding) -> Res<String> {
-        let data = |c: &str, t: PrimType| format!("({} *)og_mem_data({c}.mem) + {c}.offset", ctype(t));
         Ok(match b {
             Binding::Scalar(v) => vname(v),
-            Binding::Data(v) => data(&vname(v), self.ty(v)?.elem()),
+            Binding::Data(v) => data_ptr(&vname(v), self.ty(v)?.elem()),
             Binding::Stride(v, d) => format!("{}.stride[{d}]", vname(v)),
             b => return Err(format!("internal error: kernel parameter {b:?} has no value here")),
         })
@@ -187,6 +185,12 @@ impl Gen<'_> {
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
         crate::kernel::print(&kernel, &args, (&prefix, self.indent), &oom, &mut self.out)
     }
+}
+
+/// A pointer to the first element of the array view `c` of elements `t`,
+/// as a C expression.
+pub(super) fn data_ptr(c: &str, t: PrimType) -> String {
+    format!("({} *)og_mem_data({c}.mem) + {c}.offset", ctype(t))
 }
 
 fn kernel_input(v: &Virtual) -> Input {

@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::let_;
+use super::{binders, let_};
 use crate::{BinOp, Block, CmpOp, ConvOp, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
 
 const U64: PrimType = PrimType::U64;
@@ -84,27 +84,6 @@ fn division(exp: &Exp) -> Option<(BinOp, PrimType, Operand, Var)> {
             Some((*op, *t, *a, *d))
         }
         _ => None,
-    }
-}
-
-/// Every variable bound in `b`.
-fn binders(b: &Block, out: &mut HashSet<Var>) {
-    for s in &b.stms {
-        match s {
-            Stm::Let { var, .. } | Stm::Mut { var, .. } | Stm::Array { var, .. } | Stm::Alloc { var, .. } => {
-                out.insert(*var);
-            }
-            Stm::For { index, body, .. } => {
-                out.insert(*index);
-                binders(body, out);
-            }
-            Stm::While { body, .. } => binders(body, out),
-            Stm::If { then_block, else_block, .. } => {
-                binders(then_block, out);
-                binders(else_block, out);
-            }
-            _ => {}
-        }
     }
 }
 

@@ -118,6 +118,36 @@ pub(crate) fn rewrite_loops(k: &mut Kernel, rewrite: &mut Rewrite) {
     k.body = block(k, body, rewrite);
 }
 
+/// Whether `b` has a loop, in branches too.
+pub(crate) fn has_loops(b: &Block) -> bool {
+    b.stms.iter().any(|s| match s {
+        Stm::For { .. } | Stm::While { .. } => true,
+        Stm::If { then_block, else_block, .. } => has_loops(then_block) || has_loops(else_block),
+        _ => false,
+    })
+}
+
+/// Every variable `b` binds, at any depth (loop indices included).
+pub(crate) fn binders(b: &Block, out: &mut std::collections::HashSet<Var>) {
+    for s in &b.stms {
+        match s {
+            Stm::Let { var, .. } | Stm::Mut { var, .. } | Stm::Array { var, .. } | Stm::Alloc { var, .. } => {
+                out.insert(*var);
+            }
+            Stm::For { index, body, .. } => {
+                out.insert(*index);
+                binders(body, out);
+            }
+            Stm::While { body, .. } => binders(body, out),
+            Stm::If { then_block, else_block, .. } => {
+                binders(then_block, out);
+                binders(else_block, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 pub(crate) fn i64c(x: i64) -> Operand {
     Operand::Const(PrimValue::I64(x))
 }

@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use super::{i64c, let_, rewrite_loops};
+use super::{has_loops, i64c, let_, rewrite_loops};
 use crate::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
 
 /// How far ahead of the current element a prefetch reaches, in bytes.
@@ -71,14 +71,6 @@ pub fn run(k: &mut Kernel) {
         out.push(Stm::For { index: j, lo, hi, ivdep, body: Block { stms } });
         true
     });
-}
-
-fn has_loops(b: &Block) -> bool {
-    b.stms.iter().any(|s| match s {
-        Stm::For { .. } | Stm::While { .. } => true,
-        Stm::If { then_block, else_block, .. } => has_loops(then_block) || has_loops(else_block),
-        _ => false,
-    })
 }
 
 /// Whether the loop over `j` stores at an index other than `j` itself

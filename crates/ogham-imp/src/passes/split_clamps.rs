@@ -15,21 +15,21 @@
 
 use std::collections::HashMap;
 
-use super::{copy_block, let_, rewrite_loops};
-use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
+use super::{binders, copy_block, has_loops, i64c, let_, rewrite_loops};
+use crate::{BinOp, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
 
 const I64: PrimType = PrimType::I64;
 
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {
-    // Variables bound anywhere in the kernel, by the loop that binds them:
-    // an operand is the same in every iteration of a loop when it is a
-    // constant or is bound outside it.
     rewrite_loops(k, &mut |k, (j, lo, hi, ivdep), body, out| {
         if !ivdep || has_loops(body) {
             return false;
         }
-        let inside = binders(body, j);
+        // An operand is the same in every iteration when it is a constant
+        // or is bound outside the loop.
+        let mut inside = std::collections::HashSet::from([j]);
+        binders(body, &mut inside);
         let invariant = |o: &Operand| match o {
             Operand::Const(_) => true,
             Operand::Var(v) => !inside.contains(v),
@@ -128,37 +128,4 @@ pub fn run(k: &mut Kernel) {
         part(k, (mid_hi, hi), false, out);
         true
     });
-}
-
-fn i64c(x: i64) -> Operand {
-    Operand::Const(PrimValue::I64(x))
-}
-
-fn has_loops(b: &Block) -> bool {
-    b.stms.iter().any(|s| match s {
-        Stm::For { .. } | Stm::While { .. } => true,
-        Stm::If { then_block, else_block, .. } => has_loops(then_block) || has_loops(else_block),
-        _ => false,
-    })
-}
-
-/// The loop's index and every variable its body binds.
-fn binders(b: &Block, j: Var) -> std::collections::HashSet<Var> {
-    fn walk(b: &Block, out: &mut std::collections::HashSet<Var>) {
-        for s in &b.stms {
-            match s {
-                Stm::Let { var, .. } | Stm::Mut { var, .. } | Stm::Array { var, .. } | Stm::Alloc { var, .. } => {
-                    out.insert(*var);
-                }
-                Stm::If { then_block, else_block, .. } => {
-                    walk(then_block, out);
-                    walk(else_block, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = std::collections::HashSet::from([j]);
-    walk(b, &mut out);
-    out
 }
