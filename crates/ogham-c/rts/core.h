@@ -85,6 +85,17 @@ typedef bool og_bool;
 /* A hint that the processor fetch the cache line at an address that will
    be read soon (kernels' streaming loads in loops whose stores scatter,
    see ogham-imp's prefetch pass). */
+/* Error paths: the C compiler lays them out of the way and, more
+   importantly, predicts the branches to them as not taken. Without it, a
+   function with hundreds of run-time checks (a gradient) has its deeper
+   loops estimated as rarely run, and GCC optimises those for size: no
+   vectorisation at all. (`og_fail` is variadic, so never inlined.) */
+#if defined(__GNUC__)
+#define OG_COLD __attribute__((cold))
+#else
+#define OG_COLD
+#endif
+
 #if defined(__GNUC__)
 #define OG_PREFETCH(p) __builtin_prefetch(p)
 #else
@@ -189,7 +200,7 @@ static inline size_t og_frames(char *out, size_t cap, const char *loc, int first
 /* Records a run-time error (only the first one is kept, as later ones are
  * usually consequences) and returns 1, the failure code of generated functions.
  * `loc` is the source location, or NULL. */
-static inline int og_fail(og_ctx *ctx, const char *loc, const char *fmt, ...) {
+OG_COLD static inline int og_fail(og_ctx *ctx, const char *loc, const char *fmt, ...) {
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);

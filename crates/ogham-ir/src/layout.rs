@@ -39,8 +39,12 @@ pub fn virtual_form(stm: &Stm) -> bool {
 pub fn virtual_candidates(body: &Body) -> Vec<VName> {
     fn soac_inputs(body: &Body, uses: &mut HashMap<VName, usize>) {
         for stm in &body.stms {
-            if let Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) =
-                &stm.exp
+            if let Exp::Soac(
+                Soac::Screma { arrs, .. }
+                | Soac::Hist { arrs, .. }
+                | Soac::Scatter { arrs, .. }
+                | Soac::WithAcc { arrs, .. },
+            ) = &stm.exp
             {
                 for a in arrs {
                     *uses.entry(*a).or_default() += 1;

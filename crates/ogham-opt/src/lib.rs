@@ -27,6 +27,8 @@
 //!   that computes only the used ones; unneeded parameters are dropped.
 //! - [`bounds`]: indexing whose indices are provably in bounds marked
 //!   `#[unsafe]`, so no backend checks it.
+//! - [`accfuse`]: inside a `withacc`, a map whose mapped result is only
+//!   added into an accumulator adds each element into it directly.
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
@@ -35,6 +37,7 @@
 //!
 //! This crate does no IO: the driver prints and writes what it returns.
 
+pub mod accfuse;
 pub mod ad;
 pub mod bounds;
 pub mod cse;
@@ -164,6 +167,14 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "accfuse",
+        summary: "inside a withacc, a map whose result is only added into an accumulator adds each element into it directly",
+        run: |p| {
+            accfuse::accfuse_program(p);
+            Ok(())
+        },
+    },
+    Pass {
         name: "bounds",
         summary: "mark indexing whose indices are provably in bounds as unchecked (#[unsafe])",
         run: |p| {
@@ -197,7 +208,7 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] = &[
     "cse", "inline", "simplify", "ad", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify",
-    "cse", "dce", "bounds", "simplify", "dce", "layout",
+    "accfuse", "cse", "dce", "bounds", "simplify", "dce", "layout",
 ];
 
 /// The passes every backend runs, in order.

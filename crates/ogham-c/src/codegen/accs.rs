@@ -31,7 +31,7 @@
 
 use std::collections::HashMap;
 
-use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Stm, SubExp, Type, VName};
+use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Span, Stm, SubExp, Type, VName};
 
 use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res};
 
@@ -378,24 +378,30 @@ impl Gen<'_> {
         let dests: Vec<String> = accs.iter().map(|a| vname(*a)).collect();
         let wc = self.se(w);
         if !parallel {
-            return self.with_acc_loop(arrs, map, &dests, &outs, "0", &wc);
+            return self.with_acc_loop(w, arrs, map, &dests, &outs, ("0", &wc), stm.span);
         }
-        self.with_acc_par(stm, &wc, arrs, accs, map, &outs)
+        self.with_acc_par(stm, (w, &wc), arrs, accs, map, &outs)
     }
 
     /// The loop over rows `[start, end)` of a `withacc`, its accumulator
     /// parameters viewing `accs` (C arrays), its mapped results going to
     /// row `j` of `outs`.
+    #[allow(clippy::too_many_arguments)]
     fn with_acc_loop(
         &mut self,
+        w: &SubExp,
         arrs: &[VName],
         map: &Lambda,
         accs: &[String],
         outs: &[(String, Type)],
-        start: &str,
-        end: &str,
+        (start, end): (&str, &str),
+        span: Span,
     ) -> Res<()> {
         let n = accs.len();
+        let atomic = map.params[..n].iter().any(|p| self.atomic_accs.contains(&p.name));
+        if !atomic && self.with_acc_kernel(w, arrs, map, accs, outs, (start, end), span)? {
+            return Ok(());
+        }
         let j = self.fresh("j");
         self.line(&format!("for (int64_t {j} = {start}; {j} < {end}; {j}++) {{"));
         self.indent += 1;
@@ -431,7 +437,7 @@ impl Gen<'_> {
     fn with_acc_par(
         &mut self,
         stm: &Stm,
-        wc: &str,
+        (w, wc): (&SubExp, &str),
         arrs: &[VName],
         accs: &[VName],
         map: &Lambda,
@@ -453,7 +459,7 @@ impl Gen<'_> {
         // One chunk: the plain loop.
         self.line(&format!("if ({nchunks} <= 1) {{"));
         self.indent += 1;
-        self.with_acc_loop(arrs, map, &dests, outs, "0", wc)?;
+        self.with_acc_loop(w, arrs, map, &dests, outs, ("0", wc), stm.span)?;
         self.indent -= 1;
         let mut free = self.task_free_vars(stm);
         for a in accs {
@@ -478,7 +484,7 @@ impl Gen<'_> {
             };
             self.line(&format!("}} else if ({fits}) {{"));
             self.indent += 1;
-            self.with_acc_partials(stm, wc, arrs, accs, map, outs, &combined, &strategies, &nchunks, &free)?;
+            self.with_acc_partials(stm, (w, wc), arrs, accs, map, outs, &combined, &strategies, &nchunks, &free)?;
             self.indent -= 1;
         }
         self.line("} else {");
@@ -490,7 +496,7 @@ impl Gen<'_> {
         }
         let mine: Vec<VName> = roots.iter().filter(|(_, r)| combined.contains(r)).map(|(v, _)| *v).collect();
         self.atomic_accs.extend(mine.iter().copied());
-        let res = self.with_acc_loop(arrs, map, &dests, outs, "start", "end");
+        let res = self.with_acc_loop(w, arrs, map, &dests, outs, ("start", "end"), stm.span);
         for v in &mine {
             self.atomic_accs.remove(v);
         }
@@ -512,7 +518,7 @@ impl Gen<'_> {
     fn with_acc_partials(
         &mut self,
         stm: &Stm,
-        wc: &str,
+        (w, wc): (&SubExp, &str),
         arrs: &[VName],
         accs: &[VName],
         map: &Lambda,
@@ -563,7 +569,7 @@ impl Gen<'_> {
             ));
             srcs[*i] = view;
         }
-        self.with_acc_loop(arrs, map, &srcs, outs, "start", "end")?;
+        self.with_acc_loop(w, arrs, map, &srcs, outs, ("start", "end"), stm.span)?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, free, &extra);
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));

@@ -22,7 +22,7 @@
 
 use ogham_imp::lower::tile::Target;
 use ogham_imp::lower::{Binding, Input, Lowered, ScremaLoop};
-use ogham_ir::{HistOp, Lambda, Operator, PrimType, Span, Type, VName};
+use ogham_ir::{HistOp, Lambda, Operator, PrimType, Span, SubExp, Type, VName};
 
 use super::{ctype, vname, Gen, Res, Virtual};
 
@@ -130,6 +130,54 @@ impl Gen<'_> {
                 Binding::Dest(i) => dests.get(i).ok_or_else(missing)?.0.clone(),
                 Binding::DestStride(i) => dests.get(i).ok_or_else(missing)?.1.clone(),
                 Binding::Buckets(i) => buckets.get(i).ok_or_else(missing)?.clone(),
+                b => g.common_binding(b)?,
+            })
+        })?;
+        Ok(true)
+    }
+
+    /// The loop of a `withacc` over iterations `lo .. hi` as a kernel, if
+    /// its function allows one (`ogham_imp::lower::acc`); whether it did.
+    /// `accs` are the accumulators (C array views) and `outs` the mapped
+    /// outputs, as in `with_acc_loop`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn with_acc_kernel(
+        &mut self,
+        w: &SubExp,
+        arrs: &[VName],
+        map: &Lambda,
+        accs: &[String],
+        outs: &[(String, Type)],
+        (lo, hi): (&str, &str),
+        span: Span,
+    ) -> Res<bool> {
+        let inputs = self.kernel_inputs(arrs);
+        let out_types: Vec<(PrimType, usize)> = outs.iter().map(|(_, t)| (t.elem(), t.rank())).collect();
+        let ty_of = |v: VName| self.types.get(&v).cloned();
+        let virtual_of = |v: VName| self.virt.get(&v).map(kernel_input);
+        let desc = ScremaLoop {
+            inputs: &inputs,
+            scans: &[],
+            reduces: &[],
+            map,
+            outs: &out_types,
+            ty_of: &ty_of,
+            virtual_of: &virtual_of,
+            names: &self.prog.names,
+        };
+        let Some(lowered) = ogham_imp::lower::acc::withacc_loop(&desc, accs.len(), w) else { return Ok(false) };
+        let elems: Vec<PrimType> = map.params[..accs.len()].iter().map(|p| p.ty.elem()).collect();
+        self.run_kernel(lowered, (lo, hi), span, |g, b| {
+            let missing = || "internal error: kernel accumulator".to_string();
+            Ok(match b {
+                Binding::AccData(i) => data_ptr(accs.get(i).ok_or_else(missing)?, elems[i]),
+                Binding::AccStride(i, d) => format!("{}.stride[{d}]", accs.get(i).ok_or_else(missing)?),
+                Binding::Out(i) => {
+                    outs.get(i).map(|(c, t)| data_ptr(c, t.elem())).ok_or("internal error: kernel output")?
+                }
+                Binding::OutStride(i, d) => {
+                    outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or("internal error: kernel output")?
+                }
                 b => g.common_binding(b)?,
             })
         })?;

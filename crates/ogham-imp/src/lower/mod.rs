@@ -37,6 +37,7 @@
 //! every division's divisor is therefore nonzero, which
 //! [`passes::divide`](crate::passes::divide) relies on.
 
+pub mod acc;
 pub mod hist;
 pub mod tile;
 
@@ -75,6 +76,10 @@ pub enum Binding {
     DestStride(usize),
     /// The number of buckets of operator `i`.
     Buckets(usize),
+    /// A pointer to the first element of a `withacc`'s accumulator `i`.
+    AccData(usize),
+    /// Stride `d` of accumulator `i`.
+    AccStride(usize, usize),
 }
 
 /// A test the caller makes before running a kernel, when it runs any
@@ -335,11 +340,22 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     /// lowers its body (statements that run in every iteration); gives its
     /// results.
     pub(crate) fn map_function(&mut self, j: Var, body: &mut Vec<Stm>) -> Option<Vec<Operand>> {
+        self.bind_rows(j, 0, body)?;
+        self.every_iteration = true;
+        let results = self.body(&self.s.map.body, body);
+        self.every_iteration = false;
+        results
+    }
+
+    /// Binds the map function's parameters from position `first` on to row
+    /// `j` of the inputs (one per such parameter).
+    pub(crate) fn bind_rows(&mut self, j: Var, first: usize, body: &mut Vec<Stm>) -> Option<()> {
         let s = self.s;
-        if s.inputs.len() != s.map.params.len() {
+        let params = s.map.params.get(first..)?;
+        if s.inputs.len() != params.len() {
             return None;
         }
-        for (p, input) in s.map.params.iter().zip(s.inputs) {
+        for (p, input) in params.iter().zip(s.inputs) {
             match (&p.ty, input) {
                 (Type::Prim(t), _) => {
                     let x = self.row(input, j, *t, body)?;
@@ -353,10 +369,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 _ => return None,
             }
         }
-        self.every_iteration = true;
-        let results = self.body(&s.map.body, body);
-        self.every_iteration = false;
-        results
+        Some(())
     }
 
     /// Lowers `body` as statements that may not run in every iteration.

@@ -1,6 +1,7 @@
 //! Passes on kernels, and the list every backend runs ([`PIPELINE`]).
 //!
 //! Each pass has its module, whose documentation says what it does:
+//! - [`unswitch`]: a branch on a loop-invariant condition taken out of the loop;
 //! - [`unit_stride`]: a copy of the kernel for unit strides, tested once;
 //! - [`split_clamps`]: loops with clamped indices split where the clamps act;
 //! - [`lanes`]: reductions folded in a fixed number of vector lanes;
@@ -17,6 +18,7 @@ pub mod prefetch;
 pub mod simplify;
 pub mod split_clamps;
 pub mod unit_stride;
+pub mod unswitch;
 pub mod while_lanes;
 
 use std::collections::HashMap;
@@ -32,6 +34,11 @@ pub struct Pass {
 
 /// The passes every kernel goes through, in order.
 pub const PIPELINE: &[Pass] = &[
+    Pass {
+        name: "unswitch",
+        summary: "a branch on a loop-invariant condition taken out of the loop",
+        run: unswitch::run,
+    },
     Pass { name: "unit_stride", summary: "a copy of the kernel for unit strides, tested once", run: unit_stride::run },
     Pass {
         name: "split_clamps",

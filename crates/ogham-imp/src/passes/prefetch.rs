@@ -73,20 +73,36 @@ pub fn run(k: &mut Kernel) {
     });
 }
 
-/// Whether the loop over `j` stores at an index other than `j` itself
-/// (or `j` times a stride).
+/// Whether the loop over `j` stores at an index other than `j` itself,
+/// `j` times a stride or either plus something the same in every
+/// iteration (a row of an accumulator: `o + j`).
 fn scatters(b: &Block, j: Var) -> bool {
+    let mut bound = HashSet::new();
+    super::binders(b, &mut bound);
+    let invariant = |o: &Operand| match o {
+        Operand::Const(_) => true,
+        Operand::Var(v) => *v != j && !bound.contains(v),
+    };
     let mut own = HashSet::from([j]);
-    fn walk(b: &Block, j: Var, own: &mut HashSet<Var>) -> bool {
+    fn walk(b: &Block, j: Var, own: &mut HashSet<Var>, invariant: &dyn Fn(&Operand) -> bool) -> bool {
         b.stms.iter().any(|s| match s {
             Stm::Let { var, exp: Exp::Bin(BinOp::Mul, PrimType::I64, a, _), .. } if *a == Operand::Var(j) => {
                 own.insert(*var);
                 false
             }
+            Stm::Let { var, exp: Exp::Bin(BinOp::Add, PrimType::I64, a, c), .. } => {
+                let is_own = |o: &Operand| matches!(o, Operand::Var(v) if own.contains(v));
+                if (is_own(a) && invariant(c)) || (invariant(a) && is_own(c)) {
+                    own.insert(*var);
+                }
+                false
+            }
             Stm::Store { index, .. } => !matches!(index, Operand::Var(i) if own.contains(i)),
-            Stm::If { then_block, else_block, .. } => walk(then_block, j, own) || walk(else_block, j, own),
+            Stm::If { then_block, else_block, .. } => {
+                walk(then_block, j, own, invariant) || walk(else_block, j, own, invariant)
+            }
             _ => false,
         })
     }
-    walk(b, j, &mut own)
+    walk(b, j, &mut own, &invariant)
 }
