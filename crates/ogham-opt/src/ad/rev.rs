@@ -47,6 +47,7 @@ use super::{internal, stm, Ad};
 use crate::Rejection;
 
 mod hist;
+mod matmul;
 mod reduce;
 mod scan;
 mod scatter;
@@ -1137,6 +1138,11 @@ impl Ad {
     fn rev_map(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
         let Exp::Soac(Soac::Screma { w, arrs, map, .. }) = &s.exp else { return Ok(()) };
         let span = s.span;
+        if let [Some(cbar)] = bars {
+            if self.rev_matmul(s, cbar, adj, out)? {
+                return Ok(());
+            }
+        }
         // The adjoints of the results, as extra inputs (rows inside).
         let mut in_arrs = arrs.clone();
         let mut row_bars = Vec::new();
