@@ -71,6 +71,7 @@ static inline void og_lib_context_free(struct futhark_context *ctx) {
 #endif
   /* Values the user has not freed yet may outlive the context. */
   og_ctx_detach_mem(&ctx->og);
+  og_block_cache_flush();
 #if OG_MULTICORE
   pthread_mutex_destroy(&ctx->og.lock);
 #endif

@@ -27,6 +27,7 @@ static inline void og_ctx_free(og_ctx *ctx) {
   og_pool_stop(ctx);
 #endif
   og_ctx_detach_mem(ctx);
+  og_block_cache_flush();
 #if OG_MULTICORE
   pthread_mutex_destroy(&ctx->lock);
 #endif

@@ -56,6 +56,7 @@ static void *og_worker_main(void *arg) {
     while (!p->shutdown && (p->generation == seen || !p->job_open)) pthread_cond_wait(&p->work_cv, &p->lock);
     if (p->shutdown) {
       pthread_mutex_unlock(&p->lock);
+      og_block_cache_flush();
       return NULL;
     }
     seen = p->generation;
