@@ -314,24 +314,24 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
     og_fail(ctx, loc, "Out of memory: cannot allocate %lld bytes.", (long long)bytes);
     return NULL;
   }
-#if OG_TUNE_MALLOC && defined(__GLIBC__)
-  /* Executables only (a library must not retune its host's malloc): glibc
-   * serves large blocks with mmap and unmaps them on free, so every run of
-   * an entry point pays the page faults of its fresh arrays again (for a
-   * 400 MB scan result more than the scan itself). Keeping freed memory in
-   * the heap lets later allocations reuse pages already faulted in, like
-   * the free list of Futhark's runtime. */
-  static int tuned;
-  if (!__atomic_exchange_n(&tuned, 1, __ATOMIC_RELAXED)) {
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, INT_MAX);
-  }
-#endif
   int size_class = og_size_class(bytes);
   og_mem *m;
   if (size_class >= 0 && og_block_cached[size_class] > 0) {
     m = og_block_cache[size_class][--og_block_cached[size_class]];
   } else {
+#if OG_TUNE_MALLOC && defined(__GLIBC__)
+    /* Executables only (a library must not retune its host's malloc): glibc
+     * serves large blocks with mmap and unmaps them on free, so every run of
+     * an entry point pays the page faults of its fresh arrays again (for a
+     * 400 MB scan result more than the scan itself). Keeping freed memory in
+     * the heap lets later allocations reuse pages already faulted in, like
+     * the free list of Futhark's runtime. */
+    static int tuned;
+    if (!__atomic_exchange_n(&tuned, 1, __ATOMIC_RELAXED)) {
+      mallopt(M_MMAP_MAX, 0);
+      mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    }
+#endif
     size_t capacity = size_class >= 0 ? (size_t)1 << size_class : (size_t)bytes;
     m = malloc(sizeof(og_mem) + capacity);
   }
