@@ -85,3 +85,32 @@ fn histogram_is_a_kernel() {
         assert_eq!(hist.count(), expected, "{backend:?}: histogram kernels:\n{}", kernels.join("\n"));
     }
 }
+
+/// The GMM gradient's adjoint of `Q_k` (`benchmarks/gmm.fut`): after
+/// `accfuse`, each point's and component's outer product goes into the
+/// accumulator element by element, in a `withacc` kernel whose update is
+/// a load, an add and a store at an offset fixed before the loop plus the
+/// column; the range test of the point's component and row index is made
+/// once before the loop, and the loop has no branch left (`unswitch`) and
+/// no prefetch (its stores are no scatter). On multicore the same kernel
+/// runs in every task, on the task's partial accumulator.
+#[test]
+fn accumulator_rows_are_a_kernel() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/gmm.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+        let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
+        let updates: Vec<&String> = kernels
+            .iter()
+            .filter(|k| k.contains("acc_stride_") && k.matches(": write f64*").count() == 2)
+            .collect();
+        assert!(!updates.is_empty(), "{backend:?}: no accumulator kernel among:\n{}", kernels.join("\n"));
+        for k in updates {
+            assert!(!k.contains("prefetch"), "{backend:?}: accumulator rows are prefetched:\n{k}");
+            // The unit-stride copy's first loop runs without a branch.
+            let fast = k.split("for j_").nth(1).unwrap_or_default();
+            let body = fast.split("\n    }").next().unwrap_or_default();
+            assert!(!body.contains(" if "), "{backend:?}: a branch left in the loop:\n{k}");
+        }
+    }
+}
