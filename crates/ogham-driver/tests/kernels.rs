@@ -100,10 +100,8 @@ fn accumulator_rows_are_a_kernel() {
     let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
     for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
         let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
-        let updates: Vec<&String> = kernels
-            .iter()
-            .filter(|k| k.contains("acc_stride_") && k.matches(": write f64*").count() == 2)
-            .collect();
+        let updates: Vec<&String> =
+            kernels.iter().filter(|k| k.contains("acc_stride_") && k.matches(": write f64*").count() == 2).collect();
         assert!(!updates.is_empty(), "{backend:?}: no accumulator kernel among:\n{}", kernels.join("\n"));
         for k in updates {
             assert!(!k.contains("prefetch"), "{backend:?}: accumulator rows are prefetched:\n{k}");

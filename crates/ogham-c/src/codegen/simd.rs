@@ -63,6 +63,32 @@ impl Gen<'_> {
         outs: &[(String, Type)],
         span: Span,
     ) -> Res<bool> {
+        let target = Target { vector_bytes: if self.opts.portable { 16 } else { 64 } };
+        let lowered = self.describe(arrs, (scans, reduces), map, outs, |desc| {
+            let tiled = ogham_imp::lower::tile::tiled(desc, &target).map(|(k, b)| (k, b, Vec::new()));
+            tiled.or_else(|| ogham_imp::lower::screma_loop(desc))
+        });
+        let Some(lowered) = lowered else { return Ok(false) };
+        let accs: Vec<&String> = scan_accs.iter().chain(red_accs).flatten().collect();
+        self.run_kernel(lowered, (lo, hi), span, |g, b| {
+            Ok(match b {
+                Binding::Acc(i) => accs.get(i).map(|s| s.to_string()).ok_or("internal error: kernel accumulator")?,
+                b => output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))?,
+            })
+        })?;
+        Ok(true)
+    }
+
+    /// Runs `f` on the description of a SOAC's loop: its input arrays (or
+    /// their virtual elements), operators, map function and outputs.
+    fn describe<T>(
+        &self,
+        arrs: &[VName],
+        (scans, reduces): (&[Operator], &[Operator]),
+        map: &Lambda,
+        outs: &[(String, Type)],
+        f: impl FnOnce(&ScremaLoop) -> T,
+    ) -> T {
         let inputs = self.kernel_inputs(arrs);
         let out_types: Vec<(PrimType, usize)> = outs.iter().map(|(_, t)| (t.elem(), t.rank())).collect();
         let ty_of = |v: VName| self.types.get(&v).cloned();
@@ -77,23 +103,7 @@ impl Gen<'_> {
             virtual_of: &virtual_of,
             names: &self.prog.names,
         };
-        let target = Target { vector_bytes: if self.opts.portable { 16 } else { 64 } };
-        let tiled = ogham_imp::lower::tile::tiled(&desc, &target).map(|(k, b)| (k, b, Vec::new()));
-        let Some(lowered) = tiled.or_else(|| ogham_imp::lower::screma_loop(&desc)) else { return Ok(false) };
-        let accs: Vec<&String> = scan_accs.iter().chain(red_accs).flatten().collect();
-        self.run_kernel(lowered, (lo, hi), span, |g, b| {
-            Ok(match b {
-                Binding::Acc(i) => accs.get(i).map(|s| s.to_string()).ok_or("internal error: kernel accumulator")?,
-                Binding::Out(i) => {
-                    outs.get(i).map(|(c, t)| data_ptr(c, t.elem())).ok_or("internal error: kernel output")?
-                }
-                Binding::OutStride(i, d) => {
-                    outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or("internal error: kernel output")?
-                }
-                b => g.common_binding(b)?,
-            })
-        })?;
-        Ok(true)
+        f(&desc)
     }
 
     /// The kernel of a `hist`'s loop over iterations `lo .. hi`, if its
@@ -110,20 +120,8 @@ impl Gen<'_> {
         (dests, buckets): (&[(String, String)], &[String]),
         span: Span,
     ) -> Res<bool> {
-        let inputs = self.kernel_inputs(arrs);
-        let ty_of = |v: VName| self.types.get(&v).cloned();
-        let virtual_of = |v: VName| self.virt.get(&v).map(kernel_input);
-        let desc = ScremaLoop {
-            inputs: &inputs,
-            scans: &[],
-            reduces: &[],
-            map,
-            outs: &[],
-            ty_of: &ty_of,
-            virtual_of: &virtual_of,
-            names: &self.prog.names,
-        };
-        let Some(lowered) = ogham_imp::lower::hist::hist_loop(&desc, ops) else { return Ok(false) };
+        let lowered = self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::hist::hist_loop(desc, ops));
+        let Some(lowered) = lowered else { return Ok(false) };
         self.run_kernel(lowered, (lo, hi), span, |g, b| {
             let missing = || "internal error: kernel destination".to_string();
             Ok(match b {
@@ -151,34 +149,17 @@ impl Gen<'_> {
         (lo, hi): (&str, &str),
         span: Span,
     ) -> Res<bool> {
-        let inputs = self.kernel_inputs(arrs);
-        let out_types: Vec<(PrimType, usize)> = outs.iter().map(|(_, t)| (t.elem(), t.rank())).collect();
-        let ty_of = |v: VName| self.types.get(&v).cloned();
-        let virtual_of = |v: VName| self.virt.get(&v).map(kernel_input);
-        let desc = ScremaLoop {
-            inputs: &inputs,
-            scans: &[],
-            reduces: &[],
-            map,
-            outs: &out_types,
-            ty_of: &ty_of,
-            virtual_of: &virtual_of,
-            names: &self.prog.names,
-        };
-        let Some(lowered) = ogham_imp::lower::acc::withacc_loop(&desc, accs.len(), w) else { return Ok(false) };
-        let elems: Vec<PrimType> = map.params[..accs.len()].iter().map(|p| p.ty.elem()).collect();
+        let n = accs.len();
+        let lowered =
+            self.describe(arrs, (&[], &[]), map, outs, |desc| ogham_imp::lower::acc::withacc_loop(desc, n, w));
+        let Some(lowered) = lowered else { return Ok(false) };
+        let elems: Vec<PrimType> = map.params[..n].iter().map(|p| p.ty.elem()).collect();
         self.run_kernel(lowered, (lo, hi), span, |g, b| {
             let missing = || "internal error: kernel accumulator".to_string();
             Ok(match b {
                 Binding::AccData(i) => data_ptr(accs.get(i).ok_or_else(missing)?, elems[i]),
                 Binding::AccStride(i, d) => format!("{}.stride[{d}]", accs.get(i).ok_or_else(missing)?),
-                Binding::Out(i) => {
-                    outs.get(i).map(|(c, t)| data_ptr(c, t.elem())).ok_or("internal error: kernel output")?
-                }
-                Binding::OutStride(i, d) => {
-                    outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or("internal error: kernel output")?
-                }
-                b => g.common_binding(b)?,
+                b => output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))?,
             })
         })?;
         Ok(true)
@@ -232,6 +213,17 @@ impl Gen<'_> {
         }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
         crate::kernel::print(&kernel, &args, (&prefix, self.indent), &oom, &mut self.out)
+    }
+}
+
+/// The C expression for an output's pointer or stride binding (`outs`:
+/// the outputs' C views and types); `None` for other bindings.
+fn output_binding(outs: &[(String, Type)], b: Binding) -> Option<Res<String>> {
+    let missing = || "internal error: kernel output".to_string();
+    match b {
+        Binding::Out(i) => Some(outs.get(i).map(|(c, t)| data_ptr(c, t.elem())).ok_or_else(missing)),
+        Binding::OutStride(i, d) => Some(outs.get(i).map(|(c, _)| format!("{c}.stride[{d}]")).ok_or_else(missing)),
+        _ => None,
     }
 }
 

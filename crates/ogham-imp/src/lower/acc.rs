@@ -89,12 +89,7 @@ pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered
     let mut l = Lowerer::new("withacc", s);
     let lo = l.param("lo", Ty::Prim(PrimType::I64), ParamKind::Value, Binding::Lo);
     let hi = l.param("hi", Ty::Prim(PrimType::I64), ParamKind::Value, Binding::Hi);
-    let mut outs = Vec::new();
-    for (o, (t, _)) in s.outs.iter().enumerate() {
-        let p = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(o));
-        let st = l.param("out_stride", Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::OutStride(o, 0));
-        outs.push((p, st));
-    }
+    let outs = l.output_params();
     let j = l.k.fresh("j");
     let mut pre = Vec::new();
     let mut body = Vec::new();

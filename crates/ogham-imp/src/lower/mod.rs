@@ -155,12 +155,7 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
         }
         accs.push(v);
     }
-    let mut outs = Vec::new();
-    for (o, (t, _)) in s.outs.iter().enumerate() {
-        let p = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(o));
-        let st = l.param("out_stride", Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::OutStride(o, 0));
-        outs.push((p, st));
-    }
+    let outs = l.output_params();
     let j = l.k.fresh("j");
     let mut body = Vec::new();
     let results = l.map_function(j, &mut body)?;
@@ -393,6 +388,18 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         }
         Some(())
     }
+    /// A pointer and a stride parameter for each output of the loop.
+    pub(crate) fn output_params(&mut self) -> Vec<(Var, Var)> {
+        let s = self.s;
+        let mut outs = Vec::new();
+        for (o, (t, _)) in s.outs.iter().enumerate() {
+            let p = self.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(o));
+            let st = self.param("out_stride", Ty::Prim(PrimType::I64), ParamKind::Stride, Binding::OutStride(o, 0));
+            outs.push((p, st));
+        }
+        outs
+    }
+
     pub(crate) fn param(&mut self, base: &str, ty: Ty, kind: ParamKind, b: Binding) -> Var {
         if let Some(i) = self.bindings.iter().position(|x| *x == b) {
             return self.k.params[i].var;
