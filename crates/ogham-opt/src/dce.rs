@@ -14,7 +14,8 @@
 //! of an `if` that nothing uses (from both branches), and a loop
 //! parameter whose final value is unused and that no other live parameter
 //! or the loop's condition needs is removed from the loop, so the
-//! computations that produced them die as well. Functions that are neither
+//! computations that produced them die as well; so is an accumulator of a
+//! `withacc` whose final value is unused, with its updates. Functions that are neither
 //! entry points nor called are removed (in a program with entry points). Bodies are processed innermost
 //! first, within one backward sweep per body.
 
@@ -60,6 +61,7 @@ pub(crate) fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
             continue;
         }
         prune_map_outputs(&mut stm, &live);
+        prune_accumulators(&mut stm, &live);
         prune_if_results(&mut stm, &live);
         prune_loop_params(&mut stm, &live);
         dce_nested(&mut stm.exp);
@@ -118,6 +120,35 @@ fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
     retain_mask(&mut stm.pat, &keep);
     retain_mask(&mut map.body.result, &keep);
     retain_mask(&mut map.ret, &keep);
+}
+
+/// Drops the accumulators of a `WithAcc` whose final value nothing uses
+/// (reverse mode's adjoints of arrays that are not differentiated, such as
+/// a map's data): without the result, the updates of the accumulator in
+/// the lambda are dead, and once none is left, the accumulator goes from
+/// the lambda's parameters and the statement's inputs. An accumulator
+/// still used after its updates died stays whole.
+fn prune_accumulators(stm: &mut Stm, live: &HashSet<VName>) {
+    let Exp::Soac(Soac::WithAcc { accs, map, .. }) = &mut stm.exp else { return };
+    if stm.pat.len() != map.body.result.len() || map.ret.len() != map.body.result.len() {
+        return;
+    }
+    for i in (0..accs.len()).rev() {
+        if live.contains(&stm.pat[i].name) || map.params.len() <= i {
+            continue;
+        }
+        let mut trial = map.body.clone();
+        trial.result.remove(i);
+        dce_body(&mut trial, HashSet::new());
+        if ogham_ir::visit::free_vars_body(&trial).contains(&map.params[i].name) {
+            continue;
+        }
+        map.body = trial;
+        map.ret.remove(i);
+        map.params.remove(i);
+        accs.remove(i);
+        stm.pat.remove(i);
+    }
 }
 
 /// Drops the results of an `if` that nothing uses, from the pattern and
