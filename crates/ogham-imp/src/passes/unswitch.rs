@@ -1,8 +1,8 @@
 //! `unswitch`: a branch on a loop-invariant condition taken out of the loop.
 //!
 //! An innermost loop whose body has, among its statements, an `if` whose
-//! condition is the same in every iteration (a parameter or a variable
-//! bound before the loop) becomes an `if` on that condition with a copy of
+//! condition is the same in every iteration (a parameter, or a variable
+//! bound before the loop and not assigned in it) becomes an `if` on that condition with a copy of
 //! the loop in each branch, each copy running that branch's statements in
 //! place of the `if`. The loops then have straight bodies, which the C
 //! compiler vectorises: a `withacc` kernel's update of an accumulator
@@ -27,8 +27,11 @@ pub fn run(k: &mut Kernel) {
             if has_loops(body) {
                 return false;
             }
+            // Variables bound in the loop, or assigned in it (a `mut`
+            // declared before it, such as a loop parameter), vary.
             let mut bound = HashSet::new();
             binders(body, &mut bound);
+            assigned(body, &mut bound);
             let invariant = |s: &Stm| match s {
                 Stm::If { cond: Operand::Var(c), .. } => *c != j && !bound.contains(c),
                 _ => false,
@@ -50,6 +53,23 @@ pub fn run(k: &mut Kernel) {
         });
         if !changed {
             break;
+        }
+    }
+}
+
+/// Every variable `set` or `accumulate`d in `b`, at any depth.
+fn assigned(b: &Block, out: &mut HashSet<crate::Var>) {
+    for s in &b.stms {
+        match s {
+            Stm::Set { var, .. } | Stm::Accumulate { var, .. } => {
+                out.insert(*var);
+            }
+            Stm::For { body, .. } | Stm::While { body, .. } => assigned(body, out),
+            Stm::If { then_block, else_block, .. } => {
+                assigned(then_block, out);
+                assigned(else_block, out);
+            }
+            _ => {}
         }
     }
 }
