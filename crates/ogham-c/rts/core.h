@@ -82,9 +82,6 @@ typedef bool og_bool;
 #define OG_ALIGNED
 #endif
 
-/* A hint that the processor fetch the cache line at an address that will
-   be read soon (kernels' streaming loads in loops whose stores scatter,
-   see ogham-imp's prefetch pass). */
 /* Error paths: the C compiler lays them out of the way and, more
    importantly, predicts the branches to them as not taken. Without it, a
    function with hundreds of run-time checks (a gradient) has its deeper
@@ -96,6 +93,9 @@ typedef bool og_bool;
 #define OG_COLD
 #endif
 
+/* A hint that the processor fetch the cache line at an address that will
+   be read soon (kernels' streaming loads in loops whose stores scatter,
+   see ogham-imp's prefetch pass). */
 #if defined(__GNUC__)
 #define OG_PREFETCH(p) __builtin_prefetch(p)
 #else
@@ -275,7 +275,7 @@ static inline char *og_take_error(og_ctx *ctx) {
 #define OG_CACHE_MIN_CLASS 6
 #define OG_CACHE_MAX_CLASS 16
 #define OG_CACHE_PER_CLASS 64
-#define OG_CACHE_CLASS_BYTES 16
+#define OG_CACHE_CLASS_LOG2_BYTES 16 /* 64 KiB of blocks per class */
 static _Thread_local og_mem *og_block_cache[OG_CACHE_MAX_CLASS + 1][OG_CACHE_PER_CLASS];
 static _Thread_local int og_block_cached[OG_CACHE_MAX_CLASS + 1];
 
@@ -291,11 +291,13 @@ static inline int og_size_class(int64_t bytes) {
  * class has room, else to malloc. */
 static inline void og_mem_release(og_mem *m) {
   int c = og_size_class(m->bytes);
-  int room = c < 0 ? 0 : c >= OG_CACHE_CLASS_BYTES - 1 ? 2 : 1 << (OG_CACHE_CLASS_BYTES - c);
-  if (room > OG_CACHE_PER_CLASS) room = OG_CACHE_PER_CLASS;
-  if (og_block_cached[c < 0 ? 0 : c] < room) {
-    og_block_cache[c][og_block_cached[c]++] = m;
-    return;
+  if (c >= 0) {
+    int room = c >= OG_CACHE_CLASS_LOG2_BYTES - 1 ? 2 : 1 << (OG_CACHE_CLASS_LOG2_BYTES - c);
+    if (room > OG_CACHE_PER_CLASS) room = OG_CACHE_PER_CLASS;
+    if (og_block_cached[c] < room) {
+      og_block_cache[c][og_block_cached[c]++] = m;
+      return;
+    }
   }
   free(m);
 }

@@ -41,7 +41,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ogham_ir::visit::{count_uses, count_uses_exp, free_vars_exp, nested_bodies_mut};
+use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut};
 use ogham_ir::{
     Body, DimIndex, Exp, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type, VName,
 };
@@ -120,11 +120,7 @@ fn candidate(b: &Body, i: usize, accs: &HashSet<VName>, uses: &HashMap<VName, us
         if uses.get(&p.name) != Some(&1) {
             continue;
         }
-        let Some(update) = (i + 1..b.stms.len()).find(|&u| {
-            let mut c = HashMap::new();
-            count_uses_exp(&b.stms[u].exp, &mut c);
-            c.contains_key(&p.name)
-        }) else {
+        let Some(update) = (i + 1..b.stms.len()).find(|&u| free_vars_exp(&b.stms[u].exp).contains(&p.name)) else {
             continue;
         };
         let u = &b.stms[update];
@@ -151,11 +147,7 @@ fn candidate(b: &Body, i: usize, accs: &HashSet<VName>, uses: &HashMap<VName, us
         needed.insert(*acc);
         let between = &b.stms[i + 1..update];
         let bound_between = between.iter().flat_map(|s| s.pat.iter()).any(|p| needed.contains(&p.name));
-        let acc_used_between = between.iter().any(|s| {
-            let mut c = HashMap::new();
-            count_uses_exp(&s.exp, &mut c);
-            c.contains_key(acc)
-        });
+        let acc_used_between = between.iter().any(|s| free_vars_exp(&s.exp).contains(acc));
         if bound_between || acc_used_between || stm.pat.iter().any(|p| needed.contains(&p.name)) {
             continue;
         }
@@ -213,12 +205,7 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
     stm.attrs = StmAttrs::default();
     let iota = Stm {
         pat: vec![Param { name: index, ty: Type::Prim(PrimType::I64).array_of(w) }],
-        exp: Exp::Iota {
-            n: w,
-            start: SubExp::Const(PrimValue::I64(0)),
-            step: SubExp::Const(PrimValue::I64(1)),
-            elem: PrimType::I64,
-        },
+        exp: Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
         attrs: StmAttrs::default(),
         span: update.span,
     };

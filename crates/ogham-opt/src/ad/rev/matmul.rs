@@ -21,6 +21,7 @@
 
 use ogham_ir::{BinOp, Body, Exp, Lambda, Operator, PrimType, Soac, Span, Stm, SubExp, Type, VName};
 
+use super::reduce::single_binop;
 use super::{Adjoints, R};
 use crate::ad::Ad;
 
@@ -50,27 +51,15 @@ enum Against {
     Columns(VName, SubExp),
 }
 
-/// The scalar multiplication and addition of a dot product's element type.
-fn float(t: PrimType) -> bool {
-    matches!(t, PrimType::F16 | PrimType::F32 | PrimType::F64)
-}
-
-/// Whether `lam` (two scalar parameters) returns their product.
+/// Whether `lam` returns the product of its two scalar parameters.
 fn is_product(lam: &Lambda) -> bool {
-    let ([x, y], [s], [r]) = (&lam.params[..], &lam.body.stms[..], &lam.body.result[..]) else { return false };
-    let Exp::BinOp(BinOp::Mul, _, SubExp::Var(a), SubExp::Var(b)) = &s.exp else { return false };
-    let pair = (*a == x.name && *b == y.name) || (*a == y.name && *b == x.name);
-    pair && s.pat.len() == 1 && *r == SubExp::Var(s.pat[0].name)
+    matches!(single_binop(lam), Some((BinOp::Mul, _)))
 }
 
 /// Whether `op` is `+` with neutral element zero.
 fn is_sum(op: &Operator) -> bool {
-    let lam = &op.lambda;
-    let ([x, y], [s], [r]) = (&lam.params[..], &lam.body.stms[..], &lam.body.result[..]) else { return false };
-    let Exp::BinOp(BinOp::Add, _, SubExp::Var(a), SubExp::Var(b)) = &s.exp else { return false };
-    let pair = (*a == x.name && *b == y.name) || (*a == y.name && *b == x.name);
     let zero = matches!(op.neutral[..], [SubExp::Const(c)] if c == ogham_ir::PrimValue::zero(c.prim_type()));
-    pair && zero && *r == SubExp::Var(s.pat[0].name)
+    zero && matches!(single_binop(&op.lambda), Some((BinOp::Add, _)))
 }
 
 /// `sum (map2 (*) r c)` over `m` elements as a body whose parameters are
@@ -189,19 +178,7 @@ impl Ad {
             body: Body { stms: times, result: vec![ab.into()] },
             ret: vec![Type::Prim(t)],
         };
-        let (u, v) = (self.fresh_typed("u", &Type::Prim(t)), self.fresh_typed("v", &Type::Prim(t)));
-        let mut plus = Vec::new();
-        let uv =
-            self.bind(&mut plus, "t", Type::Prim(t), Exp::BinOp(BinOp::Add, t, u.name.into(), v.name.into()), span);
-        let plus = Operator {
-            lambda: Lambda {
-                params: vec![u, v],
-                body: Body { stms: plus, result: vec![uv.into()] },
-                ret: vec![Type::Prim(t)],
-            },
-            neutral: vec![SubExp::Const(ogham_ir::PrimValue::zero(t))],
-            commutative: true,
-        };
+        let plus = self.sum_operator(out, &Type::Prim(t), span);
         let mut inner = Vec::new();
         let dot = Exp::Soac(Soac::Screma {
             w: len,
@@ -228,7 +205,7 @@ impl Ad {
         let ([a], true, true, [_]) = (&arrs[..], scans.is_empty(), reduces.is_empty(), &s.pat[..]) else { return None };
         let [r] = &map.params[..] else { return None };
         let Type::Array { elem, shape } = &self.types[a] else { return None };
-        let ([_, m], true) = (&shape[..], float(*elem)) else { return None };
+        let ([_, m], true) = (&shape[..], elem.is_float()) else { return None };
         // The body: an optional transposition of a free array, then the map
         // over the columns.
         let (transposed, inner) = match &map.body.stms[..] {

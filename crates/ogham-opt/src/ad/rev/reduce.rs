@@ -24,10 +24,10 @@ use super::{Adjoints, Checkpoints, R};
 use crate::ad::rules::konst;
 use crate::ad::Ad;
 
-/// The one scalar operation an operator of one value applies to its two
-/// parameters (in either order), if that is all it does.
-fn single_binop(op: &Operator) -> Option<(BinOp, PrimType)> {
-    let lam = &op.lambda;
+/// The one scalar operation a function of two scalars (an operator of one
+/// value, a `map2`'s function) applies to its parameters (in either
+/// order), if that is all it does.
+pub(super) fn single_binop(lam: &Lambda) -> Option<(BinOp, PrimType)> {
     let ([a, x], [s], [r]) = (&lam.params[..], &lam.body.stms[..], &lam.body.result[..]) else { return None };
     let Exp::BinOp(bop, t, SubExp::Var(p), SubExp::Var(q)) = &s.exp else { return None };
     let pair = (*p == a.name && *q == x.name) || (*p == x.name && *q == a.name);
@@ -49,7 +49,7 @@ impl Ad {
         out: &mut Vec<Stm>,
         span: Span,
     ) -> R<bool> {
-        let Some((bop, t)) = single_binop(op) else { return Ok(false) };
+        let Some((bop, t)) = single_binop(&op.lambda) else { return Ok(false) };
         let xbar = match bop {
             BinOp::Min | BinOp::Max => self.first_equal_gets(w, xs, y, ybar, t, out, span),
             BinOp::Mul if t.is_float() => self.product_adjoints(w, xs, ybar, t, out, span),
@@ -78,7 +78,7 @@ impl Ad {
         out: &mut Vec<Stm>,
         span: Span,
     ) -> R<bool> {
-        let Some((BinOp::Min | BinOp::Max, t)) = single_binop(op) else { return Ok(false) };
+        let Some((BinOp::Min | BinOp::Max, t)) = single_binop(&op.lambda) else { return Ok(false) };
         let Some((def, r)) = self.rev_maps.get(&xs).cloned() else { return Ok(false) };
         let Exp::Soac(Soac::Screma { w: mw, arrs, map, .. }) = &def.exp else { return Ok(false) };
         let consumes = map.body.stms.iter().any(|s| !ogham_ir::visit::consumed_deep(&s.exp).is_empty());
