@@ -158,3 +158,36 @@ fn dense_layer_and_convolution_are_one_loop_nest() {
         assert_eq!(inner, 0, "{prog}");
     }
 }
+
+/// The elementary functions (`tanh`, `exp`) that `entry` computes, in its
+/// body and in every function it calls, directly or not.
+fn elementary_functions(prog: &Program, entry: &str) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![entry.to_string()];
+    let mut total = 0;
+    while let Some(f) = todo.pop() {
+        if !seen.insert(f.clone()) {
+            continue;
+        }
+        let body = &prog.fun(&f).unwrap_or_else(|| panic!("no function {f}")).body;
+        total += count(body, &|e| matches!(e, Exp::UnOp(UnOp::Tanh | UnOp::Exp, _, _)));
+        let mut calls = std::collections::BTreeSet::new();
+        collect_calls(body, &mut calls);
+        todo.extend(calls);
+    }
+    total
+}
+
+#[test]
+fn recurrent_gradient_computes_each_elementary_function_once() {
+    // The objective's cell computes one `exp` (its gate's sigmoid) and one
+    // `tanh`. Without tapes, the gradient called the cell in its forward
+    // loop and again when re-executing each step's inner loop, and then
+    // the cell's reverse derivative, which runs the cell once more (4 in
+    // the functions the gradient reaches, each run once per step and
+    // layer). With them, only the cell's forward half computes them, once
+    // per step and layer; its reverse half reads them.
+    let prog = optimised("recurrent_gradient.fut");
+    assert_eq!(elementary_functions(&prog, "objective"), 2, "{prog}");
+    assert_eq!(elementary_functions(&prog, "gradient"), 2, "{prog}");
+}

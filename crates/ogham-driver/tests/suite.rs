@@ -8,8 +8,12 @@ use std::path::PathBuf;
 use ogham_driver::test_runner::{run_tests, Backend, TestOptions};
 
 fn run_suite(backend: Backend) {
-    // Verify the IR after every pass, even in release builds.
-    std::env::set_var("OGHAM_VERIFY", "1");
+    // Verify the IR after every pass, even in release builds. Set once,
+    // before any test thread works: changing the environment while
+    // another thread reads it (a C compiler being started) is undefined
+    // behaviour, and once crashed this test binary.
+    static VERIFY: std::sync::Once = std::sync::Once::new();
+    VERIFY.call_once(|| std::env::set_var("OGHAM_VERIFY", "1"));
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     // The benchmarks' large datasets are tagged `notest`, so only their small cases run.
     let roots = [repo.join("tests"), repo.join("benchmarks")];

@@ -138,6 +138,54 @@ pub enum UnOp {
     Ctz,
 }
 
+impl UnOp {
+    /// Whether the operation is an elementary function (exponential,
+    /// logarithm, trigonometric, hyperbolic, gamma, error function): a call
+    /// of tens of instructions, where the others are a few. Reverse-mode
+    /// differentiation saves such values rather than computing them again.
+    pub fn is_elementary_function(self) -> bool {
+        use UnOp::*;
+        matches!(
+            self,
+            Cbrt | Exp
+                | Log
+                | Log2
+                | Log10
+                | Log1p
+                | Sin
+                | Cos
+                | Tan
+                | Asin
+                | Acos
+                | Atan
+                | Sinh
+                | Cosh
+                | Tanh
+                | Asinh
+                | Acosh
+                | Atanh
+                | SinPi
+                | CosPi
+                | TanPi
+                | AsinPi
+                | AcosPi
+                | AtanPi
+                | Gamma
+                | Lgamma
+                | Erf
+                | Erfc
+        )
+    }
+}
+
+impl BinOp {
+    /// Whether the operation is an elementary function (`pow`, `atan2`,
+    /// `hypot`); see [`UnOp::is_elementary_function`].
+    pub fn is_elementary_function(self) -> bool {
+        matches!(self, BinOp::Pow | BinOp::Atan2 | BinOp::Hypot)
+    }
+}
+
 /// Ternary operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TernOp {

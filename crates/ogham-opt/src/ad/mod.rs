@@ -53,6 +53,8 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         new_funs: Vec::new(),
         under_vjp: 0,
         rev_maps: HashMap::new(),
+        splits: HashMap::new(),
+        reexecuting: false,
     };
     let result = (|| {
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
@@ -110,6 +112,14 @@ pub(crate) struct Ad {
     /// the name of each of their results (with its position): the reverse
     /// of a `min` or `max` over a mapped array uses them (`rev/reduce.rs`).
     rev_maps: HashMap<VName, (Stm, usize)>,
+    /// The two halves of each function's reverse derivative, or `None`
+    /// where a call keeps the single one (`rev/calls.rs`), by function
+    /// name and kind.
+    splits: HashMap<String, Option<rev::calls::Split>>,
+    /// Whether the forward sweep being emitted is a scope's re-execution
+    /// in a return sweep (where a `map` and its return sweep sit side by
+    /// side, so the map's values need no saving: `rev/tape.rs`).
+    reexecuting: bool,
 }
 
 impl Ad {

@@ -13,7 +13,12 @@
 //! makes: the forward loop saves its parameters at the start of every
 //! iteration (one array per parameter), and the reverse loop runs from the
 //! last iteration to the first, restoring them, re-executing the body and
-//! running its return sweep.
+//! running its return sweep. Where re-execution would repeat work once
+//! per level of nesting, the forward sweep saves more ([`tape`]): a loop
+//! saves its body's inner loops and calls per iteration, a call runs the
+//! forward half of its function's derivative and keeps its residuals for
+//! the reverse half ([`calls`]), and a `map` keeps its elementary
+//! functions.
 //!
 //! Rules: `if` branches on the primal condition and returns the
 //! contributions to its free variables; a `map` runs the per-element
@@ -22,8 +27,9 @@
 //! element: correct, but costly until accumulators exist); `reduce (+)`
 //! gives every element the result's adjoint, and any other one-value
 //! operator (of any number of values) uses the seed's exclusive scans
-//! from both ends, correct for non-commutative operators; a call calls the function's reverse
-//! derivative (`f_vjp`). An in-place update saves the elements it
+//! from both ends, correct for non-commutative operators; a call calls the
+//! reverse half of its function's derivative (`f_bwd`), or the whole
+//! reverse derivative (`f_vjp`). An in-place update saves the elements it
 //! overwrites in the forward sweep; the return sweep moves the adjoint of
 //! the new value out of the array's adjoint and restores the old array,
 //! which the rest of the sweep reads under a new name. A branch that
@@ -46,6 +52,7 @@ use ogham_ir::{
 use super::{internal, stm, Ad};
 use crate::Rejection;
 
+pub(super) mod calls;
 mod hist;
 mod matmul;
 mod reduce;
@@ -53,6 +60,7 @@ mod scan;
 mod scatter;
 mod sizes;
 mod stripmine;
+mod tape;
 
 type R<T> = Result<T, Rejection>;
 
@@ -66,6 +74,17 @@ struct Adjoints {
     /// an accumulator: contributions are accumulated into it
     /// ([`Exp::UpdAcc`]), and it is threaded through nested scopes.
     accs: HashSet<VName>,
+}
+
+/// The inputs of a `map`'s return sweep beyond the map's own: the arrays
+/// (the map's, then the results' adjoints and what the forward map saved),
+/// the adjoint of each result's element, the lambda's extra parameters,
+/// and how the saved values replace the statements that computed them.
+struct MapInputs {
+    arrs: Vec<VName>,
+    row_bars: Vec<Option<SubExp>>,
+    params: Vec<Param>,
+    replay: Option<tape::Replay>,
 }
 
 /// What the forward sweep saved for the return sweep.
@@ -91,6 +110,15 @@ struct Checkpoints {
     /// The free arrays a branch consumes, with the copies saved before it,
     /// by the name of the `if`'s first result.
     consumed: HashMap<VName, Vec<(VName, VName)>>,
+    /// Where a loop's tapes are among its saved arrays (after its
+    /// parameters'), by the name of the loop's first result ([`tape`]).
+    tapes: HashMap<VName, Vec<tape::TapeLayout>>,
+    /// A call's reverse function and the residuals its forward sweep left
+    /// for it, by the name of the call's first result ([`calls`]).
+    calls: HashMap<VName, (String, Vec<VName>)>,
+    /// A `map`'s saved elementary functions, with the arrays of their
+    /// values, by the name of the map's first result ([`tape`]).
+    maps: HashMap<VName, (Vec<tape::TapeLayout>, Vec<VName>)>,
 }
 
 impl Checkpoints {
@@ -344,48 +372,7 @@ impl Ad {
     fn forward(&mut self, stms: &[Stm], out: &mut Vec<Stm>, ck: &mut Checkpoints) -> R<()> {
         for s in stms {
             match &s.exp {
-                Exp::Loop { params, form: LoopForm::For { i, bound }, body } if !s.pat.is_empty() => {
-                    let mut params = params.clone();
-                    let mut body = body.clone();
-                    let mut pat = s.pat.clone();
-                    let mut saved = Vec::new();
-                    let mut save_stms = Vec::new();
-                    let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
-                    for lp in &originals {
-                        let ty = lp.ty.array_of(*bound);
-                        let init = self.bind(
-                            out,
-                            "saved",
-                            ty.clone(),
-                            Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() },
-                            s.span,
-                        );
-                        let sp = Param { name: self.names.fresh("saved"), ty: ty.clone() };
-                        self.types.insert(sp.name, ty.clone());
-                        let next = self.names.fresh("saved");
-                        self.types.insert(next, ty.clone());
-                        save_stms.push(stm(
-                            Param { name: next, ty: ty.clone() },
-                            Exp::Update {
-                                array: sp.name,
-                                slice: vec![DimIndex::Fix(SubExp::Var(*i))],
-                                value: SubExp::Var(lp.name),
-                            },
-                            s.span,
-                        ));
-                        params.push((sp, SubExp::Var(init)));
-                        body.result.push(SubExp::Var(next));
-                        let fin = self.names.fresh("saved");
-                        self.types.insert(fin, ty.clone());
-                        pat.push(Param { name: fin, ty });
-                        saved.push(fin);
-                    }
-                    save_stms.append(&mut body.stms);
-                    body.stms = save_stms;
-                    ck.loops.insert(s.pat[0].name, saved);
-                    let form = LoopForm::For { i: *i, bound: *bound };
-                    out.push(Stm { pat, exp: Exp::Loop { params, form, body }, attrs: s.attrs, span: s.span });
-                }
+                Exp::Loop { form: LoopForm::For { .. }, .. } if !s.pat.is_empty() => self.forward_for(s, out, ck)?,
                 Exp::If { .. } if !s.pat.is_empty() => {
                     // The return sweep re-executes a branch: what it consumes
                     // of the outside is saved first.
@@ -495,6 +482,14 @@ impl Ad {
                     out.push(s.clone());
                 }
                 Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, .. } => out.extend(self.custom_primal(s)),
+                Exp::Soac(Soac::Screma { scans, reduces, .. }) if scans.is_empty() && reduces.is_empty() => {
+                    self.forward_map(s, out, ck)
+                }
+                Exp::Apply { .. } if !s.pat.is_empty() => {
+                    if !self.forward_call(s, out, ck) {
+                        out.push(s.clone());
+                    }
+                }
                 _ => out.push(s.clone()),
             }
         }
@@ -789,7 +784,7 @@ impl Ad {
                 None => return Err(internal(span, "a `while` loop without its count".into())),
             },
             Exp::Soac(Soac::Screma { scans, reduces, .. }) if scans.is_empty() && reduces.is_empty() => {
-                self.rev_map(s, &bars, adj, out)?
+                self.rev_map(s, ck, &bars, adj, out)?
             }
             Exp::Soac(Soac::Screma { scans, .. }) if scans.is_empty() => self.rev_reduce(s, &bars, adj, out)?,
             Exp::Soac(Soac::Screma { .. }) => self.rev_scan(s, &bars, adj, out)?,
@@ -799,7 +794,17 @@ impl Ad {
             Exp::UpdAcc { .. } => return Err(unsupported(span, "an accumulator update")),
             Exp::Soac(Soac::WithAcc { .. }) => return Err(unsupported(span, "withacc")),
             Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
-            Exp::Apply { .. } => self.rev_apply(s, &bars, adj, out)?,
+            Exp::Apply { args, .. } => match ck.calls.get(&first) {
+                Some((bwd, residuals)) => {
+                    let adjs = self.reverse_call(s, bwd, residuals, &bars, out);
+                    for (a, d) in args.iter().zip(adjs) {
+                        if let SubExp::Var(a) = a {
+                            self.add(out, adj, *a, SubExp::Var(d), span);
+                        }
+                    }
+                }
+                None => self.rev_apply(s, &bars, adj, out)?,
+            },
             Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, lambda, args, .. } => {
                 // The user's derivative, run with the results' adjoints.
                 let (lam, stms) = self.custom_copy(lambda, args, Some(&bars), span);
@@ -907,6 +912,7 @@ impl Ad {
         bars: &[Option<SubExp>],
         start: Adjoints,
         consumed: &[(VName, VName)],
+        replay: Option<&tape::Replay>,
         span: Span,
     ) -> R<(Vec<Stm>, Adjoints, BTreeSet<VName>)> {
         let copy = self.fresh_body(body);
@@ -926,7 +932,10 @@ impl Ad {
             ogham_ir::visit::rename_uses(&mut copy, &|v| copies.iter().find(|(f, _)| *f == v).map(|(_, c)| *c));
         }
         let mut ck = Checkpoints::of(&copy);
-        self.forward(&copy.stms, &mut out, &mut ck)?;
+        let outer = std::mem::replace(&mut self.reexecuting, true);
+        let swept = self.forward_replaying(&copy.stms, &mut out, &mut ck, replay);
+        self.reexecuting = outer;
+        swept?;
         let mut adj = start;
         for (r, b) in copy.result.iter().zip(bars) {
             if let (SubExp::Var(r), Some(b)) = (r, b) {
@@ -963,8 +972,8 @@ impl Ad {
             start.of.insert(*v, adj.of[v]);
             start.accs.insert(*v);
         }
-        let (mut ts, ta, tfree) = self.scope(then_body, bars, start.clone(), &consumed, span)?;
-        let (mut es, ea, efree) = self.scope(else_body, bars, start, &consumed, span)?;
+        let (mut ts, ta, tfree) = self.scope(then_body, bars, start.clone(), &consumed, None, span)?;
+        let (mut es, ea, efree) = self.scope(else_body, bars, start, &consumed, None, span)?;
         let fvs: BTreeSet<VName> = ta
             .of
             .keys()
@@ -1025,7 +1034,7 @@ impl Ad {
         let trial = crate::inline::fresh_lambda(&lam, &mut self.names);
         super::collect_types_lambda(&trial, &mut self.types);
         let trial_bars: Vec<Option<SubExp>> = trial.params[1..].iter().map(|p| Some(SubExp::Var(p.name))).collect();
-        let (_, found, free) = self.scope(&trial.body, &trial_bars, Adjoints::default(), &[], span)?;
+        let (_, found, free) = self.scope(&trial.body, &trial_bars, Adjoints::default(), &[], None, span)?;
         let bound_here: HashSet<VName> = trial.params.iter().map(|p| p.name).collect();
         let fvs: Vec<VName> = found
             .of
@@ -1045,12 +1054,15 @@ impl Ad {
         let mut rparams = Vec::new();
         let mut start = Adjoints::default();
         let mut inner_bars = Vec::new();
+        let mut taken = HashSet::new();
         for ((p, _), b) in params.iter().zip(bars) {
             let init = match b {
-                Some(b) => *b,
+                // An adjoint array built here (not needed after this
+                // statement) goes into the loop as it is.
+                Some(SubExp::Var(b)) if adj.owned.contains(b) && taken.insert(*b) => SubExp::Var(*b),
+                Some(b) => self.owned_value(out, *b, &p.ty, span),
                 None => self.zero(out, &p.ty, span),
             };
-            let init = self.owned_value(out, init, &p.ty, span);
             let bp = self.fresh_typed("dparam", &p.ty);
             if p.ty.rank() > 0 {
                 start.owned.insert(bp.name);
@@ -1058,12 +1070,14 @@ impl Ad {
             inner_bars.push(Some(SubExp::Var(bp.name)));
             rparams.push((bp, init));
         }
+        let mut through = HashSet::new();
         for v in &fvs {
             let ty = self.types[v].clone();
             let bp = self.fresh_typed("dfree", &ty);
             start.of.insert(*v, SubExp::Var(bp.name));
-            // An accumulator goes through the loop; other free variables'
-            // contributions are summed from zero and added after.
+            // An accumulator goes through the loop, and so does an adjoint
+            // found so far, which the loop then adds to; others start from
+            // zero and are added after.
             let init = if adj.accs.contains(v) {
                 start.accs.insert(*v);
                 adj.of[v]
@@ -1071,7 +1085,15 @@ impl Ad {
                 if ty.rank() > 0 {
                     start.owned.insert(bp.name);
                 }
-                self.zero(out, &ty, span)
+                match adj.of.get(v) {
+                    Some(_) if ty.rank() > 0 => {
+                        let a = self.owned_adjoint(out, adj, *v, span);
+                        adj.owned.remove(&a);
+                        through.insert(*v);
+                        SubExp::Var(a)
+                    }
+                    _ => self.zero(out, &ty, span),
+                }
             };
             rparams.push((bp, init));
         }
@@ -1091,7 +1113,13 @@ impl Ad {
                 rbody.push(stm(p.clone(), exp, span));
             }
         }
-        let (stms, found, _) = self.scope(&real.body, &inner_bars, start, &[], span)?;
+        // The statements the forward loop taped are read back, not re-run.
+        let replay = tape::Replay {
+            layouts: ck.tapes.get(&s.pat[0].name).cloned().unwrap_or_default(),
+            arrays: saved[params.len()..].to_vec(),
+            index: Some(idx),
+        };
+        let (stms, found, _) = self.scope(&real.body, &inner_bars, start, &[], Some(&replay), span)?;
         rbody.extend(stms);
         let mut results = Vec::new();
         for p in &real.params[1..] {
@@ -1111,6 +1139,9 @@ impl Ad {
             body: Body { stms: rbody, result: results },
         };
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
+        for b in taken {
+            adj.owned.remove(&b);
+        }
         for ((_, init), p) in params.iter().zip(&pat) {
             if let SubExp::Var(init) = init {
                 self.add(out, adj, *init, SubExp::Var(p.name), span);
@@ -1119,6 +1150,9 @@ impl Ad {
         for (v, p) in fvs.iter().zip(&pat[params.len()..]) {
             if adj.accs.contains(v) {
                 adj.of.insert(*v, SubExp::Var(p.name));
+            } else if through.contains(v) {
+                adj.of.insert(*v, SubExp::Var(p.name));
+                adj.owned.insert(p.name);
             } else {
                 self.add(out, adj, *v, SubExp::Var(p.name), span);
             }
@@ -1135,7 +1169,14 @@ impl Ad {
         }
     }
 
-    fn rev_map(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+    fn rev_map(
+        &mut self,
+        s: &Stm,
+        ck: &Checkpoints,
+        bars: &[Option<SubExp>],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
         let Exp::Soac(Soac::Screma { w, arrs, map, .. }) = &s.exp else { return Ok(()) };
         let span = s.span;
         if let [Some(cbar)] = bars {
@@ -1158,10 +1199,24 @@ impl Ad {
                 _ => row_bars.push(None),
             }
         }
+        // What the forward map saved per element: more inputs.
+        let replay = match ck.maps.get(&s.pat[0].name) {
+            Some((layouts, arrays)) => {
+                let mut elems = Vec::new();
+                for a in arrays {
+                    let p = self.fresh_typed("taped", &self.types[a].row());
+                    in_arrs.push(*a);
+                    elems.push(p.name);
+                    bar_params.push(p);
+                }
+                Some(tape::Replay { layouts: layouts.clone(), arrays: elems, index: None })
+            }
+            None => None,
+        };
         // Which free variables get adjoints: a trial.
         let trial = crate::inline::fresh_lambda(map, &mut self.names);
         super::collect_types_lambda(&trial, &mut self.types);
-        let (_, found, free) = self.scope(&trial.body, &row_bars, Adjoints::default(), &[], span)?;
+        let (_, found, free) = self.scope(&trial.body, &row_bars, Adjoints::default(), &[], None, span)?;
         let own: HashSet<VName> = trial.params.iter().map(|p| p.name).collect();
         let fvs: Vec<VName> = found
             .of
@@ -1173,12 +1228,13 @@ impl Ad {
             .collect();
         let acc_input = arrs.iter().any(|a| adj.accs.contains(a) && self.types[a].rank() >= 2);
         if self.under_vjp == 0 && (acc_input || fvs.iter().any(|v| self.types[v].rank() > 0)) {
-            return self.rev_map_accumulating(s, *w, in_arrs, row_bars, bar_params, fvs, adj, out);
+            let inputs = MapInputs { arrs: in_arrs, row_bars, params: bar_params, replay };
+            return self.rev_map_accumulating(s, *w, inputs, fvs, adj, out);
         }
         let real = crate::inline::fresh_lambda(map, &mut self.names);
         super::collect_types_lambda(&real, &mut self.types);
         let mut lbody = Vec::new();
-        let (stms, found, _) = self.scope(&real.body, &row_bars, Adjoints::default(), &[], span)?;
+        let (stms, found, _) = self.scope(&real.body, &row_bars, Adjoints::default(), &[], replay.as_ref(), span)?;
         // The lambda's parameters are bound by the map, not the body copy:
         // re-bind the copy's free uses of them.
         lbody.extend(stms);
@@ -1230,18 +1286,16 @@ impl Ad {
     /// already an accumulator (inside an enclosing `withacc`) gets each
     /// row's adjoint added in place, at the row's index, rather than built
     /// as an array and added whole.
-    #[allow(clippy::too_many_arguments)]
     fn rev_map_accumulating(
         &mut self,
         s: &Stm,
         w: SubExp,
-        mut in_arrs: Vec<VName>,
-        row_bars: Vec<Option<SubExp>>,
-        bar_params: Vec<Param>,
+        inputs: MapInputs,
         fvs: Vec<VName>,
         adj: &mut Adjoints,
         out: &mut Vec<Stm>,
     ) -> R<()> {
+        let MapInputs { arrs: mut in_arrs, row_bars, params: bar_params, replay } = inputs;
         let Exp::Soac(Soac::Screma { arrs, map, .. }) = &s.exp else { return Ok(()) };
         let span = s.span;
         let (acc_fvs, scalar_fvs): (Vec<VName>, Vec<VName>) = fvs.into_iter().partition(|v| self.types[v].rank() > 0);
@@ -1284,7 +1338,7 @@ impl Ad {
         };
         let real = crate::inline::fresh_lambda(map, &mut self.names);
         super::collect_types_lambda(&real, &mut self.types);
-        let (mut lbody, mut found, _) = self.scope(&real.body, &row_bars, start, &[], span)?;
+        let (mut lbody, mut found, _) = self.scope(&real.body, &row_bars, start, &[], replay.as_ref(), span)?;
         for ((a, p), in_place) in arrs.iter().zip(&real.params).zip(&rows_in_place) {
             if let (true, Some(i), Some(r)) = (*in_place, &index, found.of.get(&p.name).copied()) {
                 let slice = [DimIndex::Fix(SubExp::Var(i.name))];

@@ -1,0 +1,221 @@
+//! Calls in reverse mode: a function's reverse derivative in two halves,
+//! so that the return sweep does not run the function again.
+//!
+//! The forward half (`f_fwd`) is the function's forward sweep; it returns
+//! the function's results, then its *residuals*: the values of its costly
+//! statements (SOACs, loops, calls, anything but views and scalar
+//! arithmetic) that the reverse half reads. The reverse half (`f_bwd`)
+//! takes the function's parameters, the residuals and the adjoints of the
+//! results; it runs the forward sweep's cheap statements again (indexing,
+//! arithmetic: what DCE does not remove) and the return sweep, and returns
+//! the adjoints of the parameters. The forward sweep of a call calls
+//! `f_fwd`; its return sweep calls `f_bwd` with the residuals. Inside a
+//! loop, [`super::tape`] saves the residuals per iteration.
+//!
+//! When the residuals cannot cross from one half to the other (a type
+//! with a size that only the function computes, or a residual the return
+//! sweep would update in place), the call keeps the single reverse
+//! derivative of [`Ad::reverse_derivative`], which runs the function's
+//! forward sweep again.
+
+use std::collections::HashSet;
+
+use ogham_ir::{Body, Exp, FunDef, Param, Span, Stm, SubExp, Type, VName};
+
+use super::{Adjoints, Checkpoints, R};
+use crate::ad::Ad;
+
+/// The two halves of a function's reverse derivative.
+#[derive(Clone)]
+pub(crate) struct Split {
+    fwd: String,
+    bwd: String,
+    /// The residuals' types, in terms of these parameters (the halves'
+    /// own names for the function's).
+    residuals: Vec<Type>,
+    params: Vec<VName>,
+}
+
+/// Whether the forward half's statement is cheap enough to run again in
+/// the reverse half rather than pass its value.
+fn cheap(s: &Stm) -> bool {
+    matches!(
+        s.exp,
+        Exp::SubExp(_)
+            | Exp::Index { .. }
+            | Exp::Reshape { .. }
+            | Exp::Rearrange { .. }
+            | Exp::BinOp(..)
+            | Exp::CmpOp(..)
+            | Exp::Conv(..)
+            | Exp::Iota { .. }
+            | Exp::Replicate { .. }
+    )
+}
+
+impl Ad {
+    /// The halves of function `name`'s reverse derivative (made once), or
+    /// `None` when the call must keep the single reverse derivative.
+    pub(super) fn split_derivative(&mut self, name: &str, span: Span) -> R<Option<Split>> {
+        let accumulating = self.under_vjp == 0;
+        let key = format!("{name} {}", if accumulating { "split" } else { "split_whole" });
+        if let Some(s) = self.splits.get(&key) {
+            return Ok(s.clone());
+        }
+        // Recursion through this function stays unsplit.
+        self.splits.insert(key.clone(), None);
+        let split = self.make_split(name, accumulating, span)?;
+        self.splits.insert(key, split.clone());
+        Ok(split)
+    }
+
+    fn make_split(&mut self, name: &str, accumulating: bool, span: Span) -> R<Option<Split>> {
+        let copy = self.fresh_function(name, span)?;
+        let mut body = copy.body;
+        self.under_vjp += 1;
+        let eliminated = self.eliminate(&mut body);
+        if accumulating {
+            self.under_vjp -= 1;
+        }
+        // The halves are a sweep of their own, wherever the call is.
+        let outer = std::mem::replace(&mut self.reexecuting, false);
+        let halves = eliminated.and_then(|()| self.halves(&copy.params, &copy.ret, body, span));
+        self.reexecuting = outer;
+        if !accumulating {
+            self.under_vjp -= 1;
+        }
+        let Some((fwd, bwd, residuals)) = halves? else { return Ok(None) };
+        let suffix = if accumulating { "" } else { "_whole" };
+        let (fname, bname) = (format!("{name}_fwd{suffix}"), format!("{name}_bwd{suffix}"));
+        let mut ret = copy.ret.clone();
+        ret.extend(residuals.iter().cloned());
+        self.new_funs.push(FunDef {
+            name: fname.clone(),
+            params: copy.params.clone(),
+            ret,
+            body: fwd,
+            entry: None,
+            span: copy.span,
+        });
+        // The reverse half reads the forward half's names: renamed.
+        let (bparams, bret, bbody) = bwd;
+        let b = FunDef { name: bname.clone(), params: bparams, ret: bret, body: bbody, entry: None, span: copy.span };
+        let b = crate::inline::fresh_copy(&b, &mut self.names);
+        crate::ad::collect_types_fun(&b, &mut self.types);
+        self.new_funs.push(b);
+        let params = copy.params.iter().map(|p| p.name).collect();
+        Ok(Some(Split { fwd: fname, bwd: bname, residuals, params }))
+    }
+
+    /// The forward half's body, the reverse half's parameters, result
+    /// types and body, and the residuals' types.
+    #[allow(clippy::type_complexity)]
+    fn halves(
+        &mut self,
+        params: &[Param],
+        ret: &[Type],
+        body: Body,
+        span: Span,
+    ) -> R<Option<(Body, (Vec<Param>, Vec<Type>, Body), Vec<Type>)>> {
+        let body = self.split_soacs(&body)?;
+        let mut fwd = Vec::new();
+        let mut ck = Checkpoints::of(&body);
+        self.forward(&body.stms, &mut fwd, &mut ck)?;
+        let mut bars = Vec::new();
+        let mut back = Vec::new();
+        let mut adj = Adjoints::default();
+        for (r, t) in body.result.iter().zip(ret) {
+            let p = self.fresh_typed("dres", t);
+            if let SubExp::Var(r) = r {
+                self.add(&mut back, &mut adj, *r, SubExp::Var(p.name), span);
+            }
+            bars.push(p);
+        }
+        self.reverse(&body.stms, &ck, &mut adj, &mut back)?;
+        let mut results = Vec::new();
+        for p in params {
+            results.push(self.adjoint_or_zero(&mut back, &adj, p.name, span));
+        }
+        // The reverse half: the cheap forward statements, then the return
+        // sweep; what it reads of the costly ones are the residuals.
+        let mut stms: Vec<Stm> = fwd.iter().filter(|s| cheap(s)).cloned().collect();
+        stms.extend(back);
+        let bbody = Body { stms, result: results };
+        let used = ogham_ir::visit::free_vars_body(&bbody);
+        let residuals: Vec<Param> = fwd
+            .iter()
+            .filter(|s| !cheap(s))
+            .flat_map(|s| s.pat.iter())
+            .filter(|p| used.contains(&p.name))
+            .cloned()
+            .collect();
+        let own: HashSet<VName> = params.iter().map(|p| p.name).collect();
+        let expressible = residuals.iter().all(|r| ogham_ir::visit::type_vars(&r.ty).all(|v| own.contains(&v)));
+        let consumed: HashSet<VName> = bbody.stms.iter().flat_map(|s| ogham_ir::visit::consumed_deep(&s.exp)).collect();
+        let passed = residuals.iter().map(|r| r.name).chain(own.iter().copied());
+        if !expressible || passed.into_iter().any(|v| consumed.contains(&v)) {
+            return Ok(None);
+        }
+        let mut fresult = body.result.clone();
+        fresult.extend(residuals.iter().map(|r| SubExp::Var(r.name)));
+        let mut bparams = params.to_vec();
+        bparams.extend(residuals.iter().cloned());
+        bparams.extend(bars);
+        let bret = params.iter().map(|p| p.ty.clone()).collect();
+        let types = residuals.iter().map(|r| r.ty.clone()).collect();
+        Ok(Some((Body { stms: fwd, result: fresult }, (bparams, bret, bbody), types)))
+    }
+
+    /// The forward sweep of a call: the forward half, its residuals
+    /// recorded for the return sweep; `false` when the call is not split.
+    pub(super) fn forward_call(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) -> bool {
+        let Exp::Apply { func, args } = &s.exp else { return false };
+        let Ok(Some(split)) = self.split_derivative(func, s.span) else { return false };
+        let to = |v: VName| split.params.iter().position(|p| *p == v).map(|k| args[k]);
+        let mut pat = s.pat.clone();
+        let mut residuals = Vec::new();
+        for t in &split.residuals {
+            let mut t = t.clone();
+            ogham_ir::visit::substitute_type(&mut t, &to);
+            let r = self.fresh_typed("residual", &t);
+            residuals.push(r.name);
+            pat.push(r);
+        }
+        let exp = Exp::Apply { func: split.fwd.clone(), args: args.clone() };
+        out.push(Stm { pat, exp, attrs: s.attrs, span: s.span });
+        ck.calls.insert(s.pat[0].name, (split.bwd, residuals));
+        true
+    }
+
+    /// The return sweep of a split call: the reverse half, with the
+    /// residuals; the adjoints of the arguments.
+    pub(super) fn reverse_call(
+        &mut self,
+        s: &Stm,
+        bwd: &str,
+        residuals: &[VName],
+        bars: &[Option<SubExp>],
+        out: &mut Vec<Stm>,
+    ) -> Vec<VName> {
+        let Exp::Apply { func, args } = &s.exp else { return Vec::new() };
+        let mut all = args.clone();
+        all.extend(residuals.iter().map(|r| SubExp::Var(*r)));
+        for (p, b) in s.pat.iter().zip(bars) {
+            all.push(match b {
+                Some(b) => *b,
+                None => self.zero(out, &p.ty, s.span),
+            });
+        }
+        let params = self.params_of(func);
+        let to = |v: VName| params.iter().position(|p| p.name == v).map(|k| args[k]);
+        let mut pat = Vec::new();
+        for p in &params {
+            let mut t = p.ty.clone();
+            ogham_ir::visit::substitute_type(&mut t, &to);
+            pat.push(self.fresh_typed("darg", &t));
+        }
+        let adjs = pat.iter().map(|p| p.name).collect();
+        out.push(Stm { pat, exp: Exp::Apply { func: bwd.to_string(), args: all }, attrs: s.attrs, span: s.span });
+        adjs
+    }
+}

@@ -1,0 +1,290 @@
+//! Tapes: what a `for` loop's forward sweep saves per iteration besides
+//! its parameters, so that the return sweep does not run it again.
+//!
+//! The seed's loops save their parameters once per iteration, and the
+//! reverse loop re-executes each iteration's body from them. A body that
+//! holds a loop or a call then runs that inner work three times (the
+//! forward loop, the re-execution, and the inner return sweep's own
+//! re-execution), once more per level of nesting. Here the forward loop
+//! runs its body's forward sweep instead of the plain body, and saves,
+//! for each top-level `for` loop and call of the body, the statement's
+//! results and what its forward sweep saved (the inner loop's arrays, the
+//! call's residuals: see [`super::calls`]); the re-execution then reads
+//! them back by the iteration's index instead of running the statement.
+//!
+//! A statement is taped only when every value it saves has a type known
+//! before the loop (no size computed in the body), so that the tape is
+//! one array per value with the loop's count as its outer dimension; any
+//! other statement is re-executed as before. Taped statements are found
+//! again in the re-executed copy by their position among the body's
+//! loops and calls, which renaming and splitting of SOACs keep.
+
+use std::collections::HashSet;
+
+use ogham_ir::{DimIndex, Exp, LoopForm, Param, Soac, Stm, SubExp, Type, VName};
+
+use super::{Checkpoints, R};
+use crate::ad::{internal, stm, Ad};
+
+/// One taped statement: where its values are among its loop's tape arrays
+/// (which follow the arrays of the loop's parameters).
+#[derive(Clone, Debug)]
+pub(super) struct TapeLayout {
+    /// The statement's position among the body's loops and calls.
+    stm: usize,
+    /// How many results it has (saved first).
+    results: usize,
+    /// How many values its forward sweep saved (saved after the results).
+    extra: usize,
+    kind: TapeKind,
+}
+
+#[derive(Clone, Debug)]
+enum TapeKind {
+    /// A `for` loop: the extra values are its own saved arrays, laid out
+    /// as these taped statements of its body say.
+    Loop(Vec<TapeLayout>),
+    /// A call: the extra values are the residuals its reverse function
+    /// reads.
+    Call(String),
+    /// A scalar computed by an elementary function in a `map`'s function.
+    Value,
+}
+
+/// A re-execution's tapes: the layouts and the tapes in order. In a loop
+/// body, the tapes are arrays read at the iteration's index; in a `map`'s
+/// function (no index), they are the function's parameters, one element
+/// of each of the forward `map`'s extra results.
+pub(super) struct Replay {
+    pub(super) layouts: Vec<TapeLayout>,
+    pub(super) arrays: Vec<VName>,
+    pub(super) index: Option<SubExp>,
+}
+
+/// Whether a statement of a loop body may be taped: a `for` loop or a
+/// call, with results.
+fn tapeable(s: &Stm) -> bool {
+    !s.pat.is_empty() && matches!(s.exp, Exp::Loop { form: LoopForm::For { .. }, .. } | Exp::Apply { .. })
+}
+
+/// Whether a statement of a `map`'s function is saved by the forward
+/// `map`: a floating-point elementary function.
+fn costly(s: &Stm) -> bool {
+    let float = matches!(s.pat.as_slice(), [p] if matches!(p.ty, Type::Prim(t) if t.is_float()));
+    float
+        && match s.exp {
+            Exp::UnOp(op, ..) => op.is_elementary_function(),
+            Exp::BinOp(op, ..) => op.is_elementary_function(),
+            _ => false,
+        }
+}
+
+impl Ad {
+    /// The forward sweep of a `for` loop: its parameters saved at the
+    /// start of every iteration, and its body's loops and calls taped.
+    pub(super) fn forward_for(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) -> R<()> {
+        let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &s.exp else {
+            return Err(internal(s.span, "a forward loop that is not a `for` loop".into()));
+        };
+        let span = s.span;
+        let mut params = params.clone();
+        let mut pat = s.pat.clone();
+        let mut result = body.result.clone();
+        let mut stms = Vec::new();
+        let mut saved = Vec::new();
+        let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
+        let mut tape = |cx: &mut Ad, stms: &mut Vec<Stm>, v: VName, ty: &Type| -> VName {
+            let ty = ty.array_of(*bound);
+            let init =
+                cx.bind(out, "saved", ty.clone(), Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() }, span);
+            let sp = cx.fresh_typed("saved", &ty);
+            let next = cx.fresh_typed("saved", &ty);
+            stms.push(stm(
+                next.clone(),
+                Exp::Update { array: sp.name, slice: vec![DimIndex::Fix(SubExp::Var(*i))], value: SubExp::Var(v) },
+                span,
+            ));
+            params.push((sp, SubExp::Var(init)));
+            result.push(SubExp::Var(next.name));
+            let fin = cx.fresh_typed("saved", &ty);
+            pat.push(fin.clone());
+            fin.name
+        };
+        for lp in &originals {
+            saved.push(tape(self, &mut stms, lp.name, &lp.ty));
+        }
+        // The body: its loops and calls by their forward sweeps, taped.
+        let mut inner = Checkpoints::of(body);
+        let mut bound_here: HashSet<VName> = originals.iter().map(|p| p.name).collect();
+        bound_here.insert(*i);
+        let mut layouts = Vec::new();
+        let mut ordinal = 0;
+        for bs in &body.stms {
+            if tapeable(bs) {
+                let k = ordinal;
+                ordinal += 1;
+                let mut swept = Vec::new();
+                self.forward(std::slice::from_ref(bs), &mut swept, &mut inner)?;
+                let first = bs.pat[0].name;
+                let found = match &bs.exp {
+                    Exp::Loop { .. } => inner
+                        .loops
+                        .get(&first)
+                        .map(|a| (a.clone(), TapeKind::Loop(inner.tapes.get(&first).cloned().unwrap_or_default()))),
+                    _ => inner.calls.get(&first).map(|(f, res)| (res.clone(), TapeKind::Call(f.clone()))),
+                };
+                if let Some((extra, kind)) = found {
+                    let mut inside = bound_here.clone();
+                    inside.extend(swept.iter().flat_map(|t| t.pat.iter().map(|p| p.name)));
+                    let values: Vec<(VName, Type)> = bs
+                        .pat
+                        .iter()
+                        .map(|p| (p.name, p.ty.clone()))
+                        .chain(extra.iter().map(|v| (*v, self.types[v].clone())))
+                        .collect();
+                    let fixed = values.iter().all(|(_, t)| ogham_ir::visit::type_vars(t).all(|d| !inside.contains(&d)));
+                    if fixed {
+                        bound_here = inside;
+                        stms.extend(swept);
+                        for (v, ty) in &values {
+                            saved.push(tape(self, &mut stms, *v, ty));
+                        }
+                        layouts.push(TapeLayout { stm: k, results: bs.pat.len(), extra: extra.len(), kind });
+                        continue;
+                    }
+                }
+            }
+            bound_here.extend(bs.pat.iter().map(|p| p.name));
+            stms.push(bs.clone());
+        }
+        ck.loops.insert(s.pat[0].name, saved);
+        if !layouts.is_empty() {
+            ck.tapes.insert(s.pat[0].name, layouts);
+        }
+        let form = LoopForm::For { i: *i, bound: *bound };
+        let body = ogham_ir::Body { stms, result };
+        out.push(Stm { pat, exp: Exp::Loop { params, form, body }, attrs: s.attrs, span });
+        Ok(())
+    }
+
+    /// The forward sweep of a `map`: the `map`, also returning, per
+    /// element, the elementary functions its function computes at top
+    /// level (recorded in `ck` for the return sweep, which reads them
+    /// instead of computing them again; DCE removes the ones it does not
+    /// read). Not in a re-executed scope: there the map and its return
+    /// sweep are side by side, and fusion joins them.
+    pub(super) fn forward_map(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) {
+        let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return out.push(s.clone()) };
+        // Only a function of scalar statements: where the function has
+        // costlier work (a nested SOAC, a loop, a call) that its return
+        // sweep computes again anyway, saving its elementary functions
+        // saves little, and would keep a forward `map` that DCE could
+        // otherwise remove.
+        let scalar = |bs: &Stm| {
+            bs.pat.iter().all(|p| p.ty.rank() == 0)
+                && !matches!(bs.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
+        };
+        if self.reexecuting || !map.body.stms.iter().all(scalar) {
+            return out.push(s.clone());
+        }
+        let mut lam = map.clone();
+        let mut pat = s.pat.clone();
+        let (mut layouts, mut arrays) = (Vec::new(), Vec::new());
+        for (k, bs) in map.body.stms.iter().filter(|bs| costly(bs)).enumerate() {
+            let p = &bs.pat[0];
+            lam.body.result.push(SubExp::Var(p.name));
+            lam.ret.push(p.ty.clone());
+            let a = self.fresh_typed("residual", &p.ty.array_of(*w));
+            arrays.push(a.name);
+            pat.push(a);
+            layouts.push(TapeLayout { stm: k, results: 1, extra: 0, kind: TapeKind::Value });
+        }
+        if layouts.is_empty() || s.pat.is_empty() {
+            return out.push(s.clone());
+        }
+        let exp = Exp::Soac(Soac::Screma {
+            w: *w,
+            arrs: arrs.clone(),
+            scans: scans.clone(),
+            reduces: reduces.clone(),
+            map: lam,
+        });
+        out.push(Stm { pat, exp, attrs: s.attrs, span: s.span });
+        ck.maps.insert(s.pat[0].name, (layouts, arrays));
+    }
+
+    /// The forward sweep of a re-executed loop body: the statements its
+    /// loop taped are read back from the tapes at the iteration's index,
+    /// with what their own return sweeps need recorded in `ck`; the rest
+    /// run again.
+    pub(super) fn forward_replaying(
+        &mut self,
+        stms: &[Stm],
+        out: &mut Vec<Stm>,
+        ck: &mut Checkpoints,
+        replay: Option<&Replay>,
+    ) -> R<()> {
+        let Some(replay) = replay.filter(|r| !r.layouts.is_empty()) else { return self.forward(stms, out, ck) };
+        let consumed: HashSet<VName> = stms.iter().flat_map(|s| ogham_ir::visit::consumed_deep(&s.exp)).collect();
+        let mut ordinal = 0;
+        let mut offset = 0;
+        let mut layouts = replay.layouts.iter().peekable();
+        let taped = if replay.index.is_some() { tapeable } else { costly };
+        for s in stms {
+            let here = taped(s).then(|| {
+                ordinal += 1;
+                ordinal - 1
+            });
+            let Some(lay) = layouts.next_if(|l| Some(l.stm) == here) else {
+                self.forward(std::slice::from_ref(s), out, ck)?;
+                continue;
+            };
+            let kinds_agree = matches!(
+                (&lay.kind, &s.exp),
+                (TapeKind::Loop(_), Exp::Loop { .. })
+                    | (TapeKind::Call(_), Exp::Apply { .. })
+                    | (TapeKind::Value, Exp::UnOp(..) | Exp::BinOp(..))
+            );
+            if !kinds_agree || lay.results != s.pat.len() || offset + lay.results + lay.extra > replay.arrays.len() {
+                return Err(internal(s.span, "a taped statement not found again where it was taped".into()));
+            }
+            let arrays = &replay.arrays[offset..offset + lay.results + lay.extra];
+            offset += arrays.len();
+            let Some(index) = replay.index else {
+                for (p, a) in s.pat.iter().zip(arrays) {
+                    out.push(stm(p.clone(), Exp::SubExp(SubExp::Var(*a)), s.span));
+                }
+                continue;
+            };
+            for (p, a) in s.pat.iter().zip(arrays) {
+                let exp = Exp::Index { array: *a, slice: vec![DimIndex::Fix(index)] };
+                if p.ty.rank() > 0 && consumed.contains(&p.name) {
+                    let row = self.bind(out, "taped", p.ty.clone(), exp, s.span);
+                    out.push(stm(p.clone(), Exp::Copy(row), s.span));
+                } else {
+                    out.push(stm(p.clone(), exp, s.span));
+                }
+            }
+            let mut extra = Vec::new();
+            for a in &arrays[lay.results..] {
+                let ty = self.types[a].row();
+                let exp = Exp::Index { array: *a, slice: vec![DimIndex::Fix(index)] };
+                extra.push(self.bind(out, "taped", ty, exp, s.span));
+            }
+            let first = s.pat[0].name;
+            match &lay.kind {
+                TapeKind::Loop(inner) => {
+                    ck.loops.insert(first, extra);
+                    if !inner.is_empty() {
+                        ck.tapes.insert(first, inner.clone());
+                    }
+                }
+                TapeKind::Call(f) => {
+                    ck.calls.insert(first, (f.clone(), extra));
+                }
+                TapeKind::Value => {}
+            }
+        }
+        Ok(())
+    }
+}

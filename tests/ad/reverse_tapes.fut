@@ -1,0 +1,86 @@
+-- Reverse mode with tapes (`ogham-opt/src/ad/rev/tape.rs`, `calls.rs`):
+-- loops whose bodies hold loops and calls, and the cases where a
+-- statement cannot be taped and is run again instead. The expected
+-- values come from an independent computation with dual numbers (exact
+-- derivatives) in Python.
+
+-- An inner loop's result, taped, then updated in place by the outer body
+-- (the re-execution reads a copy of the taped value): three steps of two
+-- `sin v + v/10` each, doubling the first element after each step.
+-- ==
+-- entry: consumed
+-- input { [0.3, -1.2, 2.0] }
+-- output { [0.7092380263614153, 0.06982104562775734, -0.03979170710143504] }
+entry consumed [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs ->
+         let r =
+           loop acc = copy xs for _t < 3 do
+             let ys = loop y = acc for _i < 2 do map (\v -> f64.sin v + 0.1 * v) y
+             in ys with [0] = ys[0] * 2
+         in f64.sum r)
+      xs
+      1
+
+-- A call whose forward half would return an array of a size it computes
+-- (a concatenation): it keeps the single reverse derivative, which runs
+-- the function again. `twice` is called twice so that it is not inlined.
+-- ==
+-- entry: sized_inside
+-- input { [0.1, -0.2] }
+-- output { [7.095952868791975, 4.318741690298521] }
+def twice [n] (xs: [n]f64) : f64 =
+  let ys = xs ++ xs
+  let es = map f64.exp ys
+  let a = f64.sum es
+  let b = f64.sum (map (\e -> e * 0.0) es)
+  let c = f64.sum (map (\y -> y * 0.0) ys)
+  in a + b + c
+
+entry sized_inside [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> loop s = 0 for t < 2 do s + twice (map (\x -> x * f64.i64 (t + 1)) xs)) xs 1
+
+entry sized_inside_primal [n] (xs: [n]f64) : f64 = twice xs
+
+-- A `while` loop (counted, then run as a checkpointed `for` loop) whose
+-- body calls a function with a branch: exp x above zero, log (1 - x)
+-- below, times 1.5, while the first element is below 3 (four times).
+-- ==
+-- entry: while_call
+-- input { [0.2, -0.7] }
+-- output { [17.167779694225096, -2.9336410823411914] }
+def g (x: f64) : f64 =
+  let up = f64.exp x
+  let down = f64.log (1 - x)
+  let y = if x > 0 then up else down
+  let z = y * 1.5
+  in z
+
+def step [n] (xs: [n]f64) : [n]f64 =
+  let ys = map g xs
+  let zs = map (\y -> y + 0) ys
+  in map2 (\y z -> 0.5 * y + 0.5 * z) ys zs
+
+entry while_call [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs ->
+         let (r, _) = loop (xs, i) = (xs, 0) while xs[0] < 3 && i < 10 do (step xs, i + 1)
+         in f64.sum r)
+      xs
+      1
+
+entry while_call_primal [n] (xs: [n]f64) : [n]f64 = step xs
+
+-- An inner loop whose count depends on the outer loop's index: its saved
+-- arrays have no size known before the outer loop, so it is run again
+-- rather than taped.
+-- ==
+-- entry: varying_inner
+-- input { [0.4, -0.9] }
+-- output { [0.0448417762883996, 0.5016548032053445] }
+-- gradcheck input { [0.4, -0.9] }
+-- output { [0.0448417762883996, 0.5016548032053445] }
+entry varying_inner [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs ->
+         let r = loop acc = xs for t < 3 do loop acc for _i < t + 1 do map (\v -> f64.tanh v * 1.1 + 0.2) acc
+         in f64.sum r)
+      xs
+      1
