@@ -84,3 +84,41 @@ entry varying_inner [n] (xs: [n]f64) : [n]f64 =
          in f64.sum r)
       xs
       1
+
+-- A loop whose body updates in place an array that may be either loop
+-- parameter (a branch chooses): both are restored as copies of their
+-- saved values. `a` never reaches the result (the branch picks `b`
+-- first, then both are made from the choice), so its adjoint is zero.
+-- ==
+-- entry: branch_alias
+-- input { [0.5, -0.25, 1.5] [0.75, 0.1, -0.6] }
+-- output { [0.0, 0.0, 0.0] [0.018077213775897886, 0.7100434296580299, 0.4253213392604861] }
+entry branch_alias [n] (xs: [n]f64) (ys: [n]f64) : ([n]f64, [n]f64) =
+  vjp (\(xs, ys) ->
+         let (a, b) =
+           loop (a, b) = (copy xs, copy ys) for t < 3 do
+             let c = if t % 2 == 1 then a else b
+             let c = c with [0] = c[0] * c[1]
+             let a = map (\v -> f64.sin v + 1) c
+             in (a, map (\v -> v * 0.5) a)
+         in f64.sum a + f64.sum b)
+      (xs, ys)
+      1
+
+-- A loop whose body updates in place a row of its parameter (a view),
+-- then builds the next state from it alone. The second row never reaches
+-- the result, so its adjoint is zero.
+-- ==
+-- entry: view_update
+-- input { [[0.3, 0.7], [-0.2, 0.4]] }
+-- output { [[1.7109374010174556, 6.932014984423301], [0.0, 0.0]] }
+entry view_update [n] (m: [2][n]f64) : [2][n]f64 =
+  vjp (\(m: [2][n]f64) ->
+         let s =
+           loop s = copy m for _t < 2 do
+             let r = s[0]
+             let r = r with [0] = r[0] + r[1] * r[1]
+             in [map f64.sin r, map (\v -> v * 2) r]
+         in f64.sum (flatten s))
+      m
+      1

@@ -572,6 +572,16 @@ impl Ad {
         adj.of.insert(v, sum);
     }
 
+    /// [`Self::add`] of an array made here for this contribution alone (a
+    /// SOAC's result): when it is the first, it may be updated in place.
+    fn add_fresh(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, v: VName, fresh: VName, span: Span) {
+        let first = !adj.of.contains_key(&v) && !adj.accs.contains(&v);
+        self.add(out, adj, v, SubExp::Var(fresh), span);
+        if first && self.types[&fresh].rank() > 0 {
+            adj.owned.insert(fresh);
+        }
+    }
+
     /// `a + b` on values of type `ty` (elementwise on arrays).
     fn sum(&mut self, out: &mut Vec<Stm>, ty: &Type, a: SubExp, b: SubExp, span: Span) -> SubExp {
         match ty {
@@ -637,6 +647,17 @@ impl Ad {
             return;
         }
         let abar = self.owned_adjoint(out, adj, a, span);
+        if self.under_vjp == 0 {
+            // Added in place (an accumulation outside a `withacc` updates
+            // its array): no copy of the part, no new array for the sum.
+            // Not under another `vjp`, which would have to differentiate it.
+            let aty = self.types[&a].clone();
+            let exp = Exp::UpdAcc { acc: abar, slice: slice.to_vec(), value: c, op: Some(BinOp::Add) };
+            let upd = self.bind(out, "dupd", aty, exp, span);
+            adj.owned.insert(upd);
+            adj.of.insert(a, SubExp::Var(upd));
+            return;
+        }
         let cty = self.type_of(&c);
         let cur = self.bind(out, "dcur", cty.clone(), Exp::Index { array: abar, slice: slice.to_vec() }, span);
         let new = self.sum(out, &cty, SubExp::Var(cur), c, span);
@@ -1102,11 +1123,14 @@ impl Ad {
         let last = self.bin(&mut rbody, BinOp::Sub, PrimType::I64, *bound, SubExp::i64(1), span);
         let idx = self.bin(&mut rbody, BinOp::Sub, PrimType::I64, last, SubExp::Var(k), span);
         rbody.push(stm(real.params[0].clone(), Exp::SubExp(idx), span));
-        // A body that updates in place gets copies of the saved arrays.
-        let updates = real.body.stms.iter().any(|s| !ogham_ir::visit::consumed_deep(&s.exp).is_empty());
+        // A parameter that the re-executed body updates in place (itself
+        // or through a view) is restored as a copy of the saved array.
+        let layouts = ck.tapes.get(&s.pat[0].name).cloned().unwrap_or_default();
+        let params_here: Vec<VName> = real.params[1..].iter().map(|p| p.name).collect();
+        let consumed = tape::consumed_params(&real.body.stms, &layouts, &params_here);
         for (p, sv) in real.params[1..].iter().zip(&saved) {
             let exp = Exp::Index { array: *sv, slice: vec![DimIndex::Fix(idx)] };
-            if updates && p.ty.rank() > 0 {
+            if consumed.contains(&p.name) && p.ty.rank() > 0 {
                 let row = self.bind(&mut rbody, "saved_row", p.ty.clone(), exp, span);
                 rbody.push(stm(p.clone(), Exp::Copy(row), span));
             } else {
@@ -1114,11 +1138,7 @@ impl Ad {
             }
         }
         // The statements the forward loop taped are read back, not re-run.
-        let replay = tape::Replay {
-            layouts: ck.tapes.get(&s.pat[0].name).cloned().unwrap_or_default(),
-            arrays: saved[params.len()..].to_vec(),
-            index: Some(idx),
-        };
+        let replay = tape::Replay { layouts, arrays: saved[params.len()..].to_vec(), index: Some(idx) };
         let (stms, found, _) = self.scope(&real.body, &inner_bars, start, &[], Some(&replay), span)?;
         rbody.extend(stms);
         let mut results = Vec::new();
@@ -1273,7 +1293,7 @@ impl Ad {
             self.add(out, adj, *v, SubExp::Var(p.name), span);
         }
         for (a, p) in arrs.iter().zip(&pat[fvs.len()..]) {
-            self.add(out, adj, *a, SubExp::Var(p.name), span);
+            self.add_fresh(out, adj, *a, p.name, span);
         }
         Ok(())
     }
@@ -1400,7 +1420,7 @@ impl Ad {
         }
         let inputs = arrs.iter().zip(&rows_in_place).filter(|(_, in_place)| !**in_place).map(|(a, _)| a);
         for (a, p) in inputs.zip(&pat[n + scalar_fvs.len()..]) {
-            self.add(out, adj, *a, SubExp::Var(p.name), span);
+            self.add_fresh(out, adj, *a, p.name, span);
         }
         Ok(())
     }

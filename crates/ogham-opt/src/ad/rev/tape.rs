@@ -79,6 +79,40 @@ fn costly(s: &Stm) -> bool {
         }
 }
 
+/// The parameters among `params` that the statements of a loop body
+/// update in place (directly, or through a view or any value that may
+/// alias them), apart from the statements `layouts` says are read back
+/// from tapes, which are not run again.
+pub(super) fn consumed_params(stms: &[Stm], layouts: &[TapeLayout], params: &[VName]) -> HashSet<VName> {
+    let mut roots: std::collections::HashMap<VName, HashSet<VName>> =
+        params.iter().map(|p| (*p, HashSet::from([*p]))).collect();
+    let mut out = HashSet::new();
+    let mut ordinal = 0;
+    for s in stms {
+        if tapeable(s) {
+            ordinal += 1;
+            if layouts.iter().any(|l| l.stm == ordinal - 1) {
+                continue;
+            }
+        }
+        for v in ogham_ir::visit::consumed_deep(&s.exp) {
+            out.extend(roots.get(&v).into_iter().flatten().copied());
+        }
+        // What may alias a parameter: anything but a fresh array (a SOAC's
+        // results, a copy) computed from one.
+        if !matches!(s.exp, Exp::Soac(_) | Exp::Copy(_)) {
+            let from: HashSet<VName> =
+                ogham_ir::visit::free_vars_exp(&s.exp).iter().filter_map(|v| roots.get(v)).flatten().copied().collect();
+            if !from.is_empty() {
+                for p in s.pat.iter().filter(|p| p.ty.rank() > 0) {
+                    roots.insert(p.name, from.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 impl Ad {
     /// The forward sweep of a `for` loop: its parameters saved at the
     /// start of every iteration, and its body's loops and calls taped.
