@@ -415,7 +415,13 @@ impl<'a> Gen<'a> {
             if p.ty.rank() > MAX_RANK {
                 return Err(format!("C backend: arrays of rank above {MAX_RANK} are not supported"));
             }
-            args.push(format!("{} {}", cty(&p.ty), vname(p.name)));
+            // Arrays by address: a struct of shape, strides and block each,
+            // copied by the callee (`fun_body`), not on every call's stack.
+            if p.ty.is_array() {
+                args.push(format!("const og_arr *{}_in", vname(p.name)));
+            } else {
+                args.push(format!("{} {}", cty(&p.ty), vname(p.name)));
+            }
         }
         Ok(format!("{}({})", Self::c_fun_name(i, &f.name), args.join(", ")))
     }
@@ -467,6 +473,9 @@ impl<'a> Gen<'a> {
     fn fun_body(&mut self, f: &FunDef) -> Res<()> {
         self.line("(void)ctx;");
         for p in &f.params {
+            if p.ty.is_array() {
+                self.line(&format!("og_arr {v} = *{v}_in;", v = vname(p.name)));
+            }
             self.line(&format!("(void){};", vname(p.name)));
         }
         // The constants the function uses, borrowed from the context.
@@ -725,7 +734,10 @@ impl<'a> Gen<'a> {
                 self.declare(pat);
                 let mut call: Vec<String> = vec!["ctx".to_string()];
                 call.extend(pat.iter().map(|p| format!("&{}", vname(p.name))));
-                call.extend(args.iter().map(|a| self.se(a)));
+                for a in args {
+                    let arg = self.se(a);
+                    call.push(if self.se_type(a)?.is_array() { format!("&{arg}") } else { arg });
+                }
                 // A failure inside adds this call to the error's backtrace.
                 let loc = self.loc(stm.span);
                 self.line(&format!("if ({name}({})) return og_trace(ctx, {loc});", call.join(", ")));
@@ -2706,7 +2718,9 @@ impl<'a> Gen<'a> {
             let _ = writeln!(w, "  {} r{k}; memset(&r{k}, 0, sizeof r{k});", cty(t));
             args.push(format!("&r{k}"));
         }
-        args.extend(f.params.iter().map(|p| vname(p.name)));
+        args.extend(
+            f.params.iter().map(|p| if p.ty.is_array() { format!("&{}", vname(p.name)) } else { vname(p.name) }),
+        );
         let _ = writeln!(w, "  if ({}({})) return 1;", Self::c_fun_name(fi, &f.name), args.join(", "));
         let _ = writeln!(w, "  int failed = 0;");
         for (i, ev) in entry.outputs.iter().enumerate() {
