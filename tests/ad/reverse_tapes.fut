@@ -122,3 +122,22 @@ entry view_update [n] (m: [2][n]f64) : [2][n]f64 =
          in f64.sum (flatten s))
       m
       1
+
+-- Three nested loops: the innermost loop's saved arrays are written
+-- straight into rows of the middle loop's, and those into rows of the
+-- outer loop's (`write_into` in `tape.rs`). Each innermost step reads the
+-- input again (`0.1·x`), and the middle loop rotates the state.
+-- ==
+-- entry: three_deep
+-- input { [0.6, -0.4, 1.1] }
+-- output { [0.30361812786836345, 0.39033695873268004, 0.3196888959835378] }
+entry three_deep [n] (xs: [n]f64) : [n]f64 =
+  vjp (\(xs: [n]f64) ->
+         let r =
+           loop acc = xs for _a < 2 do
+             loop acc for _b < 3 do
+               let acc = loop acc for _c < 2 do map2 (\v w -> f64.tanh v * 0.9 + 0.1 * w) acc xs
+               in map (\i -> acc[(i + n - 1) % n]) (iota n)
+         in f64.sum (map (\v -> v * v) r))
+      xs
+      1

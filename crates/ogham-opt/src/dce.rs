@@ -261,6 +261,16 @@ fn prune_loop_params(stm: &mut Stm, live: &HashSet<VName>) {
 fn dependencies(body: &Body) -> HashMap<VName, BTreeSet<VName>> {
     let mut deps: HashMap<VName, BTreeSet<VName>> = HashMap::new();
     for stm in &body.stms {
+        if let Some(per_result) = loop_result_dependencies(stm) {
+            for (p, d) in stm.pat.iter().zip(per_result) {
+                let mut all: BTreeSet<VName> = d.iter().copied().chain(type_vars(&p.ty)).collect();
+                for v in d.iter().copied().chain(type_vars(&p.ty)) {
+                    all.extend(deps.get(&v).into_iter().flatten().copied());
+                }
+                deps.insert(p.name, all);
+            }
+            continue;
+        }
         let mut d = free_vars_exp(&stm.exp);
         for p in &stm.pat {
             d.extend(type_vars(&p.ty));
@@ -276,6 +286,67 @@ fn dependencies(body: &Body) -> HashMap<VName, BTreeSet<VName>> {
         }
     }
     deps
+}
+
+/// For a `for` loop, the variables of the enclosing scope that each of
+/// its results depends on: the initial values of the parameters its final
+/// value is computed from (through the body, transitively), what the body
+/// reads to compute them, and the number of iterations. So a parameter
+/// only carried through an inner loop whose result nothing uses (a saved
+/// array that the return sweep does not read) is not kept alive by the
+/// inner loop's other results. `None` for other statements and for
+/// `while` loops (whose every result depends on the condition).
+fn loop_result_dependencies(stm: &Stm) -> Option<Vec<BTreeSet<VName>>> {
+    let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
+    if stm.pat.len() != params.len() || body.result.len() != params.len() {
+        return None;
+    }
+    let inner = dependencies(body);
+    let pos: HashMap<VName, usize> = params.iter().enumerate().map(|(k, (p, _))| (p.name, k)).collect();
+    let mut local: HashSet<VName> = inner.keys().copied().collect();
+    local.insert(*i);
+    let n = params.len();
+    let mut via_params: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    let mut outside: Vec<BTreeSet<VName>> = vec![BTreeSet::new(); n];
+    for k in 0..n {
+        let mut vs: BTreeSet<VName> = type_vars(&params[k].0.ty).collect();
+        if let SubExp::Var(r) = body.result[k] {
+            vs.insert(r);
+            vs.extend(inner.get(&r).into_iter().flatten().copied());
+        }
+        for v in vs {
+            match pos.get(&v) {
+                Some(&j) => {
+                    via_params[k].insert(j);
+                }
+                None if !local.contains(&v) => {
+                    outside[k].insert(v);
+                }
+                None => {}
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        let mut seen: BTreeSet<usize> = BTreeSet::from([k]);
+        let mut todo = vec![k];
+        while let Some(j) = todo.pop() {
+            for &m in &via_params[j] {
+                if seen.insert(m) {
+                    todo.push(m);
+                }
+            }
+        }
+        let mut d: BTreeSet<VName> = free_vars_exp(&Exp::SubExp(*bound)).into_iter().collect();
+        for j in seen {
+            d.extend(outside[j].iter().copied());
+            if let SubExp::Var(v) = params[j].1 {
+                d.insert(v);
+            }
+        }
+        out.push(d);
+    }
+    Some(out)
 }
 
 /// Keeps the elements of `v` whose flag in `keep` is set.

@@ -12,6 +12,12 @@
 //! call's residuals: see [`super::calls`]); the re-execution then reads
 //! them back by the iteration's index instead of running the statement.
 //!
+//! An inner loop's own saved arrays are filled in place, in the rows of
+//! the outer loop's tapes for the current iteration (`write_into`),
+//! rather than in arrays of their own copied there after each iteration;
+//! the ones the return sweep does not read go with DCE. (Only one level:
+//! a middle loop's tape of its inner loop's saved arrays is copied.)
+//!
 //! A statement is taped only when every value it saves has a type known
 //! before the loop (no size computed in the body), so that the tape is
 //! one array per value with the loop's count as its outer dimension; any
@@ -79,6 +85,49 @@ fn costly(s: &Stm) -> bool {
         }
 }
 
+/// Whether `v`, a result of the `for` loop `swept[at]`, is an array that
+/// the loop fills one row per iteration from a `scratch` made for it (a
+/// saved array of its own forward sweep): its position among the loop's
+/// parameters, whose only use in the body is `update p[i] = …` (the
+/// loop's index), returned.
+fn writes_rows(swept: &[Stm], at: usize, v: VName) -> Option<usize> {
+    let Exp::Loop { params, form: LoopForm::For { i, .. }, body } = &swept[at].exp else { return None };
+    let k = swept[at].pat.iter().position(|p| p.name == v)?;
+    let (p, SubExp::Var(init)) = &params[k] else { return None };
+    let scratch =
+        swept[..at].iter().any(|t| t.pat.len() == 1 && t.pat[0].name == *init && matches!(t.exp, Exp::Scratch { .. }));
+    let SubExp::Var(r) = body.result[k] else { return None };
+    let writes = body.stms.iter().find(|t| t.pat.len() == 1 && t.pat[0].name == r)?;
+    let own_row = matches!(&writes.exp, Exp::Update { array, slice, .. }
+        if array == &p.name && matches!(slice.as_slice(), [DimIndex::Fix(SubExp::Var(j))] if j == i));
+    let uses = body.stms.iter().filter(|t| ogham_ir::visit::free_vars_exp(&t.exp).contains(&p.name)).count();
+    let returned = body.result.iter().filter(|x| **x == SubExp::Var(p.name)).count();
+    (scratch && own_row && uses == 1 && returned == 0).then_some(k)
+}
+
+/// Makes the loop `inner` fill its `k`th parameter's rows in row `outer_i`
+/// of `tape` (an array of one more dimension, a parameter of the
+/// enclosing loop) instead of in its own scratch array: the parameter
+/// starts as `tape`, is updated at `[outer_i, i]`, and the loop returns
+/// the tape. (`writes_rows` checked the shape of the loop.)
+fn write_into(cx: &mut Ad, inner: &mut Stm, k: usize, tape: VName, outer_i: VName) {
+    let Exp::Loop { params, body, .. } = &mut inner.exp else { return };
+    let ty = cx.types[&tape].clone();
+    let p = params[k].0.name;
+    params[k] = (Param { name: p, ty: ty.clone() }, SubExp::Var(tape));
+    cx.types.insert(p, ty.clone());
+    let SubExp::Var(r) = body.result[k] else { return };
+    for t in body.stms.iter_mut().filter(|t| t.pat.len() == 1 && t.pat[0].name == r) {
+        if let Exp::Update { slice, .. } = &mut t.exp {
+            slice.insert(0, DimIndex::Fix(SubExp::Var(outer_i)));
+        }
+        t.pat[0].ty = ty.clone();
+    }
+    cx.types.insert(r, ty.clone());
+    inner.pat[k].ty = ty.clone();
+    cx.types.insert(inner.pat[k].name, ty);
+}
+
 /// The parameters among `params` that the statements of a loop body
 /// update in place (directly, or through a view or any value that may
 /// alias them), apart from the statements `layouts` says are read back
@@ -127,25 +176,34 @@ impl Ad {
         let mut stms = Vec::new();
         let mut saved = Vec::new();
         let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
-        let mut tape = |cx: &mut Ad, stms: &mut Vec<Stm>, v: VName, ty: &Type| -> VName {
+        // A tape: an array of `bound` values of type `ty`, a parameter of
+        // the loop. `v` is the value saved per iteration, or, with `direct`,
+        // an inner loop that writes its own saved array straight into the
+        // tape's row (see `write_into`) and returns the tape.
+        let mut tape = |cx: &mut Ad, stms: &mut Vec<Stm>, v: VName, ty: &Type, direct: Option<(&mut Stm, usize)>| {
             let ty = ty.array_of(*bound);
             let init =
                 cx.bind(out, "saved", ty.clone(), Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() }, span);
             let sp = cx.fresh_typed("saved", &ty);
-            let next = cx.fresh_typed("saved", &ty);
-            stms.push(stm(
-                next.clone(),
-                Exp::Update { array: sp.name, slice: vec![DimIndex::Fix(SubExp::Var(*i))], value: SubExp::Var(v) },
-                span,
-            ));
+            match direct {
+                Some((inner, k)) => {
+                    write_into(cx, inner, k, sp.name, *i);
+                    result.push(SubExp::Var(v));
+                }
+                None => {
+                    let next = cx.fresh_typed("saved", &ty);
+                    let slice = vec![DimIndex::Fix(SubExp::Var(*i))];
+                    stms.push(stm(next.clone(), Exp::Update { array: sp.name, slice, value: SubExp::Var(v) }, span));
+                    result.push(SubExp::Var(next.name));
+                }
+            }
             params.push((sp, SubExp::Var(init)));
-            result.push(SubExp::Var(next.name));
             let fin = cx.fresh_typed("saved", &ty);
             pat.push(fin.clone());
             fin.name
         };
         for lp in &originals {
-            saved.push(tape(self, &mut stms, lp.name, &lp.ty));
+            saved.push(tape(self, &mut stms, lp.name, &lp.ty, None));
         }
         // The body: its loops and calls by their forward sweeps, taped.
         let mut inner = Checkpoints::of(body);
@@ -179,10 +237,19 @@ impl Ad {
                     let fixed = values.iter().all(|(_, t)| ogham_ir::visit::type_vars(t).all(|d| !inside.contains(&d)));
                     if fixed {
                         bound_here = inside;
-                        stms.extend(swept);
+                        let at = swept.iter().position(|t| t.pat.first().map(|p| p.name) == Some(first));
+                        let mut saves = Vec::new();
                         for (v, ty) in &values {
-                            saved.push(tape(self, &mut stms, *v, ty));
+                            // The inner loop's own saved arrays go straight
+                            // into rows of this loop's tapes.
+                            let direct = at.and_then(|a| {
+                                let k = writes_rows(&swept, a, *v)?;
+                                Some((&mut swept[a], k))
+                            });
+                            saved.push(tape(self, &mut saves, *v, ty, direct));
                         }
+                        stms.extend(swept);
+                        stms.append(&mut saves);
                         layouts.push(TapeLayout { stm: k, results: bs.pat.len(), extra: extra.len(), kind });
                         continue;
                     }
