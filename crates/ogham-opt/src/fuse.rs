@@ -18,6 +18,12 @@
 //! producer's work moves to the consumer's position; an array passed to a
 //! function or given to a loop counts as possibly consumed.
 //!
+//! Before looking for pairs, an accumulation of a map's result into an
+//! array (`updacc(op) a[…] = ys`, outside a `withacc`: reverse mode's
+//! adjoint contributions) moves down to just before the next use of the
+//! array it makes (`sink_accumulations`), so that it is not the first
+//! statement using `ys` and the map can fuse into the SOAC after it.
+//!
 //! Horizontal fusion: two `Screma`s of the same width that read a common
 //! input array, neither using the other's results, become one `Screma` at
 //! the later one's position (scans, reductions and mapped results
@@ -82,6 +88,7 @@ fn fuse_body(body: &mut Body, aliases: Aliases, names: &mut NameTable) {
     for stm in &mut body.stms {
         fuse_nested(&mut stm.exp, aliases, names);
     }
+    sink_accumulations(body, aliases);
     // A merged lambda may hold new pairs (a map nest fused into a map
     // nest): its bodies are fused again.
     while let Some((p, c, extra)) = find_pair(body, aliases) {
@@ -115,6 +122,48 @@ struct Flat {
     reshape: usize,
     consumer: usize,
     input: usize,
+}
+
+/// Moves each accumulation of a map's result into an array
+/// (`updacc(op) a[…] = ys`, reverse mode's adjoint contributions) down to
+/// just before the first statement that uses the accumulated array, or
+/// that may consume `ys`, or to the end: the map's first consumer is then
+/// the next SOAC reading `ys`, into which it can fuse (returning `ys` as
+/// well). Nothing else may use `a` (the accumulation consumed it), so the
+/// move changes no value.
+fn sink_accumulations(body: &mut Body, aliases: Aliases) {
+    let maps: BTreeSet<VName> =
+        body.stms.iter().filter(|s| is_plain_map(s)).flat_map(|s| s.pat.iter().map(|p| p.name)).collect();
+    // Each accumulation moves at most once (two in a row would otherwise
+    // swap places forever).
+    let mut moved = BTreeSet::new();
+    let mut k = 0;
+    while k < body.stms.len() {
+        let s = &body.stms[k];
+        let (Exp::UpdAcc { value: SubExp::Var(ys), .. }, [r]) = (&s.exp, s.pat.as_slice()) else {
+            k += 1;
+            continue;
+        };
+        if !maps.contains(ys) || !moved.insert(r.name) {
+            k += 1;
+            continue;
+        }
+        let (ys, r) = (*ys, r.name);
+        let stop = (k + 1..body.stms.len())
+            .find(|&j| {
+                let t = &body.stms[j];
+                free_vars_exp(&t.exp).contains(&r)
+                    || t.pat.iter().any(|p| ogham_ir::visit::type_vars(&p.ty).any(|v| v == r))
+                    || overlap(&may_consume(&t.exp), &BTreeSet::from([ys]), aliases)
+            })
+            .unwrap_or(body.stms.len());
+        if stop > k + 1 {
+            let moved = body.stms.remove(k);
+            body.stms.insert(stop - 1, moved);
+        } else {
+            k += 1;
+        }
+    }
 }
 
 /// Whether a statement is cheap enough to repeat for every element of a

@@ -563,18 +563,6 @@ impl Ad {
             return;
         };
         let ty = self.types[&v].clone();
-        if let SubExp::Var(o) = old {
-            if self.under_vjp == 0 && ty.rank() > 0 && adj.owned.contains(&o) {
-                // Added into the array already built here, in place (as
-                // in `add_at`, with the whole array as the slice).
-                adj.owned.remove(&o);
-                let exp = Exp::UpdAcc { acc: o, slice: vec![], value: c, op: Some(BinOp::Add) };
-                let upd = self.bind(out, "dsum", ty, exp, span);
-                adj.owned.insert(upd);
-                adj.of.insert(v, SubExp::Var(upd));
-                return;
-            }
-        }
         let sum = self.sum(out, &ty, old, c, span);
         if let SubExp::Var(x) = sum {
             if ty.rank() > 0 {
