@@ -815,17 +815,7 @@ impl Ad {
             Exp::UpdAcc { .. } => return Err(unsupported(span, "an accumulator update")),
             Exp::Soac(Soac::WithAcc { .. }) => return Err(unsupported(span, "withacc")),
             Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
-            Exp::Apply { args, .. } => match ck.calls.get(&first) {
-                Some((bwd, residuals)) => {
-                    let adjs = self.reverse_call(s, bwd, residuals, &bars, out);
-                    for (a, d) in args.iter().zip(adjs) {
-                        if let SubExp::Var(a) = a {
-                            self.add(out, adj, *a, SubExp::Var(d), span);
-                        }
-                    }
-                }
-                None => self.rev_apply(s, &bars, adj, out)?,
-            },
+            Exp::Apply { .. } => self.rev_apply(s, ck, &bars, adj, out)?,
             Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, lambda, args, .. } => {
                 // The user's derivative, run with the results' adjoints.
                 let (lam, stms) = self.custom_copy(lambda, args, Some(&bars), span);
@@ -1657,20 +1647,39 @@ impl Ad {
         results
     }
 
-    fn rev_apply(&mut self, s: &Stm, bars: &[Option<SubExp>], adj: &mut Adjoints, out: &mut Vec<Stm>) -> R<()> {
+    /// The return sweep of a call: the reverse half of its function's
+    /// derivative with the residuals the forward half left (`calls.rs`),
+    /// or the whole reverse derivative, which runs the function again and
+    /// also returns its results.
+    fn rev_apply(
+        &mut self,
+        s: &Stm,
+        ck: &Checkpoints,
+        bars: &[Option<SubExp>],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
         let Exp::Apply { func, args } = &s.exp else { return Ok(()) };
         let span = s.span;
-        let dname = self.reverse_derivative(func, span)?;
         let mut all = args.clone();
+        let mut pat = Vec::new();
+        let callee = match ck.calls.get(&s.pat[0].name) {
+            Some((bwd, residuals)) => {
+                all.extend(residuals.iter().map(|r| SubExp::Var(*r)));
+                bwd.clone()
+            }
+            None => {
+                for p in &s.pat {
+                    pat.push(self.fresh_typed("res", &p.ty));
+                }
+                self.reverse_derivative(func, span)?
+            }
+        };
         for (p, b) in s.pat.iter().zip(bars) {
             all.push(match b {
                 Some(b) => *b,
                 None => self.zero(out, &p.ty, span),
             });
-        }
-        let mut pat = Vec::new();
-        for p in &s.pat {
-            pat.push(self.fresh_typed("res", &p.ty));
         }
         // The callee's parameter types, in terms of the arguments.
         let params = self.params_of(func);
@@ -1683,7 +1692,7 @@ impl Ad {
             adjs.push(p.name);
             pat.push(p);
         }
-        out.push(Stm { pat, exp: Exp::Apply { func: dname, args: all }, attrs: s.attrs, span });
+        out.push(Stm { pat, exp: Exp::Apply { func: callee, args: all }, attrs: s.attrs, span });
         for (a, d) in args.iter().zip(adjs) {
             if let SubExp::Var(a) = a {
                 self.add(out, adj, *a, SubExp::Var(d), span);

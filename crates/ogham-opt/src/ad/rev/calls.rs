@@ -186,36 +186,4 @@ impl Ad {
         ck.calls.insert(s.pat[0].name, (split.bwd, residuals));
         true
     }
-
-    /// The return sweep of a split call: the reverse half, with the
-    /// residuals; the adjoints of the arguments.
-    pub(super) fn reverse_call(
-        &mut self,
-        s: &Stm,
-        bwd: &str,
-        residuals: &[VName],
-        bars: &[Option<SubExp>],
-        out: &mut Vec<Stm>,
-    ) -> Vec<VName> {
-        let Exp::Apply { func, args } = &s.exp else { return Vec::new() };
-        let mut all = args.clone();
-        all.extend(residuals.iter().map(|r| SubExp::Var(*r)));
-        for (p, b) in s.pat.iter().zip(bars) {
-            all.push(match b {
-                Some(b) => *b,
-                None => self.zero(out, &p.ty, s.span),
-            });
-        }
-        let params = self.params_of(func);
-        let to = |v: VName| params.iter().position(|p| p.name == v).map(|k| args[k]);
-        let mut pat = Vec::new();
-        for p in &params {
-            let mut t = p.ty.clone();
-            ogham_ir::visit::substitute_type(&mut t, &to);
-            pat.push(self.fresh_typed("darg", &t));
-        }
-        let adjs = pat.iter().map(|p| p.name).collect();
-        out.push(Stm { pat, exp: Exp::Apply { func: bwd.to_string(), args: all }, attrs: s.attrs, span: s.span });
-        adjs
-    }
 }
