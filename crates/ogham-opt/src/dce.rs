@@ -337,7 +337,7 @@ fn loop_result_dependencies(stm: &Stm) -> Option<Vec<BTreeSet<VName>>> {
                 }
             }
         }
-        let mut d: BTreeSet<VName> = free_vars_exp(&Exp::SubExp(*bound)).into_iter().collect();
+        let mut d: BTreeSet<VName> = bound.as_var().into_iter().collect();
         for j in seen {
             d.extend(outside[j].iter().copied());
             if let SubExp::Var(v) = params[j].1 {

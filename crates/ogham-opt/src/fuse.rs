@@ -158,8 +158,8 @@ fn sink_accumulations(body: &mut Body, aliases: Aliases) {
             })
             .unwrap_or(body.stms.len());
         if stop > k + 1 {
-            let moved = body.stms.remove(k);
-            body.stms.insert(stop - 1, moved);
+            let accumulation = body.stms.remove(k);
+            body.stms.insert(stop - 1, accumulation);
         } else {
             k += 1;
         }

@@ -1711,33 +1711,49 @@ impl Ad {
         body: Body,
         span: Span,
     ) -> R<(Vec<Param>, Vec<Type>, Body)> {
+        let Sweeps { result, mut forward, back, bars, adjoints } = self.function_sweeps(params, ret, body, span)?;
         let mut ps = params.to_vec();
-        let mut bars = Vec::new();
-        for t in ret {
-            let p = self.fresh_typed("dres", t);
-            bars.push(Some(SubExp::Var(p.name)));
-            ps.push(p);
-        }
+        ps.extend(bars);
+        forward.extend(back);
+        let mut results = result;
+        results.extend(adjoints);
+        let mut rets = ret.to_vec();
+        rets.extend(params.iter().map(|p| p.ty.clone()));
+        Ok((ps, rets, Body { stms: forward, result: results }))
+    }
+
+    /// The two sweeps of a function's body (its SOACs split), apart: see
+    /// [`Sweeps`].
+    fn function_sweeps(&mut self, params: &[Param], ret: &[Type], body: Body, span: Span) -> R<Sweeps> {
+        let bars: Vec<Param> = ret.iter().map(|t| self.fresh_typed("dres", t)).collect();
         let body = self.split_soacs(&body)?;
-        let mut out = Vec::new();
+        let mut forward = Vec::new();
         let mut ck = Checkpoints::of(&body);
-        self.forward(&body.stms, &mut out, &mut ck)?;
+        self.forward(&body.stms, &mut forward, &mut ck)?;
+        let mut back = Vec::new();
         let mut adj = Adjoints::default();
         for (r, b) in body.result.iter().zip(&bars) {
-            if let (SubExp::Var(r), Some(b)) = (r, b) {
-                self.add(&mut out, &mut adj, *r, *b, span);
+            if let SubExp::Var(r) = r {
+                self.add(&mut back, &mut adj, *r, SubExp::Var(b.name), span);
             }
         }
-        self.reverse(&body.stms, &ck, &mut adj, &mut out)?;
-        let mut results = body.result.clone();
-        let mut rets = ret.to_vec();
-        for p in params {
-            let a = self.adjoint_or_zero(&mut out, &adj, p.name, span);
-            results.push(a);
-            rets.push(p.ty.clone());
-        }
-        Ok((ps, rets, Body { stms: out, result: results }))
+        self.reverse(&body.stms, &ck, &mut adj, &mut back)?;
+        let adjoints = params.iter().map(|p| self.adjoint_or_zero(&mut back, &adj, p.name, span)).collect();
+        Ok(Sweeps { result: body.result, forward, back, bars, adjoints })
     }
+}
+
+/// A function body's forward sweep and return sweep, apart (one function,
+/// or its two halves: `calls.rs`).
+struct Sweeps {
+    /// The body's results.
+    result: Vec<SubExp>,
+    forward: Vec<Stm>,
+    /// The return sweep, from the results' adjoints (`bars`, parameters
+    /// to add) to the parameters' (`adjoints`).
+    back: Vec<Stm>,
+    bars: Vec<Param>,
+    adjoints: Vec<SubExp>,
 }
 
 /// The type of `a[slice]` for `a: ty`: the lengths of the ranges, then

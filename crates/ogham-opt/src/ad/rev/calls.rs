@@ -22,7 +22,7 @@ use std::collections::HashSet;
 
 use ogham_ir::{Body, Exp, FunDef, Param, Span, Stm, SubExp, Type, VName};
 
-use super::{Adjoints, Checkpoints, R};
+use super::{Checkpoints, Sweeps, R};
 use crate::ad::Ad;
 
 /// The two halves of a function's reverse derivative.
@@ -117,30 +117,12 @@ impl Ad {
         body: Body,
         span: Span,
     ) -> R<Option<(Body, (Vec<Param>, Vec<Type>, Body), Vec<Type>)>> {
-        let body = self.split_soacs(&body)?;
-        let mut fwd = Vec::new();
-        let mut ck = Checkpoints::of(&body);
-        self.forward(&body.stms, &mut fwd, &mut ck)?;
-        let mut bars = Vec::new();
-        let mut back = Vec::new();
-        let mut adj = Adjoints::default();
-        for (r, t) in body.result.iter().zip(ret) {
-            let p = self.fresh_typed("dres", t);
-            if let SubExp::Var(r) = r {
-                self.add(&mut back, &mut adj, *r, SubExp::Var(p.name), span);
-            }
-            bars.push(p);
-        }
-        self.reverse(&body.stms, &ck, &mut adj, &mut back)?;
-        let mut results = Vec::new();
-        for p in params {
-            results.push(self.adjoint_or_zero(&mut back, &adj, p.name, span));
-        }
+        let Sweeps { result, forward: fwd, back, bars, adjoints } = self.function_sweeps(params, ret, body, span)?;
         // The reverse half: the cheap forward statements, then the return
         // sweep; what it reads of the costly ones are the residuals.
         let mut stms: Vec<Stm> = fwd.iter().filter(|s| cheap(s)).cloned().collect();
         stms.extend(back);
-        let bbody = Body { stms, result: results };
+        let bbody = Body { stms, result: adjoints };
         let used = ogham_ir::visit::free_vars_body(&bbody);
         let residuals: Vec<Param> = fwd
             .iter()
@@ -152,11 +134,11 @@ impl Ad {
         let own: HashSet<VName> = params.iter().map(|p| p.name).collect();
         let expressible = residuals.iter().all(|r| ogham_ir::visit::type_vars(&r.ty).all(|v| own.contains(&v)));
         let consumed: HashSet<VName> = bbody.stms.iter().flat_map(|s| ogham_ir::visit::consumed_deep(&s.exp)).collect();
-        let passed = residuals.iter().map(|r| r.name).chain(own.iter().copied());
-        if !expressible || passed.into_iter().any(|v| consumed.contains(&v)) {
+        let mut passed = residuals.iter().map(|r| r.name).chain(own.iter().copied());
+        if !expressible || passed.any(|v| consumed.contains(&v)) {
             return Ok(None);
         }
-        let mut fresult = body.result.clone();
+        let mut fresult = result;
         fresult.extend(residuals.iter().map(|r| SubExp::Var(r.name)));
         let mut bparams = params.to_vec();
         bparams.extend(residuals.iter().cloned());
@@ -170,6 +152,8 @@ impl Ad {
     /// recorded for the return sweep; `false` when the call is not split.
     pub(super) fn forward_call(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) -> bool {
         let Exp::Apply { func, args } = &s.exp else { return false };
+        // A function that cannot be differentiated is called as it is: the
+        // return sweep reports why, if it needs the call's derivative.
         let Ok(Some(split)) = self.split_derivative(func, s.span) else { return false };
         let to = |v: VName| split.params.iter().position(|p| *p == v).map(|k| args[k]);
         let mut pat = s.pat.clone();

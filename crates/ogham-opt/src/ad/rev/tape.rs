@@ -85,6 +85,18 @@ fn costly(s: &Stm) -> bool {
         }
 }
 
+/// Each statement with its position among the statements `taped` picks
+/// (`None` for the others): how a taped statement is found again in the
+/// renamed, re-split copy of its body that a return sweep runs.
+fn positions(stms: &[Stm], taped: fn(&Stm) -> bool) -> impl Iterator<Item = (&Stm, Option<usize>)> {
+    let mut n = 0;
+    stms.iter().map(move |s| {
+        let k = taped(s).then_some(n);
+        n += usize::from(k.is_some());
+        (s, k)
+    })
+}
+
 /// Whether `v`, a result of the `for` loop `swept[at]`, is an array that
 /// the loop fills one row per iteration from a `scratch` made for it (a
 /// saved array of its own forward sweep): its position among the loop's
@@ -136,13 +148,9 @@ pub(super) fn consumed_params(stms: &[Stm], layouts: &[TapeLayout], params: &[VN
     let mut roots: std::collections::HashMap<VName, HashSet<VName>> =
         params.iter().map(|p| (*p, HashSet::from([*p]))).collect();
     let mut out = HashSet::new();
-    let mut ordinal = 0;
-    for s in stms {
-        if tapeable(s) {
-            ordinal += 1;
-            if layouts.iter().any(|l| l.stm == ordinal - 1) {
-                continue;
-            }
+    for (s, k) in positions(stms, tapeable) {
+        if k.is_some_and(|k| layouts.iter().any(|l| l.stm == k)) {
+            continue;
         }
         for v in ogham_ir::visit::consumed_deep(&s.exp) {
             out.extend(roots.get(&v).into_iter().flatten().copied());
@@ -210,11 +218,8 @@ impl Ad {
         let mut bound_here: HashSet<VName> = originals.iter().map(|p| p.name).collect();
         bound_here.insert(*i);
         let mut layouts = Vec::new();
-        let mut ordinal = 0;
-        for bs in &body.stms {
-            if tapeable(bs) {
-                let k = ordinal;
-                ordinal += 1;
+        for (bs, k) in positions(&body.stms, tapeable) {
+            if let Some(k) = k {
                 let mut swept = Vec::new();
                 self.forward(std::slice::from_ref(bs), &mut swept, &mut inner)?;
                 let first = bs.pat[0].name;
@@ -285,13 +290,14 @@ impl Ad {
             bs.pat.iter().all(|p| p.ty.rank() == 0)
                 && !matches!(bs.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
         };
-        if self.reexecuting || !map.body.stms.iter().all(scalar) {
+        if self.reexecuting || s.pat.is_empty() || !map.body.stms.iter().all(scalar) {
             return out.push(s.clone());
         }
         let mut lam = map.clone();
         let mut pat = s.pat.clone();
         let (mut layouts, mut arrays) = (Vec::new(), Vec::new());
-        for (k, bs) in map.body.stms.iter().filter(|bs| costly(bs)).enumerate() {
+        for (bs, k) in positions(&map.body.stms, costly) {
+            let Some(k) = k else { continue };
             let p = &bs.pat[0];
             lam.body.result.push(SubExp::Var(p.name));
             lam.ret.push(p.ty.clone());
@@ -300,7 +306,7 @@ impl Ad {
             pat.push(a);
             layouts.push(TapeLayout { stm: k, results: 1, extra: 0, kind: TapeKind::Value });
         }
-        if layouts.is_empty() || s.pat.is_empty() {
+        if layouts.is_empty() {
             return out.push(s.clone());
         }
         let exp = Exp::Soac(Soac::Screma {
@@ -327,15 +333,10 @@ impl Ad {
     ) -> R<()> {
         let Some(replay) = replay.filter(|r| !r.layouts.is_empty()) else { return self.forward(stms, out, ck) };
         let consumed: HashSet<VName> = stms.iter().flat_map(|s| ogham_ir::visit::consumed_deep(&s.exp)).collect();
-        let mut ordinal = 0;
         let mut offset = 0;
         let mut layouts = replay.layouts.iter().peekable();
         let taped = if replay.index.is_some() { tapeable } else { costly };
-        for s in stms {
-            let here = taped(s).then(|| {
-                ordinal += 1;
-                ordinal - 1
-            });
+        for (s, here) in positions(stms, taped) {
             let Some(lay) = layouts.next_if(|l| Some(l.stm) == here) else {
                 self.forward(std::slice::from_ref(s), out, ck)?;
                 continue;
