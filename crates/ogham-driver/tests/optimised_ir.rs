@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use ogham_driver::pipeline::{compile_file, Stop};
-use ogham_ir::{Body, Exp, Program, Soac, UnOp};
+use ogham_ir::{BinOp, Body, Exp, Program, Soac, UnOp};
 
 fn optimised(name: &str) -> Program {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/opt").join(name);
@@ -190,4 +190,26 @@ fn recurrent_gradient_computes_each_elementary_function_once() {
     let prog = optimised("recurrent_gradient.fut");
     assert_eq!(elementary_functions(&prog, "objective"), 2, "{prog}");
     assert_eq!(elementary_functions(&prog, "gradient"), 2, "{prog}");
+}
+
+/// The dot products (a reduction of the products of two arrays) in `body`.
+fn dot_products(body: &Body) -> usize {
+    count(body, &|e| {
+        matches!(e, Exp::Soac(Soac::Screma { arrs, reduces, map, .. })
+            if !reduces.is_empty()
+                && arrs.len() == 2
+                && matches!(&map.body.stms[..], [s] if matches!(s.exp, Exp::BinOp(BinOp::Mul, ..))))
+    })
+}
+
+#[test]
+fn mixture_gradient_computes_each_dot_product_once() {
+    // The objective computes `Q_k (x_i - μ_k)` as one dot product per row.
+    // The return sweep of each point runs the map over the components
+    // again (its log-sum-exp reads the results), and the return sweep of
+    // that map read its dot products again until the map saved them.
+    let prog = optimised("mixture_gradient.fut");
+    let objective = dot_products(&prog.fun("objective").expect("objective").body);
+    assert!(objective > 0, "{prog}");
+    assert_eq!(dot_products(&prog.fun("gradient").expect("gradient").body), objective, "{prog}");
 }

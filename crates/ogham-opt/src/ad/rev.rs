@@ -116,9 +116,12 @@ struct Checkpoints {
     /// A call's reverse function and the residuals its forward sweep left
     /// for it, by the name of the call's first result ([`calls`]).
     calls: HashMap<VName, (String, Vec<VName>)>,
-    /// A `map`'s saved elementary functions, with the arrays of their
-    /// values, by the name of the map's first result ([`tape`]).
+    /// What a `map` saved per element, with the arrays of the values, by
+    /// the name of the map's first result ([`tape`]).
     maps: HashMap<VName, (Vec<tape::TapeLayout>, Vec<VName>)>,
+    /// The values the scope's statements read whose return sweeps may
+    /// need them: read by anything but a sum.
+    reread: HashSet<VName>,
 }
 
 impl Checkpoints {
@@ -132,7 +135,17 @@ impl Checkpoints {
                 }
             }
         }
-        Checkpoints { results, ..Default::default() }
+        let sum = |s: &Stm| match &s.exp {
+            Exp::Soac(Soac::Screma { scans, reduces, map, .. }) => {
+                scans.is_empty()
+                    && is_identity(map)
+                    && !reduces.is_empty()
+                    && reduces.iter().all(|op| matches!(reduce::single_binop(&op.lambda), Some((BinOp::Add, _))))
+            }
+            _ => false,
+        };
+        let reread = body.stms.iter().filter(|s| !sum(s)).flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
+        Checkpoints { results, reread, ..Default::default() }
     }
 }
 

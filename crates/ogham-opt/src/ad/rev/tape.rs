@@ -27,7 +27,7 @@
 
 use std::collections::HashSet;
 
-use ogham_ir::{DimIndex, Exp, LoopForm, Param, Soac, Stm, SubExp, Type, VName};
+use ogham_ir::{DimIndex, Exp, Lambda, LoopForm, Param, Soac, Stm, SubExp, Type, VName};
 
 use super::{Checkpoints, R};
 use crate::ad::{internal, stm, Ad};
@@ -53,8 +53,12 @@ enum TapeKind {
     /// A call: the extra values are the residuals its reverse function
     /// reads.
     Call(String),
-    /// A scalar computed by an elementary function in a `map`'s function.
+    /// Scalars computed in a `map`'s function: an elementary function, or
+    /// a reduction's results.
     Value,
+    /// A `map` nested in a `map`'s function: the extra values are what
+    /// its own forward sweep saved per element, laid out as these say.
+    Map(Vec<TapeLayout>),
 }
 
 /// A re-execution's tapes: the layouts and the tapes in order. In a loop
@@ -73,8 +77,28 @@ fn tapeable(s: &Stm) -> bool {
     !s.pat.is_empty() && matches!(s.exp, Exp::Loop { form: LoopForm::For { .. }, .. } | Exp::Apply { .. })
 }
 
-/// Whether a statement of a `map`'s function is saved by the forward
-/// `map`: a floating-point elementary function.
+/// Whether a statement of a `map`'s function may be saved by the forward
+/// `map`: an elementary function, a reduction to scalars (a dot product:
+/// work in the length of its input, one value to save) or a nested `map`
+/// (what it saves in turn).
+fn saveable(s: &Stm) -> bool {
+    costly(s) || reduction(s) || nested_map(s)
+}
+
+/// A reduction (no scans, no map left after splitting) with scalar results.
+fn reduction(s: &Stm) -> bool {
+    matches!(&s.exp, Exp::Soac(Soac::Screma { scans, reduces, .. }) if scans.is_empty() && !reduces.is_empty())
+        && !s.pat.is_empty()
+        && s.pat.iter().all(|p| p.ty.rank() == 0)
+}
+
+/// A plain `map` with results.
+fn nested_map(s: &Stm) -> bool {
+    matches!(&s.exp, Exp::Soac(Soac::Screma { scans, reduces, .. }) if scans.is_empty() && reduces.is_empty())
+        && !s.pat.is_empty()
+}
+
+/// Whether a statement is a floating-point elementary function.
 fn costly(s: &Stm) -> bool {
     let float = matches!(s.pat.as_slice(), [p] if matches!(p.ty, Type::Prim(t) if t.is_float()));
     float
@@ -274,41 +298,39 @@ impl Ad {
     }
 
     /// The forward sweep of a `map`: the `map`, also returning, per
-    /// element, the elementary functions its function computes at top
-    /// level (recorded in `ck` for the return sweep, which reads them
-    /// instead of computing them again; DCE removes the ones it does not
-    /// read). Not in a re-executed scope: there the map and its return
-    /// sweep are side by side, and fusion joins them.
+    /// element, what its function computes at top level that would be
+    /// costly to compute again (recorded in `ck` for the return sweep,
+    /// which reads it instead; DCE removes what it does not read): its
+    /// elementary functions, the results of its reductions, and the
+    /// results of its nested maps with what those save the same way.
+    ///
+    /// Saved only where the forward `map` runs anyway: its results are
+    /// read by a statement whose return sweep needs them (anything but a
+    /// sum), or returned from a scope that is not re-executed. A `map`
+    /// only summed in a re-executed scope is removed by DCE, and its
+    /// return sweep computes each element once. Outside a re-executed
+    /// scope, a `map` of scalar statements saves its elementary functions
+    /// regardless: there the map and its return sweep run far apart, so
+    /// fusion does not join them.
     pub(super) fn forward_map(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) {
         let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return out.push(s.clone()) };
-        // Only a function of scalar statements: where the function has
-        // costlier work (a nested SOAC, a loop, a call) that its return
-        // sweep computes again anyway, saving its elementary functions
-        // saves little, and would keep a forward `map` that DCE could
-        // otherwise remove.
         let scalar = |bs: &Stm| {
             bs.pat.iter().all(|p| p.ty.rank() == 0)
                 && !matches!(bs.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
         };
-        if self.reexecuting || s.pat.is_empty() || !map.body.stms.iter().all(scalar) {
+        let reread = s.pat.iter().any(|p| {
+            ck.reread.contains(&p.name) || (!self.reexecuting && ck.results.contains(&p.name))
+        });
+        let elementary = !self.reexecuting && map.body.stms.iter().all(scalar);
+        if s.pat.is_empty() || !(reread || elementary) {
             return out.push(s.clone());
         }
-        let mut lam = map.clone();
+        let Some((lam, layouts, saved)) = self.map_residuals(map) else { return out.push(s.clone()) };
         let mut pat = s.pat.clone();
-        let (mut layouts, mut arrays) = (Vec::new(), Vec::new());
-        for (bs, k) in positions(&map.body.stms, costly) {
-            let Some(k) = k else { continue };
-            let p = &bs.pat[0];
-            lam.body.result.push(SubExp::Var(p.name));
-            lam.ret.push(p.ty.clone());
-            let a = self.fresh_typed("residual", &p.ty.array_of(*w));
-            arrays.push(a.name);
-            pat.push(a);
-            layouts.push(TapeLayout { stm: k, results: 1, extra: 0, kind: TapeKind::Value });
+        for t in &lam.ret[pat.len()..] {
+            pat.push(self.fresh_typed("residual", &t.array_of(*w)));
         }
-        if layouts.is_empty() {
-            return out.push(s.clone());
-        }
+        let arrays = saved.iter().map(|&k| pat[k].name).collect();
         let exp = Exp::Soac(Soac::Screma {
             w: *w,
             arrs: arrs.clone(),
@@ -318,6 +340,69 @@ impl Ad {
         });
         out.push(Stm { pat, exp, attrs: s.attrs, span: s.span });
         ck.maps.insert(s.pat[0].name, (layouts, arrays));
+    }
+
+    /// `lam` also returning what its top-level statements save (see
+    /// [`Ad::forward_map`]), with where each is and, per saved value in
+    /// order, its position among the new function's results (a value
+    /// already returned is not returned twice); `None` when it saves
+    /// nothing. A nested map is saved only when it saves something itself
+    /// and the types of its values do not depend on what the function
+    /// computes.
+    fn map_residuals(&mut self, lam: &Lambda) -> Option<(Lambda, Vec<TapeLayout>, Vec<usize>)> {
+        let mut inside: HashSet<VName> = lam.params.iter().map(|p| p.name).collect();
+        let mut stms = Vec::new();
+        let (mut result, mut ret) = (lam.body.result.clone(), lam.ret.clone());
+        let mut layouts = Vec::new();
+        let mut saved = Vec::new();
+        let mut save = |v: &Param, result: &mut Vec<SubExp>, ret: &mut Vec<Type>| {
+            let k = result.iter().position(|r| *r == SubExp::Var(v.name)).unwrap_or_else(|| {
+                result.push(SubExp::Var(v.name));
+                ret.push(v.ty.clone());
+                result.len() - 1
+            });
+            saved.push(k);
+        };
+        for (bs, k) in positions(&lam.body.stms, saveable) {
+            let mut bs = bs.clone();
+            match k {
+                Some(k) if nested_map(&bs) => 'nested: {
+                    let Exp::Soac(Soac::Screma { w, map, .. }) = &mut bs.exp else { break 'nested };
+                    let w = *w;
+                    let Some((inner, kinds, elems)) = self.map_residuals(map) else { break 'nested };
+                    let fixed = |t: &Type| ogham_ir::visit::type_vars(&t.array_of(w)).all(|v| !inside.contains(&v));
+                    if !inner.ret.iter().all(fixed) {
+                        break 'nested;
+                    }
+                    let results = bs.pat.len();
+                    for t in &inner.ret[results..] {
+                        bs.pat.push(self.fresh_typed("residual", &t.array_of(w)));
+                    }
+                    *map = inner;
+                    for p in &bs.pat[..results] {
+                        save(p, &mut result, &mut ret);
+                    }
+                    for &e in &elems {
+                        save(&bs.pat[e], &mut result, &mut ret);
+                    }
+                    layouts.push(TapeLayout { stm: k, results, extra: elems.len(), kind: TapeKind::Map(kinds) });
+                }
+                Some(k) => {
+                    for p in &bs.pat {
+                        save(p, &mut result, &mut ret);
+                    }
+                    layouts.push(TapeLayout { stm: k, results: bs.pat.len(), extra: 0, kind: TapeKind::Value });
+                }
+                None => {}
+            }
+            inside.extend(bs.pat.iter().map(|p| p.name));
+            stms.push(bs);
+        }
+        if layouts.is_empty() {
+            return None;
+        }
+        let body = ogham_ir::Body { stms, result };
+        Some((Lambda { params: lam.params.clone(), body, ret }, layouts, saved))
     }
 
     /// The forward sweep of a re-executed loop body: the statements its
@@ -335,18 +420,19 @@ impl Ad {
         let consumed: HashSet<VName> = stms.iter().flat_map(|s| ogham_ir::visit::consumed_deep(&s.exp)).collect();
         let mut offset = 0;
         let mut layouts = replay.layouts.iter().peekable();
-        let taped = if replay.index.is_some() { tapeable } else { costly };
+        let taped = if replay.index.is_some() { tapeable } else { saveable };
         for (s, here) in positions(stms, taped) {
             let Some(lay) = layouts.next_if(|l| Some(l.stm) == here) else {
                 self.forward(std::slice::from_ref(s), out, ck)?;
                 continue;
             };
-            let kinds_agree = matches!(
-                (&lay.kind, &s.exp),
-                (TapeKind::Loop(_), Exp::Loop { .. })
-                    | (TapeKind::Call(_), Exp::Apply { .. })
-                    | (TapeKind::Value, Exp::UnOp(..) | Exp::BinOp(..))
-            );
+            let kinds_agree = match (&lay.kind, &s.exp) {
+                (TapeKind::Loop(_), Exp::Loop { .. }) | (TapeKind::Call(_), Exp::Apply { .. }) => true,
+                (TapeKind::Value, Exp::UnOp(..) | Exp::BinOp(..)) => true,
+                (TapeKind::Value, _) => reduction(s),
+                (TapeKind::Map(_), _) => nested_map(s),
+                _ => false,
+            };
             if !kinds_agree || lay.results != s.pat.len() || offset + lay.results + lay.extra > replay.arrays.len() {
                 return Err(internal(s.span, "a taped statement not found again where it was taped".into()));
             }
@@ -354,7 +440,12 @@ impl Ad {
             offset += arrays.len();
             let Some(index) = replay.index else {
                 for (p, a) in s.pat.iter().zip(arrays) {
-                    out.push(stm(p.clone(), Exp::SubExp(SubExp::Var(*a)), s.span));
+                    let copy = p.ty.rank() > 0 && consumed.contains(&p.name);
+                    let exp = if copy { Exp::Copy(*a) } else { Exp::SubExp(SubExp::Var(*a)) };
+                    out.push(stm(p.clone(), exp, s.span));
+                }
+                if let TapeKind::Map(inner) = &lay.kind {
+                    ck.maps.insert(s.pat[0].name, (inner.clone(), arrays[lay.results..].to_vec()));
                 }
                 continue;
             };
@@ -384,7 +475,7 @@ impl Ad {
                 TapeKind::Call(f) => {
                     ck.calls.insert(first, (f.clone(), extra));
                 }
-                TapeKind::Value => {}
+                TapeKind::Value | TapeKind::Map(_) => {}
             }
         }
         Ok(())
