@@ -59,3 +59,23 @@ entry free_in_loop (x: f64) (c: f64) : (f64, f64) =
 -- gradcheck input { 0i64 3.0 } output { 0.0 }
 entry pow_while (y: i64) (x: f64) : f64 =
   vjp (\x -> (loop (acc, i) = (1, 0) while i < y do (acc * x, i + 1)).0) x 1
+
+-- Two loops reading the same matrix A, the first also starting from it:
+-- 1ᵀA³1 by two products in a loop, plus 1ᵀA²1 by two matrix-vector
+-- products. The adjoint of A is (A²)ᵀ11ᵀ + Aᵀ11ᵀAᵀ + 11ᵀ(A²)ᵀ + 11ᵀAᵀ +
+-- Aᵀ11ᵀ (worked out in NumPy from this closed form, and by central
+-- differences). The first loop's adjoint of A as a free variable and as
+-- its initial value are both kept (the second used to replace the first).
+-- ==
+-- entry: loops_sharing_a_matrix
+-- gradcheck input { [[1.0, 2.0], [0.5, 0.3]] 2i64 } output { 17.242 }
+-- ==
+-- entry: loops_sharing_a_matrix_adjoint
+-- input { [[1.0, 2.0], [0.5, 0.3]] 2i64 } output { [[16.25, 7.89], [20.49, 10.37]] }
+entry loops_sharing_a_matrix [n] (a: [n][n]f64) (k: i64) : f64 =
+  let p = loop p = a for _ < k do map (\r -> map (\c -> f64.sum (map2 (*) r c)) (transpose a)) p
+  let v = loop v = replicate n 1.0 for _ < k do map (\r -> f64.sum (map2 (*) r v)) a
+  in f64.sum (map f64.sum p) + f64.sum v
+
+entry loops_sharing_a_matrix_adjoint [n] (a: [n][n]f64) (k: i64) : [n][n]f64 =
+  vjp (\a -> loops_sharing_a_matrix a k) a 1

@@ -1165,11 +1165,9 @@ impl Ad {
         for b in taken {
             adj.owned.remove(&b);
         }
-        for ((_, init), p) in params.iter().zip(&pat) {
-            if let SubExp::Var(init) = init {
-                self.add(out, adj, *init, SubExp::Var(p.name), span);
-            }
-        }
+        // The free variables' adjoints first: one that went through the
+        // loop replaces the adjoint found before it, which the initial
+        // values' adjoints (the same variable may be both) then add to.
         for (v, p) in fvs.iter().zip(&pat[params.len()..]) {
             if adj.accs.contains(v) {
                 adj.of.insert(*v, SubExp::Var(p.name));
@@ -1178,6 +1176,11 @@ impl Ad {
                 adj.owned.insert(p.name);
             } else {
                 self.add(out, adj, *v, SubExp::Var(p.name), span);
+            }
+        }
+        for ((_, init), p) in params.iter().zip(&pat) {
+            if let SubExp::Var(init) = init {
+                self.add(out, adj, *init, SubExp::Var(p.name), span);
             }
         }
         Ok(())
