@@ -24,6 +24,12 @@
 //! other statement is re-executed as before. Taped statements are found
 //! again in the re-executed copy by their position among the body's
 //! loops and calls, which renaming and splitting of SOACs keep.
+//!
+//! A `map` saves the same way, per element ([`Ad::forward_map`]): the
+//! forward `map` also returns what its function computes that is costly
+//! to compute again (elementary functions, reductions such as dot
+//! products, nested maps' results and what they save in turn), and the
+//! return sweep's copy of the function reads them from its parameters.
 
 use std::collections::HashSet;
 
