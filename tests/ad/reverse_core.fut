@@ -79,3 +79,14 @@ entry loops_sharing_a_matrix [n] (a: [n][n]f64) (k: i64) : f64 =
 
 entry loops_sharing_a_matrix_adjoint [n] (a: [n][n]f64) (k: i64) : [n][n]f64 =
   vjp (\a -> loops_sharing_a_matrix a k) a 1
+
+-- Integers are differentiated with Futhark's rules: `iota n` gives its
+-- length the sum of its result's adjoint (and its start and step
+-- nothing), so `i64.sum (iota n)` has the adjoint n (each element's
+-- adjoint is 1) and `i64.sum (map (* 2) (iota n))` has 2n.
+-- ==
+-- entry: iota_length
+-- input { 5i64 1i64 } output { 5i64 }
+-- input { 4i64 2i64 } output { 8i64 }
+-- input { 0i64 2i64 } output { 0i64 }
+entry iota_length (n: i64) (k: i64) : i64 = vjp (\n -> i64.sum (map (* k) (iota n))) n 1

@@ -734,6 +734,15 @@ impl Ad {
                 let c = self.scalar(out, *from, Exp::Conv(*op, *to, *from, ybar()), span);
                 self.add(out, adj, *u, c, span);
             }
+            // Futhark's rule: the length gets the sum of the result's
+            // adjoint (an integer one: iota's elements are integers), the
+            // start and the step nothing.
+            Exp::Iota { n: SubExp::Var(n), elem, .. } if *elem == PrimType::I64 => {
+                if let Some(SubExp::Var(b)) = bars[0] {
+                    let total = self.sum_rows(out, b, &Type::Prim(PrimType::I64), SubExp::Var(*n), span);
+                    self.add(out, adj, *n, total, span);
+                }
+            }
             Exp::Conv(..) | Exp::CmpOp(..) | Exp::Iota { .. } | Exp::Scratch { .. } | Exp::Assert { .. } => {}
             Exp::UserParam { .. } => {}
             Exp::Index { array, slice } => self.add_at(out, adj, *array, slice, ybar(), span),
