@@ -331,7 +331,7 @@ impl Ad {
         if s.pat.is_empty() || !(reread || elementary) {
             return out.push(s.clone());
         }
-        let Some((lam, layouts, saved)) = self.map_residuals(map) else { return out.push(s.clone()) };
+        let Some((lam, layouts, saved)) = self.map_residuals(map, true) else { return out.push(s.clone()) };
         let mut pat = s.pat.clone();
         for t in &lam.ret[pat.len()..] {
             pat.push(self.fresh_typed("residual", &t.array_of(*w)));
@@ -354,8 +354,11 @@ impl Ad {
     /// already returned is not returned twice); `None` when it saves
     /// nothing. A nested map is saved only when it saves something itself
     /// and the types of its values do not depend on what the function
-    /// computes.
-    fn map_residuals(&mut self, lam: &Lambda) -> Option<(Lambda, Vec<TapeLayout>, Vec<usize>)> {
+    /// computes; it saves only reductions (and nested maps of them), each
+    /// value saving work in the length of what it reduced, not elementary
+    /// functions, which would save an array of the nested map's size per
+    /// element for a few instructions each.
+    fn map_residuals(&mut self, lam: &Lambda, elementary: bool) -> Option<(Lambda, Vec<TapeLayout>, Vec<usize>)> {
         let mut inside: HashSet<VName> = lam.params.iter().map(|p| p.name).collect();
         let mut stms = Vec::new();
         let (mut result, mut ret) = (lam.body.result.clone(), lam.ret.clone());
@@ -375,7 +378,7 @@ impl Ad {
                 Some(k) if nested_map(&bs) => 'nested: {
                     let Exp::Soac(Soac::Screma { w, map, .. }) = &mut bs.exp else { break 'nested };
                     let w = *w;
-                    let Some((inner, kinds, elems)) = self.map_residuals(map) else { break 'nested };
+                    let Some((inner, kinds, elems)) = self.map_residuals(map, false) else { break 'nested };
                     let fixed = |t: &Type| ogham_ir::visit::type_vars(&t.array_of(w)).all(|v| !inside.contains(&v));
                     if !inner.ret.iter().all(fixed) {
                         break 'nested;
@@ -393,13 +396,13 @@ impl Ad {
                     }
                     layouts.push(TapeLayout { stm: k, results, extra: elems.len(), kind: TapeKind::Map(kinds) });
                 }
-                Some(k) => {
+                Some(k) if elementary || reduction(&bs) => {
                     for p in &bs.pat {
                         save(p, &mut result, &mut ret);
                     }
                     layouts.push(TapeLayout { stm: k, results: bs.pat.len(), extra: 0, kind: TapeKind::Value });
                 }
-                None => {}
+                _ => {}
             }
             inside.extend(bs.pat.iter().map(|p| p.name));
             stms.push(bs);
