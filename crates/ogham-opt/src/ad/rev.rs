@@ -1285,7 +1285,11 @@ impl Ad {
             ret.push(ty.clone());
             reduces.push(self.sum_operator(out, &ty, span));
         }
-        for p in &real.params {
+        // Inputs whose rows get no adjoint get no adjoint array of zeros
+        // (an integer `iota`'s, say, which would otherwise be summed).
+        let inputs: Vec<(VName, &Param)> =
+            arrs.iter().zip(&real.params).filter(|(_, p)| found.of.contains_key(&p.name)).map(|(a, p)| (*a, p)).collect();
+        for (_, p) in &inputs {
             let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
             results.push(a);
             ret.push(p.ty.clone());
@@ -1298,7 +1302,7 @@ impl Ad {
             let ty = self.types[v].clone();
             pat.push(self.fresh_typed("dfree", &ty));
         }
-        for p in &real.params {
+        for (_, p) in &inputs {
             let ty = p.ty.array_of(*w);
             pat.push(self.fresh_typed("dinput", &ty));
         }
@@ -1307,7 +1311,7 @@ impl Ad {
         for (v, p) in fvs.iter().zip(&pat) {
             self.add(out, adj, *v, SubExp::Var(p.name), span);
         }
-        for (a, p) in arrs.iter().zip(&pat[fvs.len()..]) {
+        for ((a, _), p) in inputs.iter().zip(&pat[fvs.len()..]) {
             self.add_fresh(out, adj, *a, p.name, span);
         }
         Ok(())
@@ -1393,12 +1397,17 @@ impl Ad {
             });
             ret.push(ty);
         }
-        for (p, in_place) in real.params.iter().zip(&rows_in_place) {
-            if !in_place {
-                let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
-                results.push(a);
-                ret.push(p.ty.clone());
-            }
+        // The inputs added whole, those whose rows got adjoints.
+        let whole: Vec<bool> = real
+            .params
+            .iter()
+            .zip(&rows_in_place)
+            .map(|(p, in_place)| !in_place && found.of.contains_key(&p.name))
+            .collect();
+        for (p, _) in real.params.iter().zip(&whole).filter(|(_, w)| **w) {
+            let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
+            results.push(a);
+            ret.push(p.ty.clone());
         }
         let mut params = acc_params.clone();
         params.extend(real.params.iter().cloned());
@@ -1413,10 +1422,8 @@ impl Ad {
             let ty = self.types[v].array_of(w);
             pat.push(self.fresh_typed("dfrees", &ty));
         }
-        for (p, in_place) in real.params.iter().zip(&rows_in_place) {
-            if !in_place {
-                pat.push(self.fresh_typed("dinput", &p.ty.array_of(w)));
-            }
+        for (p, _) in real.params.iter().zip(&whole).filter(|(_, w)| **w) {
+            pat.push(self.fresh_typed("dinput", &p.ty.array_of(w)));
         }
         let exp = Exp::Soac(Soac::WithAcc { w, arrs: in_arrs, accs, map: lam });
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
@@ -1433,7 +1440,7 @@ impl Ad {
             let total = self.sum_rows(out, p.name, &ty, w, span);
             self.add(out, adj, *v, total, span);
         }
-        let inputs = arrs.iter().zip(&rows_in_place).filter(|(_, in_place)| !**in_place).map(|(a, _)| a);
+        let inputs = arrs.iter().zip(&whole).filter(|(_, w)| **w).map(|(a, _)| a);
         for (a, p) in inputs.zip(&pat[n + scalar_fvs.len()..]) {
             self.add_fresh(out, adj, *a, p.name, span);
         }
