@@ -144,7 +144,8 @@ impl Checkpoints {
             }
             _ => false,
         };
-        let reread = body.stms.iter().filter(|s| !sum(s)).flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
+        let reread =
+            body.stms.iter().filter(|s| !sum(s)).flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
         Checkpoints { results, reread, ..Default::default() }
     }
 }
@@ -1287,8 +1288,12 @@ impl Ad {
         }
         // Inputs whose rows get no adjoint get no adjoint array of zeros
         // (an integer `iota`'s, say, which would otherwise be summed).
-        let inputs: Vec<(VName, &Param)> =
-            arrs.iter().zip(&real.params).filter(|(_, p)| found.of.contains_key(&p.name)).map(|(a, p)| (*a, p)).collect();
+        let inputs: Vec<(VName, &Param)> = arrs
+            .iter()
+            .zip(&real.params)
+            .filter(|(_, p)| found.of.contains_key(&p.name))
+            .map(|(a, p)| (*a, p))
+            .collect();
         for (_, p) in &inputs {
             let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
             results.push(a);

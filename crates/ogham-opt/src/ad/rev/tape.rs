@@ -324,9 +324,8 @@ impl Ad {
             bs.pat.iter().all(|p| p.ty.rank() == 0)
                 && !matches!(bs.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
         };
-        let reread = s.pat.iter().any(|p| {
-            ck.reread.contains(&p.name) || (!self.reexecuting && ck.results.contains(&p.name))
-        });
+        let reread =
+            s.pat.iter().any(|p| ck.reread.contains(&p.name) || (!self.reexecuting && ck.results.contains(&p.name)));
         let elementary = !self.reexecuting && map.body.stms.iter().all(scalar);
         if s.pat.is_empty() || !(reread || elementary) {
             return out.push(s.clone());
