@@ -18,8 +18,8 @@
 //!   applications run in one chunk per thread, each updating its own
 //!   partial copy, initialised to the operator's neutral element, with
 //!   plain updates; a second parallel pass over the elements folds the
-//!   partials into the destination (a copy per chunk, 16 per thread for
-//!   load balance, made clearing and folding the copies 20% of the
+//!   partials into the destination (with a copy per chunk, 16 per thread
+//!   for load balance, clearing and folding the copies took 20% of the
 //!   k-means gradient's time);
 //! - *atomics*: otherwise, every update of the destination is atomic
 //!   (`__atomic_fetch_*` for integer and boolean `+`, `&`, `|`, `^`, a
@@ -472,12 +472,12 @@ impl Gen<'_> {
         }
         let out_fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
         let out_extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
+        self.line("} else {");
+        self.indent += 1;
         if !combined.is_empty() {
             // Small accumulators next to the work: partial copies, one per
             // thread (see the module's documentation).
             let nparts = self.fresh("nparts");
-            self.line("} else {");
-            self.indent += 1;
             self.line(&format!("int64_t {nparts} = og_num_chunks(ctx, {wc}, og_per_thread(ctx, {wc}));"));
             let counts: Vec<String> = combined
                 .iter()
@@ -495,12 +495,8 @@ impl Gen<'_> {
             self.with_acc_partials(stm, (w, wc), arrs, accs, map, outs, &combined, &strategies, &nparts, &free)?;
             self.indent -= 1;
             self.line("} else {");
-        } else {
-            self.line("} else {");
             self.indent += 1;
-            self.line("{");
         }
-        self.indent += 1;
         // Atomic updates of the destinations.
         let (sname, fname, saved) = self.begin_task(&free, &out_fields);
         for (c, _) in outs {
@@ -516,8 +512,10 @@ impl Gen<'_> {
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &out_extra);
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
-        self.indent -= 1;
-        self.line("}");
+        if !combined.is_empty() {
+            self.indent -= 1;
+            self.line("}");
+        }
         self.indent -= 1;
         self.line("}");
         Ok(())

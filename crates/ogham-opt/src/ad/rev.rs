@@ -1295,8 +1295,7 @@ impl Ad {
             .map(|(a, p)| (*a, p))
             .collect();
         for (_, p) in &inputs {
-            let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
-            results.push(a);
+            results.push(found.of[&p.name]);
             ret.push(p.ty.clone());
         }
         let mut params = real.params.clone();
@@ -1409,9 +1408,8 @@ impl Ad {
             .zip(&rows_in_place)
             .map(|(p, in_place)| !in_place && found.of.contains_key(&p.name))
             .collect();
-        for (p, _) in real.params.iter().zip(&whole).filter(|(_, w)| **w) {
-            let a = self.adjoint_or_zero(&mut lbody, &found, p.name, span);
-            results.push(a);
+        for (p, _) in real.params.iter().zip(&whole).filter(|(_, added)| **added) {
+            results.push(found.of[&p.name]);
             ret.push(p.ty.clone());
         }
         let mut params = acc_params.clone();
@@ -1427,7 +1425,7 @@ impl Ad {
             let ty = self.types[v].array_of(w);
             pat.push(self.fresh_typed("dfrees", &ty));
         }
-        for (p, _) in real.params.iter().zip(&whole).filter(|(_, w)| **w) {
+        for (p, _) in real.params.iter().zip(&whole).filter(|(_, added)| **added) {
             pat.push(self.fresh_typed("dinput", &p.ty.array_of(w)));
         }
         let exp = Exp::Soac(Soac::WithAcc { w, arrs: in_arrs, accs, map: lam });
@@ -1445,7 +1443,7 @@ impl Ad {
             let total = self.sum_rows(out, p.name, &ty, w, span);
             self.add(out, adj, *v, total, span);
         }
-        let inputs = arrs.iter().zip(&whole).filter(|(_, w)| **w).map(|(a, _)| a);
+        let inputs = arrs.iter().zip(&whole).filter(|(_, added)| **added).map(|(a, _)| a);
         for (a, p) in inputs.zip(&pat[n + scalar_fvs.len()..]) {
             self.add_fresh(out, adj, *a, p.name, span);
         }

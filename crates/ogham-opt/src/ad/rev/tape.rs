@@ -436,8 +436,7 @@ impl Ad {
             };
             let kinds_agree = match (&lay.kind, &s.exp) {
                 (TapeKind::Loop(_), Exp::Loop { .. }) | (TapeKind::Call(_), Exp::Apply { .. }) => true,
-                (TapeKind::Value, Exp::UnOp(..) | Exp::BinOp(..)) => true,
-                (TapeKind::Value, _) => reduction(s),
+                (TapeKind::Value, _) => costly(s) || reduction(s),
                 (TapeKind::Map(_), _) => nested_map(s),
                 _ => false,
             };
