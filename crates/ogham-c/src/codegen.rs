@@ -570,11 +570,19 @@ impl<'a> Gen<'a> {
                 continue;
             }
             let Some(stm) = body.stms.iter().find(|s| s.pat.iter().any(|p| p.name == *v)) else { continue };
-            let Exp::Soac(Soac::Screma { scans, reduces, .. }) = &stm.exp else { continue };
-            let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
-            let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
+            // The results a SOAC does not map (scans', reductions' and
+            // accumulators') are not written row by row.
+            let unmapped = match &stm.exp {
+                Exp::Soac(Soac::Screma { scans, reduces, .. }) => {
+                    let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
+                    let n_red: usize = reduces.iter().map(|o| o.neutral.len()).sum();
+                    n_scan..n_scan + n_red
+                }
+                Exp::Soac(Soac::WithAcc { accs, .. }) => 0..accs.len(),
+                _ => continue,
+            };
             let pos = stm.pat.iter().position(|p| p.name == *v).unwrap_or(0);
-            if (n_scan..n_scan + n_red).contains(&pos) || !stm.pat[pos].ty.is_array() {
+            if unmapped.contains(&pos) || !stm.pat[pos].ty.is_array() {
                 continue;
             }
             self.redirect.insert(*v, d.clone());
@@ -1379,11 +1387,17 @@ impl<'a> Gen<'a> {
     }
 
     /// Emits a map-of-reduce marked `#[interchange]` (see `ogham_ir::layout`):
-    /// the output row holds the accumulators, the reduction loop is outside
-    /// and the map loop inside, so the innermost loop walks contiguous memory
-    /// (for matmul: rows of `b` instead of its columns) and vectorises. The
-    /// inner loop is emitted twice, the second copy specialised for unit
-    /// strides so the C compiler sees plain contiguous accesses.
+    /// the reduction loop is outside and the map loop inside, so the
+    /// innermost loop walks contiguous memory (for matmul: rows of `b`
+    /// instead of its columns) and vectorises. The map's iterations go in
+    /// blocks of four vectors' worth, each block's accumulators a local
+    /// array the C compiler keeps in registers across the reduction loop:
+    /// with the accumulators in the output row, every step of the reduction
+    /// loaded and stored all of them (a matrix–vector product `Qᵀv` with
+    /// `Q: [64][64]f64` took 2.4 µs, 0.4 µs in blocks). A block's loops are
+    /// emitted twice, one copy specialised for unit strides and whole
+    /// blocks, so the C compiler sees plain contiguous accesses and loops of
+    /// a constant length over the accumulators.
     fn screma_interchanged(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], map: &Lambda, inner: &Stm) -> Res<()> {
         let Exp::Soac(Soac::Screma { w: w2, arrs: arrs2, reduces, map: lam2, .. }) = &inner.exp else {
             return Err("C backend: malformed interchange".to_string());
@@ -1396,12 +1410,16 @@ impl<'a> Gen<'a> {
         let neutral = self.se(&op.neutral[0]);
         let j = self.fresh("j");
         let k = self.fresh("k");
+        let (jb, jj, nb, blk) = (self.fresh("jb"), self.fresh("jj"), self.fresh("nb"), self.fresh("blk"));
+        let block = 4 * if self.opts.portable { 16 } else { 64 } / elem.byte_size().max(1);
         let out_j = Self::elem(&out, elem, &[j.clone()]);
-        self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++) {out_j} = {neutral};"));
+        self.line(&format!("for (int64_t {jb} = 0; {jb} < {w}; {jb} += {block}) {{"));
+        self.indent += 1;
+        self.line(&format!("int64_t {nb} = {w} - {jb} < {block} ? {w} - {jb} : {block};"));
         // Which map input each row parameter comes from.
         let row_src: HashMap<VName, VName> = map.params.iter().zip(arrs).map(|(p, a)| (p.name, *a)).collect();
-        let mut unit_conds = vec![format!("{out}.stride[0] == 1")];
-        let mut unit_arrs = vec![out.clone()];
+        let mut unit_conds = vec![format!("{nb} == {block}")];
+        let mut unit_arrs = Vec::new();
         for a in arrs2 {
             if let Some(src) = row_src.get(a) {
                 if !self.virt.contains_key(src) {
@@ -1410,6 +1428,13 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+        let unit = self.fresh("unit");
+        self.line(&format!("bool {unit} = {};", unit_conds.join(" && ")));
+        let start = self.out.len();
+        self.line("{");
+        self.indent += 1;
+        self.line(&format!("{} {blk}[{block}];", ctype(elem)));
+        self.line(&format!("for (int64_t {jj} = 0; {jj} < {nb}; {jj}++) {blk}[{jj}] = {neutral};"));
         self.line(&format!("for (int64_t {k} = 0; {k} < {w2}; {k}++) {{"));
         self.indent += 1;
         // Invariant inputs: their element k, once per k.
@@ -1421,11 +1446,9 @@ impl<'a> Gen<'a> {
             .map(|(p, a)| (p.clone(), *a))
             .unzip();
         self.bind_rows(&inv_params, &inv_arrs, &k)?;
-        let unit = self.fresh("unit");
-        self.line(&format!("bool {unit} = {};", unit_conds.join(" && ")));
-        let start = self.out.len();
-        self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++) {{"));
+        self.line(&format!("for (int64_t {jj} = 0; {jj} < {nb}; {jj}++) {{"));
         self.indent += 1;
+        self.line(&format!("int64_t {j} = {jb} + {jj};"));
         for (p, a) in lam2.params.iter().zip(arrs2) {
             if let Some(src) = row_src.get(a) {
                 // Element k of row j of the map input.
@@ -1444,13 +1467,23 @@ impl<'a> Gen<'a> {
         self.line(&format!("{} {x};", cty(&lam2.ret[0])));
         self.body(&lam2.body, &[Dest::Fresh(x.clone())])?;
         let acc = self.fresh("acc");
-        self.line(&format!("{} {acc} = {out_j};", ctype(elem)));
+        self.line(&format!("{} {acc} = {blk}[{jj}];", ctype(elem)));
         self.apply_op(op, &[acc.clone()], &[x])?;
-        self.line(&format!("{out_j} = {acc};"));
+        self.line(&format!("{blk}[{jj}] = {acc};"));
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        self.line(&format!("for (int64_t {jj} = 0; {jj} < {nb}; {jj}++) {{"));
+        self.indent += 1;
+        self.line(&format!("int64_t {j} = {jb} + {jj};"));
+        self.line(&format!("{out_j} = {blk}[{jj}];"));
+        self.indent -= 1;
+        self.line("}");
         self.indent -= 1;
         self.line("}");
         let generic = self.out.split_off(start);
-        let mut special = generic.clone();
+        let mut special = generic.replace(&format!("{jj} < {nb};"), &format!("{jj} < {block};"));
         for a in &unit_arrs {
             special = special.replace(&format!("({j}) * {a}.stride[0]"), &j);
         }

@@ -207,9 +207,11 @@ fn mixture_gradient_computes_each_dot_product_once() {
     // The objective computes `Q_k (x_i - μ_k)` as one dot product per row.
     // The return sweep of each point runs the map over the components
     // again (its log-sum-exp reads the results), and the return sweep of
-    // that map read its dot products again until the map saved them.
+    // that map read its dot products again until the map saved them. The
+    // gradient has two more, of its own: the transposed product `Q_kᵀ v`
+    // and the sum of the outer products over the points (`accreduce`).
     let prog = optimised("mixture_gradient.fut");
     let objective = dot_products(&prog.fun("objective").expect("objective").body);
     assert!(objective > 0, "{prog}");
-    assert_eq!(dot_products(&prog.fun("gradient").expect("gradient").body), objective, "{prog}");
+    assert_eq!(dot_products(&prog.fun("gradient").expect("gradient").body), objective + 2, "{prog}");
 }

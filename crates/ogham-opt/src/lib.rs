@@ -29,6 +29,9 @@
 //!   `#[unsafe]`, so no backend checks it.
 //! - [`accfuse`]: inside a `withacc`, a map whose mapped result is only
 //!   added into an accumulator adds each element into it directly.
+//! - [`accreduce`]: an accumulator that a nest of `withacc`s updates
+//!   with products at an index its outermost level does not vary is
+//!   summed over that level by matrix products (seed 004 §5.1).
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
@@ -38,6 +41,7 @@
 //! This crate does no IO: the driver prints and writes what it returns.
 
 pub mod accfuse;
+pub mod accreduce;
 pub mod ad;
 pub mod bounds;
 pub mod cse;
@@ -175,6 +179,14 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "accreduce",
+        summary: "an accumulator updated with products at an index the outermost withacc does not vary is summed by matrix products instead (seed 004 §5.1)",
+        run: |p| {
+            accreduce::accreduce_program(p);
+            Ok(())
+        },
+    },
+    Pass {
         name: "bounds",
         summary: "mark indexing whose indices are provably in bounds as unchecked (#[unsafe])",
         run: |p| {
@@ -207,8 +219,27 @@ pub fn pass(name: &str) -> Option<&'static Pass> {
 
 /// The names of the passes every backend runs, in order.
 pub const DEFAULT_PIPELINE: &[&str] = &[
-    "cse", "inline", "simplify", "ad", "fission", "licm", "cse", "dce", "fuse", "licm", "fuse", "demand", "simplify",
-    "accfuse", "cse", "dce", "bounds", "simplify", "dce", "layout",
+    "cse",
+    "inline",
+    "simplify",
+    "ad",
+    "fission",
+    "licm",
+    "cse",
+    "dce",
+    "fuse",
+    "licm",
+    "fuse",
+    "demand",
+    "simplify",
+    "accfuse",
+    "accreduce",
+    "cse",
+    "dce",
+    "bounds",
+    "simplify",
+    "dce",
+    "layout",
 ];
 
 /// The passes every backend runs, in order.

@@ -1,0 +1,605 @@
+//! Accumulator to reduction (seed 004 §5.1): an accumulator that a nest of
+//! `withacc`s updates with a product at an index the outermost level does
+//! not vary is summed over that level by a matrix product instead.
+//!
+//! The shape, as reverse mode leaves it for the adjoint of a matrix that a
+//! map reads once per row of its input (GMM's `Q_k`, read by a
+//! matrix–vector product per point):
+//!
+//! ```text
+//! let (…, A', …) = withacc(n, …, accs [… A …], \(… a₀ …, …) ->        -- level 0, p < n
+//!     …
+//!     withacc(w₁, …, accs [… a₀ …], \(… a₁ …, …, i₁ …) ->              -- level 1
+//!       …
+//!         withacc(w_m, …, accs [… a_{m-1} …], \(… a_m …, …, i_m …) ->  -- level m
+//!           let v = mul x y
+//!           let a' = updacc(add) a_m[i₁, …, i_m] = v
+//!           in (… a' …)
+//! ```
+//!
+//! where each `i_l` is a row of `iota w_l`, `A: [w₁]…[w_m]`, `x` does not
+//! vary with `i_m` and `y` does not vary with `i_{m-1}`. Each element of
+//! `A` gets `Σ_p x(p, i₁ … i_{m-1}) · y(p, i₁ … i_{m-2}, i_m)`: for each
+//! `i₁ … i_{m-2}`, a matrix product over `p`. With one level inside
+//! (`m = 1`), `x` varies with `p` only and the sums are a matrix–vector
+//! product: GMM's `Q_kᵀ v`, added row by row into a vector. Run as
+//! written, every iteration of level 0 reads and writes all of `A` to add
+//! one outer product (or one row) into it, at the speed of memory; GMM's
+//! gradient spent half its time there. The rewrite:
+//!
+//! 1. `x` and `y` are elements of arrays: an array bound before the nest,
+//!    read as is, or one bound in the body of a level `l < m` (a scalar, or
+//!    an array reached through the inner levels' rows, a replicate's rows
+//!    being its value), which becomes a mapped result of the levels `l`
+//!    down to 0, so that `X[p, i₁ … i_l]` holds it for every iteration;
+//! 2. the update goes, and the accumulator leaves every level (its
+//!    initial value is no longer consumed by the nest);
+//! 3. after the nest, `A' = A + map (\i₁ … -> map (\r -> map (\c -> sum
+//!    (map2 (*) r c)) Yᵀ) Xᵀ)` (`Xᵀ` and `Yᵀ` views of slices of `X` and
+//!    `Y`), the matrix product the C backends tile; the addition is an
+//!    `updacc` of all of `A`, in place, so `A` may be the accumulator of an
+//!    enclosing `withacc`, and it is left out when `A` is a replicate of
+//!    zero, as reverse mode's adjoints start.
+//!
+//! The sums run over `p` in order, as the updates did in a sequential run;
+//! only the rounding of the additions into `A` changes, as with any
+//! accumulator (their operator is associative and commutative by
+//! contract). The price is the memory of the arrays made in step 1, one
+//! element per update of the nest's last two levels (GMM, `n` points of
+//! `d` dimensions and `K` components: two arrays of `n·K·d`, 128 MB for
+//! the benchmark's largest data set); the matrix products then read them
+//! once per tile.
+//!
+//! Conditions, so the sums are exactly the updates: the chain of `a_l` is
+//! linear (each used once, as the next level's accumulator or the update,
+//! whose result is the lambda's), the update's indices are the levels'
+//! `iota` rows in order and cover `A` whole, its operator is `add` of
+//! `A`'s element type, and the sizes of the arrays made in step 1 are
+//! bound before the nest.
+
+use std::collections::{HashMap, HashSet};
+
+use ogham_ir::builder::BodyBuilder;
+use ogham_ir::visit::{bodies, count_uses, exp_binders, lambdas, nested_bodies_mut, type_vars};
+use ogham_ir::{
+    BinOp, Body, DimIndex, Exp, Lambda, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Span, Stm,
+    SubExp, Type, VName,
+};
+
+/// Rewrites every function of the program (see the module documentation).
+pub fn accreduce_program(prog: &mut Program) {
+    for f in &mut prog.funs {
+        let mut defs = HashMap::new();
+        definitions(&f.body, &mut defs);
+        body(&mut f.body, &defs, &mut prog.names);
+    }
+}
+
+/// The `iota` and `replicate` statements of a function, by the variable
+/// they bind.
+type Defs = HashMap<VName, Exp>;
+
+fn definitions(b: &Body, defs: &mut Defs) {
+    for stm in &b.stms {
+        if let (Exp::Iota { .. } | Exp::Replicate { .. }, [p]) = (&stm.exp, &stm.pat[..]) {
+            defs.insert(p.name, stm.exp.clone());
+        }
+        for nb in inner_bodies(&stm.exp) {
+            definitions(nb, defs);
+        }
+    }
+}
+
+/// Rewrites `b` and the bodies nested in it.
+fn body(b: &mut Body, defs: &Defs, names: &mut NameTable) {
+    let mut i = 0;
+    while i < b.stms.len() {
+        let mut added = 0;
+        while let Some(found) = plan(&b.stms[i], defs) {
+            added += apply(b, i, found, defs, names);
+        }
+        for nb in nested_bodies_mut(&mut b.stms[i].exp) {
+            body(nb, defs, names);
+        }
+        i += 1 + added;
+    }
+}
+
+/// One level of the nest: a `withacc` statement's width, inputs and
+/// function, and the position of the accumulator of the chain.
+struct Level<'a> {
+    w: SubExp,
+    arrs: &'a [VName],
+    nacc: usize,
+    lam: &'a Lambda,
+    acc: usize,
+}
+
+/// An operand of the product: element `dims` (level numbers, 0 for the
+/// outermost level's iteration) of an array `X`. Either `X` is `arr`,
+/// bound before the nest (`level` is `None`), or `X` is made of `arr`,
+/// bound in the body of level `level`, of type `ty`, by [`materialise`]
+/// (its first dimensions are the levels 0 … `level`).
+#[derive(Clone)]
+struct Operand {
+    arr: VName,
+    level: Option<usize>,
+    ty: Option<Type>,
+    dims: Vec<usize>,
+}
+
+/// What [`apply`] does.
+struct Plan {
+    /// Statement positions: `path[l]` is level `l + 1` in level `l`'s body.
+    path: Vec<usize>,
+    /// The chain's accumulator position at each level.
+    accs: Vec<usize>,
+    widths: Vec<SubExp>,
+    /// The update's position in the innermost level's body.
+    update: usize,
+    /// The operand varying with the rows (`i_{m-1}`) and the one varying
+    /// with the columns (`i_m`), and whether the rows' is the product's
+    /// left operand.
+    rows: Operand,
+    cols: Operand,
+    rows_left: bool,
+    elem: PrimType,
+    span: Span,
+}
+
+/// The rewrite of one accumulator of `stm`, if one matches.
+fn plan(stm: &Stm, defs: &Defs) -> Option<Plan> {
+    let Exp::Soac(Soac::WithAcc { accs, .. }) = &stm.exp else { return None };
+    let mut inside = HashSet::new();
+    binders(&stm.exp, &mut inside);
+    (0..accs.len()).find_map(|a| plan_acc(stm, a, defs, &inside))
+}
+
+/// The bodies nested directly in `exp`, its lambdas' included.
+fn inner_bodies(exp: &Exp) -> Vec<&Body> {
+    let mut out = bodies(exp);
+    out.extend(lambdas(exp).into_iter().map(|l| &l.body));
+    out
+}
+
+/// The variables bound inside `exp`.
+fn binders(exp: &Exp, out: &mut HashSet<VName>) {
+    out.extend(exp_binders(exp).iter().map(|p| p.name));
+    out.extend(lambdas(exp).iter().flat_map(|l| l.params.iter().map(|p| p.name)));
+    for b in inner_bodies(exp) {
+        for s in &b.stms {
+            out.extend(s.pat.iter().map(|p| p.name));
+            binders(&s.exp, out);
+        }
+    }
+}
+
+fn level(stm: &Stm, acc: usize) -> Option<Level<'_>> {
+    let Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) = &stm.exp else { return None };
+    Some(Level { w: *w, arrs, nacc: accs.len(), lam: map, acc })
+}
+
+fn plan_acc(stm: &Stm, a: usize, defs: &Defs, inside: &HashSet<VName>) -> Option<Plan> {
+    let mut levels = vec![level(stm, a)?];
+    let mut path = Vec::new();
+    // Follow the accumulator's chain inwards to its update.
+    let update = loop {
+        let (lam, acc) = levels.last().map(|lv| (lv.lam, lv.acc))?;
+        let body = &lam.body;
+        let ap = lam.params.get(acc)?.name;
+        let mut uses = HashMap::new();
+        count_uses(body, &mut uses);
+        if uses.get(&ap) != Some(&1) {
+            return None;
+        }
+        let (j, s) = body.stms.iter().enumerate().find(|(_, s)| mentions(&s.exp, ap))?;
+        let next = match &s.exp {
+            Exp::Soac(Soac::WithAcc { accs, .. }) => accs.iter().position(|x| *x == ap)?,
+            Exp::UpdAcc { acc, .. } if *acc == ap => usize::MAX,
+            _ => return None,
+        };
+        let out = s.pat.get(if next == usize::MAX { 0 } else { next })?.name;
+        if uses.get(&out) != Some(&1) || body.result.get(acc) != Some(&SubExp::Var(out)) {
+            return None;
+        }
+        if next == usize::MAX {
+            break j;
+        }
+        path.push(j);
+        levels.push(level(s, next)?);
+    };
+    let m = levels.len() - 1;
+    if m < 1 {
+        return None;
+    }
+    let inner = levels[m].lam;
+    let Exp::UpdAcc { slice, value: SubExp::Var(v), op: Some(BinOp::Add), .. } = &inner.body.stms[update].exp else {
+        return None;
+    };
+    // The accumulator covers the levels' iterations exactly.
+    let Type::Array { elem, shape } = &levels[0].lam.params[a].ty else { return None };
+    let widths: Vec<SubExp> = levels.iter().map(|l| l.w).collect();
+    if shape[..] != widths[1..] || !(elem.is_float() || elem.is_int()) {
+        return None;
+    }
+    let outside = |se: &SubExp| se.as_var().is_none_or(|x| !inside.contains(&x));
+    if !widths.iter().all(outside) {
+        return None;
+    }
+    // Its indices are the levels' rows of `iota w_l`.
+    for (l, d) in slice.iter().enumerate() {
+        let DimIndex::Fix(SubExp::Var(i)) = d else { return None };
+        let lv = &levels[l + 1];
+        let q = lv.lam.params.iter().position(|p| p.name == *i)?;
+        let arr = lv.arrs.get(q.checked_sub(lv.nacc)?)?;
+        let Some(Exp::Iota { n, start, step, elem: PrimType::I64 }) = defs.get(arr) else { return None };
+        if *n != lv.w || *start != SubExp::i64(0) || *step != SubExp::i64(1) {
+            return None;
+        }
+    }
+    if slice.len() != m {
+        return None;
+    }
+    // The updated value is a product.
+    let prod = inner.body.stms.iter().find(|s| s.pat.iter().any(|p| p.name == *v))?;
+    let Exp::BinOp(BinOp::Mul, t, SubExp::Var(x), SubExp::Var(y)) = &prod.exp else { return None };
+    if t != elem {
+        return None;
+    }
+    let scope = Scope::new(&levels, defs, inside);
+    let (x, y) = (scope.operand(*x)?, scope.operand(*y)?);
+    // With one level inside, the rows' operand is a vector over level 0
+    // and the sums a matrix–vector product.
+    let row = (m >= 2).then(|| m - 1);
+    let varies = |o: &Operand, l: usize| o.dims.iter().filter(|&&d| d == l).count();
+    let is_rows = |o: &Operand| varies(o, 0) == 1 && varies(o, m) == 0 && row.is_none_or(|r| varies(o, r) == 1);
+    let is_cols = |o: &Operand| varies(o, 0) == 1 && varies(o, m) == 1 && row.is_none_or(|r| varies(o, r) == 0);
+    let (rows, cols, rows_left) = if is_rows(&x) && is_cols(&y) {
+        (x, y, true)
+    } else if is_rows(&y) && is_cols(&x) {
+        (y, x, false)
+    } else {
+        return None;
+    };
+    let accs = levels.iter().map(|l| l.acc).collect();
+    Some(Plan { path, accs, widths, update, rows, cols, rows_left, elem: *elem, span: prod.span })
+}
+
+/// Whether `exp` mentions `v` (as an operand or inside a nested body).
+fn mentions(exp: &Exp, v: VName) -> bool {
+    ogham_ir::visit::free_vars_exp(exp).contains(&v)
+}
+
+/// Where the variables of the nest come from.
+struct Scope<'a> {
+    m: usize,
+    levels: &'a [Level<'a>],
+    defs: &'a Defs,
+    inside: &'a HashSet<VName>,
+    /// Parameters: level and position.
+    params: HashMap<VName, (usize, usize)>,
+    /// Variables bound by the statements of the bodies of levels 0 … m-1,
+    /// with their level and type.
+    bound: HashMap<VName, (usize, Type)>,
+}
+
+impl<'a> Scope<'a> {
+    fn new(levels: &'a [Level<'a>], defs: &'a Defs, inside: &'a HashSet<VName>) -> Scope<'a> {
+        let m = levels.len() - 1;
+        let mut params = HashMap::new();
+        let mut bound = HashMap::new();
+        for (l, lv) in levels.iter().enumerate() {
+            for (q, p) in lv.lam.params.iter().enumerate() {
+                params.insert(p.name, (l, q));
+            }
+            if l < m {
+                for s in &lv.lam.body.stms {
+                    for p in &s.pat {
+                        bound.insert(p.name, (l, p.ty.clone()));
+                    }
+                }
+            }
+        }
+        Scope { m, levels, defs, inside, params, bound }
+    }
+
+    /// The scalar `u` as an element of an array bound before the nest or
+    /// in it.
+    fn operand(&self, u: VName) -> Option<Operand> {
+        let (arr, level, trail) = self.trace(u, 0)?;
+        let Some(level) = level else { return Some(Operand { arr, level, ty: None, dims: trail }) };
+        let (_, ty) = self.bound.get(&arr)?;
+        // The materialised array's sizes are known before the nest.
+        if type_vars(ty).any(|x| self.inside.contains(&x)) {
+            return None;
+        }
+        let mut dims: Vec<usize> = (0..=level).collect();
+        dims.extend(trail);
+        Some(Operand { arr, level: Some(level), ty: Some(ty.clone()), dims })
+    }
+
+    /// The variable `u` (a scalar or a row) as `arr[trail…]` in the
+    /// iteration of the levels, with `arr` bound in the body of `level`,
+    /// or before the nest (`None`).
+    fn trace(&self, u: VName, depth: usize) -> Option<(VName, Option<usize>, Vec<usize>)> {
+        if depth > 64 {
+            return None;
+        }
+        if let Some(&(l, q)) = self.params.get(&u) {
+            let lv = &self.levels[l];
+            let input = *lv.arrs.get(q.checked_sub(lv.nacc)?)?;
+            // A row of a replicate is its value, whatever the row.
+            if let Some(Exp::Replicate { shape, value: SubExp::Var(s) }) = self.defs.get(&input) {
+                if shape.len() == 1 && self.inside.contains(&input) {
+                    return self.trace(*s, depth + 1);
+                }
+            }
+            let (arr, level, mut trail) = if self.params.contains_key(&input) {
+                self.trace(input, depth + 1)?
+            } else if let Some((level, _)) = self.bound.get(&input) {
+                (input, Some(*level), Vec::new())
+            } else if !self.inside.contains(&input) {
+                (input, None, Vec::new())
+            } else {
+                return None;
+            };
+            trail.push(l);
+            return Some((arr, level, trail));
+        }
+        let (level, _) = self.bound.get(&u)?;
+        (*level < self.m).then(|| (u, Some(*level), Vec::new()))
+    }
+}
+
+/// The statement of level `l` (0: `b.stms[i]`), at `path` (the plan's,
+/// which removing an accumulator or adding a mapped result keeps valid).
+fn level_stm<'b>(b: &'b mut Body, i: usize, path: &[usize], l: usize) -> &'b mut Stm {
+    let mut stm = &mut b.stms[i];
+    for &j in &path[..l] {
+        let Exp::Soac(Soac::WithAcc { map, .. }) = &mut stm.exp else { unreachable!("the plan's levels are withaccs") };
+        stm = &mut map.body.stms[j];
+    }
+    stm
+}
+
+fn lambda(stm: &mut Stm) -> &mut Lambda {
+    let Exp::Soac(Soac::WithAcc { map, .. }) = &mut stm.exp else { unreachable!("the plan's levels are withaccs") };
+    map
+}
+
+/// Does the rewrite of `plan` on statement `i` of `b`; returns how many
+/// statements it added after it.
+fn apply(b: &mut Body, i: usize, plan: Plan, defs: &Defs, names: &mut NameTable) -> usize {
+    let m = plan.widths.len() - 1;
+    // The update goes, and with it the accumulator from every level.
+    lambda(level_stm(b, i, &plan.path, m)).body.stms.remove(plan.update);
+    let mut result = None;
+    let mut init = None;
+    for l in (0..=m).rev() {
+        let a = plan.accs[l];
+        let stm = level_stm(b, i, &plan.path, l);
+        result = Some(stm.pat.remove(a));
+        let Exp::Soac(Soac::WithAcc { accs, map, .. }) = &mut stm.exp else { unreachable!("the plan's levels") };
+        init = Some(accs.remove(a));
+        map.params.remove(a);
+        map.ret.remove(a);
+        map.body.result.remove(a);
+    }
+    let (Some(result), Some(init)) = (result, init) else { unreachable!("the plan has levels") };
+    // The operands' arrays become mapped results of the levels.
+    let xs = materialise(b, i, &plan, &plan.rows, names);
+    let ys = if plan.cols.arr == plan.rows.arr { xs } else { materialise(b, i, &plan, &plan.cols, names) };
+    // The sums, after the nest.
+    let span = plan.span;
+    let mut out = BodyBuilder::new(span);
+    let sums = product_nest(&mut out, &plan, (xs, &plan.rows), (ys, &plan.cols), 1, &mut Vec::new(), names);
+    let zero = matches!(defs.get(&init), Some(Exp::Replicate { value: SubExp::Const(c), .. })
+        if *c == PrimValue::zero(plan.elem));
+    if zero {
+        out.push(vec![result], Exp::SubExp(SubExp::Var(sums)));
+    } else {
+        // Added in place, into an array or into the accumulator of an
+        // enclosing withacc alike.
+        let slice = plan.widths[1..]
+            .iter()
+            .map(|w| DimIndex::Slice { start: SubExp::i64(0), len: *w, stride: SubExp::i64(1) })
+            .collect();
+        let add = Exp::UpdAcc { acc: init, slice, value: SubExp::Var(sums), op: Some(BinOp::Add) };
+        out.push(vec![result], add);
+    }
+    let added = out.stms.len();
+    b.stms.splice(i + 1..i + 1, out.stms);
+    added
+}
+
+/// Makes `op.arr` a mapped result of the levels `op.level` down to 0; the
+/// name of level 0's result (`op.arr` itself if it is bound before the
+/// nest).
+fn materialise(b: &mut Body, i: usize, plan: &Plan, op: &Operand, names: &mut NameTable) -> VName {
+    let (Some(level), Some(ty)) = (op.level, &op.ty) else { return op.arr };
+    let mut value = op.arr;
+    let mut ty = ty.clone();
+    for l in (0..=level).rev() {
+        let stm = level_stm(b, i, &plan.path, l);
+        let lam = lambda(stm);
+        lam.ret.push(ty.clone());
+        lam.body.result.push(SubExp::Var(value));
+        ty = ty.array_of(plan.widths[l]);
+        let base = format!("{}_all", names.base(op.arr));
+        value = names.fresh(&base);
+        stm.pat.push(Param { name: value, ty: ty.clone() });
+    }
+    value
+}
+
+/// The sums of level `l` and inward, for the outer levels' indices
+/// `fixed` (one per level 1 … l-1): a map over `iota w_l` for each outer
+/// level, then the product of the rows' and columns' slices.
+fn product_nest(
+    out: &mut BodyBuilder,
+    plan: &Plan,
+    rows: (VName, &Operand),
+    cols: (VName, &Operand),
+    l: usize,
+    fixed: &mut Vec<VName>,
+    names: &mut NameTable,
+) -> VName {
+    let m = plan.widths.len() - 1;
+    let t = plan.elem;
+    let result_ty = |from: usize| Type::Array { elem: t, shape: plan.widths[from..].to_vec() };
+    if l + 1 >= m {
+        let (n, c) = (plan.widths[0], plan.widths[m]);
+        // Yᵀ a view (the tiles copy the columns they read).
+        let yt = transposed(out, cols, m, plan, fixed, names);
+        if m == 1 {
+            let (xs, _) = slice(out, rows.0, rows.1, plan, fixed, names);
+            let exp = vector_product(xs, yt, (c, n), t, plan.rows_left, plan.span, names);
+            return out.bind(names, "dprod", result_ty(1), exp);
+        }
+        // Xᵀ read in place too: its rows are strided, but a tile's rows
+        // at one step are neighbours (copying it row-major first took as
+        // long as the reads it saves, for GMM).
+        let r = plan.widths[m - 1];
+        let xt = transposed(out, rows, m - 1, plan, fixed, names);
+        let exp = matrix_product(xt, yt, (r, c, n), t, plan.rows_left, plan.span, names);
+        return out.bind(names, "dprod", result_ty(m - 1), exp);
+    }
+    let w = plan.widths[l];
+    let index = out.bind(
+        names,
+        "iota",
+        Type::Prim(PrimType::I64).array_of(w),
+        Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+    );
+    let i = Param { name: names.fresh("i"), ty: Type::Prim(PrimType::I64) };
+    fixed.push(i.name);
+    let mut inner = BodyBuilder::new(plan.span);
+    let res = product_nest(&mut inner, plan, rows, cols, l + 1, fixed, names);
+    fixed.pop();
+    let ret = result_ty(l + 1);
+    let lam = Lambda { params: vec![i], body: inner.finish(vec![SubExp::Var(res)]), ret: vec![ret] };
+    let exp = Exp::Soac(Soac::Screma { w, arrs: vec![index], scans: vec![], reduces: vec![], map: lam });
+    out.bind(names, "sums", result_ty(l), exp)
+}
+
+/// The operand `(all, op)` as a `[w_varying][n]` matrix, its rows the
+/// sums' vectors (a view).
+fn transposed(
+    out: &mut BodyBuilder,
+    (all, op): (VName, &Operand),
+    varying: usize,
+    plan: &Plan,
+    fixed: &[VName],
+    names: &mut NameTable,
+) -> VName {
+    let (xs, kept) = slice(out, all, op, plan, fixed, names);
+    if kept.first() != Some(&0) {
+        return xs;
+    }
+    let ty = Type::Array { elem: plan.elem, shape: vec![plan.widths[varying], plan.widths[0]] };
+    out.bind(names, "tr", ty, Exp::Rearrange { array: xs, perm: vec![1, 0] })
+}
+
+/// `all[…]` for every index of level 0 and of the operand's varying level
+/// (rows or columns), the outer levels' indices fixed; and those levels,
+/// in the order of the slice's dimensions.
+fn slice(
+    out: &mut BodyBuilder,
+    all: VName,
+    op: &Operand,
+    plan: &Plan,
+    fixed: &[VName],
+    names: &mut NameTable,
+) -> (VName, Vec<usize>) {
+    let m = plan.widths.len() - 1;
+    let mut kept = Vec::new();
+    let slice = op
+        .dims
+        .iter()
+        .map(|&d| {
+            if d == 0 || d + 1 >= m {
+                kept.push(d);
+                DimIndex::Slice { start: SubExp::i64(0), len: plan.widths[d], stride: SubExp::i64(1) }
+            } else {
+                DimIndex::Fix(SubExp::Var(fixed[d - 1]))
+            }
+        })
+        .collect();
+    let ty = Type::Array { elem: plan.elem, shape: kept.iter().map(|&d| plan.widths[d]).collect() };
+    (out.bind(names, "slice", ty, Exp::Index { array: all, slice }), kept)
+}
+
+/// `map (\y -> sum (map2 (*) xs y)) ys`, `xs: [n]`, `ys: [c][n]`; the
+/// product's operands in the order of the update's (`xs` first when
+/// `x_left`).
+fn vector_product(
+    xs: VName,
+    ys: VName,
+    (c, n): (SubExp, SubExp),
+    t: PrimType,
+    x_left: bool,
+    span: Span,
+    names: &mut NameTable,
+) -> Exp {
+    let scalar = Type::Prim(t);
+    let y = names.fresh("col");
+    let mut inner = BodyBuilder::new(span);
+    let sum = dot(xs, y, n, t, x_left, span, names);
+    let d = inner.bind(names, "dot", scalar.clone(), sum);
+    let inner = Lambda {
+        params: vec![Param { name: y, ty: Type::Array { elem: t, shape: vec![n] } }],
+        body: inner.finish(vec![d.into()]),
+        ret: vec![scalar],
+    };
+    Exp::Soac(Soac::Screma { w: c, arrs: vec![ys], scans: vec![], reduces: vec![], map: inner })
+}
+
+/// `sum (map2 (*) x y)`, `x` the left operand when `x_left`.
+fn dot(x: VName, y: VName, n: SubExp, t: PrimType, x_left: bool, span: Span, names: &mut NameTable) -> Exp {
+    let scalar = Type::Prim(t);
+    let (a, b) = (names.fresh("a"), names.fresh("b"));
+    let mut times = BodyBuilder::new(span);
+    let (l, r) = if x_left { (a, b) } else { (b, a) };
+    let ab = times.bind(names, "t", scalar.clone(), Exp::BinOp(BinOp::Mul, t, l.into(), r.into()));
+    let times = Lambda {
+        params: vec![Param { name: a, ty: scalar.clone() }, Param { name: b, ty: scalar.clone() }],
+        body: times.finish(vec![ab.into()]),
+        ret: vec![scalar.clone()],
+    };
+    let (p, q) = (names.fresh("x"), names.fresh("y"));
+    let mut plus = BodyBuilder::new(span);
+    let pq = plus.bind(names, "t", scalar.clone(), Exp::BinOp(BinOp::Add, t, p.into(), q.into()));
+    let plus = Operator {
+        lambda: Lambda {
+            params: vec![Param { name: p, ty: scalar.clone() }, Param { name: q, ty: scalar.clone() }],
+            body: plus.finish(vec![pq.into()]),
+            ret: vec![scalar],
+        },
+        neutral: vec![SubExp::Const(PrimValue::zero(t))],
+        commutative: true,
+    };
+    Exp::Soac(Soac::Screma { w: n, arrs: vec![x, y], scans: vec![], reduces: vec![plus], map: times })
+}
+
+/// `map (\x -> map (\y -> sum (map2 (*) x y)) ys) xs`, `xs: [r][n]`,
+/// `ys: [c][n]`; the product's operands in the order of the update's
+/// (`x` first when `x_left`).
+fn matrix_product(
+    xs: VName,
+    ys: VName,
+    (r, c, n): (SubExp, SubExp, SubExp),
+    t: PrimType,
+    x_left: bool,
+    span: Span,
+    names: &mut NameTable,
+) -> Exp {
+    let vec_ty = Type::Array { elem: t, shape: vec![n] };
+    let x = names.fresh("row");
+    let row = vector_product(x, ys, (c, n), t, x_left, span, names);
+    let row_ty = Type::Array { elem: t, shape: vec![c] };
+    let mut outer = BodyBuilder::new(span);
+    let row = outer.bind(names, "row", row_ty.clone(), row);
+    let outer =
+        Lambda { params: vec![Param { name: x, ty: vec_ty }], body: outer.finish(vec![row.into()]), ret: vec![row_ty] };
+    Exp::Soac(Soac::Screma { w: r, arrs: vec![xs], scans: vec![], reduces: vec![], map: outer })
+}
