@@ -57,6 +57,14 @@
 -- input { 600i64 40i64 3i64 }
 -- output { -6.666539939684796 9331.408103084032 10102.078626547698 -5900.242627810843 -424165.7455845503 }
 
+-- The arrays the sums read take 8·K·d = 8 KB per point here, so the
+-- points run in chunks of 512 (`accreduce`'s 4 MB): three chunks, the
+-- last of 76, each reading its rows of X and writing its rows of ∂X.
+-- ==
+-- entry: chunked
+-- input { 1100i64 8i64 128i64 }
+-- output { -6944.185799210565 1327500.4361798558 -81283.33013845816 }
+
 def sqnorm_qx [d] (q: [d][d]f64) (x: [d]f64) : f64 =
   let y = map (\r -> f64.sum (map2 (*) r x)) q
   in f64.sum (map (\v -> v * v) y)
@@ -92,3 +100,15 @@ entry large (n: i64) (d: i64) (K: i64) : (f64, f64, f64, f64, f64) =
   let total_k = f64.sum (map (\m -> f64.sum (map f64.sum m)) dqs)
   let weighted_k = f64.sum (flatten (flatten (tabulate_3d K d d (\k i j -> dqs[k, i, j] * w i j * f64.i64 (k + 1)))))
   in (total, weighted, weighted_x, total_k, weighted_k)
+
+entry chunked (n: i64) (d: i64) (K: i64) : (f64, f64, f64) =
+  let qs = tabulate_3d K d d (\k i j -> f64.cos (0.23 * f64.i64 (k * d + i) + 0.07 * f64.i64 j) * 0.2)
+  let xs = tabulate_2d n d (\p j ->
+             f64.sin (0.013 * f64.i64 p * f64.i64 d + 0.29 * f64.i64 j) * (1 + 0.5 * f64.cos (0.7 * f64.i64 p)))
+  let (dqs, dx) = vjp (\(qs, xs) -> components qs xs) (qs, xs) 1
+  let w i j = f64.i64 ((i + 1) * (j % 5 - 2))
+  let wx p j = f64.i64 ((p % 7 - 3) * (j + 1))
+  let total_k = f64.sum (map (\m -> f64.sum (map f64.sum m)) dqs)
+  let weighted_k = f64.sum (flatten (flatten (tabulate_3d K d d (\k i j -> dqs[k, i, j] * w i j * f64.i64 (k + 1)))))
+  let weighted_x = f64.sum (flatten (tabulate_2d n d (\p j -> dx[p, j] * wx p j)))
+  in (total_k, weighted_k, weighted_x)

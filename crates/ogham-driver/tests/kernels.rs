@@ -116,14 +116,15 @@ fn accumulator_rows_are_a_kernel() {
 /// point and component (`accreduce`): it is a matrix product over the
 /// points per component, a tiled kernel (column panels packed, in blocks
 /// of the points kept in the level-2 cache, partial tiles carried between
-/// blocks), and no kernel updates a `[K][d][d]` accumulator.
+/// blocks), and nothing updates a `[K][d][d]` accumulator element by element.
 #[test]
 fn outer_products_become_tiled_products() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/gmm.fut");
     let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
     let ir = ogham_ir::print::program(&compiled.ir);
     let gradient = ir.split("entry gradient").nth(1).unwrap_or_default().split("\nentry ").next().unwrap_or_default();
-    for line in gradient.lines().filter(|l| l.contains(") = updacc")) {
+    // (A chunk's sums are added whole, with a slice, once per chunk.)
+    for line in gradient.lines().filter(|l| l.contains(") = updacc") && !l.contains(":+")) {
         let ty = line.split(": ").nth(1).and_then(|t| t.split(')').next()).unwrap_or_default();
         assert!(ty.matches('[').count() < 3, "an update of Q's adjoint, once per point and component:\n{line}");
     }

@@ -41,14 +41,21 @@
 //!    enclosing `withacc`, and it is left out when `A` is a replicate of
 //!    zero, as reverse mode's adjoints start.
 //!
-//! The sums run over `p` in order, as the updates did in a sequential run;
-//! only the rounding of the additions into `A` changes, as with any
-//! accumulator (their operator is associative and commutative by
-//! contract). The price is the memory of the arrays made in step 1, one
-//! element per update of the nest's last two levels (GMM, `n` points of
-//! `d` dimensions and `K` components: two arrays of `n·K·d`, 128 MB for
-//! the benchmark's largest data set); the matrix products then read them
-//! once per tile.
+//! When step 1 makes arrays, their memory would be one element per update
+//! of the nest's last two levels (GMM, `n` points of `d` dimensions and
+//! `K` components: two arrays of `n·K·d`, 256 MB for the benchmark's
+//! largest data set, whose objective needs 18 MB). So the nest then runs
+//! in a loop over chunks of level 0's iterations, as many as make
+//! [`CHUNK_BYTES`] of those arrays (at least one): each chunk runs the
+//! outermost `withacc` on its rows (its accumulators threaded through the
+//! loop, its other mapped results written into their rows of arrays made
+//! before it) and adds its sums into the loop's. The GMM gradient at
+//! n = 10 000 then takes 22 MB, and less time (395 against 460 ms: the
+//! arrays stay in the caches).
+//!
+//! The sums run over `p` in order, chunk after chunk; only the rounding of
+//! the additions changes, as with any accumulator (their operator is
+//! associative and commutative by contract).
 //!
 //! Conditions, so the sums are exactly the updates: the chain of `a_l` is
 //! linear (each used once, as the next level's accumulator or the update,
@@ -62,8 +69,8 @@ use std::collections::{HashMap, HashSet};
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::visit::{bodies, count_uses, exp_binders, lambdas, nested_bodies_mut, type_vars};
 use ogham_ir::{
-    BinOp, Body, DimIndex, Exp, Lambda, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Span, Stm,
-    SubExp, Type, VName,
+    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Span,
+    Stm, SubExp, Type, VName,
 };
 
 /// Rewrites every function of the program (see the module documentation).
@@ -94,14 +101,16 @@ fn definitions(b: &Body, defs: &mut Defs) {
 fn body(b: &mut Body, defs: &Defs, names: &mut NameTable) {
     let mut i = 0;
     while i < b.stms.len() {
-        let mut added = 0;
+        let mut pending = Vec::new();
         while let Some(found) = plan(&b.stms[i], defs) {
-            added += apply(b, i, found, defs, names);
+            pending.push(prepare(b, i, found, defs, names));
         }
+        let (before, after) = if pending.is_empty() { (0, 0) } else { finish(b, i, pending, names) };
+        i += before;
         for nb in nested_bodies_mut(&mut b.stms[i].exp) {
             body(nb, defs, names);
         }
-        i += 1 + added;
+        i += 1 + after;
     }
 }
 
@@ -128,7 +137,8 @@ struct Operand {
     dims: Vec<usize>,
 }
 
-/// What [`apply`] does.
+/// What the rewrite does.
+#[derive(Clone)]
 struct Plan {
     /// Statement positions: `path[l]` is level `l + 1` in level `l`'s body.
     path: Vec<usize>,
@@ -367,9 +377,22 @@ fn lambda(stm: &mut Stm) -> &mut Lambda {
     map
 }
 
-/// Does the rewrite of `plan` on statement `i` of `b`; returns how many
-/// statements it added after it.
-fn apply(b: &mut Body, i: usize, plan: Plan, defs: &Defs, names: &mut NameTable) -> usize {
+/// A rewrite whose update is gone and whose operands are made: what is
+/// left to do after the nest.
+struct Pending {
+    plan: Plan,
+    /// The operands' arrays.
+    xs: VName,
+    ys: VName,
+    /// The accumulator's result and initial value, and whether that is a
+    /// replicate of zero.
+    result: Param,
+    init: VName,
+    zero: bool,
+}
+
+/// Does steps 1 and 2 of the rewrite of `plan` on statement `i` of `b`.
+fn prepare(b: &mut Body, i: usize, plan: Plan, defs: &Defs, names: &mut NameTable) -> Pending {
     let m = plan.widths.len() - 1;
     // The update goes, and with it the accumulator from every level.
     lambda(level_stm(b, i, &plan.path, m)).body.stms.remove(plan.update);
@@ -389,27 +412,199 @@ fn apply(b: &mut Body, i: usize, plan: Plan, defs: &Defs, names: &mut NameTable)
     // The operands' arrays become mapped results of the levels.
     let xs = materialise(b, i, &plan, &plan.rows, names);
     let ys = if plan.cols.arr == plan.rows.arr { xs } else { materialise(b, i, &plan, &plan.cols, names) };
-    // The sums, after the nest.
-    let span = plan.span;
-    let mut out = BodyBuilder::new(span);
-    let sums = product_nest(&mut out, &plan, (xs, &plan.rows), (ys, &plan.cols), 1, &mut Vec::new(), names);
     let zero = matches!(defs.get(&init), Some(Exp::Replicate { value: SubExp::Const(c), .. })
         if *c == PrimValue::zero(plan.elem));
-    if zero {
-        out.push(vec![result], Exp::SubExp(SubExp::Var(sums)));
+    Pending { plan, xs, ys, result, init, zero }
+}
+
+/// All of `A` (its sizes the plan's widths after the first), as a slice.
+fn whole(plan: &Plan) -> Vec<DimIndex> {
+    plan.widths[1..]
+        .iter()
+        .map(|w| DimIndex::Slice { start: SubExp::i64(0), len: *w, stride: SubExp::i64(1) })
+        .collect()
+}
+
+/// Step 3 of the rewrites `pending` of statement `i` of `b`: the sums
+/// after it, or, when it makes arrays for them, a loop over chunks of its
+/// iterations, each running the statement on its chunk and adding its
+/// sums (so the arrays take [`CHUNK_BYTES`] at most, not one element per
+/// update). Returns how many statements went before the statement (or the
+/// loop that replaced it) and after it.
+fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, names: &mut NameTable) -> (usize, usize) {
+    let made = pending.iter().any(|p| p.plan.rows.level.is_some() || p.plan.cols.level.is_some());
+    let mut out = BodyBuilder::new(pending[0].plan.span);
+    let sums = if made {
+        let before = chunks(b, i, &pending, names);
+        let loop_stm = &b.stms[i + before];
+        let n = loop_stm.pat.len();
+        let sums: Vec<VName> = loop_stm.pat[n - pending.len()..].iter().map(|p| p.name).collect();
+        for (p, s) in pending.iter().zip(sums) {
+            bind_result(&mut out, p, s);
+        }
+        let after = out.stms.len();
+        b.stms.splice(i + before + 1..i + before + 1, out.stms);
+        return (before, after);
     } else {
-        // Added in place, into an array or into the accumulator of an
-        // enclosing withacc alike.
-        let slice = plan.widths[1..]
+        let starts = (SubExp::i64(0), SubExp::i64(0));
+        pending
             .iter()
-            .map(|w| DimIndex::Slice { start: SubExp::i64(0), len: *w, stride: SubExp::i64(1) })
-            .collect();
-        let add = Exp::UpdAcc { acc: init, slice, value: SubExp::Var(sums), op: Some(BinOp::Add) };
-        out.push(vec![result], add);
+            .map(|p| product_nest(&mut out, &p.plan, (p.xs, &p.plan.rows), (p.ys, &p.plan.cols), starts, names))
+            .collect::<Vec<_>>()
+    };
+    for (p, s) in pending.iter().zip(sums) {
+        bind_result(&mut out, p, s);
     }
-    let added = out.stms.len();
+    let after = out.stms.len();
     b.stms.splice(i + 1..i + 1, out.stms);
-    added
+    (0, after)
+}
+
+/// Binds the accumulator's result: the sums, or its initial value with
+/// the sums added in place (into an array or into the accumulator of an
+/// enclosing withacc alike).
+fn bind_result(out: &mut BodyBuilder, p: &Pending, sums: VName) {
+    if p.zero {
+        out.push(vec![p.result.clone()], Exp::SubExp(SubExp::Var(sums)));
+    } else {
+        let add = Exp::UpdAcc { acc: p.init, slice: whole(&p.plan), value: SubExp::Var(sums), op: Some(BinOp::Add) };
+        out.push(vec![p.result.clone()], add);
+    }
+}
+
+/// The bytes of the arrays made for one chunk of iterations.
+const CHUNK_BYTES: i64 = 4 << 20;
+
+/// Replaces statement `i` of `b` (a `withacc` over `n` iterations with
+/// the arrays `pending` made among its mapped results) by a loop over
+/// chunks of its iterations: the `withacc` on each chunk's rows, the
+/// other mapped results written into their rows of arrays made before
+/// the loop, and each pending rewrite's sums of the chunk added to its
+/// loop parameter, which the loop returns after its other results.
+/// Returns how many statements went before the loop.
+fn chunks(b: &mut Body, i: usize, pending: &[Pending], names: &mut NameTable) -> usize {
+    let stm = b.stms.remove(i);
+    let span = stm.span;
+    let Exp::Soac(Soac::WithAcc { w: n, arrs, accs, map }) = stm.exp else { unreachable!("the plan's level 0") };
+    let nacc = accs.len();
+    // The arrays made among the statement's results (an operand bound
+    // before the statement is read at the chunk's rows instead).
+    let made: HashSet<VName> =
+        pending.iter().flat_map(|p| [p.xs, p.ys]).filter(|v| stm.pat.iter().any(|q| q.name == *v)).collect();
+    let i64t = Type::Prim(PrimType::I64);
+    let mut pre = BodyBuilder::new(span);
+    let arith = |bb: &mut BodyBuilder, names: &mut NameTable, op: BinOp, x: SubExp, y: SubExp| {
+        SubExp::Var(bb.bind(names, "chunk", i64t.clone(), Exp::BinOp(op, PrimType::I64, x, y)))
+    };
+    // Iterations per chunk: CHUNK_BYTES over the bytes made per iteration.
+    let mut per = SubExp::i64(0);
+    for q in stm.pat[nacc..].iter().filter(|q| made.contains(&q.name)) {
+        let mut bytes = SubExp::i64(q.ty.elem().byte_size() as i64);
+        for d in &q.ty.shape()[1..] {
+            bytes = arith(&mut pre, names, BinOp::Mul, bytes, *d);
+        }
+        per = arith(&mut pre, names, BinOp::Add, per, bytes);
+    }
+    let per = arith(&mut pre, names, BinOp::Max, per, SubExp::i64(1));
+    let size = arith(&mut pre, names, BinOp::Quot, SubExp::i64(CHUNK_BYTES), per);
+    let size = arith(&mut pre, names, BinOp::Max, size, SubExp::i64(1));
+    let span_n = arith(&mut pre, names, BinOp::Add, n, size);
+    let span_n = arith(&mut pre, names, BinOp::Sub, span_n, SubExp::i64(1));
+    let count = arith(&mut pre, names, BinOp::Quot, span_n, size);
+    // The loop's parameters: the accumulated arrays, the other mapped
+    // results (written row by row into arrays made here), the sums.
+    let mut params: Vec<(Param, SubExp)> = Vec::new();
+    for (q, a) in stm.pat[..nacc].iter().zip(&accs) {
+        let base = names.base(q.name).to_string();
+        params.push((Param { name: names.fresh(&base), ty: q.ty.clone() }, SubExp::Var(*a)));
+    }
+    let outputs: Vec<usize> = (nacc..stm.pat.len()).filter(|&k| !made.contains(&stm.pat[k].name)).collect();
+    for &k in &outputs {
+        let q = &stm.pat[k];
+        let scratch =
+            pre.bind(names, "rows", q.ty.clone(), Exp::Scratch { elem: q.ty.elem(), shape: q.ty.shape().to_vec() });
+        let base = names.base(q.name).to_string();
+        params.push((Param { name: names.fresh(&base), ty: q.ty.clone() }, SubExp::Var(scratch)));
+    }
+    for p in pending {
+        let ty = Type::Array { elem: p.plan.elem, shape: p.plan.widths[1..].to_vec() };
+        let zeros = pre.bind(
+            names,
+            "sums",
+            ty.clone(),
+            Exp::Replicate { shape: ty.shape().to_vec(), value: SubExp::Const(PrimValue::zero(p.plan.elem)) },
+        );
+        params.push((Param { name: names.fresh("sums"), ty }, SubExp::Var(zeros)));
+    }
+    // The loop body: one chunk.
+    let c = names.fresh("chunk");
+    let mut body = BodyBuilder::new(span);
+    let lo = arith(&mut body, names, BinOp::Mul, SubExp::Var(c), size);
+    let left = arith(&mut body, names, BinOp::Sub, n, lo);
+    let len = arith(&mut body, names, BinOp::Min, left, size);
+    let rows = |len: SubExp, ty: &Type| {
+        let mut slice = vec![DimIndex::Slice { start: lo, len, stride: SubExp::i64(1) }];
+        slice.extend(ty.shape()[1..].iter().map(|d| DimIndex::Slice {
+            start: SubExp::i64(0),
+            len: *d,
+            stride: SubExp::i64(1),
+        }));
+        slice
+    };
+    let mut chunk_arrs = Vec::new();
+    for (a, p) in arrs.iter().zip(&map.params[nacc..]) {
+        let ty = p.ty.array_of(n);
+        let exp = Exp::Index { array: *a, slice: rows(len, &ty) };
+        chunk_arrs.push(body.bind(names, "chunk_rows", p.ty.array_of(len), exp));
+    }
+    let mut pat = Vec::new();
+    for (q, _) in &params[..nacc] {
+        let base = names.base(q.name).to_string();
+        pat.push(Param { name: names.fresh(&base), ty: q.ty.clone() });
+    }
+    let mut chunk_of = HashMap::new();
+    for q in &stm.pat[nacc..] {
+        let base = names.base(q.name).to_string();
+        let ty = Type::Array { elem: q.ty.elem(), shape: [vec![len], q.ty.shape()[1..].to_vec()].concat() };
+        let v = names.fresh(&base);
+        chunk_of.insert(q.name, v);
+        pat.push(Param { name: v, ty });
+    }
+    let chunk_accs: Vec<VName> = params[..nacc].iter().map(|(q, _)| q.name).collect();
+    body.push(pat.clone(), Exp::Soac(Soac::WithAcc { w: len, arrs: chunk_arrs, accs: chunk_accs, map }));
+    let mut results: Vec<SubExp> = pat[..nacc].iter().map(|q| SubExp::Var(q.name)).collect();
+    for (j, &k) in outputs.iter().enumerate() {
+        let q = &stm.pat[k];
+        let dest = params[nacc + j].0.name;
+        let value = SubExp::Var(chunk_of[&q.name]);
+        let written =
+            body.bind(names, "rows", q.ty.clone(), Exp::Update { array: dest, slice: rows(len, &q.ty), value });
+        results.push(SubExp::Var(written));
+    }
+    for (j, p) in pending.iter().enumerate() {
+        let mut plan = p.plan.clone();
+        plan.widths[0] = len;
+        let start = |x: VName| if made.contains(&x) { SubExp::i64(0) } else { lo };
+        let xs = chunk_of.get(&p.xs).copied().unwrap_or(p.xs);
+        let ys = chunk_of.get(&p.ys).copied().unwrap_or(p.ys);
+        let s = product_nest(&mut body, &plan, (xs, &plan.rows), (ys, &plan.cols), (start(p.xs), start(p.ys)), names);
+        let acc = params[nacc + outputs.len() + j].0.clone();
+        let add = Exp::UpdAcc { acc: acc.name, slice: whole(&plan), value: SubExp::Var(s), op: Some(BinOp::Add) };
+        results.push(SubExp::Var(body.bind(names, "sums", acc.ty.clone(), add)));
+    }
+    let body = body.finish(results);
+    // The loop binds the statement's results and the sums.
+    let mut loop_pat: Vec<Param> = stm.pat[..nacc].to_vec();
+    loop_pat.extend(outputs.iter().map(|&k| stm.pat[k].clone()));
+    for (q, _) in &params[nacc + outputs.len()..] {
+        loop_pat.push(Param { name: names.fresh("sums"), ty: q.ty.clone() });
+    }
+    let form = LoopForm::For { i: c, bound: count };
+    let before = pre.stms.len();
+    let mut stms = pre.stms;
+    stms.push(Stm { pat: loop_pat, exp: Exp::Loop { params, form, body }, attrs: stm.attrs, span });
+    b.stms.splice(i..i, stms);
+    before
 }
 
 /// Makes `op.arr` a mapped result of the levels `op.level` down to 0; the
@@ -432,14 +627,33 @@ fn materialise(b: &mut Body, i: usize, plan: &Plan, op: &Operand, names: &mut Na
     value
 }
 
-/// The sums of level `l` and inward, for the outer levels' indices
-/// `fixed` (one per level 1 … l-1): a map over `iota w_l` for each outer
-/// level, then the product of the rows' and columns' slices.
+/// The sums of the plan, from the operands' arrays `rows.0` and `cols.0`,
+/// whose level-0 iterations start at `starts` (a chunk's first
+/// iteration in an array of all of them, or 0).
 fn product_nest(
     out: &mut BodyBuilder,
     plan: &Plan,
     rows: (VName, &Operand),
     cols: (VName, &Operand),
+    starts: (SubExp, SubExp),
+    names: &mut NameTable,
+) -> VName {
+    let rows = (rows.0, rows.1, starts.0);
+    let cols = (cols.0, cols.1, starts.1);
+    product_level(out, plan, (rows, cols), 1, &mut Vec::new(), names)
+}
+
+/// An operand's array, the operand, and where level 0's iterations start
+/// in the array.
+type Source<'o> = (VName, &'o Operand, SubExp);
+
+/// The sums of level `l` and inward, for the outer levels' indices
+/// `fixed` (one per level 1 … l-1): a map over `iota w_l` for each outer
+/// level, then the product of the rows' and columns' slices.
+fn product_level(
+    out: &mut BodyBuilder,
+    plan: &Plan,
+    (rows, cols): (Source, Source),
     l: usize,
     fixed: &mut Vec<VName>,
     names: &mut NameTable,
@@ -452,7 +666,7 @@ fn product_nest(
         // Yᵀ a view (the tiles copy the columns they read).
         let yt = transposed(out, cols, (m, false), plan, fixed, names);
         if m == 1 {
-            let (xs, _) = slice(out, rows.0, rows.1, plan, fixed, names);
+            let (xs, _) = slice(out, rows, plan, fixed, names);
             let exp = vector_product(xs, yt, (c, n), t, plan.rows_left, plan.span, names);
             return out.bind(names, "dprod", result_ty(1), exp);
         }
@@ -477,7 +691,7 @@ fn product_nest(
     let i = Param { name: names.fresh("i"), ty: Type::Prim(PrimType::I64) };
     fixed.push(i.name);
     let mut inner = BodyBuilder::new(plan.span);
-    let res = product_nest(&mut inner, plan, rows, cols, l + 1, fixed, names);
+    let res = product_level(&mut inner, plan, (rows, cols), l + 1, fixed, names);
     fixed.pop();
     let ret = result_ty(l + 1);
     let lam = Lambda { params: vec![i], body: inner.finish(vec![SubExp::Var(res)]), ret: vec![ret] };
@@ -490,13 +704,14 @@ fn product_nest(
 /// and the slice fixes outer indices.
 fn transposed(
     out: &mut BodyBuilder,
-    (all, op): (VName, &Operand),
+    source: Source,
     (varying, compact): (usize, bool),
     plan: &Plan,
     fixed: &[VName],
     names: &mut NameTable,
 ) -> VName {
-    let (xs, kept) = slice(out, all, op, plan, fixed, names);
+    let op = source.1;
+    let (xs, kept) = slice(out, source, plan, fixed, names);
     if kept.first() != Some(&0) {
         return xs;
     }
@@ -515,8 +730,7 @@ fn transposed(
 /// in the order of the slice's dimensions.
 fn slice(
     out: &mut BodyBuilder,
-    all: VName,
-    op: &Operand,
+    (all, op, start): Source,
     plan: &Plan,
     fixed: &[VName],
     names: &mut NameTable,
@@ -529,7 +743,8 @@ fn slice(
         .map(|&d| {
             if d == 0 || d + 1 >= m {
                 kept.push(d);
-                DimIndex::Slice { start: SubExp::i64(0), len: plan.widths[d], stride: SubExp::i64(1) }
+                let start = if d == 0 { start } else { SubExp::i64(0) };
+                DimIndex::Slice { start, len: plan.widths[d], stride: SubExp::i64(1) }
             } else {
                 DimIndex::Fix(SubExp::Var(fixed[d - 1]))
             }
