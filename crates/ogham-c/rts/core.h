@@ -370,6 +370,21 @@ static inline void og_ref(og_mem *m) {
 #endif
 }
 
+/* The last reference to a block gone: off the context's list, to the
+ * cache or to malloc. Out of line, so that og_unref's common case (a
+ * reference left) inlines into the generated code in both builds. */
+static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
+  og_ctx *ctx = m->ctx;
+  if (ctx != NULL) {
+    og_ctx_lock(ctx);
+    m->prev->next = m->next;
+    m->next->prev = m->prev;
+    ctx->cur_bytes -= m->bytes;
+    og_ctx_unlock(ctx);
+  }
+  og_mem_release(m);
+}
+
 static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
@@ -377,17 +392,7 @@ static inline void og_unref(og_mem *m) {
 #else
   int64_t left = --m->refcount;
 #endif
-  if (left == 0) {
-    og_ctx *ctx = m->ctx;
-    if (ctx != NULL) {
-      og_ctx_lock(ctx);
-      m->prev->next = m->next;
-      m->next->prev = m->prev;
-      ctx->cur_bytes -= m->bytes;
-      og_ctx_unlock(ctx);
-    }
-    og_mem_release(m);
-  }
+  if (left == 0) og_mem_last_unref(m);
 }
 
 /* ---- Entry-point calls and the memory of failed ones ----
