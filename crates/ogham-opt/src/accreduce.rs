@@ -237,6 +237,9 @@ fn plan_acc(stm: &Stm, a: usize, defs: &Defs, inside: &HashSet<VName>) -> Option
         return None;
     }
     // Its indices are the levels' rows of `iota w_l`.
+    if slice.len() != m {
+        return None;
+    }
     for (l, d) in slice.iter().enumerate() {
         let DimIndex::Fix(SubExp::Var(i)) = d else { return None };
         let lv = &levels[l + 1];
@@ -246,9 +249,6 @@ fn plan_acc(stm: &Stm, a: usize, defs: &Defs, inside: &HashSet<VName>) -> Option
         if *n != lv.w || *start != SubExp::i64(0) || *step != SubExp::i64(1) {
             return None;
         }
-    }
-    if slice.len() != m {
-        return None;
     }
     // The updated value is a product.
     let prod = inner.body.stms.iter().find(|s| s.pat.iter().any(|p| p.name == *v))?;
