@@ -1411,7 +1411,8 @@ impl<'a> Gen<'a> {
         let j = self.fresh("j");
         let k = self.fresh("k");
         let (jb, jj, nb, blk) = (self.fresh("jb"), self.fresh("jj"), self.fresh("nb"), self.fresh("blk"));
-        let block = 4 * if self.opts.portable { 16 } else { 64 } / elem.byte_size().max(1);
+        // As many as a register tile's columns.
+        let block = ogham_imp::lower::tile::cols(elem, &self.target());
         let out_j = Self::elem(&out, elem, &[j.clone()]);
         self.line(&format!("for (int64_t {jb} = 0; {jb} < {w}; {jb} += {block}) {{"));
         self.indent += 1;

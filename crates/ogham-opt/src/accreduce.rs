@@ -417,12 +417,14 @@ fn prepare(b: &mut Body, i: usize, plan: Plan, defs: &Defs, names: &mut NameTabl
     Pending { plan, xs, ys, result, init, zero }
 }
 
+/// All of a dimension of `len` elements, as a slice.
+fn all(len: SubExp) -> DimIndex {
+    DimIndex::Slice { start: SubExp::i64(0), len, stride: SubExp::i64(1) }
+}
+
 /// All of `A` (its sizes the plan's widths after the first), as a slice.
 fn whole(plan: &Plan) -> Vec<DimIndex> {
-    plan.widths[1..]
-        .iter()
-        .map(|w| DimIndex::Slice { start: SubExp::i64(0), len: *w, stride: SubExp::i64(1) })
-        .collect()
+    plan.widths[1..].iter().map(|w| all(*w)).collect()
 }
 
 /// Step 3 of the rewrites `pending` of statement `i` of `b`: the sums
@@ -434,30 +436,25 @@ fn whole(plan: &Plan) -> Vec<DimIndex> {
 fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, names: &mut NameTable) -> (usize, usize) {
     let made = pending.iter().any(|p| p.plan.rows.level.is_some() || p.plan.cols.level.is_some());
     let mut out = BodyBuilder::new(pending[0].plan.span);
-    let sums = if made {
+    let (before, sums) = if made {
         let before = chunks(b, i, &pending, names);
-        let loop_stm = &b.stms[i + before];
-        let n = loop_stm.pat.len();
-        let sums: Vec<VName> = loop_stm.pat[n - pending.len()..].iter().map(|p| p.name).collect();
-        for (p, s) in pending.iter().zip(sums) {
-            bind_result(&mut out, p, s);
-        }
-        let after = out.stms.len();
-        b.stms.splice(i + before + 1..i + before + 1, out.stms);
-        return (before, after);
+        let pat = &b.stms[i + before].pat;
+        (before, pat[pat.len() - pending.len()..].iter().map(|p| p.name).collect())
     } else {
         let starts = (SubExp::i64(0), SubExp::i64(0));
-        pending
+        let sums = pending
             .iter()
             .map(|p| product_nest(&mut out, &p.plan, (p.xs, &p.plan.rows), (p.ys, &p.plan.cols), starts, names))
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        (0, sums)
     };
     for (p, s) in pending.iter().zip(sums) {
         bind_result(&mut out, p, s);
     }
     let after = out.stms.len();
-    b.stms.splice(i + 1..i + 1, out.stms);
-    (0, after)
+    let at = i + before + 1;
+    b.stms.splice(at..at, out.stms);
+    (before, after)
 }
 
 /// Binds the accumulator's result: the sums, or its initial value with
@@ -544,11 +541,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], names: &mut NameTable) ->
     let len = arith(&mut body, names, BinOp::Min, left, size);
     let rows = |len: SubExp, ty: &Type| {
         let mut slice = vec![DimIndex::Slice { start: lo, len, stride: SubExp::i64(1) }];
-        slice.extend(ty.shape()[1..].iter().map(|d| DimIndex::Slice {
-            start: SubExp::i64(0),
-            len: *d,
-            stride: SubExp::i64(1),
-        }));
+        slice.extend(ty.shape()[1..].iter().map(|d| all(*d)));
         slice
     };
     let mut chunk_arrs = Vec::new();

@@ -27,6 +27,12 @@ use ogham_ir::{HistOp, Lambda, Operator, PrimType, Span, SubExp, Type, VName};
 use super::{ctype, vname, Gen, Res, Virtual};
 
 impl Gen<'_> {
+    /// The vector registers the kernels are made for: AVX-512's, or
+    /// SSE2's for portable code.
+    pub(super) fn target(&self) -> Target {
+        Target { vector_bytes: if self.opts.portable { 16 } else { 64 } }
+    }
+
     /// Emits `for (j = lo; j < hi; j++)` and one screma iteration as its
     /// body, by the form described in the module's documentation. `span`
     /// locates the statement's errors (running out of memory for a tile's
@@ -63,7 +69,7 @@ impl Gen<'_> {
         outs: &[(String, Type)],
         span: Span,
     ) -> Res<bool> {
-        let target = Target { vector_bytes: if self.opts.portable { 16 } else { 64 } };
+        let target = self.target();
         let lowered = self.describe(arrs, (scans, reduces), map, outs, |desc| {
             let tiled = ogham_imp::lower::tile::tiled(desc, &target).map(|(k, b)| (k, b, Vec::new()));
             tiled.or_else(|| ogham_imp::lower::screma_loop(desc))

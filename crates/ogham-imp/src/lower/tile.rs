@@ -373,6 +373,23 @@ fn for_loop(
     Some(())
 }
 
+/// `dst[dst_at + x] = src[src_at + x]` for `x < len`.
+fn copy(
+    l: &mut Lowerer,
+    (src, src_at): (Var, Operand),
+    (dst, dst_at): (Var, Operand),
+    (len, elem): (Operand, PrimType),
+    out: &mut Vec<Stm>,
+) -> Option<()> {
+    for_loop(l, "x", (c64(0), len), true, out, |l, x, out| {
+        let from = bin(l, out, "at", BinOp::Add, src_at, x);
+        let to = bin(l, out, "at", BinOp::Add, dst_at, x);
+        let v = l.let_("v", elem, Exp::Load(src, from), out);
+        out.push(Stm::Store { ptr: dst, index: to, value: v });
+        Some(())
+    })
+}
+
 impl TileKernel<'_, '_> {
     fn elem(&self) -> PrimType {
         self.nest.op.lambda.ret[0].elem()
@@ -638,12 +655,7 @@ impl TileKernel<'_, '_> {
                         Some(())
                     })?;
                     let mut resume = Vec::new();
-                    for_loop(l, "x", (c64(0), tile_len), true, &mut resume, |l, x, out| {
-                        let at = bin(l, out, "at", BinOp::Add, saved, x);
-                        let v = l.let_("v", elem, Exp::Load(partial, at), out);
-                        out.push(Stm::Store { ptr: acc, index: x, value: v });
-                        Some(())
-                    })?;
+                    copy(l, (partial, saved), (acc, c64(0)), (tile_len, elem), &mut resume)?;
                     out.push(Stm::If {
                         cond: first,
                         then_block: Block { stms: start },
@@ -677,12 +689,7 @@ impl TileKernel<'_, '_> {
                         })
                     })?;
                     let mut keep = Vec::new();
-                    for_loop(l, "x", (c64(0), tile_len), true, &mut keep, |l, x, out| {
-                        let at = bin(l, out, "at", BinOp::Add, saved, x);
-                        let v = l.let_("v", elem, Exp::Load(acc, x), out);
-                        out.push(Stm::Store { ptr: partial, index: at, value: v });
-                        Some(())
-                    })?;
+                    copy(l, (acc, c64(0)), (partial, saved), (tile_len, elem), &mut keep)?;
                     let mut sink = Vec::new();
                     self.sink_tile(l, (i0, j0, nj), acc, &row_accs, &mut sink)?;
                     out.push(Stm::If {
