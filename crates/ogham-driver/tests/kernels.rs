@@ -134,3 +134,19 @@ fn outer_products_become_tiled_products() {
         assert!(tiled.count() >= 1, "{backend:?}: no tiled product among:\n{}", kernels.join("\n"));
     }
 }
+
+/// k-means' nearest centre (`benchmarks/kmeans.fut`, an argmin loop over
+/// 16 centres) is one kernel with tiles of two widths: four vectors of
+/// centres by 4 points, and one vector by 8 points for fewer centres than
+/// a wide tile (16 f32 on AVX-512), each packing its own columns; the loops
+/// as written run only below a vector's worth of centres.
+#[test]
+fn few_columns_get_narrow_tiles() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/kmeans.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+        let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
+        let both = kernels.iter().filter(|k| k.matches("alloc pack_").count() == 2 && k.matches("fits_").count() >= 4);
+        assert!(both.count() >= 1, "{backend:?}: no kernel with wide and narrow tiles among:\n{}", kernels.join("\n"));
+    }
+}
