@@ -369,11 +369,7 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   return m;
 }
 
-/* og_ref and og_unref are always inlined: in the multicore build their
- * test of the block's locality made GCC call them out of line, and the
- * calls cost the LSTM gradient 8-10% of its time (a reference is taken and
- * dropped for every array a loop iteration touches). */
-static inline __attribute__((always_inline)) void og_ref(og_mem *m) {
+static inline void og_ref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
   if (m->local || !og_in_job) {
@@ -401,7 +397,7 @@ static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
   og_mem_release(m);
 }
 
-static inline __attribute__((always_inline)) void og_unref(og_mem *m) {
+static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
   int64_t left = m->local || !og_in_job ? --m->refcount : __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
