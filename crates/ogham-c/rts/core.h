@@ -86,6 +86,16 @@ typedef bool og_bool;
 #define OG_SHORT_VECTOR
 #endif
 
+/* OpenMP's simd directives, for loops that build scans (prefix sums in
+   vector lanes, ogham-imp's scan.rs): honoured when the C compiler runs
+   with -fopenmp-simd, which ogham passes with -DOG_OMP_SIMD (GCC defines
+   no macro for it); otherwise nothing, and the loops run in order. */
+#if defined(OG_OMP_SIMD) || defined(_OPENMP)
+#define OG_OMP(x) _Pragma(#x)
+#else
+#define OG_OMP(x)
+#endif
+
 /* Local arrays of kernels (vector lanes, register tiles) start on a
    64-byte boundary, the widest vector register's. */
 #if defined(__GNUC__)

@@ -5,11 +5,15 @@
 //! when only read), the statements one C statement each, and the final
 //! values of `inout` parameters written back. Nothing is decided here: the
 //! loop structure, the versioning and the vector lanes are the kernel's,
-//! made by `ogham-imp`'s passes; this module only spells them in C.
+//! made by `ogham-imp`'s passes; this module only spells them in C, with
+//! what the C compiler needs to be told: `ivdep`, OpenMP's `inscan` for
+//! the loops `ogham_imp::scan` splits, and `OG_SHORT_VECTOR` where GCC
+//! would unroll a vector's loop before vectorising it.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use ogham_imp::scan::ScanLoop;
 use ogham_imp::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
 
 use crate::scalar::{binop, cmpop, conv, ctype, literal, ternop, unop, Res};
@@ -49,6 +53,8 @@ pub(crate) fn print(
         oom,
         live: Vec::new(),
         in_constant_loop: false,
+        kernel: k,
+        renamed: HashMap::new(),
     };
     count_uses(&k.body, &mut p.uses);
     p.line("{");
@@ -159,6 +165,10 @@ struct Printer<'a> {
     live: Vec<Var>,
     /// Printing the body of a loop whose bounds are constants.
     in_constant_loop: bool,
+    kernel: &'a Kernel,
+    /// C expressions that stand for variables (a scan's accumulators, in
+    /// its loop's scan phase).
+    renamed: HashMap<Var, String>,
 }
 
 impl Printer<'_> {
@@ -167,7 +177,10 @@ impl Printer<'_> {
     }
 
     fn name(&self, v: Var) -> String {
-        format!("{}_{}", self.prefix, v.0)
+        match self.renamed.get(&v) {
+            Some(e) => e.clone(),
+            None => format!("{}_{}", self.prefix, v.0),
+        }
     }
 
     fn operand(&self, o: &Operand) -> String {
@@ -206,6 +219,79 @@ impl Printer<'_> {
             Exp::Select(c, a, b) => format!("({} ? {} : {})", o(c), o(a), o(b)),
             Exp::Load(p, i) => format!("{}[{}]", self.name(*p), o(i)),
         })
+    }
+
+    /// A loop that builds scans ([`ogham_imp::scan`]), as OpenMP's
+    /// `simd` with `inscan` reductions: each accumulator through an
+    /// unsigned copy (the compiler combines lanes with C's operators, which
+    /// must not overflow a signed type), the input phase and the scan phase
+    /// in blocks of their own, separated by `scan inclusive`. Without
+    /// `-fopenmp-simd` (OG_OMP empty), the same loop runs in order.
+    fn scan_loop(&mut self, index: Var, (lo, hi): (&Operand, &Operand), scan: &ScanLoop) -> Res<()> {
+        self.line("{");
+        self.indent += 1;
+        let mut clauses: Vec<(&str, Vec<String>)> = Vec::new();
+        let mut copies = Vec::new();
+        for (acc, op, ty) in &scan.accs {
+            let c = match op {
+                BinOp::Add => "+",
+                BinOp::Mul => "*",
+                BinOp::And => "&",
+                BinOp::Or => "|",
+                BinOp::Xor => "^",
+                _ => return Err(format!("C backend: no OpenMP scan for {op:?}")),
+            };
+            let unsigned = if ty.byte_size() == 8 { "uint64_t" } else { "uint32_t" };
+            let (name, copy) = (self.name(*acc), format!("{}_u", self.name(*acc)));
+            self.line(&format!("{unsigned} {copy} = ({unsigned}){name};"));
+            match clauses.iter_mut().find(|(o, _)| *o == c) {
+                Some((_, vars)) => vars.push(copy.clone()),
+                None => clauses.push((c, vec![copy.clone()])),
+            }
+            copies.push((*acc, c, unsigned, copy, ctype(*ty), name));
+        }
+        let reductions: Vec<String> =
+            clauses.iter().map(|(o, vars)| format!("reduction(inscan, {o} : {})", vars.join(", "))).collect();
+        self.line(&format!("OG_OMP(omp simd {})", reductions.join(" ")));
+        let i = self.name(index);
+        self.line(&format!("for (int64_t {i} = {}; {i} < {}; {i}++) {{", self.operand(lo), self.operand(hi)));
+        self.indent += 1;
+        self.line("{");
+        self.indent += 1;
+        for s in scan.input {
+            match s {
+                Stm::Accumulate { var, value, .. } => {
+                    let (_, c, unsigned, copy, ..) = copies.iter().find(|x| x.0 == *var).ok_or("scan accumulator")?;
+                    let line = format!("{copy} = {copy} {c} ({unsigned})({});", self.operand(value));
+                    self.line(&line);
+                }
+                s => self.stm(s)?,
+            }
+        }
+        self.indent -= 1;
+        self.line("}");
+        let all: Vec<&str> = copies.iter().map(|x| x.3.as_str()).collect();
+        self.line(&format!("OG_OMP(omp scan inclusive({}))", all.join(", ")));
+        self.line("{");
+        self.indent += 1;
+        for (acc, _, _, copy, t, _) in &copies {
+            self.renamed.insert(*acc, format!("(({t}){copy})"));
+        }
+        let printed = self.block(&Block { stms: scan.scan.to_vec() });
+        for (acc, ..) in &copies {
+            self.renamed.remove(acc);
+        }
+        printed?;
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        for (_, _, _, copy, t, name) in &copies {
+            self.line(&format!("{name} = ({t}){copy};"));
+        }
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
     }
 
     fn block(&mut self, b: &Block) -> Res<()> {
@@ -264,6 +350,10 @@ impl Printer<'_> {
             Stm::Free { var } => {
                 self.live.retain(|v| v != var);
                 self.line(&format!("free({});", self.name(*var)));
+            }
+            Stm::For { index, lo, hi, body, .. } if ogham_imp::scan::scan_loop(self.kernel, body).is_some() => {
+                let scan = ogham_imp::scan::scan_loop(self.kernel, body).ok_or("scan loop")?;
+                self.scan_loop(*index, (lo, hi), &scan)?;
             }
             Stm::For { index, lo, hi, ivdep, body } => {
                 let trips = match (lo, hi) {

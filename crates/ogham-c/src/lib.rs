@@ -120,9 +120,11 @@ pub fn compile_executable(verified: &Verified, opts: &Options, out: &Path) -> Re
 /// would be, unless `opts.portable`. Floating point stays IEEE: no
 /// contraction into fused multiply-adds (`-ffp-contract=off`), and no
 /// fast-math; only `errno` is given up (`-fno-math-errno`), which the
-/// language never reads, so `sqrt` is one instruction.
+/// language never reads, so `sqrt` is one instruction. OpenMP's `simd`
+/// directives are on (`-fopenmp-simd`, no run-time library; `OG_OMP` in
+/// the runtime): scans run in vector lanes.
 pub fn cflags(opts: &Options) -> Vec<&'static str> {
-    let mut flags = vec!["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno"];
+    let mut flags = vec!["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-fopenmp-simd", "-DOG_OMP_SIMD"];
     if !opts.portable {
         // 512-bit vectors where the CPU has them (GCC prefers 256 bits on
         // some that do); the matrix-product tiles are sized for them.

@@ -27,7 +27,10 @@
 //! - `accumulate` uses an associative operator ([`reassociable`]): it
 //!   records that the sum it builds may be grouped in any way (the contract
 //!   of a `reduce` operator), which is what lets [`passes::lanes`] fold it
-//!   in vector lanes. Any other update is a `set`, done in program order.
+//!   in vector lanes. A loop that reads the variable after accumulating
+//!   into it builds a scan: the value read combines the terms so far, again
+//!   grouped in any way (the contract of a `scan` operator; see [`scan`]).
+//!   Any other update is a `set`, done in program order.
 //!
 //! Memory: a `write` pointer points to memory that nothing else the kernel
 //! reaches reads or writes (an array the enclosing statement allocated), so
@@ -53,6 +56,7 @@ pub mod lower;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod scan;
 pub mod verify;
 
 pub use ogham_ir::{BinOp, CmpOp, ConvOp, PrimType, PrimValue, TernOp, UnOp};

@@ -18,10 +18,11 @@
 //! the caller (the C backend) decides only how to name the values of the
 //! core IR, never what the loop does.
 //!
-//! A reduction whose operator combines its values componentwise with one
-//! [`reassociable`](crate::reassociable) operation each becomes
-//! `accumulate` statements; any other operator (and every scan) is its
-//! function's statements followed by `set`s of the accumulators, in order.
+//! A reduction or scan whose operator combines its values componentwise
+//! with one [`reassociable`](crate::reassociable) operation each becomes
+//! `accumulate` statements (a scan's followed by the stores of the running
+//! values); any other operator is its function's statements followed by
+//! `set`s of the accumulators, in order.
 //!
 //! A map over rows whose function is a matrix-product-shaped nest becomes
 //! a tiled kernel instead ([`tile`]); the loop of a `hist` into scalar
@@ -161,12 +162,16 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
     let results = l.map_function(j, &mut body)?;
     let n_scan: usize = s.scans.iter().map(|o| o.neutral.len()).sum();
     let n_acc: usize = ops.iter().map(|o| o.neutral.len()).sum();
+    // The map's results first: they read no accumulator.
+    for (m, r) in results[n_acc..].iter().enumerate() {
+        let (ptr, stride) = *outs.get(n_scan + m)?;
+        l.store(ptr, stride, j, *r, &mut body);
+    }
     let mut pos = 0;
     for (oi, op) in ops.iter().enumerate() {
         let k = op.neutral.len();
         let news = &results[pos..pos + k];
-        let scan = oi < s.scans.len();
-        match componentwise(op).filter(|_| !scan) {
+        match componentwise(op) {
             Some(steps) => {
                 for ((acc, (bop, t)), new) in accs[oi].iter().zip(steps).zip(news) {
                     body.push(Stm::Accumulate { var: *acc, op: bop, ty: t, value: *new });
@@ -174,17 +179,14 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
             }
             None => l.apply(op, &accs[oi], news, &mut body)?,
         }
-        if scan {
-            for (c, acc) in accs[oi].iter().enumerate() {
-                let (ptr, stride) = outs[pos + c];
-                l.store(ptr, stride, j, Operand::Var(*acc), &mut body);
-            }
-        }
         pos += k;
     }
-    for (m, r) in results[n_acc..].iter().enumerate() {
-        let (ptr, stride) = *outs.get(n_scan + m)?;
-        l.store(ptr, stride, j, *r, &mut body);
+    // The scans' running values, stored once every accumulator is updated
+    // (so that the updates and the reads of several scans are two phases,
+    // see `scan::scan_loop`).
+    for (c, acc) in accs[..s.scans.len()].iter().flatten().enumerate() {
+        let (ptr, stride) = outs[c];
+        l.store(ptr, stride, j, Operand::Var(*acc), &mut body);
     }
     let for_loop =
         Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: false, body: Block { stms: body } };
