@@ -32,6 +32,11 @@
 //! - [`accreduce`]: an accumulator that a nest of `withacc`s updates
 //!   with products at an index its outermost level does not vary is
 //!   summed over that level by matrix products (seed 004 §5.1).
+//! - [`argmin`]: a `min` or `max` reduction whose values are then searched
+//!   for the first equal to its result (reverse mode's rule for them)
+//!   becomes one sequential loop computing both.
+//! - [`acchoist`]: inside a `withacc`, a loop or SOAC with scalar results
+//!   that reads rows but no accumulator runs in a `map` before it.
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
@@ -41,8 +46,10 @@
 //! This crate does no IO: the driver prints and writes what it returns.
 
 pub mod accfuse;
+pub mod acchoist;
 pub mod accreduce;
 pub mod ad;
+pub mod argmin;
 pub mod bounds;
 pub mod cse;
 pub mod dce;
@@ -187,6 +194,22 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "acchoist",
+        summary: "inside a withacc, a loop or SOAC with scalar results that reads rows but no accumulator runs in a map before it",
+        run: |p| {
+            acchoist::acchoist_program(p);
+            Ok(())
+        },
+    },
+    Pass {
+        name: "argmin",
+        summary: "a min or max reduction whose values are searched for the first equal to it (reverse mode's rule) becomes one loop computing both",
+        run: |p| {
+            argmin::argmin_program(p);
+            Ok(())
+        },
+    },
+    Pass {
         name: "bounds",
         summary: "mark indexing whose indices are provably in bounds as unchecked (#[unsafe])",
         run: |p| {
@@ -234,6 +257,8 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "simplify",
     "accfuse",
     "accreduce",
+    "argmin",
+    "acchoist",
     "cse",
     "dce",
     "bounds",
