@@ -28,7 +28,9 @@
 //! index found stays; otherwise it is `j` when `y` is the new minimum. The
 //! minimum itself is the same fold (`min` is exact). The loop is the form
 //! the C backends run in register tiles when a map encloses it (k-means'
-//! nearest centre, `ogham-imp`'s `lower/tile.rs`).
+//! nearest centre, `ogham-imp`'s `lower/tile.rs`). Only reductions inside a
+//! SOAC are rewritten: one in a function's own body may be all the
+//! parallelism there is.
 
 use std::collections::HashMap;
 
@@ -43,7 +45,7 @@ pub fn argmin_program(prog: &mut Program) {
     for f in &mut prog.funs {
         let mut iotas = HashMap::new();
         collect_iotas(&f.body, &mut iotas);
-        body(&mut f.body, &iotas, &mut prog.names);
+        body(&mut f.body, false, &iotas, &mut prog.names);
     }
 }
 
@@ -65,13 +67,19 @@ fn is_const(s: &SubExp, x: i64) -> bool {
     matches!(s, SubExp::Const(PrimValue::I64(v)) if *v == x)
 }
 
-fn body(b: &mut Body, iotas: &HashMap<VName, SubExp>, names: &mut NameTable) {
+/// Rewrites `b` and the bodies nested in it; only where a SOAC encloses
+/// them (`in_soac`): a reduction of a function's own body may be the only
+/// parallelism there is, which the sequential loop would give up.
+fn body(b: &mut Body, in_soac: bool, iotas: &HashMap<VName, SubExp>, names: &mut NameTable) {
     for stm in &mut b.stms {
+        let nested = in_soac || matches!(stm.exp, Exp::Soac(_));
         for nb in nested_bodies_mut(&mut stm.exp) {
-            body(nb, iotas, names);
+            body(nb, nested, iotas, names);
         }
     }
-    while rewrite_one(b, iotas, names) {}
+    if in_soac {
+        while rewrite_one(b, iotas, names) {}
+    }
 }
 
 /// A reduction with `min` or `max` whose statement also returns the values
