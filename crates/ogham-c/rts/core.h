@@ -75,11 +75,12 @@ typedef bool og_bool;
 #endif
 
 /* After OG_IVDEP, before a loop of a constant 2 to 16 iterations (a narrow
-   register tile's row, one vector): GCC unrolls such loops completely
-   before its vectorizer runs, and then vectorises the loop around them
-   across the wrong dimension (k-means with 16 centres: gathers and
-   transposes, 2.2x slower). `unroll 1` keeps the loop, which the
-   vectorizer makes one vector operation. Clang vectorises first. */
+   register tile's row, one vector; the lanes of several jammed rows):
+   GCC unrolls such loops completely before its vectorizer runs, and then
+   vectorises across the wrong dimension (k-means with 16 centres: gathers
+   and transposes, 2.2x slower; four rows of GMM's dot products: 3.5x
+   slower). `unroll 1` keeps the loop, which the vectorizer makes vector
+   operations. Clang vectorises first. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define OG_SHORT_VECTOR _Pragma("GCC unroll 1")
 #else

@@ -8,7 +8,9 @@
 //! made by `ogham-imp`'s passes; this module only spells them in C, with
 //! what the C compiler needs to be told: `ivdep`, OpenMP's `inscan` for
 //! the loops `ogham_imp::scan` splits, and `OG_SHORT_VECTOR` where GCC
-//! would unroll a vector's loop before vectorising it.
+//! would unroll a vector's loop before vectorising it and then vectorise
+//! across the wrong dimension (inside a short loop of constant length, or
+//! when the loop updates several local arrays, as `jam`'s rows' lanes do).
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -55,6 +57,7 @@ pub(crate) fn print(
         in_constant_loop: false,
         kernel: k,
         renamed: HashMap::new(),
+        arrays: Default::default(),
     };
     count_uses(&k.body, &mut p.uses);
     p.line("{");
@@ -169,6 +172,8 @@ struct Printer<'a> {
     /// C expressions that stand for variables (a scan's accumulators, in
     /// its loop's scan phase).
     renamed: HashMap<Var, String>,
+    /// The local arrays declared so far (vector lanes, register tiles).
+    arrays: std::collections::HashSet<Var>,
 }
 
 impl Printer<'_> {
@@ -326,6 +331,7 @@ impl Printer<'_> {
                 self.line(&line);
             }
             Stm::Array { var, elem, len } => {
+                self.arrays.insert(*var);
                 // Aligned to a vector register: lanes are loaded and stored
                 // whole, and a vector that straddles two cache lines is
                 // slower to store and load back (the GMM objective on
@@ -364,14 +370,30 @@ impl Printer<'_> {
                     self.line("OG_IVDEP");
                     // GCC unrolls a loop of at most 16 iterations before it
                     // vectorises, and then vectorises the loop around it if
-                    // it can: across the wrong dimension when that loop is
-                    // short too (a narrow tile's vector of columns, inside
-                    // its rows' loop, became gathers of the rows). Kept as a
-                    // loop, it becomes one vector operation. (Inside a loop
-                    // over a run-time range, as a reduction's vector lanes
-                    // are, unrolling first is better: the GMM objective took
-                    // 6-10% longer with the loops kept.)
-                    if self.in_constant_loop && trips.is_some_and(|n| (2..=16).contains(&n)) {
+                    // it can, or puts the unrolled statements back together
+                    // into vectors (SLP). Across the wrong dimension when the
+                    // loop around is short too (a narrow tile's vector of
+                    // columns, inside its rows' loop, became gathers of the
+                    // rows), or when the body does the work of several rows
+                    // (`jam`'s rows, each with its own local array of lanes: vectors across
+                    // the rows, folded element by element; the GMM objective
+                    // took 50 ms instead of 13). Kept as a loop, it becomes
+                    // vector operations on each row. (A single reduction's
+                    // lanes are left to GCC, which does well with them.)
+                    let several_rows = {
+                        let mut arrays: Vec<Var> = body
+                            .stms
+                            .iter()
+                            .filter_map(|s| match s {
+                                Stm::Store { ptr, .. } if self.arrays.contains(ptr) => Some(*ptr),
+                                _ => None,
+                            })
+                            .collect();
+                        arrays.sort();
+                        arrays.dedup();
+                        arrays.len() > 1
+                    };
+                    if (self.in_constant_loop || several_rows) && trips.is_some_and(|n| (2..=16).contains(&n)) {
                         self.line("OG_SHORT_VECTOR");
                     }
                 }

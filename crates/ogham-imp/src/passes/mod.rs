@@ -4,6 +4,7 @@
 //! - [`unswitch`]: a branch on a loop-invariant condition taken out of the loop;
 //! - [`unit_stride`]: a copy of the kernel for unit strides, tested once;
 //! - [`split_clamps`]: loops with clamped indices split where the clamps act;
+//! - [`jam`]: rows of inner reductions run together (unroll-and-jam);
 //! - [`lanes`]: reductions folded in a fixed number of vector lanes;
 //! - [`while_lanes`]: a map of `while` loops stepped in vector lanes;
 //! - [`divide`]: division by a loop-invariant divisor by multiplication;
@@ -13,6 +14,7 @@
 //! Every pass keeps the kernel valid; [`run`] checks that with the verifier.
 
 pub mod divide;
+pub mod jam;
 pub mod lanes;
 pub mod prefetch;
 pub mod simplify;
@@ -46,6 +48,7 @@ pub const PIPELINE: &[Pass] = &[
         run: split_clamps::run,
     },
     Pass { name: "while_lanes", summary: "maps of while loops stepped in vector lanes", run: while_lanes::run },
+    Pass { name: "jam", summary: "the inner reductions of several rows run together", run: jam::run },
     Pass { name: "lanes", summary: "reductions folded in vector lanes", run: lanes::run },
     Pass { name: "divide", summary: "division by a loop-invariant divisor by multiplication", run: divide::run },
     Pass { name: "prefetch", summary: "streaming loads fetched ahead in loops that scatter", run: prefetch::run },
