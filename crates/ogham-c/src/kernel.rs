@@ -12,7 +12,7 @@
 //! across the wrong dimension (inside a short loop of constant length, or
 //! when the loop updates several local arrays, as `jam`'s rows' lanes do).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use ogham_imp::scan::ScanLoop;
@@ -173,7 +173,7 @@ struct Printer<'a> {
     /// its loop's scan phase).
     renamed: HashMap<Var, String>,
     /// The local arrays declared so far (vector lanes, register tiles).
-    arrays: std::collections::HashSet<Var>,
+    arrays: HashSet<Var>,
 }
 
 impl Printer<'_> {
@@ -233,12 +233,20 @@ impl Printer<'_> {
     /// in blocks of their own, separated by `scan inclusive`. Without
     /// `-fopenmp-simd` (OG_OMP empty), the same loop runs in order.
     fn scan_loop(&mut self, index: Var, (lo, hi): (&Operand, &Operand), scan: &ScanLoop) -> Res<()> {
+        /// An accumulator and the unsigned copy the loop updates.
+        struct Copy {
+            acc: Var,
+            op: &'static str,
+            unsigned: &'static str,
+            name: String,
+            ty: &'static str,
+            copy: String,
+        }
         self.line("{");
         self.indent += 1;
-        let mut clauses: Vec<(&str, Vec<String>)> = Vec::new();
         let mut copies = Vec::new();
         for (acc, op, ty) in &scan.accs {
-            let c = match op {
+            let op = match op {
                 BinOp::Add => "+",
                 BinOp::Mul => "*",
                 BinOp::And => "&",
@@ -247,16 +255,25 @@ impl Printer<'_> {
                 _ => return Err(format!("C backend: no OpenMP scan for {op:?}")),
             };
             let unsigned = if ty.byte_size() == 8 { "uint64_t" } else { "uint32_t" };
-            let (name, copy) = (self.name(*acc), format!("{}_u", self.name(*acc)));
+            let name = self.name(*acc);
+            let copy = format!("{name}_u");
             self.line(&format!("{unsigned} {copy} = ({unsigned}){name};"));
-            match clauses.iter_mut().find(|(o, _)| *o == c) {
-                Some((_, vars)) => vars.push(copy.clone()),
-                None => clauses.push((c, vec![copy.clone()])),
-            }
-            copies.push((*acc, c, unsigned, copy, ctype(*ty), name));
+            copies.push(Copy { acc: *acc, op, unsigned, name, ty: ctype(*ty), copy });
         }
-        let reductions: Vec<String> =
-            clauses.iter().map(|(o, vars)| format!("reduction(inscan, {o} : {})", vars.join(", "))).collect();
+        // One clause per operator, naming its accumulators in order.
+        let mut ops: Vec<&str> = Vec::new();
+        for c in &copies {
+            if !ops.contains(&c.op) {
+                ops.push(c.op);
+            }
+        }
+        let reductions: Vec<String> = ops
+            .iter()
+            .map(|o| {
+                let vars: Vec<&str> = copies.iter().filter(|c| c.op == *o).map(|c| c.copy.as_str()).collect();
+                format!("reduction(inscan, {o} : {})", vars.join(", "))
+            })
+            .collect();
         self.line(&format!("OG_OMP(omp simd {})", reductions.join(" ")));
         let i = self.name(index);
         self.line(&format!("for (int64_t {i} = {}; {i} < {}; {i}++) {{", self.operand(lo), self.operand(hi)));
@@ -266,8 +283,8 @@ impl Printer<'_> {
         for s in scan.input {
             match s {
                 Stm::Accumulate { var, value, .. } => {
-                    let (_, c, unsigned, copy, ..) = copies.iter().find(|x| x.0 == *var).ok_or("scan accumulator")?;
-                    let line = format!("{copy} = {copy} {c} ({unsigned})({});", self.operand(value));
+                    let c = copies.iter().find(|c| c.acc == *var).ok_or("scan accumulator")?;
+                    let line = format!("{0} = {0} {1} ({2})({3});", c.copy, c.op, c.unsigned, self.operand(value));
                     self.line(&line);
                 }
                 s => self.stm(s)?,
@@ -275,24 +292,24 @@ impl Printer<'_> {
         }
         self.indent -= 1;
         self.line("}");
-        let all: Vec<&str> = copies.iter().map(|x| x.3.as_str()).collect();
+        let all: Vec<&str> = copies.iter().map(|c| c.copy.as_str()).collect();
         self.line(&format!("OG_OMP(omp scan inclusive({}))", all.join(", ")));
         self.line("{");
         self.indent += 1;
-        for (acc, _, _, copy, t, _) in &copies {
-            self.renamed.insert(*acc, format!("(({t}){copy})"));
+        for c in &copies {
+            self.renamed.insert(c.acc, format!("(({}){})", c.ty, c.copy));
         }
-        let printed = self.block(&Block { stms: scan.scan.to_vec() });
-        for (acc, ..) in &copies {
-            self.renamed.remove(acc);
+        let printed = scan.scan.iter().try_for_each(|s| self.stm(s));
+        for c in &copies {
+            self.renamed.remove(&c.acc);
         }
         printed?;
         self.indent -= 1;
         self.line("}");
         self.indent -= 1;
         self.line("}");
-        for (_, _, _, copy, t, name) in &copies {
-            self.line(&format!("{name} = ({t}){copy};"));
+        for c in &copies {
+            self.line(&format!("{} = ({}){};", c.name, c.ty, c.copy));
         }
         self.indent -= 1;
         self.line("}");
@@ -357,11 +374,10 @@ impl Printer<'_> {
                 self.live.retain(|v| v != var);
                 self.line(&format!("free({});", self.name(*var)));
             }
-            Stm::For { index, lo, hi, body, .. } if ogham_imp::scan::scan_loop(self.kernel, body).is_some() => {
-                let scan = ogham_imp::scan::scan_loop(self.kernel, body).ok_or("scan loop")?;
-                self.scan_loop(*index, (lo, hi), &scan)?;
-            }
             Stm::For { index, lo, hi, ivdep, body } => {
+                if let Some(scan) = ogham_imp::scan::scan_loop(self.kernel, body) {
+                    return self.scan_loop(*index, (lo, hi), &scan);
+                }
                 let trips = match (lo, hi) {
                     (Operand::Const(lo), Operand::Const(hi)) => Some(hi.as_i64() - lo.as_i64()),
                     _ => None,
@@ -380,19 +396,15 @@ impl Printer<'_> {
                     // took 50 ms instead of 13). Kept as a loop, it becomes
                     // vector operations on each row. (A single reduction's
                     // lanes are left to GCC, which does well with them.)
-                    let several_rows = {
-                        let mut arrays: Vec<Var> = body
-                            .stms
-                            .iter()
-                            .filter_map(|s| match s {
-                                Stm::Store { ptr, .. } if self.arrays.contains(ptr) => Some(*ptr),
-                                _ => None,
-                            })
-                            .collect();
-                        arrays.sort();
-                        arrays.dedup();
-                        arrays.len() > 1
-                    };
+                    let stored: HashSet<Var> = body
+                        .stms
+                        .iter()
+                        .filter_map(|s| match s {
+                            Stm::Store { ptr, .. } if self.arrays.contains(ptr) => Some(*ptr),
+                            _ => None,
+                        })
+                        .collect();
+                    let several_rows = stored.len() > 1;
                     if (self.in_constant_loop || several_rows) && trips.is_some_and(|n| (2..=16).contains(&n)) {
                         self.line("OG_SHORT_VECTOR");
                     }

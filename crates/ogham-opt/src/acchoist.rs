@@ -63,14 +63,15 @@ fn hoist(stm: &mut Stm, names: &mut NameTable) -> Option<Stm> {
     let bound: Vec<_> = lam_body.stms.iter().flat_map(|s| s.pat.iter().map(|p| p.name)).collect();
     let accs_params: Vec<_> = map.params[..n_accs].iter().map(|p| p.name).collect();
     let rows: Vec<Param> = map.params[n_accs..].to_vec();
-    let at = lam_body.stms.iter().position(|s| {
+    let (at, free) = lam_body.stms.iter().enumerate().find_map(|(at, s)| {
         let free = free_vars_exp(&s.exp);
-        matches!(s.exp, Exp::Loop { .. } | Exp::Soac(Soac::Screma { .. }))
+        let movable = matches!(s.exp, Exp::Loop { .. } | Exp::Soac(Soac::Screma { .. }))
             && !s.attrs.sequential
             && s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_)))
             && free.iter().all(|v| !bound.contains(v) && !accs_params.contains(v))
             && free.iter().any(|v| rows.iter().any(|p| p.name == *v))
-            && consumed_deep(&s.exp).is_empty()
+            && consumed_deep(&s.exp).is_empty();
+        movable.then_some((at, free))
     })?;
     // The results the rest of the function uses.
     let mut uses = HashMap::new();
@@ -81,7 +82,6 @@ fn hoist(stm: &mut Stm, names: &mut NameTable) -> Option<Stm> {
         return None;
     }
     // The map: the rows it reads, as fresh parameters.
-    let free = free_vars_exp(&s.exp);
     let mut params = Vec::new();
     let mut inputs = Vec::new();
     let mut fresh = HashMap::new();

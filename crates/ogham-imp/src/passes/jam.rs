@@ -18,7 +18,7 @@
 //! same order as before, and updates of accumulators outside the loop come
 //! in row order, so the results do not change.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{copy_block, i64c, let_, rewrite_loops, strided};
 use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, Stm, Var};
@@ -49,8 +49,8 @@ fn jammable(body: &Block, j: Var) -> Option<usize> {
     let (inner, after) = rest.split_first()?;
     let Stm::For { lo, hi, body: inner_body, .. } = inner else { return None };
     // Bound in the iteration: the index, its variables, and its accumulators.
-    let mut local = std::collections::HashSet::from([j]);
-    let mut accs = std::collections::HashSet::new();
+    let mut local = HashSet::from([j]);
+    let mut accs = HashSet::new();
     for s in before {
         match s {
             Stm::Let { var, .. } => {
