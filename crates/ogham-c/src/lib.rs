@@ -119,12 +119,26 @@ pub fn compile_executable(verified: &Verified, opts: &Options, out: &Path) -> Re
 /// caller's and the user's. Code is for the host CPU, as a JIT compiler's
 /// would be, unless `opts.portable`. Floating point stays IEEE: no
 /// contraction into fused multiply-adds (`-ffp-contract=off`), and no
-/// fast-math; only `errno` is given up (`-fno-math-errno`), which the
-/// language never reads, so `sqrt` is one instruction. OpenMP's `simd`
+/// fast-math; only `errno` and traps are given up, which the language
+/// never reads: `-fno-math-errno` makes `sqrt` one instruction, and
+/// `-fno-trapping-math` lets the C compiler compute a comparison whether
+/// or not a select then needs it, which vectorising a loop with a
+/// condition on floats (Mandelbrot's lanes) needs on CPUs without masked
+/// vector instructions (AVX2: without it, GCC keeps such loops scalar).
+/// Results are unchanged: no operation is reassociated, and NaNs and
+/// signed zeros keep their IEEE semantics. OpenMP's `simd`
 /// directives are on (`-fopenmp-simd`, no run-time library; `OG_OMP` in
 /// the runtime): scans run in vector lanes.
 pub fn cflags(opts: &Options) -> Vec<&'static str> {
-    let mut flags = vec!["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-fopenmp-simd", "-DOG_OMP_SIMD"];
+    let mut flags = vec![
+        "-O3",
+        "-std=c11",
+        "-ffp-contract=off",
+        "-fno-math-errno",
+        "-fno-trapping-math",
+        "-fopenmp-simd",
+        "-DOG_OMP_SIMD",
+    ];
     if !opts.portable {
         // 512-bit vectors where the CPU has them (GCC prefers 256 bits on
         // some that do); the matrix-product tiles are sized for them.

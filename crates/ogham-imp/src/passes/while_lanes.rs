@@ -16,6 +16,11 @@
 //!   A lane that has stopped computes values it throws away, so this is
 //!   done only for bodies of arithmetic (no loads, which might be out of
 //!   bounds for a lane that should have stopped).
+//! - where it can (see [`condition`]), every step after the first tests
+//!   the condition on the lane's current values before the body, rather
+//!   than the body computing it on the new values at its end: what the
+//!   test and the body both compute (Mandelbrot's squares) is computed
+//!   once a step, and no lane stores its condition.
 //!
 //! Each lane computes exactly what the loop computes, in the same order, so
 //! the results are the same. The iterations left after the last whole
@@ -263,27 +268,64 @@ fn lanes_loop(
                 let step = copy_block(k, w, &mut subst);
                 let mut types: HashMap<Var, PrimType> =
                     olds.iter().map(|(v, _, cur)| (*cur, type_of(stages, *v))).collect();
-                lane.extend(flatten(k, step.stms, &mut types));
+                let step = flatten(k, step.stms, &mut types);
                 // Only the lanes still running keep their new values.
-                let running = olds.iter().find(|(v, ..)| v == cond).map(|(_, old, _)| *old);
-                let Some(running) = running else {
+                let running = olds.iter().find(|(v, ..)| v == cond).map(|(_, old, cur)| (*old, *cur));
+                let Some((running, cur_cond)) = running else {
                     // The condition is not a lane variable: cannot happen, as
                     // the loop assigns it and it is declared before the loop.
                     out.push(Stm::For { index: j, lo, hi, ivdep, body: body.clone() });
                     return;
                 };
+                let read_later = stages.touched[si + 1..].iter().any(|t| t.contains(cond));
+                let curs: Vec<Var> = olds.iter().map(|(.., cur)| *cur).collect();
+                let first_test = if read_later { None } else { condition(k, &step, cur_cond, &curs) };
+                let mut after = Vec::new();
+                let go = match first_test {
+                    Some((test, next)) => {
+                        // Condition first: the lanes whose condition holds
+                        // on their current values step.
+                        let first = k.fresh("first");
+                        block.push(Stm::Mut {
+                            var: first,
+                            ty: PrimType::Bool,
+                            init: Operand::Const(PrimValue::Bool(true)),
+                        });
+                        lane.extend(test);
+                        let bool_ = PrimType::Bool;
+                        let f =
+                            let_(k, &mut lane, "go", bool_, Exp::Bin(BinOp::LogOr, bool_, Operand::Var(first), next));
+                        let go = let_(k, &mut lane, "go", bool_, Exp::Bin(BinOp::LogAnd, bool_, running, f));
+                        after.push(Stm::Set { var: first, exp: Exp::Operand(Operand::Const(PrimValue::Bool(false))) });
+                        Some(go)
+                    }
+                    None => None,
+                };
+                lane.extend(step);
                 for (v, old, cur) in &olds {
+                    if go.is_some() && v == cond {
+                        continue;
+                    }
                     let t = type_of(stages, *v);
-                    let keep = let_(k, &mut lane, "keep", t, Exp::Select(running, Operand::Var(*cur), *old));
+                    let keep =
+                        let_(k, &mut lane, "keep", t, Exp::Select(go.unwrap_or(running), Operand::Var(*cur), *old));
                     lane.push(Stm::Store { ptr: lanes[v], index: Operand::Var(l), value: keep });
                     if v == cond {
                         let exp = Exp::Bin(BinOp::LogOr, PrimType::Bool, Operand::Var(any), keep);
                         lane.push(Stm::Set { var: any, exp });
                     }
                 }
+                if let Some(go) = go {
+                    lane.push(Stm::Set {
+                        var: any,
+                        exp: Exp::Bin(BinOp::LogOr, PrimType::Bool, Operand::Var(any), go),
+                    });
+                }
                 let lanes_loop = Stm::For { index: l, lo: i64c(0), hi: nc, ivdep: true, body: Block { stms: lane } };
                 let reset = Stm::Set { var: any, exp: Exp::Operand(Operand::Const(PrimValue::Bool(false))) };
-                block.push(Stm::While { cond: any, body: Block { stms: vec![reset, lanes_loop] } });
+                let mut stms = vec![reset, lanes_loop];
+                stms.extend(after);
+                block.push(Stm::While { cond: any, body: Block { stms } });
             }
             _ => {
                 let copy = copy_block(k, &Block { stms: stms.to_vec() }, &mut subst);
@@ -306,6 +348,96 @@ fn lanes_loop(
     if let Some(Stm::For { index, body, .. }) = copy.stms.into_iter().next() {
         out.push(Stm::For { index, lo: tail, hi, ivdep, body });
     }
+}
+
+/// The loop condition as a function of the lanes' current values, for
+/// stepping "condition first": a `while` loop's body (flattened, `step`)
+/// computes the new values and then the condition on them, so the next
+/// step would compute the same squares again (Mandelbrot's |z|²). Every
+/// step after the first instead tests the condition on the values the
+/// lane has, and the lanes where it holds take the step; a lane that
+/// stops keeps its values, so its condition stays false.
+///
+/// This is the backward slice of the last assignment to `cond` (the lane
+/// variable of the loop condition), where a read of a value the step
+/// assigns last to a lane variable (`set cur = x`) becomes a read of that
+/// variable, and a read of a lane variable after its last assignment
+/// stays as it is. Returns the slice's copy and the operand holding the
+/// condition, or `None` if the slice reads anything else of the step's
+/// old values (such as a lane variable before it is assigned).
+fn condition(k: &mut Kernel, step: &[Stm], cond: Var, curs: &[Var]) -> Option<(Vec<Stm>, Operand)> {
+    let curs: HashSet<Var> = curs.iter().copied().collect();
+    let mut last: HashMap<Var, usize> = HashMap::new();
+    // Each `let`, with the `let` it copies if it is a copy of one.
+    let mut lets: HashMap<Var, Option<Var>> = HashMap::new();
+    for (i, s) in step.iter().enumerate() {
+        match s {
+            Stm::Set { var, .. } if curs.contains(var) => {
+                last.insert(*var, i);
+            }
+            Stm::Let { var, exp, .. } => {
+                let copy = match exp {
+                    Exp::Operand(Operand::Var(x)) => lets.contains_key(x).then_some(*x),
+                    _ => None,
+                };
+                lets.insert(*var, copy);
+            }
+            Stm::Set { .. } | Stm::Mut { .. } => {}
+            _ => return None,
+        }
+    }
+    let ci = *last.get(&cond)?;
+    let mut new_value: HashMap<Var, Operand> = HashMap::new();
+    for (p, i) in &last {
+        if let Stm::Set { exp: Exp::Operand(Operand::Var(x)), .. } = &step[*i] {
+            // The value and every `let` it is a copy of.
+            let mut x = (*p != cond).then_some(*x);
+            while let Some(v) = x {
+                let Some(copied) = lets.get(&v) else { break };
+                new_value.insert(v, Operand::Var(*p));
+                x = *copied;
+            }
+        }
+    }
+    let Stm::Set { exp: test, .. } = &step[ci] else { return None };
+    let mut needed: HashSet<Var> = HashSet::new();
+    // Whether statement `i` reads only what the slice may read; the
+    // variables of the step it reads become needed.
+    let reads = |i: usize, ops: Vec<Operand>, needed: &mut HashSet<Var>| {
+        ops.iter().all(|o| match o {
+            Operand::Var(x) if new_value.contains_key(x) => true,
+            Operand::Var(x) if curs.contains(x) => last.get(x).is_none_or(|l| i > *l),
+            Operand::Var(x) => {
+                needed.insert(*x);
+                true
+            }
+            Operand::Const(_) => true,
+        })
+    };
+    if !reads(ci, test.operands(), &mut needed) {
+        return None;
+    }
+    let mut slice = Vec::new();
+    for i in (0..ci).rev() {
+        let (var, ops) = match &step[i] {
+            Stm::Let { var, exp, .. } | Stm::Set { var, exp } => (*var, exp.operands()),
+            Stm::Mut { var, init, .. } => (*var, vec![*init]),
+            _ => return None,
+        };
+        if needed.contains(&var) {
+            if !reads(i, ops, &mut needed) {
+                return None;
+            }
+            slice.push(step[i].clone());
+        }
+    }
+    slice.reverse();
+    let next = k.fresh("next");
+    slice.push(Stm::Let { var: next, ty: PrimType::Bool, exp: test.clone() });
+    let mut subst = new_value;
+    let copy = copy_block(k, &Block { stms: slice }, &mut subst);
+    let next = subst.get(&next).copied()?;
+    Some((copy.stms, next))
 }
 
 fn type_of(stages: &Stages, v: Var) -> PrimType {
