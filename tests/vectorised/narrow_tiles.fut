@@ -1,6 +1,7 @@
 -- Matrix-product nests and nearest-centre nests with fewer columns than a
--- register tile (64 f32 or 32 f64 on AVX-512) but at least a vector's
--- worth (16 f32, 8 f64, 16 i32) run in narrow tiles: 8 rows by one vector
+-- register tile (64 f32 or 32 f64 on AVX-512, 16 f32 or 8 f64 on AVX2)
+-- but at least a vector's worth (16 f32, 8 f64, 16 i32 on AVX-512; half
+-- that on AVX2) run in narrow tiles: 8 rows by one vector
 -- of columns (`ogham-imp/src/lower/tile.rs`), so k-means with 16 centres
 -- is not left to the loops as written. Sizes around the narrow tile's (16
 -- and 8 columns, 8 rows), so that full and edge tiles run in rows and

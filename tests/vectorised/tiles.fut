@@ -1,8 +1,9 @@
 -- Matrix-product nests (`map (\r -> map (\c -> reduce op ne (map2 f r c))
--- (transpose b)) a`) run in register tiles of 4 rows by a vector's worth of
+-- (transpose b)) a`) run in register tiles of rows by several vectors of
 -- columns, with the columns copied into a buffer (`ogham-imp/src/lower/tile.rs`).
 -- These cases have sizes around the tile sizes (64 f32 or 32 f64
--- columns, 4 rows) so that full and edge tiles both run, inputs whose
+-- columns by 4 rows with AVX-512; 16 f32 or 8 f64 columns by 6 rows with
+-- AVX2) so that full and edge tiles both run, inputs whose
 -- strides are not the tile's (a transposed `b`, a column slice), f64 and
 -- wrapping integer products, and another semiring (max-plus). Expected
 -- values are computed independently in Python; the float inputs are

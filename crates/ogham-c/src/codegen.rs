@@ -1411,11 +1411,10 @@ impl<'a> Gen<'a> {
         let j = self.fresh("j");
         let k = self.fresh("k");
         let (jb, jj, nb, blk) = (self.fresh("jb"), self.fresh("jj"), self.fresh("nb"), self.fresh("blk"));
-        // Twice a register tile's columns: eight vectors of accumulators,
-        // whose chains of additions (through the local array, a store and
-        // a load per step) overlap. With four, GMM's `Q_kᵀ v` took a
-        // third of the gradient's time.
-        let block = 2 * ogham_imp::lower::tile::cols(elem, &self.target());
+        // Eight vectors of accumulators, whose chains of additions
+        // (through the local array, a store and a load per step) overlap.
+        // With four, GMM's `Q_kᵀ v` took a third of the gradient's time.
+        let block = 8 * ogham_imp::lower::tile::narrow_cols(elem, &self.target());
         let out_j = Self::elem(&out, elem, &[j.clone()]);
         self.line(&format!("for (int64_t {jb} = 0; {jb} < {w}; {jb} += {block}) {{"));
         self.indent += 1;

@@ -27,10 +27,15 @@ use ogham_ir::{HistOp, Lambda, Operator, PrimType, Span, SubExp, Type, VName};
 use super::{ctype, vname, Gen, Res, Virtual};
 
 impl Gen<'_> {
-    /// The vector registers the kernels are made for: AVX-512's, or
-    /// SSE2's for portable code.
+    /// The vector registers the kernels are made for: this machine's (the
+    /// C compiler targets it with `-march=native`), or SSE2's for
+    /// portable code.
     pub(super) fn target(&self) -> Target {
-        Target { vector_bytes: if self.opts.portable { 16 } else { 64 } }
+        if self.opts.portable {
+            Target { vector_bytes: 16, registers: 16 }
+        } else {
+            host_target()
+        }
     }
 
     /// Emits `for (j = lo; j < hi; j++)` and one screma iteration as its
@@ -243,5 +248,29 @@ fn kernel_input(v: &Virtual) -> Input {
     match v {
         Virtual::Iota { start, step, elem } => Input::Iota { start: *start, step: *step, elem: *elem },
         Virtual::Replicate { value } => Input::Replicate(*value),
+    }
+}
+
+/// The vector registers of the machine ogham runs on, which is the one
+/// `-march=native` compiles for: AVX-512's 32 of 64 bytes, AVX's 16 of 32
+/// bytes, else 16 of 16 bytes (SSE2 on x86-64; NEON's 32 on AArch64).
+fn host_target() -> Target {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            Target { vector_bytes: 64, registers: 32 }
+        } else if std::arch::is_x86_feature_detected!("avx") {
+            Target { vector_bytes: 32, registers: 16 }
+        } else {
+            Target { vector_bytes: 16, registers: 16 }
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        Target { vector_bytes: 16, registers: 32 }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Target { vector_bytes: 16, registers: 16 }
     }
 }

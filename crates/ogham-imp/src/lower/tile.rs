@@ -10,10 +10,10 @@
 //! computes `out[i][j] = ne op f(a[i][0], bt[j][0]) op f(a[i][1], bt[j][1]) …`.
 //! Run as written, every element of `bt` is loaded once per row of `a`, so
 //! the loop runs at the speed of memory. When there are enough columns for
-//! a tile (a run-time test in the kernel), it runs in tiles of [`ROWS`]
-//! rows of `a` by a vector's worth of columns ([`cols`]) instead: the
+//! a tile (a run-time test in the kernel), it runs in tiles of [`rows`]
+//! rows of `a` by several vectors' worth of columns ([`cols`]) instead: the
 //! tile's accumulators (a local array) stay in registers while the
-//! reduction's loop runs, each element of `bt` loaded is used [`ROWS`]
+//! reduction's loop runs, each element of `bt` loaded is used [`rows`]
 //! times and each element of `a` a whole tile-width of times. The column
 //! tiles are the outer loop; for each, the slice of `bt` it reads (its
 //! columns, every step of the reduction) is first copied into a
@@ -44,8 +44,18 @@ use ogham_ir::{Body, Exp as CExp, Lambda, LoopForm, Operator, Param, PrimType, S
 use super::{straight_line, straight_line_stm, Binding, Input, Lowerer, ScremaLoop};
 use crate::{BinOp, Block, CmpOp, Exp, Kernel, Operand, ParamKind, PrimValue, Stm, Ty, Var};
 
-/// Rows of `a` per tile.
-pub const ROWS: i64 = 4;
+/// Rows of `a` per tile: four by four vectors where there are 32 vector
+/// registers, six by two where there are 16 (twelve accumulators, the
+/// shape of AVX2's matrix-product kernels; a 1024³ f32 product took 34
+/// ms so, 35 ms in four rows, 63 ms in four rows of four vectors, which
+/// spilled).
+fn rows(target: &Target) -> i64 {
+    if target.registers >= 32 {
+        4
+    } else {
+        6
+    }
+}
 
 /// Rows of `a` per narrow tile (one vector of columns): eight running
 /// sums, enough independent chains to hide the adder's latency.
@@ -63,21 +73,35 @@ const PACK_BYTES: usize = 512 * 1024;
 #[derive(Clone, Copy, Debug)]
 pub struct Target {
     /// The width of the machine's vector registers, in bytes (64 for
-    /// AVX-512, 16 for SSE2, the portable baseline on x86-64).
+    /// AVX-512, 32 for AVX2, 16 for SSE2, the portable baseline on
+    /// x86-64).
     pub vector_bytes: usize,
+    /// How many vector registers it has (32 with AVX-512, 16 with AVX2
+    /// or SSE2).
+    pub registers: usize,
 }
 
-/// Columns per tile: four vectors of accumulators per row (so a tile's
-/// accumulators take half of AVX-512's 32 vector registers, or all of
-/// SSE2's sixteen).
+/// Vectors of accumulators per row of a tile: four where there are 32
+/// vector registers (a tile's accumulators take half of them), two where
+/// there are 16 (see [`rows`]), leaving registers for the loaded columns
+/// and the broadcast row element.
+fn tile_vectors(target: &Target) -> i64 {
+    if target.registers >= 32 {
+        4
+    } else {
+        2
+    }
+}
+
+/// Columns per tile: [`tile_vectors`] vectors.
 pub fn cols(elem: PrimType, target: &Target) -> i64 {
-    4 * narrow_cols(elem, target)
+    tile_vectors(target) * narrow_cols(elem, target)
 }
 
 /// Columns per narrow tile: one vector. Nests with fewer columns than a
 /// tile but at least a vector's worth (k-means with 16 centres of f32)
 /// run in narrow tiles of [`NARROW_ROWS`] rows.
-fn narrow_cols(elem: PrimType, target: &Target) -> i64 {
+pub fn narrow_cols(elem: PrimType, target: &Target) -> i64 {
     (target.vector_bytes / elem.byte_size().max(1)) as i64
 }
 
@@ -326,8 +350,19 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
     let w2 = l.operand(nest.w2)?;
     let w3 = l.operand(nest.w3)?;
     let ne = l.operand(&nest.op.neutral[0])?;
-    let wide =
-        TileKernel { nest: &nest, sources, outer_accs, out, lo, hi, w2, w3, ne, cols: cols(elem, target), rows: ROWS };
+    let wide = TileKernel {
+        nest: &nest,
+        sources,
+        outer_accs,
+        out,
+        lo,
+        hi,
+        w2,
+        w3,
+        ne,
+        cols: cols(elem, target),
+        rows: rows(target),
+    };
     let narrow = TileKernel { cols: narrow_cols(elem, target), rows: NARROW_ROWS, ..wide.clone() };
     // The widest tiles the columns fill, else the loops as written.
     let mut stms = Vec::new();
