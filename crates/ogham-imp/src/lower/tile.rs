@@ -863,3 +863,33 @@ impl TileKernel<'_, '_> {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tile's accumulators with the vectors loaded from the packed
+    /// columns and the broadcast row element must fit in the registers.
+    #[test]
+    fn tiles_fit_the_registers() {
+        let targets = [
+            Target { vector_bytes: 64, registers: 32 },
+            Target { vector_bytes: 32, registers: 16 },
+            Target { vector_bytes: 16, registers: 16 },
+        ];
+        for t in &targets {
+            for elem in [PrimType::F32, PrimType::F64, PrimType::I32] {
+                let lanes = narrow_cols(elem, t);
+                assert_eq!(lanes as usize * elem.byte_size(), t.vector_bytes);
+                let vectors = cols(elem, t) / lanes;
+                let used = rows(t) * vectors + vectors + 1;
+                assert!(used <= t.registers as i64, "{t:?} {elem:?}: {used} registers");
+                assert!(NARROW_ROWS + 2 <= t.registers as i64);
+            }
+        }
+        // The shapes themselves: 4 rows by 4 vectors with AVX-512, 6 by 2 with 16 registers.
+        assert_eq!((rows(&targets[0]), cols(PrimType::F32, &targets[0])), (4, 64));
+        assert_eq!((rows(&targets[1]), cols(PrimType::F32, &targets[1])), (6, 16));
+        assert_eq!((rows(&targets[2]), cols(PrimType::F64, &targets[2])), (6, 4));
+    }
+}
