@@ -141,7 +141,8 @@ pub fn cflags(opts: &Options) -> Vec<&'static str> {
     ];
     if !opts.portable {
         // 512-bit vectors where the CPU has them (GCC prefers 256 bits on
-        // some that do); the matrix-product tiles are sized for them.
+        // some that do); the kernels are made for the host's vectors
+        // (`codegen/simd.rs`, `host_target`).
         // Generic tuning: GCC 12's tuning for AMD Zen 3 copies the array
         // descriptors (80 bytes and more) with `rep movs`, slow for such
         // sizes there; generic tuning copies them with vector moves (the

@@ -44,17 +44,23 @@ use ogham_ir::{Body, Exp as CExp, Lambda, LoopForm, Operator, Param, PrimType, S
 use super::{straight_line, straight_line_stm, Binding, Input, Lowerer, ScremaLoop};
 use crate::{BinOp, Block, CmpOp, Exp, Kernel, Operand, ParamKind, PrimValue, Stm, Ty, Var};
 
-/// Rows of `a` per tile: four by four vectors where there are 32 vector
-/// registers, six by two where there are 16 (twelve accumulators, the
-/// shape of AVX2's matrix-product kernels; a 1024³ f32 product took 34
-/// ms so, 35 ms in four rows, 63 ms in four rows of four vectors, which
-/// spilled).
-fn rows(target: &Target) -> i64 {
+/// A tile's rows of `a` and vectors of accumulators per row: four by four
+/// where there are 32 vector registers (the accumulators take half of
+/// them), six by two where there are 16 (twelve accumulators, the shape of
+/// AVX2's matrix-product kernels; a 1024³ f32 product took 34 ms so, 35
+/// ms in four rows, 63 ms in four rows of four vectors, which spilled),
+/// leaving registers for the loaded columns and the broadcast row element.
+fn tile_shape(target: &Target) -> (i64, i64) {
     if target.registers >= 32 {
-        4
+        (4, 4)
     } else {
-        6
+        (6, 2)
     }
+}
+
+/// Rows of `a` per tile.
+fn rows(target: &Target) -> i64 {
+    tile_shape(target).0
 }
 
 /// Rows of `a` per narrow tile (one vector of columns): eight running
@@ -81,21 +87,9 @@ pub struct Target {
     pub registers: usize,
 }
 
-/// Vectors of accumulators per row of a tile: four where there are 32
-/// vector registers (a tile's accumulators take half of them), two where
-/// there are 16 (see [`rows`]), leaving registers for the loaded columns
-/// and the broadcast row element.
-fn tile_vectors(target: &Target) -> i64 {
-    if target.registers >= 32 {
-        4
-    } else {
-        2
-    }
-}
-
-/// Columns per tile: [`tile_vectors`] vectors.
+/// Columns per tile: [`tile_shape`]'s vectors.
 pub fn cols(elem: PrimType, target: &Target) -> i64 {
-    tile_vectors(target) * narrow_cols(elem, target)
+    tile_shape(target).1 * narrow_cols(elem, target)
 }
 
 /// Columns per narrow tile: one vector. Nests with fewer columns than a

@@ -302,13 +302,13 @@ fn lanes_loop(
                     None => None,
                 };
                 lane.extend(step);
+                let mask = go.unwrap_or(running);
                 for (v, old, cur) in &olds {
                     if go.is_some() && v == cond {
                         continue;
                     }
                     let t = type_of(stages, *v);
-                    let keep =
-                        let_(k, &mut lane, "keep", t, Exp::Select(go.unwrap_or(running), Operand::Var(*cur), *old));
+                    let keep = let_(k, &mut lane, "keep", t, Exp::Select(mask, Operand::Var(*cur), *old));
                     lane.push(Stm::Store { ptr: lanes[v], index: Operand::Var(l), value: keep });
                     if v == cond {
                         let exp = Exp::Bin(BinOp::LogOr, PrimType::Bool, Operand::Var(any), keep);
@@ -419,13 +419,9 @@ fn condition(k: &mut Kernel, step: &[Stm], cond: Var, curs: &[Var]) -> Option<(V
     }
     let mut slice = Vec::new();
     for i in (0..ci).rev() {
-        let (var, ops) = match &step[i] {
-            Stm::Let { var, exp, .. } | Stm::Set { var, exp } => (*var, exp.operands()),
-            Stm::Mut { var, init, .. } => (*var, vec![*init]),
-            _ => return None,
-        };
-        if needed.contains(&var) {
-            if !reads(i, ops, &mut needed) {
+        let (Stm::Let { var, .. } | Stm::Set { var, .. } | Stm::Mut { var, .. }) = &step[i] else { return None };
+        if needed.contains(var) {
+            if !reads(i, operands(&step[i]), &mut needed) {
                 return None;
             }
             slice.push(step[i].clone());
