@@ -125,6 +125,30 @@ struct LoopSink<'s> {
     out: usize,
 }
 
+/// Scalar code after a reduction: straight-line statements computing
+/// `result` from the reduction's value, bound to `input`.
+#[derive(Clone, Copy)]
+struct Post<'s> {
+    input: VName,
+    stms: &'s [CStm],
+    result: &'s SubExp,
+}
+
+/// `stms` and `result` as a [`Post`] of `input`, when they are scalar code
+/// that cannot fail and read none of `hidden` (rows the tiles do not load
+/// whole).
+fn post<'s>(input: VName, stms: &'s [CStm], result: &'s SubExp, hidden: &[VName]) -> Option<Post<'s>> {
+    if !stms.iter().all(straight_line_stm) {
+        return None;
+    }
+    let body = Body { stms: stms.to_vec(), result: vec![result.clone()] };
+    let free = ogham_ir::visit::free_vars_body(&body);
+    if hidden.iter().any(|v| free.contains(v)) {
+        return None;
+    }
+    Some(Post { input, stms, result })
+}
+
 /// The parts of a nest.
 struct Nest<'s> {
     /// The number of columns, and each column array with the name its
@@ -137,6 +161,12 @@ struct Nest<'s> {
     red_arrs: &'s [VName],
     op: &'s Operator,
     f: &'s Lambda,
+    /// What the inner map makes of each reduction before it is stored or
+    /// folded (GMM's square of a dot product), and what the outer map
+    /// makes of each row's folded value (GMM's `alpha - 0.5 * ‖·‖²`, which
+    /// may read the outer map's scalar rows).
+    inner_post: Option<Post<'s>>,
+    outer_post: Option<Post<'s>>,
 }
 
 /// The nest when `s` has one of the forms in the module documentation:
@@ -160,12 +190,13 @@ fn nest_of<'s>(
     reduces: &[Operator],
     outs: &[(PrimType, usize)],
 ) -> Option<Nest<'s>> {
-    let [inner] = map.body.stms.as_slice() else { return None };
+    let (inner, after) = map.body.stms.split_first()?;
     if let CExp::Loop { .. } = inner.exp {
-        return loop_nest(map, inner, scans, reduces, outs);
+        return if after.is_empty() { loop_nest(map, inner, scans, reduces, outs) } else { None };
     }
     let [ip] = inner.pat.as_slice() else { return None };
-    if map.body.result != [SubExp::Var(ip.name)] || inner.attrs.sequential || !scans.is_empty() {
+    let [result] = map.body.result.as_slice() else { return None };
+    if inner.attrs.sequential || !scans.is_empty() {
         return None;
     }
     let CExp::Soac(Soac::Screma { w: w2, arrs: inner_arrs, scans, reduces: inner_reduces, map: inner_map }) =
@@ -192,16 +223,31 @@ fn nest_of<'s>(
     if !scans.is_empty() {
         return None;
     }
-    let [red] = inner_map.body.stms.as_slice() else { return None };
+    // After the outer map's one SOAC: nothing, or for a folded row, scalar
+    // code reading its value and the outer map's scalar rows.
+    let array_rows: Vec<VName> = map.params.iter().filter(|p| p.ty.rank() != 0).map(|p| p.name).collect();
+    let outer_post = match sink {
+        _ if after.is_empty() && *result == SubExp::Var(ip.name) => None,
+        Sink::Fold(_) => Some(post(ip.name, after, result, &array_rows)?),
+        _ => return None,
+    };
+    let (red, inner_after) = inner_map.body.stms.split_first()?;
     let [rp] = red.pat.as_slice() else { return None };
-    if inner_map.body.result != [SubExp::Var(rp.name)] || rp.ty.rank() != 0 {
+    let [inner_result] = inner_map.body.result.as_slice() else { return None };
+    if rp.ty.rank() != 0 || inner_map.ret.iter().any(|t| t.rank() != 0) {
         return None;
     }
+    let all_rows: Vec<VName> = map.params.iter().chain(&inner_map.params).map(|p| p.name).collect();
+    let inner_post = match inner_after {
+        [] if *inner_result == SubExp::Var(rp.name) => None,
+        _ => Some(post(rp.name, inner_after, inner_result, &all_rows)?),
+    };
     let columns = inner_map.params.iter().map(|p| p.name).zip(inner_arrs.iter().copied()).collect();
     if inner_arrs.iter().any(|a| map.params.iter().any(|p| p.name == *a)) {
         return None;
     }
-    reduction(map, w2, columns, sink, red)
+    let nest = reduction(map, w2, columns, sink, red)?;
+    Some(Nest { inner_post, outer_post, ..nest })
 }
 
 /// The nest of a map whose function is a `loop` over the columns
@@ -282,7 +328,7 @@ fn reduction<'s>(
     if rows.iter().any(|r| used.contains(r)) {
         return None;
     }
-    Some(Nest { w2, columns, sink, w3, red_arrs, op, f })
+    Some(Nest { w2, columns, sink, w3, red_arrs, op, f, inner_post: None, outer_post: None })
 }
 
 /// Where each of the reduction function's parameters gets its element.
@@ -531,7 +577,10 @@ impl TileKernel<'_, '_> {
     ) -> Option<Vec<Operand>> {
         match self.nest.sink {
             Sink::Matrix => None,
-            Sink::Fold(op2) => l.apply_values(op2, olds, &[v], out),
+            Sink::Fold(op2) => {
+                let v = self.post(l, self.nest.inner_post, v, out)?;
+                l.apply_values(op2, olds, &[v], out)
+            }
             Sink::Loop(ls) => {
                 for ((p, _), o) in ls.params.iter().zip(olds) {
                     l.env.insert(p.name, *o);
@@ -576,6 +625,7 @@ impl TileKernel<'_, '_> {
     ) -> Option<()> {
         match self.nest.sink {
             Sink::Matrix => {
+                let value = self.post(l, self.nest.inner_post, value, out)?;
                 let (ptr, strides) = self.out.as_ref()?;
                 let a = bin(l, out, "o", BinOp::Mul, i, Operand::Var(strides[0]));
                 let b = bin(l, out, "o", BinOp::Mul, j, Operand::Var(*strides.get(1)?));
@@ -607,7 +657,32 @@ impl TileKernel<'_, '_> {
         self.row_result(l, i, Operand::Var(*acc), out)
     }
 
+    /// `v` through a [`Post`], if there is one.
+    fn post(&self, l: &mut Lowerer, post: Option<Post>, v: Operand, out: &mut Vec<Stm>) -> Option<Operand> {
+        let Some(p) = post else { return Some(v) };
+        l.env.insert(p.input, v);
+        for s in p.stms {
+            l.stm(s, out)?;
+        }
+        l.operand(p.result)
+    }
+
     fn row_result(&self, l: &mut Lowerer, i: Operand, y: Operand, out: &mut Vec<Stm>) -> Option<()> {
+        let y = match self.nest.outer_post {
+            None => y,
+            Some(p) => {
+                // The outer map's scalar rows at row `i`.
+                let iv = l.k.fresh("i");
+                out.push(Stm::Let { var: iv, ty: I64, exp: Exp::Operand(i) });
+                for (param, input) in l.s.map.params.iter().zip(l.s.inputs) {
+                    if let ogham_ir::Type::Prim(t) = param.ty {
+                        let x = l.row(&input.clone(), iv, t, out)?;
+                        l.env.insert(param.name, x);
+                    }
+                }
+                self.post(l, Some(p), y, out)?
+            }
+        };
         match (self.nest.sink, l.s.reduces) {
             (Sink::Matrix, _) => Some(()),
             (_, [op]) => l.apply(op, &self.outer_accs, &[y], out),

@@ -40,13 +40,15 @@ pub fn run(k: &mut Kernel) {
 /// Marks `ivdep` every loop whose stores (outside nested loops) are all at
 /// the loop's own index, after simplification of `j * 1`: its iterations
 /// write different elements, and read only through `read` pointers, which
-/// nothing in the kernel writes.
+/// nothing in the kernel writes. A loop marked already stays marked: what
+/// held for every stride holds for strides of 1 (a register tile's loop
+/// over its columns, whose stores are at an offset from its index).
 fn mark_ivdep(b: &mut Block) {
     for s in &mut b.stms {
         match s {
             Stm::For { index, body, ivdep, .. } => {
                 let copies = copies_of(body, *index);
-                *ivdep = stores_at(body, &copies);
+                *ivdep = *ivdep || stores_at(body, &copies);
                 mark_ivdep(body);
             }
             Stm::If { then_block, else_block, .. } => {
