@@ -47,7 +47,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use ogham_ir::alias::{const_arrays, fun_base, summaries, Names, Walker};
+use ogham_ir::alias::{const_arrays, fun_base, summaries, FunSummary, Names, Walker};
 use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas, nested_bodies_mut};
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, HistOp, Lambda, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac,
@@ -62,13 +62,13 @@ pub fn fuse_program(prog: &mut Program) {
         let empty = HashMap::new();
         let mut w = Walker::new(&sums, &empty);
         w.body(body);
-        fuse_body(body, &|v| w.closure(v), names);
+        fuse_body(body, &|v| w.closure(v), &sums, names);
     });
     for f in &mut prog.funs {
         let base = fun_base(&consts, f);
         let mut w = Walker::new(&sums, &base);
         w.body(&f.body);
-        fuse_body(&mut f.body, &|v| w.closure(v), &mut prog.names);
+        fuse_body(&mut f.body, &|v| w.closure(v), &sums, &mut prog.names);
     }
 }
 
@@ -84,24 +84,24 @@ fn overlap(consumed: &BTreeSet<VName>, reads: &BTreeSet<VName>, aliases: Aliases
 }
 
 /// Fuses inside a body, innermost bodies first.
-fn fuse_body(body: &mut Body, aliases: Aliases, names: &mut NameTable) {
+fn fuse_body(body: &mut Body, aliases: Aliases, sums: &Summaries, names: &mut NameTable) {
     for stm in &mut body.stms {
-        fuse_nested(&mut stm.exp, aliases, names);
+        fuse_nested(&mut stm.exp, aliases, sums, names);
     }
     sink_accumulations(body, aliases);
     // A merged lambda may hold new pairs (a map nest fused into a map
     // nest): its bodies are fused again.
-    while let Some((p, c, extra)) = find_pair(body, aliases) {
+    while let Some((p, c, extra)) = find_pair(body, aliases, sums) {
         let producer = body.stms.remove(p);
         let consumer = &mut body.stms[c - 1];
         merge(producer, consumer, &extra);
-        fuse_nested(&mut consumer.exp, aliases, names);
+        fuse_nested(&mut consumer.exp, aliases, sums, names);
     }
     while let Some((p, c)) = find_siblings(body, aliases) {
         let first = body.stms.remove(p);
         let second = &mut body.stms[c - 1];
         merge_siblings(first, second);
-        fuse_nested(&mut second.exp, aliases, names);
+        fuse_nested(&mut second.exp, aliases, sums, names);
     }
     while let Some(found) = find_flat(body, aliases) {
         let rows = row_form(body, &found);
@@ -562,9 +562,9 @@ fn merge_siblings(first: Stm, second: &mut Stm) {
     *r2 = reduces;
 }
 
-fn fuse_nested(exp: &mut Exp, aliases: Aliases, names: &mut NameTable) {
+fn fuse_nested(exp: &mut Exp, aliases: Aliases, sums: &Summaries, names: &mut NameTable) {
     for b in nested_bodies_mut(exp) {
-        fuse_body(b, aliases, names);
+        fuse_body(b, aliases, sums, names);
     }
 }
 
@@ -585,7 +585,7 @@ fn is_plain_map(stm: &Stm) -> bool {
 /// Finds a producer `p` and its consumer `c` (indices into `body.stms`),
 /// with the producer's results that are used after the consumer too: the
 /// consumer, a `Screma`, then also returns them (extra outputs).
-fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize, Vec<VName>)> {
+fn find_pair(body: &Body, aliases: Aliases, sums: &Summaries) -> Option<(usize, usize, Vec<VName>)> {
     let mut counts = HashMap::new();
     count_uses(body, &mut counts);
     for (p, producer) in body.stms.iter().enumerate() {
@@ -641,7 +641,8 @@ fn find_pair(body: &Body, aliases: Aliases) -> Option<(usize, usize, Vec<VName>)
         }
         // Nothing in between may consume what the producer reads.
         let reads: BTreeSet<VName> = free_vars_exp(&producer.exp);
-        let clobbered = body.stms[p + 1..=c].iter().any(|s| overlap(&may_consume(&s.exp), &reads, aliases));
+        let clobbered =
+            body.stms[p + 1..=c].iter().any(|s| overlap(&may_consume_in(&s.exp, Some(sums)), &reads, aliases));
         if clobbered {
             continue;
         }
@@ -673,14 +674,28 @@ fn builds_fresh_rows(lam: &Lambda) -> bool {
     })
 }
 
+/// The functions' summaries: which parameters each consumes.
+type Summaries = HashMap<String, FunSummary>;
+
 /// The variables `exp` may consume: those it or a nested statement consumes
 /// directly, and, since neither says which of them it consumes, every array
 /// passed to a function (`Apply`) or given as a loop's initial value (a loop
 /// updating its parameter in place writes into that array).
 pub(crate) fn may_consume(exp: &Exp) -> BTreeSet<VName> {
-    fn go(exp: &Exp, out: &mut BTreeSet<VName>) {
+    may_consume_in(exp, None)
+}
+
+/// [`may_consume`], but a call consumes only the arguments of the
+/// parameters its function's summary says it consumes (GMM's objective
+/// calls a function building a matrix from two rows, which consumes
+/// neither: maps around the call fuse).
+fn may_consume_in(exp: &Exp, sums: Option<&Summaries>) -> BTreeSet<VName> {
+    fn go(exp: &Exp, sums: Option<&Summaries>, out: &mut BTreeSet<VName>) {
         let args: Vec<&SubExp> = match exp {
-            Exp::Apply { args, .. } => args.iter().collect(),
+            Exp::Apply { func, args } => match sums.and_then(|s| s.get(func)) {
+                Some(sum) => args.iter().zip(&sum.consumes).filter(|(_, c)| **c).map(|(a, _)| a).collect(),
+                None => args.iter().collect(),
+            },
             Exp::Loop { params, .. } => params.iter().filter(|(p, _)| p.ty.rank() > 0).map(|(_, init)| init).collect(),
             _ => Vec::new(),
         };
@@ -689,14 +704,14 @@ pub(crate) fn may_consume(exp: &Exp) -> BTreeSet<VName> {
             SubExp::Const(_) => None,
         }));
         for b in bodies(exp) {
-            b.stms.iter().for_each(|s| go(&s.exp, out));
+            b.stms.iter().for_each(|s| go(&s.exp, sums, out));
         }
         for l in lambdas(exp) {
-            l.body.stms.iter().for_each(|s| go(&s.exp, out));
+            l.body.stms.iter().for_each(|s| go(&s.exp, sums, out));
         }
     }
     let mut out = consumed_deep(exp);
-    go(exp, &mut out);
+    go(exp, sums, &mut out);
     out
 }
 

@@ -38,6 +38,15 @@
 //! updating scalars with it (k-means' nearest centre as an argmin `loop`
 //! over the centres, [`Sink::Loop`]): the columns are still visited in
 //! order for each row, so the loop's updates run in the order written.
+//!
+//! Around the reduction, the nest may hold scalar code ([`Post`]): after it
+//! in the inner map (the square of each dot product), and after the inner
+//! SOAC in the outer map (what a folded row becomes, reading the outer
+//! map's scalar rows). Before the inner SOAC, the outer map may map its
+//! rows element by element with free arrays (the `prelude`: GMM's
+//! `x - μ`); the tiles compute such an element where the reduction reads
+//! it, so GMM's per-component nest `map (\x -> α - ½‖Q (x - μ)‖²) xs`
+//! runs in tiles of points by rows of `Q`.
 
 use ogham_ir::{Body, Exp as CExp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Stm as CStm, SubExp, VName};
 
@@ -167,6 +176,11 @@ struct Nest<'s> {
     /// may read the outer map's scalar rows).
     inner_post: Option<Post<'s>>,
     outer_post: Option<Post<'s>>,
+    /// Maps of the outer map's rows run before the inner SOAC, element by
+    /// element over the reduction's steps (GMM's `x - μ`): each output
+    /// with its map function and result index. The tiles compute an
+    /// element where the reduction reads it instead of building the row.
+    prelude: Vec<(VName, &'s Lambda, usize, &'s [VName])>,
 }
 
 /// The nest when `s` has one of the forms in the module documentation:
@@ -190,10 +204,24 @@ fn nest_of<'s>(
     reduces: &[Operator],
     outs: &[(PrimType, usize)],
 ) -> Option<Nest<'s>> {
-    let (inner, after) = map.body.stms.split_first()?;
+    // Before the inner SOAC: elementwise maps of rows and free arrays.
+    let pre = map.body.stms.iter().take_while(|s| prelude_map(s).is_some()).count();
+    let (inner, after) = map.body.stms[pre..].split_first()?;
     if let CExp::Loop { .. } = inner.exp {
-        return if after.is_empty() { loop_nest(map, inner, scans, reduces, outs) } else { None };
+        return if after.is_empty() && pre == 0 { loop_nest(map, inner, scans, reduces, outs) } else { None };
     }
+    let mut prelude = Vec::new();
+    for s in &map.body.stms[..pre] {
+        let (w, arrs, lam) = prelude_map(s)?;
+        for (k, p) in s.pat.iter().enumerate() {
+            prelude.push((p.name, lam, k, arrs));
+        }
+        // Its inputs: rows of the outer map, or free arrays.
+        if arrs.iter().any(|a| prelude.iter().any(|(o, ..)| o == a)) || Some(w) != inner_width(inner) {
+            return None;
+        }
+    }
+    let pre_outs: Vec<VName> = prelude.iter().map(|p| p.0).collect();
     let [ip] = inner.pat.as_slice() else { return None };
     let [result] = map.body.result.as_slice() else { return None };
     if inner.attrs.sequential || !scans.is_empty() {
@@ -225,7 +253,8 @@ fn nest_of<'s>(
     }
     // After the outer map's one SOAC: nothing, or for a folded row, scalar
     // code reading its value and the outer map's scalar rows.
-    let array_rows: Vec<VName> = map.params.iter().filter(|p| p.ty.rank() != 0).map(|p| p.name).collect();
+    let array_rows: Vec<VName> =
+        map.params.iter().filter(|p| p.ty.rank() != 0).map(|p| p.name).chain(pre_outs.iter().copied()).collect();
     let outer_post = match sink {
         _ if after.is_empty() && *result == SubExp::Var(ip.name) => None,
         Sink::Fold(_) => Some(post(ip.name, after, result, &array_rows)?),
@@ -237,7 +266,8 @@ fn nest_of<'s>(
     if rp.ty.rank() != 0 || inner_map.ret.iter().any(|t| t.rank() != 0) {
         return None;
     }
-    let all_rows: Vec<VName> = map.params.iter().chain(&inner_map.params).map(|p| p.name).collect();
+    let all_rows: Vec<VName> =
+        map.params.iter().chain(&inner_map.params).map(|p| p.name).chain(pre_outs.iter().copied()).collect();
     let inner_post = match inner_after {
         [] if *inner_result == SubExp::Var(rp.name) => None,
         _ => Some(post(rp.name, inner_after, inner_result, &all_rows)?),
@@ -247,7 +277,35 @@ fn nest_of<'s>(
         return None;
     }
     let nest = reduction(map, w2, columns, sink, red)?;
-    Some(Nest { inner_post, outer_post, ..nest })
+    // The prelude's outputs are only the reduction's inputs.
+    let mut used = ogham_ir::visit::free_vars_lambda(nest.f);
+    used.extend(ogham_ir::visit::free_vars_lambda(&nest.op.lambda));
+    if pre_outs.iter().any(|o| used.contains(o)) {
+        return None;
+    }
+    Some(Nest { inner_post, outer_post, prelude, ..nest })
+}
+
+/// A statement `let ys = map(w, arrs, f)` with `f` scalar code that cannot
+/// fail and one-dimensional results: its width, inputs and function.
+fn prelude_map(s: &CStm) -> Option<(&SubExp, &[VName], &Lambda)> {
+    let CExp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return None };
+    let scalar = map.params.iter().all(|p| p.ty.rank() == 0) && s.pat.iter().all(|p| p.ty.rank() == 1);
+    (scans.is_empty() && reduces.is_empty() && scalar && !s.attrs.sequential && straight_line(&map.body)).then_some((
+        w,
+        arrs.as_slice(),
+        map,
+    ))
+}
+
+/// The width of the reduction in the inner SOAC's function, when it is one
+/// statement deep (the nest's form).
+fn inner_width(inner: &CStm) -> Option<&SubExp> {
+    let CExp::Soac(Soac::Screma { map, .. }) = &inner.exp else { return None };
+    match &map.body.stms.first()?.exp {
+        CExp::Soac(Soac::Screma { w, .. }) => Some(w),
+        _ => None,
+    }
 }
 
 /// The nest of a map whose function is a `loop` over the columns
@@ -328,18 +386,32 @@ fn reduction<'s>(
     if rows.iter().any(|r| used.contains(r)) {
         return None;
     }
-    Some(Nest { w2, columns, sink, w3, red_arrs, op, f, inner_post: None, outer_post: None })
+    Some(Nest { w2, columns, sink, w3, red_arrs, op, f, inner_post: None, outer_post: None, prelude: Vec::new() })
 }
 
 /// Where each of the reduction function's parameters gets its element.
-#[derive(Clone, Copy)]
-enum Source {
+#[derive(Clone)]
+enum Source<'s> {
     /// Element `[j][k]` of this inner map input: a pointer and its two strides.
     Column(Var, Var, Var),
     /// Element `[i][k]` of this outer map input.
     Row(Var, Var, Var),
     /// Element `[k]` of a free one-dimensional array (or computed, if virtual).
     Free(VName),
+    /// Result `usize` of a prelude map's function applied to its inputs'
+    /// elements `[i][k]` (rows) or `[k]` (free arrays).
+    Mapped(&'s Lambda, usize, Vec<Source<'s>>),
+}
+
+impl Source<'_> {
+    /// Whether the element depends on the row `i`.
+    fn by_row(&self) -> bool {
+        match self {
+            Source::Row(..) => true,
+            Source::Mapped(_, _, inputs) => inputs.iter().any(Source::by_row),
+            _ => false,
+        }
+    }
 }
 
 /// The kernel of a nest (see the module documentation), with the binding of
@@ -366,12 +438,14 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
             }
             let (p, s0, s1) = two_d(&mut l, b)?;
             Source::Column(p, s0, s1)
-        } else if let Some(i) = s.map.params.iter().position(|p| p.name == *a) {
-            let Input::Array(a) = s.inputs.get(i)? else { return None };
-            let (p, s0, s1) = two_d(&mut l, *a)?;
-            Source::Row(p, s0, s1)
+        } else if let Some(&(_, lam, k, arrs)) = nest.prelude.iter().find(|p| p.0 == *a) {
+            let mut inputs = Vec::new();
+            for b in arrs {
+                inputs.push(row_or_free(&mut l, s, *b, &two_d)?);
+            }
+            Source::Mapped(lam, k, inputs)
         } else {
-            Source::Free(*a)
+            row_or_free(&mut l, s, *a, &two_d)?
         });
     }
     let outer_accs: Vec<Var> = match s.reduces {
@@ -419,6 +493,23 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
     Some((l.k, l.bindings))
 }
 
+/// The source of a one-dimensional array the reduction or a prelude map
+/// reads: a row of the outer map's input, or a free array.
+fn row_or_free<'s>(
+    l: &mut Lowerer,
+    s: &ScremaLoop,
+    a: VName,
+    two_d: &dyn Fn(&mut Lowerer, VName) -> Option<(Var, Var, Var)>,
+) -> Option<Source<'s>> {
+    Some(if let Some(i) = s.map.params.iter().position(|p| p.name == a) {
+        let Input::Array(a) = s.inputs.get(i)? else { return None };
+        let (p, s0, s1) = two_d(l, *a)?;
+        Source::Row(p, s0, s1)
+    } else {
+        Source::Free(a)
+    })
+}
+
 fn elem_of(l: &Lowerer, a: VName) -> Option<PrimType> {
     Some((l.s.ty_of)(a)?.elem())
 }
@@ -430,7 +521,7 @@ fn c64(x: i64) -> Operand {
 #[derive(Clone)]
 struct TileKernel<'n, 's> {
     nest: &'n Nest<'s>,
-    sources: Vec<Source>,
+    sources: Vec<Source<'s>>,
     outer_accs: Vec<Var>,
     /// The output and its strides.
     out: Option<(Var, Vec<Var>)>,
@@ -506,23 +597,45 @@ impl TileKernel<'_, '_> {
                 continue;
             }
             let x = match src {
-                Source::Row(ptr, s0, s1) => {
-                    let a = bin(l, out, "o", BinOp::Mul, i, Operand::Var(*s0));
-                    let b = bin(l, out, "o", BinOp::Mul, k, Operand::Var(*s1));
-                    let o = bin(l, out, "o", BinOp::Add, a, b);
-                    l.let_("row", p.ty.elem(), Exp::Load(*ptr, o), out)
-                }
-                Source::Free(a) => {
-                    let input = (l.s.virtual_of)(*a).unwrap_or(Input::Array(*a));
-                    let kv = l.k.fresh("k");
-                    out.push(Stm::Let { var: kv, ty: I64, exp: Exp::Operand(k) });
-                    l.row(&input, kv, p.ty.elem(), out)?
-                }
                 Source::Column(..) => column(l, pi, out)?,
+                _ => self.element(l, src, p.ty.elem(), (i, k), out)?,
             };
             l.env.insert(p.name, x);
         }
         Some(())
+    }
+
+    /// Element `(i, k)` of a source that is not a column.
+    fn element(
+        &self,
+        l: &mut Lowerer,
+        src: &Source,
+        elem: PrimType,
+        (i, k): (Operand, Operand),
+        out: &mut Vec<Stm>,
+    ) -> Option<Operand> {
+        Some(match src {
+            Source::Row(ptr, s0, s1) => {
+                let a = bin(l, out, "o", BinOp::Mul, i, Operand::Var(*s0));
+                let b = bin(l, out, "o", BinOp::Mul, k, Operand::Var(*s1));
+                let o = bin(l, out, "o", BinOp::Add, a, b);
+                l.let_("row", elem, Exp::Load(*ptr, o), out)
+            }
+            Source::Free(a) => {
+                let input = (l.s.virtual_of)(*a).unwrap_or(Input::Array(*a));
+                let kv = l.k.fresh("k");
+                out.push(Stm::Let { var: kv, ty: I64, exp: Exp::Operand(k) });
+                l.row(&input, kv, elem, out)?
+            }
+            Source::Mapped(lam, result, inputs) => {
+                for (p, input) in lam.params.iter().zip(inputs) {
+                    let x = self.element(l, input, p.ty.elem(), (i, k), out)?;
+                    l.env.insert(p.name, x);
+                }
+                *l.body(&lam.body, out)?.get(*result)?
+            }
+            Source::Column(..) => return None,
+        })
     }
 
     /// One term of the reduction: `f` applied to the bound parameters.
@@ -790,12 +903,13 @@ impl TileKernel<'_, '_> {
                     for_loop(l, "k", (k0, k1), false, out, |l, k, out| {
                         let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
                         let kc = bin(l, out, "kc", BinOp::Mul, kr, cols);
-                        self.bind_params(l, (c64(0), k), &|s| matches!(s, Source::Free(_)), &mut |_, _, _| None, out)?;
+                        let by_step = |s: &Source| !matches!(s, Source::Column(..)) && !s.by_row();
+                        self.bind_params(l, (c64(0), k), &by_step, &mut |_, _, _| None, out)?;
                         for_loop(l, "ii", (c64(0), c64(self.rows)), false, out, |l, ii, out| {
                             // A missing row repeats the last: computed, never stored.
                             let i = bin(l, out, "i", BinOp::Add, i0, ii);
                             let i = bin(l, out, "i", BinOp::Min, i, last);
-                            self.bind_params(l, (i, k), &|s| matches!(s, Source::Row(..)), &mut |_, _, _| None, out)?;
+                            self.bind_params(l, (i, k), &|s| s.by_row(), &mut |_, _, _| None, out)?;
                             let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
                             for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
                                 let at = bin(l, out, "at", BinOp::Add, kc, jj);
