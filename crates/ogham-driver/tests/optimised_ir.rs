@@ -215,3 +215,20 @@ fn mixture_gradient_computes_each_dot_product_once() {
     assert!(objective > 0, "{prog}");
     assert_eq!(dot_products(&prog.fun("gradient").expect("gradient").body), objective + 2, "{prog}");
 }
+
+#[test]
+fn per_component_matrices_are_read_by_a_map_over_the_points() {
+    let prog = optimised("interchange.fut");
+    let f = prog.fun("objective").expect("objective");
+    // The component map is a top-level statement whose lambda maps over
+    // the points, and the points read its results transposed.
+    let outer_over_components = f.body.stms.iter().any(|s| match &s.exp {
+        Exp::Soac(Soac::Screma { map, .. }) => {
+            map.body.stms.iter().any(|t| matches!(&t.exp, Exp::Soac(Soac::Screma { arrs, .. }) if arrs.len() == 1))
+                && s.pat.iter().all(|p| p.ty.rank() == 2)
+        }
+        _ => false,
+    });
+    assert!(outer_over_components, "{prog}");
+    assert_eq!(count(&f.body, &|e| matches!(e, Exp::Rearrange { perm, .. } if perm == &[1, 0])), 1, "{prog}");
+}

@@ -57,6 +57,7 @@ pub mod demand;
 pub mod fission;
 pub mod fuse;
 pub mod inline;
+pub mod interchange;
 pub mod layout;
 pub mod licm;
 pub mod simplify;
@@ -146,6 +147,14 @@ pub const PASSES: &[Pass] = &[
         summary: "fold constants, propagate copies, apply algebraic identities",
         run: |p| {
             simplify::simplify_program(p);
+            Ok(())
+        },
+    },
+    Pass {
+        name: "interchange",
+        summary: "a map over points whose every iteration maps over per-component matrices runs the component map outside",
+        run: |p| {
+            interchange::interchange_program(p);
             Ok(())
         },
     },
@@ -246,6 +255,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "inline",
     "simplify",
     "ad",
+    "interchange",
     "fission",
     "licm",
     "cse",
