@@ -41,7 +41,7 @@ use std::collections::BTreeSet;
 
 use crate::fuse::may_consume;
 use crate::inline::fresh_like;
-use ogham_ir::visit::{free_vars_exp, nested_bodies_mut, rename_uses};
+use ogham_ir::visit::{free_vars_exp, free_vars_lambda, nested_bodies_mut, rename_uses};
 use ogham_ir::{Body, Exp, Lambda, NameTable, Param, Program, Soac, Stm, StmAttrs, SubExp, Type, VName};
 
 /// Interchanges every such statement of the program (see the module doc).
@@ -80,13 +80,7 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     let inner = lam.body.stms.remove(at);
     let Exp::Soac(Soac::Screma { w: k, arrs: ys, map: mut g, .. }) = inner.exp else { return None };
     // The outer rows `g` reads become the new inner map's parameters.
-    let used = free_vars_exp(&Exp::Soac(Soac::Screma {
-        w: k.clone(),
-        arrs: Vec::new(),
-        scans: Vec::new(),
-        reduces: Vec::new(),
-        map: g.clone(),
-    }));
+    let used = free_vars_lambda(&g);
     let mut params = Vec::new();
     let mut inputs = Vec::new();
     let mut renames = Vec::new();
@@ -174,6 +168,5 @@ fn movable(s: &Stm, lam: &Lambda) -> bool {
         return false;
     }
     // Its inputs come from outside, and one of them is a matrix per component.
-    let matrices = g.params.iter().zip(ys).any(|(p, y)| p.ty.rank() >= 2 && !rows.contains(y) && !bound.contains(y));
-    matrices && ys.iter().all(|y| !rows.contains(y) && !bound.contains(y))
+    ys.iter().all(|y| !rows.contains(y) && !bound.contains(y)) && g.params.iter().any(|p| p.ty.rank() >= 2)
 }

@@ -205,14 +205,13 @@ fn nest_of<'s>(
     outs: &[(PrimType, usize)],
 ) -> Option<Nest<'s>> {
     // Before the inner SOAC: elementwise maps of rows and free arrays.
-    let pre = map.body.stms.iter().take_while(|s| prelude_map(s).is_some()).count();
-    let (inner, after) = map.body.stms[pre..].split_first()?;
+    let pre: Vec<_> = map.body.stms.iter().map_while(|s| Some((s, prelude_map(s)?))).collect();
+    let (inner, after) = map.body.stms[pre.len()..].split_first()?;
     if let CExp::Loop { .. } = inner.exp {
-        return if after.is_empty() && pre == 0 { loop_nest(map, inner, scans, reduces, outs) } else { None };
+        return if after.is_empty() && pre.is_empty() { loop_nest(map, inner, scans, reduces, outs) } else { None };
     }
     let mut prelude = Vec::new();
-    for s in &map.body.stms[..pre] {
-        let (w, arrs, lam) = prelude_map(s)?;
+    for (s, (w, arrs, lam)) in pre {
         for (k, p) in s.pat.iter().enumerate() {
             prelude.push((p.name, lam, k, arrs));
         }
@@ -787,9 +786,10 @@ impl TileKernel<'_, '_> {
                 // The outer map's scalar rows at row `i`.
                 let iv = l.k.fresh("i");
                 out.push(Stm::Let { var: iv, ty: I64, exp: Exp::Operand(i) });
-                for (param, input) in l.s.map.params.iter().zip(l.s.inputs) {
+                let s = l.s;
+                for (param, input) in s.map.params.iter().zip(s.inputs) {
                     if let ogham_ir::Type::Prim(t) = param.ty {
-                        let x = l.row(&input.clone(), iv, t, out)?;
+                        let x = l.row(input, iv, t, out)?;
                         l.env.insert(param.name, x);
                     }
                 }
