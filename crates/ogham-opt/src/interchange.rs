@@ -75,7 +75,7 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     }
     let Exp::Soac(Soac::Screma { w: n, arrs: xs, map: lam, .. }) = &outer.exp else { return None };
     let at = lam.body.stms.iter().position(|s| movable(s, lam))?;
-    let (n, xs) = (n.clone(), xs.clone());
+    let (n, xs) = (*n, xs.clone());
     let Exp::Soac(Soac::Screma { arrs: outer_arrs, map: lam, .. }) = &mut outer.exp else { return None };
     let inner = lam.body.stms.remove(at);
     let Exp::Soac(Soac::Screma { w: k, arrs: ys, map: mut g, .. }) = inner.exp else { return None };
@@ -96,8 +96,8 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     let elems: Vec<Type> = g.ret.clone();
     let by_point = Lambda { params, ret: elems.clone(), body: g.body };
     let inner_map =
-        Exp::Soac(Soac::Screma { w: n.clone(), arrs: inputs, scans: Vec::new(), reduces: Vec::new(), map: by_point });
-    let rows_ty = |t: &Type| Type::Array { elem: t.elem(), shape: vec![n.clone()] };
+        Exp::Soac(Soac::Screma { w: n, arrs: inputs, scans: Vec::new(), reduces: Vec::new(), map: by_point });
+    let rows_ty = |t: &Type| Type::Array { elem: t.elem(), shape: vec![n] };
     let mut by_component_body = Body { stms: Vec::new(), result: Vec::new() };
     let mut by_point_pat = Vec::new();
     for (r, t) in inner.pat.iter().zip(&elems) {
@@ -116,17 +116,11 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     let mut transposed_pat = Vec::new();
     for (r, t) in inner.pat.iter().zip(&elems) {
         let v = fresh_like(names, r.name);
-        transposed_pat.push(Param { name: v, ty: Type::Array { elem: t.elem(), shape: vec![k.clone(), n.clone()] } });
+        transposed_pat.push(Param { name: v, ty: Type::Array { elem: t.elem(), shape: vec![k, n] } });
     }
     before.push(Stm {
         pat: transposed_pat.clone(),
-        exp: Exp::Soac(Soac::Screma {
-            w: k.clone(),
-            arrs: ys,
-            scans: Vec::new(),
-            reduces: Vec::new(),
-            map: by_component,
-        }),
+        exp: Exp::Soac(Soac::Screma { w: k, arrs: ys, scans: Vec::new(), reduces: Vec::new(), map: by_component }),
         attrs: StmAttrs::default(),
         span: inner.span,
     });
@@ -134,7 +128,7 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     // names the statement bound.
     for (r, tp) in inner.pat.iter().zip(&transposed_pat) {
         let v = fresh_like(names, r.name);
-        let ty = Type::Array { elem: tp.ty.elem(), shape: vec![n.clone(), k.clone()] };
+        let ty = Type::Array { elem: tp.ty.elem(), shape: vec![n, k] };
         before.push(Stm {
             pat: vec![Param { name: v, ty }],
             exp: Exp::Rearrange { array: tp.name, perm: vec![1, 0] },
