@@ -632,10 +632,10 @@ impl<'a> Gen<'a> {
             // Inside a task function the block stays with its thread.
             let local = !self.saved_frames.is_empty();
             self.line(&format!(
-                "if (og_alloc_arr_at(ctx, &{site}, &{c}, {esize}, {rank}, {s}, {loc}, {local})) return 1;"
+                "if (og_alloc_arr_at(ctx, &{site}, &{c}, {esize}, {rank}, {s}, {loc}, {local})) return og_propagate();"
             ));
         } else {
-            self.line(&format!("if (og_alloc_arr(ctx, &{c}, {esize}, {rank}, {s}, {loc})) return 1;"));
+            self.line(&format!("if (og_alloc_arr(ctx, &{c}, {esize}, {rank}, {s}, {loc})) return og_propagate();"));
         }
         self.own(c);
     }
@@ -869,7 +869,7 @@ impl<'a> Gen<'a> {
                 self.declare(pat);
                 let loc = self.loc(stm.span);
                 self.line(&format!(
-                    "if (og_copy_fresh(ctx, &{c}, &{}, {}, {}, {loc})) return 1;",
+                    "if (og_copy_fresh(ctx, &{c}, &{}, {}, {}, {loc})) return og_propagate();",
                     vname(*array),
                     ty.elem().byte_size(),
                     ty.rank()
@@ -1210,7 +1210,7 @@ impl<'a> Gen<'a> {
         self.line(&format!("og_arr {c} = {a};"));
         self.line(&format!("if (!og_is_contiguous(&{a}, {})) {{", aty.rank()));
         self.line(&format!(
-            "  if (og_copy_fresh(ctx, &{keep}, &{a}, {}, {}, {loc})) return 1;",
+            "  if (og_copy_fresh(ctx, &{keep}, &{a}, {}, {}, {loc})) return og_propagate();",
             aty.elem().byte_size(),
             aty.rank()
         ));
@@ -1774,7 +1774,7 @@ impl<'a> Gen<'a> {
         let loc = self.loc(stm.span);
         let free_partials: String = partials.iter().map(|p| format!(" free({p});")).collect();
         self.line(&format!(
-            "if (og_parallel(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_partials} (void){loc}; return 1; }}"
+            "if (og_parallel(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_partials} (void){loc}; return og_propagate(); }}"
         ));
         // Scans: turn chunk totals into carries (exclusive scan), then pass 2 adds each carry to its chunk.
         let mut pos = 0;
@@ -1836,7 +1836,7 @@ impl<'a> Gen<'a> {
             extra2.extend((0..k).map(|i| (partials[pos + i].clone(), partials[pos + i].clone())));
             let cl2 = self.closure_init(&sname2, &free2, &extra2);
             self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {w}, {nchunks})) {{{free_partials} return 1; }}"
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {w}, {nchunks})) {{{free_partials} return og_propagate(); }}"
             ));
             pos += k;
         }
@@ -1963,7 +1963,9 @@ impl<'a> Gen<'a> {
         self.end_task(&fname, saved);
         let extra: Vec<(String, String)> = partials.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
         let cl = self.closure_init(&sname, &free, &extra);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) {{{free_all} return 1; }}"));
+        self.line(&format!(
+            "if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) {{{free_all} return og_propagate(); }}"
+        ));
         // Pass 2: per operator, the buckets in parallel, each folding the chunks' partials in.
         for (oi, op) in ops.iter().enumerate() {
             let size = sizes[oi].clone();
@@ -2003,7 +2005,7 @@ impl<'a> Gen<'a> {
             extra2.push(("nchunks".to_string(), nchunks.clone()));
             let cl2 = self.closure_init(&sname2, &free2, &extra2);
             self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}, og_num_chunks(ctx, {size}, {}))) {{{free_all} return 1; }}",
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}, og_num_chunks(ctx, {size}, {}))) {{{free_all} return og_propagate(); }}",
                 grain(&op.op.lambda)
             ));
         }
@@ -2095,7 +2097,7 @@ impl<'a> Gen<'a> {
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &[]);
         let wc = self.se(w);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         Ok(())
     }
 
@@ -2277,7 +2279,7 @@ impl<'a> Gen<'a> {
                     let v = self.subview(d, dty.rank(), idxs);
                     self.line(&format!("og_arr {c} = {{0}};"));
                     self.line(&format!(
-                        "if (og_copy_fresh(ctx, &{c}, &{v}, {}, {}, NULL)) return 1;",
+                        "if (og_copy_fresh(ctx, &{c}, &{v}, {}, {}, NULL)) return og_propagate();",
                         p.ty.elem().byte_size(),
                         p.ty.rank()
                     ));
@@ -2387,7 +2389,7 @@ impl<'a> Gen<'a> {
         self.hist_loop(arrs, ops, map, &rows, ("start", "end"), stm.span)?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &part_extra);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         // Pass 2: per operator, its buckets in parallel, each folding in the chunks' partials in chunk order.
         for ((op, op_dests), mine) in ops.iter().zip(&dests).zip(&partials) {
             let free2 = self.hist_merge_free_vars(op);
@@ -2421,7 +2423,7 @@ impl<'a> Gen<'a> {
             let cl2 = self.closure_init(&sname2, &free2, &extra2);
             let size = &op_dests[0].0;
             self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}.shape[0], og_num_chunks(ctx, {size}.shape[0], 1))) return 1;"
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}.shape[0], og_num_chunks(ctx, {size}.shape[0], 1))) return og_propagate();"
             ));
         }
         self.close_scope();
@@ -2509,7 +2511,7 @@ impl<'a> Gen<'a> {
             let cl = self.closure_init(&sname, &free, &[]);
             let grain = grain(map);
             self.line(&format!(
-                "if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}, {grain}))) return 1;"
+                "if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}, {grain}))) return og_propagate();"
             ));
         }
         Ok(())
@@ -2757,7 +2759,7 @@ impl<'a> Gen<'a> {
         args.extend(
             f.params.iter().map(|p| if p.ty.is_array() { format!("&{}", vname(p.name)) } else { vname(p.name) }),
         );
-        let _ = writeln!(w, "  if ({}({})) return 1;", Self::c_fun_name(fi, &f.name), args.join(", "));
+        let _ = writeln!(w, "  if ({}({})) return og_propagate();", Self::c_fun_name(fi, &f.name), args.join(", "));
         let _ = writeln!(w, "  int failed = 0;");
         for (i, ev) in entry.outputs.iter().enumerate() {
             let opaque = !(ev.opaque.is_none() && ev.parts.len() == 1);

@@ -192,6 +192,40 @@ fn recurrent_gradient_computes_each_elementary_function_once() {
     assert_eq!(elementary_functions(&prog, "gradient"), 2, "{prog}");
 }
 
+/// The `update`s in `body` (at any depth) that write a row computed by a
+/// map of the same body.
+fn map_rows_copied(body: &Body) -> usize {
+    let mapped: Vec<_> = body
+        .stms
+        .iter()
+        .filter(|s| matches!(s.exp, Exp::Soac(Soac::Screma { .. })))
+        .flat_map(|s| s.pat.iter().map(|p| p.name))
+        .collect();
+    body.stms
+        .iter()
+        .map(|s| {
+            let here = matches!(&s.exp, Exp::Update { value: ogham_ir::SubExp::Var(v), .. } if mapped.contains(v));
+            usize::from(here)
+                + ogham_ir::visit::bodies(&s.exp).into_iter().map(map_rows_copied).sum::<usize>()
+                + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| map_rows_copied(&l.body)).sum::<usize>()
+        })
+        .sum()
+}
+
+#[test]
+fn recurrent_gradient_writes_its_tapes_in_place() {
+    // The cell's forward half (made by reverse mode, called once) is
+    // inlined into the forward loop (`inline` after `demand`), and the map
+    // computing its gates writes each of them straight into the tape of
+    // that step and layer (`mapinto`): no call is left, and no mapped row
+    // is built and then copied into an array by an `update`.
+    let prog = optimised("recurrent_gradient.fut");
+    let gradient = &prog.fun("gradient").expect("gradient").body;
+    assert_eq!(count(gradient, &|e| matches!(e, Exp::Apply { .. })), 0, "{prog}");
+    assert_eq!(map_rows_copied(gradient), 0, "{prog}");
+    assert!(count(gradient, &|e| matches!(e, Exp::UpdAcc { op: None, .. })) >= 3, "{prog}");
+}
+
 /// The dot products (a reduction of the products of two arrays) in `body`.
 fn dot_products(body: &Body) -> usize {
     count(body, &|e| {

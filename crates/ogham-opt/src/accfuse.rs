@@ -38,12 +38,34 @@
 //!   map at a function's top level is left alone: the multicore backend
 //!   runs it in parallel, and a parallel `withacc` with a large accumulator
 //!   would update it atomically.
+//!
+//! A second rewrite, in every body: an array built from zeros by
+//! `updacc(+)` and then added whole into another array,
+//!
+//! ```text
+//! let z₀ = replicate([n, …], 0)
+//! let z₁ = updacc(+) z₀[s₁] = v₁      …      let zₖ = updacc(+) zₖ₋₁[sₖ] = vₖ
+//! let a' = updacc(+) a[i₁, …, iₘ] = zₖ
+//! ```
+//!
+//! adds each `vⱼ` into `a` at `[i₁, …, iₘ, sⱼ]` instead, where the last
+//! update was; the zeros and the intermediate array are never built.
+//! Reverse mode makes this shape when a function's adjoint of a matrix
+//! argument is made row by row and the caller adds it into the adjoint of
+//! the array the matrix was a row of (the LSTM's weights per layer: a
+//! `[4][b]` array of zeros, four row updates and a whole-row addition per
+//! layer and step). Conditions: `a'`'s dimensions after the indices are
+//! `zₖ`'s, each `zⱼ` is used once (by the next update), and nothing
+//! between an update and the last one reads its value `vⱼ` (so it is
+//! unchanged where it is now read). Sums are reassociated: `a + (0 + v₁ +
+//! v₂)` becomes `(a + v₁) + v₂`, as for any accumulation of adjoints.
 
 use std::collections::{HashMap, HashSet};
 
 use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut};
 use ogham_ir::{
-    Body, DimIndex, Exp, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type, VName,
+    BinOp, Body, DimIndex, Exp, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type,
+    VName,
 };
 
 /// Rewrites every function of the program (see the module documentation).
@@ -59,7 +81,10 @@ fn body(b: &mut Body, accs: &mut HashSet<VName>, names: &mut NameTable) {
     for stm in &b.stms {
         accumulator_results(stm, accs);
     }
-    while rewrite_one(b, accs, names) {}
+    while rewrite_one(b, &|u| accumulator_update(u, accs), names) {}
+    while let Some(chain) = (0..b.stms.len()).find_map(|i| zero_chain(b, i)) {
+        add_chain_directly(b, chain, names);
+    }
     for stm in &mut b.stms {
         if let Exp::Soac(Soac::WithAcc { accs: a, map, .. }) = &stm.exp {
             accs.extend(map.params[..a.len()].iter().map(|p| p.name));
@@ -99,16 +124,37 @@ struct Candidate {
 }
 
 /// Does one rewrite in `b` (not in nested bodies); whether it did.
-fn rewrite_one(b: &mut Body, accs: &HashSet<VName>, names: &mut NameTable) -> bool {
+fn rewrite_one(b: &mut Body, dest: &dyn Fn(&Stm) -> Option<Dest>, names: &mut NameTable) -> bool {
     let mut uses = HashMap::new();
     count_uses(b, &mut uses);
-    let Some(c) = (0..b.stms.len()).find_map(|i| candidate(b, i, accs, &uses)) else { return false };
+    let Some(c) = (0..b.stms.len()).find_map(|i| candidate(b, i, dest, &uses)) else { return false };
     rewrite(b, c, names);
     true
 }
 
+/// What a map's result may be written into directly: the array, the slice
+/// and the operator of an update statement.
+struct Dest<'a> {
+    acc: VName,
+    slice: &'a [DimIndex],
+    value: SubExp,
+}
+
+/// An update of an accumulator in `accs`.
+fn accumulator_update<'a>(stm: &'a Stm, accs: &HashSet<VName>) -> Option<Dest<'a>> {
+    match &stm.exp {
+        Exp::UpdAcc { acc, slice, value, .. } if accs.contains(acc) => Some(Dest { acc: *acc, slice, value: *value }),
+        _ => None,
+    }
+}
+
 /// The first mapped result of statement `i` that can be rewritten.
-fn candidate(b: &Body, i: usize, accs: &HashSet<VName>, uses: &HashMap<VName, usize>) -> Option<Candidate> {
+fn candidate(
+    b: &Body,
+    i: usize,
+    dest: &dyn Fn(&Stm) -> Option<Dest>,
+    uses: &HashMap<VName, usize>,
+) -> Option<Candidate> {
     let stm = &b.stms[i];
     let (w, first) = match &stm.exp {
         Exp::Soac(Soac::Screma { w, scans, reduces, .. }) if scans.is_empty() && reduces.is_empty() => (w, 0),
@@ -124,8 +170,9 @@ fn candidate(b: &Body, i: usize, accs: &HashSet<VName>, uses: &HashMap<VName, us
             continue;
         };
         let u = &b.stms[update];
-        let Exp::UpdAcc { acc, slice, value: SubExp::Var(v), .. } = &u.exp else { continue };
-        if *v != p.name || !accs.contains(acc) || map_free.contains(acc) || u.pat.len() != 1 {
+        let Some(Dest { acc, slice, value: SubExp::Var(v) }) = dest(u) else { continue };
+        let acc = &acc;
+        if v != p.name || map_free.contains(acc) || u.pat.len() != 1 {
             continue;
         }
         let Type::Array { shape: acc_shape, .. } = &u.pat[0].ty else { continue };
@@ -156,11 +203,33 @@ fn candidate(b: &Body, i: usize, accs: &HashSet<VName>, uses: &HashMap<VName, us
     None
 }
 
+/// The parameter of the `withacc` statement `i` of `b` that takes the rows
+/// of an `iota` of its width bound in `b`: the row index, which an earlier
+/// rewrite added.
+fn row_index(b: &Body, i: usize) -> Option<VName> {
+    let Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) = &b.stms[i].exp else { return None };
+    let k = arrs.iter().position(|a| {
+        b.stms[..i].iter().any(|s| {
+            s.pat.len() == 1
+                && s.pat[0].name == *a
+                && matches!(&s.exp, Exp::Iota { n, start: SubExp::Const(s0), step: SubExp::Const(s1), elem: PrimType::I64 }
+                    if n == w && s0.as_i64() == 0 && s1.as_i64() == 1)
+        })
+    })?;
+    Some(map.params[accs.len() + k].name)
+}
+
 /// Makes the map statement of `c` a `withacc` with the update's
 /// accumulator as its last accumulator, and removes the update.
 fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
     let update = b.stms.remove(c.update);
-    let Exp::UpdAcc { acc, slice, op, .. } = update.exp else { unreachable!("candidate checked an updacc") };
+    let (acc, slice, op) = match update.exp {
+        Exp::UpdAcc { acc, slice, op, .. } => (acc, slice, op),
+        // An update proven in bounds: an overwriting `updacc` writes the same.
+        Exp::Update { array, slice, .. } => (array, slice, None),
+        _ => unreachable!("candidate checked an update"),
+    };
+    let row_index = row_index(b, c.map);
     let stm = &mut b.stms[c.map];
     let exp = std::mem::replace(&mut stm.exp, Exp::SubExp(SubExp::Const(PrimValue::I64(0))));
     let (w, arrs, mut old_accs, mut map) = match exp {
@@ -174,14 +243,19 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
     // after the rows.
     let base = names.base(acc).to_string();
     let acc_param = Param { name: names.fresh(&base), ty: acc_ty.clone() };
-    let j = Param { name: names.fresh("j"), ty: Type::Prim(PrimType::I64) };
+    let j = match row_index {
+        Some(j) => j,
+        None => names.fresh("j"),
+    };
     map.params.insert(n, acc_param.clone());
-    map.params.push(j.clone());
+    if row_index.is_none() {
+        map.params.push(Param { name: j, ty: Type::Prim(PrimType::I64) });
+    }
     // The result becomes an update of the accumulator.
     let value = map.body.result.remove(c.result);
     map.ret.remove(c.result);
     let mut slice = slice;
-    slice.push(DimIndex::Fix(SubExp::Var(j.name)));
+    slice.push(DimIndex::Fix(SubExp::Var(j)));
     let updated = Param { name: names.fresh(&base), ty: acc_ty.clone() };
     map.body.stms.push(Stm {
         pat: vec![updated.clone()],
@@ -198,6 +272,11 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
     pat.insert(n, update.pat[0].clone());
     stm.pat = pat;
     old_accs.push(acc);
+    stm.attrs = StmAttrs::default();
+    if row_index.is_some() {
+        stm.exp = Exp::Soac(Soac::WithAcc { w, arrs, accs: old_accs, map });
+        return;
+    }
     let index = names.fresh("iota");
     let mut arrs = arrs;
     arrs.push(index);
@@ -210,4 +289,197 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
         span: update.span,
     };
     b.stms.insert(c.map, iota);
+}
+
+/// The `mapinto` pass: the first rewrite for a destination that is not an
+/// accumulator but a *private* array, one that only the update uses in its
+/// scope, written by an `update` proven in bounds (`#[unsafe]`, after the
+/// `bounds` pass) at a row of scalars. The update becomes an overwriting
+/// `updacc` in the new `withacc`, which the backends run as direct writes
+/// (no atomics, no partial copies, in parallel too). Reverse mode saves
+/// the values of a loop's iterations this way: the LSTM's forward sweep
+/// wrote eight rows per layer and step into fresh arrays, then copied them
+/// into its tapes.
+///
+/// Private, so that nothing the map reads can alias the memory it now
+/// writes while it runs: the array is a parameter of the function or of
+/// the loop whose body this is, or made here by `scratch`, `replicate`,
+/// `copy` or an update (which consumed what it was made of), and no other
+/// statement of the scope uses it, so no view of it was taken here;
+/// uniqueness rules out the rest (a consumed array's aliases are never
+/// used after it is consumed, and a loop consumes its initial values).
+pub fn mapinto_program(prog: &mut Program) {
+    for f in &mut prog.funs {
+        let own: HashSet<VName> = f.params.iter().map(|p| p.name).collect();
+        into_rows(&mut f.body, &own, &mut prog.names);
+    }
+}
+
+/// Applies `mapinto` to `b`, whose enclosing function or loop has the
+/// parameters `own`, and to the bodies nested in it.
+fn into_rows(b: &mut Body, own: &HashSet<VName>, names: &mut NameTable) {
+    loop {
+        let private = private_arrays(b, own);
+        if !rewrite_one(b, &|u| in_bounds_row_update(u, &private), names) {
+            break;
+        }
+    }
+    for stm in &mut b.stms {
+        let own: HashSet<VName> = match &stm.exp {
+            Exp::Loop { params, .. } => params.iter().map(|(p, _)| p.name).collect(),
+            _ => HashSet::new(),
+        };
+        for nb in nested_bodies_mut(&mut stm.exp) {
+            into_rows(nb, &own, names);
+        }
+    }
+}
+
+/// The private arrays of `b` (see [`mapinto_program`]).
+fn private_arrays(b: &Body, own: &HashSet<VName>) -> HashSet<VName> {
+    let mut uses: HashMap<VName, usize> = HashMap::new();
+    for s in &b.stms {
+        for v in free_vars_exp(&s.exp) {
+            *uses.entry(v).or_default() += 1;
+        }
+    }
+    for r in b.result.iter().filter_map(|r| r.as_var()) {
+        *uses.entry(r).or_default() += 1;
+    }
+    let made_here = b.stms.iter().filter(|s| s.pat.len() == 1).filter_map(|s| match s.exp {
+        Exp::Scratch { .. } | Exp::Replicate { .. } | Exp::Copy(_) | Exp::Update { .. } => Some(s.pat[0].name),
+        _ => None,
+    });
+    own.iter().copied().chain(made_here).filter(|v| uses.get(v) == Some(&1)).collect()
+}
+
+/// An update of a private array, proven in bounds, at a row of scalars.
+fn in_bounds_row_update<'a>(stm: &'a Stm, private: &HashSet<VName>) -> Option<Dest<'a>> {
+    match &stm.exp {
+        Exp::Update { array, slice, value }
+            if stm.attrs.unsafe_
+                && private.contains(array)
+                && stm.pat.len() == 1
+                && stm.pat[0].ty.rank() == slice.len() + 1 =>
+        {
+            Some(Dest { acc: *array, slice, value: *value })
+        }
+        _ => None,
+    }
+}
+
+/// An array built from zeros by updates and added whole into another
+/// array (the module doc's second rewrite), by statement positions.
+struct ZeroChain {
+    /// The updates building the array, first to last.
+    links: Vec<usize>,
+    /// The update adding it into the other array.
+    last: usize,
+}
+
+/// The chain whose whole-array update is statement `i`, if it can be
+/// rewritten.
+fn zero_chain(b: &Body, i: usize) -> Option<ZeroChain> {
+    let stm = &b.stms[i];
+    let Exp::UpdAcc { slice, value: SubExp::Var(z), op: Some(BinOp::Add), .. } = &stm.exp else { return None };
+    if stm.pat.len() != 1 || slice.iter().any(|d| !matches!(d, DimIndex::Fix(_))) {
+        return None;
+    }
+    let Type::Array { shape: a_shape, elem, .. } = &stm.pat[0].ty else { return None };
+    let def = |v: VName| b.stms[..i].iter().rposition(|s| s.pat.len() == 1 && s.pat[0].name == v);
+    let zk = def(*z)?;
+    let Type::Array { shape: z_shape, elem: z_elem, .. } = &b.stms[zk].pat[0].ty else { return None };
+    if z_elem != elem || a_shape.get(slice.len()..) != Some(&z_shape[..]) {
+        return None;
+    }
+    // Walk back from zₖ to the zeros.
+    let mut links = Vec::new();
+    let mut cur = zk;
+    loop {
+        match &b.stms[cur].exp {
+            Exp::UpdAcc { acc, op: Some(BinOp::Add), .. } => {
+                links.push(cur);
+                cur = def(*acc)?;
+            }
+            Exp::Replicate { value: SubExp::Const(c), .. } if *c != PrimValue::Bool(false) && c.as_f64() == 0.0 => {
+                break
+            }
+            _ => return None,
+        }
+    }
+    links.reverse();
+    // Each array of the chain is used once: by the next update.
+    let mut uses: HashMap<VName, usize> = HashMap::new();
+    for s in &b.stms {
+        for v in free_vars_exp(&s.exp) {
+            *uses.entry(v).or_default() += 1;
+        }
+    }
+    for r in b.result.iter().filter_map(|r| r.as_var()) {
+        *uses.entry(r).or_default() += 1;
+    }
+    let chain_names = std::iter::once(cur).chain(links.iter().copied()).map(|k| b.stms[k].pat[0].name);
+    if chain_names.into_iter().any(|v| uses.get(&v) != Some(&1)) {
+        return None;
+    }
+    // Nothing after an update but the chain's own reads what it adds.
+    for &k in &links {
+        let Exp::UpdAcc { value, slice, .. } = &b.stms[k].exp else { unreachable!("a link is an updacc") };
+        let read: HashSet<VName> =
+            std::iter::once(*value).chain(slice_operands(slice)).filter_map(|x| x.as_var()).collect();
+        let touched = (k + 1..i)
+            .filter(|j| !links.contains(j))
+            .any(|j| free_vars_exp(&b.stms[j].exp).iter().any(|v| read.contains(v)));
+        if touched {
+            return None;
+        }
+    }
+    Some(ZeroChain { links, last: i })
+}
+
+/// The operands of a slice.
+fn slice_operands(slice: &[DimIndex]) -> Vec<SubExp> {
+    slice
+        .iter()
+        .flat_map(|d| match d {
+            DimIndex::Fix(x) => vec![*x],
+            DimIndex::Slice { start, len, stride } => vec![*start, *len, *stride],
+        })
+        .collect()
+}
+
+/// Replaces the whole-array update of `c` by one update per link, and
+/// removes the links (the zeros are left to dead-code elimination).
+fn add_chain_directly(b: &mut Body, c: ZeroChain, names: &mut NameTable) {
+    let last = b.stms[c.last].clone();
+    let Exp::UpdAcc { acc, slice: outer, op, .. } = last.exp else { unreachable!("the chain ends in an updacc") };
+    let ty = last.pat[0].ty.clone();
+    let base = names.base(acc).to_string();
+    let mut cur = acc;
+    let mut updates = Vec::with_capacity(c.links.len());
+    for (n, &k) in c.links.iter().enumerate() {
+        let Exp::UpdAcc { slice, value, .. } = &b.stms[k].exp else { unreachable!("a link is an updacc") };
+        let pat = if n + 1 == c.links.len() {
+            last.pat[0].clone()
+        } else {
+            Param { name: names.fresh(&base), ty: ty.clone() }
+        };
+        let mut full = outer.clone();
+        full.extend(slice.iter().cloned());
+        updates.push(Stm {
+            pat: vec![pat.clone()],
+            exp: Exp::UpdAcc { acc: cur, slice: full, value: *value, op },
+            attrs: StmAttrs::default(),
+            span: last.span,
+        });
+        cur = pat.name;
+    }
+    let old = std::mem::take(&mut b.stms);
+    for (k, stm) in old.into_iter().enumerate() {
+        if k == c.last {
+            b.stms.append(&mut updates);
+        } else if !c.links.contains(&k) {
+            b.stms.push(stm);
+        }
+    }
 }

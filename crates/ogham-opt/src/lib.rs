@@ -188,9 +188,17 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "accfuse",
-        summary: "inside a withacc, a map whose result is only added into an accumulator adds each element into it directly",
+        summary: "inside a withacc, a map whose result is only added into an accumulator adds each element into it directly; an array built from zeros by additions and added whole into another adds its parts directly",
         run: |p| {
             accfuse::accfuse_program(p);
+            Ok(())
+        },
+    },
+    Pass {
+        name: "mapinto",
+        summary: "a map whose result is only written, in bounds, into a row of an array nothing else in its scope uses writes each element there directly",
+        run: |p| {
+            accfuse::mapinto_program(p);
             Ok(())
         },
     },
@@ -264,7 +272,11 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "licm",
     "fuse",
     "demand",
+    "inline",
     "simplify",
+    "cse",
+    "dce",
+    "fuse",
     "accfuse",
     "accreduce",
     "argmin",
@@ -272,6 +284,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "cse",
     "dce",
     "bounds",
+    "mapinto",
     "simplify",
     "dce",
     "layout",

@@ -511,7 +511,7 @@ impl Gen<'_> {
         res?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &out_extra);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         if !combined.is_empty() {
             self.indent -= 1;
             self.line("}");
@@ -584,7 +584,7 @@ impl Gen<'_> {
         self.with_acc_loop(w, arrs, map, &srcs, outs, ("start", "end"), stm.span)?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, free, &extra);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return 1;"));
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         // Pass 2: per accumulator, its elements in parallel, each folding in the chunks' partials in order.
         for (i, p, elem, rank, op) in &partials {
             let (t, d) = (ctype(*elem), vname(accs[*i]));
@@ -613,7 +613,7 @@ impl Gen<'_> {
             let cl2 = self.closure_init(&sname2, &[accs[*i]], &extra2);
             let count = format!("og_shape_elems({rank}, {d}.shape)");
             self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {count}, og_num_chunks(ctx, {count}, 4096))) return 1;"
+                "if (og_parallel(ctx, {fname2}, &{cl2}, {count}, og_num_chunks(ctx, {count}, 4096))) return og_propagate();"
             ));
         }
         self.close_scope();
