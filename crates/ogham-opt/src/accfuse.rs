@@ -121,6 +121,9 @@ struct Candidate {
     update: usize,
     /// The result's position in the map statement's pattern.
     result: usize,
+    /// The position of the update's array among the statement's own
+    /// accumulator results, when it is one.
+    own: Option<usize>,
 }
 
 /// Does one rewrite in `b` (not in nested bodies); whether it did.
@@ -138,12 +141,15 @@ struct Dest<'a> {
     acc: VName,
     slice: &'a [DimIndex],
     value: SubExp,
+    op: Option<BinOp>,
 }
 
 /// An update of an accumulator in `accs`.
 fn accumulator_update<'a>(stm: &'a Stm, accs: &HashSet<VName>) -> Option<Dest<'a>> {
     match &stm.exp {
-        Exp::UpdAcc { acc, slice, value, .. } if accs.contains(acc) => Some(Dest { acc: *acc, slice, value: *value }),
+        Exp::UpdAcc { acc, slice, value, op } if accs.contains(acc) => {
+            Some(Dest { acc: *acc, slice, value: *value, op: *op })
+        }
         _ => None,
     }
 }
@@ -170,10 +176,19 @@ fn candidate(
             continue;
         };
         let u = &b.stms[update];
-        let Some(Dest { acc, slice, value: SubExp::Var(v) }) = dest(u) else { continue };
+        let Some(Dest { acc, slice, value: SubExp::Var(v), op }) = dest(u) else { continue };
         let acc = &acc;
         if v != p.name || map_free.contains(acc) || u.pat.len() != 1 {
             continue;
+        }
+        // An accumulator this `withacc` already updates (an earlier
+        // rewrite's): the update joins its updates, with the same operator
+        // and row index.
+        let own = stm.pat[..first].iter().position(|q| q.name == *acc);
+        if let Some(q) = own {
+            if uses.get(acc) != Some(&1) || row_index(b, i).is_none() || !updated_with(stm, q, op) {
+                continue;
+            }
         }
         let Type::Array { shape: acc_shape, .. } = &u.pat[0].ty else { continue };
         let Type::Array { shape: xs_shape, .. } = &p.ty else { continue };
@@ -195,12 +210,33 @@ fn candidate(
         let between = &b.stms[i + 1..update];
         let bound_between = between.iter().flat_map(|s| s.pat.iter()).any(|p| needed.contains(&p.name));
         let acc_used_between = between.iter().any(|s| free_vars_exp(&s.exp).contains(acc));
+        if own.is_some() {
+            needed.remove(acc);
+        }
         if bound_between || acc_used_between || stm.pat.iter().any(|p| needed.contains(&p.name)) {
             continue;
         }
-        return Some(Candidate { map: i, update, result });
+        return Some(Candidate { map: i, update, result, own });
     }
     None
+}
+
+/// Whether every update of accumulator `q` in the function of the
+/// `withacc` statement `stm` is an `updacc` with operator `op` in the
+/// function's own body.
+fn updated_with(stm: &Stm, q: usize, op: Option<BinOp>) -> bool {
+    let Exp::Soac(Soac::WithAcc { map, .. }) = &stm.exp else { return false };
+    let mut cur = map.params[q].name;
+    for s in &map.body.stms {
+        if !free_vars_exp(&s.exp).contains(&cur) {
+            continue;
+        }
+        match &s.exp {
+            Exp::UpdAcc { acc, op: o, .. } if *acc == cur && *o == op && s.pat.len() == 1 => cur = s.pat[0].name,
+            _ => return false,
+        }
+    }
+    map.body.result.get(q) == Some(&SubExp::Var(cur))
 }
 
 /// The parameter of the `withacc` statement `i` of `b` that takes the rows
@@ -230,6 +266,27 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
         _ => unreachable!("candidate checked an update"),
     };
     let row_index = row_index(b, c.map);
+    if let (Some(q), Some(j)) = (c.own, row_index) {
+        let stm = &mut b.stms[c.map];
+        let Exp::Soac(Soac::WithAcc { map, .. }) = &mut stm.exp else { unreachable!("candidate checked a withacc") };
+        let value = map.body.result.remove(c.result);
+        map.ret.remove(c.result);
+        let Some(SubExp::Var(cur)) = map.body.result.get(q).copied() else { unreachable!("checked by updated_with") };
+        let acc_ty = map.ret[q].clone();
+        let updated = Param { name: names.fresh(names.base(acc).to_string().as_str()), ty: acc_ty };
+        let mut slice = slice;
+        slice.push(DimIndex::Fix(SubExp::Var(j)));
+        map.body.stms.push(Stm {
+            pat: vec![updated.clone()],
+            exp: Exp::UpdAcc { acc: cur, slice, value, op },
+            attrs: StmAttrs::default(),
+            span: update.span,
+        });
+        map.body.result[q] = SubExp::Var(updated.name);
+        stm.pat.remove(c.result);
+        stm.pat[q] = update.pat[0].clone();
+        return;
+    }
     let stm = &mut b.stms[c.map];
     let exp = std::mem::replace(&mut stm.exp, Exp::SubExp(SubExp::Const(PrimValue::I64(0))));
     let (w, arrs, mut old_accs, mut map) = match exp {
@@ -293,18 +350,21 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
 
 /// The `mapinto` pass: the first rewrite for a destination that is not an
 /// accumulator but a *private* array, one that only the update uses in its
-/// scope, written by an `update` proven in bounds (`#[unsafe]`, after the
-/// `bounds` pass) at a row of scalars. The update becomes an overwriting
-/// `updacc` in the new `withacc`, which the backends run as direct writes
-/// (no atomics, no partial copies, in parallel too). Reverse mode saves
-/// the values of a loop's iterations this way: the LSTM's forward sweep
-/// wrote eight rows per layer and step into fresh arrays, then copied them
-/// into its tapes.
+/// scope, updated at a row of scalars by an `update` proven in bounds
+/// (`#[unsafe]`, after the `bounds` pass; it becomes an overwriting
+/// `updacc`) or by an `updacc`. Each application of the new `withacc`
+/// updates only its own element of the row (`[…, j]`), so the backends run
+/// it with plain writes or read-modify-writes, in parallel too (no atomics,
+/// no partial copies). Reverse mode saves the values of a loop's iterations
+/// this way, and adds adjoint rows: the LSTM's forward sweep wrote eight
+/// rows per layer and step into fresh arrays and then copied them into its
+/// tapes, and its return sweep added ten.
 ///
 /// Private, so that nothing the map reads can alias the memory it now
 /// writes while it runs: the array is a parameter of the function or of
 /// the loop whose body this is, or made here by `scratch`, `replicate`,
-/// `copy` or an update (which consumed what it was made of), and no other
+/// `copy`, an update or a `withacc` (which consumed what it was made of),
+/// and no other
 /// statement of the scope uses it, so no view of it was taken here;
 /// uniqueness rules out the rest (a consumed array's aliases are never
 /// used after it is consumed, and a loop consumes its initial values).
@@ -320,7 +380,7 @@ pub fn mapinto_program(prog: &mut Program) {
 fn into_rows(b: &mut Body, own: &HashSet<VName>, names: &mut NameTable) {
     loop {
         let private = private_arrays(b, own);
-        if !rewrite_one(b, &|u| in_bounds_row_update(u, &private), names) {
+        if !rewrite_one(b, &|u| private_row_update(u, &private), names) {
             break;
         }
     }
@@ -346,26 +406,27 @@ fn private_arrays(b: &Body, own: &HashSet<VName>) -> HashSet<VName> {
     for r in b.result.iter().filter_map(|r| r.as_var()) {
         *uses.entry(r).or_default() += 1;
     }
-    let made_here = b.stms.iter().filter(|s| s.pat.len() == 1).filter_map(|s| match s.exp {
-        Exp::Scratch { .. } | Exp::Replicate { .. } | Exp::Copy(_) | Exp::Update { .. } => Some(s.pat[0].name),
-        _ => None,
+    let made_here = b.stms.iter().flat_map(|s| match &s.exp {
+        Exp::Scratch { .. } | Exp::Replicate { .. } | Exp::Copy(_) | Exp::Update { .. } | Exp::UpdAcc { .. } => {
+            s.pat.iter().take(1).map(|p| p.name).collect()
+        }
+        // A `withacc` consumed the arrays its accumulator results are made of.
+        Exp::Soac(Soac::WithAcc { accs, .. }) => s.pat.iter().take(accs.len()).map(|p| p.name).collect(),
+        _ => Vec::new(),
     });
     own.iter().copied().chain(made_here).filter(|v| uses.get(v) == Some(&1)).collect()
 }
 
-/// An update of a private array, proven in bounds, at a row of scalars.
-fn in_bounds_row_update<'a>(stm: &'a Stm, private: &HashSet<VName>) -> Option<Dest<'a>> {
-    match &stm.exp {
-        Exp::Update { array, slice, value }
-            if stm.attrs.unsafe_
-                && private.contains(array)
-                && stm.pat.len() == 1
-                && stm.pat[0].ty.rank() == slice.len() + 1 =>
-        {
-            Some(Dest { acc: *array, slice, value: *value })
-        }
-        _ => None,
-    }
+/// An update of a private array at a row of scalars: an `update` proven
+/// in bounds, or an `updacc` (which skips what is out of bounds).
+fn private_row_update<'a>(stm: &'a Stm, private: &HashSet<VName>) -> Option<Dest<'a>> {
+    let (array, slice, value, op) = match &stm.exp {
+        Exp::Update { array, slice, value } if stm.attrs.unsafe_ => (array, slice, value, None),
+        Exp::UpdAcc { acc, slice, value, op } => (acc, slice, value, *op),
+        _ => return None,
+    };
+    let row = stm.pat.len() == 1 && stm.pat[0].ty.rank() == slice.len() + 1;
+    (row && private.contains(array)).then_some(Dest { acc: *array, slice, value: *value, op })
 }
 
 /// An array built from zeros by updates and added whole into another

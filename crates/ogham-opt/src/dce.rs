@@ -10,7 +10,9 @@
 //! whatever checks the function makes.
 //!
 //! The outputs of a `map` (a `Screma`'s mapped results) that nothing uses
-//! are removed from the statement and from its lambda, so are the results
+//! are removed from the statement and from its lambda, so are a
+//! `Screma`'s reductions none of whose results is used (reverse mode's
+//! sums of the adjoints of integers), the results
 //! of an `if` that nothing uses (from both branches), and a loop
 //! parameter whose final value is unused and that no other live parameter
 //! or the loop's condition needs is removed from the loop, so the
@@ -61,6 +63,7 @@ pub(crate) fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
             continue;
         }
         prune_map_outputs(&mut stm, &live);
+        prune_reductions(&mut stm, &live);
         prune_accumulators(&mut stm, &live);
         prune_if_results(&mut stm, &live);
         prune_loop_params(&mut stm, &live);
@@ -117,6 +120,41 @@ fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
     if keep.iter().all(|&k| k) || !keep.iter().any(|&k| k) {
         return;
     }
+    retain_mask(&mut stm.pat, &keep);
+    retain_mask(&mut map.body.result, &keep);
+    retain_mask(&mut map.ret, &keep);
+}
+
+/// Drops the reductions of a `Screma` none of whose results is used, with
+/// their operators and the lambda results they reduce (unless that would
+/// leave the statement no result: then the statement is dead itself).
+fn prune_reductions(stm: &mut Stm, live: &HashSet<VName>) {
+    let Exp::Soac(Soac::Screma { scans, reduces, map, .. }) = &mut stm.exp else { return };
+    if stm.pat.len() != map.body.result.len() || map.ret.len() != map.body.result.len() {
+        return;
+    }
+    let mut keep = vec![true; stm.pat.len()];
+    let mut dead = vec![false; reduces.len()];
+    let mut off: usize = scans.iter().map(|o| o.neutral.len()).sum();
+    for (k, op) in reduces.iter().enumerate() {
+        let len = op.neutral.len();
+        if off + len > keep.len() {
+            return;
+        }
+        if !(off..off + len).any(|p| live.contains(&stm.pat[p].name)) {
+            dead[k] = true;
+            keep[off..off + len].iter_mut().for_each(|x| *x = false);
+        }
+        off += len;
+    }
+    if !dead.contains(&true) || !keep.contains(&true) {
+        return;
+    }
+    let mut k = 0;
+    reduces.retain(|_| {
+        k += 1;
+        !dead[k - 1]
+    });
     retain_mask(&mut stm.pat, &keep);
     retain_mask(&mut map.body.result, &keep);
     retain_mask(&mut map.ret, &keep);

@@ -25,7 +25,10 @@
 //!   (`__atomic_fetch_*` for integer and boolean `+`, `&`, `|`, `^`, a
 //!   compare-and-swap loop on the element's bits for the rest);
 //! - *direct*: an accumulator that is only overwritten (`updacc` without an
-//!   operator) is written directly, any write winning, as in `scatter`.
+//!   operator) is written directly, any write winning, as in `scatter`; so
+//!   is one that each application updates only at elements of its own
+//!   (every update indexed by the application's row index at one same
+//!   position, [`disjoint_updates`]), with plain read-modify-writes.
 //!
 //! The task body finds the updates to make atomic by name: every variable
 //! made of a parallel `withacc`'s accumulator parameter (through `updacc`,
@@ -36,7 +39,7 @@ use std::collections::HashMap;
 
 use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Span, Stm, SubExp, Type, VName};
 
-use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res};
+use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res, Virtual};
 
 /// How the applications of a parallel `withacc` update one accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +48,38 @@ enum Strategy {
     Combine(BinOp),
     /// Never updated with an operator: plain writes into the destination.
     Direct,
+}
+
+/// Whether no two applications of a `withacc`'s `map` update the same
+/// element of accumulator `i`: every update of it is a statement of the
+/// map function's own body (not in a branch, loop or nested SOAC) and has,
+/// at one same position of its slice, one same parameter of `rows` (each
+/// application's row index, `j` of `iota w`), so the applications update
+/// disjoint elements and plain read-modify-writes need no combining
+/// (`mapinto`'s additions of a map's rows into a row of an array).
+fn disjoint_updates(map: &Lambda, i: usize, rows: &[VName]) -> bool {
+    let mut cur = map.params[i].name;
+    let mut at: Option<(usize, VName)> = None;
+    for stm in &map.body.stms {
+        if !ogham_ir::visit::free_vars_exp(&stm.exp).contains(&cur) {
+            continue;
+        }
+        let Exp::UpdAcc { acc, slice, .. } = &stm.exp else { return false };
+        let index = slice.iter().enumerate().find_map(|(k, d)| match d {
+            DimIndex::Fix(SubExp::Var(v)) if rows.contains(v) => Some((k, *v)),
+            _ => None,
+        });
+        match (index, at) {
+            (None, _) => return false,
+            (Some(x), Some(y)) if x != y => return false,
+            (Some(x), _) => at = Some(x),
+        }
+        if *acc != cur || stm.pat.len() != 1 {
+            return false;
+        }
+        cur = stm.pat[0].name;
+    }
+    map.body.result.get(i) == Some(&SubExp::Var(cur))
 }
 
 /// For the map function of a `withacc` with `n` accumulators: which
@@ -448,9 +483,21 @@ impl Gen<'_> {
     ) -> Res<()> {
         let n = accs.len();
         let (roots, ops) = acc_roots(map, n);
+        // The parameters taking the rows of `iota w`: each application's own index.
+        let rows: Vec<VName> = map.params[n..]
+            .iter()
+            .zip(arrs)
+            .filter(|(_, a)| {
+                let one = |s: &SubExp, k: i64| matches!(s, SubExp::Const(c) if c.as_i64() == k);
+                matches!(self.virt.get(a), Some(Virtual::Iota { start, step, .. }) if one(start, 0) && one(step, 1))
+            })
+            .map(|(p, _)| p.name)
+            .collect();
         let strategies: Vec<Strategy> = ops
             .iter()
-            .map(|op| match op {
+            .enumerate()
+            .map(|(i, op)| match op {
+                Some(Some(_)) if disjoint_updates(map, i, &rows) => Strategy::Direct,
                 Some(Some(op)) => Strategy::Combine(*op),
                 _ => Strategy::Direct,
             })
