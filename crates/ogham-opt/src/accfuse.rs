@@ -395,8 +395,9 @@ fn into_rows(b: &mut Body, own: &HashSet<VName>, names: &mut NameTable) {
     }
 }
 
-/// The private arrays of `b` (see [`mapinto_program`]).
-fn private_arrays(b: &Body, own: &HashSet<VName>) -> HashSet<VName> {
+/// For every variable, how many statements of `b` use it (in nested
+/// bodies too), the body's result counting as one more.
+fn statements_using(b: &Body) -> HashMap<VName, usize> {
     let mut uses: HashMap<VName, usize> = HashMap::new();
     for s in &b.stms {
         for v in free_vars_exp(&s.exp) {
@@ -406,6 +407,12 @@ fn private_arrays(b: &Body, own: &HashSet<VName>) -> HashSet<VName> {
     for r in b.result.iter().filter_map(|r| r.as_var()) {
         *uses.entry(r).or_default() += 1;
     }
+    uses
+}
+
+/// The private arrays of `b` (see [`mapinto_program`]).
+fn private_arrays(b: &Body, own: &HashSet<VName>) -> HashSet<VName> {
+    let uses = statements_using(b);
     let made_here = b.stms.iter().flat_map(|s| match &s.exp {
         Exp::Scratch { .. } | Exp::Replicate { .. } | Exp::Copy(_) | Exp::Update { .. } | Exp::UpdAcc { .. } => {
             s.pat.iter().take(1).map(|p| p.name).collect()
@@ -470,15 +477,7 @@ fn zero_chain(b: &Body, i: usize) -> Option<ZeroChain> {
     }
     links.reverse();
     // Each array of the chain is used once: by the next update.
-    let mut uses: HashMap<VName, usize> = HashMap::new();
-    for s in &b.stms {
-        for v in free_vars_exp(&s.exp) {
-            *uses.entry(v).or_default() += 1;
-        }
-    }
-    for r in b.result.iter().filter_map(|r| r.as_var()) {
-        *uses.entry(r).or_default() += 1;
-    }
+    let uses = statements_using(b);
     let chain_names = std::iter::once(cur).chain(links.iter().copied()).map(|k| b.stms[k].pat[0].name);
     if chain_names.into_iter().any(|v| uses.get(&v) != Some(&1)) {
         return None;
