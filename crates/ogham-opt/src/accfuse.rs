@@ -266,6 +266,7 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
         _ => unreachable!("candidate checked an update"),
     };
     let row_index = row_index(b, c.map);
+    let base = names.base(acc).to_string();
     if let (Some(q), Some(j)) = (c.own, row_index) {
         let stm = &mut b.stms[c.map];
         let Exp::Soac(Soac::WithAcc { map, .. }) = &mut stm.exp else { unreachable!("candidate checked a withacc") };
@@ -273,7 +274,7 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
         map.ret.remove(c.result);
         let Some(SubExp::Var(cur)) = map.body.result.get(q).copied() else { unreachable!("checked by updated_with") };
         let acc_ty = map.ret[q].clone();
-        let updated = Param { name: names.fresh(names.base(acc).to_string().as_str()), ty: acc_ty };
+        let updated = Param { name: names.fresh(&base), ty: acc_ty };
         let mut slice = slice;
         slice.push(DimIndex::Fix(SubExp::Var(j)));
         map.body.stms.push(Stm {
@@ -298,7 +299,6 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
     let acc_ty = update.pat[0].ty.clone();
     // The new accumulator parameter, after the old ones; the row index,
     // after the rows.
-    let base = names.base(acc).to_string();
     let acc_param = Param { name: names.fresh(&base), ty: acc_ty.clone() };
     let j = match row_index {
         Some(j) => j,
