@@ -250,6 +250,36 @@ fn mixture_gradient_computes_each_dot_product_once() {
     assert_eq!(dot_products(&prog.fun("gradient").expect("gradient").body), objective + 2, "{prog}");
 }
 
+/// The most dot products in the function of one `withacc` that holds
+/// another: a return sweep over points with one over components inside.
+fn dot_products_per_point(body: &Body) -> usize {
+    let mut most = 0;
+    for s in &body.stms {
+        if let Exp::Soac(Soac::WithAcc { map, .. }) = &s.exp {
+            if count(&map.body, &|e| matches!(e, Exp::Soac(Soac::WithAcc { .. }))) > 0 {
+                most = most.max(dot_products(&map.body));
+            }
+        }
+        for b in ogham_ir::visit::bodies(&s.exp) {
+            most = most.max(dot_products_per_point(b));
+        }
+        for l in ogham_ir::visit::lambdas(&s.exp) {
+            most = most.max(dot_products_per_point(&l.body));
+        }
+    }
+    most
+}
+
+#[test]
+fn mixture_gradient_runs_the_means_product_once_per_component() {
+    // Every point adds -Q_kᵀ w̄ into μ_k's adjoint; `linhoist` sums the w̄
+    // over the points and runs the transposed product after them, so the
+    // points' return sweep computes only the forward dot products again.
+    let prog = optimised("mixture_gradient.fut");
+    let objective = dot_products(&prog.fun("objective").expect("objective").body);
+    assert_eq!(dot_products_per_point(&prog.fun("gradient").expect("gradient").body), objective, "{prog}");
+}
+
 #[test]
 fn per_component_matrices_are_read_by_a_map_over_the_points() {
     let prog = optimised("interchange.fut");

@@ -45,6 +45,8 @@
 //! of the nest's last two levels (GMM, `n` points of `d` dimensions and
 //! `K` components: two arrays of `n·K·d`, 256 MB for the benchmark's
 //! largest data set, whose objective needs 18 MB). So the nest then runs
+//! (unless every array made holds one scalar per iteration of level 0, as
+//! a matrix–vector product's do: no more than the level's own rows)
 //! in a loop over chunks of level 0's iterations, as many as make
 //! [`CHUNK_BYTES`] of those arrays (at least one): each chunk runs the
 //! outermost `withacc` on its rows (its accumulators threaded through the
@@ -434,7 +436,10 @@ fn whole(plan: &Plan) -> Vec<DimIndex> {
 /// update). Returns how many statements went before the statement (or the
 /// loop that replaced it) and after it.
 fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, names: &mut NameTable) -> (usize, usize) {
-    let made = pending.iter().any(|p| p.plan.rows.level.is_some() || p.plan.cols.level.is_some());
+    // Arrays of one scalar per iteration (a matrix–vector product's) take
+    // no more memory than the level's own rows: no chunks for them.
+    let pat = &b.stms[i].pat;
+    let made = pending.iter().flat_map(|p| [p.xs, p.ys]).any(|v| pat.iter().any(|q| q.name == v && q.ty.rank() > 1));
     let mut out = BodyBuilder::new(pending[0].plan.span);
     let (before, sums) = if made {
         let before = chunks(b, i, &pending, names);

@@ -60,6 +60,7 @@ pub mod inline;
 pub mod interchange;
 pub mod layout;
 pub mod licm;
+pub mod linhoist;
 pub mod simplify;
 
 use std::collections::{BTreeSet, HashMap};
@@ -211,6 +212,14 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "linhoist",
+        summary: "an accumulator every point adds a linear function of its own value into gets the function of the values' sum once",
+        run: |p| {
+            linhoist::linhoist_program(p);
+            Ok(())
+        },
+    },
+    Pass {
         name: "acchoist",
         summary: "inside a withacc, a loop or SOAC with scalar results that reads rows but no accumulator runs in a map before it",
         run: |p| {
@@ -279,6 +288,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "fuse",
     "accfuse",
     "accreduce",
+    "linhoist",
     "argmin",
     "acchoist",
     "cse",

@@ -1,0 +1,538 @@
+//! Linear maps taken out of sums: an accumulator that every point adds
+//! `f(u)` into, with `f` linear and the same for every point, gets
+//! `f(Σ u)` once instead.
+//!
+//! Reverse mode of `map (\x -> … Q_k (x - μ_k) …)` over points, with
+//! per-component matrices `Q_k`, adds `-Q_kᵀ w̄` into the adjoint of `μ_k`
+//! for every point, where `w̄` is that point's adjoint of `Q_k (x - μ_k)`:
+//! a matrix–vector product per point and component, as much work as the
+//! objective's own product. The sum over points of a linear function is
+//! the function of the sum, so the pass accumulates `Σ_p w̄` (one addition
+//! per element) and runs the product once per component after the
+//! points (GMM's gradient: 25 000 products of 64×64 become 25).
+//!
+//! The shape, as reverse mode and [`accreduce`] leave it:
+//!
+//! ```text
+//! let (…, M', …) = withacc(n, …, accs [… M …], \(… m₀ …, …) ->          -- level 0, the points
+//!     …
+//!     let (…, m₀', …) = withacc(K, …, accs [… m₀ …], \(… m₁ …, …, k …) ->  -- level 1, k from iota K
+//!         let u = …                       -- varies with the point
+//!         …                               -- f: linear in u
+//!         let m₁' = withacc(d, …, accs [m₁], \(a, …) -> … updacc(add) a[…] = v …)
+//!         …
+//! ```
+//!
+//! becomes
+//!
+//! ```text
+//! let S = replicate([K, …shape of u], 0)
+//! let (…, S', …) = withacc(n, …, accs [… S …], \(… s₀ …, …) ->
+//!     … withacc(K, …, accs [… s₀ …], \(… s₁ …, …, k …) ->
+//!         let u = … in … updacc(add) s₁[k] = u …)            -- no M
+//! let M' = withacc(K, …, S', accs [M], \(m, …, u) -> f; withacc(d, …, accs [m], …))
+//! ```
+//!
+//! Conditions, so that the result is the same sum:
+//! - `m₀` and `m₁` are used only to pass the accumulator down, and the
+//!   innermost `withacc` has no other accumulator and no mapped results;
+//! - every statement level 1 needs for that `withacc` either does not vary
+//!   with the point (it reads level 1's rows of arrays bound outside level
+//!   0, a row of `iota K`, and values bound outside level 0) or is linear
+//!   in `u`: an index, transpose, reshape, copy or replicate of a linear
+//!   value, `neg`, a product or quotient of a linear and an invariant
+//!   value, a sum or difference of two linear values, a map of those, a
+//!   reduction by `+` from zero of a linear value; and the update adds a
+//!   linear value at an invariant index;
+//! - `u` is the first variable of level 1 for which this holds, and the
+//!   linear part sums over something (a reduction), so that the pass
+//!   removes more work than the accumulation of `u` adds.
+//!
+//! Only the rounding changes: the products' terms are summed in another
+//! order, with the terms of each point's product first added over the
+//! points (the accumulator's operator is associative and commutative by
+//! contract; multiplication distributes over the sums).
+//!
+//! [`accreduce`]: crate::accreduce
+
+use std::collections::{HashMap, HashSet};
+
+use crate::inline::fresh_lambda;
+use ogham_ir::visit::{free_vars_exp, lambdas, nested_bodies_mut, rename_uses, type_vars};
+use ogham_ir::{
+    BinOp, Body, DimIndex, Exp, Lambda, NameTable, Param, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type, UnOp,
+    VName,
+};
+
+/// Rewrites every function of the program (see the module documentation).
+pub fn linhoist_program(prog: &mut Program) {
+    for f in &mut prog.funs {
+        let mut iotas = HashMap::new();
+        collect_iotas(&f.body, &mut iotas);
+        body(&mut f.body, &iotas, &mut prog.names);
+    }
+}
+
+/// The arrays bound to `iota(n, 0, 1)`, with their `n`.
+type Iotas = HashMap<VName, SubExp>;
+
+fn collect_iotas(b: &Body, out: &mut Iotas) {
+    for s in &b.stms {
+        if let (Exp::Iota { n, start: SubExp::Const(z), step: SubExp::Const(one), .. }, [p]) = (&s.exp, &s.pat[..]) {
+            if z.as_f64() == 0.0 && one.as_f64() == 1.0 {
+                out.insert(p.name, *n);
+            }
+        }
+        for l in lambdas(&s.exp) {
+            collect_iotas(&l.body, out);
+        }
+        for nb in ogham_ir::visit::bodies(&s.exp) {
+            collect_iotas(nb, out);
+        }
+    }
+}
+
+fn body(b: &mut Body, iotas: &Iotas, names: &mut NameTable) {
+    for stm in &mut b.stms {
+        for nb in nested_bodies_mut(&mut stm.exp) {
+            body(nb, iotas, names);
+        }
+    }
+    let mut i = 0;
+    while i < b.stms.len() {
+        match plan(&b.stms[i], iotas) {
+            Some(p) => i += rewrite(b, i, p, names),
+            None => i += 1,
+        }
+    }
+}
+
+/// What the rewrite of one level-0 `withacc` needs; indices are positions
+/// in the lambdas' parameters and bodies.
+struct Plan {
+    /// The accumulator's position at level 0 and at level 1.
+    a0: usize,
+    a1: usize,
+    /// The level-1 `withacc` in level 0's body, the innermost one in level 1's.
+    s1: usize,
+    s2: usize,
+    /// The statement binding `u` in level 1's body, and `u`.
+    su: usize,
+    u: VName,
+    /// Level 1's statements the innermost `withacc` needs (after `su`).
+    slice: Vec<usize>,
+    /// Level 1's row parameter from `iota K`.
+    k: VName,
+    /// Row parameters of the innermost `withacc` it does not use, to drop
+    /// (their arrays vary with the point).
+    unused_rows: Vec<usize>,
+}
+
+/// How a value depends on the point, inside the slice.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Dep {
+    /// Does not vary with the point.
+    Inv,
+    /// Linear in `u`.
+    Lin,
+}
+
+fn withacc(stm: &Stm) -> Option<(&SubExp, &Vec<VName>, &Vec<VName>, &Lambda)> {
+    match &stm.exp {
+        Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) => Some((w, arrs, accs, map)),
+        _ => None,
+    }
+}
+
+fn plan(s0: &Stm, iotas: &Iotas) -> Option<Plan> {
+    let (_, _, accs0, l0) = withacc(s0)?;
+    let n0 = accs0.len();
+    let mut bound0 = HashSet::new();
+    bound_in_lambda(l0, &mut bound0);
+    for a0 in 0..n0 {
+        let m0 = l0.params.get(a0)?.name;
+        let Some(s1) = l0.body.stms.iter().position(|s| withacc(s).is_some_and(|(_, _, accs, _)| accs.contains(&m0)))
+        else {
+            continue;
+        };
+        if uses(&l0.body, m0) != 1 {
+            continue;
+        }
+        let (w1, arrs1, accs1, l1) = withacc(&l0.body.stms[s1])?;
+        let a1 = accs1.iter().position(|&a| a == m0)?;
+        if l0.body.result.get(a0) != Some(&SubExp::Var(l0.body.stms[s1].pat[a1].name))
+            || matches!(w1, SubExp::Var(v) if bound0.contains(v))
+        {
+            continue;
+        }
+        let n1 = accs1.len();
+        let m1 = l1.params[a1].name;
+        let Some(s2) = l1.body.stms.iter().position(|s| withacc(s).is_some_and(|(_, _, accs, _)| accs == &vec![m1]))
+        else {
+            continue;
+        };
+        if uses(&l1.body, m1) != 1 || l1.body.result.get(a1) != Some(&SubExp::Var(l1.body.stms[s2].pat[0].name)) {
+            continue;
+        }
+        if l1.body.stms[s2].pat.len() != 1 {
+            continue;
+        }
+        // Level 1's row of `iota K`.
+        let Some(k) =
+            arrs1.iter().zip(&l1.params[n1..]).find_map(|(a, p)| (iotas.get(a) == Some(w1)).then_some(p.name))
+        else {
+            continue;
+        };
+        // Classes of level 1's parameters.
+        let mut deps: HashMap<VName, Dep> = HashMap::new();
+        for (a, p) in arrs1.iter().zip(&l1.params[n1..]) {
+            if !bound0.contains(a) {
+                deps.insert(p.name, Dep::Inv);
+            }
+        }
+        // Candidates for `u`: level 1's variables the innermost withacc needs, first first.
+        let needed = closure(&l1.body, s2, None);
+        for &su in &needed {
+            let stm = &l1.body.stms[su];
+            let [p] = &stm.pat[..] else { continue };
+            if type_vars(&p.ty).any(|v| bound0.contains(&v)) {
+                continue;
+            }
+            let slice = closure(&l1.body, s2, Some(su));
+            let mut trial = deps.clone();
+            trial.insert(p.name, Dep::Lin);
+            let mut reduces = false;
+            let ok = slice.iter().all(|&j| {
+                let s = &l1.body.stms[j];
+                match stm_deps(s, &trial, &bound0, &mut reduces) {
+                    Some(ds) => {
+                        for (q, d) in s.pat.iter().zip(ds) {
+                            trial.insert(q.name, d);
+                        }
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if !ok {
+                continue;
+            }
+            let Some(unused_rows) = innermost_ok(&l1.body.stms[s2], &trial, &bound0, &mut reduces) else { continue };
+            if !reduces {
+                continue;
+            }
+            return Some(Plan { a0, a1, s1, s2, su, u: p.name, slice, k, unused_rows });
+        }
+    }
+    None
+}
+
+/// The statements of `b` before `s2` that it needs, transitively, in order;
+/// with `stop`, not that statement nor what only it needs.
+fn closure(b: &Body, s2: usize, stop: Option<usize>) -> Vec<usize> {
+    let mut want = free_vars_exp(&b.stms[s2].exp);
+    let mut out = Vec::new();
+    for j in (0..s2).rev() {
+        let s = &b.stms[j];
+        if !s.pat.iter().any(|p| want.contains(&p.name)) || Some(j) == stop {
+            continue;
+        }
+        out.push(j);
+        want.extend(free_vars_exp(&s.exp));
+        for p in &s.pat {
+            want.extend(type_vars(&p.ty));
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// The class of a variable: recorded, or invariant when bound outside level 0.
+fn dep_of(v: VName, deps: &HashMap<VName, Dep>, bound0: &HashSet<VName>) -> Option<Dep> {
+    match deps.get(&v) {
+        Some(&d) => Some(d),
+        None if bound0.contains(&v) => None,
+        None => Some(Dep::Inv),
+    }
+}
+
+fn sub_dep(s: &SubExp, deps: &HashMap<VName, Dep>, bound0: &HashSet<VName>) -> Option<Dep> {
+    match s {
+        SubExp::Const(_) => Some(Dep::Inv),
+        SubExp::Var(v) => dep_of(*v, deps, bound0),
+    }
+}
+
+/// The classes of a statement's results, or `None` when it varies with the
+/// point other than linearly in `u`. `reduces` is set by a sum of linear values.
+fn stm_deps(s: &Stm, deps: &HashMap<VName, Dep>, bound0: &HashSet<VName>, reduces: &mut bool) -> Option<Vec<Dep>> {
+    let mut free = free_vars_exp(&s.exp);
+    for p in &s.pat {
+        free.extend(type_vars(&p.ty));
+    }
+    let mut any_lin = false;
+    for v in &free {
+        match dep_of(*v, deps, bound0)? {
+            Dep::Lin => any_lin = true,
+            Dep::Inv => {}
+        }
+    }
+    if !any_lin {
+        return Some(vec![Dep::Inv; s.pat.len()]);
+    }
+    let d = |x: &SubExp| sub_dep(x, deps, bound0);
+    let lin = |x: &SubExp| d(x) == Some(Dep::Lin);
+    let one = match &s.exp {
+        Exp::SubExp(x) => d(x)?,
+        Exp::BinOp(BinOp::Mul, t, a, b) if t.is_float() && lin(a) != lin(b) => Dep::Lin,
+        Exp::BinOp(BinOp::Div, t, a, b) if t.is_float() && lin(a) && !lin(b) => Dep::Lin,
+        Exp::BinOp(BinOp::Add | BinOp::Sub, t, a, b) if t.is_float() && lin(a) && lin(b) => Dep::Lin,
+        Exp::UnOp(UnOp::Neg, t, _) if t.is_float() => Dep::Lin,
+        Exp::Index { array, slice } if deps.get(array) == Some(&Dep::Lin) && slice_inv(slice, deps, bound0) => Dep::Lin,
+        Exp::Rearrange { array, .. } | Exp::Copy(array) if deps.get(array) == Some(&Dep::Lin) => Dep::Lin,
+        Exp::Reshape { array, shape } if deps.get(array) == Some(&Dep::Lin) && shape.iter().all(|x| !lin(x)) => {
+            Dep::Lin
+        }
+        Exp::Replicate { shape, value } if lin(value) && shape.iter().all(|x| !lin(x)) => Dep::Lin,
+        Exp::Soac(Soac::Screma { w, arrs, scans, reduces: reds, map }) if scans.is_empty() && !lin(w) => {
+            let mut inner = deps.clone();
+            for (a, p) in arrs.iter().zip(&map.params) {
+                inner.insert(p.name, dep_of(*a, deps, bound0)?);
+            }
+            let res = body_deps(&map.body, &mut inner, bound0, reduces)?;
+            let mut out = Vec::new();
+            let mut at = 0;
+            for op in reds {
+                let k = op.neutral.len();
+                let part = &res[at..at + k];
+                if part.contains(&Dep::Lin) {
+                    if !is_sum(op) {
+                        return None;
+                    }
+                    *reduces = true;
+                }
+                out.extend_from_slice(part);
+                at += k;
+            }
+            out.extend_from_slice(&res[at..]);
+            return (out.len() == s.pat.len()).then_some(out);
+        }
+        _ => return None,
+    };
+    (s.pat.len() == 1).then(|| vec![one])
+}
+
+fn slice_inv(slice: &[DimIndex], deps: &HashMap<VName, Dep>, bound0: &HashSet<VName>) -> bool {
+    slice.iter().all(|ix| {
+        let subs: Vec<&SubExp> = match ix {
+            DimIndex::Fix(x) => vec![x],
+            DimIndex::Slice { start, len, stride } => vec![start, len, stride],
+        };
+        subs.into_iter().all(|x| sub_dep(x, deps, bound0) == Some(Dep::Inv))
+    })
+}
+
+/// The classes of a body's results (its statements' recorded in `deps`).
+fn body_deps(
+    b: &Body,
+    deps: &mut HashMap<VName, Dep>,
+    bound0: &HashSet<VName>,
+    reduces: &mut bool,
+) -> Option<Vec<Dep>> {
+    for s in &b.stms {
+        let ds = stm_deps(s, deps, bound0, reduces)?;
+        for (p, d) in s.pat.iter().zip(ds) {
+            deps.insert(p.name, d);
+        }
+    }
+    b.result.iter().map(|r| sub_dep(r, deps, bound0)).collect()
+}
+
+/// An operator that adds, from zero: `\x y -> x + y`.
+fn is_sum(op: &ogham_ir::Operator) -> bool {
+    let l = &op.lambda;
+    let [x, y] = &l.params[..] else { return false };
+    let [s] = &l.body.stms[..] else { return false };
+    let zero =
+        op.neutral.iter().all(|n| matches!(n, SubExp::Const(c) if *c != PrimValue::Bool(false) && c.as_f64() == 0.0));
+    zero && matches!(&s.exp, Exp::BinOp(BinOp::Add, t, SubExp::Var(a), SubExp::Var(b))
+        if t.is_float() && ((*a, *b) == (x.name, y.name) || (*a, *b) == (y.name, x.name)))
+        && l.body.result == vec![SubExp::Var(s.pat[0].name)]
+}
+
+/// Checks the innermost `withacc`: its rows invariant or linear (or unused),
+/// its body linear, ending in one addition of a linear value at an
+/// invariant index into its accumulator. Returns the unused rows.
+fn innermost_ok(
+    s2: &Stm,
+    deps: &HashMap<VName, Dep>,
+    bound0: &HashSet<VName>,
+    reduces: &mut bool,
+) -> Option<Vec<usize>> {
+    let (w, arrs, _, l2) = withacc(s2)?;
+    if sub_dep(w, deps, bound0)? != Dep::Inv || l2.body.result.len() != 1 {
+        return None;
+    }
+    let acc = l2.params[0].name;
+    let mut inner = deps.clone();
+    let mut unused = Vec::new();
+    for (j, (a, p)) in arrs.iter().zip(&l2.params[1..]).enumerate() {
+        match dep_of(*a, deps, bound0) {
+            Some(d) => {
+                inner.insert(p.name, d);
+            }
+            None if uses(&l2.body, p.name) == 0 => unused.push(j),
+            None => return None,
+        }
+    }
+    let (last, rest) = l2.body.stms.split_last()?;
+    for s in rest {
+        let ds = stm_deps(s, &inner, bound0, reduces)?;
+        for (p, d) in s.pat.iter().zip(ds) {
+            inner.insert(p.name, d);
+        }
+    }
+    let Exp::UpdAcc { acc: a, slice, value, op: Some(BinOp::Add) } = &last.exp else { return None };
+    let ok = *a == acc
+        && uses(&l2.body, acc) == 1
+        && slice_inv(slice, &inner, bound0)
+        && sub_dep(value, &inner, bound0) == Some(Dep::Lin)
+        && l2.body.result == vec![SubExp::Var(last.pat[0].name)];
+    ok.then_some(unused)
+}
+
+/// Every variable a lambda binds, at any depth, its parameters included.
+fn bound_in_lambda(l: &Lambda, out: &mut HashSet<VName>) {
+    out.extend(l.params.iter().map(|p| p.name));
+    bound_in_body(&l.body, out);
+}
+
+fn bound_in_body(b: &Body, out: &mut HashSet<VName>) {
+    for s in &b.stms {
+        out.extend(s.pat.iter().map(|p| p.name));
+        out.extend(ogham_ir::visit::exp_binders(&s.exp).into_iter().map(|p| p.name));
+        for l in lambdas(&s.exp) {
+            bound_in_lambda(l, out);
+        }
+        for nb in ogham_ir::visit::bodies(&s.exp) {
+            bound_in_body(nb, out);
+        }
+    }
+}
+
+/// How many times `v` is used in `b` (its statements and results).
+fn uses(b: &Body, v: VName) -> usize {
+    let mut counts = HashMap::new();
+    ogham_ir::visit::count_uses(b, &mut counts);
+    counts.get(&v).copied().unwrap_or(0)
+}
+
+/// Rewrites the level-0 `withacc` at `b.stms[i]` by `p`; returns how many
+/// statements now stand from `i` on up to and including the new update.
+fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
+    let s0 = &mut b.stms[i];
+    let Exp::Soac(Soac::WithAcc { accs: accs0, map: l0, .. }) = &mut s0.exp else { unreachable!() };
+    let Exp::Soac(Soac::WithAcc { w: w1, arrs: arrs1, accs: accs1, map: l1 }) = &mut l0.body.stms[p.s1].exp else {
+        unreachable!()
+    };
+    let w1 = *w1;
+    let n1 = accs1.len();
+    let m1 = l1.params[p.a1].clone();
+    let u_ty = l1.body.stms[p.su].pat[0].ty.clone();
+
+    // The function the new level-1 `withacc` runs: the slice, then the
+    // innermost `withacc` without its unused rows.
+    let mut inner = l1.body.stms[p.s2].clone();
+    if let Exp::Soac(Soac::WithAcc { arrs, map, .. }) = &mut inner.exp {
+        for &j in p.unused_rows.iter().rev() {
+            arrs.remove(j);
+            map.params.remove(j + 1);
+        }
+    }
+    let mut stms: Vec<Stm> = p.slice.iter().map(|&j| l1.body.stms[j].clone()).collect();
+    let result = vec![SubExp::Var(inner.pat[0].name)];
+    stms.push(inner);
+    let lam_body = Body { stms, result };
+    let free = ogham_ir::visit::free_vars_body(&lam_body);
+    let rows: Vec<usize> = (n1..l1.params.len()).filter(|&j| free.contains(&l1.params[j].name)).collect();
+    let mut params = vec![m1.clone()];
+    params.extend(rows.iter().map(|&j| l1.params[j].clone()));
+    params.push(Param { name: p.u, ty: u_ty.clone() });
+    let new_arrs: Vec<VName> = rows.iter().map(|&j| arrs1[j - n1]).collect();
+    let lam = fresh_lambda(&Lambda { params, body: lam_body, ret: vec![m1.ty.clone()] }, names);
+
+    // Level 1: no innermost `withacc`, no M; u added into S at [k].
+    l1.body.stms.remove(p.s2);
+    l1.body.result.remove(p.a1);
+    l1.params.remove(p.a1);
+    l1.ret.remove(p.a1);
+    accs1.remove(p.a1);
+    let s_elem = u_ty.elem();
+    let mut s_shape = vec![w1];
+    s_shape.extend(u_ty.shape().iter().copied());
+    let s_ty = Type::Array { elem: s_elem, shape: s_shape.clone() };
+    let s1_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    let s1_new = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    l1.body.stms.push(Stm {
+        pat: vec![s1_new.clone()],
+        exp: Exp::UpdAcc {
+            acc: s1_param.name,
+            slice: vec![DimIndex::Fix(SubExp::Var(p.k))],
+            value: SubExp::Var(p.u),
+            op: Some(BinOp::Add),
+        },
+        attrs: StmAttrs::default(),
+        span: b_span(&l1.body),
+    });
+    let n1 = n1 - 1;
+    l1.params.insert(n1, s1_param);
+    l1.ret.insert(n1, s_ty.clone());
+    l1.body.result.insert(n1, SubExp::Var(s1_new.name));
+    let s0_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    accs1.push(s0_param.name);
+    let s1_stm = &mut l0.body.stms[p.s1];
+    let gone1 = s1_stm.pat.remove(p.a1).name;
+    let s1_out = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    s1_stm.pat.insert(n1, s1_out.clone());
+
+    // Level 0: no M; S threaded through.
+    let m0 = l0.params[p.a0].name;
+    rename_uses(&mut l0.body, &|v| (v == gone1).then_some(m0));
+    l0.body.result.remove(p.a0);
+    l0.params.remove(p.a0);
+    l0.ret.remove(p.a0);
+    let m_in = accs0.remove(p.a0);
+    let n0 = accs0.len();
+    l0.params.insert(n0, s0_param);
+    l0.ret.insert(n0, s_ty.clone());
+    l0.body.result.insert(n0, SubExp::Var(s1_out.name));
+    let s_init = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    accs0.push(s_init.name);
+    let m_out = s0.pat.remove(p.a0);
+    let s_out = Param { name: names.fresh("usum"), ty: s_ty };
+    s0.pat.insert(n0, s_out.clone());
+    let span = s0.span;
+
+    let zero = Stm {
+        pat: vec![s_init],
+        exp: Exp::Replicate { shape: s_shape, value: SubExp::Const(PrimValue::zero(s_elem)) },
+        attrs: StmAttrs::default(),
+        span,
+    };
+    let mut arrs = new_arrs;
+    arrs.push(s_out.name);
+    let hoisted = Stm {
+        pat: vec![m_out],
+        exp: Exp::Soac(Soac::WithAcc { w: w1, arrs, accs: vec![m_in], map: lam }),
+        attrs: StmAttrs::default(),
+        span,
+    };
+    b.stms.insert(i, zero);
+    b.stms.insert(i + 2, hoisted);
+    3
+}
+
+/// A span for a statement added to `b`: its last statement's.
+fn b_span(b: &Body) -> ogham_ir::Span {
+    b.stms.last().map(|s| s.span).unwrap_or_default()
+}
