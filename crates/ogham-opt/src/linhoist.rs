@@ -33,10 +33,14 @@
 //! let M' = withacc(K, …, S', accs [M], \(m, …, u) -> f; withacc(d, …, accs [m], …))
 //! ```
 //!
+//! With no component level (one matrix, `withacc(d, …, accs [m₀], …)`
+//! directly in level 0's body), `S` has `u`'s shape, each point adds `u`
+//! into all of it, and `f` runs once after the points.
+//!
 //! Conditions, so that the result is the same sum:
-//! - `m₀` and `m₁` are used only to pass the accumulator down, and the
+//! - `m₀` (and `m₁`) are used only to pass the accumulator down, and the
 //!   innermost `withacc` has no other accumulator and no mapped results;
-//! - every statement level 1 needs for that `withacc` either does not vary
+//! - every statement level 1 (level 0) needs for that `withacc` either does not vary
 //!   with the point (it reads level 1's rows of arrays bound outside level
 //!   0, a row of `iota K`, and values bound outside level 0) or is linear
 //!   in `u`: an index, transpose, reshape, copy or replicate of a linear
@@ -110,19 +114,25 @@ fn body(b: &mut Body, iotas: &Iotas, names: &mut NameTable) {
 /// What the rewrite of one level-0 `withacc` needs; indices are positions
 /// in the lambdas' parameters and bodies.
 struct Plan {
-    /// The accumulator's position at level 0 and at level 1.
+    /// The accumulator's position at level 0.
     a0: usize,
-    a1: usize,
-    /// The level-1 `withacc` in level 0's body, the innermost one in level 1's.
-    s1: usize,
+    /// The component level, when there is one: its `withacc` in level 0's
+    /// body, the accumulator's position there, and its row of `iota K`.
+    level1: Option<(usize, usize, VName)>,
+    /// What the level holding `u` (level 1, else level 0) does with it.
+    found: Found,
+}
+
+/// The innermost `withacc` and the statements before it that depend on
+/// the point linearly, in the body of the level holding `u`.
+struct Found {
+    /// The innermost `withacc`.
     s2: usize,
-    /// The statement binding `u` in level 1's body, and `u`.
+    /// The statement binding `u`, and `u`.
     su: usize,
     u: VName,
-    /// Level 1's statements the innermost `withacc` needs (after `su`).
+    /// The statements the innermost `withacc` needs (after `su`).
     slice: Vec<usize>,
-    /// Level 1's row parameter from `iota K`.
-    k: VName,
     /// Row parameters of the innermost `withacc` it does not use, to drop
     /// (their arrays vary with the point).
     unused_rows: Vec<usize>,
@@ -160,9 +170,17 @@ fn plan(s0: &Stm, iotas: &Iotas) -> Option<Plan> {
         }
         let (w1, arrs1, accs1, l1) = withacc(&l0.body.stms[s1])?;
         let a1 = accs1.iter().position(|&a| a == m0)?;
-        if l0.body.result.get(a0) != Some(&SubExp::Var(l0.body.stms[s1].pat[a1].name))
-            || matches!(w1, SubExp::Var(v) if bound0.contains(v))
-        {
+        if l0.body.result.get(a0) != Some(&SubExp::Var(l0.body.stms[s1].pat[a1].name)) {
+            continue;
+        }
+        // One level: that `withacc` is the innermost one, `u` is level 0's;
+        // else it is level 1, with the innermost one inside.
+        if accs1.len() == 1 {
+            if let Some(found) = find(l0, s1, HashMap::new(), &bound0, true) {
+                return Some(Plan { a0, level1: None, found });
+            }
+        }
+        if matches!(w1, SubExp::Var(v) if bound0.contains(v)) {
             continue;
         }
         let n1 = accs1.len();
@@ -171,10 +189,8 @@ fn plan(s0: &Stm, iotas: &Iotas) -> Option<Plan> {
         else {
             continue;
         };
-        if uses(&l1.body, m1) != 1 || l1.body.result.get(a1) != Some(&SubExp::Var(l1.body.stms[s2].pat[0].name)) {
-            continue;
-        }
-        if l1.body.stms[s2].pat.len() != 1 {
+        let [r2] = &l1.body.stms[s2].pat[..] else { continue };
+        if uses(&l1.body, m1) != 1 || l1.body.result.get(a1) != Some(&SubExp::Var(r2.name)) {
             continue;
         }
         // Level 1's row of `iota K`.
@@ -183,45 +199,52 @@ fn plan(s0: &Stm, iotas: &Iotas) -> Option<Plan> {
         else {
             continue;
         };
-        // Classes of level 1's parameters.
+        // Level 1's rows of arrays bound outside level 0 do not vary.
         let mut deps: HashMap<VName, Dep> = HashMap::new();
         for (a, p) in arrs1.iter().zip(&l1.params[n1..]) {
             if !bound0.contains(a) {
                 deps.insert(p.name, Dep::Inv);
             }
         }
-        // Candidates for `u`: level 1's variables the innermost withacc needs, first first.
-        let needed = closure(&l1.body, s2, None);
-        for &su in &needed {
-            let stm = &l1.body.stms[su];
-            let [p] = &stm.pat[..] else { continue };
-            if type_vars(&p.ty).any(|v| bound0.contains(&v)) {
-                continue;
-            }
-            let slice = closure(&l1.body, s2, Some(su));
-            let mut trial = deps.clone();
-            trial.insert(p.name, Dep::Lin);
-            let mut reduces = false;
-            let ok = slice.iter().all(|&j| {
-                let s = &l1.body.stms[j];
-                match stm_deps(s, &trial, &bound0, &mut reduces) {
-                    Some(ds) => {
-                        for (q, d) in s.pat.iter().zip(ds) {
-                            trial.insert(q.name, d);
-                        }
-                        true
+        if let Some(found) = find(l1, s2, deps, &bound0, false) {
+            return Some(Plan { a0, level1: Some((s1, a1, k)), found });
+        }
+    }
+    None
+}
+
+/// Finds `u` for the innermost `withacc` at `s2` in `l`'s body: the first
+/// variable it needs for which the conditions hold (an array when
+/// `array`); `deps` classes `l`'s parameters.
+fn find(l: &Lambda, s2: usize, deps: HashMap<VName, Dep>, bound0: &HashSet<VName>, array: bool) -> Option<Found> {
+    let [_] = &l.body.stms[s2].pat[..] else { return None };
+    for su in closure(&l.body, s2, None) {
+        let [p] = &l.body.stms[su].pat[..] else { continue };
+        if type_vars(&p.ty).any(|v| bound0.contains(&v)) || (array && p.ty.rank() == 0) {
+            continue;
+        }
+        let slice = closure(&l.body, s2, Some(su));
+        let mut trial = deps.clone();
+        trial.insert(p.name, Dep::Lin);
+        let mut reduces = false;
+        let ok = slice.iter().all(|&j| {
+            let s = &l.body.stms[j];
+            match stm_deps(s, &trial, bound0, &mut reduces) {
+                Some(ds) => {
+                    for (q, d) in s.pat.iter().zip(ds) {
+                        trial.insert(q.name, d);
                     }
-                    None => false,
+                    true
                 }
-            });
-            if !ok {
-                continue;
+                None => false,
             }
-            let Some(unused_rows) = innermost_ok(&l1.body.stms[s2], &trial, &bound0, &mut reduces) else { continue };
-            if !reduces {
-                continue;
-            }
-            return Some(Plan { a0, a1, s1, s2, su, u: p.name, slice, k, unused_rows });
+        });
+        if !ok {
+            continue;
+        }
+        let Some(unused_rows) = innermost_ok(&l.body.stms[s2], &trial, bound0, &mut reduces) else { continue };
+        if reduces {
+            return Some(Found { s2, su, u: p.name, slice, unused_rows });
         }
     }
     None
@@ -427,112 +450,172 @@ fn uses(b: &Body, v: VName) -> usize {
     counts.get(&v).copied().unwrap_or(0)
 }
 
-/// Rewrites the level-0 `withacc` at `b.stms[i]` by `p`; returns how many
-/// statements now stand from `i` on up to and including the new update.
-fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
-    let s0 = &mut b.stms[i];
-    let Exp::Soac(Soac::WithAcc { accs: accs0, map: l0, .. }) = &mut s0.exp else { unreachable!() };
-    let Exp::Soac(Soac::WithAcc { w: w1, arrs: arrs1, accs: accs1, map: l1 }) = &mut l0.body.stms[p.s1].exp else {
-        unreachable!()
-    };
-    let w1 = *w1;
-    let n1 = accs1.len();
-    let m1 = l1.params[p.a1].clone();
-    let u_ty = l1.body.stms[p.su].pat[0].ty.clone();
-
-    // The function the new level-1 `withacc` runs: the slice, then the
-    // innermost `withacc` without its unused rows.
-    let mut inner = l1.body.stms[p.s2].clone();
+/// The function the new code runs once per component (or once): the
+/// slice, then the innermost `withacc` without its unused rows, taking the
+/// accumulator `acc`, the rows of `l` (after its `n_accs` accumulators) it
+/// reads, and `u`; with the positions of those rows among `l`'s parameters.
+fn hoisted(l: &Lambda, n_accs: usize, f: &Found, acc: &Param, names: &mut NameTable) -> (Lambda, Vec<usize>) {
+    let mut inner = l.body.stms[f.s2].clone();
     if let Exp::Soac(Soac::WithAcc { arrs, map, .. }) = &mut inner.exp {
-        for &j in p.unused_rows.iter().rev() {
+        for &j in f.unused_rows.iter().rev() {
             arrs.remove(j);
             map.params.remove(j + 1);
         }
     }
-    let mut stms: Vec<Stm> = p.slice.iter().map(|&j| l1.body.stms[j].clone()).collect();
+    let mut stms: Vec<Stm> = f.slice.iter().map(|&j| l.body.stms[j].clone()).collect();
     let result = vec![SubExp::Var(inner.pat[0].name)];
     stms.push(inner);
-    let lam_body = Body { stms, result };
-    let free = ogham_ir::visit::free_vars_body(&lam_body);
-    let rows: Vec<usize> = (n1..l1.params.len()).filter(|&j| free.contains(&l1.params[j].name)).collect();
-    let mut params = vec![m1.clone()];
-    params.extend(rows.iter().map(|&j| l1.params[j].clone()));
-    params.push(Param { name: p.u, ty: u_ty.clone() });
-    let new_arrs: Vec<VName> = rows.iter().map(|&j| arrs1[j - n1]).collect();
-    let lam = fresh_lambda(&Lambda { params, body: lam_body, ret: vec![m1.ty.clone()] }, names);
+    let body = Body { stms, result };
+    let free = ogham_ir::visit::free_vars_body(&body);
+    let rows: Vec<usize> = (n_accs..l.params.len()).filter(|&j| free.contains(&l.params[j].name)).collect();
+    let mut params = vec![acc.clone()];
+    params.extend(rows.iter().map(|&j| l.params[j].clone()));
+    params.push(Param { name: f.u, ty: l.body.stms[f.su].pat[0].ty.clone() });
+    (fresh_lambda(&Lambda { params, body, ret: vec![acc.ty.clone()] }, names), rows)
+}
 
-    // Level 1: no innermost `withacc`, no M; u added into S at [k].
-    l1.body.stms.remove(p.s2);
-    l1.body.result.remove(p.a1);
-    l1.params.remove(p.a1);
-    l1.ret.remove(p.a1);
-    accs1.remove(p.a1);
-    let s_elem = u_ty.elem();
-    let mut s_shape = vec![w1];
-    s_shape.extend(u_ty.shape().iter().copied());
-    let s_ty = Type::Array { elem: s_elem, shape: s_shape.clone() };
-    let s1_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
-    let s1_new = Param { name: names.fresh("usum"), ty: s_ty.clone() };
-    l1.body.stms.push(Stm {
-        pat: vec![s1_new.clone()],
-        exp: Exp::UpdAcc {
-            acc: s1_param.name,
-            slice: vec![DimIndex::Fix(SubExp::Var(p.k))],
-            value: SubExp::Var(p.u),
-            op: Some(BinOp::Add),
-        },
-        attrs: StmAttrs::default(),
-        span: b_span(&l1.body),
-    });
-    let n1 = n1 - 1;
-    l1.params.insert(n1, s1_param);
-    l1.ret.insert(n1, s_ty.clone());
-    l1.body.result.insert(n1, SubExp::Var(s1_new.name));
-    let s0_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
-    accs1.push(s0_param.name);
-    let s1_stm = &mut l0.body.stms[p.s1];
-    let gone1 = s1_stm.pat.remove(p.a1).name;
-    let s1_out = Param { name: names.fresh("usum"), ty: s_ty.clone() };
-    s1_stm.pat.insert(n1, s1_out.clone());
+/// Adds the accumulator `s` (of type `ty`) to the `withacc` `stm`, after
+/// its others: `param` in its function, which returns `next`; the
+/// statement binds `out` for it. Returns the position.
+fn add_acc(stm: &mut Stm, s: VName, ty: &Type, param: Param, next: VName, out: Param) -> usize {
+    let Exp::Soac(Soac::WithAcc { accs, map, .. }) = &mut stm.exp else { unreachable!("a withacc") };
+    let at = accs.len();
+    accs.push(s);
+    map.params.insert(at, param);
+    map.ret.insert(at, ty.clone());
+    map.body.result.insert(at, SubExp::Var(next));
+    stm.pat.insert(at, out);
+    at
+}
 
-    // Level 0: no M; S threaded through.
-    let m0 = l0.params[p.a0].name;
-    rename_uses(&mut l0.body, &|v| (v == gone1).then_some(m0));
-    l0.body.result.remove(p.a0);
-    l0.params.remove(p.a0);
-    l0.ret.remove(p.a0);
-    let m_in = accs0.remove(p.a0);
-    let n0 = accs0.len();
-    l0.params.insert(n0, s0_param);
-    l0.ret.insert(n0, s_ty.clone());
-    l0.body.result.insert(n0, SubExp::Var(s1_out.name));
-    let s_init = Param { name: names.fresh("usum"), ty: s_ty.clone() };
-    accs0.push(s_init.name);
-    let m_out = s0.pat.remove(p.a0);
-    let s_out = Param { name: names.fresh("usum"), ty: s_ty };
-    s0.pat.insert(n0, s_out.clone());
-    let span = s0.span;
+/// Removes accumulator `a` from the `withacc` `stm` (its function returns
+/// the parameter unchanged); returns its initial value and the result.
+fn drop_acc(stm: &mut Stm, a: usize) -> (VName, Param) {
+    let Exp::Soac(Soac::WithAcc { accs, map, .. }) = &mut stm.exp else { unreachable!("a withacc") };
+    map.body.result.remove(a);
+    map.params.remove(a);
+    map.ret.remove(a);
+    (accs.remove(a), stm.pat.remove(a))
+}
 
-    let zero = Stm {
-        pat: vec![s_init],
-        exp: Exp::Replicate { shape: s_shape, value: SubExp::Const(PrimValue::zero(s_elem)) },
-        attrs: StmAttrs::default(),
-        span,
+fn lambda_mut(stm: &mut Stm) -> &mut Lambda {
+    let Exp::Soac(Soac::WithAcc { map, .. }) = &mut stm.exp else { unreachable!("a withacc") };
+    map
+}
+
+/// Rewrites the level-0 `withacc` at `b.stms[i]` by `p`; returns how many
+/// statements now stand from `i` on up to and including the new ones.
+fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
+    let f = &p.found;
+    let span = b.stms[i].span;
+    let l0 = lambda_mut(&mut b.stms[i]);
+    let m0 = l0.params[p.a0].clone();
+    // The level holding u: its lambda, its accumulator parameter, its width.
+    let (lam, rows, new_arrs, w1, s_ty) = match p.level1 {
+        Some((s1, a1, _)) => {
+            let s1_stm = &mut l0.body.stms[s1];
+            let Exp::Soac(Soac::WithAcc { w, arrs, accs, map: l1 }) = &s1_stm.exp else { unreachable!() };
+            let (lam, rows) = hoisted(l1, accs.len(), f, &l1.params[a1].clone(), names);
+            let new_arrs: Vec<VName> = rows.iter().map(|&j| arrs[j - accs.len()]).collect();
+            let u_ty = &l1.body.stms[f.su].pat[0].ty;
+            let mut shape = vec![*w];
+            shape.extend(u_ty.shape().iter().copied());
+            let s_ty = Type::Array { elem: u_ty.elem(), shape };
+            (lam, rows, new_arrs, Some(*w), s_ty)
+        }
+        None => {
+            let (lam, rows) = hoisted(l0, 0, f, &m0, names);
+            (lam, rows, Vec::new(), None, l0.body.stms[f.su].pat[0].ty.clone())
+        }
     };
-    let mut arrs = new_arrs;
-    arrs.push(s_out.name);
-    let hoisted = Stm {
-        pat: vec![m_out],
-        exp: Exp::Soac(Soac::WithAcc { w: w1, arrs, accs: vec![m_in], map: lam }),
+    debug_assert!(p.level1.is_some() || rows.is_empty(), "level 0's rows vary with the point");
+    let s_zero = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    let s_out = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    let s0_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+    match p.level1 {
+        Some((s1, a1, k)) => {
+            // Level 1: no innermost `withacc`, no M; u added into S at [k].
+            let s1_stm = &mut l0.body.stms[s1];
+            let l1 = lambda_mut(s1_stm);
+            l1.body.stms.remove(f.s2);
+            let s1_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+            let s1_next = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+            l1.body.stms.push(Stm {
+                pat: vec![s1_next.clone()],
+                exp: Exp::UpdAcc {
+                    acc: s1_param.name,
+                    slice: vec![DimIndex::Fix(SubExp::Var(k))],
+                    value: SubExp::Var(f.u),
+                    op: Some(BinOp::Add),
+                },
+                attrs: StmAttrs::default(),
+                span,
+            });
+            let (_, gone1) = drop_acc(s1_stm, a1);
+            let s1_out = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+            add_acc(s1_stm, s0_param.name, &s_ty, s1_param, s1_next.name, s1_out.clone());
+            // Level 0 passes M through, then no longer has it.
+            rename_uses(&mut l0.body, &|v| (v == gone1.name).then_some(m0.name));
+            let s0 = &mut b.stms[i];
+            let (m_in, m_out) = drop_acc(s0, p.a0);
+            add_acc(s0, s_zero.name, &s_ty, s0_param, s1_out.name, s_out.clone());
+            let mut arrs = new_arrs;
+            arrs.push(s_out.name);
+            let w1 = w1.expect("a component level");
+            let exp = Exp::Soac(Soac::WithAcc { w: w1, arrs, accs: vec![m_in], map: lam });
+            b.stms.insert(i + 1, Stm { pat: vec![m_out], exp, attrs: StmAttrs::default(), span });
+        }
+        None => {
+            // Level 0: u added into S, no innermost `withacc`, no M.
+            let len = s_ty.shape()[0];
+            let s0_next = Param { name: names.fresh("usum"), ty: s_ty.clone() };
+            l0.body.stms.remove(f.s2);
+            l0.body.stms.push(Stm {
+                pat: vec![s0_next.clone()],
+                exp: Exp::UpdAcc {
+                    acc: s0_param.name,
+                    slice: vec![DimIndex::Slice { start: SubExp::i64(0), len, stride: SubExp::i64(1) }],
+                    value: SubExp::Var(f.u),
+                    op: Some(BinOp::Add),
+                },
+                attrs: StmAttrs::default(),
+                span,
+            });
+            let s0 = &mut b.stms[i];
+            let (m_in, m_out) = drop_acc(s0, p.a0);
+            add_acc(s0, s_zero.name, &s_ty, s0_param, s0_next.name, s_out.clone());
+            // The function's body, once, on M and S.
+            let (acc, u) = (lam.params[0].name, lam.params[lam.params.len() - 1].name);
+            let mut once = lam.body;
+            rename_uses(&mut once, &|v| {
+                if v == acc {
+                    Some(m_in)
+                } else if v == u {
+                    Some(s_out.name)
+                } else {
+                    None
+                }
+            });
+            let result = once.result[0];
+            let mut at = i + 1;
+            for stm in once.stms {
+                b.stms.insert(at, stm);
+                at += 1;
+            }
+            b.stms.insert(at, Stm { pat: vec![m_out], exp: Exp::SubExp(result), attrs: StmAttrs::default(), span });
+        }
+    }
+    let zero = Stm {
+        pat: vec![s_zero],
+        exp: Exp::Replicate { shape: s_ty.shape().to_vec(), value: SubExp::Const(PrimValue::zero(s_ty.elem())) },
         attrs: StmAttrs::default(),
         span,
     };
     b.stms.insert(i, zero);
-    b.stms.insert(i + 2, hoisted);
-    3
-}
-
-/// A span for a statement added to `b`: its last statement's.
-fn b_span(b: &Body) -> ogham_ir::Span {
-    b.stms.last().map(|s| s.span).unwrap_or_default()
+    // From the zeros to the new update, inclusive.
+    let mut n = 2;
+    while i + n < b.stms.len() && !b.stms[i + n - 1..i + n].iter().any(|s| s.pat.iter().any(|q| q.name == s_out.name)) {
+        n += 1;
+    }
+    n + 1
 }
