@@ -86,9 +86,9 @@ pub fn accreduce_program(prog: &mut Program) {
 
 /// The `iota` and `replicate` statements of a function, by the variable
 /// they bind.
-type Defs = HashMap<VName, Exp>;
+pub(crate) type Defs = HashMap<VName, Exp>;
 
-fn definitions(b: &Body, defs: &mut Defs) {
+pub(crate) fn definitions(b: &Body, defs: &mut Defs) {
     for stm in &b.stms {
         if let (Exp::Iota { .. } | Exp::Replicate { .. }, [p]) = (&stm.exp, &stm.pat[..]) {
             defs.insert(p.name, stm.exp.clone());
@@ -97,6 +97,12 @@ fn definitions(b: &Body, defs: &mut Defs) {
             definitions(nb, defs);
         }
     }
+}
+
+/// Whether `arr` is `iota w` (the `i64`s `0 … w-1`).
+pub(crate) fn is_iota(defs: &Defs, arr: VName, w: SubExp) -> bool {
+    matches!(defs.get(&arr), Some(Exp::Iota { n, start, step, elem: PrimType::I64 })
+        if *n == w && *start == SubExp::i64(0) && *step == SubExp::i64(1))
 }
 
 /// Rewrites `b` and the bodies nested in it.
@@ -247,8 +253,7 @@ fn plan_acc(stm: &Stm, a: usize, defs: &Defs, inside: &HashSet<VName>) -> Option
         let lv = &levels[l + 1];
         let q = lv.lam.params.iter().position(|p| p.name == *i)?;
         let arr = lv.arrs.get(q.checked_sub(lv.nacc)?)?;
-        let Some(Exp::Iota { n, start, step, elem: PrimType::I64 }) = defs.get(arr) else { return None };
-        if *n != lv.w || *start != SubExp::i64(0) || *step != SubExp::i64(1) {
+        if !is_iota(defs, *arr, lv.w) {
             return None;
         }
     }

@@ -319,7 +319,7 @@ pub(crate) fn fresh_like(names: &mut NameTable, v: VName) -> VName {
 
 /// Every variable `body` binds, at any depth: patterns, loop parameters and
 /// indices, lambda parameters.
-fn collect_binders(body: &Body, out: &mut Vec<VName>) {
+pub(crate) fn collect_binders(body: &Body, out: &mut Vec<VName>) {
     for stm in &body.stms {
         out.extend(stm.pat.iter().map(|p| p.name));
         if let Exp::Loop { params, form, .. } = &stm.exp {

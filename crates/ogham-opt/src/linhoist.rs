@@ -61,8 +61,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::inline::fresh_lambda;
-use ogham_ir::visit::{free_vars_exp, lambdas, nested_bodies_mut, rename_uses, type_vars};
+use crate::accreduce::{definitions, is_iota, Defs};
+use crate::inline::{collect_binders, fresh_lambda};
+use ogham_ir::visit::{free_vars_exp, nested_bodies_mut, rename_uses, type_vars};
 use ogham_ir::{
     BinOp, Body, DimIndex, Exp, Lambda, NameTable, Param, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type, UnOp,
     VName,
@@ -71,40 +72,21 @@ use ogham_ir::{
 /// Rewrites every function of the program (see the module documentation).
 pub fn linhoist_program(prog: &mut Program) {
     for f in &mut prog.funs {
-        let mut iotas = HashMap::new();
-        collect_iotas(&f.body, &mut iotas);
-        body(&mut f.body, &iotas, &mut prog.names);
+        let mut defs = HashMap::new();
+        definitions(&f.body, &mut defs);
+        body(&mut f.body, &defs, &mut prog.names);
     }
 }
 
-/// The arrays bound to `iota(n, 0, 1)`, with their `n`.
-type Iotas = HashMap<VName, SubExp>;
-
-fn collect_iotas(b: &Body, out: &mut Iotas) {
-    for s in &b.stms {
-        if let (Exp::Iota { n, start: SubExp::Const(z), step: SubExp::Const(one), .. }, [p]) = (&s.exp, &s.pat[..]) {
-            if z.as_f64() == 0.0 && one.as_f64() == 1.0 {
-                out.insert(p.name, *n);
-            }
-        }
-        for l in lambdas(&s.exp) {
-            collect_iotas(&l.body, out);
-        }
-        for nb in ogham_ir::visit::bodies(&s.exp) {
-            collect_iotas(nb, out);
-        }
-    }
-}
-
-fn body(b: &mut Body, iotas: &Iotas, names: &mut NameTable) {
+fn body(b: &mut Body, defs: &Defs, names: &mut NameTable) {
     for stm in &mut b.stms {
         for nb in nested_bodies_mut(&mut stm.exp) {
-            body(nb, iotas, names);
+            body(nb, defs, names);
         }
     }
     let mut i = 0;
     while i < b.stms.len() {
-        match plan(&b.stms[i], iotas) {
+        match plan(&b.stms[i], defs) {
             Some(p) => i += rewrite(b, i, p, names),
             None => i += 1,
         }
@@ -154,11 +136,12 @@ fn withacc(stm: &Stm) -> Option<(&SubExp, &Vec<VName>, &Vec<VName>, &Lambda)> {
     }
 }
 
-fn plan(s0: &Stm, iotas: &Iotas) -> Option<Plan> {
+fn plan(s0: &Stm, defs: &Defs) -> Option<Plan> {
     let (_, _, accs0, l0) = withacc(s0)?;
     let n0 = accs0.len();
-    let mut bound0 = HashSet::new();
-    bound_in_lambda(l0, &mut bound0);
+    let mut bound0: Vec<VName> = l0.params.iter().map(|p| p.name).collect();
+    collect_binders(&l0.body, &mut bound0);
+    let bound0: HashSet<VName> = bound0.into_iter().collect();
     for a0 in 0..n0 {
         let m0 = l0.params.get(a0)?.name;
         let Some(s1) = l0.body.stms.iter().position(|s| withacc(s).is_some_and(|(_, _, accs, _)| accs.contains(&m0)))
@@ -194,8 +177,7 @@ fn plan(s0: &Stm, iotas: &Iotas) -> Option<Plan> {
             continue;
         }
         // Level 1's row of `iota K`.
-        let Some(k) =
-            arrs1.iter().zip(&l1.params[n1..]).find_map(|(a, p)| (iotas.get(a) == Some(w1)).then_some(p.name))
+        let Some(k) = arrs1.iter().zip(&l1.params[n1..]).find_map(|(a, p)| is_iota(defs, *a, *w1).then_some(p.name))
         else {
             continue;
         };
@@ -424,25 +406,6 @@ fn innermost_ok(
     ok.then_some(unused)
 }
 
-/// Every variable a lambda binds, at any depth, its parameters included.
-fn bound_in_lambda(l: &Lambda, out: &mut HashSet<VName>) {
-    out.extend(l.params.iter().map(|p| p.name));
-    bound_in_body(&l.body, out);
-}
-
-fn bound_in_body(b: &Body, out: &mut HashSet<VName>) {
-    for s in &b.stms {
-        out.extend(s.pat.iter().map(|p| p.name));
-        out.extend(ogham_ir::visit::exp_binders(&s.exp).into_iter().map(|p| p.name));
-        for l in lambdas(&s.exp) {
-            bound_in_lambda(l, out);
-        }
-        for nb in ogham_ir::visit::bodies(&s.exp) {
-            bound_in_body(nb, out);
-        }
-    }
-}
-
 /// How many times `v` is used in `b` (its statements and results).
 fn uses(b: &Body, v: VName) -> usize {
     let mut counts = HashMap::new();
@@ -504,14 +467,15 @@ fn lambda_mut(stm: &mut Stm) -> &mut Lambda {
 }
 
 /// Rewrites the level-0 `withacc` at `b.stms[i]` by `p`; returns how many
-/// statements now stand from `i` on up to and including the new ones.
+/// statements now stand from `i` on, the new ones included.
 fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
     let f = &p.found;
     let span = b.stms[i].span;
     let l0 = lambda_mut(&mut b.stms[i]);
     let m0 = l0.params[p.a0].clone();
-    // The level holding u: its lambda, its accumulator parameter, its width.
-    let (lam, rows, new_arrs, w1, s_ty) = match p.level1 {
+    // The function run once per component (or once), the arrays it reads
+    // besides S, and S's type.
+    let (lam, rows, new_arrs, s_ty) = match p.level1 {
         Some((s1, a1, _)) => {
             let s1_stm = &mut l0.body.stms[s1];
             let Exp::Soac(Soac::WithAcc { w, arrs, accs, map: l1 }) = &s1_stm.exp else { unreachable!() };
@@ -521,18 +485,19 @@ fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
             let mut shape = vec![*w];
             shape.extend(u_ty.shape().iter().copied());
             let s_ty = Type::Array { elem: u_ty.elem(), shape };
-            (lam, rows, new_arrs, Some(*w), s_ty)
+            (lam, rows, new_arrs, s_ty)
         }
         None => {
             let (lam, rows) = hoisted(l0, 0, f, &m0, names);
-            (lam, rows, Vec::new(), None, l0.body.stms[f.su].pat[0].ty.clone())
+            (lam, rows, Vec::new(), l0.body.stms[f.su].pat[0].ty.clone())
         }
     };
     debug_assert!(p.level1.is_some() || rows.is_empty(), "level 0's rows vary with the point");
     let s_zero = Param { name: names.fresh("usum"), ty: s_ty.clone() };
     let s_out = Param { name: names.fresh("usum"), ty: s_ty.clone() };
     let s0_param = Param { name: names.fresh("usum"), ty: s_ty.clone() };
-    match p.level1 {
+    // The statements after the level-0 `withacc` that now compute M'.
+    let added = match p.level1 {
         Some((s1, a1, k)) => {
             // Level 1: no innermost `withacc`, no M; u added into S at [k].
             let s1_stm = &mut l0.body.stms[s1];
@@ -561,9 +526,9 @@ fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
             add_acc(s0, s_zero.name, &s_ty, s0_param, s1_out.name, s_out.clone());
             let mut arrs = new_arrs;
             arrs.push(s_out.name);
-            let w1 = w1.expect("a component level");
-            let exp = Exp::Soac(Soac::WithAcc { w: w1, arrs, accs: vec![m_in], map: lam });
+            let exp = Exp::Soac(Soac::WithAcc { w: s_ty.shape()[0], arrs, accs: vec![m_in], map: lam });
             b.stms.insert(i + 1, Stm { pat: vec![m_out], exp, attrs: StmAttrs::default(), span });
+            1
         }
         None => {
             // Level 0: u added into S, no innermost `withacc`, no M.
@@ -596,15 +561,17 @@ fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
                     None
                 }
             });
-            let result = once.result[0];
-            let mut at = i + 1;
-            for stm in once.stms {
-                b.stms.insert(at, stm);
-                at += 1;
-            }
-            b.stms.insert(at, Stm { pat: vec![m_out], exp: Exp::SubExp(result), attrs: StmAttrs::default(), span });
+            let n = once.stms.len();
+            once.stms.push(Stm {
+                pat: vec![m_out],
+                exp: Exp::SubExp(once.result[0]),
+                attrs: StmAttrs::default(),
+                span,
+            });
+            b.stms.splice(i + 1..i + 1, once.stms);
+            n + 1
         }
-    }
+    };
     let zero = Stm {
         pat: vec![s_zero],
         exp: Exp::Replicate { shape: s_ty.shape().to_vec(), value: SubExp::Const(PrimValue::zero(s_ty.elem())) },
@@ -612,10 +579,6 @@ fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
         span,
     };
     b.stms.insert(i, zero);
-    // From the zeros to the new update, inclusive.
-    let mut n = 2;
-    while i + n < b.stms.len() && !b.stms[i + n - 1..i + n].iter().any(|s| s.pat.iter().any(|q| q.name == s_out.name)) {
-        n += 1;
-    }
-    n + 1
+    // The zeros, the level-0 `withacc` and what follows it.
+    2 + added
 }
