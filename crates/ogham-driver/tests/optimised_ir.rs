@@ -250,34 +250,55 @@ fn mixture_gradient_computes_each_dot_product_once() {
     assert_eq!(dot_products(&prog.fun("gradient").expect("gradient").body), objective + 2, "{prog}");
 }
 
-/// The most dot products in the function of one `withacc` that holds
-/// another: a return sweep over points with one over components inside.
-fn dot_products_per_point(body: &Body) -> usize {
-    let mut most = 0;
-    for s in &body.stms {
-        if let Exp::Soac(Soac::WithAcc { map, .. }) = &s.exp {
-            if count(&map.body, &|e| matches!(e, Exp::Soac(Soac::WithAcc { .. }))) > 0 {
-                most = most.max(dot_products(&map.body));
+/// The dot products in `body` that run inside the function of a `withacc`.
+fn dot_products_in_withaccs(body: &Body) -> usize {
+    body.stms
+        .iter()
+        .map(|s| match &s.exp {
+            Exp::Soac(Soac::WithAcc { map, .. }) => dot_products(&map.body),
+            exp => {
+                ogham_ir::visit::bodies(exp).into_iter().map(dot_products_in_withaccs).sum::<usize>()
+                    + ogham_ir::visit::lambdas(exp)
+                        .into_iter()
+                        .map(|l| dot_products_in_withaccs(&l.body))
+                        .sum::<usize>()
             }
-        }
-        for b in ogham_ir::visit::bodies(&s.exp) {
-            most = most.max(dot_products_per_point(b));
-        }
-        for l in ogham_ir::visit::lambdas(&s.exp) {
-            most = most.max(dot_products_per_point(&l.body));
-        }
-    }
-    most
+        })
+        .sum()
 }
 
 #[test]
-fn mixture_gradient_runs_the_means_product_once_per_component() {
+fn mixture_gradient_runs_its_forward_by_component_and_the_means_product_once_per_component() {
     // Every point adds -Q_kᵀ w̄ into μ_k's adjoint; `linhoist` sums the w̄
-    // over the points and runs the transposed product after them, so the
-    // points' return sweep computes only the forward dot products again.
+    // over the points and runs the transposed product after them, in a
+    // `withacc` over the components: the one dot product left in a
+    // `withacc`. The forward dot products `Q_k (x - μ_k)` that the
+    // points' return sweep runs again move out of it (`acchoist`) and run
+    // with the components outside the points (`interchange`), each Q_k
+    // read by a whole chunk of points.
     let prog = optimised("mixture_gradient.fut");
-    let objective = dot_products(&prog.fun("objective").expect("objective").body);
-    assert_eq!(dot_products_per_point(&prog.fun("gradient").expect("gradient").body), objective, "{prog}");
+    let gradient = &prog.fun("gradient").expect("gradient").body;
+    assert_eq!(dot_products_in_withaccs(gradient), 1, "{prog}");
+    assert_eq!(maps_over_points_of_maps_over_matrices(gradient), 0, "{prog}");
+    let objective = &prog.fun("objective").expect("objective").body;
+    assert_eq!(maps_over_points_of_maps_over_matrices(objective), 0, "{prog}");
+}
+
+/// The maps over points (a vector per iteration) whose function maps over
+/// per-component matrices (a matrix per iteration) computing dot
+/// products: every point reads every matrix.
+fn maps_over_points_of_maps_over_matrices(body: &Body) -> usize {
+    let holds_dot_products = |exp: &Exp| {
+        let stm =
+            ogham_ir::Stm { pat: Vec::new(), exp: exp.clone(), attrs: Default::default(), span: Default::default() };
+        dot_products(&Body { stms: vec![stm], result: Vec::new() }) > 0
+    };
+    count(body, &|e| {
+        matches!(e, Exp::Soac(Soac::Screma { map, .. })
+            if map.params.iter().any(|p| p.ty.rank() == 1)
+                && map.body.stms.iter().any(|t| matches!(&t.exp, Exp::Soac(Soac::Screma { map: inner, .. })
+                    if inner.params.iter().any(|p| p.ty.rank() == 2) && holds_dot_products(&t.exp))))
+    })
 }
 
 #[test]

@@ -25,6 +25,18 @@
 //! statement of the body, then again); a statement that reads no row is
 //! LICM's.
 //!
+//! A statement with array results moves too when the `withacc` already
+//! returns, per row, an array whose shape begins with each of theirs, so
+//! that the new map's arrays are no larger than one the `withacc` makes
+//! anyway: GMM's gradient, inside `accreduce`'s chunks of points, keeps
+//! each point's `x - μ_k` and `w̄_k` ([K][d] per point), and its forward
+//! `Q_k (x - μ_k)` for every component (also [K][d]) moves out, where
+//! [`interchange`] then runs the components outside the chunk's points,
+//! each `Q_k` read from cache by the whole chunk instead of all of them
+//! streamed from memory by every point.
+//!
+//! [`interchange`]: crate::interchange
+//!
 //! [`argmin`]: crate::argmin
 
 use std::collections::HashMap;
@@ -63,11 +75,15 @@ fn hoist(stm: &mut Stm, names: &mut NameTable) -> Option<Stm> {
     let bound: Vec<_> = lam_body.stms.iter().flat_map(|s| s.pat.iter().map(|p| p.name)).collect();
     let accs_params: Vec<_> = map.params[..n_accs].iter().map(|p| p.name).collect();
     let rows: Vec<Param> = map.params[n_accs..].to_vec();
+    // An array result moves when the withacc already makes an array of
+    // rows at least as large (see the module documentation).
+    let mapped: Vec<&[SubExp]> = map.ret[n_accs..].iter().map(|t| t.shape()).collect();
+    let small = |t: &Type| t.rank() == 0 || mapped.iter().any(|m| m.starts_with(t.shape()));
     let (at, free) = lam_body.stms.iter().enumerate().find_map(|(at, s)| {
         let free = free_vars_exp(&s.exp);
         let movable = matches!(s.exp, Exp::Loop { .. } | Exp::Soac(Soac::Screma { .. }))
             && !s.attrs.sequential
-            && s.pat.iter().all(|p| matches!(p.ty, Type::Prim(_)))
+            && s.pat.iter().all(|p| small(&p.ty))
             && free.iter().all(|v| !bound.contains(v) && !accs_params.contains(v))
             && free.iter().any(|v| rows.iter().any(|p| p.name == *v))
             && consumed_deep(&s.exp).is_empty();

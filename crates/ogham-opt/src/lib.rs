@@ -35,8 +35,9 @@
 //! - [`argmin`]: a `min` or `max` reduction whose values are then searched
 //!   for the first equal to its result (reverse mode's rule for them)
 //!   becomes one sequential loop computing both.
-//! - [`acchoist`]: inside a `withacc`, a loop or SOAC with scalar results
-//!   that reads rows but no accumulator runs in a `map` before it.
+//! - [`acchoist`]: inside a `withacc`, a loop or SOAC that reads rows but
+//!   no accumulator, with scalar results or arrays no larger than the
+//!   `withacc`'s own rows, runs in a `map` before it.
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
@@ -153,7 +154,7 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "interchange",
-        summary: "a map over points whose every iteration maps over per-component matrices runs the component map outside",
+        summary: "a map over points whose every iteration maps (and reduces) over per-component matrices runs the component map outside",
         run: |p| {
             interchange::interchange_program(p);
             Ok(())
@@ -221,7 +222,7 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "acchoist",
-        summary: "inside a withacc, a loop or SOAC with scalar results that reads rows but no accumulator runs in a map before it",
+        summary: "inside a withacc, a loop or SOAC that reads rows but no accumulator (results no larger than the withacc's rows) runs in a map before it",
         run: |p| {
             acchoist::acchoist_program(p);
             Ok(())
@@ -291,6 +292,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "linhoist",
     "argmin",
     "acchoist",
+    "interchange",
     "cse",
     "dce",
     "bounds",

@@ -19,11 +19,15 @@
 //! `for` loop of zero iterations by its initial values, and an assertion of
 //! `true` is dropped. Nested bodies and lambdas are simplified in the same
 //! walk, so a constant found outside folds uses inside.
+//!
+//! After the walk, a `screma`'s or `withacc`'s mapped result that its
+//! function returns as one of its own row parameters, unchanged, is that
+//! input array (see `rows_passed_through`).
 
 use std::collections::HashMap;
 
 use ogham_ir::visit::substitute_uses;
-use ogham_ir::{BinOp, Body, CmpOp, Exp, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName};
+use ogham_ir::{BinOp, Body, CmpOp, Exp, FunDef, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName};
 use ogham_prim::ops;
 
 /// Simplifies every function of the program.
@@ -31,6 +35,101 @@ pub fn simplify_program(prog: &mut Program) {
     crate::on_consts(prog, |body, _| simplify_top(body));
     for f in &mut prog.funs {
         simplify_top(&mut f.body);
+    }
+    rows_passed_through(prog);
+}
+
+/// A mapped result of a `screma` or `withacc` whose function returns its
+/// own row parameter unchanged is that input array: its uses read the
+/// input instead, and the SOAC no longer copies it. (The interchanged
+/// forward of a reverse-mode `withacc` returns the rows it reads this way,
+/// [K][d] per point.) The result was fresh and the input may not be, so
+/// the rewrite stands only where the program still verifies: nothing
+/// consumes the memory the two now share while either is in use.
+fn rows_passed_through(prog: &mut Program) {
+    fn body(b: &mut Body, known: &mut HashMap<VName, SubExp>) {
+        for stm in &mut b.stms {
+            for nb in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
+                body(nb, known);
+            }
+            let Exp::Soac(soac) = &mut stm.exp else { continue };
+            let (arrs, lam, first_row, first_mapped) = match soac {
+                Soac::Screma { arrs, scans, reduces, map, .. } => {
+                    let n_ops: usize = scans.iter().chain(reduces.iter()).map(|op| op.neutral.len()).sum();
+                    (arrs, map, 0, n_ops)
+                }
+                Soac::WithAcc { arrs, accs, map, .. } => {
+                    let n = accs.len();
+                    (arrs, map, n, n)
+                }
+                _ => continue,
+            };
+            let mut i = first_mapped;
+            while i < lam.body.result.len() && stm.pat.len() > 1 {
+                let mut v = lam.body.result[i];
+                while let Some(next) = v.as_var().and_then(|a| known.get(&a)) {
+                    v = *next;
+                }
+                let row = match v {
+                    SubExp::Var(v) => lam.params[first_row..].iter().position(|p| p.name == v),
+                    SubExp::Const(_) => None,
+                };
+                match row {
+                    Some(r) if r < arrs.len() => {
+                        known.insert(stm.pat[i].name, SubExp::Var(arrs[r]));
+                        lam.body.result.remove(i);
+                        lam.ret.remove(i);
+                        stm.pat.remove(i);
+                    }
+                    _ => i += 1,
+                }
+            }
+        }
+    }
+    // Each function rewritten; if the program no longer verifies, one
+    // function at a time, keeping the rewrites that verify.
+    let before = prog.funs.clone();
+    let rewritten: Vec<Option<FunDef>> = prog
+        .funs
+        .iter()
+        .map(|f| {
+            let mut f = f.clone();
+            let mut known = HashMap::new();
+            body(&mut f.body, &mut known);
+            if known.is_empty() {
+                return None;
+            }
+            // A result may be another SOAC's input passed through in turn.
+            let resolve = |v: VName| {
+                let mut at = known.get(&v).copied()?;
+                while let Some(next) = at.as_var().and_then(|a| known.get(&a)) {
+                    at = *next;
+                }
+                Some(at)
+            };
+            substitute_uses(&mut f.body, &resolve);
+            Some(f)
+        })
+        .collect();
+    if rewritten.iter().all(Option::is_none) {
+        return;
+    }
+    for (f, new) in prog.funs.iter_mut().zip(&rewritten) {
+        if let Some(new) = new {
+            *f = new.clone();
+        }
+    }
+    if ogham_ir::verify::verify(prog).is_ok() {
+        return;
+    }
+    prog.funs = before;
+    for (i, new) in rewritten.into_iter().enumerate() {
+        if let Some(new) = new {
+            let old = std::mem::replace(&mut prog.funs[i], new);
+            if ogham_ir::verify::verify(prog).is_err() {
+                prog.funs[i] = old;
+            }
+        }
     }
 }
 
