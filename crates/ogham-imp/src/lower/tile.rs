@@ -24,6 +24,12 @@
 //! by the copy). The last tiles' missing rows and columns repeat their
 //! last row or column: computed (the function is scalar code that cannot
 //! fail) but never stored, so every tile runs the same vectorised loop.
+//! The rows go in blocks ([`ROW_BLOCK_BYTES`] of them per block of the
+//! reduction's steps), and every column tile runs over one block before
+//! the next block starts, so that the rows a block reads stay in cache
+//! for all the column tiles instead of being streamed from memory once per
+//! column tile (k-means' 10 000 points of 256 f32, 10 MB, read by 64
+//! column tiles of centres).
 //! Each output still folds its terms in index order, so the results are
 //! those of the loops as written. With fewer columns than a tile but at
 //! least a vector's worth (k-means' 16 centres), the nest runs in narrow
@@ -83,6 +89,17 @@ const NARROW_ROWS: i64 = 8;
 /// of the level-3 cache: 800 ms, 590 ms in blocks. Blocks of 128 KB made
 /// the 2048³ f32 matrix product 5–7% slower.)
 const PACK_BYTES: usize = 512 * 1024;
+
+/// The bytes of rows a block of row tiles reads in one block of the
+/// reduction's steps: half of a 512 KB level-2 cache.
+const ROW_BLOCK_BYTES: usize = 256 * 1024;
+
+/// The most bytes of columns packed all at once (every column tile, when
+/// the reduction's steps are one block), so that blocks of rows can run
+/// through all of them: k-means' 1024 centres of 256 f32 (1 MB) are, a
+/// 2048² matrix product's 16 MB are not (its columns are packed tile by
+/// tile, and its rows are one block).
+const SLAB_BYTES: usize = 2 * 1024 * 1024;
 
 /// What the kernels are made for.
 #[derive(Clone, Copy, Debug)]
@@ -819,21 +836,53 @@ impl TileKernel<'_, '_> {
         let span = bin(l, out, "blocks", BinOp::Add, self.w3, c64(block - 1));
         let k_blocks = bin(l, out, "blocks", BinOp::Quot, span, c64(block));
         let k_blocks = bin(l, out, "blocks", BinOp::Max, k_blocks, c64(1));
-        // One buffer per column array: its tile's columns, row after row.
+        // One buffer per column array: its tile's columns, row after row;
+        // or, when the steps are one block and every column tile's packed
+        // columns together fit in [`SLAB_BYTES`] (the slab), all of them,
+        // packed once.
         let pack_len = bin(l, out, "pack_len", BinOp::Mul, steps, cols);
+        let span = bin(l, out, "tiles", BinOp::Add, self.w2, c64(self.cols - 1));
+        let col_tiles = bin(l, out, "tiles", BinOp::Quot, span, cols);
+        let slab_len = bin(l, out, "slab_len", BinOp::Mul, pack_len, col_tiles);
+        let column_bytes: usize = self
+            .sources
+            .iter()
+            .zip(&self.nest.f.params)
+            .filter(|(src, _)| matches!(src, Source::Column(..)))
+            .map(|(_, p)| p.ty.elem().byte_size().max(1))
+            .sum();
+        let most = c64((SLAB_BYTES / column_bytes.max(1)) as i64);
+        let fits = l.let_("slab_fits", PrimType::Bool, Exp::Cmp(CmpOp::Le, I64, slab_len, most), out);
+        let one_block = l.let_("one_block", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, k_blocks, c64(1)), out);
+        let slab = l.let_("slab", PrimType::Bool, Exp::Bin(BinOp::LogAnd, PrimType::Bool, fits, one_block), out);
+        let buffer_len = l.let_("pack_len", I64, Exp::Select(slab, slab_len, pack_len), out);
         let mut packs: Vec<Option<Var>> = Vec::new();
         let mut allocs = Vec::new();
         for (src, p) in self.sources.iter().zip(&self.nest.f.params) {
             packs.push(match src {
                 Source::Column(..) => {
                     let v = l.k.fresh("pack");
-                    out.push(Stm::Alloc { var: v, elem: p.ty.elem(), len: pack_len });
+                    out.push(Stm::Alloc { var: v, elem: p.ty.elem(), len: buffer_len });
                     allocs.push(v);
                     Some(v)
                 }
                 _ => None,
             });
         }
+        let mut pack_slab = Vec::new();
+        for_loop(l, "tj", (c64(0), col_tiles), false, &mut pack_slab, |l, tj, out| {
+            let j0 = bin(l, out, "j0", BinOp::Mul, tj, cols);
+            let left = bin(l, out, "nj", BinOp::Sub, self.w2, j0);
+            let nj = bin(l, out, "nj", BinOp::Min, left, cols);
+            let base = bin(l, out, "base", BinOp::Mul, tj, pack_len);
+            for (src, pack) in self.sources.iter().zip(&packs) {
+                if let (Source::Column(ptr, s0, s1), Some(pack)) = (src, pack) {
+                    self.pack(l, (*ptr, *s0, *s1), *pack, (j0, nj), (c64(0), self.w3), base, out)?;
+                }
+            }
+            Some(())
+        })?;
+        out.push(Stm::If { cond: slab, then_block: Block { stms: pack_slab }, else_block: Block::default() });
         // Folded rows: each row's scalars, across the column tiles.
         let rows = bin(l, out, "rows", BinOp::Sub, self.hi, self.lo);
         let mut row_accs: Vec<(Var, PrimType)> = Vec::new();
@@ -848,8 +897,26 @@ impl TileKernel<'_, '_> {
             })?;
             row_accs.push((v, t));
         }
+        // With a slab, the rows go in blocks whose elements fit in the
+        // level-2 cache beside it, a whole number of row tiles each: every
+        // column tile runs over one block of rows before the next block,
+        // so a block's rows are read from cache by every column tile
+        // instead of all the rows streamed from memory per column tile.
+        // Without one, the rows are one block (each column tile's pack is
+        // made once, for all of them).
+        let row_bytes = bin(l, out, "row_bytes", BinOp::Mul, steps, c64(elem.byte_size().max(1) as i64));
+        let per_block = bin(l, out, "per_block", BinOp::Quot, c64(ROW_BLOCK_BYTES as i64), row_bytes);
+        let per_block = bin(l, out, "per_block", BinOp::Quot, per_block, c64(self.rows));
+        let per_block = bin(l, out, "per_block", BinOp::Max, per_block, c64(1));
         let span = bin(l, out, "tiles", BinOp::Add, rows, c64(self.rows - 1));
-        let row_tiles = bin(l, out, "tiles", BinOp::Quot, span, c64(self.rows));
+        let all_tiles = bin(l, out, "tiles", BinOp::Quot, span, c64(self.rows));
+        let all_tiles = bin(l, out, "tiles", BinOp::Max, all_tiles, c64(1));
+        let per_block = l.let_("per_block", I64, Exp::Select(slab, per_block, all_tiles), out);
+        let block_rows = bin(l, out, "block_rows", BinOp::Mul, per_block, c64(self.rows));
+        let span = bin(l, out, "row_blocks", BinOp::Add, rows, block_rows);
+        let span = bin(l, out, "row_blocks", BinOp::Sub, span, c64(1));
+        let row_blocks = bin(l, out, "row_blocks", BinOp::Quot, span, block_rows);
+        let row_tiles = bin(l, out, "tiles", BinOp::Min, all_tiles, per_block);
         // With several blocks, the tiles' sums so far, between blocks.
         let tile_len = c64(self.rows * self.cols);
         let several = bin(l, out, "several", BinOp::Sub, k_blocks, c64(1));
@@ -860,83 +927,94 @@ impl TileKernel<'_, '_> {
         let partial = l.k.fresh("partial");
         out.push(Stm::Alloc { var: partial, elem, len: partial_len });
         allocs.push(partial);
-        let span = bin(l, out, "tiles", BinOp::Add, self.w2, c64(self.cols - 1));
-        let col_tiles = bin(l, out, "tiles", BinOp::Quot, span, cols);
         let last_block = bin(l, out, "last_block", BinOp::Sub, k_blocks, c64(1));
-        for_loop(l, "tj", (c64(0), col_tiles), false, out, |l, tj, out| {
-            let j0 = bin(l, out, "j0", BinOp::Mul, tj, cols);
-            let left = bin(l, out, "nj", BinOp::Sub, self.w2, j0);
-            let nj = bin(l, out, "nj", BinOp::Min, left, cols);
-            for_loop(l, "kb", (c64(0), k_blocks), false, out, |l, kb, out| {
-                let k0 = bin(l, out, "k0", BinOp::Mul, kb, c64(block));
-                let k1 = bin(l, out, "k1", BinOp::Add, k0, c64(block));
-                let k1 = bin(l, out, "k1", BinOp::Min, k1, self.w3);
-                for (src, pack) in self.sources.iter().zip(&packs) {
-                    if let (Source::Column(ptr, s0, s1), Some(pack)) = (src, pack) {
-                        self.pack(l, (*ptr, *s0, *s1), *pack, (j0, nj), (k0, k1), out)?;
+        for_loop(l, "rb", (c64(0), row_blocks), false, out, |l, rb, out| {
+            let b0 = bin(l, out, "b0", BinOp::Mul, rb, block_rows);
+            let b0 = bin(l, out, "b0", BinOp::Add, self.lo, b0);
+            let left = bin(l, out, "block_left", BinOp::Sub, self.hi, b0);
+            let span = bin(l, out, "block_tiles", BinOp::Add, left, c64(self.rows - 1));
+            let block_tiles = bin(l, out, "block_tiles", BinOp::Quot, span, c64(self.rows));
+            let block_tiles = bin(l, out, "block_tiles", BinOp::Min, block_tiles, per_block);
+            for_loop(l, "tj", (c64(0), col_tiles), false, out, |l, tj, out| {
+                let j0 = bin(l, out, "j0", BinOp::Mul, tj, cols);
+                let left = bin(l, out, "nj", BinOp::Sub, self.w2, j0);
+                let nj = bin(l, out, "nj", BinOp::Min, left, cols);
+                for_loop(l, "kb", (c64(0), k_blocks), false, out, |l, kb, out| {
+                    let k0 = bin(l, out, "k0", BinOp::Mul, kb, c64(block));
+                    let k1 = bin(l, out, "k1", BinOp::Add, k0, c64(block));
+                    let k1 = bin(l, out, "k1", BinOp::Min, k1, self.w3);
+                    let mut pack_tile = Vec::new();
+                    for (src, pack) in self.sources.iter().zip(&packs) {
+                        if let (Source::Column(ptr, s0, s1), Some(pack)) = (src, pack) {
+                            self.pack(l, (*ptr, *s0, *s1), *pack, (j0, nj), (k0, k1), c64(0), &mut pack_tile)?;
+                        }
                     }
-                }
-                let first = l.let_("first", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, c64(0)), out);
-                let is_last = l.let_("is_last", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, last_block), out);
-                for_loop(l, "ti", (c64(0), row_tiles), false, out, |l, ti, out| {
-                    let i0 = bin(l, out, "i0", BinOp::Mul, ti, c64(self.rows));
-                    let i0 = bin(l, out, "i0", BinOp::Add, self.lo, i0);
-                    let saved = bin(l, out, "saved", BinOp::Mul, ti, tile_len);
-                    // The tile: acc[ii * cols + jj] for rows i0 + ii, columns
-                    // j0 + jj; from the neutral element in the first block,
-                    // else from where the block before left it.
-                    let acc = l.k.fresh("tile");
-                    out.push(Stm::Array { var: acc, elem, len: (self.rows * self.cols) as u32 });
-                    let mut start = Vec::new();
-                    for_loop(l, "x", (c64(0), tile_len), true, &mut start, |_, x, out| {
-                        out.push(Stm::Store { ptr: acc, index: x, value: self.ne });
-                        Some(())
-                    })?;
-                    let mut resume = Vec::new();
-                    copy(l, (partial, saved), (acc, c64(0)), (tile_len, elem), &mut resume)?;
-                    out.push(Stm::If {
-                        cond: first,
-                        then_block: Block { stms: start },
-                        else_block: Block { stms: resume },
-                    });
-                    let last = bin(l, out, "last", BinOp::Sub, self.hi, c64(1));
-                    for_loop(l, "k", (k0, k1), false, out, |l, k, out| {
-                        let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
-                        let kc = bin(l, out, "kc", BinOp::Mul, kr, cols);
-                        let by_step = |s: &Source| !matches!(s, Source::Column(..)) && !s.by_row();
-                        self.bind_params(l, (c64(0), k), &by_step, &mut |_, _, _| None, out)?;
-                        for_loop(l, "ii", (c64(0), c64(self.rows)), false, out, |l, ii, out| {
-                            // A missing row repeats the last: computed, never stored.
-                            let i = bin(l, out, "i", BinOp::Add, i0, ii);
-                            let i = bin(l, out, "i", BinOp::Min, i, last);
-                            self.bind_params(l, (i, k), &|s| s.by_row(), &mut |_, _, _| None, out)?;
-                            let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
-                            for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
-                                let at = bin(l, out, "at", BinOp::Add, kc, jj);
-                                let mut column = |l: &mut Lowerer, pi: usize, out: &mut Vec<Stm>| {
-                                    let pack = packs[pi]?;
-                                    Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(pack, at), out))
-                                };
-                                self.bind_params(l, (i, k), &|s| matches!(s, Source::Column(..)), &mut column, out)?;
-                                let x = self.term(l, out)?;
-                                let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
-                                let old = l.let_("old", elem, Exp::Load(acc, slot), out);
-                                let new = *l.apply_values(self.nest.op, &[old], &[x], out)?.first()?;
-                                out.push(Stm::Store { ptr: acc, index: slot, value: new });
-                                Some(())
+                    out.push(Stm::If { cond: slab, then_block: Block::default(), else_block: Block { stms: pack_tile } });
+                    let slab_at = bin(l, out, "slab_at", BinOp::Mul, tj, pack_len);
+                    let base = l.let_("base", I64, Exp::Select(slab, slab_at, c64(0)), out);
+                    let first = l.let_("first", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, c64(0)), out);
+                    let is_last = l.let_("is_last", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, last_block), out);
+                    for_loop(l, "ti", (c64(0), block_tiles), false, out, |l, ti, out| {
+                        let i0 = bin(l, out, "i0", BinOp::Mul, ti, c64(self.rows));
+                        let i0 = bin(l, out, "i0", BinOp::Add, b0, i0);
+                        let saved = bin(l, out, "saved", BinOp::Mul, ti, tile_len);
+                        // The tile: acc[ii * cols + jj] for rows i0 + ii, columns
+                        // j0 + jj; from the neutral element in the first block,
+                        // else from where the block before left it.
+                        let acc = l.k.fresh("tile");
+                        out.push(Stm::Array { var: acc, elem, len: (self.rows * self.cols) as u32 });
+                        let mut start = Vec::new();
+                        for_loop(l, "x", (c64(0), tile_len), true, &mut start, |_, x, out| {
+                            out.push(Stm::Store { ptr: acc, index: x, value: self.ne });
+                            Some(())
+                        })?;
+                        let mut resume = Vec::new();
+                        copy(l, (partial, saved), (acc, c64(0)), (tile_len, elem), &mut resume)?;
+                        out.push(Stm::If {
+                            cond: first,
+                            then_block: Block { stms: start },
+                            else_block: Block { stms: resume },
+                        });
+                        let last = bin(l, out, "last", BinOp::Sub, self.hi, c64(1));
+                        for_loop(l, "k", (k0, k1), false, out, |l, k, out| {
+                            let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
+                            let kc = bin(l, out, "kc", BinOp::Mul, kr, cols);
+                            let by_step = |s: &Source| !matches!(s, Source::Column(..)) && !s.by_row();
+                            self.bind_params(l, (c64(0), k), &by_step, &mut |_, _, _| None, out)?;
+                            for_loop(l, "ii", (c64(0), c64(self.rows)), false, out, |l, ii, out| {
+                                // A missing row repeats the last: computed, never stored.
+                                let i = bin(l, out, "i", BinOp::Add, i0, ii);
+                                let i = bin(l, out, "i", BinOp::Min, i, last);
+                                self.bind_params(l, (i, k), &|s| s.by_row(), &mut |_, _, _| None, out)?;
+                                let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
+                                for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
+                                    let at = bin(l, out, "at", BinOp::Add, kc, jj);
+                                let at = bin(l, out, "at", BinOp::Add, at, base);
+                                    let mut column = |l: &mut Lowerer, pi: usize, out: &mut Vec<Stm>| {
+                                        let pack = packs[pi]?;
+                                        Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(pack, at), out))
+                                    };
+                                    self.bind_params(l, (i, k), &|s| matches!(s, Source::Column(..)), &mut column, out)?;
+                                    let x = self.term(l, out)?;
+                                    let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
+                                    let old = l.let_("old", elem, Exp::Load(acc, slot), out);
+                                    let new = *l.apply_values(self.nest.op, &[old], &[x], out)?.first()?;
+                                    out.push(Stm::Store { ptr: acc, index: slot, value: new });
+                                    Some(())
+                                })
                             })
-                        })
-                    })?;
-                    let mut keep = Vec::new();
-                    copy(l, (acc, c64(0)), (partial, saved), (tile_len, elem), &mut keep)?;
-                    let mut sink = Vec::new();
-                    self.sink_tile(l, (i0, j0, nj), acc, &row_accs, &mut sink)?;
-                    out.push(Stm::If {
-                        cond: is_last,
-                        then_block: Block { stms: sink },
-                        else_block: Block { stms: keep },
-                    });
-                    Some(())
+                        })?;
+                        let mut keep = Vec::new();
+                        copy(l, (acc, c64(0)), (partial, saved), (tile_len, elem), &mut keep)?;
+                        let mut sink = Vec::new();
+                        self.sink_tile(l, (i0, j0, nj), acc, &row_accs, &mut sink)?;
+                        out.push(Stm::If {
+                            cond: is_last,
+                            then_block: Block { stms: sink },
+                            else_block: Block { stms: keep },
+                        });
+                        Some(())
+                    })
                 })
             })
         })?;
@@ -992,7 +1070,7 @@ impl TileKernel<'_, '_> {
 
     /// Copies columns `j0 .. j0 + nj`, steps `k0 .. k1`, of a column array
     /// (element `[j][k]` at `j * s0 + k * s1`) into `pack`, step `k` at
-    /// `(k - k0) * cols`; a missing column repeats the last. Whole tiles of
+    /// `base + (k - k0) * cols`; a missing column repeats the last. Whole tiles of
     /// an array whose columns are contiguous (`s0 == 1`) copy contiguous
     /// runs.
     fn pack(
@@ -1002,6 +1080,7 @@ impl TileKernel<'_, '_> {
         pack: Var,
         (j0, nj): (Operand, Operand),
         (k0, k1): (Operand, Operand),
+        base: Operand,
         out: &mut Vec<Stm>,
     ) -> Option<()> {
         let cols = c64(self.cols);
@@ -1017,6 +1096,7 @@ impl TileKernel<'_, '_> {
             let src = bin(l, out, "src", BinOp::Add, src, j0);
             let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
             let dst = bin(l, out, "dst", BinOp::Mul, kr, cols);
+            let dst = bin(l, out, "dst", BinOp::Add, dst, base);
             for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
                 let from = bin(l, out, "from", BinOp::Add, src, jj);
                 let to = bin(l, out, "to", BinOp::Add, dst, jj);
@@ -1031,6 +1111,7 @@ impl TileKernel<'_, '_> {
             let ks = bin(l, out, "src", BinOp::Mul, k, Operand::Var(s1));
             let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
             let dst = bin(l, out, "dst", BinOp::Mul, kr, cols);
+            let dst = bin(l, out, "dst", BinOp::Add, dst, base);
             for_loop(l, "jj", (c64(0), cols), false, out, |l, jj, out| {
                 let jc = bin(l, out, "jc", BinOp::Min, jj, last);
                 let jc = bin(l, out, "jc", BinOp::Add, j0, jc);
