@@ -949,7 +949,11 @@ impl TileKernel<'_, '_> {
                             self.pack(l, (*ptr, *s0, *s1), *pack, (j0, nj), (k0, k1), c64(0), &mut pack_tile)?;
                         }
                     }
-                    out.push(Stm::If { cond: slab, then_block: Block::default(), else_block: Block { stms: pack_tile } });
+                    out.push(Stm::If {
+                        cond: slab,
+                        then_block: Block::default(),
+                        else_block: Block { stms: pack_tile },
+                    });
                     let slab_at = bin(l, out, "slab_at", BinOp::Mul, tj, pack_len);
                     let base = l.let_("base", I64, Exp::Select(slab, slab_at, c64(0)), out);
                     let first = l.let_("first", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, c64(0)), out);
@@ -989,12 +993,18 @@ impl TileKernel<'_, '_> {
                                 let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
                                 for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
                                     let at = bin(l, out, "at", BinOp::Add, kc, jj);
-                                let at = bin(l, out, "at", BinOp::Add, at, base);
+                                    let at = bin(l, out, "at", BinOp::Add, at, base);
                                     let mut column = |l: &mut Lowerer, pi: usize, out: &mut Vec<Stm>| {
                                         let pack = packs[pi]?;
                                         Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(pack, at), out))
                                     };
-                                    self.bind_params(l, (i, k), &|s| matches!(s, Source::Column(..)), &mut column, out)?;
+                                    self.bind_params(
+                                        l,
+                                        (i, k),
+                                        &|s| matches!(s, Source::Column(..)),
+                                        &mut column,
+                                        out,
+                                    )?;
                                     let x = self.term(l, out)?;
                                     let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
                                     let old = l.let_("old", elem, Exp::Load(acc, slot), out);
