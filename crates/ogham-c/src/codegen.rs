@@ -566,7 +566,15 @@ impl<'a> Gen<'a> {
         let mut out = BTreeSet::new();
         for (r, d) in body.result.iter().zip(dests) {
             let (SubExp::Var(v), Dest::At { .. }) = (r, d) else { continue };
-            if counts.get(v).copied().unwrap_or(0) != 1 {
+            // Its only other uses are as the value added into an
+            // accumulator (reverse mode's adjoint rows, both kept and
+            // summed), which then reads it from its row.
+            let added = body
+                .stms
+                .iter()
+                .filter(|s| matches!(&s.exp, Exp::UpdAcc { value: SubExp::Var(x), .. } if x == v))
+                .count();
+            if counts.get(v).copied().unwrap_or(0) != 1 + added {
                 continue;
             }
             let Some(stm) = body.stms.iter().find(|s| s.pat.iter().any(|p| p.name == *v)) else { continue };

@@ -355,3 +355,42 @@ fn runs_clean_under_sanitizers() {
         assert!(out.contains("[6i64, 15i64]"), "{out}");
     }
 }
+
+/// A `withacc` whose function builds a row that it both adds into an
+/// accumulator and returns (reverse mode's adjoint rows, kept and summed).
+const ROW_KEPT_AND_ADDED: &str = r#"
+entry main (n_0: i64, m_1: i64, xss_2: [n_0][m_1]f64, z_3: [m_1]f64) : ([m_1]f64, [n_0][m_1]f64)
+  inputs ("[][]f64" [2], *"[]f64" [3])
+  outputs ("[]f64" [0], "[][]f64" [1]) {
+  let (s_4: [m_1]f64, rows_5: [n_0][m_1]f64) = withacc(n_0, xss_2, accs [z_3], \(acc_6: [m_1]f64, xs_7: [m_1]f64) : ([m_1]f64, [m_1]f64) {
+      let (ys_8: [m_1]f64) = map(m_1, xs_7, \(x_9: f64) : (f64) {
+          let (t_10: f64) = mul.f64 x_9 3.0f64
+          in (t_10)
+        })
+      let (acc_11: [m_1]f64) = updacc(add) acc_6[0i64:+m_1*1i64] = ys_8
+      in (acc_11, ys_8)
+    })
+  in (s_4, rows_5)
+}
+"#;
+
+#[test]
+fn withacc_row_kept_and_added_is_built_in_place() {
+    // Three times each row, summed into the accumulator and kept: the row
+    // is built in its place in the result (no copy), and the accumulator
+    // reads it there.
+    check(
+        "row_kept_and_added",
+        ROW_KEPT_AND_ADDED,
+        "[[1.0, 2.0], [0.5, -1.0], [4.0, 0.0]] [10.0, 20.0]",
+        "[26.5f64, 23f64]\n[[3f64, 6f64], [1.5f64, -3f64], [12f64, 0f64]]\n",
+    );
+    let prog = parse(ROW_KEPT_AND_ADDED);
+    let c = generate(&verified(&prog), &Options::default()).unwrap_or_else(|e| panic!("{e}")).c;
+    let start = c
+        .lines()
+        .position(|l| l.starts_with("static int og_fun0_main(") && l.ends_with('{'))
+        .expect("the entry's function");
+    let body: Vec<&str> = c.lines().skip(start).take_while(|l| *l != "}").collect();
+    assert!(body.len() > 1 && !body.iter().any(|l| l.contains("og_copy_into")), "{}", body.join("\n"));
+}
