@@ -288,11 +288,7 @@ fn mixture_gradient_runs_its_forward_by_component_and_the_means_product_once_per
 /// per-component matrices (a matrix per iteration) computing dot
 /// products: every point reads every matrix.
 fn maps_over_points_of_maps_over_matrices(body: &Body) -> usize {
-    let holds_dot_products = |exp: &Exp| {
-        let stm =
-            ogham_ir::Stm { pat: Vec::new(), exp: exp.clone(), attrs: Default::default(), span: Default::default() };
-        dot_products(&Body { stms: vec![stm], result: Vec::new() }) > 0
-    };
+    let holds_dot_products = |exp: &Exp| ogham_ir::visit::lambdas(exp).iter().any(|l| dot_products(&l.body) > 0);
     count(body, &|e| {
         matches!(e, Exp::Soac(Soac::Screma { map, .. })
             if map.params.iter().any(|p| p.ty.rank() == 1)

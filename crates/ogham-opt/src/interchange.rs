@@ -144,11 +144,10 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     // names the statement bound; a reduction's operands are bound to fresh
     // names, which the reduction, left in the outer map, reads.
     let mut red_params = Vec::new();
-    for (i, (r, tp)) in inner.pat.iter().zip(&transposed_pat).enumerate() {
+    for (i, ((r, tp), t)) in inner.pat.iter().zip(&transposed_pat).zip(&elems).enumerate() {
         let v = fresh_like(names, r.name);
-        let rank = tp.ty.rank();
-        let ty = Type::Array { elem: tp.ty.elem(), shape: [vec![n, k], tp.ty.shape()[2..].to_vec()].concat() };
-        let perm = [vec![1, 0], (2..rank).collect()].concat();
+        let ty = t.array_of(k).array_of(n);
+        let perm = [vec![1, 0], (2..tp.ty.rank()).collect()].concat();
         before.push(Stm {
             pat: vec![Param { name: v, ty }],
             exp: Exp::Rearrange { array: tp.name, perm },
@@ -157,7 +156,7 @@ fn interchange(outer: &mut Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
         });
         outer_arrs.push(v);
         if i < n_red {
-            let p = Param { name: fresh_like(names, r.name), ty: Type::Array { elem: tp.ty.elem(), shape: vec![k] } };
+            let p = Param { name: fresh_like(names, r.name), ty: t.array_of(k) };
             red_params.push(p.clone());
             lam.params.push(p);
         } else {

@@ -66,11 +66,7 @@ fn rows_passed_through(prog: &mut Program) {
             };
             let mut i = first_mapped;
             while i < lam.body.result.len() && stm.pat.len() > 1 {
-                let mut v = lam.body.result[i];
-                while let Some(next) = v.as_var().and_then(|a| known.get(&a)) {
-                    v = *next;
-                }
-                let row = match v {
+                let row = match chase(known, lam.body.result[i]) {
                     SubExp::Var(v) => lam.params[first_row..].iter().position(|p| p.name == v),
                     SubExp::Const(_) => None,
                 };
@@ -88,49 +84,36 @@ fn rows_passed_through(prog: &mut Program) {
     }
     // Each function rewritten; if the program no longer verifies, one
     // function at a time, keeping the rewrites that verify.
-    let before = prog.funs.clone();
-    let rewritten: Vec<Option<FunDef>> = prog
-        .funs
-        .iter()
-        .map(|f| {
-            let mut f = f.clone();
-            let mut known = HashMap::new();
-            body(&mut f.body, &mut known);
-            if known.is_empty() {
-                return None;
-            }
+    let mut olds: Vec<(usize, FunDef)> = Vec::new();
+    for (i, f) in prog.funs.iter_mut().enumerate() {
+        let mut new = f.clone();
+        let mut known = HashMap::new();
+        body(&mut new.body, &mut known);
+        if !known.is_empty() {
             // A result may be another SOAC's input passed through in turn.
-            let resolve = |v: VName| {
-                let mut at = known.get(&v).copied()?;
-                while let Some(next) = at.as_var().and_then(|a| known.get(&a)) {
-                    at = *next;
-                }
-                Some(at)
-            };
-            substitute_uses(&mut f.body, &resolve);
-            Some(f)
-        })
-        .collect();
-    if rewritten.iter().all(Option::is_none) {
-        return;
-    }
-    for (f, new) in prog.funs.iter_mut().zip(&rewritten) {
-        if let Some(new) = new {
-            *f = new.clone();
+            substitute_uses(&mut new.body, &|v| known.contains_key(&v).then(|| chase(&known, SubExp::Var(v))));
+            olds.push((i, std::mem::replace(f, new)));
         }
     }
-    if ogham_ir::verify::verify(prog).is_ok() {
+    if olds.is_empty() || ogham_ir::verify::verify(prog).is_ok() {
         return;
     }
-    prog.funs = before;
-    for (i, new) in rewritten.into_iter().enumerate() {
-        if let Some(new) = new {
-            let old = std::mem::replace(&mut prog.funs[i], new);
-            if ogham_ir::verify::verify(prog).is_err() {
-                prog.funs[i] = old;
-            }
+    let news: Vec<(usize, FunDef)> =
+        olds.into_iter().map(|(i, old)| (i, std::mem::replace(&mut prog.funs[i], old))).collect();
+    for (i, new) in news {
+        let old = std::mem::replace(&mut prog.funs[i], new);
+        if ogham_ir::verify::verify(prog).is_err() {
+            prog.funs[i] = old;
         }
     }
+}
+
+/// What `se` stands for after following `known` as far as it goes.
+fn chase(known: &HashMap<VName, SubExp>, mut se: SubExp) -> SubExp {
+    while let Some(next) = se.as_var().and_then(|v| known.get(&v)) {
+        se = *next;
+    }
+    se
 }
 
 fn simplify_top(body: &mut Body) {

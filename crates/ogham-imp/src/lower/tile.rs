@@ -871,16 +871,9 @@ impl TileKernel<'_, '_> {
         }
         let mut pack_slab = Vec::new();
         for_loop(l, "tj", (c64(0), col_tiles), false, &mut pack_slab, |l, tj, out| {
-            let j0 = bin(l, out, "j0", BinOp::Mul, tj, cols);
-            let left = bin(l, out, "nj", BinOp::Sub, self.w2, j0);
-            let nj = bin(l, out, "nj", BinOp::Min, left, cols);
+            let columns = self.column_tile(l, tj, out);
             let base = bin(l, out, "base", BinOp::Mul, tj, pack_len);
-            for (src, pack) in self.sources.iter().zip(&packs) {
-                if let (Source::Column(ptr, s0, s1), Some(pack)) = (src, pack) {
-                    self.pack(l, (*ptr, *s0, *s1), *pack, (j0, nj), (c64(0), self.w3), base, out)?;
-                }
-            }
-            Some(())
+            self.pack_all(l, &packs, columns, (c64(0), self.w3), base, out)
         })?;
         out.push(Stm::If { cond: slab, then_block: Block { stms: pack_slab }, else_block: Block::default() });
         // Folded rows: each row's scalars, across the column tiles.
@@ -936,19 +929,13 @@ impl TileKernel<'_, '_> {
             let block_tiles = bin(l, out, "block_tiles", BinOp::Quot, span, c64(self.rows));
             let block_tiles = bin(l, out, "block_tiles", BinOp::Min, block_tiles, per_block);
             for_loop(l, "tj", (c64(0), col_tiles), false, out, |l, tj, out| {
-                let j0 = bin(l, out, "j0", BinOp::Mul, tj, cols);
-                let left = bin(l, out, "nj", BinOp::Sub, self.w2, j0);
-                let nj = bin(l, out, "nj", BinOp::Min, left, cols);
+                let (j0, nj) = self.column_tile(l, tj, out);
                 for_loop(l, "kb", (c64(0), k_blocks), false, out, |l, kb, out| {
                     let k0 = bin(l, out, "k0", BinOp::Mul, kb, c64(block));
                     let k1 = bin(l, out, "k1", BinOp::Add, k0, c64(block));
                     let k1 = bin(l, out, "k1", BinOp::Min, k1, self.w3);
                     let mut pack_tile = Vec::new();
-                    for (src, pack) in self.sources.iter().zip(&packs) {
-                        if let (Source::Column(ptr, s0, s1), Some(pack)) = (src, pack) {
-                            self.pack(l, (*ptr, *s0, *s1), *pack, (j0, nj), (k0, k1), c64(0), &mut pack_tile)?;
-                        }
-                    }
+                    self.pack_all(l, &packs, (j0, nj), (k0, k1), c64(0), &mut pack_tile)?;
                     out.push(Stm::If {
                         cond: slab,
                         then_block: Block::default(),
@@ -983,6 +970,7 @@ impl TileKernel<'_, '_> {
                         for_loop(l, "k", (k0, k1), false, out, |l, k, out| {
                             let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
                             let kc = bin(l, out, "kc", BinOp::Mul, kr, cols);
+                            let kc = bin(l, out, "kc", BinOp::Add, kc, base);
                             let by_step = |s: &Source| !matches!(s, Source::Column(..)) && !s.by_row();
                             self.bind_params(l, (c64(0), k), &by_step, &mut |_, _, _| None, out)?;
                             for_loop(l, "ii", (c64(0), c64(self.rows)), false, out, |l, ii, out| {
@@ -993,7 +981,6 @@ impl TileKernel<'_, '_> {
                                 let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
                                 for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
                                     let at = bin(l, out, "at", BinOp::Add, kc, jj);
-                                    let at = bin(l, out, "at", BinOp::Add, at, base);
                                     let mut column = |l: &mut Lowerer, pi: usize, out: &mut Vec<Stm>| {
                                         let pack = packs[pi]?;
                                         Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(pack, at), out))
@@ -1076,6 +1063,31 @@ impl TileKernel<'_, '_> {
                 Some(())
             })
         })
+    }
+
+    /// Column tile `tj`'s first column and its number of columns.
+    fn column_tile(&self, l: &mut Lowerer, tj: Operand, out: &mut Vec<Stm>) -> (Operand, Operand) {
+        let j0 = bin(l, out, "j0", BinOp::Mul, tj, c64(self.cols));
+        let left = bin(l, out, "nj", BinOp::Sub, self.w2, j0);
+        (j0, bin(l, out, "nj", BinOp::Min, left, c64(self.cols)))
+    }
+
+    /// [`Self::pack`] of every column array into its buffer in `packs`.
+    fn pack_all(
+        &self,
+        l: &mut Lowerer,
+        packs: &[Option<Var>],
+        columns: (Operand, Operand),
+        steps: (Operand, Operand),
+        base: Operand,
+        out: &mut Vec<Stm>,
+    ) -> Option<()> {
+        for (src, pack) in self.sources.iter().zip(packs) {
+            if let (Source::Column(ptr, s0, s1), Some(pack)) = (src, pack) {
+                self.pack(l, (*ptr, *s0, *s1), *pack, columns, steps, base, out)?;
+            }
+        }
+        Some(())
     }
 
     /// Copies columns `j0 .. j0 + nj`, steps `k0 .. k1`, of a column array
