@@ -127,6 +127,12 @@ static inline uint64_t og_mulhi_uint64_t(uint64_t a, uint64_t b) {
     return r;                                                                                 \
   }                                                                                           \
   static inline T og_sgn_##T(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a; }                \
+  /* `min` and `max` ignore a NaN operand, as C's fmin and fmax do, but as \
+     selects the C compiler inlines and vectorises (a call to fmin{f}    \
+     otherwise: k-means' nearest centres spent 13% of their time there). \
+     On equal operands (and so on zeros of either sign) the first wins. */ \
+  static inline T og_fmin_##T(T a, T b) { return ((b < a) | (a != a)) ? b : a; }               \
+  static inline T og_fmax_##T(T a, T b) { return ((b > a) | (a != a)) ? b : a; }               \
   static inline T og_lerp_##T(T v0, T v1, T t) { return v0 + (v1 - v0) * t; }                 \
   static inline T og_rsqrt_##T(T a) { return (T)1 / sqrt##SFX(a); }                           \
   static inline T og_sinpi_##T(T a) { return sin##SFX(PI * a); }                              \
