@@ -150,3 +150,62 @@ fn few_columns_get_narrow_tiles() {
         assert!(both.count() >= 1, "{backend:?}: no kernel with wide and narrow tiles among:\n{}", kernels.join("\n"));
     }
 }
+
+/// The return sweep of `tests/vectorised/accumulated_rows.fut`'s `layers`
+/// adds into four rows of one accumulator per iteration, each at the
+/// loop's own column: its loops are `ivdep` (no iteration touches another's
+/// elements), so that the C compiler vectorises them without testing the
+/// rows for overlap. The adjoint of `gather` adds at indices read from an
+/// array, and its loops stay unmarked.
+#[test]
+fn accumulated_rows_are_ivdep_and_gathers_are_not() {
+    use ogham_imp::{Block, Stm};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectorised/accumulated_rows.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let kernels = ogham_driver::native::kernels(&compiled.ir, ogham_c::Backend::Sequential).unwrap();
+    // Each loop's flag and the accumulator stores directly in its body.
+    fn loops(k: &ogham_imp::Kernel, b: &Block, out: &mut Vec<(bool, usize)>) {
+        let acc_stores = |b: &Block| {
+            fn count(k: &ogham_imp::Kernel, b: &Block) -> usize {
+                b.stms
+                    .iter()
+                    .map(|s| match s {
+                        Stm::Store { ptr, .. } => usize::from(k.name(*ptr).starts_with("acc")),
+                        Stm::If { then_block, else_block, .. } => count(k, then_block) + count(k, else_block),
+                        _ => 0,
+                    })
+                    .sum()
+            }
+            count(k, b)
+        };
+        for s in &b.stms {
+            match s {
+                Stm::For { ivdep, body, .. } => {
+                    out.push((*ivdep, acc_stores(body)));
+                    loops(k, body, out);
+                }
+                Stm::If { then_block, else_block, .. } => {
+                    loops(k, then_block, out);
+                    loops(k, else_block, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let (mut rows, mut gathers) = (0, 0);
+    for text in &kernels {
+        let k = ogham_imp::parse::parse_kernel(text).unwrap();
+        let mut found = Vec::new();
+        loops(&k, &k.body, &mut found);
+        for (ivdep, stores) in found {
+            if stores >= 4 {
+                assert!(ivdep, "a loop adding into rows of an accumulator is not ivdep:\n{text}");
+                rows += 1;
+            } else if stores == 1 && !ivdep {
+                gathers += 1;
+            }
+        }
+    }
+    assert!(rows > 0, "no loop adds into four rows of an accumulator:\n{}", kernels.join("\n"));
+    assert!(gathers > 0, "the gather's adjoint has no unmarked loop:\n{}", kernels.join("\n"));
+}

@@ -10,7 +10,10 @@
 //! store (a store alone without an operator). The update is skipped when
 //! an index is out of range, as the language says; an index that is the
 //! loop's own `j` into a dimension equal to the loop's width needs no test.
-//! The map's scalar results go to its outputs as a screma's do.
+//! The map's scalar results go to its outputs as a screma's do. When
+//! every update is at `[i₁, …, iᵣ₋₁, j]` with the other indices the same
+//! in every iteration (reverse mode's adjoints of rows read by a map),
+//! the loop is `ivdep`: no two iterations touch the same element.
 //!
 //! An accumulator is a [`ParamKind::Write`] pointer ([`Binding::AccData`])
 //! with one stride per dimension: the `withacc` consumed its array, so
@@ -95,23 +98,38 @@ pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered
     let mut body = Vec::new();
     l.bind_rows(j, n_accs, &mut body)?;
     l.every_iteration = true;
+    // The offsets of the updates at `[…, j]` (see `own_elements`), or
+    // None once one is elsewhere.
+    let mut rows: Option<Vec<Operand>> = Some(Vec::new());
     for stm in &map.body.stms {
         match &stm.exp {
             CExp::UpdAcc { acc, slice, value, op } => {
                 let r = *root.get(acc)?;
-                l.update(r, &map.params[r].ty, slice, value, *op, (j, w), (&mut pre, &mut body))?;
+                let at = l.update(r, &map.params[r].ty, slice, value, *op, (j, w), (&mut pre, &mut body))?;
+                rows = rows.zip(at).map(|(mut own, at)| {
+                    own.push(at);
+                    own
+                });
             }
             _ => l.stm(stm, &mut body)?,
         }
     }
     l.every_iteration = false;
+    let before_outputs = body.len();
     for (m, r) in map.body.result[n_accs..].iter().enumerate() {
         let value = l.operand(r)?;
         let (ptr, stride) = *outs.get(m)?;
         l.store(ptr, stride, j, value, &mut body);
     }
-    let for_loop =
-        Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: false, body: Block { stms: body } };
+    let ivdep = rows.is_some_and(|mut own| {
+        own.push(Operand::Var(j));
+        own.extend(body[before_outputs..].iter().filter_map(|s| match s {
+            Stm::Store { index, .. } => Some(*index),
+            _ => None,
+        }));
+        own_elements(&body, &own)
+    });
+    let for_loop = Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep, body: Block { stms: body } };
     l.k.body.stms.extend(pre);
     l.k.body.stms.push(for_loop);
     Some((l.k, l.bindings, l.checks))
@@ -127,7 +145,9 @@ impl Lowerer<'_, '_> {
     }
 
     /// `updacc(op) acc[slice] = value` of accumulator `r` (of type `ty`),
-    /// an element update, in the loop over `j < w`.
+    /// an element update, in the loop over `j < w`. Returns the offset of
+    /// the element when the update is at `[i₁, …, iᵣ₋₁, j]` with every
+    /// `iₖ` the same in every iteration (see `own_elements`).
     #[allow(clippy::too_many_arguments)]
     fn update(
         &mut self,
@@ -138,7 +158,7 @@ impl Lowerer<'_, '_> {
         op: Option<ogham_ir::BinOp>,
         (j, w): (Var, &SubExp),
         (pre, out): (&mut Vec<Stm>, &mut Vec<Stm>),
-    ) -> Option<()> {
+    ) -> Option<Option<Operand>> {
         let Type::Array { elem, shape } = ty else { return None };
         let elem = *elem;
         let x = self.operand(value)?;
@@ -150,9 +170,11 @@ impl Lowerer<'_, '_> {
         let mut offset: Option<Operand> = None;
         let mut fixed: Option<Operand> = None;
         let mut update = Vec::new();
+        let mut own_row = !slice.is_empty() && slice.len() == shape.len();
         for (d, (di, dim)) in slice.iter().zip(shape).enumerate() {
             let DimIndex::Fix(ix) = di else { return None };
             let i = self.operand(ix)?;
+            own_row &= if d + 1 == shape.len() { i == Operand::Var(j) } else { self.invariant(i) };
             let in_range = match (i, self.operand(dim)?) {
                 (Operand::Var(v), _) if v == j && dim == w => true,
                 (Operand::Const(PrimValue::I64(c)), Operand::Const(PrimValue::I64(n))) => 0 <= c && c < n,
@@ -208,6 +230,27 @@ impl Lowerer<'_, '_> {
                 out.push(Stm::If { cond, then_block: Block { stms: update }, else_block: Block::default() })
             }
         }
-        Some(())
+        Some(own_row.then_some(offset))
     }
+}
+
+/// Whether every store of a `withacc`'s loop body is at one of `own`: the
+/// loop's index, its outputs' elements `j`, and the offsets of updates at
+/// `[i₁, …, iᵣ₋₁, j]` whose other indices are the same in every
+/// iteration. Then no two iterations touch the same element (an array
+/// the `withacc` consumed has one element per index, and the indices
+/// differ in `j`), nor read what another writes (an update reads only its
+/// own element; everything else is read through `read` pointers), and
+/// the loop is `ivdep`: GCC vectorises reverse mode's row updates (the
+/// LSTM's weight adjoints, four rows of one array per iteration) without
+/// testing every pair of them for overlap at run time, which it gives up on.
+fn own_elements(b: &[Stm], own: &[Operand]) -> bool {
+    b.iter().all(|s| match s {
+        Stm::Store { index, .. } => own.contains(index),
+        Stm::If { then_block, else_block, .. } => {
+            own_elements(&then_block.stms, own) && own_elements(&else_block.stms, own)
+        }
+        Stm::For { .. } | Stm::While { .. } => false,
+        _ => true,
+    })
 }
