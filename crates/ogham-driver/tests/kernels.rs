@@ -163,25 +163,23 @@ fn accumulated_rows_are_ivdep_and_gathers_are_not() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectorised/accumulated_rows.fut");
     let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
     let kernels = ogham_driver::native::kernels(&compiled.ir, ogham_c::Backend::Sequential).unwrap();
-    // Each loop's flag and the accumulator stores directly in its body.
+    // The accumulator stores of a loop's body, outside nested loops.
+    fn acc_stores(k: &ogham_imp::Kernel, b: &Block) -> usize {
+        b.stms
+            .iter()
+            .map(|s| match s {
+                Stm::Store { ptr, .. } => usize::from(k.name(*ptr).starts_with("acc")),
+                Stm::If { then_block, else_block, .. } => acc_stores(k, then_block) + acc_stores(k, else_block),
+                _ => 0,
+            })
+            .sum()
+    }
+    // Each loop's flag and its accumulator stores.
     fn loops(k: &ogham_imp::Kernel, b: &Block, out: &mut Vec<(bool, usize)>) {
-        let acc_stores = |b: &Block| {
-            fn count(k: &ogham_imp::Kernel, b: &Block) -> usize {
-                b.stms
-                    .iter()
-                    .map(|s| match s {
-                        Stm::Store { ptr, .. } => usize::from(k.name(*ptr).starts_with("acc")),
-                        Stm::If { then_block, else_block, .. } => count(k, then_block) + count(k, else_block),
-                        _ => 0,
-                    })
-                    .sum()
-            }
-            count(k, b)
-        };
         for s in &b.stms {
             match s {
                 Stm::For { ivdep, body, .. } => {
-                    out.push((*ivdep, acc_stores(body)));
+                    out.push((*ivdep, acc_stores(k, body)));
                     loops(k, body, out);
                 }
                 Stm::If { then_block, else_block, .. } => {

@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use ogham_ir::{DimIndex, Exp as CExp, PrimType, PrimValue, SubExp, Type, VName};
 
 use super::{variable_divisor, Binding, Lowered, Lowerer, ScremaLoop};
+use crate::passes::unit_stride::stores_at;
 use crate::{BinOp, Block, CmpOp, Exp, Operand, ParamKind, Stm, Ty, Var};
 
 /// The kernel of a `withacc`'s loop over `w` rows: `s` gives its inputs
@@ -98,38 +99,39 @@ pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered
     let mut body = Vec::new();
     l.bind_rows(j, n_accs, &mut body)?;
     l.every_iteration = true;
-    // The offsets of the updates at `[…, j]` (see `own_elements`), or
-    // None once one is elsewhere.
-    let mut rows: Option<Vec<Operand>> = Some(Vec::new());
+    // The elements this iteration owns: the offsets of its updates at
+    // `[…, j]` and of its outputs' elements `j` (see `ivdep` below).
+    let mut own = vec![Operand::Var(j)];
+    let mut all_rows = true;
     for stm in &map.body.stms {
         match &stm.exp {
             CExp::UpdAcc { acc, slice, value, op } => {
                 let r = *root.get(acc)?;
-                let at = l.update(r, &map.params[r].ty, slice, value, *op, (j, w), (&mut pre, &mut body))?;
-                rows = rows.zip(at).map(|(mut own, at)| {
-                    own.push(at);
-                    own
-                });
+                match l.update(r, &map.params[r].ty, slice, value, *op, (j, w), (&mut pre, &mut body))? {
+                    Some(at) => own.push(at),
+                    None => all_rows = false,
+                }
             }
             _ => l.stm(stm, &mut body)?,
         }
     }
     l.every_iteration = false;
-    let before_outputs = body.len();
     for (m, r) in map.body.result[n_accs..].iter().enumerate() {
         let value = l.operand(r)?;
         let (ptr, stride) = *outs.get(m)?;
-        l.store(ptr, stride, j, value, &mut body);
+        own.push(l.store(ptr, stride, j, value, &mut body));
     }
-    let ivdep = rows.is_some_and(|mut own| {
-        own.push(Operand::Var(j));
-        own.extend(body[before_outputs..].iter().filter_map(|s| match s {
-            Stm::Store { index, .. } => Some(*index),
-            _ => None,
-        }));
-        own_elements(&body, &own)
-    });
-    let for_loop = Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep, body: Block { stms: body } };
+    let body = Block { stms: body };
+    // When every store is at an element the iteration owns, no two
+    // iterations touch the same element (an array the `withacc` consumed
+    // has one element per index, and the indices differ in `j`), nor read
+    // what another writes (an update reads only its own element; the rest
+    // is read through `read` pointers): the loop is `ivdep`, and GCC
+    // vectorises reverse mode's row updates (the LSTM's weight adjoints,
+    // four rows of one array per iteration) without testing every pair of
+    // them for overlap at run time, which it gives up on.
+    let ivdep = all_rows && stores_at(&body, &|i| own.contains(i));
+    let for_loop = Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep, body };
     l.k.body.stms.extend(pre);
     l.k.body.stms.push(for_loop);
     Some((l.k, l.bindings, l.checks))
@@ -147,7 +149,7 @@ impl Lowerer<'_, '_> {
     /// `updacc(op) acc[slice] = value` of accumulator `r` (of type `ty`),
     /// an element update, in the loop over `j < w`. Returns the offset of
     /// the element when the update is at `[i₁, …, iᵣ₋₁, j]` with every
-    /// `iₖ` the same in every iteration (see `own_elements`).
+    /// `iₖ` the same in every iteration.
     #[allow(clippy::too_many_arguments)]
     fn update(
         &mut self,
@@ -232,25 +234,4 @@ impl Lowerer<'_, '_> {
         }
         Some(own_row.then_some(offset))
     }
-}
-
-/// Whether every store of a `withacc`'s loop body is at one of `own`: the
-/// loop's index, its outputs' elements `j`, and the offsets of updates at
-/// `[i₁, …, iᵣ₋₁, j]` whose other indices are the same in every
-/// iteration. Then no two iterations touch the same element (an array
-/// the `withacc` consumed has one element per index, and the indices
-/// differ in `j`), nor read what another writes (an update reads only its
-/// own element; everything else is read through `read` pointers), and
-/// the loop is `ivdep`: GCC vectorises reverse mode's row updates (the
-/// LSTM's weight adjoints, four rows of one array per iteration) without
-/// testing every pair of them for overlap at run time, which it gives up on.
-fn own_elements(b: &[Stm], own: &[Operand]) -> bool {
-    b.iter().all(|s| match s {
-        Stm::Store { index, .. } => own.contains(index),
-        Stm::If { then_block, else_block, .. } => {
-            own_elements(&then_block.stms, own) && own_elements(&else_block.stms, own)
-        }
-        Stm::For { .. } | Stm::While { .. } => false,
-        _ => true,
-    })
 }

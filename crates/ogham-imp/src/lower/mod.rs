@@ -450,9 +450,11 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         self.let_("o", PrimType::I64, Exp::Bin(BinOp::Mul, PrimType::I64, j, stride), out)
     }
 
-    pub(crate) fn store(&mut self, ptr: Var, stride: Var, j: Var, value: Operand, out: &mut Vec<Stm>) {
+    /// Stores `value` at element `j` of an output; returns the offset.
+    pub(crate) fn store(&mut self, ptr: Var, stride: Var, j: Var, value: Operand, out: &mut Vec<Stm>) -> Operand {
         let index = self.scaled(Operand::Var(j), Operand::Var(stride), out);
         out.push(Stm::Store { ptr, index, value });
+        index
     }
 
     /// The value of an input's row `j`, of type `elem`.

@@ -48,7 +48,7 @@ fn mark_ivdep(b: &mut Block) {
         match s {
             Stm::For { index, body, ivdep, .. } => {
                 let copies = copies_of(body, *index);
-                *ivdep = *ivdep || stores_at(body, &copies);
+                *ivdep = *ivdep || stores_at(body, &|i| matches!(i, Operand::Var(v) if copies.contains(v)));
                 mark_ivdep(body);
             }
             Stm::If { then_block, else_block, .. } => {
@@ -80,12 +80,13 @@ fn copies_of(b: &Block, j: Var) -> HashSet<Var> {
     set
 }
 
-fn stores_at(b: &Block, idx: &HashSet<Var>) -> bool {
+/// Whether every store in `b` (nested blocks included) is at an index
+/// that `at` accepts.
+pub(crate) fn stores_at(b: &Block, at: &dyn Fn(&Operand) -> bool) -> bool {
     b.stms.iter().all(|s| match s {
-        Stm::Store { index: Operand::Var(i), .. } => idx.contains(i),
-        Stm::Store { .. } => false,
-        Stm::If { then_block, else_block, .. } => stores_at(then_block, idx) && stores_at(else_block, idx),
-        Stm::For { body, .. } | Stm::While { body, .. } => stores_at(body, idx),
+        Stm::Store { index, .. } => at(index),
+        Stm::If { then_block, else_block, .. } => stores_at(then_block, at) && stores_at(else_block, at),
+        Stm::For { body, .. } | Stm::While { body, .. } => stores_at(body, at),
         _ => true,
     })
 }
