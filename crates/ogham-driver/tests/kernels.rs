@@ -135,6 +135,31 @@ fn outer_products_become_tiled_products() {
     }
 }
 
+/// GMM's objective (`benchmarks/gmm.fut`): the tiles of points by rows of
+/// Q_k read `x - μ` from a buffer filled once per block of points (not
+/// computed per column tile), and, since the tiles that compute `x - μ`
+/// themselves hold μ's element beside their accumulators, have five rows
+/// where a 16-register target has room for six otherwise (six spilled an
+/// accumulator). Portable code, so the target is the same on every machine:
+/// SSE2's 16 registers of two f64, tiles of 5 by 4.
+#[test]
+fn prelude_rows_are_buffered_and_tiles_leave_room() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/gmm.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let ir = ogham_ir::verify::verify(&compiled.ir).unwrap_or_else(|e| panic!("{e:?}"));
+    for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+        let opts = ogham_c::Options { backend, portable: true, ..Default::default() };
+        let kernels = ogham_c::codegen::kernels(&ir, &opts).unwrap();
+        let buffered: Vec<&String> = kernels.iter().filter(|k| k.contains("alloc pre_")).collect();
+        assert!(!buffered.is_empty(), "{backend:?}: no buffered prelude among:\n{}", kernels.join("\n"));
+        for k in buffered {
+            assert!(k.contains("load pre_"), "{backend:?}: the buffer is never read:\n{k}");
+            assert!(k.contains(": [20]f64"), "{backend:?}: no tile of 5 rows by 4 f64:\n{k}");
+            assert!(!k.contains(": [24]f64"), "{backend:?}: a tile of 6 rows by 4 f64 with μ held:\n{k}");
+        }
+    }
+}
+
 /// k-means' nearest centre (`benchmarks/kmeans.fut`, an argmin loop over
 /// 16 centres) is one kernel with tiles of two widths: four vectors of
 /// centres by 4 points, and one vector by 8 points for fewer centres than

@@ -50,9 +50,12 @@
 //! SOAC in the outer map (what a folded row becomes, reading the outer
 //! map's scalar rows). Before the inner SOAC, the outer map may map its
 //! rows element by element with free arrays (the `prelude`: GMM's
-//! `x - μ`); the tiles compute such an element where the reduction reads
-//! it, so GMM's per-component nest `map (\x -> α - ½‖Q (x - μ)‖²) xs`
-//! runs in tiles of points by rows of `Q`.
+//! `x - μ`), so GMM's per-component nest `map (\x -> α - ½‖Q (x - μ)‖²) xs`
+//! runs in tiles of points by rows of `Q`. When the packed columns are
+//! one slab, each block of rows has those elements computed once into a
+//! buffer before the column tiles read it (a row element is then one
+//! broadcast load); otherwise the tiles compute each element where the
+//! reduction reads it.
 
 use ogham_ir::{Body, Exp as CExp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Stm as CStm, SubExp, VName};
 
@@ -73,9 +76,33 @@ fn tile_shape(target: &Target) -> (i64, i64) {
     }
 }
 
-/// Rows of `a` per tile.
-fn rows(target: &Target) -> i64 {
-    tile_shape(target).0
+/// Rows of `a` per tile when the reduction's step also holds `held`
+/// scalars in registers across the tile's rows (elements of free arrays
+/// at the step, such as GMM's `μ[k]` in `x - μ`): one row fewer for each
+/// vector's worth of registers they would take from the accumulators. The
+/// tile's registers are its accumulators, its loaded column vectors, the
+/// broadcast row element and the product before it is added (no fused
+/// multiply–add: `-ffp-contract=off`); with six rows of two vectors GMM's
+/// seventeenth live value spilled an accumulator, whose chain through
+/// memory then bound the loop (5 rows: see `benchmarks/README.md`).
+fn rows(target: &Target, held: usize) -> i64 {
+    let (rows, vectors) = tile_shape(target);
+    let fixed = vectors + 2 + held as i64;
+    let fit = (target.registers as i64 - fixed) / vectors;
+    rows.min(fit).max(1)
+}
+
+/// How many scalars the reduction's step holds across a tile's rows: one
+/// per free array it reads, directly or through the prelude.
+fn held(sources: &[Source]) -> usize {
+    fn count(s: &Source) -> usize {
+        match s {
+            Source::Free(_) => 1,
+            Source::Mapped(_, _, inputs) => inputs.iter().map(count).sum(),
+            Source::Row(..) | Source::Column(..) => 0,
+        }
+    }
+    sources.iter().map(count).sum()
 }
 
 /// Rows of `a` per narrow tile (one vector of columns): eight running
@@ -480,6 +507,7 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
     let w2 = l.operand(nest.w2)?;
     let w3 = l.operand(nest.w3)?;
     let ne = l.operand(&nest.op.neutral[0])?;
+    let held = held(&sources);
     let wide = TileKernel {
         nest: &nest,
         sources,
@@ -491,7 +519,7 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
         w3,
         ne,
         cols: cols(elem, target),
-        rows: rows(target),
+        rows: rows(target, held),
     };
     let narrow = TileKernel { cols: narrow_cols(elem, target), rows: NARROW_ROWS, ..wide.clone() };
     // The widest tiles the columns fill, else the loops as written.
@@ -604,12 +632,12 @@ impl TileKernel<'_, '_> {
         &self,
         l: &mut Lowerer,
         (i, k): (Operand, Operand),
-        which: &dyn Fn(&Source) -> bool,
+        which: &dyn Fn(usize, &Source) -> bool,
         column: &mut ColumnFn,
         out: &mut Vec<Stm>,
     ) -> Option<()> {
         for (pi, (p, src)) in self.nest.f.params.iter().zip(&self.sources).enumerate() {
-            if !which(src) {
+            if !which(pi, src) {
                 continue;
             }
             let x = match src {
@@ -676,7 +704,7 @@ impl TileKernel<'_, '_> {
                         let o = bin(l, out, "o", BinOp::Add, a, b);
                         Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(ptr, o), out))
                     };
-                    self.bind_params(l, (i, k), &|_| true, &mut column, out)?;
+                    self.bind_params(l, (i, k), &|_, _| true, &mut column, out)?;
                     let x = self.term(l, out)?;
                     l.apply(self.nest.op, &[acc], &[x], out)
                 })?;
@@ -921,6 +949,24 @@ impl TileKernel<'_, '_> {
         out.push(Stm::Alloc { var: partial, elem, len: partial_len });
         allocs.push(partial);
         let last_block = bin(l, out, "last_block", BinOp::Sub, k_blocks, c64(1));
+        // With a slab (one block of steps, a row block's elements in
+        // cache), the prelude's elements of a row block are computed once,
+        // into a buffer per source, before the column tiles read them:
+        // not once per column tile, and in the tiles a row element is then
+        // one broadcast load (GMM's `x - μ`: the subtraction and broadcast
+        // per element and column tile had the adder's ports at 1.5 times
+        // the multiplier's).
+        let mut pre: Vec<(usize, Var)> = Vec::new();
+        for (pi, src) in self.sources.iter().enumerate() {
+            if matches!(src, Source::Mapped(..)) && src.by_row() {
+                let pre_len = bin(l, out, "pre_len", BinOp::Mul, block_rows, steps);
+                let pre_len = l.let_("pre_len", I64, Exp::Select(slab, pre_len, c64(1)), out);
+                let v = l.k.fresh("pre");
+                out.push(Stm::Alloc { var: v, elem: self.nest.f.params[pi].ty.elem(), len: pre_len });
+                allocs.push(v);
+                pre.push((pi, v));
+            }
+        }
         for_loop(l, "rb", (c64(0), row_blocks), false, out, |l, rb, out| {
             let b0 = bin(l, out, "b0", BinOp::Mul, rb, block_rows);
             let b0 = bin(l, out, "b0", BinOp::Add, self.lo, b0);
@@ -928,6 +974,11 @@ impl TileKernel<'_, '_> {
             let span = bin(l, out, "block_tiles", BinOp::Add, left, c64(self.rows - 1));
             let block_tiles = bin(l, out, "block_tiles", BinOp::Quot, span, c64(self.rows));
             let block_tiles = bin(l, out, "block_tiles", BinOp::Min, block_tiles, per_block);
+            if !pre.is_empty() {
+                let mut fill = Vec::new();
+                self.fill_prelude(l, &pre, (b0, block_tiles), steps, &mut fill)?;
+                out.push(Stm::If { cond: slab, then_block: Block { stms: fill }, else_block: Block::default() });
+            }
             for_loop(l, "tj", (c64(0), col_tiles), false, out, |l, tj, out| {
                 let (j0, nj) = self.column_tile(l, tj, out);
                 for_loop(l, "kb", (c64(0), k_blocks), false, out, |l, kb, out| {
@@ -945,73 +996,108 @@ impl TileKernel<'_, '_> {
                     let base = l.let_("base", I64, Exp::Select(slab, slab_at, c64(0)), out);
                     let first = l.let_("first", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, c64(0)), out);
                     let is_last = l.let_("is_last", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, kb, last_block), out);
-                    for_loop(l, "ti", (c64(0), block_tiles), false, out, |l, ti, out| {
-                        let i0 = bin(l, out, "i0", BinOp::Mul, ti, c64(self.rows));
-                        let i0 = bin(l, out, "i0", BinOp::Add, b0, i0);
-                        let saved = bin(l, out, "saved", BinOp::Mul, ti, tile_len);
-                        // The tile: acc[ii * cols + jj] for rows i0 + ii, columns
-                        // j0 + jj; from the neutral element in the first block,
-                        // else from where the block before left it.
-                        let acc = l.k.fresh("tile");
-                        out.push(Stm::Array { var: acc, elem, len: (self.rows * self.cols) as u32 });
-                        let mut start = Vec::new();
-                        for_loop(l, "x", (c64(0), tile_len), true, &mut start, |_, x, out| {
-                            out.push(Stm::Store { ptr: acc, index: x, value: self.ne });
-                            Some(())
-                        })?;
-                        let mut resume = Vec::new();
-                        copy(l, (partial, saved), (acc, c64(0)), (tile_len, elem), &mut resume)?;
-                        out.push(Stm::If {
-                            cond: first,
-                            then_block: Block { stms: start },
-                            else_block: Block { stms: resume },
-                        });
-                        let last = bin(l, out, "last", BinOp::Sub, self.hi, c64(1));
-                        for_loop(l, "k", (k0, k1), false, out, |l, k, out| {
-                            let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
-                            let kc = bin(l, out, "kc", BinOp::Mul, kr, cols);
-                            let kc = bin(l, out, "kc", BinOp::Add, kc, base);
-                            let by_step = |s: &Source| !matches!(s, Source::Column(..)) && !s.by_row();
-                            self.bind_params(l, (c64(0), k), &by_step, &mut |_, _, _| None, out)?;
-                            for_loop(l, "ii", (c64(0), c64(self.rows)), false, out, |l, ii, out| {
-                                // A missing row repeats the last: computed, never stored.
-                                let i = bin(l, out, "i", BinOp::Add, i0, ii);
-                                let i = bin(l, out, "i", BinOp::Min, i, last);
-                                self.bind_params(l, (i, k), &|s| s.by_row(), &mut |_, _, _| None, out)?;
-                                let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
-                                for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
-                                    let at = bin(l, out, "at", BinOp::Add, kc, jj);
-                                    let mut column = |l: &mut Lowerer, pi: usize, out: &mut Vec<Stm>| {
-                                        let pack = packs[pi]?;
-                                        Some(l.let_("col", self.nest.f.params[pi].ty.elem(), Exp::Load(pack, at), out))
-                                    };
-                                    self.bind_params(
-                                        l,
-                                        (i, k),
-                                        &|s| matches!(s, Source::Column(..)),
-                                        &mut column,
-                                        out,
-                                    )?;
-                                    let x = self.term(l, out)?;
-                                    let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
-                                    let old = l.let_("old", elem, Exp::Load(acc, slot), out);
-                                    let new = *l.apply_values(self.nest.op, &[old], &[x], out)?.first()?;
-                                    out.push(Stm::Store { ptr: acc, index: slot, value: new });
-                                    Some(())
+                    // The row tiles, reading the prelude's elements from
+                    // `pre` (per source, the buffer filled for this row
+                    // block) or computing them where the tiles read them.
+                    let ti_loop = |l: &mut Lowerer, pre: &[(usize, Var)], out: &mut Vec<Stm>| {
+                        for_loop(l, "ti", (c64(0), block_tiles), false, out, |l, ti, out| {
+                            let i0 = bin(l, out, "i0", BinOp::Mul, ti, c64(self.rows));
+                            let i0 = bin(l, out, "i0", BinOp::Add, b0, i0);
+                            let saved = bin(l, out, "saved", BinOp::Mul, ti, tile_len);
+                            // The tile: acc[ii * cols + jj] for rows i0 + ii, columns
+                            // j0 + jj; from the neutral element in the first block,
+                            // else from where the block before left it.
+                            let acc = l.k.fresh("tile");
+                            out.push(Stm::Array { var: acc, elem, len: (self.rows * self.cols) as u32 });
+                            let mut start = Vec::new();
+                            for_loop(l, "x", (c64(0), tile_len), true, &mut start, |_, x, out| {
+                                out.push(Stm::Store { ptr: acc, index: x, value: self.ne });
+                                Some(())
+                            })?;
+                            let mut resume = Vec::new();
+                            copy(l, (partial, saved), (acc, c64(0)), (tile_len, elem), &mut resume)?;
+                            out.push(Stm::If {
+                                cond: first,
+                                then_block: Block { stms: start },
+                                else_block: Block { stms: resume },
+                            });
+                            let last = bin(l, out, "last", BinOp::Sub, self.hi, c64(1));
+                            for_loop(l, "k", (k0, k1), false, out, |l, k, out| {
+                                let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
+                                let kc = bin(l, out, "kc", BinOp::Mul, kr, cols);
+                                let kc = bin(l, out, "kc", BinOp::Add, kc, base);
+                                let by_step = |_, s: &Source| !matches!(s, Source::Column(..)) && !s.by_row();
+                                self.bind_params(l, (c64(0), k), &by_step, &mut |_, _, _| None, out)?;
+                                for_loop(l, "ii", (c64(0), c64(self.rows)), false, out, |l, ii, out| {
+                                    // A missing row repeats the last: computed, never stored.
+                                    let i = bin(l, out, "i", BinOp::Add, i0, ii);
+                                    let i = bin(l, out, "i", BinOp::Min, i, last);
+                                    if !pre.is_empty() {
+                                        let r = bin(l, out, "r", BinOp::Sub, i0, b0);
+                                        let r = bin(l, out, "r", BinOp::Add, r, ii);
+                                        let at = bin(l, out, "at", BinOp::Mul, r, steps);
+                                        let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
+                                        let at = bin(l, out, "at", BinOp::Add, at, kr);
+                                        for &(pi, buf) in pre {
+                                            let p = &self.nest.f.params[pi];
+                                            let x = l.let_("pre", p.ty.elem(), Exp::Load(buf, at), out);
+                                            l.env.insert(p.name, x);
+                                        }
+                                    }
+                                    let by_row = |pi, s: &Source| s.by_row() && !pre.iter().any(|&(q, _)| q == pi);
+                                    self.bind_params(l, (i, k), &by_row, &mut |_, _, _| None, out)?;
+                                    let slot0 = bin(l, out, "slot", BinOp::Mul, ii, cols);
+                                    for_loop(l, "jj", (c64(0), cols), true, out, |l, jj, out| {
+                                        let at = bin(l, out, "at", BinOp::Add, kc, jj);
+                                        let mut column = |l: &mut Lowerer, pi: usize, out: &mut Vec<Stm>| {
+                                            let pack = packs[pi]?;
+                                            Some(l.let_(
+                                                "col",
+                                                self.nest.f.params[pi].ty.elem(),
+                                                Exp::Load(pack, at),
+                                                out,
+                                            ))
+                                        };
+                                        self.bind_params(
+                                            l,
+                                            (i, k),
+                                            &|_, s| matches!(s, Source::Column(..)),
+                                            &mut column,
+                                            out,
+                                        )?;
+                                        let x = self.term(l, out)?;
+                                        let slot = bin(l, out, "slot", BinOp::Add, slot0, jj);
+                                        let old = l.let_("old", elem, Exp::Load(acc, slot), out);
+                                        let new = *l.apply_values(self.nest.op, &[old], &[x], out)?.first()?;
+                                        out.push(Stm::Store { ptr: acc, index: slot, value: new });
+                                        Some(())
+                                    })
                                 })
-                            })
-                        })?;
-                        let mut keep = Vec::new();
-                        copy(l, (acc, c64(0)), (partial, saved), (tile_len, elem), &mut keep)?;
-                        let mut sink = Vec::new();
-                        self.sink_tile(l, (i0, j0, nj), acc, &row_accs, &mut sink)?;
-                        out.push(Stm::If {
-                            cond: is_last,
-                            then_block: Block { stms: sink },
-                            else_block: Block { stms: keep },
-                        });
-                        Some(())
-                    })
+                            })?;
+                            let mut keep = Vec::new();
+                            copy(l, (acc, c64(0)), (partial, saved), (tile_len, elem), &mut keep)?;
+                            let mut sink = Vec::new();
+                            self.sink_tile(l, (i0, j0, nj), acc, &row_accs, &mut sink)?;
+                            out.push(Stm::If {
+                                cond: is_last,
+                                then_block: Block { stms: sink },
+                                else_block: Block { stms: keep },
+                            });
+                            Some(())
+                        })
+                    };
+                    if pre.is_empty() {
+                        return ti_loop(l, &[], out);
+                    }
+                    let (mut from_pre, mut inline) = (Vec::new(), Vec::new());
+                    ti_loop(l, &pre, &mut from_pre)?;
+                    ti_loop(l, &[], &mut inline)?;
+                    out.push(Stm::If {
+                        cond: slab,
+                        then_block: Block { stms: from_pre },
+                        else_block: Block { stms: inline },
+                    });
+                    Some(())
                 })
             })
         })?;
@@ -1027,6 +1113,35 @@ impl TileKernel<'_, '_> {
             out.push(Stm::Free { var: v });
         }
         Some(())
+    }
+
+    /// Fills each prelude buffer in `pre` with its source's elements for
+    /// the rows of a block (`block_tiles` tiles from row `b0`; a missing
+    /// row repeats the last, as in the tiles), row `r`'s step `k` at
+    /// `r * steps + k`.
+    fn fill_prelude(
+        &self,
+        l: &mut Lowerer,
+        pre: &[(usize, Var)],
+        (b0, block_tiles): (Operand, Operand),
+        steps: Operand,
+        out: &mut Vec<Stm>,
+    ) -> Option<()> {
+        let n = bin(l, out, "fill_rows", BinOp::Mul, block_tiles, c64(self.rows));
+        let last = bin(l, out, "last", BinOp::Sub, self.hi, c64(1));
+        for_loop(l, "r", (c64(0), n), false, out, |l, r, out| {
+            let i = bin(l, out, "i", BinOp::Add, b0, r);
+            let i = bin(l, out, "i", BinOp::Min, i, last);
+            let at0 = bin(l, out, "at", BinOp::Mul, r, steps);
+            for_loop(l, "k", (c64(0), self.w3), true, out, |l, k, out| {
+                let at = bin(l, out, "at", BinOp::Add, at0, k);
+                for &(pi, buf) in pre {
+                    let x = self.element(l, &self.sources[pi], self.nest.f.params[pi].ty.elem(), (i, k), out)?;
+                    out.push(Stm::Store { ptr: buf, index: at, value: x });
+                }
+                Some(())
+            })
+        })
     }
 
     /// A finished tile's results (rows `i0 …`, columns `j0 … j0 + nj`, in
@@ -1168,14 +1283,19 @@ mod tests {
                 let lanes = narrow_cols(elem, t);
                 assert_eq!(lanes as usize * elem.byte_size(), t.vector_bytes);
                 let vectors = cols(elem, t) / lanes;
-                let used = rows(t) * vectors + vectors + 1;
-                assert!(used <= t.registers as i64, "{t:?} {elem:?}: {used} registers");
+                for held in 0..3 {
+                    let used = rows(t, held) * vectors + vectors + 2 + held as i64;
+                    assert!(used <= t.registers as i64, "{t:?} {elem:?} {held}: {used} registers");
+                }
                 assert!(NARROW_ROWS + 2 <= t.registers as i64);
             }
         }
         // The shapes themselves: 4 rows by 4 vectors with AVX-512, 6 by 2 with 16 registers.
-        assert_eq!((rows(&targets[0]), cols(PrimType::F32, &targets[0])), (4, 64));
-        assert_eq!((rows(&targets[1]), cols(PrimType::F32, &targets[1])), (6, 16));
-        assert_eq!((rows(&targets[2]), cols(PrimType::F64, &targets[2])), (6, 4));
+        assert_eq!((rows(&targets[0], 0), cols(PrimType::F32, &targets[0])), (4, 64));
+        assert_eq!((rows(&targets[1], 0), cols(PrimType::F32, &targets[1])), (6, 16));
+        assert_eq!((rows(&targets[2], 0), cols(PrimType::F64, &targets[2])), (6, 4));
+        // GMM's `x - μ` holds μ[k]: five rows with 16 registers, four with 32.
+        assert_eq!(rows(&targets[1], 1), 5);
+        assert_eq!(rows(&targets[0], 1), 4);
     }
 }
