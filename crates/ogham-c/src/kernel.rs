@@ -7,10 +7,12 @@
 //! loop structure, the versioning and the vector lanes are the kernel's,
 //! made by `ogham-imp`'s passes; this module only spells them in C, with
 //! what the C compiler needs to be told: `ivdep`, OpenMP's `inscan` for
-//! the loops `ogham_imp::scan` splits, and `OG_SHORT_VECTOR` where GCC
+//! the loops `ogham_imp::scan` splits, `OG_SHORT_VECTOR` where GCC
 //! would unroll a vector's loop before vectorising it and then vectorise
 //! across the wrong dimension (inside a short loop of constant length, or
-//! when the loop updates several local arrays, as `jam`'s rows' lanes do).
+//! when the loop updates several local arrays, as `jam`'s rows' lanes do),
+//! and `OG_UNROLL_FILL` where it would make a fill of a local array of
+//! more than 16 elements (a register tile's accumulators) a `memset`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -232,6 +234,17 @@ impl Printer<'_> {
     /// must not overflow a signed type), the input phase and the scan phase
     /// in blocks of their own, separated by `scan inclusive`. Without
     /// `-fopenmp-simd` (OG_OMP empty), the same loop runs in order.
+    /// Whether a loop's body only stores one value, the same in every
+    /// iteration, into a local array at the loop's index (a fill).
+    fn fills_local(&self, index: Var, body: &Block) -> bool {
+        match body.stms.as_slice() {
+            [Stm::Store { ptr, index: Operand::Var(at), value }] => {
+                self.arrays.contains(ptr) && *at == index && *value != Operand::Var(index)
+            }
+            _ => false,
+        }
+    }
+
     fn scan_loop(&mut self, index: Var, (lo, hi): (&Operand, &Operand), scan: &ScanLoop) -> Res<()> {
         /// An accumulator and the unsigned copy the loop updates.
         struct Copy {
@@ -405,7 +418,9 @@ impl Printer<'_> {
                         })
                         .collect();
                     let several_rows = stored.len() > 1;
-                    if (self.in_constant_loop || several_rows) && trips.is_some_and(|n| (2..=16).contains(&n)) {
+                    if self.fills_local(*index, body) && trips.is_some_and(|n| (17..=256).contains(&n)) {
+                        self.line("OG_UNROLL_FILL");
+                    } else if (self.in_constant_loop || several_rows) && trips.is_some_and(|n| (2..=16).contains(&n)) {
                         self.line("OG_SHORT_VECTOR");
                     }
                 }

@@ -160,6 +160,23 @@ fn prelude_rows_are_buffered_and_tiles_leave_room() {
     }
 }
 
+/// In the C of GMM's tiles (portable: tiles of 5 rows by 4 f64), the loop
+/// that starts a tile's 20 accumulators at zero is unrolled completely
+/// (`OG_UNROLL_FILL`), not left for GCC to make a `memset` of; the 8
+/// lanes of a vectorised reduction are left alone.
+#[test]
+fn tile_fills_are_unrolled() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/gmm.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let ir = ogham_ir::verify::verify(&compiled.ir).unwrap_or_else(|e| panic!("{e:?}"));
+    let opts = ogham_c::Options { portable: true, ..Default::default() };
+    let c = ogham_c::generate(&ir, &opts).unwrap().c;
+    let lines: Vec<&str> = c.lines().map(str::trim).collect();
+    let marked: Vec<&str> = lines.windows(2).filter(|w| w[0] == "OG_UNROLL_FILL").map(|w| w[1]).collect();
+    assert!(marked.iter().any(|l| l.contains("< ((int64_t)20LL)")), "no tile fill marked:\n{marked:?}");
+    assert!(marked.iter().all(|l| !l.contains("< ((int64_t)8LL)")), "a fill of 8 lanes marked:\n{marked:?}");
+}
+
 /// k-means' nearest centre (`benchmarks/kmeans.fut`, an argmin loop over
 /// 16 centres) is one kernel with tiles of two widths: four vectors of
 /// centres by 4 points, and one vector by 8 points for fewer centres than
