@@ -45,6 +45,11 @@
 //! over the centres, [`Sink::Loop`]): the columns are still visited in
 //! order for each row, so the loop's updates run in the order written.
 //!
+//! A folded row may also be returned as it is, beside its row's result,
+//! and so may its row of reductions (reverse mode's forward sweep of GMM
+//! keeps `Q (x - μ)` for the return sweep beside ½‖Q (x - μ)‖²): the
+//! tiles store each reduction as they fold it ([`Output`]).
+//!
 //! Around the reduction, the nest may hold scalar code ([`Post`]): after it
 //! in the inner map (the square of each dot product), and after the inner
 //! SOAC in the outer map (what a folded row becomes, reading the outer
@@ -178,6 +183,21 @@ struct LoopSink<'s> {
     out: usize,
 }
 
+/// One output of the outer map, in the order of the screma's mapped
+/// results.
+#[derive(Clone, Copy, PartialEq)]
+enum Output {
+    /// The row's result: its folded value through the outer [`Post`] (or a
+    /// [`Sink::Loop`]'s result), `out[i]`.
+    Row,
+    /// The row's folded value before the outer post, `out[i]`.
+    Folded,
+    /// Each reduction's value, through the inner [`Post`] when `post`:
+    /// `out[i][j]` (the matrix of [`Sink::Matrix`], or the reductions a
+    /// folded row also returns, as reverse mode keeps GMM's `Q (x - μ)`).
+    Cell { post: bool },
+}
+
 /// Scalar code after a reduction: straight-line statements computing
 /// `result` from the reduction's value, bound to `input`.
 #[derive(Clone, Copy)]
@@ -225,6 +245,8 @@ struct Nest<'s> {
     /// with its map function and result index. The tiles compute an
     /// element where the reduction reads it instead of building the row.
     prelude: Vec<(VName, &'s Lambda, usize, &'s [VName])>,
+    /// What each of the outer map's mapped results is.
+    outputs: Vec<Output>,
 }
 
 /// The nest when `s` has one of the forms in the module documentation:
@@ -265,8 +287,7 @@ fn nest_of<'s>(
         }
     }
     let pre_outs: Vec<VName> = prelude.iter().map(|p| p.0).collect();
-    let [ip] = inner.pat.as_slice() else { return None };
-    let [result] = map.body.result.as_slice() else { return None };
+    let (ip, extras) = inner.pat.split_first()?;
     if inner.attrs.sequential || !scans.is_empty() {
         return None;
     }
@@ -276,9 +297,9 @@ fn nest_of<'s>(
         return None;
     };
     let sink = match (inner_reduces.as_slice(), reduces, outs) {
-        ([], [], [(_, 2)]) => Sink::Matrix,
-        ([op2], [], [(_, 1)]) => Sink::Fold(op2),
-        ([op2], [_], []) => Sink::Fold(op2),
+        ([], [], [(_, 2)]) if extras.is_empty() => Sink::Matrix,
+        ([op2], [], outs) if !outs.is_empty() => Sink::Fold(op2),
+        ([op2], [_], []) if extras.is_empty() => Sink::Fold(op2),
         _ => return None,
     };
     if let Sink::Fold(op2) = sink {
@@ -294,19 +315,60 @@ fn nest_of<'s>(
     if !scans.is_empty() {
         return None;
     }
-    // After the outer map's one SOAC: nothing, or for a folded row, scalar
-    // code reading its value and the outer map's scalar rows.
-    let array_rows: Vec<VName> =
-        map.params.iter().filter(|p| p.ty.rank() != 0).map(|p| p.name).chain(pre_outs.iter().copied()).collect();
-    let outer_post = match sink {
-        _ if after.is_empty() && *result == SubExp::Var(ip.name) => None,
-        Sink::Fold(_) => Some(post(ip.name, after, result, &array_rows)?),
-        _ => return None,
-    };
     let (red, inner_after) = inner_map.body.stms.split_first()?;
     let [rp] = red.pat.as_slice() else { return None };
-    let [inner_result] = inner_map.body.result.as_slice() else { return None };
-    if rp.ty.rank() != 0 || inner_map.ret.iter().any(|t| t.rank() != 0) {
+    let (inner_result, inner_extras) = inner_map.body.result.split_first()?;
+    if rp.ty.rank() != 0 || inner_map.ret.iter().any(|t| t.rank() != 0) || inner_extras.len() != extras.len() {
+        return None;
+    }
+    // The reductions a folded row also returns: raw, or through the inner post.
+    let cell_post: Vec<bool> = inner_extras
+        .iter()
+        .map(|e| match e {
+            SubExp::Var(v) if *v == rp.name => Some(false),
+            _ if e == inner_result => Some(true),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    // The outer map's results: the row's result (one value, through the
+    // outer post), its folded value, or one of those matrices.
+    let mut outputs = Vec::new();
+    let mut row_result: Option<&SubExp> = None;
+    for r in &map.body.result {
+        outputs.push(match r {
+            SubExp::Var(v) if matches!(sink, Sink::Matrix) && *v == ip.name => Output::Cell { post: true },
+            SubExp::Var(v) if *v == ip.name => Output::Folded,
+            SubExp::Var(v) if extras.iter().any(|e| e.name == *v) => {
+                Output::Cell { post: cell_post[extras.iter().position(|e| e.name == *v)?] }
+            }
+            _ if row_result.is_none_or(|rr| rr == r) => {
+                row_result = Some(r);
+                Output::Row
+            }
+            _ => return None,
+        });
+    }
+    let expected: Vec<usize> = outputs.iter().map(|o| if matches!(o, Output::Cell { .. }) { 2 } else { 1 }).collect();
+    if reduces.is_empty() && outs.iter().map(|o| o.1).ne(expected.iter().copied()) {
+        return None;
+    }
+    // After the outer map's one SOAC: nothing, or for a folded row, scalar
+    // code reading its value and the outer map's scalar rows.
+    let array_rows: Vec<VName> = map
+        .params
+        .iter()
+        .filter(|p| p.ty.rank() != 0)
+        .map(|p| p.name)
+        .chain(pre_outs.iter().copied())
+        .chain(extras.iter().map(|e| e.name))
+        .collect();
+    let outer_post = match (sink, row_result) {
+        (_, None) if after.is_empty() => None,
+        (_, Some(r)) if after.is_empty() && *r == SubExp::Var(ip.name) => None,
+        (Sink::Fold(_), Some(r)) => Some(post(ip.name, after, r, &array_rows)?),
+        _ => return None,
+    };
+    if row_result.is_none() && !after.is_empty() {
         return None;
     }
     let all_rows: Vec<VName> =
@@ -326,7 +388,7 @@ fn nest_of<'s>(
     if pre_outs.iter().any(|o| used.contains(o)) {
         return None;
     }
-    Some(Nest { inner_post, outer_post, prelude, ..nest })
+    Some(Nest { inner_post, outer_post, prelude, outputs, ..nest })
 }
 
 /// A statement `let ys = map(w, arrs, f)` with `f` scalar code that cannot
@@ -429,7 +491,19 @@ fn reduction<'s>(
     if rows.iter().any(|r| used.contains(r)) {
         return None;
     }
-    Some(Nest { w2, columns, sink, w3, red_arrs, op, f, inner_post: None, outer_post: None, prelude: Vec::new() })
+    Some(Nest {
+        w2,
+        columns,
+        sink,
+        w3,
+        red_arrs,
+        op,
+        f,
+        inner_post: None,
+        outer_post: None,
+        prelude: Vec::new(),
+        outputs: vec![Output::Row],
+    })
 }
 
 /// Where each of the reduction function's parameters gets its element.
@@ -495,15 +569,13 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
         [op] => vec![l.param("acc", Ty::Prim(op.lambda.ret[0].elem()), ParamKind::InOut, Binding::Acc(0))],
         _ => Vec::new(),
     };
-    let out = match s.outs {
-        [(t, rank)] => {
-            let p = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(0));
-            let strides: Vec<Var> =
-                (0..*rank).map(|d| l.param("out_stride", i64t, ParamKind::Value, Binding::OutStride(0, d))).collect();
-            Some((p, strides))
-        }
-        _ => None,
-    };
+    let mut outs = Vec::new();
+    for (o, (t, rank)) in s.outs.iter().enumerate() {
+        let p = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(o));
+        let strides: Vec<Var> =
+            (0..*rank).map(|d| l.param("out_stride", i64t, ParamKind::Value, Binding::OutStride(o, d))).collect();
+        outs.push((p, strides));
+    }
     let w2 = l.operand(nest.w2)?;
     let w3 = l.operand(nest.w3)?;
     let ne = l.operand(&nest.op.neutral[0])?;
@@ -512,7 +584,7 @@ pub fn tiled(s: &ScremaLoop, target: &Target) -> Option<(Kernel, Vec<Binding>)> 
         nest: &nest,
         sources,
         outer_accs,
-        out,
+        outs,
         lo,
         hi,
         w2,
@@ -567,8 +639,8 @@ struct TileKernel<'n, 's> {
     nest: &'n Nest<'s>,
     sources: Vec<Source<'s>>,
     outer_accs: Vec<Var>,
-    /// The output and its strides.
-    out: Option<(Var, Vec<Var>)>,
+    /// The outputs (one per [`Output`]) and their strides.
+    outs: Vec<(Var, Vec<Var>)>,
     lo: Operand,
     hi: Operand,
     w2: Operand,
@@ -780,16 +852,9 @@ impl TileKernel<'_, '_> {
         row_acc: &[Var],
         out: &mut Vec<Stm>,
     ) -> Option<()> {
+        self.store_cells(l, (i, j), value, out)?;
         match self.nest.sink {
-            Sink::Matrix => {
-                let value = self.post(l, self.nest.inner_post, value, out)?;
-                let (ptr, strides) = self.out.as_ref()?;
-                let a = bin(l, out, "o", BinOp::Mul, i, Operand::Var(strides[0]));
-                let b = bin(l, out, "o", BinOp::Mul, j, Operand::Var(*strides.get(1)?));
-                let o = bin(l, out, "o", BinOp::Add, a, b);
-                out.push(Stm::Store { ptr: *ptr, index: o, value });
-                Some(())
-            }
+            Sink::Matrix => Some(()),
             Sink::Fold(_) | Sink::Loop(_) => {
                 let types: Vec<PrimType> = self.fold_init(l)?.iter().map(|x| x.0).collect();
                 let olds: Vec<Operand> = row_acc.iter().map(|v| Operand::Var(*v)).collect();
@@ -803,6 +868,25 @@ impl TileKernel<'_, '_> {
                 Some(())
             }
         }
+    }
+
+    /// Element `(i, j)`'s reduction `value` into each [`Output::Cell`].
+    fn store_cells(
+        &self,
+        l: &mut Lowerer,
+        (i, j): (Operand, Operand),
+        value: Operand,
+        out: &mut Vec<Stm>,
+    ) -> Option<()> {
+        for (o, (ptr, strides)) in self.nest.outputs.iter().zip(&self.outs) {
+            let Output::Cell { post } = *o else { continue };
+            let v = if post { self.post(l, self.nest.inner_post, value, out)? } else { value };
+            let a = bin(l, out, "o", BinOp::Mul, i, Operand::Var(*strides.first()?));
+            let b = bin(l, out, "o", BinOp::Mul, j, Operand::Var(*strides.get(1)?));
+            let at = bin(l, out, "o", BinOp::Add, a, b);
+            out.push(Stm::Store { ptr: *ptr, index: at, value: v });
+        }
+        Some(())
     }
 
     /// A folded row's result: into the outer reduction or the output.
@@ -824,7 +908,8 @@ impl TileKernel<'_, '_> {
         l.operand(p.result)
     }
 
-    fn row_result(&self, l: &mut Lowerer, i: Operand, y: Operand, out: &mut Vec<Stm>) -> Option<()> {
+    fn row_result(&self, l: &mut Lowerer, i: Operand, folded: Operand, out: &mut Vec<Stm>) -> Option<()> {
+        let y = folded;
         let y = match self.nest.outer_post {
             None => y,
             Some(p) => {
@@ -845,9 +930,15 @@ impl TileKernel<'_, '_> {
             (Sink::Matrix, _) => Some(()),
             (_, [op]) => l.apply(op, &self.outer_accs, &[y], out),
             (_, _) => {
-                let (ptr, strides) = self.out.as_ref()?;
-                let o = bin(l, out, "o", BinOp::Mul, i, Operand::Var(strides[0]));
-                out.push(Stm::Store { ptr: *ptr, index: o, value: y });
+                for (o, (ptr, strides)) in self.nest.outputs.iter().zip(&self.outs) {
+                    let value = match o {
+                        Output::Row => y,
+                        Output::Folded => folded,
+                        Output::Cell { .. } => continue,
+                    };
+                    let at = bin(l, out, "o", BinOp::Mul, i, Operand::Var(*strides.first()?));
+                    out.push(Stm::Store { ptr: *ptr, index: at, value });
+                }
                 Some(())
             }
         }
@@ -1168,6 +1259,7 @@ impl TileKernel<'_, '_> {
                 if row_accs.is_empty() {
                     return self.sink_one(l, (i, j), v, &[], out);
                 }
+                self.store_cells(l, (i, j), v, out)?;
                 let at = bin(l, out, "at", BinOp::Sub, i, self.lo);
                 let olds: Vec<Operand> =
                     row_accs.iter().map(|(racc, t)| l.let_("old", *t, Exp::Load(*racc, at), out)).collect();
