@@ -1964,7 +1964,8 @@ impl<'a> Gen<'a> {
             self.line(&format!("{t} *{p} = cl->{p} + chunk * OG_PITCH({size}, {t});"));
             self.line(&format!("for (int64_t b = 0; b < {size}; b++) {p}[b] = {n};"));
         }
-        let ptrs: Vec<(String, String)> = partials.iter().map(|(p, ..)| (p.clone(), "1".to_string())).collect();
+        let ptrs: Vec<(String, Vec<String>)> =
+            partials.iter().map(|(p, ..)| (p.clone(), vec!["1".to_string()])).collect();
         if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &sizes), stm.span)? {
             self.hist_partial_loop(arrs, ops, map, &partials, &sizes)?;
         }
@@ -2231,8 +2232,11 @@ impl<'a> Gen<'a> {
         (start, end): (&str, &str),
         span: ogham_ir::Span,
     ) -> Res<()> {
-        let ptrs: Vec<(String, String)> =
-            dests.iter().flatten().map(|(d, t)| (simd::data_ptr(d, t.elem()), format!("{d}.stride[0]"))).collect();
+        let ptrs: Vec<(String, Vec<String>)> = dests
+            .iter()
+            .flatten()
+            .map(|(d, t)| (simd::data_ptr(d, t.elem()), (0..t.rank()).map(|k| format!("{d}.stride[{k}]")).collect()))
+            .collect();
         let buckets: Vec<String> =
             dests.iter().map(|ds| ds.first().map(|d| format!("{}.shape[0]", d.0)).unwrap_or_default()).collect();
         if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span)? {

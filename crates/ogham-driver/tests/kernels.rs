@@ -177,6 +177,21 @@ fn tile_fills_are_unrolled() {
     assert!(marked.iter().all(|l| !l.contains("< ((int64_t)8LL)")), "a fill of 8 lanes marked:\n{marked:?}");
 }
 
+/// k-means' centroid sums (`benchmarks/kmeans.fut`, `hist (map2 (+))` of
+/// the points' rows into rows of buckets) are a kernel on both backends:
+/// per point, an `ivdep` loop adding its row into its bucket's row, not
+/// statement-by-statement code making views of both rows.
+#[test]
+fn row_histograms_are_kernels() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/kmeans.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+        let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
+        let rows = kernels.iter().filter(|k| k.contains("buckets_") && k.contains("#[ivdep] for c_"));
+        assert!(rows.count() >= 1, "{backend:?}: no row histogram kernel among:\n{}", kernels.join("\n"));
+    }
+}
+
 /// k-means' nearest centre (`benchmarks/kmeans.fut`, an argmin loop over
 /// 16 centres) is one kernel with tiles of two widths: four vectors of
 /// centres by 4 points, and one vector by 8 points for fewer centres than

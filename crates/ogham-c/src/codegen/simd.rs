@@ -120,7 +120,7 @@ impl Gen<'_> {
     /// The kernel of a `hist`'s loop over iterations `lo .. hi`, if its
     /// functions allow one (`ogham_imp::lower::hist`); whether they did.
     /// `dests` gives, per destination (every operator's, in order), a
-    /// pointer to its first bucket and its stride, and `buckets`, per
+    /// pointer to its first bucket and its strides, and `buckets`, per
     /// operator, its number of buckets, all as C expressions.
     pub(super) fn hist_kernel(
         &mut self,
@@ -128,7 +128,7 @@ impl Gen<'_> {
         arrs: &[VName],
         ops: &[HistOp],
         map: &Lambda,
-        (dests, buckets): (&[(String, String)], &[String]),
+        (dests, buckets): (&[(String, Vec<String>)], &[String]),
         span: Span,
     ) -> Res<bool> {
         let lowered = self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::hist::hist_loop(desc, ops));
@@ -137,7 +137,7 @@ impl Gen<'_> {
             let missing = || "internal error: kernel destination".to_string();
             Ok(match b {
                 Binding::Dest(i) => dests.get(i).ok_or_else(missing)?.0.clone(),
-                Binding::DestStride(i) => dests.get(i).ok_or_else(missing)?.1.clone(),
+                Binding::DestStride(i, d) => dests.get(i).ok_or_else(missing)?.1.get(d).ok_or_else(missing)?.clone(),
                 Binding::Buckets(i) => buckets.get(i).ok_or_else(missing)?.clone(),
                 b => g.common_binding(b)?,
             })

@@ -73,8 +73,8 @@ pub enum Binding {
     /// A pointer to the first bucket of a `hist`'s destination `i` (the
     /// destinations of every operator, in order).
     Dest(usize),
-    /// The stride of destination `i`.
-    DestStride(usize),
+    /// Stride `d` of destination `i`.
+    DestStride(usize, usize),
     /// The number of buckets of operator `i`.
     Buckets(usize),
     /// A pointer to the first element of a `withacc`'s accumulator `i`.
@@ -296,6 +296,14 @@ pub fn componentwise(op: &Operator) -> Option<Vec<(BinOp, PrimType)>> {
         .collect()
 }
 
+/// A result of the map function in a kernel: a scalar, or an array it
+/// has a view of.
+#[derive(Clone, Debug)]
+pub(crate) enum MapResult {
+    Scalar(Operand),
+    Row(View),
+}
+
 /// An array inside a kernel: element `[i, j, …]` is at `ptr[offset + i *
 /// strides[0] + j * strides[1] + …]`.
 #[derive(Clone, Debug)]
@@ -342,6 +350,41 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         let results = self.body(&self.s.map.body, body);
         self.every_iteration = false;
         results
+    }
+
+    /// The map function's results for row `j`, as [`Self::map_function`],
+    /// where a result may also be an array the kernel has a view of (a row
+    /// of an input).
+    pub(crate) fn map_results(&mut self, j: Var, body: &mut Vec<Stm>) -> Option<Vec<MapResult>> {
+        self.bind_rows(j, 0, body)?;
+        self.every_iteration = true;
+        let s = self.s;
+        let mut ok = Some(());
+        for st in &s.map.body.stms {
+            ok = ok.and_then(|()| self.stm(st, body));
+        }
+        self.every_iteration = false;
+        ok?;
+        s.map
+            .body
+            .result
+            .iter()
+            .map(|r| match r {
+                SubExp::Var(v) if self.views.contains_key(v) => Some(MapResult::Row(self.views[v].clone())),
+                _ => self.operand(r).map(MapResult::Scalar),
+            })
+            .collect()
+    }
+
+    /// `lam` applied to `args`: its results.
+    pub(crate) fn apply_lambda(&mut self, lam: &Lambda, args: &[Operand], out: &mut Vec<Stm>) -> Option<Vec<Operand>> {
+        if lam.params.len() != args.len() {
+            return None;
+        }
+        for (p, x) in lam.params.iter().zip(args) {
+            self.env.insert(p.name, *x);
+        }
+        self.body(&lam.body, out)
     }
 
     /// Binds the map function's parameters from position `first` on to row
