@@ -345,11 +345,13 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     /// lowers its body (statements that run in every iteration); gives its
     /// results.
     pub(crate) fn map_function(&mut self, j: Var, body: &mut Vec<Stm>) -> Option<Vec<Operand>> {
-        self.bind_rows(j, 0, body)?;
-        self.every_iteration = true;
-        let results = self.body(&self.s.map.body, body);
-        self.every_iteration = false;
-        results
+        self.map_results(j, body)?
+            .into_iter()
+            .map(|r| match r {
+                MapResult::Scalar(x) => Some(x),
+                MapResult::Row(_) => None,
+            })
+            .collect()
     }
 
     /// The map function's results for row `j`, as [`Self::map_function`],
@@ -359,12 +361,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         self.bind_rows(j, 0, body)?;
         self.every_iteration = true;
         let s = self.s;
-        let mut ok = Some(());
-        for st in &s.map.body.stms {
-            ok = ok.and_then(|()| self.stm(st, body));
-        }
+        let lowered = s.map.body.stms.iter().try_for_each(|st| self.stm(st, body));
         self.every_iteration = false;
-        ok?;
+        lowered?;
         s.map
             .body
             .result

@@ -368,9 +368,6 @@ fn nest_of<'s>(
         (Sink::Fold(_), Some(r)) => Some(post(ip.name, after, r, &array_rows)?),
         _ => return None,
     };
-    if row_result.is_none() && !after.is_empty() {
-        return None;
-    }
     let all_rows: Vec<VName> =
         map.params.iter().chain(&inner_map.params).map(|p| p.name).chain(pre_outs.iter().copied()).collect();
     let inner_post = match inner_after {
@@ -909,9 +906,8 @@ impl TileKernel<'_, '_> {
     }
 
     fn row_result(&self, l: &mut Lowerer, i: Operand, folded: Operand, out: &mut Vec<Stm>) -> Option<()> {
-        let y = folded;
         let y = match self.nest.outer_post {
-            None => y,
+            None => folded,
             Some(p) => {
                 // The outer map's scalar rows at row `i`.
                 let iv = l.k.fresh("i");
@@ -923,7 +919,7 @@ impl TileKernel<'_, '_> {
                         l.env.insert(param.name, x);
                     }
                 }
-                self.post(l, Some(p), y, out)?
+                self.post(l, Some(p), folded, out)?
             }
         };
         match (self.nest.sink, l.s.reduces) {
@@ -1047,11 +1043,14 @@ impl TileKernel<'_, '_> {
         // one broadcast load (GMM's `x - μ`: the subtraction and broadcast
         // per element and column tile had the adder's ports at 1.5 times
         // the multiplier's).
+        let buffered: Vec<usize> = (0..self.sources.len())
+            .filter(|&pi| matches!(self.sources[pi], Source::Mapped(..)) && self.sources[pi].by_row())
+            .collect();
         let mut pre: Vec<(usize, Var)> = Vec::new();
-        for (pi, src) in self.sources.iter().enumerate() {
-            if matches!(src, Source::Mapped(..)) && src.by_row() {
-                let pre_len = bin(l, out, "pre_len", BinOp::Mul, block_rows, steps);
-                let pre_len = l.let_("pre_len", I64, Exp::Select(slab, pre_len, c64(1)), out);
+        if !buffered.is_empty() {
+            let pre_len = bin(l, out, "pre_len", BinOp::Mul, block_rows, steps);
+            let pre_len = l.let_("pre_len", I64, Exp::Select(slab, pre_len, c64(1)), out);
+            for pi in buffered {
                 let v = l.k.fresh("pre");
                 out.push(Stm::Alloc { var: v, elem: self.nest.f.params[pi].ty.elem(), len: pre_len });
                 allocs.push(v);
