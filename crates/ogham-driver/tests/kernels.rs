@@ -156,6 +156,10 @@ fn prelude_rows_are_buffered_and_tiles_leave_room() {
             assert!(k.contains("load pre_"), "{backend:?}: the buffer is never read:\n{k}");
             assert!(k.contains(": [20]f64"), "{backend:?}: no tile of 5 rows by 4 f64:\n{k}");
             assert!(!k.contains(": [24]f64"), "{backend:?}: a tile of 6 rows by 4 f64 with μ held:\n{k}");
+            // The buffer is filled twice over: one loop for contiguous
+            // points, whose loads index by the step itself, one for others.
+            let fills = k.matches("store pre_").count();
+            assert!(fills >= 2 && fills % 2 == 0, "{backend:?}: the fill is not versioned on unit stride:\n{k}");
         }
     }
 }
