@@ -60,10 +60,15 @@
 -- The arrays the sums read take 8·K·d = 8 KB per point here, so the
 -- points run in chunks of 128 (`accreduce`'s 1 MB): nine chunks, the
 -- last of 76, each reading its rows of X and writing its rows of ∂X.
+-- The second case (d = 16, K = 128: 32 KB a point, ten chunks, the last
+-- of 12) adds sums of 128·16·16 elements per chunk, as many as
+-- the multicore backend adds in parallel, row by row of K.
 -- ==
 -- entry: chunked
 -- input { 1100i64 8i64 128i64 }
 -- output { -6944.185799210565 1327500.4361798558 -81283.33013845816 }
+-- input { 300i64 16i64 128i64 }
+-- output { -1474.4147274011073 4368576.87610114 2723851.812072539 }
 
 def sqnorm_qx [d] (q: [d][d]f64) (x: [d]f64) : f64 =
   let y = map (\r -> f64.sum (map2 (*) r x)) q

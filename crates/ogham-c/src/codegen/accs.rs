@@ -50,6 +50,10 @@ enum Strategy {
     Direct,
 }
 
+/// The elements from which the multicore backend adds an array into a
+/// slice of another in parallel ([`Gen::combine_par`]).
+const PAR_COMBINE: i64 = 1 << 15;
+
 /// Whether no two applications of a `withacc`'s `map` update the same
 /// element of accumulator `i`: every update of it is a statement of the
 /// map function's own body (not in a branch, loop or nested SOAC) and has,
@@ -294,60 +298,22 @@ impl Gen<'_> {
                     self.line(&format!("og_copy_into(&{view}, &{v}, {}, {r});", elem.byte_size()));
                 }
                 _ => {
-                    let vdims: Vec<String> = (0..dims.len()).map(|d| format!("{view}.shape[{d}]")).collect();
-                    if !atomic && !vdims.is_empty() {
-                        // Unit-stride rows, tested once: the innermost loop
-                        // through pointers, which the C compiler vectorises
-                        // (a reverse-mode adjoint adds whole rows and matrices).
-                        let last = vdims.len() - 1;
-                        let mut unit = vec![format!("{view}.stride[{last}] == 1")];
-                        if vty.is_array() {
-                            unit.push(format!("{v}.stride[{last}] == 1"));
-                        }
-                        self.line(&format!("if ({}) {{", unit.join(" && ")));
+                    let parallel = self.opts.backend == crate::Backend::Multicore
+                        && !self.in_parallel
+                        && !atomic
+                        && vty.is_array()
+                        && dims.len() >= 2;
+                    if parallel {
+                        // Only big updates pay for waking the threads.
+                        self.line(&format!("if (og_shape_elems({}, {view}.shape) >= {PAR_COMBINE}) {{", dims.len()));
                         self.indent += 1;
-                        let idxs = self.open_loops(&vdims[..last]);
-                        let row_off = |arr: &str| -> String {
-                            let mut off = format!("{arr}.offset");
-                            for (d, i) in idxs.iter().enumerate() {
-                                off.push_str(&format!(" + ({i}) * {arr}.stride[{d}]"));
-                            }
-                            off
-                        };
-                        let t = ctype(elem);
-                        let pd = self.fresh("pd");
-                        self.line(&format!(
-                            "{t} *restrict {pd} = ({t} *)og_mem_data({view}.mem) + {};",
-                            row_off(&view)
-                        ));
-                        let src = if vty.is_array() {
-                            let ps = self.fresh("ps");
-                            self.line(&format!(
-                                "const {t} *restrict {ps} = (const {t} *)og_mem_data({v}.mem) + {};",
-                                row_off(&v)
-                            ));
-                            Some(ps)
-                        } else {
-                            None
-                        };
-                        let j = self.fresh("j");
-                        self.line(&format!("for (int64_t {j} = 0; {j} < {}; {j}++) {{", vdims[last]));
-                        self.indent += 1;
-                        let x = src.map_or_else(|| v.clone(), |ps| format!("{ps}[{j}]"));
-                        self.combine_elem(&format!("{pd}[{j}]"), &x, elem, op, false)?;
-                        self.indent -= 1;
-                        self.line("}");
-                        self.close_loops(last);
+                        self.combine_par(&view, &v, dims.len(), elem, op)?;
                         self.indent -= 1;
                         self.line("} else {");
                         self.indent += 1;
                     }
-                    let idxs = self.open_loops(&vdims);
-                    let e = Self::elem(&view, elem, &idxs);
-                    let x = if vty.is_array() { Self::elem(&v, elem, &idxs) } else { v.clone() };
-                    self.combine_elem(&e, &x, elem, op, atomic)?;
-                    self.close_loops(vdims.len());
-                    if !atomic && !vdims.is_empty() {
+                    self.combine_into(&view, &v, (dims.len(), vty.is_array()), elem, op, atomic)?;
+                    if parallel {
                         self.indent -= 1;
                         self.line("}");
                     }
@@ -361,6 +327,101 @@ impl Gen<'_> {
         self.indent -= 1;
         self.line("}");
         self.line(&format!("og_arr {} = {a};", vname(stm.pat[0].name)));
+        Ok(())
+    }
+
+    /// `view ⊕= v` element by element (`v` an array of `view`'s shape, of
+    /// `rank` dimensions, or a scalar), unit-stride rows through pointers.
+    fn combine_into(
+        &mut self,
+        view: &str,
+        v: &str,
+        (rank, array): (usize, bool),
+        elem: PrimType,
+        op: Option<BinOp>,
+        atomic: bool,
+    ) -> Res<()> {
+        let vdims: Vec<String> = (0..rank).map(|d| format!("{view}.shape[{d}]")).collect();
+        if !atomic && !vdims.is_empty() {
+            // Unit-stride rows, tested once: the innermost loop through
+            // pointers, which the C compiler vectorises (a reverse-mode
+            // adjoint adds whole rows and matrices).
+            let last = vdims.len() - 1;
+            let mut unit = vec![format!("{view}.stride[{last}] == 1")];
+            if array {
+                unit.push(format!("{v}.stride[{last}] == 1"));
+            }
+            self.line(&format!("if ({}) {{", unit.join(" && ")));
+            self.indent += 1;
+            let idxs = self.open_loops(&vdims[..last]);
+            let row_off = |arr: &str| -> String {
+                let mut off = format!("{arr}.offset");
+                for (d, i) in idxs.iter().enumerate() {
+                    off.push_str(&format!(" + ({i}) * {arr}.stride[{d}]"));
+                }
+                off
+            };
+            let t = ctype(elem);
+            let pd = self.fresh("pd");
+            self.line(&format!(
+                "{t} *restrict {pd} = ({t} *)og_mem_data({view}.mem) + {};",
+                row_off(view)
+            ));
+            let src = if array {
+                let ps = self.fresh("ps");
+                self.line(&format!(
+                    "const {t} *restrict {ps} = (const {t} *)og_mem_data({v}.mem) + {};",
+                    row_off(v)
+                ));
+                Some(ps)
+            } else {
+                None
+            };
+            let j = self.fresh("j");
+            self.line(&format!("for (int64_t {j} = 0; {j} < {}; {j}++) {{", vdims[last]));
+            self.indent += 1;
+            let x = src.map_or_else(|| v.to_string(), |ps| format!("{ps}[{j}]"));
+            self.combine_elem(&format!("{pd}[{j}]"), &x, elem, op, false)?;
+            self.indent -= 1;
+            self.line("}");
+            self.close_loops(last);
+            self.indent -= 1;
+            self.line("} else {");
+            self.indent += 1;
+        }
+        let idxs = self.open_loops(&vdims);
+        let e = Self::elem(view, elem, &idxs);
+        let x = if array { Self::elem(v, elem, &idxs) } else { v.to_string() };
+        self.combine_elem(&e, &x, elem, op, atomic)?;
+        self.close_loops(vdims.len());
+        if !atomic && !vdims.is_empty() {
+            self.indent -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+
+    /// [`Self::combine_into`] of arrays of at least two dimensions, on the
+    /// multicore backend: the rows of the first dimension in parallel (the
+    /// chunked sums of `accreduce`, GMM's `[K][d][d]` per chunk of points,
+    /// were the gradient's one sequential loop).
+    fn combine_par(&mut self, view: &str, v: &str, rank: usize, elem: PrimType, op: Option<BinOp>) -> Res<()> {
+        let fields = vec!["og_arr dst".to_string(), "og_arr src".to_string()];
+        let (sname, fname, saved) = self.begin_task(&[], &fields);
+        self.line("for (int64_t r = start; r < end; r++) {");
+        self.indent += 1;
+        self.line(&format!("og_arr dst = og_row(cl->dst, {rank}, r);"));
+        self.line(&format!("og_arr src = og_row(cl->src, {rank}, r);"));
+        self.combine_into("dst", "src", (rank - 1, true), elem, op, false)?;
+        self.indent -= 1;
+        self.line("}");
+        self.end_task(&fname, saved);
+        let extra = vec![("dst".to_string(), view.to_string()), ("src".to_string(), v.to_string())];
+        let cl = self.closure_init(&sname, &[], &extra);
+        let rows = format!("{view}.shape[0]");
+        self.line(&format!(
+            "if (og_parallel(ctx, {fname}, &{cl}, {rows}, og_num_chunks(ctx, {rows}, 1))) return og_propagate();"
+        ));
         Ok(())
     }
 
