@@ -2278,10 +2278,11 @@ impl<'a> Gen<'a> {
         self.indent += 1;
         let kk = op.dests.len();
         // The operator writes its results straight into the destinations,
-        // which its array accumulators view: with several results, a
-        // later one may read an accumulator an earlier one overwrote, so
-        // those read copies.
-        let copy_accs = op.op.lambda.body.result.len() > 1 && op.op.lambda.params[..kk].iter().any(|p| p.ty.is_array());
+        // so its array accumulators read copies: viewing the destinations,
+        // a later result may read an accumulator an earlier one
+        // overwrote, and a kernel computing a result would get the same
+        // row as a read pointer and as a `restrict` write pointer.
+        let copy_accs = op.op.lambda.params[..kk].iter().any(|p| p.ty.is_array());
         let mut copies = Vec::new();
         for (i, p) in op.op.lambda.params.iter().enumerate() {
             let c = vname(p.name);
