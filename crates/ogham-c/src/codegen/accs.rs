@@ -363,16 +363,10 @@ impl Gen<'_> {
             };
             let t = ctype(elem);
             let pd = self.fresh("pd");
-            self.line(&format!(
-                "{t} *restrict {pd} = ({t} *)og_mem_data({view}.mem) + {};",
-                row_off(view)
-            ));
+            self.line(&format!("{t} *restrict {pd} = ({t} *)og_mem_data({view}.mem) + {};", row_off(view)));
             let src = if array {
                 let ps = self.fresh("ps");
-                self.line(&format!(
-                    "const {t} *restrict {ps} = (const {t} *)og_mem_data({v}.mem) + {};",
-                    row_off(v)
-                ));
+                self.line(&format!("const {t} *restrict {ps} = (const {t} *)og_mem_data({v}.mem) + {};", row_off(v)));
                 Some(ps)
             } else {
                 None

@@ -633,16 +633,6 @@ fn row_strides(src: &Source, out: &mut Vec<Var>) {
     }
 }
 
-/// `src` with the strides between its rows' elements replaced by `one`
-/// (a variable bound to 1).
-fn with_unit_rows<'s>(src: &Source<'s>, one: Var) -> Source<'s> {
-    match src {
-        Source::Row(p, s0, _) => Source::Row(*p, *s0, one),
-        Source::Mapped(lam, k, inputs) => Source::Mapped(lam, *k, inputs.iter().map(|s| with_unit_rows(s, one)).collect()),
-        other => other.clone(),
-    }
-}
-
 fn elem_of(l: &Lowerer, a: VName) -> Option<PrimType> {
     Some((l.s.ty_of)(a)?.elem())
 }
@@ -1245,40 +1235,25 @@ impl TileKernel<'_, '_> {
         for &(pi, _) in pre {
             row_strides(&self.sources[pi], &mut strides);
         }
+        strides.sort_unstable();
         strides.dedup();
-        let mut unit = None;
-        for s in &strides {
-            let c = l.let_("unit", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, Operand::Var(*s), c64(1)), out);
-            unit = Some(match unit {
-                None => c,
-                Some(u) => l.let_("unit", PrimType::Bool, Exp::Bin(BinOp::LogAnd, PrimType::Bool, u, c), out),
-            });
-        }
         let n = bin(l, out, "fill_rows", BinOp::Mul, block_tiles, c64(self.rows));
         let last = bin(l, out, "last", BinOp::Sub, self.hi, c64(1));
-        let fill = |l: &mut Lowerer, sources: &[Source], out: &mut Vec<Stm>| {
-            for_loop(l, "r", (c64(0), n), false, out, |l, r, out| {
-                let i = bin(l, out, "i", BinOp::Add, b0, r);
-                let i = bin(l, out, "i", BinOp::Min, i, last);
-                let at0 = bin(l, out, "at", BinOp::Mul, r, steps);
-                for_loop(l, "k", (c64(0), self.w3), true, out, |l, k, out| {
-                    let at = bin(l, out, "at", BinOp::Add, at0, k);
-                    for &(pi, buf) in pre {
-                        let x = self.element(l, &sources[pi], self.nest.f.params[pi].ty.elem(), (i, k), out)?;
-                        out.push(Stm::Store { ptr: buf, index: at, value: x });
-                    }
-                    Some(())
-                })
+        let mut fill = Vec::new();
+        for_loop(l, "r", (c64(0), n), false, &mut fill, |l, r, out| {
+            let i = bin(l, out, "i", BinOp::Add, b0, r);
+            let i = bin(l, out, "i", BinOp::Min, i, last);
+            let at0 = bin(l, out, "at", BinOp::Mul, r, steps);
+            for_loop(l, "k", (c64(0), self.w3), true, out, |l, k, out| {
+                let at = bin(l, out, "at", BinOp::Add, at0, k);
+                for &(pi, buf) in pre {
+                    let x = self.element(l, &self.sources[pi], self.nest.f.params[pi].ty.elem(), (i, k), out)?;
+                    out.push(Stm::Store { ptr: buf, index: at, value: x });
+                }
+                Some(())
             })
-        };
-        let Some(unit) = unit else { return fill(l, &self.sources, out) };
-        let one = l.let_("one", I64, Exp::Operand(c64(1)), out);
-        let Operand::Var(one) = one else { return None };
-        let unit_sources: Vec<Source> = self.sources.iter().map(|s| with_unit_rows(s, one)).collect();
-        let (mut contiguous, mut strided) = (Vec::new(), Vec::new());
-        fill(l, &unit_sources, &mut contiguous)?;
-        fill(l, &self.sources, &mut strided)?;
-        out.push(Stm::If { cond: unit, then_block: Block { stms: contiguous }, else_block: Block { stms: strided } });
+        })?;
+        out.extend(crate::passes::unit_stride::versioned(&mut l.k, &strides, Block { stms: fill }));
         Some(())
     }
 

@@ -15,16 +15,22 @@ const I64: PrimType = PrimType::I64;
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {
     let strides: Vec<Var> = k.params.iter().filter(|p| p.kind == ParamKind::Stride).map(|p| p.var).collect();
+    let old = std::mem::take(&mut k.body);
+    k.body = Block { stms: versioned(k, &strides, old) };
+}
+
+/// `block`, versioned on every one of `strides` being 1 (see the module
+/// documentation); `block` as it is when there are none.
+pub(crate) fn versioned(k: &mut Kernel, strides: &[Var], block: Block) -> Vec<Stm> {
     if strides.is_empty() {
-        return;
+        return block.stms;
     }
     let mut subst: HashMap<Var, Operand> = strides.iter().map(|s| (*s, i64c(1))).collect();
-    let old = std::mem::take(&mut k.body);
-    let mut fast = copy_block(k, &old, &mut subst);
+    let mut fast = copy_block(k, &block, &mut subst);
     mark_ivdep(&mut fast);
     let mut stms = Vec::new();
     let mut cond: Option<Operand> = None;
-    for s in strides {
+    for &s in strides {
         let c = let_(k, &mut stms, "unit", PrimType::Bool, Exp::Cmp(CmpOp::Eq, I64, Operand::Var(s), i64c(1)));
         cond = Some(match cond {
             None => c,
@@ -32,9 +38,9 @@ pub fn run(k: &mut Kernel) {
         });
     }
     if let Some(cond) = cond {
-        stms.push(Stm::If { cond, then_block: fast, else_block: old });
+        stms.push(Stm::If { cond, then_block: fast, else_block: block });
     }
-    k.body = Block { stms };
+    stms
 }
 
 /// Marks `ivdep` every loop whose stores (outside nested loops) are all at
