@@ -35,7 +35,7 @@ fn build(name: &str, text: &str, opts: &Options) -> PathBuf {
     let c_path = dir.join("prog.c");
     let mut prog = parse(text);
     if name.ends_with("-opt") {
-        ogham_opt::run(&mut prog, &ogham_opt::default_pipeline(), true, |_, _| {})
+        ogham_opt::run(&mut prog, &ogham_opt::default_pipeline(), &ogham_opt::Target::PORTABLE, true, |_, _| {})
             .unwrap_or_else(|f| panic!("{}", f.message()));
     }
     std::fs::write(&c_path, generate(&verified(&prog), opts).unwrap_or_else(|e| panic!("{e}")).c).unwrap();

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use ogham_syntax::ast::{NodeIds, Program};
 use ogham_syntax::{Diagnostic, SourceMap, Span};
@@ -82,6 +83,21 @@ pub enum Stop {
 
 static VERIFY: AtomicBool = AtomicBool::new(false);
 
+static TARGET: Mutex<ogham_opt::Target> = Mutex::new(ogham_opt::Target::PORTABLE);
+
+/// Makes the passes optimise for `target` from now on: `ogham c` and `ogham
+/// multicore` (without `--portable`) and `ogham bench` set the host's, as
+/// they compile with `-march=native`. Otherwise (the tests, `ogham dev`,
+/// the interpreter) it is [`ogham_opt::Target::PORTABLE`], so that the IR
+/// does not depend on the machine. Only speed depends on it.
+pub fn set_target(target: ogham_opt::Target) {
+    *TARGET.lock().unwrap_or_else(|e| e.into_inner()) = target;
+}
+
+fn target() -> ogham_opt::Target {
+    *TARGET.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Makes the verifier run after lowering and after every pass (`--verify`;
 /// `ogham test` always does).
 pub fn set_verify(on: bool) {
@@ -105,7 +121,7 @@ pub fn run_passes(
     passes: &[&ogham_opt::Pass],
     after: impl FnMut(&ogham_opt::Pass, &ogham_ir::Program),
 ) -> Result<(), CompileError> {
-    ogham_opt::run(ir, passes, verifying(), after).map_err(|failure| match failure {
+    ogham_opt::run(ir, passes, &target(), verifying(), after).map_err(|failure| match failure {
         ogham_opt::PassFailure::Rejected(r) => {
             CompileError::from_diagnostics(&[Diagnostic::error(r.name, r.span, r.message)], sources)
         }

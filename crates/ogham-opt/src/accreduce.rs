@@ -48,15 +48,19 @@
 //! (unless every array made holds one scalar per iteration of level 0, as
 //! a matrix–vector product's do: no more than the level's own rows)
 //! in a loop over chunks of level 0's iterations, as many as make
-//! [`CHUNK_BYTES`] of those arrays (at least one): each chunk runs the
+//! [`Target::chunk_bytes`] of those arrays (at least one): each chunk runs the
 //! outermost `withacc` on its rows (its accumulators threaded through the
 //! loop, its other mapped results written into their rows of arrays made
 //! before it) and adds its sums into the loop's. The GMM gradient at
 //! n = 10 000 then takes 22 MB, and less time (395 against 460 ms: the
-//! arrays stay in the caches). Chunks of 1 MB (40 points of GMM's
-//! benchmark), which stay in a core's second-level cache with the tiles'
-//! buffers, ran its gradient in 220 ms where 4 MB took 300 and 512 KB 290
-//! (the tiles' reductions over the chunk's points grow short).
+//! arrays stay in the caches). The chunk's size is the target's, twice
+//! the machine's second-level cache per core: on AMD Zen 3 (512 KB) chunks
+//! of 1 MB (40 points of GMM's benchmark) ran its gradient in 220 ms where
+//! 4 MB took 300 and 512 KB 290 (the tiles' reductions over the chunk's
+//! points grow short); on a Xeon with 2 MB, 4 MB ran it in 182 ms where
+//! 1 MB took 210.
+//!
+//! [`Target::chunk_bytes`]: crate::Target::chunk_bytes
 //!
 //! The sums run over `p` in order, chunk after chunk; only the rounding of
 //! the additions changes, as with any accumulator (their operator is
@@ -79,11 +83,11 @@ use ogham_ir::{
 };
 
 /// Rewrites every function of the program (see the module documentation).
-pub fn accreduce_program(prog: &mut Program) {
+pub fn accreduce_program(prog: &mut Program, chunk_bytes: i64) {
     for f in &mut prog.funs {
         let mut defs = HashMap::new();
         definitions(&f.body, &mut defs);
-        body(&mut f.body, &defs, &mut prog.names);
+        body(&mut f.body, &defs, chunk_bytes, &mut prog.names);
     }
 }
 
@@ -109,17 +113,17 @@ pub(crate) fn is_iota(defs: &Defs, arr: VName, w: SubExp) -> bool {
 }
 
 /// Rewrites `b` and the bodies nested in it.
-fn body(b: &mut Body, defs: &Defs, names: &mut NameTable) {
+fn body(b: &mut Body, defs: &Defs, chunk_bytes: i64, names: &mut NameTable) {
     let mut i = 0;
     while i < b.stms.len() {
         let mut pending = Vec::new();
         while let Some(found) = plan(&b.stms[i], defs) {
             pending.push(prepare(b, i, found, defs, names));
         }
-        let (before, after) = if pending.is_empty() { (0, 0) } else { finish(b, i, pending, names) };
+        let (before, after) = if pending.is_empty() { (0, 0) } else { finish(b, i, pending, chunk_bytes, names) };
         i += before;
         for nb in nested_bodies_mut(&mut b.stms[i].exp) {
-            body(nb, defs, names);
+            body(nb, defs, chunk_bytes, names);
         }
         i += 1 + after;
     }
@@ -440,17 +444,17 @@ fn whole(plan: &Plan) -> Vec<DimIndex> {
 /// Step 3 of the rewrites `pending` of statement `i` of `b`: the sums
 /// after it, or, when it makes arrays for them, a loop over chunks of its
 /// iterations, each running the statement on its chunk and adding its
-/// sums (so the arrays take [`CHUNK_BYTES`] at most, not one element per
+/// sums (so the arrays take `chunk_bytes` at most, not one element per
 /// update). Returns how many statements went before the statement (or the
 /// loop that replaced it) and after it.
-fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, names: &mut NameTable) -> (usize, usize) {
+fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, chunk_bytes: i64, names: &mut NameTable) -> (usize, usize) {
     // Arrays of one scalar per iteration (a matrix–vector product's) take
     // no more memory than the level's own rows: no chunks for them.
     let pat = &b.stms[i].pat;
     let made = pending.iter().flat_map(|p| [p.xs, p.ys]).any(|v| pat.iter().any(|q| q.name == v && q.ty.rank() > 1));
     let mut out = BodyBuilder::new(pending[0].plan.span);
     let (before, sums) = if made {
-        let before = chunks(b, i, &pending, names);
+        let before = chunks(b, i, &pending, chunk_bytes, names);
         let pat = &b.stms[i + before].pat;
         (before, pat[pat.len() - pending.len()..].iter().map(|p| p.name).collect())
     } else {
@@ -482,10 +486,6 @@ fn bind_result(out: &mut BodyBuilder, p: &Pending, sums: VName) {
     }
 }
 
-/// The bytes of the arrays made for one chunk of iterations: about a
-/// core's second-level cache (512 KB to 1 MB on current x86 cores).
-const CHUNK_BYTES: i64 = 1 << 20;
-
 /// Replaces statement `i` of `b` (a `withacc` over `n` iterations with
 /// the arrays `pending` made among its mapped results) by a loop over
 /// chunks of its iterations: the `withacc` on each chunk's rows, the
@@ -493,7 +493,7 @@ const CHUNK_BYTES: i64 = 1 << 20;
 /// the loop, and each pending rewrite's sums of the chunk added to its
 /// loop parameter, which the loop returns after its other results.
 /// Returns how many statements went before the loop.
-fn chunks(b: &mut Body, i: usize, pending: &[Pending], names: &mut NameTable) -> usize {
+fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: &mut NameTable) -> usize {
     let stm = b.stms.remove(i);
     let span = stm.span;
     let Exp::Soac(Soac::WithAcc { w: n, arrs, accs, map }) = stm.exp else { unreachable!("the plan's level 0") };
@@ -507,7 +507,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], names: &mut NameTable) ->
     let arith = |bb: &mut BodyBuilder, names: &mut NameTable, op: BinOp, x: SubExp, y: SubExp| {
         SubExp::Var(bb.bind(names, "chunk", i64t.clone(), Exp::BinOp(op, PrimType::I64, x, y)))
     };
-    // Iterations per chunk: CHUNK_BYTES over the bytes made per iteration.
+    // Iterations per chunk: chunk_bytes over the bytes made per iteration.
     let mut per = SubExp::i64(0);
     for q in stm.pat[nacc..].iter().filter(|q| made.contains(&q.name)) {
         let mut bytes = SubExp::i64(q.ty.elem().byte_size() as i64);
@@ -517,7 +517,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], names: &mut NameTable) ->
         per = arith(&mut pre, names, BinOp::Add, per, bytes);
     }
     let per = arith(&mut pre, names, BinOp::Max, per, SubExp::i64(1));
-    let size = arith(&mut pre, names, BinOp::Quot, SubExp::i64(CHUNK_BYTES), per);
+    let size = arith(&mut pre, names, BinOp::Quot, SubExp::i64(chunk_bytes), per);
     let size = arith(&mut pre, names, BinOp::Max, size, SubExp::i64(1));
     let span_n = arith(&mut pre, names, BinOp::Add, n, size);
     let span_n = arith(&mut pre, names, BinOp::Sub, span_n, SubExp::i64(1));

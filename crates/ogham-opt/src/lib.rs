@@ -111,7 +111,92 @@ pub struct Pass {
     pub summary: &'static str,
     /// Transforms the program, or rejects it: a construct the pass cannot
     /// transform (automatic differentiation of something not supported).
-    pub run: fn(&mut Program) -> Result<(), Rejection>,
+    pub run: fn(&mut Program, &Target) -> Result<(), Rejection>,
+}
+
+/// What the passes know of the machine the program will run on. Only
+/// speed depends on it, never a result: the interpreter and every backend
+/// compute the same values whatever it says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The bytes of the arrays [`accreduce`] makes for one chunk of a
+    /// nest's iterations: twice a core's second-level cache measured best
+    /// (GMM's gradient: 1 MB on AMD Zen 3, 512 KB of L2, where 4 MB took
+    /// 1.4x as long; 2 to 8 MB alike on a Xeon of 2 MB of L2, where 1 MB
+    /// took 1.15x as long).
+    pub chunk_bytes: i64,
+}
+
+impl Default for Target {
+    fn default() -> Target {
+        Target::PORTABLE
+    }
+}
+
+impl Target {
+    /// The target when the machine is not known (`--portable`, the tests,
+    /// `ogham dev`), so that the IR does not depend on the machine: chunks
+    /// of 1 MB.
+    pub const PORTABLE: Target = Target { chunk_bytes: 1 << 20 };
+
+    /// This machine's, as `-march=native` compiles for it: chunks of twice
+    /// the second-level cache of its first core (Linux's `sysfs`), between
+    /// 512 KB and 16 MB; [`Target::PORTABLE`] where the cache is not known.
+    pub fn host() -> Target {
+        match l2_bytes() {
+            Some(l2) => Target { chunk_bytes: (2 * l2).clamp(1 << 19, 1 << 24) },
+            None => Target::PORTABLE,
+        }
+    }
+}
+
+/// The size of the first core's second-level data (or unified) cache, as
+/// Linux describes it in `/sys/devices/system/cpu/cpu0/cache/index*/`.
+fn l2_bytes() -> Option<i64> {
+    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    for i in 0..8 {
+        let read = |f: &str| std::fs::read_to_string(dir.join(format!("index{i}/{f}"))).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size")) else { continue };
+        if level.trim() != "2" || kind.trim() == "Instruction" {
+            continue;
+        }
+        return cache_size(&size);
+    }
+    None
+}
+
+/// A cache size as `sysfs` writes it: `2048K`, `1M`, or bytes.
+fn cache_size(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (digits, scale) = match text.as_bytes().last()? {
+        b'K' => (&text[..text.len() - 1], 1 << 10),
+        b'M' => (&text[..text.len() - 1], 1 << 20),
+        _ => (text, 1),
+    };
+    digits.parse::<i64>().ok().filter(|n| *n > 0).and_then(|n| n.checked_mul(scale))
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::{cache_size, Target};
+
+    #[test]
+    fn cache_sizes_parse_as_sysfs_writes_them() {
+        assert_eq!(cache_size("2048K\n"), Some(2 << 20));
+        assert_eq!(cache_size("512K"), Some(512 << 10));
+        assert_eq!(cache_size("1M"), Some(1 << 20));
+        assert_eq!(cache_size("65536"), Some(65536));
+        assert_eq!(cache_size(""), None);
+        assert_eq!(cache_size("0K"), None);
+        assert_eq!(cache_size("lots"), None);
+    }
+
+    #[test]
+    fn the_host_chunk_stays_in_bounds() {
+        let t = Target::host();
+        assert!((1 << 19..=1 << 24).contains(&t.chunk_bytes), "{t:?}");
+        assert_eq!(Target::default(), Target::PORTABLE);
+    }
 }
 
 /// A pass's refusal of a program: what it cannot do, and where.
@@ -134,12 +219,12 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "ad",
         summary: "automatic differentiation: replace every jvp by the statements computing values and tangents",
-        run: ad::ad_program,
+        run: |p, _| ad::ad_program(p),
     },
     Pass {
         name: "inline",
         summary: "replace calls of small leaf functions by their bodies",
-        run: |p| {
+        run: |p, _| {
             inline::inline_program(p);
             Ok(())
         },
@@ -147,7 +232,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "simplify",
         summary: "fold constants, propagate copies, apply algebraic identities",
-        run: |p| {
+        run: |p, _| {
             simplify::simplify_program(p);
             Ok(())
         },
@@ -155,35 +240,35 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "interchange",
         summary: "a map over points whose every iteration maps (and reduces) over per-component matrices runs the component map outside",
-        run: |p| {
+        run: |p, _| {
             interchange::interchange_program(p);
             Ok(())
         },
     },
-    Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: |p| {
+    Pass { name: "cse", summary: "reuse the value of an identical earlier expression", run: |p, _| {
             cse::cse_program(p);
             Ok(())
         } },
-    Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: |p| {
+    Pass { name: "dce", summary: "remove statements and map results that nothing uses", run: |p, _| {
             dce::dce_program(p);
             Ok(())
         } },
     Pass {
         name: "fission",
         summary: "split each map into one map per statement (seed 000's A_iNF form), for CSE, LICM and DCE across loops",
-        run: |p| {
+        run: |p, _| {
             fission::fission_program(p);
             Ok(())
         },
     },
-    Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: |p| {
+    Pass { name: "fuse", summary: "merge producer maps into the SOACs that consume them", run: |p, _| {
             fuse::fuse_program(p);
             Ok(())
         } },
     Pass {
         name: "demand",
         summary: "compute only what uses demand: a scan read only at its last element becomes a reduce, a call whose results are partly used calls a copy computing only those",
-        run: |p| {
+        run: |p, _| {
             demand::demand_program(p);
             Ok(())
         },
@@ -191,7 +276,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "accfuse",
         summary: "inside a withacc, a map whose result is only added into an accumulator adds each element into it directly; an array built from zeros by additions and added whole into another adds its parts directly",
-        run: |p| {
+        run: |p, _| {
             accfuse::accfuse_program(p);
             Ok(())
         },
@@ -199,7 +284,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "mapinto",
         summary: "a map whose result is only written, in bounds, into a row of an array nothing else in its scope uses writes each element there directly",
-        run: |p| {
+        run: |p, _| {
             accfuse::mapinto_program(p);
             Ok(())
         },
@@ -207,15 +292,15 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "accreduce",
         summary: "an accumulator updated with products at an index the outermost withacc does not vary is summed by matrix products instead (seed 004 §5.1)",
-        run: |p| {
-            accreduce::accreduce_program(p);
+        run: |p, target| {
+            accreduce::accreduce_program(p, target.chunk_bytes);
             Ok(())
         },
     },
     Pass {
         name: "linhoist",
         summary: "an accumulator every point adds a linear function of its own value into gets the function of the values' sum once",
-        run: |p| {
+        run: |p, _| {
             linhoist::linhoist_program(p);
             Ok(())
         },
@@ -223,7 +308,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "acchoist",
         summary: "inside a withacc, a loop or SOAC that reads rows but no accumulator (results no larger than the withacc's rows) runs in a map before it",
-        run: |p| {
+        run: |p, _| {
             acchoist::acchoist_program(p);
             Ok(())
         },
@@ -231,7 +316,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "argmin",
         summary: "a min or max reduction whose values are searched for the first equal to it (reverse mode's rule) becomes one loop computing both",
-        run: |p| {
+        run: |p, _| {
             argmin::argmin_program(p);
             Ok(())
         },
@@ -239,7 +324,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "bounds",
         summary: "mark indexing whose indices are provably in bounds as unchecked (#[unsafe])",
-        run: |p| {
+        run: |p, _| {
             bounds::bounds_program(p);
             Ok(())
         },
@@ -247,7 +332,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "layout",
         summary: "mark the arrays the backends never build (#[virtual]) and the map-of-reduce nests they run interchanged (#[interchange])",
-        run: |p| {
+        run: |p, _| {
             layout::layout_program(p);
             Ok(())
         },
@@ -255,7 +340,7 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "licm",
         summary: "move statements that depend on nothing bound in a loop or lambda out of it",
-        run: |p| {
+        run: |p, _| {
             licm::licm_program(p);
             Ok(())
         },
@@ -353,12 +438,14 @@ impl PassFailure {
     }
 }
 
-/// Runs `passes` in order on `prog`. With `verify`, the verifier checks the
-/// input and the output of every pass; the first failure stops the run.
-/// `after` sees the program after each pass (for `ogham dev --print-after`).
+/// Runs `passes` in order on `prog`, for `target`. With `verify`, the
+/// verifier checks the input and the output of every pass; the first
+/// failure stops the run. `after` sees the program after each pass (for
+/// `ogham dev --print-after`).
 pub fn run(
     prog: &mut Program,
     passes: &[&Pass],
+    target: &Target,
     verify: bool,
     mut after: impl FnMut(&Pass, &Program),
 ) -> Result<(), PassFailure> {
@@ -373,7 +460,7 @@ pub fn run(
         })
     };
     for p in passes {
-        (p.run)(prog).map_err(PassFailure::Rejected)?;
+        (p.run)(prog, target).map_err(PassFailure::Rejected)?;
         check(p.name, prog)?;
         after(p, prog);
     }

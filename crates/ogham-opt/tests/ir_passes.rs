@@ -33,7 +33,7 @@ fn run_one(path: &Path, bless: bool) -> Result<(), String> {
     let (input, expected) = text.split_once(OUTPUT_MARK).ok_or("no `-- output:` line")?;
     let mut prog = ogham_ir::parse::parse_program(input).map_err(|e| format!("input does not parse: {e}"))?;
     ogham_ir::verify::verify_after("input", &prog)?;
-    ogham_opt::run(&mut prog, &passes, true, |_, _| {}).map_err(|f| f.message())?;
+    ogham_opt::run(&mut prog, &passes, &ogham_opt::Target::PORTABLE, true, |_, _| {}).map_err(|f| f.message())?;
     let actual = ogham_ir::print::program(&prog);
     if bless {
         let blessed = format!("{}{OUTPUT_MARK}\n{actual}", input);

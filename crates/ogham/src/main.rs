@@ -149,7 +149,11 @@ fn main() -> ExitCode {
         Command::Run { program, entry, binary } => cmd_run(&program, entry.as_deref(), binary),
         Command::C(args) => cmd_compile(&args, ogham_c::Backend::Sequential),
         Command::Multicore(args) => cmd_compile(&args, ogham_c::Backend::Multicore),
-        Command::Bench(args) => ExitCode::from(ogham_driver::bench::run_cli(&args) as u8),
+        Command::Bench(args) => {
+            // Compiled for this machine (`-march=native`), like `ogham c`.
+            ogham_driver::pipeline::set_target(ogham_opt::Target::host());
+            ExitCode::from(ogham_driver::bench::run_cli(&args) as u8)
+        }
         Command::Check { program } => match compile_file(&program, Stop::AfterCheck) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => fail(&e.rendered),
@@ -304,6 +308,9 @@ fn cmd_run(program: &std::path::Path, entry: Option<&str>, binary: bool) -> Exit
 }
 
 fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
+    if !args.portable {
+        ogham_driver::pipeline::set_target(ogham_opt::Target::host());
+    }
     let compiled = match compile_file(&args.program, Stop::Ir) {
         Ok(c) => c,
         Err(e) => return fail(&e.rendered),
