@@ -268,3 +268,27 @@ fn accumulated_rows_are_ivdep_and_gathers_are_not() {
     assert!(rows > 0, "no loop adds into four rows of an accumulator:\n{}", kernels.join("\n"));
     assert!(gathers > 0, "the gather's adjoint has no unmarked loop:\n{}", kernels.join("\n"));
 }
+
+/// The nearest centre of k-means' gradient (`benchmarks/kmeans_ad.fut`, an
+/// argmin loop over the centres, tiled) folds a tile's distances into a
+/// row's minimum and its index only when one of them is below the
+/// minimum: a `changes` flag computed in vector lanes (`or` of the
+/// comparisons) guards the sequential fold, on both backends, in the wide
+/// and the narrow tiles (`tests/ad/nearest_centre_wide.fut` checks the
+/// results, ties and NaNs across tiles included).
+#[test]
+fn settled_argmin_rows_skip_their_fold() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/kmeans_ad.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+        let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
+        let screened = kernels
+            .iter()
+            .filter(|k| {
+                let flags = k.matches("mut changes_").count();
+                flags >= 2 && k.matches("accumulate logor.bool changes_").count() == flags
+            })
+            .count();
+        assert!(screened >= 1, "{backend:?}: no kernel screening its argmin among:\n{}", kernels.join("\n"));
+    }
+}
