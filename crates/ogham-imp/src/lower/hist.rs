@@ -6,7 +6,9 @@
 //! it computed is in `0 .. buckets`, it loads bucket `i` of each of the
 //! operator's destinations, combines the loaded values with the new ones by
 //! the operator's statements, and stores the results back. An index out of
-//! range is skipped, as the language says.
+//! range is skipped, as the language says; an index `a mod w`, with `w`
+//! the number of buckets, is in range exactly when `w > 0`, which is all
+//! the kernel tests then.
 //!
 //! A destination is a [`ParamKind::Write`] pointer: the `hist` consumes
 //! it, so nothing else the kernel reads reaches it. The caller says what it
@@ -100,12 +102,21 @@ pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp]) -> Option<Lowered> {
         let k = ds.len();
         let Some(MapResult::Scalar(idx)) = results.get(pos).cloned() else { return None };
         let news = results.get(pos + 1..pos + 1 + k)?.to_vec();
+        let modulo = s.map.body.result.get(pos).is_some_and(|r| is_mod_of(s.map, r, &op.shape[0]));
         pos += 1 + k;
         let i64 = PrimType::I64;
-        let ge =
-            l.let_("ge", PrimType::Bool, Exp::Cmp(CmpOp::Ge, i64, idx, Operand::Const(PrimValue::I64(0))), &mut body);
-        let lt = l.let_("lt", PrimType::Bool, Exp::Cmp(CmpOp::Lt, i64, idx, Operand::Var(*buckets)), &mut body);
-        let inside = l.let_("inside", PrimType::Bool, Exp::Bin(BinOp::LogAnd, PrimType::Bool, ge, lt), &mut body);
+        let zero = Operand::Const(PrimValue::I64(0));
+        let inside = if modulo {
+            // `a mod w` (rounding down: the sign of `w`) with `w` the
+            // number of buckets is in `0 .. w` exactly when w > 0, a test
+            // the same in every iteration (a histogram's `x % k` bins).
+            let w = l.operand(&op.shape[0])?;
+            l.let_("inside", PrimType::Bool, Exp::Cmp(CmpOp::Gt, i64, w, zero), &mut body)
+        } else {
+            let ge = l.let_("ge", PrimType::Bool, Exp::Cmp(CmpOp::Ge, i64, idx, zero), &mut body);
+            let lt = l.let_("lt", PrimType::Bool, Exp::Cmp(CmpOp::Lt, i64, idx, Operand::Var(*buckets)), &mut body);
+            l.let_("inside", PrimType::Bool, Exp::Bin(BinOp::LogAnd, PrimType::Bool, ge, lt), &mut body)
+        };
         let mut update = Vec::new();
         let bucket: Vec<View> = ds.iter().map(|v| l.subview(v, &[idx], &mut update)).collect::<Option<_>>()?;
         match row {
@@ -156,6 +167,16 @@ pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp]) -> Option<Lowered> {
         Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: false, body: Block { stms: body } };
     l.k.body.stms.push(for_loop);
     Some((l.k, l.bindings, l.checks))
+}
+
+/// Whether the map function's result `r` is `mod.i64 a w`, bound in its
+/// body, with `w` the histogram's number of buckets.
+fn is_mod_of(map: &Lambda, r: &SubExp, w: &SubExp) -> bool {
+    let SubExp::Var(r) = r else { return false };
+    map.body.stms.iter().any(|s| {
+        s.pat.iter().any(|p| p.name == *r)
+            && matches!(&s.exp, CExp::BinOp(ogham_ir::BinOp::Mod, PrimType::I64, _, d) if d == w)
+    })
 }
 
 /// An operator that combines rows element by element,
