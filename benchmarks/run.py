@@ -99,12 +99,38 @@ def dataset_name(fname):
     return "data/" + fname
 
 
+def openblas_core():
+    """The OpenBLAS kernels for this CPU's vector instructions (x86-64,
+    from /proc/cpuinfo): SkylakeX for AVX-512, Haswell for AVX2 with FMA;
+    None elsewhere (OpenBLAS's own detection then stands)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), [])
+    except OSError:
+        return None
+    if "avx512f" in flags and "avx512bw" in flags and "avx512vl" in flags:
+        return "SkylakeX"
+    if "avx2" in flags and "fma" in flags:
+        return "Haswell"
+    return None
+
+
 def run_reference(bench, entry, fname, runs, omp=False, ref=None):
     """Runtimes (µs) of the C reference (or its OpenMP build) on one data
     file, or an error string. `ref` names another reference than the
     benchmark's own (a BLAS reference)."""
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
+    if ref is not None:
+        # The BLAS references: one thread for the sequential build from
+        # the start (blas.h also asks for it), and OpenBLAS's kernels for
+        # this CPU, which it may not recognise by its model: Debian's
+        # 0.3.21 took a Xeon with AVX-512 for a Prescott and ran the 1024
+        # product with SSE3 in 80-100 ms, in 18.7 with its SkylakeX kernels.
+        if not omp:
+            env["OPENBLAS_NUM_THREADS"] = "1"
+        if "OPENBLAS_CORETYPE" not in env and openblas_core():
+            env["OPENBLAS_CORETYPE"] = openblas_core()
     times = []
     with tempfile.NamedTemporaryFile(suffix=".timing", delete=False) as tf:
         tpath = tf.name
