@@ -12,7 +12,9 @@ run each reference, its sequential and its OpenMP build (OMP_NUM_THREADS,
 default 2), with `-r N -t FILE` on the same data files (and `-e ENTRY` for
 each entry point of the benchmarks with several); run the OpenBLAS
 references (matmul, the k-means objective of kmeans_ad) on one thread and
-on OMP_NUM_THREADS threads, if OpenBLAS is installed. Then print the main
+on OMP_NUM_THREADS threads, if OpenBLAS is installed, with OpenBLAS's
+kernels for the CPU's vector instructions (OPENBLAS_CORETYPE, unless set:
+OpenBLAS may not recognise a new CPU by its model and fall back to SSE3). Then print the main
 table (ogham c / C reference, ogham multicore / OpenMP reference), the
 table against OpenBLAS, and for the AD benchmarks the AD overhead:
 gradient time / objective time on the same data set.
