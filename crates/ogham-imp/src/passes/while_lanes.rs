@@ -20,7 +20,13 @@
 //!   the condition on the lane's current values before the body, rather
 //!   than the body computing it on the new values at its end: what the
 //!   test and the body both compute (Mandelbrot's squares) is computed
-//!   once a step, and no lane stores its condition.
+//!   once a step, and no lane stores its condition. The first step is
+//!   then a loop of its own, taking the lanes whose condition computed
+//!   before the loop holds: all of them, without a select, when that
+//!   condition is the same for every lane (Mandelbrot's `i < limit`, so
+//!   the steps after it test only the new condition: with a lane mask and
+//!   a first-step flag in every step, the C reference's inner loop was
+//!   1.17x faster than ogham's).
 //!
 //! Each lane computes exactly what the loop computes, in the same order, so
 //! the results are the same. The iterations left after the last whole
@@ -227,48 +233,18 @@ fn lanes_loop(
         lanes.insert(*v, a);
     }
     let name_j = k.names[j.0 as usize].clone();
+    let lane_vars = LaneVars { stages, lanes: &lanes, j, name_j: &name_j, jb };
     for (si, r) in stages.ranges.iter().enumerate() {
         let stms = &body.stms[r.clone()];
         let touched = &stages.touched[si];
         let assigned = &stages.assigned[si];
+        let declared_here = declared_in(stms);
         let l = k.fresh("l");
-        let mut lane = Vec::new();
-        let jl = let_(k, &mut lane, &name_j, I64, Exp::Bin(BinOp::Add, I64, jb, Operand::Var(l)));
-        let mut subst: HashMap<Var, Operand> = HashMap::from([(j, jl)]);
-        // The variables of earlier stages this one reads or assigns, from their lanes.
-        let declared_here: HashSet<Var> = stms
-            .iter()
-            .flat_map(|s| {
-                let mut d = Vec::new();
-                walk(s, &mut |s| {
-                    if let Stm::Let { var, .. } | Stm::Mut { var, .. } = s {
-                        d.push(*var)
-                    }
-                });
-                d
-            })
-            .collect();
-        let mut olds: Vec<(Var, Operand, Var)> = Vec::new();
-        for v in touched.iter().filter(|v| !declared_here.contains(v)) {
-            let t = type_of(stages, *v);
-            let old = let_(k, &mut lane, "old", t, Exp::Load(lanes[v], Operand::Var(l)));
-            if assigned.contains(v) {
-                let cur = k.fresh("cur");
-                lane.push(Stm::Mut { var: cur, ty: t, init: old });
-                subst.insert(*v, Operand::Var(cur));
-                olds.push((*v, old, cur));
-            } else {
-                subst.insert(*v, old);
-            }
-        }
+        let (mut lane, mut subst, olds) = lane_vars.load(k, si, &declared_here, l);
         match &stms[0] {
             Stm::While { cond, body: w } if stms.len() == 1 => {
                 let any = k.fresh("any");
-                block.push(Stm::Mut { var: any, ty: PrimType::Bool, init: Operand::Const(PrimValue::Bool(true)) });
-                let step = copy_block(k, w, &mut subst);
-                let mut types: HashMap<Var, PrimType> =
-                    olds.iter().map(|(v, _, cur)| (*cur, type_of(stages, *v))).collect();
-                let step = flatten(k, step.stms, &mut types);
+                let step = lane_vars.step(k, w, &mut subst, &olds);
                 // Only the lanes still running keep their new values.
                 let running = olds.iter().find(|(v, ..)| v == cond).map(|(_, old, cur)| (*old, *cur));
                 let Some((running, cur_cond)) = running else {
@@ -280,52 +256,66 @@ fn lanes_loop(
                 let read_later = stages.touched[si + 1..].iter().any(|t| t.contains(cond));
                 let curs: Vec<Var> = olds.iter().map(|(.., cur)| *cur).collect();
                 let first_test = if read_later { None } else { condition(k, &step, cur_cond, &curs) };
-                let mut after = Vec::new();
-                let go = match first_test {
-                    Some((test, next)) => {
-                        // Condition first: the lanes whose condition holds
-                        // on their current values step.
-                        let first = k.fresh("first");
-                        block.push(Stm::Mut {
-                            var: first,
-                            ty: PrimType::Bool,
-                            init: Operand::Const(PrimValue::Bool(true)),
-                        });
-                        lane.extend(test);
-                        let bool_ = PrimType::Bool;
-                        let f =
-                            let_(k, &mut lane, "go", bool_, Exp::Bin(BinOp::LogOr, bool_, Operand::Var(first), next));
-                        let go = let_(k, &mut lane, "go", bool_, Exp::Bin(BinOp::LogAnd, bool_, running, f));
-                        after.push(Stm::Set { var: first, exp: Exp::Operand(Operand::Const(PrimValue::Bool(false))) });
-                        Some(go)
+                let lanes_loop = |stms| Stm::For { index: l, lo: i64c(0), hi: nc, ivdep: true, body: Block { stms } };
+                let reset = Stm::Set { var: any, exp: Exp::Operand(Operand::Const(PrimValue::Bool(false))) };
+                let bool_ = PrimType::Bool;
+                let Some((test, next)) = first_test else {
+                    lane.extend(step);
+                    for (v, old, cur) in &olds {
+                        let keep = lane_vars.keep(k, &mut lane, l, *v, Some(running), (*cur, *old));
+                        if v == cond {
+                            let exp = Exp::Bin(BinOp::LogOr, bool_, Operand::Var(any), keep);
+                            lane.push(Stm::Set { var: any, exp });
+                        }
                     }
-                    None => None,
+                    block.push(Stm::Mut { var: any, ty: bool_, init: Operand::Const(PrimValue::Bool(true)) });
+                    block.push(Stm::While { cond: any, body: Block { stms: vec![reset, lanes_loop(lane)] } });
+                    continue;
+                };
+                // Condition first. The first step is peeled: it takes the
+                // lanes whose condition, computed before the loop, holds
+                // (all or none when that is the same for every lane);
+                // every later step those whose condition holds on their
+                // current values, still running.
+                let uniform = uniform_start(body, r.start, *cond, j, stages);
+                let l0 = k.fresh("l");
+                let (mut first, mut subst0, olds0) = lane_vars.load(k, si, &declared_here, l0);
+                let running0 = olds0.iter().find(|(v, ..)| v == cond).map(|(_, old, _)| *old).unwrap_or(running);
+                first.extend(lane_vars.step(k, w, &mut subst0, &olds0));
+                let mask0 = uniform.is_none().then_some(running0);
+                for (v, old, cur) in olds0.iter().filter(|(v, ..)| v != cond) {
+                    lane_vars.keep(k, &mut first, l0, *v, mask0, (*cur, *old));
+                }
+                lane.extend(test);
+                let go = match uniform {
+                    Some(_) => next,
+                    None => let_(k, &mut lane, "go", bool_, Exp::Bin(BinOp::LogAnd, bool_, running, next)),
                 };
                 lane.extend(step);
-                let mask = go.unwrap_or(running);
-                for (v, old, cur) in &olds {
-                    if go.is_some() && v == cond {
-                        continue;
+                for (v, old, cur) in olds.iter().filter(|(v, ..)| v != cond) {
+                    lane_vars.keep(k, &mut lane, l, *v, Some(go), (*cur, *old));
+                }
+                lane.push(Stm::Set { var: any, exp: Exp::Bin(BinOp::LogOr, bool_, Operand::Var(any), go) });
+                if uniform.is_none() {
+                    first.push(Stm::Set { var: any, exp: Exp::Bin(BinOp::LogOr, bool_, Operand::Var(any), running0) });
+                }
+                let first = Stm::For { index: l0, lo: i64c(0), hi: nc, ivdep: true, body: Block { stms: first } };
+                let later = Stm::While { cond: any, body: Block { stms: vec![reset, lanes_loop(lane)] } };
+                match uniform {
+                    Some(start) => {
+                        block.push(Stm::Mut { var: any, ty: bool_, init: start });
+                        block.push(Stm::If {
+                            cond: Operand::Var(any),
+                            then_block: Block { stms: vec![first, later] },
+                            else_block: Block { stms: vec![] },
+                        });
                     }
-                    let t = type_of(stages, *v);
-                    let keep = let_(k, &mut lane, "keep", t, Exp::Select(mask, Operand::Var(*cur), *old));
-                    lane.push(Stm::Store { ptr: lanes[v], index: Operand::Var(l), value: keep });
-                    if v == cond {
-                        let exp = Exp::Bin(BinOp::LogOr, PrimType::Bool, Operand::Var(any), keep);
-                        lane.push(Stm::Set { var: any, exp });
+                    None => {
+                        block.push(Stm::Mut { var: any, ty: bool_, init: Operand::Const(PrimValue::Bool(false)) });
+                        block.push(first);
+                        block.push(later);
                     }
                 }
-                if let Some(go) = go {
-                    lane.push(Stm::Set {
-                        var: any,
-                        exp: Exp::Bin(BinOp::LogOr, PrimType::Bool, Operand::Var(any), go),
-                    });
-                }
-                let lanes_loop = Stm::For { index: l, lo: i64c(0), hi: nc, ivdep: true, body: Block { stms: lane } };
-                let reset = Stm::Set { var: any, exp: Exp::Operand(Operand::Const(PrimValue::Bool(false))) };
-                let mut stms = vec![reset, lanes_loop];
-                stms.extend(after);
-                block.push(Stm::While { cond: any, body: Block { stms } });
             }
             _ => {
                 let copy = copy_block(k, &Block { stms: stms.to_vec() }, &mut subst);
@@ -348,6 +338,120 @@ fn lanes_loop(
     if let Some(Stm::For { index, body, .. }) = copy.stms.into_iter().next() {
         out.push(Stm::For { index, lo: tail, hi, ivdep, body });
     }
+}
+
+/// What the lane loops of one block share: the per-lane arrays of the
+/// crossing variables, the original loop's index and the block's first
+/// index.
+struct LaneVars<'a> {
+    stages: &'a Stages,
+    lanes: &'a HashMap<Var, Var>,
+    j: Var,
+    name_j: &'a str,
+    jb: Operand,
+}
+
+impl LaneVars<'_> {
+    /// The start of a lane loop's body for stage `si`, with lane index `l`:
+    /// the original index, and the variables of earlier stages the stage
+    /// reads or assigns, loaded from their lanes (into a `mut` copy where
+    /// the stage assigns them). Returns the statements, the substitution
+    /// for the stage's statements and, for each assigned variable, the
+    /// variable, its loaded value and its copy.
+    fn load(
+        &self,
+        k: &mut Kernel,
+        si: usize,
+        declared_here: &HashSet<Var>,
+        l: Var,
+    ) -> (Vec<Stm>, HashMap<Var, Operand>, Vec<(Var, Operand, Var)>) {
+        let mut lane = Vec::new();
+        let jl = let_(k, &mut lane, self.name_j, I64, Exp::Bin(BinOp::Add, I64, self.jb, Operand::Var(l)));
+        let mut subst: HashMap<Var, Operand> = HashMap::from([(self.j, jl)]);
+        let mut olds = Vec::new();
+        for v in self.stages.touched[si].iter().filter(|v| !declared_here.contains(v)) {
+            let t = type_of(self.stages, *v);
+            let old = let_(k, &mut lane, "old", t, Exp::Load(self.lanes[v], Operand::Var(l)));
+            if self.stages.assigned[si].contains(v) {
+                let cur = k.fresh("cur");
+                lane.push(Stm::Mut { var: cur, ty: t, init: old });
+                subst.insert(*v, Operand::Var(cur));
+                olds.push((*v, old, cur));
+            } else {
+                subst.insert(*v, old);
+            }
+        }
+        (lane, subst, olds)
+    }
+
+    /// One step of a `while` loop's body `w` for a lane, its branches
+    /// flattened into selects.
+    fn step(
+        &self,
+        k: &mut Kernel,
+        w: &Block,
+        subst: &mut HashMap<Var, Operand>,
+        olds: &[(Var, Operand, Var)],
+    ) -> Vec<Stm> {
+        let step = copy_block(k, w, subst);
+        let mut types: HashMap<Var, PrimType> =
+            olds.iter().map(|(v, _, cur)| (*cur, type_of(self.stages, *v))).collect();
+        flatten(k, step.stms, &mut types)
+    }
+
+    /// Stores the new value `cur` of lane variable `v` into its lane, where
+    /// `mask` holds (always without one), else its old value; lane index `l`.
+    fn keep(
+        &self,
+        k: &mut Kernel,
+        lane: &mut Vec<Stm>,
+        l: Var,
+        v: Var,
+        mask: Option<Operand>,
+        (cur, old): (Var, Operand),
+    ) -> Operand {
+        let keep = match mask {
+            Some(mask) => let_(k, lane, "keep", type_of(self.stages, v), Exp::Select(mask, Operand::Var(cur), old)),
+            None => Operand::Var(cur),
+        };
+        lane.push(Stm::Store { ptr: self.lanes[&v], index: Operand::Var(l), value: keep });
+        keep
+    }
+}
+
+/// The variables statements declare, nested ones included.
+fn declared_in(stms: &[Stm]) -> HashSet<Var> {
+    let mut d = HashSet::new();
+    for s in stms {
+        walk(s, &mut |s| {
+            if let Stm::Let { var, .. } | Stm::Mut { var, .. } = s {
+                d.insert(*var);
+            }
+        });
+    }
+    d
+}
+
+/// The value a `while` loop's condition variable has before the loop (at
+/// statement `at` of the body) when it is the same for every lane: the
+/// body declares it `mut cond = x` at its top level, with `x` a constant
+/// or a variable from outside the loop (not its index), and only the
+/// `while` loop assigns it.
+fn uniform_start(body: &Block, at: usize, cond: Var, j: Var, stages: &Stages) -> Option<Operand> {
+    let outer = |o: &Operand| match o {
+        Operand::Const(_) => true,
+        Operand::Var(v) => {
+            *v != j && !stages.crossing.iter().any(|(c, _)| c == v) && !declared_in(&body.stms).contains(v)
+        }
+    };
+    let assigns = stages.ranges.iter().zip(&stages.assigned).filter(|(_, a)| a.contains(&cond)).count();
+    if assigns != 1 {
+        return None;
+    }
+    body.stms[..at].iter().find_map(|s| match s {
+        Stm::Mut { var, init, .. } if *var == cond && outer(init) => Some(*init),
+        _ => None,
+    })
 }
 
 /// The loop condition as a function of the lanes' current values, for
