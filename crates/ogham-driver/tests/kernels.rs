@@ -298,3 +298,22 @@ fn settled_argmin_rows_skip_their_fold() {
         assert!(screened >= 1, "{backend:?}: no kernel screening its argmin among:\n{}", kernels.join("\n"));
     }
 }
+
+/// GMM's objective (`benchmarks/gmm.fut`): a tile row's squares are summed
+/// in vector lanes (`part_`, folded by the `lanes` pass) before they are
+/// added to the row's sum, not added to it column by column, a chain of
+/// dependent additions; k-means' `f32.minimum` keeps the column-by-column
+/// fold, which GCC compiles better than lanes of NaN-ignoring minimums
+/// (`tests/vectorised/tile_fold_lanes.fut` checks the results of both).
+#[test]
+fn tile_row_sums_fold_in_lanes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks");
+    for (file, sums) in [("gmm.fut", true), ("kmeans_ad.fut", false)] {
+        let compiled = compile_file(&dir.join(file), Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+        for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+            let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
+            let folded = kernels.iter().filter(|k| k.contains("mut part_") && k.contains("lanes_")).count();
+            assert_eq!(folded >= 1, sums, "{file}, {backend:?}: row folds in lanes: {folded}");
+        }
+    }
+}
