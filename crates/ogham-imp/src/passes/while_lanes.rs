@@ -246,13 +246,13 @@ fn lanes_loop(
                 let any = k.fresh("any");
                 let step = lane_vars.step(k, w, &mut subst, &olds);
                 // Only the lanes still running keep their new values.
-                let running = olds.iter().find(|(v, ..)| v == cond).map(|(_, old, cur)| (*old, *cur));
-                let Some((running, cur_cond)) = running else {
+                let Some(ci) = olds.iter().position(|(v, ..)| v == cond) else {
                     // The condition is not a lane variable: cannot happen, as
                     // the loop assigns it and it is declared before the loop.
                     out.push(Stm::For { index: j, lo, hi, ivdep, body: body.clone() });
                     return;
                 };
+                let (_, running, cur_cond) = olds[ci];
                 let read_later = stages.touched[si + 1..].iter().any(|t| t.contains(cond));
                 let curs: Vec<Var> = olds.iter().map(|(.., cur)| *cur).collect();
                 let first_test = if read_later { None } else { condition(k, &step, cur_cond, &curs) };
@@ -280,7 +280,8 @@ fn lanes_loop(
                 let uniform = uniform_start(body, r.start, *cond, j, stages);
                 let l0 = k.fresh("l");
                 let (mut first, mut subst0, olds0) = lane_vars.load(k, si, &declared_here, l0);
-                let running0 = olds0.iter().find(|(v, ..)| v == cond).map(|(_, old, _)| *old).unwrap_or(running);
+                // The same loads as the later steps', so the same position.
+                let running0 = olds0[ci].1;
                 first.extend(lane_vars.step(k, w, &mut subst0, &olds0));
                 let mask0 = uniform.is_none().then_some(running0);
                 for (v, old, cur) in olds0.iter().filter(|(v, ..)| v != cond) {
@@ -307,7 +308,7 @@ fn lanes_loop(
                         block.push(Stm::If {
                             cond: Operand::Var(any),
                             then_block: Block { stms: vec![first, later] },
-                            else_block: Block { stms: vec![] },
+                            else_block: Block::default(),
                         });
                     }
                     None => {
@@ -440,9 +441,7 @@ fn declared_in(stms: &[Stm]) -> HashSet<Var> {
 fn uniform_start(body: &Block, at: usize, cond: Var, j: Var, stages: &Stages) -> Option<Operand> {
     let outer = |o: &Operand| match o {
         Operand::Const(_) => true,
-        Operand::Var(v) => {
-            *v != j && !stages.crossing.iter().any(|(c, _)| c == v) && !declared_in(&body.stms).contains(v)
-        }
+        Operand::Var(v) => *v != j && !declared_in(&body.stms).contains(v),
     };
     let assigns = stages.ranges.iter().zip(&stages.assigned).filter(|(_, a)| a.contains(&cond)).count();
     if assigns != 1 {
