@@ -225,7 +225,22 @@ impl<'a> Lowerer<'a> {
             .map(|t| self.param("x", t))
             .collect();
         let arg = x.rebuild(&mut params.iter().map(|p| SubExp::Var(p.name)));
-        let (lambda, primal) = self.lambda_from(b, f, params, vec![arg], None, span)?;
+        let (lambda, primal) = match self.lambda_from(b, f, params.clone(), vec![arg.clone()], None, span) {
+            // Sizes `f` computes (`xs ++ xs`, a `flatmap`) are those of
+            // `f x`, which the lambda computes too: they are computed once
+            // outside it (only what the sizes need survives dead-code
+            // elimination) and the lambda's results checked against them.
+            Err(d) if d.message == IRREGULAR => {
+                let outside = self.apply(b, f.clone(), vec![x.clone()], span)?;
+                let shapes = outside
+                    .leaves()
+                    .into_iter()
+                    .map(|l| Some(self.se_type(l).shape().iter().map(|d| Some(*d)).collect()))
+                    .collect();
+                self.lambda_with_shapes(b, f, params, vec![arg], shapes, span)?
+            }
+            other => other?,
+        };
         let mut tys = lambda.ret.clone();
         // The vector forms' derivatives are arrays of as many as there
         // are seeds (rows of every leaf of the seed).
@@ -338,6 +353,25 @@ impl<'a> Lowerer<'a> {
         expected: Option<&RType>,
         span: Span,
     ) -> LResult<(Lambda, Val<'a>)> {
+        let mut shapes = Vec::new();
+        if let Some(t) = expected {
+            Self::leaf_shapes(t, &[], &mut shapes);
+        }
+        let shapes = shapes.into_iter().map(|(_, s)| Some(s)).collect();
+        self.lambda_with_shapes(b, f, params, args, shapes, span)
+    }
+
+    /// [`Self::lambda_from`] with the expected shapes of the result's leaves
+    /// given directly (all of them, or they are ignored).
+    fn lambda_with_shapes(
+        &mut self,
+        b: &BodyBuilder,
+        f: &Val<'a>,
+        params: Vec<Param>,
+        args: Vec<Val<'a>>,
+        shapes: Vec<Option<Vec<Option<SubExp>>>>,
+        span: Span,
+    ) -> LResult<(Lambda, Val<'a>)> {
         // The mode is for this lambda's own results, not for SOACs inside `f`.
         let mut mode = std::mem::take(&mut self.irregular);
         let mut lb = self.sub_builder(b);
@@ -345,16 +379,8 @@ impl<'a> Lowerer<'a> {
         if r.has_fun() {
             return Err(unsupported(span, "an array of functions"));
         }
-        let mut shapes = Vec::new();
-        if let Some(t) = expected {
-            Self::leaf_shapes(t, &[], &mut shapes);
-        }
         let results = r.leaves();
-        let expected_shapes: Vec<Option<Vec<Option<SubExp>>>> = if shapes.len() == results.len() {
-            shapes.into_iter().map(|(_, s)| Some(s)).collect()
-        } else {
-            vec![None; results.len()]
-        };
+        let expected_shapes = if shapes.len() == results.len() { shapes } else { vec![None; results.len()] };
         let results = self.fix_result_shapes(&mut lb, &params, results, &expected_shapes, &mut mode, span)?;
         self.irregular = mode;
         let ret = results.iter().map(|x| self.se_type(*x)).collect();

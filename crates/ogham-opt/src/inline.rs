@@ -259,6 +259,54 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
     changed
 }
 
+/// Inlines, inside the lambdas of [`Exp::Ad`] statements (at any depth),
+/// every call of a function with a result whose size is known only when
+/// it returns (`xs ++ xs` of an unknown `xs`, a `flatmap`): the
+/// differentiation of a call goes through the callee's derivative
+/// function, which cannot return such sizes, while the callee's
+/// statements in place can be differentiated as they are. Repeated, since
+/// an inlined body may call such functions too (no function is
+/// recursive).
+pub(crate) fn inline_sized_calls_in_ad(prog: &mut Program) {
+    loop {
+        let targets: HashMap<String, usize> =
+            prog.funs.iter().enumerate().filter(|(_, f)| returns_sizes(f)).map(|(i, f)| (f.name.clone(), i)).collect();
+        if targets.is_empty() {
+            return;
+        }
+        let mut changed = false;
+        for fi in 0..prog.funs.len() {
+            let mut body = std::mem::take(&mut prog.funs[fi].body);
+            changed |= inline_in_ad(&mut body, prog, &targets);
+            prog.funs[fi].body = body;
+        }
+        let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
+        changed |= inline_in_ad(&mut consts, prog, &targets);
+        prog.consts = consts.stms;
+        if !changed {
+            return;
+        }
+    }
+}
+
+/// Whether a result type of `f` has a size that is none of its parameters.
+pub(crate) fn returns_sizes(f: &FunDef) -> bool {
+    let params: Vec<VName> = f.params.iter().map(|p| p.name).collect();
+    f.ret.iter().flat_map(ogham_ir::visit::type_vars).any(|v| !params.contains(&v))
+}
+
+/// [`inline_body`] on the bodies of the [`Exp::Ad`] lambdas in `body`.
+fn inline_in_ad(body: &mut Body, prog: &mut Program, targets: &HashMap<String, usize>) -> bool {
+    let mut changed = false;
+    for stm in &mut body.stms {
+        let ad = matches!(stm.exp, Exp::Ad { .. });
+        for b in nested_bodies_mut(&mut stm.exp) {
+            changed |= if ad { inline_body(b, prog, targets) } else { inline_in_ad(b, prog, targets) };
+        }
+    }
+    changed
+}
+
 /// Gives every statement of an inlined copy (at any depth) the inlined
 /// span that stands for its own position followed by the call's, so that
 /// a failure there reports the call as the function would have; statements

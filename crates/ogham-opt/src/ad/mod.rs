@@ -37,6 +37,7 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
     if !prog.funs.iter().any(|f| has_ad(&f.body)) && !prog.consts.iter().any(|s| has_ad_exp(&s.exp)) {
         return Ok(());
     }
+    crate::inline::inline_sized_calls_in_ad(prog);
     let mut types = HashMap::new();
     for f in &prog.funs {
         collect_types_fun(f, &mut types);
@@ -313,8 +314,7 @@ impl Ad {
         let Some(f) = self.funs.iter().chain(&self.new_funs).find(|f| f.name == name) else {
             return Err(internal(span, format!("no function `{name}` to differentiate")));
         };
-        let params: Vec<VName> = f.params.iter().map(|p| p.name).collect();
-        if f.ret.iter().flat_map(ogham_ir::visit::type_vars).any(|v| !params.contains(&v)) {
+        if crate::inline::returns_sizes(f) {
             return Err(Rejection {
                 name: "not-supported-yet",
                 span,
