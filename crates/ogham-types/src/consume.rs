@@ -787,6 +787,9 @@ impl Pass<'_> {
     }
 
     fn check_global_aliases(&mut self, span: Span, body: &At) {
+        if self.c.in_checked_functor() {
+            return;
+        }
         for a in body.array_aliases() {
             if let (false, Var::Global(d)) = (a.free, a.var) {
                 let name = self.global_name(d);

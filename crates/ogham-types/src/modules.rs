@@ -168,6 +168,10 @@ pub struct ModState {
     path: Vec<String>,
     /// Set when a module made from a signature lacks a functor it specifies.
     functor_spec: bool,
+    /// How many applications of functors whose bodies were checked
+    /// generically (against their parameters' signatures) are being
+    /// checked: see [`Checker::in_checked_functor`].
+    applying_checked: u32,
     next_clone_id: u32,
 }
 
@@ -190,6 +194,7 @@ impl Default for ModState {
             sealing: Vec::new(),
             path: Vec::new(),
             functor_spec: false,
+            applying_checked: 0,
             next_clone_id: CLONE_BASE,
         }
     }
@@ -943,6 +948,18 @@ impl Checker {
         }
     }
 
+    /// Whether the definitions being checked are in the application of a
+    /// functor whose body was checked where it is defined, against its
+    /// parameters' signatures. There, a parameter's value of an abstract
+    /// type is not an array, so a function of the body may return it (as
+    /// in Futhark, whose checker tracks no aliases through a type
+    /// parameter); the application, where the type is the argument's
+    /// array type, must not then reject the function for aliasing a
+    /// top-level array (`alias-free-variable`).
+    pub(crate) fn in_checked_functor(&self) -> bool {
+        self.modules.applying_checked > 0
+    }
+
     /// A copy of a functor body (and result signature) with fresh node ids.
     fn fresh_copy(&mut self, body: &ModExp, ret: Option<&SigExp>) -> (ModExp, Option<SigExp>) {
         let mut body = body.clone();
@@ -1254,7 +1271,10 @@ impl Checker {
         let exports = std::mem::take(&mut self.modules.exports);
         let local_depth = std::mem::take(&mut self.modules.local_depth);
         self.modules.exports = vec![ModEnv::default()];
+        let generic = !fun.params.iter().any(|p| self.is_functor_sig(&p.sig));
+        self.modules.applying_checked += generic as u32;
         let result = self.eval_mod(&body);
+        self.modules.applying_checked -= generic as u32;
         let result = match (result, &ret) {
             (Some(m), Some(r)) => self.match_sig(&m, r, span, true),
             (m, _) => m,
