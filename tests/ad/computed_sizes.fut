@@ -72,3 +72,18 @@ entry cubes_jvp [n] (ks: [n]i64) (xs: [n]f64) = jvp (cubes ks) xs (tabulate n (\
 -- input { [1i64, 2i64] [2.0, 3.0] }
 -- output { [24.0, 27.0] }
 entry cubes_vjp [n] (ks: [n]i64) (xs: [n]f64) = vjp (cubes ks) xs (replicate (i64.sum ks) 1)
+
+-- The same functions as entry points, checked by the harness against
+-- finite differences and the dot-product identity (not positive_squares:
+-- the harness's vjp entry cannot name its result's size for the
+-- cotangent).
+-- ==
+-- entry: squares_value
+-- gradcheck input { [1.0, 2.0, 3.0] }
+-- gradcheck input { [-0.5, 0.25] }
+entry squares_value (xs: []f64) = with_squares xs
+
+-- ==
+-- entry: cubes_value
+-- gradcheck input { [1i64, 2i64, 0i64] [2.0, 3.0, -1.5] }
+entry cubes_value [n] (ks: [n]i64) (xs: [n]f64) = cubes ks xs
