@@ -91,10 +91,12 @@ impl<'a> Lowerer<'a> {
     /// Function arguments are allowed for recursive functions only (their
     /// instantiation is then per closure, which Futhark's rule that
     /// higher-order arguments are passed unchanged makes finite); other
-    /// higher-order functions are inlined.
+    /// higher-order functions are inlined, and so are functions taking
+    /// accumulators (whose updates need their operators, see `accs.rs`).
     pub(crate) fn callable(&self, def: DefId, params: &'a [Pat], body: &'a Expr, args: &[Val<'a>]) -> bool {
         args.len() == params.len()
             && (self.recursive.contains(&def) || !args.iter().any(Val::has_fun))
+            && !args.iter().any(Val::has_acc)
             && self.info.expr_types.get(&body.id).is_some_and(|t| !has_arrow(t))
     }
 

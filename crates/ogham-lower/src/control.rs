@@ -106,6 +106,8 @@ impl<'a> Lowerer<'a> {
         }
         let mut pat: Vec<Param> = exts.iter().map(|(p, _, _)| p.clone()).collect();
         let leaf_params: Vec<Param> = leaf_types.into_iter().map(|t| self.param("br", t)).collect();
+        let names: Vec<VName> = leaf_params.iter().map(|p| p.name).collect();
+        self.pass_acc_ops(&tl, &names);
         pat.extend(leaf_params.iter().cloned());
         let then_res = exts.iter().map(|e| e.1).chain(tl).collect();
         let else_res = exts.iter().map(|e| e.2).chain(el).collect();
@@ -216,8 +218,10 @@ impl<'a> Lowerer<'a> {
         for (i, l) in init_leaves.iter().enumerate() {
             let t = self.se_type(*l);
             let mut shape = Vec::with_capacity(t.rank());
+            // An accumulator is the same array in every iteration.
+            let acc = matches!(l, SubExp::Var(v) if self.acc_ops.contains_key(v));
             for (k, d) in t.shape().iter().enumerate() {
-                let invariant = expected[i].1.get(k).copied().flatten() == Some(*d);
+                let invariant = acc || expected[i].1.get(k).copied().flatten() == Some(*d);
                 if invariant {
                     shape.push(*d);
                 } else {
@@ -239,6 +243,8 @@ impl<'a> Lowerer<'a> {
             params.push((p.clone(), init));
             leaf_params.push(p);
         }
+        let names: Vec<VName> = leaf_params.iter().map(|p| p.name).collect();
+        self.pass_acc_ops(&init_leaves, &names);
         let state = init_v.rebuild(&mut leaf_params.iter().map(|p| SubExp::Var(p.name)));
 
         let mut bb = self.sub_builder(b);
@@ -338,6 +344,8 @@ impl<'a> Lowerer<'a> {
         }
         let out_leaves: Vec<SubExp> =
             pat_params[pat_params.len() - leaf_params.len()..].iter().map(|p| SubExp::Var(p.name)).collect();
+        let names: Vec<VName> = pat_params[pat_params.len() - leaf_params.len()..].iter().map(|p| p.name).collect();
+        self.pass_acc_ops(&init_leaves, &names);
         b.push(pat_params, Exp::Loop { params, form: ir_form, body });
         Ok(new_v.rebuild(&mut out_leaves.into_iter()))
     }

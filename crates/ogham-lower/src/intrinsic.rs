@@ -195,6 +195,18 @@ impl<'a> Lowerer<'a> {
                 };
                 self.ad(b, mode, &f, &x, &seed, span)
             }
+            "scatter_stream" => {
+                let (dest, f, bs) = (next()?, next()?, next()?);
+                self.acc_stream(b, &dest, None, &f, &bs, span)
+            }
+            "hist_stream" => {
+                let (dest, op, ne, f, bs) = (next()?, next()?, next()?, next()?, next()?);
+                self.acc_stream(b, &dest, Some((&op, &ne)), &f, &bs, span)
+            }
+            "acc_write" => {
+                let (acc, i, v) = (next()?, next()?, next()?);
+                self.acc_write(b, &acc, &i, &v, span)
+            }
             "with_vjp" => {
                 let (f, df, x) = (next()?, next()?, next()?);
                 self.with_vjp(b, &f, &df, &x, span)
@@ -344,7 +356,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A lambda with the given parameters whose body applies `f` to `args`.
-    fn lambda_from(
+    pub(crate) fn lambda_from(
         &mut self,
         b: &BodyBuilder,
         f: &Val<'a>,
@@ -363,7 +375,7 @@ impl<'a> Lowerer<'a> {
 
     /// [`Self::lambda_from`] with the expected shapes of the result's leaves
     /// given directly (all of them, or they are ignored).
-    fn lambda_with_shapes(
+    pub(crate) fn lambda_with_shapes(
         &mut self,
         b: &BodyBuilder,
         f: &Val<'a>,
@@ -525,7 +537,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The outer size of an array value (from its leaves, else from its type).
-    fn outer_size(&self, v: &Val<'a>, t: Option<&RType>, span: Span) -> LResult<SubExp> {
+    pub(crate) fn outer_size(&self, v: &Val<'a>, t: Option<&RType>, span: Span) -> LResult<SubExp> {
         if let Some(l) = v.leaves().first() {
             if let Some(d) = self.se_type(*l).shape().first() {
                 return Ok(*d);
@@ -536,7 +548,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The operator lambda for `op`: accumulated values first, then new ones.
-    fn operator(
+    pub(crate) fn operator(
         &mut self,
         b: &BodyBuilder,
         op: &Val<'a>,

@@ -18,6 +18,7 @@
 //! invariants, or `not-supported-yet` diagnostics for constructs that cannot
 //! be lowered yet.
 
+mod accs;
 mod arith;
 mod builtin;
 mod call;
@@ -120,6 +121,9 @@ pub(crate) struct Lowerer<'a> {
     /// How the next lambda built for a SOAC treats result sizes computed per
     /// row (see `intrinsic.rs`, irregular `map`).
     irregular: Irregular,
+    /// The operator of every variable holding a leaf of an accumulator
+    /// (`None`: writes overwrite), see `accs.rs`.
+    acc_ops: HashMap<VName, Option<ogham_ir::BinOp>>,
     /// Functions lowered to IR functions, by instantiation (see `call.rs`).
     outlined: Vec<call::Outlined<'a>>,
     memo: HashMap<String, usize>,
@@ -168,6 +172,7 @@ impl<'a> Lowerer<'a> {
             def_by_binder: HashMap::new(),
             depth: 0,
             irregular: Irregular::Fail,
+            acc_ops: HashMap::new(),
             outlined: Vec::new(),
             memo: HashMap::new(),
             funs: Vec::new(),

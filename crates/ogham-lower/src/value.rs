@@ -132,6 +132,15 @@ impl<'a> Val<'a> {
     }
 
     /// Whether the value contains a function anywhere.
+    /// Whether the value holds an accumulator (`intrinsics.acc`).
+    pub fn has_acc(&self) -> bool {
+        match self {
+            Val::Record(fields) => fields.contains_key(ogham_types::ACC_FIELD) || fields.values().any(Val::has_acc),
+            Val::Sum { payloads, .. } => payloads.iter().flatten().any(Val::has_acc),
+            Val::Leaf(_) | Val::Fun(_) => false,
+        }
+    }
+
     pub fn has_fun(&self) -> bool {
         match self {
             Val::Leaf(_) => false,

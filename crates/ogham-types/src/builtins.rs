@@ -54,6 +54,11 @@ pub enum Builtin {
 ///   row of the directions, with one forward sweep.
 /// - `with_vjp f df x`: `f x`, whose reverse derivative is
 ///   `df (f x) dy` instead of `f`'s own.
+/// - `scatter_stream dest f bs`: `dest` after `f acc b` for every `b` of
+///   `bs` (in any order), where `acc_write acc i v` writes `v` at `i` of
+///   the accumulator (`intrinsics.acc`, see `ty::acc_of`) standing for
+///   `dest`, out-of-bounds indices ignored; `hist_stream dest op ne f bs`
+///   likewise, each write combined with the element by `op`.
 pub const INTRINSICS: &[(&str, &str)] = &[
     ("map", "'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x"),
     ("reduce", "[n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : a"),
@@ -82,6 +87,12 @@ pub const INTRINSICS: &[(&str, &str)] = &[
     ("jmp2", "'a 'b [n] (f: a -> b) (x: a) (dxs: [n]a) : (b, [n]b)"),
     ("mjp2", "'a 'b [n] (f: a -> b) (x: a) (dys: [n]b) : (b, [n]a)"),
     ("with_vjp", "'a 'b (f: a -> b) (df: b -> b -> a) (x: a) : b"),
+    ("scatter_stream", "'a 'b [k] [n] (dest: *[k]a) (f: *acc ([k]a) -> b -> acc ([k]a)) (bs: [n]b) : *[k]a"),
+    (
+        "hist_stream",
+        "'a 'b [k] [n] (dest: *[k]a) (op: a -> a -> a) (ne: a) (f: *acc ([k]a) -> b -> acc ([k]a)) (bs: [n]b) : *[k]a",
+    ),
+    ("acc_write", "[k] 'a (acc: *acc ([k]a)) (i: i64) (v: a) : *acc ([k]a)"),
 ];
 
 /// Looks up an intrinsic's signature by name.

@@ -364,6 +364,17 @@ impl Checker {
                     return Ty::Prim(p);
                 }
             }
+        } else if q.quals.len() == 1 && q.quals[0] == "intrinsics" && q.name == "acc" {
+            // `intrinsics.acc t`, the accumulator of the `scatter_stream`
+            // and `hist_stream` intrinsics: a record of one field no
+            // program can name, so that it is a type of its own (an
+            // accumulator cannot be indexed), whose values are `t`'s.
+            if let [TypeArg::Type(t)] = args {
+                let t = self.type_exp(t, mode);
+                return ty::acc_of(t);
+            }
+            self.error("arity-mismatch", span, "Type `intrinsics.acc` expects 1 argument.");
+            return Ty::Error;
         } else {
             match self.lookup_module_path(&q.quals) {
                 Some(crate::modules::Module::Prim(p)) => {

@@ -39,6 +39,7 @@ mod tests;
 pub use builtins::Builtin;
 pub use info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, Type, TypeInfo};
 pub use size::{Poly, Size};
+pub use ty::ACC_FIELD;
 
 use ogham_syntax::ast::Program;
 use ogham_syntax::Diagnostic;

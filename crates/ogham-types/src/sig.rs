@@ -5,10 +5,11 @@
 //!
 //! Grammar: `tparam* param* ':' type`, where a tparam is `'a` or `[n]`, a
 //! param is `(name: type)`, and types are names, `*t`, `[size]t`, `[]t`,
-//! tuples and arrows. Sizes are a name, a constant, or `a+b` / `a*b`.
+//! `acc t` (`intrinsics.acc t`), tuples and arrows. Sizes are a name, a
+//! constant, or `a+b` / `a*b`.
 
 use ogham_syntax::ast::{
-    Binder, Expr, ExprKind, Liftedness, Literal, Name, NodeId, QualName, SizeExp, TypeExp, TypeParam,
+    Binder, Expr, ExprKind, Liftedness, Literal, Name, NodeId, QualName, SizeExp, TypeArg, TypeExp, TypeParam,
 };
 use ogham_syntax::Span;
 
@@ -166,6 +167,13 @@ impl SigParser<'_> {
                 } else {
                     Ok(TypeExp::Tuple(items, Span::DUMMY))
                 }
+            }
+            // `acc t`: `intrinsics.acc t`, the accumulators' type.
+            "acc" => {
+                self.next();
+                let arg = self.unit()?;
+                let head = QualName { quals: vec!["intrinsics".into()], name: "acc".into(), span: Span::DUMMY };
+                Ok(TypeExp::Apply(Box::new(TypeExp::Var(head)), Box::new(TypeArg::Type(arg)), Span::DUMMY))
             }
             t if t.chars().next().is_some_and(|c| c.is_alphabetic()) => {
                 let n = self.next();

@@ -916,6 +916,17 @@ pub fn to_public(ty: &Ty) -> Type {
     }
 }
 
+/// The field of the record that stands for `intrinsics.acc t` (see
+/// [`acc_of`]): a name no program can write.
+pub const ACC_FIELD: &str = "#acc";
+
+/// `intrinsics.acc t`: an accumulator over arrays of type `t`, a record of
+/// one [`ACC_FIELD`] field of type `t` (its values are `t`'s; the type is
+/// distinct from `t`).
+pub fn acc_of(t: Ty) -> Ty {
+    Ty::Record(std::iter::once((ACC_FIELD.to_string(), t)).collect())
+}
+
 /// Names for printing: binder ids to source names.
 pub type Names = HashMap<NodeId, String>;
 
@@ -979,6 +990,9 @@ pub fn show_ty(ty: &Ty, names: &Names) -> String {
                 let _ = write!(s, "[{}]", show_dim(d, names));
             }
             s + &show_atomic(elem, names)
+        }
+        Ty::Record(fs) if fs.len() == 1 && fs.contains_key(ACC_FIELD) => {
+            format!("acc {}", show_atomic(&fs[ACC_FIELD], names))
         }
         Ty::Record(fs) => {
             let tuple = (0..fs.len()).all(|i| fs.contains_key(&i.to_string())) && fs.len() != 1;
