@@ -87,3 +87,10 @@ entry per_row (n: i64) =
                 intrinsics.scatter_stream (replicate 4 (5 + i32.i64 r))
                   (\(a: *acc ([]i32)) (i: i64) -> put a (2 * i) (i32.i64 i))
                   (iota 2))
+
+-- A function that writes nothing leaves the array as it was.
+-- ==
+-- entry: untouched
+-- input { [4, 5, 6] }
+-- output { [4, 5, 6] }
+entry untouched (xs: *[]i32) = intrinsics.scatter_stream xs (\(a: *acc ([]i32)) (_: i64) -> a) (iota 10)

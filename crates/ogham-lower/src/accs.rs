@@ -81,6 +81,13 @@ impl<'a> Lowerer<'a> {
         if map.ret.len() != dest_arrs.len() {
             return Err(unsupported(span, "an accumulator function whose result is not its accumulator"));
         }
+        // A function that does nothing leaves `dest` as it is (a `withacc`
+        // returning its accumulator parameters unchanged is not valid IR).
+        let untouched = map.body.stms.is_empty()
+            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
+        if untouched {
+            return Ok(dest.rebuild(&mut dest_arrs.into_iter().map(SubExp::Var)));
+        }
         let tys: Vec<IrType> = dest_arrs.iter().map(|d| self.types[d].clone()).collect();
         let exp = Exp::Soac(Soac::WithAcc { w, arrs: bs_arrs, accs: dest_arrs, map });
         let names = self.bind_many(b, "withacc", tys, exp);
