@@ -83,8 +83,8 @@ impl<'a> Lowerer<'a> {
         }
         // A function that does nothing leaves `dest` as it is (a `withacc`
         // returning its accumulator parameters unchanged is not valid IR).
-        let untouched = map.body.stms.is_empty()
-            && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
+        let untouched =
+            map.body.stms.is_empty() && map.body.result.iter().zip(&map.params).all(|(r, p)| *r == SubExp::Var(p.name));
         if untouched {
             return Ok(dest.rebuild(&mut dest_arrs.into_iter().map(SubExp::Var)));
         }
