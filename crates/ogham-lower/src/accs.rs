@@ -59,9 +59,10 @@ impl<'a> Lowerer<'a> {
         };
         let w = self.outer_size(bs, None, span)?;
         let bs_arrs = array_leaves(bs, span)?;
+        let dest_types: Vec<IrType> = dest_arrs.iter().map(|d| self.types[d].clone()).collect();
         let mut params: Vec<Param> = Vec::new();
-        for (d, op) in dest_arrs.iter().zip(&ops) {
-            let p = self.param("acc", self.types[d].clone());
+        for (t, op) in dest_types.iter().zip(&ops) {
+            let p = self.param("acc", t.clone());
             self.acc_ops.insert(p.name, *op);
             params.push(p);
         }
@@ -76,7 +77,7 @@ impl<'a> Lowerer<'a> {
         let row = bs.rebuild(&mut rows.iter().map(|p| SubExp::Var(p.name)));
         // The accumulators come back with `dest`'s shapes (the function may
         // compute them anew: `acc ([T * R]f32)`).
-        let shapes = dest_arrs.iter().map(|d| Some(self.types[d].shape().iter().map(|s| Some(*s)).collect())).collect();
+        let shapes = dest_types.iter().map(|t| Some(t.shape().iter().map(|s| Some(*s)).collect())).collect();
         let (map, _) = self.lambda_with_shapes(b, f, params, vec![acc, row], shapes, span)?;
         if map.ret.len() != dest_arrs.len() {
             return Err(unsupported(span, "an accumulator function whose result is not its accumulator"));
@@ -88,9 +89,8 @@ impl<'a> Lowerer<'a> {
         if untouched {
             return Ok(dest.rebuild(&mut dest_arrs.into_iter().map(SubExp::Var)));
         }
-        let tys: Vec<IrType> = dest_arrs.iter().map(|d| self.types[d].clone()).collect();
         let exp = Exp::Soac(Soac::WithAcc { w, arrs: bs_arrs, accs: dest_arrs, map });
-        let names = self.bind_many(b, "withacc", tys, exp);
+        let names = self.bind_many(b, "withacc", dest_types, exp);
         Ok(dest.rebuild(&mut names.into_iter().map(SubExp::Var)))
     }
 

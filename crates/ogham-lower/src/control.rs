@@ -342,10 +342,9 @@ impl<'a> Lowerer<'a> {
             renames.insert(p.name, SubExp::Var(np.name));
             pat_params.push(np);
         }
-        let out_leaves: Vec<SubExp> =
-            pat_params[pat_params.len() - leaf_params.len()..].iter().map(|p| SubExp::Var(p.name)).collect();
         let names: Vec<VName> = pat_params[pat_params.len() - leaf_params.len()..].iter().map(|p| p.name).collect();
         self.pass_acc_ops(&init_leaves, &names);
+        let out_leaves: Vec<SubExp> = names.into_iter().map(SubExp::Var).collect();
         b.push(pat_params, Exp::Loop { params, form: ir_form, body });
         Ok(new_v.rebuild(&mut out_leaves.into_iter()))
     }

@@ -131,7 +131,6 @@ impl<'a> Val<'a> {
         }
     }
 
-    /// Whether the value contains a function anywhere.
     /// Whether the value holds an accumulator (`intrinsics.acc`).
     pub fn has_acc(&self) -> bool {
         match self {
@@ -141,6 +140,7 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// Whether the value contains a function anywhere.
     pub fn has_fun(&self) -> bool {
         match self {
             Val::Leaf(_) => false,
