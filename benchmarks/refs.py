@@ -8,7 +8,7 @@ OpenMP's, twice:
 
 * build/ref-<name>: `gcc -O3 -march=native -mtune=generic
   -mprefer-vector-width=512 -fno-math-errno -fno-trapping-math
-  -ffp-contract=off -fopenmp-simd`, the reference for ogham's sequential
+  -fopenmp-simd`, the reference for ogham's sequential
   backend. -mtune=generic: GCC 12's tuning for AMD Zen 3 makes the GMM
   reference 15-20% slower there. -fno-trapping-math lets
   gcc compute a float comparison a select may not need, without which it
@@ -17,10 +17,10 @@ OpenMP's, twice:
   loops and reductions vectorise and ignores the other OpenMP pragmas;
   -mprefer-vector-width=512 lets gcc use 512-bit vectors where the CPU has
   them (it prefers 256 bits on some that do; the flag is left out if the
-  compiler does not know it); -ffp-contract=off (no fused multiply-add
-  contraction) keeps every operation of the source rounded as written, so
-  results differ from a straightforward loop only where a reduction is
-  summed in vector lanes.
+  compiler does not know it). Contraction into fused multiply-adds is
+  gcc's default, as in any C a programmer compiles with these flags: gcc
+  fuses a*b + c anywhere in the source, where ogham fuses only the
+  products a float sum's reduction adds (docs/language.md).
 * build/ref-<name>-omp: the same with -fopenmp, the reference for ogham's
   multicore backend (run with OMP_NUM_THREADS threads; run.py sets 2).
 
@@ -44,7 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "ref")
 BUILD = os.path.join(HERE, "build")
 CC = os.environ.get("CC", "gcc")
-BASE_CFLAGS = ["-O3", "-march=native", "-mtune=generic", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off", "-fopenmp-simd"]
+BASE_CFLAGS = ["-O3", "-march=native", "-mtune=generic", "-fno-math-errno", "-fno-trapping-math", "-fopenmp-simd"]
 VEC512 = "-mprefer-vector-width=512"
 OMP_FLAGS = ["-fopenmp"]
 BLAS_LIBS = ["-lopenblas"]

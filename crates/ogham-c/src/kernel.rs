@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use ogham_imp::scan::ScanLoop;
-use ogham_imp::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
+use ogham_imp::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, TernOp, Ty, Var};
 
 use crate::scalar::{binop, cmpop, conv, ctype, literal, ternop, unop, Res};
 
@@ -295,7 +295,7 @@ impl Printer<'_> {
         self.indent += 1;
         for s in scan.input {
             match s {
-                Stm::Accumulate { var, value, .. } => {
+                Stm::Accumulate { var, value, times: None, .. } => {
                     let c = copies.iter().find(|c| c.acc == *var).ok_or("scan accumulator")?;
                     let line = format!("{0} = {0} {1} ({2})({3});", c.copy, c.op, c.unsigned, self.operand(value));
                     self.line(&line);
@@ -351,9 +351,12 @@ impl Printer<'_> {
                 let e = self.exp(exp)?;
                 self.line(&format!("{} = {e};", self.name(*var)));
             }
-            Stm::Accumulate { var, op, ty, value } => {
+            Stm::Accumulate { var, op, ty, value, times } => {
                 let x = self.name(*var);
-                let e = binop(*op, *ty, &x, &self.operand(value))?;
+                let e = match times {
+                    Some(t) => ternop(TernOp::Fma, *ty, &self.operand(value), &self.operand(t), &x)?,
+                    None => binop(*op, *ty, &x, &self.operand(value))?,
+                };
                 self.line(&format!("{x} = {e};"));
             }
             Stm::Store { ptr, index, value } => {

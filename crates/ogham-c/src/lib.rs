@@ -117,9 +117,10 @@ pub fn compile_executable(verified: &Verified, opts: &Options, out: &Path) -> Re
 
 /// The C compiler flags ogham compiles generated code with, before the
 /// caller's and the user's. Code is for the host CPU, as a JIT compiler's
-/// would be, unless `opts.portable`. Floating point stays IEEE: no
-/// contraction into fused multiply-adds (`-ffp-contract=off`), and no
-/// fast-math; only `errno` and traps are given up, which the language
+/// would be, unless `opts.portable`. Floating point stays IEEE: the C
+/// compiler contracts nothing into fused multiply-adds
+/// (`-ffp-contract=off`; the only ones are the `fma`s the kernels of float
+/// sums spell out, `ogham_imp::passes::contract`), and no fast-math; only `errno` and traps are given up, which the language
 /// never reads: `-fno-math-errno` makes `sqrt` one instruction, and
 /// `-fno-trapping-math` lets the C compiler compute a comparison whether
 /// or not a select then needs it, which vectorising a loop with a

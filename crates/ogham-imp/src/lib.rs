@@ -24,7 +24,8 @@
 //!   `accumulate`); only `write` pointers, local `array`s and `alloc`s are
 //!   stored to; a `while` loop's condition is a `mut` boolean; an `alloc`
 //!   is freed once, in the block that allocated it, and not used after;
-//! - `accumulate` uses an associative operator ([`reassociable`]): it
+//! - `accumulate` uses an associative operator ([`reassociable`]), and
+//!   multiplies its term by a second operand only for a float `add`: it
 //!   records that the sum it builds may be grouped in any way (the contract
 //!   of a `reduce` operator), which is what lets [`passes::lanes`] fold it
 //!   in vector lanes. A loop that reads the variable after accumulating
@@ -139,12 +140,15 @@ pub enum Stm {
         exp: Exp,
     },
     /// `var := var op value`, where the terms `var` accumulates may be
-    /// grouped in any order (see the module documentation).
+    /// grouped in any order (see the module documentation). With `times`
+    /// (only for `add` on floats), the term is the product `value * times`,
+    /// added unrounded: a fused multiply–add ([`passes::contract`]).
     Accumulate {
         var: Var,
         op: BinOp,
         ty: PrimType,
         value: Operand,
+        times: Option<Operand>,
     },
     /// Writes element `index` of a `write` pointer or local array.
     Store {
@@ -319,6 +323,28 @@ pub fn exp_type(exp: &Exp, ty_of: impl Fn(Var) -> Option<Ty>) -> Option<PrimType
             Ty::Ptr(t) => Some(t),
             Ty::Prim(_) => None,
         },
+    }
+}
+
+impl Stm {
+    /// The operands the statement reads itself (not those of nested
+    /// statements): an accumulator's own value, a pointer it loads from or
+    /// stores to, and a loop's bounds included.
+    pub fn operands(&self) -> Vec<Operand> {
+        match self {
+            Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands(),
+            Stm::Mut { init, .. } => vec![*init],
+            Stm::Accumulate { var, value, times, .. } => {
+                [Operand::Var(*var), *value].into_iter().chain(*times).collect()
+            }
+            Stm::Store { ptr, index, value } => vec![Operand::Var(*ptr), *index, *value],
+            Stm::For { lo, hi, .. } => vec![*lo, *hi],
+            Stm::If { cond, .. } => vec![*cond],
+            Stm::While { cond, .. } => vec![Operand::Var(*cond)],
+            Stm::Alloc { len, .. } => vec![*len],
+            Stm::Prefetch { ptr, index } => vec![Operand::Var(*ptr), *index],
+            Stm::Array { .. } | Stm::Free { .. } => vec![],
+        }
     }
 }
 

@@ -471,7 +471,9 @@ impl Parser {
                 };
                 self.advance();
                 let var = self.var()?;
-                Ok(Stm::Accumulate { var, op, ty, value: self.operand()? })
+                let value = self.operand()?;
+                let times = if self.eat_sym("*") { Some(self.operand()?) } else { None };
+                Ok(Stm::Accumulate { var, op, ty, value, times })
             }
             "store" => {
                 let ptr = self.var()?;

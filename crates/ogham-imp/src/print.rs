@@ -86,8 +86,9 @@ fn stm(k: &Kernel, s: &Stm, level: usize, out: &mut String) {
         Stm::Set { var, exp: e } => {
             let _ = writeln!(out, "{pad}set {} = {}", k.name(*var), exp(k, e));
         }
-        Stm::Accumulate { var, op, ty, value } => {
-            let _ = writeln!(out, "{pad}accumulate {}.{ty} {} {}", binop_name(*op), k.name(*var), o(value));
+        Stm::Accumulate { var, op, ty, value, times } => {
+            let times = times.map(|t| format!(" * {}", o(&t))).unwrap_or_default();
+            let _ = writeln!(out, "{pad}accumulate {}.{ty} {} {}{times}", binop_name(*op), k.name(*var), o(value));
         }
         Stm::Store { ptr, index, value } => {
             let _ = writeln!(out, "{pad}store {}[{}] = {}", k.name(*ptr), o(index), o(value));

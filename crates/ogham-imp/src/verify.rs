@@ -197,7 +197,7 @@ impl Verifier<'_> {
                     }
                 }
             }
-            Stm::Accumulate { var, op, ty, value } => {
+            Stm::Accumulate { var, op, ty, value, times } => {
                 let what = format!("the accumulation into {}", self.name(*var));
                 if !reassociable(*op, *ty) {
                     self.err(format!(
@@ -207,6 +207,12 @@ impl Verifier<'_> {
                 }
                 self.expect(&Operand::Var(*var), *ty, &what);
                 self.expect(value, *ty, &what);
+                if let Some(times) = times {
+                    if *op != crate::BinOp::Add || !ty.is_float() {
+                        self.err(format!("{what}: only a float `add` accumulates a product"));
+                    }
+                    self.expect(times, *ty, &what);
+                }
                 if let Some(b) = self.lookup(*var, &what) {
                     if !b.assignable {
                         self.err(format!("{what}: not a mut variable or inout parameter"));

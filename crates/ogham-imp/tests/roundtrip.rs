@@ -93,8 +93,14 @@ fn everything() -> Kernel {
     inner.push(Stm::Store { ptr: tmp, index: i64c(0), value: c(PrimValue::F32(f32::NAN)) });
     inner.push(Stm::Store { ptr: heap, index: v(o), value: v(d) });
     inner.push(Stm::Store { ptr: big, index: i64c(-1), value: c(PrimValue::U8(255)) });
-    inner.push(Stm::Accumulate { var: acc, op: ogham_imp::BinOp::Add, ty: F32, value: v(x) });
-    inner.push(Stm::Accumulate { var: count, op: ogham_imp::BinOp::Xor, ty: I32, value: c(PrimValue::I32(i32::MIN)) });
+    inner.push(Stm::Accumulate { var: acc, op: ogham_imp::BinOp::Add, ty: F32, value: v(x), times: None });
+    inner.push(Stm::Accumulate {
+        var: count,
+        op: ogham_imp::BinOp::Xor,
+        ty: I32,
+        value: c(PrimValue::I32(i32::MIN)),
+        times: None,
+    });
     inner.push(Stm::Set { var: m, exp: Exp::Bin(ogham_imp::BinOp::Max, F32, v(m), v(x)) });
     let (_, st) = let_(&mut k, "unused_bits", U32, Exp::Operand(v(bits)));
     inner.push(st);
@@ -202,7 +208,7 @@ fn every_operation() {
     let mut stms = Vec::new();
     for &(op, _) in BIN_OPS {
         stms.push(let_(&mut k, "bin", I32, Exp::Bin(op, I32, v(a), v(b))).1);
-        stms.push(Stm::Accumulate { var: a, op, ty: I32, value: v(b) });
+        stms.push(Stm::Accumulate { var: a, op, ty: I32, value: v(b), times: None });
     }
     for &(op, _) in CMP_OPS {
         stms.push(let_(&mut k, "cmp", Bool, Exp::Cmp(op, I32, v(a), c(PrimValue::I32(7)))).1);

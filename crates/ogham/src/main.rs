@@ -199,8 +199,10 @@ fn cmd_dev(
             text.push_str(&format!("{:<10} {}\n", p.name, p.summary));
         }
         text.push_str(&format!("default pipeline: {}\n", ogham_opt::DEFAULT_PIPELINE.join(",")));
-        text.push_str("kernel passes (every backend through C, in order):\n");
-        for p in ogham_imp::passes::PIPELINE {
+        text.push_str(
+            "kernel passes (every backend through C, in order; `contract` on CPUs with fused multiply-add):\n",
+        );
+        for p in std::iter::once(&ogham_imp::passes::CONTRACT).chain(ogham_imp::passes::PIPELINE) {
             text.push_str(&format!("{:<11} {}\n", p.name, p.summary));
         }
         return write_stdout(text.as_bytes());

@@ -32,7 +32,7 @@ impl Gen<'_> {
     /// portable code.
     pub(super) fn target(&self) -> Target {
         if self.opts.portable {
-            Target { vector_bytes: 16, registers: 16 }
+            Target { vector_bytes: 16, registers: 16, fma: false }
         } else {
             host_target()
         }
@@ -204,7 +204,8 @@ impl Gen<'_> {
         span: Span,
         bind: impl Fn(&Self, Binding) -> Res<String>,
     ) -> Res<()> {
-        ogham_imp::passes::run(&mut kernel, ogham_imp::passes::PIPELINE).map_err(|e| format!("internal error: {e}"))?;
+        let passes = ogham_imp::passes::for_target(self.target().fma);
+        ogham_imp::passes::run(&mut kernel, &passes).map_err(|e| format!("internal error: {e}"))?;
         let mut args = Vec::new();
         for b in &bindings {
             args.push(match *b {
@@ -253,24 +254,26 @@ fn kernel_input(v: &Virtual) -> Input {
 
 /// The vector registers of the machine ogham runs on, which is the one
 /// `-march=native` compiles for: AVX-512's 32 of 64 bytes, AVX's 16 of 32
-/// bytes, else 16 of 16 bytes (SSE2 on x86-64; NEON's 32 on AArch64).
+/// bytes, else 16 of 16 bytes (SSE2 on x86-64; NEON's 32 on AArch64), and
+/// whether it has fused multiply–add instructions.
 fn host_target() -> Target {
     #[cfg(target_arch = "x86_64")]
     {
+        let fma = std::arch::is_x86_feature_detected!("fma");
         if std::arch::is_x86_feature_detected!("avx512f") {
-            Target { vector_bytes: 64, registers: 32 }
+            Target { vector_bytes: 64, registers: 32, fma }
         } else if std::arch::is_x86_feature_detected!("avx") {
-            Target { vector_bytes: 32, registers: 16 }
+            Target { vector_bytes: 32, registers: 16, fma }
         } else {
-            Target { vector_bytes: 16, registers: 16 }
+            Target { vector_bytes: 16, registers: 16, fma }
         }
     }
     #[cfg(target_arch = "aarch64")]
     {
-        Target { vector_bytes: 16, registers: 32 }
+        Target { vector_bytes: 16, registers: 32, fma: true }
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
-        Target { vector_bytes: 16, registers: 16 }
+        Target { vector_bytes: 16, registers: 16, fma: false }
     }
 }

@@ -24,6 +24,10 @@
 //! values); any other operator is its function's statements followed by
 //! `set`s of the accumulators, in order.
 //!
+//! Where the target has fused multiply–add instructions, a tiled nest's
+//! float `+` reduction whose term is a product made only for the sum adds
+//! that product unrounded ([`contract`]).
+//!
 //! A map over rows whose function is a matrix-product-shaped nest becomes
 //! a tiled kernel instead ([`tile`]); the loop of a `hist` into scalar
 //! buckets is a kernel too ([`hist`]).
@@ -174,7 +178,7 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
         match componentwise(op) {
             Some(steps) => {
                 for ((acc, (bop, t)), new) in accs[oi].iter().zip(steps).zip(news) {
-                    body.push(Stm::Accumulate { var: *acc, op: bop, ty: t, value: *new });
+                    body.push(Stm::Accumulate { var: *acc, op: bop, ty: t, value: *new, times: None });
                 }
             }
             None => l.apply(op, &accs[oi], news, &mut body)?,
@@ -192,6 +196,47 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
         Stm::For { index: j, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: false, body: Block { stms: body } };
     l.k.body.stms.push(for_loop);
     Some((l.k, l.bindings, l.checks))
+}
+
+/// Contracts one step of a reduction by a float `+` (the operator `op`)
+/// into a fused multiply–add: where `stms[from..]` computes the step's term `x` as a product `a * b`
+/// used only by the operator's addition `acc + x` (or `x + acc`), that
+/// addition becomes `fma(a, b, acc)` and the product goes. The product is
+/// then added unrounded: one rounding per step instead of two, which the
+/// language allows for the operator of a `reduce` or `scan` as it allows
+/// regrouping its terms (see `docs/language.md`), and what lets the step
+/// run as one instruction (GMM's and k-means' inner loops are bound by
+/// the multiplier and adder ports). The statements from the product to
+/// the addition must all be `let`s, so that `a` and `b` keep their values.
+pub(crate) fn contract(op: &Operator, stms: &mut Vec<Stm>, from: usize, x: Operand) {
+    let Some([(BinOp::Add, PrimType::F32 | PrimType::F64)]) = componentwise(op).as_deref() else { return };
+    let Operand::Var(x) = x else { return };
+    let Some(m) = (from..stms.len()).find(|&i| matches!(&stms[i], Stm::Let { var, .. } if *var == x)) else {
+        return;
+    };
+    let Stm::Let { ty, exp: Exp::Bin(BinOp::Mul, _, a, b), .. } = stms[m] else { return };
+    if !matches!(ty, PrimType::F32 | PrimType::F64) {
+        return;
+    }
+    let x_op = Operand::Var(x);
+    // Whether a statement may read `x` (a compound one is assumed to).
+    let reads_x = |s: &Stm| match s {
+        Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands().contains(&x_op),
+        Stm::Mut { init, .. } => *init == x_op,
+        Stm::Accumulate { value, .. } => *value == x_op,
+        Stm::Store { index, value, .. } => *index == x_op || *value == x_op,
+        _ => true,
+    };
+    let rest = &stms[m + 1..];
+    let Some(n) = rest.iter().position(|s| reads_x(s) || !matches!(s, Stm::Let { .. })) else { return };
+    let Stm::Let { exp: Exp::Bin(BinOp::Add, t, p, q), .. } = rest[n] else { return };
+    let acc = if p == x_op { q } else { p };
+    if t != ty || acc == x_op || rest[n + 1..].iter().any(reads_x) {
+        return;
+    }
+    let Stm::Let { exp, .. } = &mut stms[m + 1 + n] else { return };
+    *exp = Exp::Tern(crate::TernOp::Fma, ty, a, b, acc);
+    stms.remove(m);
 }
 
 /// Whether `body` may be a kernel's map function: [`scalar_loops`], but for
@@ -802,7 +847,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             match componentwise(op) {
                 Some(steps) => {
                     for ((a, (bop, t)), new) in acc.iter().zip(steps).zip(news) {
-                        body.push(Stm::Accumulate { var: *a, op: bop, ty: t, value: *new });
+                        body.push(Stm::Accumulate { var: *a, op: bop, ty: t, value: *new, times: None });
                     }
                 }
                 None => self.apply(op, acc, news, &mut body)?,

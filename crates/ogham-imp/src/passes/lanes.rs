@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{copy_block, i64c, let_, rewrite_loops, strided};
-use crate::{neutral, BinOp, Block, CmpOp, Exp, Kernel, Operand, PrimType, Stm, Var};
+use crate::{neutral, BinOp, Block, CmpOp, Exp, Kernel, Operand, PrimType, Stm, TernOp, Var};
 
 const I64: PrimType = PrimType::I64;
 
@@ -136,10 +136,14 @@ fn lanes_loop(
     let copy = copy_block(k, body, &mut subst);
     for s in copy.stms {
         match s {
-            Stm::Accumulate { var, op, ty, value } => {
+            Stm::Accumulate { var, op, ty, value, times } => {
                 let a = lane_arrays[accs.iter().position(|x| x.0 == var).unwrap_or(0)];
                 let old = let_(k, &mut lane_body, "lane", ty, Exp::Load(a, Operand::Var(l)));
-                let new = let_(k, &mut lane_body, "lane", ty, Exp::Bin(op, ty, old, value));
+                let step = match times {
+                    Some(t) => Exp::Tern(TernOp::Fma, ty, value, t, old),
+                    None => Exp::Bin(op, ty, old, value),
+                };
+                let new = let_(k, &mut lane_body, "lane", ty, step);
                 lane_body.push(Stm::Store { ptr: a, index: Operand::Var(l), value: new });
             }
             s => lane_body.push(s),

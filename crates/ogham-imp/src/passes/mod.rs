@@ -1,6 +1,8 @@
-//! Passes on kernels, and the list every backend runs ([`PIPELINE`]).
+//! Passes on kernels, and the list every backend runs ([`PIPELINE`],
+//! after [`CONTRACT`] for targets with fused multiply–add: [`for_target`]).
 //!
 //! Each pass has its module, whose documentation says what it does:
+//! - [`contract`]: float sums of products by fused multiply–adds;
 //! - [`unswitch`]: a branch on a loop-invariant condition taken out of the loop;
 //! - [`unit_stride`]: a copy of the kernel for unit strides, tested once;
 //! - [`split_clamps`]: loops with clamped indices split where the clamps act;
@@ -13,6 +15,7 @@
 //!
 //! Every pass keeps the kernel valid; [`run`] checks that with the verifier.
 
+pub mod contract;
 pub mod divide;
 pub mod jam;
 pub mod lanes;
@@ -28,6 +31,7 @@ use std::collections::HashMap;
 use crate::{verify, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
 
 /// A pass: a name (for `ogham dev` and errors), what it does, and the rewrite.
+#[derive(Clone, Copy)]
 pub struct Pass {
     pub name: &'static str,
     pub summary: &'static str,
@@ -55,6 +59,17 @@ pub const PIPELINE: &[Pass] = &[
     Pass { name: "simplify", summary: "constant folding, identities, copy propagation", run: simplify::run },
 ];
 
+/// The pass that makes float sums of products fused multiply–adds, which
+/// runs before the [`PIPELINE`] on targets that have them ([`for_target`]).
+pub const CONTRACT: Pass =
+    Pass { name: "contract", summary: "float sums of products by fused multiply-adds", run: contract::run };
+
+/// The passes for a target: the [`PIPELINE`], after [`CONTRACT`] where the
+/// target has fused multiply–add instructions (`fma`).
+pub fn for_target(fma: bool) -> Vec<Pass> {
+    fma.then_some(CONTRACT).into_iter().chain(PIPELINE.iter().copied()).collect()
+}
+
 /// Runs `passes` on a kernel, verifying it before the first and after each;
 /// an error names the pass that broke it.
 pub fn run(k: &mut Kernel, passes: &[Pass]) -> Result<(), String> {
@@ -68,7 +83,7 @@ pub fn run(k: &mut Kernel, passes: &[Pass]) -> Result<(), String> {
 
 /// The pass named `name`.
 pub fn by_name(name: &str) -> Option<&'static Pass> {
-    PIPELINE.iter().find(|p| p.name == name)
+    std::iter::once(&CONTRACT).chain(PIPELINE).find(|p| p.name == name)
 }
 
 /// Whether a loop over `j` with this body still scales its index by a
@@ -202,9 +217,13 @@ pub fn copy_block(k: &mut Kernel, b: &Block, subst: &mut HashMap<Var, Operand>) 
                 exp.map_operands(|o| *o = op(subst, o));
                 Stm::Set { var: var(subst, v), exp }
             }
-            Stm::Accumulate { var: v, op: bop, ty, value } => {
-                Stm::Accumulate { var: var(subst, v), op: *bop, ty: *ty, value: op(subst, value) }
-            }
+            Stm::Accumulate { var: v, op: bop, ty, value, times } => Stm::Accumulate {
+                var: var(subst, v),
+                op: *bop,
+                ty: *ty,
+                value: op(subst, value),
+                times: times.map(|t| op(subst, &t)),
+            },
             Stm::Store { ptr, index, value } => {
                 Stm::Store { ptr: var(subst, ptr), index: op(subst, index), value: op(subst, value) }
             }

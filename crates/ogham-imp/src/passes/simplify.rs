@@ -49,7 +49,12 @@ impl Simplify {
                     self.assignable.insert(*var);
                 }
                 Stm::Set { exp, .. } => exp.map_operands(|o| sub(&self.subst, o)),
-                Stm::Accumulate { value, .. } => sub(&self.subst, value),
+                Stm::Accumulate { value, times, .. } => {
+                    sub(&self.subst, value);
+                    if let Some(t) = times {
+                        sub(&self.subst, t)
+                    }
+                }
                 Stm::Store { index, value, .. } => {
                     sub(&self.subst, index);
                     sub(&self.subst, value);

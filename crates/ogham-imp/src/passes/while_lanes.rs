@@ -125,7 +125,7 @@ impl Stages {
                         }
                         _ => {}
                     }
-                    for o in operands(s) {
+                    for o in s.operands() {
                         if let Operand::Var(v) = o {
                             t.insert(v);
                         }
@@ -162,22 +162,6 @@ fn walk(s: &Stm, f: &mut dyn FnMut(&Stm)) {
             then_block.stms.iter().chain(&else_block.stms).for_each(|s| walk(s, f))
         }
         _ => {}
-    }
-}
-
-/// The operands a statement reads itself (not those of nested statements).
-fn operands(s: &Stm) -> Vec<Operand> {
-    match s {
-        Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands(),
-        Stm::Mut { init, .. } => vec![*init],
-        Stm::Accumulate { var, value, .. } => vec![Operand::Var(*var), *value],
-        Stm::Store { ptr, index, value } => vec![Operand::Var(*ptr), *index, *value],
-        Stm::For { lo, hi, .. } => vec![*lo, *hi],
-        Stm::If { cond, .. } => vec![*cond],
-        Stm::While { cond, .. } => vec![Operand::Var(*cond)],
-        Stm::Alloc { len, .. } => vec![*len],
-        Stm::Prefetch { ptr, index } => vec![Operand::Var(*ptr), *index],
-        Stm::Array { .. } | Stm::Free { .. } => vec![],
     }
 }
 
@@ -524,7 +508,7 @@ fn condition(k: &mut Kernel, step: &[Stm], cond: Var, curs: &[Var]) -> Option<(V
     for i in (0..ci).rev() {
         let (Stm::Let { var, .. } | Stm::Set { var, .. } | Stm::Mut { var, .. }) = &step[i] else { return None };
         if needed.contains(var) {
-            if !reads(i, operands(&step[i]), &mut needed) {
+            if !reads(i, step[i].operands(), &mut needed) {
                 return None;
             }
             slice.push(step[i].clone());
