@@ -63,6 +63,22 @@ entry tuples [n] (xs: *[n]i32) (ys: *[n]i32) =
        (iota 3)
      |> unzip
 
+-- The operator a top-level function on pairs, which calls another: (i, i +
+-- 1) into i mod 2 for i < 3, combined by max and by +: (max 1 0 2, 10 + 1
+-- + 3) and (max 2 1, 20 + 2).
+-- ==
+-- entry: named_operator
+-- input { [1, 2] [10, 20] }
+-- output { [2, 2] [14, 22] }
+def plus (x: i32) (y: i32) = x + y
+def max_plus (a: i32, b: i32) (c: i32, d: i32) = (i32.max a c, plus b d)
+
+entry named_operator [n] (xs: *[n]i32) (ys: *[n]i32) =
+  intrinsics.hist_stream (zip xs ys) max_plus (i32.lowest, 0)
+    (\(a: *acc ([](i32, i32))) (i: i64) -> put a (i % 2) (i32.i64 i, i32.i64 i + 1))
+    (iota 3)
+  |> unzip
+
 -- The accumulator through a loop and a branch: with b, 1 is added at i
 -- and 2 at i + 1 (i < 3); without, only the 2s.
 -- ==

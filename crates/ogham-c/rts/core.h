@@ -126,6 +126,14 @@ typedef bool og_bool;
 #define OG_ALIGNED
 #endif
 
+/* Kernels are functions of their own, which the C compiler must not
+   inline back into the function that runs them (see `kernel.rs`). */
+#if defined(__GNUC__)
+#define OG_NOINLINE __attribute__((noinline))
+#else
+#define OG_NOINLINE
+#endif
+
 /* Error paths: the C compiler lays them out of the way and, more
    importantly, predicts the branches to them as not taken. Without it, a
    function with hundreds of run-time checks (a gradient) has its deeper

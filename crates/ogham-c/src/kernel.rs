@@ -1,9 +1,10 @@
 //! Imperative kernels (`ogham-imp`) printed as C.
 //!
-//! A kernel becomes one C block: each parameter a local initialised from
-//! the C expression its caller binds it to (pointers `restrict`, `const`
-//! when only read), the statements one C statement each, and the final
-//! values of `inout` parameters written back. Nothing is decided here: the
+//! A kernel becomes one C function ([`function`]), run where its SOAC
+//! runs by a call ([`call`]) that binds each parameter to a C expression
+//! of the caller: pointers `restrict`, `const` when only read, the
+//! statements one C statement each, and the final values of `inout`
+//! parameters written back. Nothing is decided here: the
 //! loop structure, the versioning and the vector lanes are the kernel's,
 //! made by `ogham-imp`'s passes; this module only spells them in C, with
 //! what the C compiler needs to be told: `ivdep`, OpenMP's `inscan` for
@@ -32,29 +33,26 @@ fn scalar_type(t: PrimType) -> &'static str {
     }
 }
 
-/// Prints kernel `k` as a C block at `indent`, its variables named
-/// `{prefix}_{n}`, parameter `i` bound to the C expression `args[i]` (an
-/// lvalue for `inout` parameters; for pointers, a pointer to the first
-/// element). `oom` is the C statement that fails the enclosing function
-/// when an `alloc` finds no memory (after the kernel's own allocations are
-/// freed).
-pub(crate) fn print(
-    k: &Kernel,
-    args: &[String],
-    (prefix, indent): (&str, usize),
-    oom: &str,
-    out: &mut String,
-) -> Res<()> {
-    if args.len() != k.params.len() {
-        return Err(format!("C backend: kernel {} has {} parameters, given {}", k.name, k.params.len(), args.len()));
-    }
+/// Prints kernel `k` as the C function `fname`, a definition at file
+/// scope, its variables named `{fname}_{n}`: the parameters are the
+/// function's (pointers `restrict`, `const` when only read; an `inout`
+/// scalar a pointer to the caller's value, copied in on entry and out on
+/// return), and it returns 1 when an `alloc` finds no memory (after
+/// freeing the kernel's own allocations), else 0. [`call`] runs it.
+///
+/// A kernel is a function of its own, never inlined, so that the C
+/// compiler optimises it apart from the function that runs it: compile
+/// time grows faster than the size of a function, and GMM's gradient,
+/// whose kernels sat in one function, took GCC 20 s (see
+/// `benchmarks/README.md`).
+pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
     let mut p = Printer {
-        prefix,
-        indent,
+        prefix: fname,
+        indent: 1,
         out,
         uses: HashMap::new(),
         types: HashMap::new(),
-        oom,
+        oom: "return 1;",
         live: Vec::new(),
         in_constant_loop: false,
         kernel: k,
@@ -62,21 +60,28 @@ pub(crate) fn print(
         arrays: Default::default(),
     };
     count_uses(&k.body, &mut p.uses);
-    p.line("{");
-    p.indent += 1;
-    // Booleans as 32-bit integers: GCC does not vectorise `bool`, and
-    // selects between them are bitwise (see `Printer::exp`).
+    let mut params = Vec::new();
+    for param in &k.params {
+        let name = p.name(param.var);
+        params.push(match (param.ty, param.kind) {
+            (Ty::Ptr(t), ParamKind::Read) => format!("const {} *restrict {name}", ctype(t)),
+            (Ty::Ptr(t), _) => format!("{} *restrict {name}", ctype(t)),
+            // `og_bool` is the kernel's own type (declared in its body).
+            (Ty::Prim(t), ParamKind::InOut) => format!("{} *restrict {name}_io", ctype(t)),
+            (Ty::Prim(t), _) => format!("{} {name}", ctype(t)),
+        });
+    }
+    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+    let _ = writeln!(p.out, "static OG_NOINLINE int {fname}({params}) {{");
     if has_bools(k) {
         p.line("typedef int32_t og_bool;");
     }
-    for (param, arg) in k.params.iter().zip(args) {
+    for param in &k.params {
         let name = p.name(param.var);
-        match (param.ty, param.kind) {
-            (Ty::Ptr(t), ParamKind::Read) => p.line(&format!("const {} *restrict {name} = {arg};", ctype(t))),
-            (Ty::Ptr(t), _) => p.line(&format!("{} *restrict {name} = {arg};", ctype(t))),
-            (Ty::Prim(t), _) => {
-                p.types.insert(param.var, t);
-                p.line(&format!("{} {name} = {arg};", scalar_type(t)))
+        if let Ty::Prim(t) = param.ty {
+            p.types.insert(param.var, t);
+            if param.kind == ParamKind::InOut {
+                p.line(&format!("{} {name} = *{name}_io;", scalar_type(t)));
             }
         }
         if !p.uses.contains_key(&param.var) {
@@ -84,14 +89,51 @@ pub(crate) fn print(
         }
     }
     p.block(&k.body)?;
-    for (param, arg) in k.params.iter().zip(args) {
+    for param in &k.params {
         if param.kind == ParamKind::InOut {
             let name = p.name(param.var);
-            p.line(&format!("{arg} = {name};"));
+            p.line(&format!("*{name}_io = {name};"));
         }
     }
-    p.indent -= 1;
-    p.line("}");
+    p.line("return 0;");
+    p.out.push_str("}\n");
+    Ok(())
+}
+
+/// Prints, at `indent`, a call of kernel `k` as the C function `fname`
+/// ([`function`]), parameter `i` bound to the C expression `args[i]` (an
+/// lvalue for `inout` parameters, passed through a local copy of the
+/// kernel's type); `oom` is the C statement that fails the enclosing
+/// function when the kernel runs out of memory.
+pub(crate) fn call(
+    k: &Kernel,
+    fname: &str,
+    args: &[String],
+    (indent, oom): (usize, &str),
+    out: &mut String,
+) -> Res<()> {
+    if args.len() != k.params.len() {
+        return Err(format!("C backend: kernel {} has {} parameters, given {}", k.name, k.params.len(), args.len()));
+    }
+    let pad = "  ".repeat(indent);
+    let _ = writeln!(out, "{pad}{{");
+    let mut passed = Vec::new();
+    let mut copies = Vec::new();
+    for (i, (param, arg)) in k.params.iter().zip(args).enumerate() {
+        match (param.ty, param.kind) {
+            (Ty::Prim(t), ParamKind::InOut) => {
+                let _ = writeln!(out, "{pad}  {} {fname}_a{i} = {arg};", ctype(t));
+                passed.push(format!("&{fname}_a{i}"));
+                copies.push(format!("{pad}  {arg} = {fname}_a{i};"));
+            }
+            _ => passed.push(arg.clone()),
+        }
+    }
+    let _ = writeln!(out, "{pad}  if ({fname}({})) {oom}", passed.join(", "));
+    for c in copies {
+        let _ = writeln!(out, "{c}");
+    }
+    let _ = writeln!(out, "{pad}}}");
     Ok(())
 }
 
@@ -119,12 +161,8 @@ fn count_uses(b: &Block, uses: &mut HashMap<Var, usize>) {
     let mut nested = Vec::new();
     for s in &b.stms {
         match s {
-            Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands().iter().for_each(&mut op),
+            Stm::Let { .. } | Stm::Set { .. } | Stm::Accumulate { .. } => s.operands().iter().for_each(&mut op),
             Stm::Mut { init, .. } => op(init),
-            Stm::Accumulate { var, value, .. } => {
-                op(&Operand::Var(*var));
-                op(value)
-            }
             Stm::Store { ptr, index, value } => {
                 op(&Operand::Var(*ptr));
                 op(index);

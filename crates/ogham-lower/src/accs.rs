@@ -47,8 +47,12 @@ impl<'a> Lowerer<'a> {
             None => vec![None; dest_arrs.len()],
             Some((op, ne)) => {
                 let value_types: Vec<IrType> = dest_arrs.iter().map(|d| self.types[d].row()).collect();
-                let lambda = self.operator(b, op, ne, &value_types, span)?;
-                let ops = leaf_operators(&lambda).ok_or_else(|| {
+                // Calls inlined, so that an operator written as a named
+                // function shows its primitive operators.
+                let inline_calls = std::mem::replace(&mut self.inline_calls, true);
+                let lambda = self.operator(b, op, ne, &value_types, span);
+                self.inline_calls = inline_calls;
+                let ops = leaf_operators(&lambda?).ok_or_else(|| {
                     unsupported(
                         span,
                         "`hist_stream` with an operator that does not combine each value by one primitive operator",

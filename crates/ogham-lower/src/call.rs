@@ -92,9 +92,11 @@ impl<'a> Lowerer<'a> {
     /// instantiation is then per closure, which Futhark's rule that
     /// higher-order arguments are passed unchanged makes finite); other
     /// higher-order functions are inlined, and so are functions taking
-    /// accumulators (whose updates need their operators, see `accs.rs`).
+    /// accumulators (whose updates need their operators, see `accs.rs`),
+    /// and every function an accumulator's operator calls.
     pub(crate) fn callable(&self, def: DefId, params: &'a [Pat], body: &'a Expr, args: &[Val<'a>]) -> bool {
-        args.len() == params.len()
+        !self.inline_calls
+            && args.len() == params.len()
             && (self.recursive.contains(&def) || !args.iter().any(Val::has_fun))
             && !args.iter().any(Val::has_acc)
             && self.info.expr_types.get(&body.id).is_some_and(|t| !has_arrow(t))

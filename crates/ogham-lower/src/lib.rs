@@ -124,6 +124,9 @@ pub(crate) struct Lowerer<'a> {
     /// The operator of every variable holding a leaf of an accumulator
     /// (`None`: writes overwrite), see `accs.rs`.
     acc_ops: HashMap<VName, Option<ogham_ir::BinOp>>,
+    /// Inline every call (while an accumulator's operator is built, whose
+    /// primitive operators `accs.rs` reads from its statements).
+    inline_calls: bool,
     /// Functions lowered to IR functions, by instantiation (see `call.rs`).
     outlined: Vec<call::Outlined<'a>>,
     memo: HashMap<String, usize>,
@@ -173,6 +176,7 @@ impl<'a> Lowerer<'a> {
             depth: 0,
             irregular: Irregular::Fail,
             acc_ops: HashMap::new(),
+            inline_calls: false,
             outlined: Vec::new(),
             memo: HashMap::new(),
             funs: Vec::new(),

@@ -224,7 +224,11 @@ impl Gen<'_> {
             kept.push(ogham_imp::print::kernel(&kernel));
         }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
-        crate::kernel::print(&kernel, &args, (&prefix, self.indent), &oom, &mut self.out)
+        let fname = format!("og_kernel_{prefix}");
+        let mut def = String::new();
+        crate::kernel::function(&kernel, &fname, &mut def)?;
+        self.tasks.push(def);
+        crate::kernel::call(&kernel, &fname, &args, (self.indent, &oom), &mut self.out)
     }
 }
 
