@@ -73,6 +73,9 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
     }
     let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
     let _ = writeln!(p.out, "static OG_NOINLINE int {fname}({params}) {{");
+    // The vector registers' upper halves cleared on entry and on return
+    // (see `OG_CLEAN_UPPER` in the runtime).
+    p.line("OG_CLEAN_UPPER();");
     if has_bools(k) {
         p.line("typedef int32_t og_bool;");
     }
@@ -95,6 +98,7 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
             p.line(&format!("*{name}_io = {name};"));
         }
     }
+    p.line("OG_CLEAN_UPPER();");
     p.line("return 0;");
     p.out.push_str("}\n");
     Ok(())
