@@ -79,7 +79,11 @@ fn reduction(body: &Block) -> Option<Vec<(Var, BinOp, PrimType)>> {
                 Stm::Free { .. } => true,
                 Stm::Prefetch { index, .. } => !matches!(index, Operand::Var(v) if accs.contains(v)),
                 Stm::Set { var, exp } => inside.contains(var) && !reads_acc(exp),
-                Stm::Accumulate { value, .. } => top && !matches!(value, Operand::Var(v) if accs.contains(v)),
+                Stm::Accumulate { value, times, .. } => {
+                    top && !std::iter::once(value)
+                        .chain(times)
+                        .any(|o| matches!(o, Operand::Var(v) if accs.contains(v)))
+                }
                 Stm::Store { index, value, .. } => {
                     ![index, value].iter().any(|o| matches!(o, Operand::Var(v) if accs.contains(v)))
                 }
