@@ -50,7 +50,7 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         prefix: fname,
         indent: 1,
         out,
-        uses: HashMap::new(),
+        uses: k.body.uses(),
         types: HashMap::new(),
         oom: "return 1;",
         live: Vec::new(),
@@ -59,7 +59,6 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         renamed: HashMap::new(),
         arrays: Default::default(),
     };
-    count_uses(&k.body, &mut p.uses);
     let mut params = Vec::new();
     for param in &k.params {
         let name = p.name(param.var);
@@ -153,51 +152,6 @@ fn has_bools(k: &Kernel) -> bool {
         })
     }
     k.params.iter().any(|p| p.ty == Ty::Prim(PrimType::Bool)) || block(&k.body)
-}
-
-/// How often each variable is read.
-fn count_uses(b: &Block, uses: &mut HashMap<Var, usize>) {
-    let mut op = |o: &Operand| {
-        if let Operand::Var(v) = o {
-            *uses.entry(*v).or_default() += 1;
-        }
-    };
-    let mut nested = Vec::new();
-    for s in &b.stms {
-        match s {
-            Stm::Let { .. } | Stm::Set { .. } | Stm::Accumulate { .. } => s.operands().iter().for_each(&mut op),
-            Stm::Mut { init, .. } => op(init),
-            Stm::Store { ptr, index, value } => {
-                op(&Operand::Var(*ptr));
-                op(index);
-                op(value)
-            }
-            Stm::Array { .. } => {}
-            Stm::Prefetch { ptr, index } => {
-                op(&Operand::Var(*ptr));
-                op(index)
-            }
-            Stm::Alloc { len, .. } => op(len),
-            Stm::Free { var } => op(&Operand::Var(*var)),
-            Stm::For { lo, hi, body, .. } => {
-                op(lo);
-                op(hi);
-                nested.push(body);
-            }
-            Stm::If { cond, then_block, else_block } => {
-                op(cond);
-                nested.push(then_block);
-                nested.push(else_block);
-            }
-            Stm::While { cond, body } => {
-                op(&Operand::Var(*cond));
-                nested.push(body);
-            }
-        }
-    }
-    for b in nested {
-        count_uses(b, uses);
-    }
 }
 
 struct Printer<'a> {

@@ -326,6 +326,33 @@ pub fn exp_type(exp: &Exp, ty_of: impl Fn(Var) -> Option<Ty>) -> Option<PrimType
     }
 }
 
+impl Block {
+    /// How often each variable is read ([`Stm::operands`]), in nested
+    /// blocks too.
+    pub fn uses(&self) -> std::collections::HashMap<Var, usize> {
+        fn count(b: &Block, uses: &mut std::collections::HashMap<Var, usize>) {
+            for s in &b.stms {
+                for o in s.operands() {
+                    if let Operand::Var(v) = o {
+                        *uses.entry(v).or_default() += 1;
+                    }
+                }
+                match s {
+                    Stm::For { body, .. } | Stm::While { body, .. } => count(body, uses),
+                    Stm::If { then_block, else_block, .. } => {
+                        count(then_block, uses);
+                        count(else_block, uses);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut uses = std::collections::HashMap::new();
+        count(self, &mut uses);
+        uses
+    }
+}
+
 impl Stm {
     /// The operands the statement reads itself (not those of nested
     /// statements): an accumulator's own value, a pointer it loads from or

@@ -220,13 +220,8 @@ pub(crate) fn contract(op: &Operator, stms: &mut Vec<Stm>, from: usize, x: Opera
     }
     let x_op = Operand::Var(x);
     // Whether a statement may read `x` (a compound one is assumed to).
-    let reads_x = |s: &Stm| match s {
-        Stm::Let { exp, .. } | Stm::Set { exp, .. } => exp.operands().contains(&x_op),
-        Stm::Mut { init, .. } => *init == x_op,
-        Stm::Accumulate { value, .. } => *value == x_op,
-        Stm::Store { index, value, .. } => *index == x_op || *value == x_op,
-        _ => true,
-    };
+    let reads_x =
+        |s: &Stm| matches!(s, Stm::For { .. } | Stm::While { .. } | Stm::If { .. }) || s.operands().contains(&x_op);
     let rest = &stms[m + 1..];
     let Some(n) = rest.iter().position(|s| reads_x(s) || !matches!(s, Stm::Let { .. })) else { return };
     let Stm::Let { exp: Exp::Bin(BinOp::Add, t, p, q), .. } = rest[n] else { return };

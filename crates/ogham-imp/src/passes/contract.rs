@@ -23,28 +23,9 @@ use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, Stm, Var};
 
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {
-    let mut uses = HashMap::new();
-    count_uses(&k.body, &mut uses);
+    let uses = k.body.uses();
     let body = std::mem::take(&mut k.body);
     k.body = block(body, &uses);
-}
-
-fn count_uses(b: &Block, uses: &mut HashMap<Var, usize>) {
-    for s in &b.stms {
-        for o in s.operands() {
-            if let Operand::Var(v) = o {
-                *uses.entry(v).or_default() += 1;
-            }
-        }
-        match s {
-            Stm::For { body, .. } | Stm::While { body, .. } => count_uses(body, uses),
-            Stm::If { then_block, else_block, .. } => {
-                count_uses(then_block, uses);
-                count_uses(else_block, uses);
-            }
-            _ => {}
-        }
-    }
 }
 
 fn block(b: Block, uses: &HashMap<Var, usize>) -> Block {
