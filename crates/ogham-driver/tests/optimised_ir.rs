@@ -271,14 +271,17 @@ fn dot_products_in_withaccs(body: &Body) -> usize {
 fn mixture_gradient_runs_its_forward_by_component_and_the_means_product_once_per_component() {
     // Every point adds -Q_kᵀ w̄ into μ_k's adjoint; `linhoist` sums the w̄
     // over the points and runs the transposed product after them, in a
-    // `withacc` over the components: the one dot product left in a
-    // `withacc`. The forward dot products `Q_k (x - μ_k)` that the
+    // `withacc` over the components. The other dot product in a `withacc`
+    // is `accreduce`'s sum of outer products over a chunk of points, which
+    // each component adds into its slice of the sums as soon as it has it
+    // (a `withacc` over the components). None is left in the points'
+    // return sweep. The forward dot products `Q_k (x - μ_k)` that the
     // points' return sweep runs again move out of it (`acchoist`) and run
     // with the components outside the points (`interchange`), each Q_k
     // read by a whole chunk of points.
     let prog = optimised("mixture_gradient.fut");
     let gradient = &prog.fun("gradient").expect("gradient").body;
-    assert_eq!(dot_products_in_withaccs(gradient), 1, "{prog}");
+    assert_eq!(dot_products_in_withaccs(gradient), 2, "{prog}");
     assert_eq!(maps_over_points_of_maps_over_matrices(gradient), 0, "{prog}");
     let objective = &prog.fun("objective").expect("objective").body;
     assert_eq!(maps_over_points_of_maps_over_matrices(objective), 0, "{prog}");

@@ -32,6 +32,12 @@
 //!    an array reached through the inner levels' rows, a replicate's rows
 //!    being its value), which becomes a mapped result of the levels `l`
 //!    down to 0, so that `X[p, i₁ … i_l]` holds it for every iteration;
+//!    The columns' operand is not made when it is a map of rows of
+//!    arrays bound before the nest, each picked by one level (GMM's
+//!    `x - μ`, rows of the points and of the means): each product
+//!    computes it for its outer indices, compact, where it reads it
+//!    ([`Recipe`]), and takes it as its left operand, the other's slice
+//!    as its columns, adding the transpose of the product;
 //! 2. the update goes, and the accumulator leaves every level (its
 //!    initial value is no longer consumed by the nest);
 //! 3. after the nest, `A' = A + map (\i₁ … -> map (\r -> map (\c -> sum
@@ -51,7 +57,9 @@
 //! [`Target::chunk_bytes`] of those arrays (at least one): each chunk runs the
 //! outermost `withacc` on its rows (its accumulators threaded through the
 //! loop, its other mapped results written into their rows of arrays made
-//! before it) and adds its sums into the loop's. The GMM gradient at
+//! before it) and adds its sums into the loop's (with an outer level
+//! `i₁`, each `i₁`'s part as soon as it is computed, in a `withacc` over
+//! `i₁`, so that it is added while in cache). The GMM gradient at
 //! n = 10 000 then takes 22 MB, and less time (395 against 460 ms: the
 //! arrays stay in the caches). The chunk's size is the target's, twice
 //! the machine's second-level cache per core: on AMD Zen 3 (512 KB) chunks
@@ -150,6 +158,23 @@ struct Operand {
     level: Option<usize>,
     ty: Option<Type>,
     dims: Vec<usize>,
+    /// How the product computes the columns' operand again instead of
+    /// reading it from a materialised array (see [`Recipe`]).
+    recipe: Option<Recipe>,
+}
+
+/// The columns' operand `Y` when `Y[p, i₁ … i_l, ·]` is `map f` of rows of
+/// arrays bound before the nest, each indexed by one level `≤ l` (GMM's
+/// `x_p - μ_k`): the product computes `Y` for its outer indices `i₁ …`
+/// where it reads it, `[n][w_m]` compact and in cache, instead of the nest
+/// materialising all of it (`[n][K][d]`, written once and read once by
+/// the products). The same elements are computed, once each.
+#[derive(Clone)]
+struct Recipe {
+    /// The map's inputs: an array bound before the nest and the level
+    /// whose iteration picks its row.
+    ins: Vec<(VName, usize, Type)>,
+    f: Lambda,
 }
 
 /// What the rewrite does.
@@ -285,6 +310,7 @@ fn plan_acc(stm: &Stm, a: usize, defs: &Defs, inside: &HashSet<VName>) -> Option
     } else {
         return None;
     };
+    let cols = if m >= 2 && cols.arr != rows.arr { scope.with_recipe(cols, &widths) } else { cols };
     let accs = levels.iter().map(|l| l.acc).collect();
     Some(Plan { path, accs, widths, update, rows, cols, rows_left, elem: *elem, span: prod.span })
 }
@@ -331,7 +357,7 @@ impl<'a> Scope<'a> {
     /// in it.
     fn operand(&self, u: VName) -> Option<Operand> {
         let (arr, level, trail) = self.trace(u, 0)?;
-        let Some(level) = level else { return Some(Operand { arr, level, ty: None, dims: trail }) };
+        let Some(level) = level else { return Some(Operand { arr, level, ty: None, dims: trail, recipe: None }) };
         let (_, ty) = self.bound.get(&arr)?;
         // The materialised array's sizes are known before the nest.
         if type_vars(ty).any(|x| self.inside.contains(&x)) {
@@ -339,7 +365,44 @@ impl<'a> Scope<'a> {
         }
         let mut dims: Vec<usize> = (0..=level).collect();
         dims.extend(trail);
-        Some(Operand { arr, level: Some(level), ty: Some(ty.clone()), dims })
+        Some(Operand { arr, level: Some(level), ty: Some(ty.clone()), dims, recipe: None })
+    }
+
+    /// `op` (the columns' operand) with a [`Recipe`], when its array is a
+    /// map of rows of arrays bound before the nest by scalar code that
+    /// cannot fail, over level `m`'s width.
+    fn with_recipe(&self, mut op: Operand, widths: &[SubExp]) -> Operand {
+        let Some(level) = op.level else { return op };
+        let defined = self.levels[level].lam.body.stms.iter().find(|s| s.pat.len() == 1 && s.pat[0].name == op.arr);
+        let Some(Stm { exp: Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }), .. }) = defined else {
+            return op;
+        };
+        let scalar_code = map
+            .body
+            .stms
+            .iter()
+            .all(|s| s.pat.iter().all(|p| p.ty.rank() == 0) && ogham_ir::layout::scalar_cannot_fail(&s.exp));
+        if *w != widths[self.m] || !scans.is_empty() || !reduces.is_empty() || !scalar_code {
+            return op;
+        }
+        if ogham_ir::visit::free_vars_lambda(map).iter().any(|v| self.inside.contains(v)) {
+            return op;
+        }
+        let mut ins = Vec::new();
+        for a in arrs {
+            let Some((arr, None, trail)) = self.trace(*a, 0) else { return op };
+            let Some(&(l, q)) = self.params.get(a) else { return op };
+            let ty = self.levels[l].lam.params[q].ty.clone();
+            if trail.len() != 1 || trail[0] > level || ty.shape() != [*w] {
+                return op;
+            }
+            ins.push((arr, trail[0], ty));
+        }
+        if !ins.iter().any(|(_, l, _)| *l == 0) {
+            return op;
+        }
+        op.recipe = Some(Recipe { ins, f: map.clone() });
+        op
     }
 
     /// The variable `u` (a scalar or a row) as `arr[trail…]` in the
@@ -425,7 +488,14 @@ fn prepare(b: &mut Body, i: usize, plan: Plan, defs: &Defs, names: &mut NameTabl
     let (Some(result), Some(init)) = (result, init) else { unreachable!("the plan has levels") };
     // The operands' arrays become mapped results of the levels.
     let xs = materialise(b, i, &plan, &plan.rows, names);
-    let ys = if plan.cols.arr == plan.rows.arr { xs } else { materialise(b, i, &plan, &plan.cols, names) };
+    let ys = if plan.cols.arr == plan.rows.arr {
+        xs
+    } else if plan.cols.recipe.is_some() {
+        // Computed where the product reads it: nothing to make.
+        plan.cols.arr
+    } else {
+        materialise(b, i, &plan, &plan.cols, names)
+    };
     let zero = matches!(defs.get(&init), Some(Exp::Replicate { value: SubExp::Const(c), .. })
         if *c == PrimValue::zero(plan.elem));
     Pending { plan, xs, ys, result, init, zero }
@@ -459,11 +529,13 @@ fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, chunk_bytes: i64, names
         (before, pat[pat.len() - pending.len()..].iter().map(|p| p.name).collect())
     } else {
         let starts = (SubExp::i64(0), SubExp::i64(0));
-        let sums = pending
-            .iter()
-            .map(|p| product_nest(&mut out, &p.plan, (p.xs, &p.plan.rows), (p.ys, &p.plan.cols), starts, names))
-            .collect::<Vec<_>>();
-        (0, sums)
+        for p in &pending {
+            let operands = ((p.xs, &p.plan.rows), (p.ys, &p.plan.cols));
+            let into = (!p.zero).then_some(p.init);
+            let sums = product_nest(&mut out, &p.plan, operands, starts, into, names);
+            out.push(vec![p.result.clone()], sums);
+        }
+        (0, Vec::new())
     };
     for (p, s) in pending.iter().zip(sums) {
         bind_result(&mut out, p, s);
@@ -594,10 +666,11 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
         let start = |x: VName| if made.contains(&x) { SubExp::i64(0) } else { lo };
         let xs = chunk_of.get(&p.xs).copied().unwrap_or(p.xs);
         let ys = chunk_of.get(&p.ys).copied().unwrap_or(p.ys);
-        let s = product_nest(&mut body, &plan, (xs, &plan.rows), (ys, &plan.cols), (start(p.xs), start(p.ys)), names);
-        let acc = params[nacc + outputs.len() + j].0.clone();
-        let add = Exp::UpdAcc { acc: acc.name, slice: whole(&plan), value: SubExp::Var(s), op: Some(BinOp::Add) };
-        results.push(SubExp::Var(body.bind(names, "sums", acc.ty.clone(), add)));
+        let acc = params[nacc + outputs.len() + j].0.name;
+        let operands = ((xs, &plan.rows), (ys, &plan.cols));
+        let sums = product_nest(&mut body, &plan, operands, (start(p.xs), start(p.ys)), Some(acc), names);
+        let ty = Type::Array { elem: plan.elem, shape: plan.widths[1..].to_vec() };
+        results.push(SubExp::Var(body.bind(names, "sums", ty, sums)));
     }
     let body = body.finish(results);
     // The loop binds the statement's results and the sums.
@@ -634,20 +707,57 @@ fn materialise(b: &mut Body, i: usize, plan: &Plan, op: &Operand, names: &mut Na
     value
 }
 
-/// The sums of the plan, from the operands' arrays `rows.0` and `cols.0`,
+/// The expression of the sums of the plan, from the operands' arrays `rows.0` and `cols.0`,
 /// whose level-0 iterations start at `starts` (a chunk's first
-/// iteration in an array of all of them, or 0).
+/// iteration in an array of all of them, or 0); added in place into
+/// `into` (an array or accumulator of the sums' type, consumed) when
+/// given. With an outer level (`i₁`), the addition is a `withacc` over
+/// it whose iterations each add their part `sums[i₁]` into `into[i₁]` as
+/// soon as it is computed, while it is in cache, instead of building all
+/// the sums and adding them after (GMM's `[K][d][d]`, 800 KB per chunk:
+/// written, then read back with the array it is added to); each element
+/// gets the same one addition either way. The backends run such a
+/// `withacc` as a map (its iterations update rows of their own).
 fn product_nest(
     out: &mut BodyBuilder,
     plan: &Plan,
-    rows: (VName, &Operand),
-    cols: (VName, &Operand),
+    (rows, cols): ((VName, &Operand), (VName, &Operand)),
     starts: (SubExp, SubExp),
+    into: Option<VName>,
     names: &mut NameTable,
-) -> VName {
+) -> Exp {
     let rows = (rows.0, rows.1, starts.0);
     let cols = (cols.0, cols.1, starts.1);
-    product_level(out, plan, (rows, cols), 1, &mut Vec::new(), names)
+    let m = plan.widths.len() - 1;
+    let sums_ty = Type::Array { elem: plan.elem, shape: plan.widths[1..].to_vec() };
+    let add = |acc: VName, slice: Vec<DimIndex>, value: VName| Exp::UpdAcc {
+        acc,
+        slice,
+        value: SubExp::Var(value),
+        op: Some(BinOp::Add),
+    };
+    let Some(into) = into else {
+        return Exp::SubExp(SubExp::Var(product_level(out, plan, (rows, cols), 1, &mut Vec::new(), names)));
+    };
+    if m < 3 {
+        return add(into, whole(plan), product_level(out, plan, (rows, cols), 1, &mut Vec::new(), names));
+    }
+    let w = plan.widths[1];
+    let index = out.bind(
+        names,
+        "iota",
+        Type::Prim(PrimType::I64).array_of(w),
+        Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+    );
+    let acc = Param { name: names.fresh("sums"), ty: sums_ty.clone() };
+    let i = Param { name: names.fresh("i"), ty: Type::Prim(PrimType::I64) };
+    let mut inner = BodyBuilder::new(plan.span);
+    let part = product_level(&mut inner, plan, (rows, cols), 2, &mut vec![i.name], names);
+    let mut slice = vec![DimIndex::Fix(SubExp::Var(i.name))];
+    slice.extend(plan.widths[2..].iter().map(|w| all(*w)));
+    let added = inner.bind(names, "sums", sums_ty.clone(), add(acc.name, slice, part));
+    let map = Lambda { params: vec![acc, i], body: inner.finish(vec![SubExp::Var(added)]), ret: vec![sums_ty.clone()] };
+    Exp::Soac(Soac::WithAcc { w, arrs: vec![index], accs: vec![into], map })
 }
 
 /// An operand's array, the operand, and where level 0's iterations start
@@ -670,6 +780,25 @@ fn product_level(
     let result_ty = |from: usize| Type::Array { elem: t, shape: plan.widths[from..].to_vec() };
     if l + 1 >= m {
         let (n, c) = (plan.widths[0], plan.widths[m]);
+        if let Some(recipe) = &cols.1.recipe {
+            // Y for the outer indices, computed here, is the product's
+            // left operand, as compact rows; Xᵀ its columns, a view of the
+            // materialised array, which the tiles copy as they read it
+            // whatever its layout (no compact copy). The product is the
+            // transpose of the sums, the same terms in the same order.
+            let r = plan.widths[m - 1];
+            let y = recompute(out, recipe, cols.2, plan, fixed, names);
+            let yt = out.bind(
+                names,
+                "tr",
+                Type::Array { elem: t, shape: vec![c, n] },
+                Exp::Rearrange { array: y, perm: vec![1, 0] },
+            );
+            let xt = transposed(out, rows, (m - 1, false), plan, fixed, names);
+            let exp = matrix_product(yt, xt, (c, r, n), t, !plan.rows_left, plan.span, names);
+            let dt = out.bind(names, "dprod", Type::Array { elem: t, shape: vec![c, r] }, exp);
+            return out.bind(names, "tr", result_ty(m - 1), Exp::Rearrange { array: dt, perm: vec![1, 0] });
+        }
         // Yᵀ a view (the tiles copy the columns they read).
         let yt = transposed(out, cols, (m, false), plan, fixed, names);
         if m == 1 {
@@ -704,6 +833,44 @@ fn product_level(
     let lam = Lambda { params: vec![i], body: inner.finish(vec![SubExp::Var(res)]), ret: vec![ret] };
     let exp = Exp::Soac(Soac::Screma { w, arrs: vec![index], scans: vec![], reduces: vec![], map: lam });
     out.bind(names, "sums", result_ty(l), exp)
+}
+
+/// The columns' operand of a [`Recipe`] for the outer levels' indices
+/// `fixed`: `map (\rows₀ -> map f rows) A₀[start:+n]`, the rows of the
+/// arrays of level 0 mapped over, the others' rows indexed by `fixed`.
+fn recompute(
+    out: &mut BodyBuilder,
+    recipe: &Recipe,
+    start: SubExp,
+    plan: &Plan,
+    fixed: &[VName],
+    names: &mut NameTable,
+) -> VName {
+    let n = plan.widths[0];
+    let c = plan.widths[plan.widths.len() - 1];
+    let mut outer_arrs = Vec::new();
+    let mut outer_params = Vec::new();
+    let mut inner_arrs = Vec::new();
+    for (a, l, ty) in &recipe.ins {
+        if *l == 0 {
+            let slice = vec![DimIndex::Slice { start, len: n, stride: SubExp::i64(1) }, all(c)];
+            outer_arrs.push(out.bind(names, "rows", ty.array_of(n), Exp::Index { array: *a, slice }));
+            let p = Param { name: names.fresh("row"), ty: ty.clone() };
+            inner_arrs.push(p.name);
+            outer_params.push(p);
+        } else {
+            let slice = vec![DimIndex::Fix(SubExp::Var(fixed[l - 1])), all(c)];
+            inner_arrs.push(out.bind(names, "row", ty.clone(), Exp::Index { array: *a, slice }));
+        }
+    }
+    let f = crate::inline::fresh_lambda(&recipe.f, names);
+    let row_ty = Type::Array { elem: plan.elem, shape: vec![c] };
+    let mut body = BodyBuilder::new(plan.span);
+    let inner = Exp::Soac(Soac::Screma { w: c, arrs: inner_arrs, scans: vec![], reduces: vec![], map: f });
+    let y = body.bind(names, "y", row_ty.clone(), inner);
+    let lam = Lambda { params: outer_params, body: body.finish(vec![SubExp::Var(y)]), ret: vec![row_ty.clone()] };
+    let exp = Exp::Soac(Soac::Screma { w: n, arrs: outer_arrs, scans: vec![], reduces: vec![], map: lam });
+    out.bind(names, "y", row_ty.array_of(n), exp)
 }
 
 /// The operand `(all, op)` as a `[w_varying][n]` matrix, its rows the

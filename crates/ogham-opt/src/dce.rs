@@ -17,7 +17,9 @@
 //! parameter whose final value is unused and that no other live parameter
 //! or the loop's condition needs is removed from the loop, so the
 //! computations that produced them die as well; so is an accumulator of a
-//! `withacc` whose final value is unused, with its updates. Functions that are neither
+//! `withacc` whose final value is unused, with its updates; and an input
+//! array of a `Screma` or `withacc` whose rows its function no longer
+//! reads, with its parameter. Functions that are neither
 //! entry points nor called are removed (in a program with entry points). Bodies are processed innermost
 //! first, within one backward sweep per body.
 
@@ -68,6 +70,7 @@ pub(crate) fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
         prune_if_results(&mut stm, &live);
         prune_loop_params(&mut stm, &live);
         dce_nested(&mut stm.exp);
+        prune_inputs(&mut stm);
         for p in &stm.pat {
             live.extend(type_vars(&p.ty));
         }
@@ -123,6 +126,34 @@ fn prune_map_outputs(stm: &mut Stm, live: &HashSet<VName>) {
     retain_mask(&mut stm.pat, &keep);
     retain_mask(&mut map.body.result, &keep);
     retain_mask(&mut map.ret, &keep);
+}
+
+/// Drops the input arrays of a `Screma` or `WithAcc` whose rows its
+/// function no longer reads (after its own dead code went), with their
+/// parameters (all of them stay when it reads none): an array the nest used to read (`accreduce`
+/// leaves GMM's `x - μ` to the products, which compute it again) would
+/// otherwise still be built for it.
+fn prune_inputs(stm: &mut Stm) {
+    let (skip, arrs, map) = match &mut stm.exp {
+        Exp::Soac(Soac::Screma { arrs, map, .. }) => (0, arrs, map),
+        Exp::Soac(Soac::WithAcc { accs, arrs, map, .. }) => (accs.len(), arrs, map),
+        _ => return,
+    };
+    if map.params.len() != skip + arrs.len() {
+        return;
+    }
+    let mut read = HashSet::new();
+    read.extend(ogham_ir::visit::free_vars_body(&map.body));
+    read.extend(map.ret.iter().flat_map(type_vars));
+    read.extend(map.params.iter().flat_map(|p| type_vars(&p.ty)));
+    let keep: Vec<bool> = map.params[skip..].iter().map(|p| read.contains(&p.name)).collect();
+    if keep.iter().all(|&k| k) || !keep.iter().any(|&k| k) {
+        return;
+    }
+    let mut all_keep = vec![true; skip];
+    all_keep.extend(&keep);
+    retain_mask(arrs, &keep);
+    retain_mask(&mut map.params, &all_keep);
 }
 
 /// Drops the reductions of a `Screma` none of whose results is used, with
