@@ -178,12 +178,12 @@ def run_ogham_bench(ogham, backend, benches, runs, compile_times):
             # The front end is the same work for every backend: its
             # smallest time, the least disturbed by other work on the
             # machine; C generation differs: the largest backend's.
-            front, gen = float(m.group(2)), m.group(3)
-            old_front, old_gen = compile_times.get(bench, (front, None))
+            front, cgen = float(m.group(2)), m.group(3)
+            old_front, old_cgen = compile_times.get(bench, (front, None))
             front = min(front, old_front)
-            if gen is not None or old_gen is not None:
-                gen = max(float(gen or 0), float(old_gen or 0))
-            compile_times[bench] = (front, gen)
+            if cgen is not None or old_cgen is not None:
+                cgen = max(float(cgen or 0), float(old_cgen or 0))
+            compile_times[bench] = (front, cgen)
     proc.wait()
     res = proc
     results = {}
@@ -345,8 +345,8 @@ def main(argv):
                                                      r.strip().splitlines()[0] if r.strip() else r))
             ct = ""
             if first and b in compile_times:
-                front, gen = compile_times[b]
-                ct = "%.1f%s" % (front + (gen or 0), "" if gen is not None else "*")
+                front, cgen = compile_times[b]
+                ct = "%.1f%s" % (front + (cgen or 0), "" if cgen is not None else "*")
             first = False
             rows.append([label(b, entry), name[5:-3], fmt_ms(c), fmt_ms(mc), fmt_ms(ref), fmt_ms(omp),
                          ratio(c, ref), ratio(mc, omp), ratio(mc, c), ct])
