@@ -390,13 +390,17 @@ impl<'a> Scope<'a> {
         }
         let mut ins = Vec::new();
         for a in arrs {
+            // A row of the level's own input, bound before the nest (not
+            // a replicate's value, which `trace` sees through).
             let Some((arr, None, trail)) = self.trace(*a, 0) else { return op };
             let Some(&(l, q)) = self.params.get(a) else { return op };
-            let ty = self.levels[l].lam.params[q].ty.clone();
-            if trail.len() != 1 || trail[0] > level || ty.shape() != [*w] {
+            let lv = &self.levels[l];
+            let direct = q.checked_sub(lv.nacc).and_then(|k| lv.arrs.get(k)) == Some(&arr);
+            let ty = lv.lam.params[q].ty.clone();
+            if !direct || trail != [l] || l > level || ty.shape() != [*w] {
                 return op;
             }
-            ins.push((arr, trail[0], ty));
+            ins.push((arr, l, ty));
         }
         if !ins.iter().any(|(_, l, _)| *l == 0) {
             return op;
