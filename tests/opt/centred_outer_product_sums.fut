@@ -11,8 +11,8 @@
 -- `centred` checks the gradient by finite differences. `chunked` runs
 -- many points: with K·d = 1024 (d = 16, K = 64), the adjoints the sums
 -- read take 8 KB a point, so under `ogham test` (1 MB chunks) the points
--- run in chunks of 128, three for 300 points; with d = 8, K = 20, two
--- chunks of 819 and 281. Its expected values come from an independent
+-- run in chunks of at most 128, three of 100 for 300 points; with d = 8,
+-- K = 20 (at most 819), two of 550. Its expected values come from an independent
 -- computation in Python from the closed forms ∂Q_k = 2 Σ_p (Q_k v) vᵀ
 -- and ∂μ_k = -2 Σ_p Q_kᵀ Q_k v, summed as the entry sums them.
 -- ==

@@ -58,10 +58,10 @@
 -- output { -6.666539939684796 9331.408103084032 10102.078626547698 -5900.242627810843 -424165.7455845503 }
 
 -- The arrays the sums read take 8·K·d = 8 KB per point here, so the
--- points run in chunks of 128 (`accreduce`'s 1 MB under `ogham test`): nine chunks, the
--- last of 76, each reading its rows of X and writing its rows of ∂X.
--- The second case (d = 16, K = 128: 32 KB a point, ten chunks, the last
--- of 12) adds sums of 128·16·16 elements per chunk, as many as
+-- points run in chunks of at most 128 (`accreduce`'s 1 MB under `ogham
+-- test`): nine chunks of 122 or 123, each reading its rows of X and
+-- writing its rows of ∂X. The second case (d = 16, K = 128: 32 KB a
+-- point, ten chunks of 30) adds sums of 128·16·16 elements per chunk, as many as
 -- the multicore backend adds in parallel, row by row of K.
 -- ==
 -- entry: chunked

@@ -54,7 +54,8 @@
 //! (unless every array made holds one scalar per iteration of level 0, as
 //! a matrix–vector product's do: no more than the level's own rows)
 //! in a loop over chunks of level 0's iterations, as many as make
-//! [`Target::chunk_bytes`] of those arrays (at least one): each chunk runs the
+//! [`Target::chunk_bytes`] of those arrays (at least one), as many
+//! iterations in each, give or take one: each chunk runs the
 //! outermost `withacc` on its rows (its accumulators threaded through the
 //! loop, its other mapped results written into their rows of arrays made
 //! before it) and adds its sums into the loop's (with an outer level
@@ -626,9 +627,16 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
     // The loop body: one chunk.
     let c = names.fresh("chunk");
     let mut body = BodyBuilder::new(span);
-    let lo = arith(&mut body, names, BinOp::Mul, SubExp::Var(c), size);
-    let left = arith(&mut body, names, BinOp::Sub, n, lo);
-    let len = arith(&mut body, names, BinOp::Min, left, size);
+    // Chunk c is iterations c·n/count up to (c+1)·n/count: as many in
+    // every chunk, give or take one, rather than a short last chunk whose
+    // products' reductions would be short (GMM at n = 1000 in chunks of
+    // 327 points: the last had 19).
+    let lo = arith(&mut body, names, BinOp::Mul, SubExp::Var(c), n);
+    let lo = arith(&mut body, names, BinOp::Quot, lo, count);
+    let next = arith(&mut body, names, BinOp::Add, SubExp::Var(c), SubExp::i64(1));
+    let hi = arith(&mut body, names, BinOp::Mul, next, n);
+    let hi = arith(&mut body, names, BinOp::Quot, hi, count);
+    let len = arith(&mut body, names, BinOp::Sub, hi, lo);
     let rows = |len: SubExp, ty: &Type| {
         let mut slice = vec![DimIndex::Slice { start: lo, len, stride: SubExp::i64(1) }];
         slice.extend(ty.shape()[1..].iter().map(|d| all(*d)));
