@@ -391,14 +391,12 @@ impl<'a> Scope<'a> {
         }
         let mut ins = Vec::new();
         for a in arrs {
-            // A row of the level's own input, bound before the nest (not
-            // a replicate's value, which `trace` sees through).
-            let Some((arr, None, trail)) = self.trace(*a, 0) else { return op };
+            // A row of its level's own input, an array bound before the nest.
             let Some(&(l, q)) = self.params.get(a) else { return op };
             let lv = &self.levels[l];
-            let direct = q.checked_sub(lv.nacc).and_then(|k| lv.arrs.get(k)) == Some(&arr);
+            let Some(&arr) = q.checked_sub(lv.nacc).and_then(|k| lv.arrs.get(k)) else { return op };
             let ty = lv.lam.params[q].ty.clone();
-            if !direct || trail != [l] || l > level || ty.shape() != [*w] {
+            if self.inside.contains(&arr) || l > level || ty.shape() != [*w] {
                 return op;
             }
             ins.push((arr, l, ty));
@@ -528,10 +526,13 @@ fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, chunk_bytes: i64, names
     let pat = &b.stms[i].pat;
     let made = pending.iter().flat_map(|p| [p.xs, p.ys]).any(|v| pat.iter().any(|q| q.name == v && q.ty.rank() > 1));
     let mut out = BodyBuilder::new(pending[0].plan.span);
-    let (before, sums) = if made {
+    let before = if made {
         let before = chunks(b, i, &pending, chunk_bytes, names);
         let pat = &b.stms[i + before].pat;
-        (before, pat[pat.len() - pending.len()..].iter().map(|p| p.name).collect())
+        for (p, s) in pending.iter().zip(&pat[pat.len() - pending.len()..]) {
+            bind_result(&mut out, p, s.name);
+        }
+        before
     } else {
         let starts = (SubExp::i64(0), SubExp::i64(0));
         for p in &pending {
@@ -540,11 +541,8 @@ fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, chunk_bytes: i64, names
             let sums = product_nest(&mut out, &p.plan, operands, starts, into, names);
             out.push(vec![p.result.clone()], sums);
         }
-        (0, Vec::new())
+        0
     };
-    for (p, s) in pending.iter().zip(sums) {
-        bind_result(&mut out, p, s);
-    }
     let after = out.stms.len();
     let at = i + before + 1;
     b.stms.splice(at..at, out.stms);
