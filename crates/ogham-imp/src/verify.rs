@@ -2,15 +2,14 @@
 //! documentation, so that a pass that breaks one is caught where it runs
 //! rather than as wrong C.
 
-use std::collections::HashMap;
-
 use ogham_ir::{BinOp, ConvOp, PrimType};
 
 use crate::{exp_type, reassociable, Block, Exp, Kernel, Operand, ParamKind, Stm, Ty, Var};
 
 /// Checks a kernel; the error lists every violation found, one per line.
 pub fn kernel(k: &Kernel) -> Result<(), String> {
-    let mut v = Verifier { k, scope: Vec::new(), bound: HashMap::new(), allocs: Vec::new(), errors: Vec::new() };
+    let mut v =
+        Verifier { k, scope: Vec::new(), bound: vec![None; k.names.len()], allocs: Vec::new(), errors: Vec::new() };
     for p in &k.params {
         let assignable = p.kind == ParamKind::InOut;
         let writable = p.kind == ParamKind::Write;
@@ -34,6 +33,40 @@ pub fn kernel(k: &Kernel) -> Result<(), String> {
     }
 }
 
+/// Where in a kernel an operand is checked, for error messages: kept as
+/// data and described only when an error is reported, since the verifier
+/// runs after every kernel pass and almost never finds one.
+#[derive(Clone, Copy)]
+enum Site {
+    Def(Var),
+    Assign(Var),
+    Accumulate(Var),
+    Store(Var),
+    Prefetch(Var),
+    Length(Var),
+    Release(Var),
+    LoopBounds(Var),
+    WhileCond,
+    IfCond,
+}
+
+impl Site {
+    fn describe(self, k: &Kernel) -> String {
+        match self {
+            Site::Def(v) => format!("the definition of {}", k.name(v)),
+            Site::Assign(v) => format!("the assignment of {}", k.name(v)),
+            Site::Accumulate(v) => format!("the accumulation into {}", k.name(v)),
+            Site::Store(v) => format!("a store into {}", k.name(v)),
+            Site::Prefetch(v) => format!("a prefetch of {}", k.name(v)),
+            Site::Length(v) => format!("the length of {}", k.name(v)),
+            Site::Release(v) => format!("the release of {}", k.name(v)),
+            Site::LoopBounds(v) => format!("the bounds of the loop over {}", k.name(v)),
+            Site::WhileCond => "the condition of a while loop".to_string(),
+            Site::IfCond => "the condition of an if".to_string(),
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Binding {
     ty: Ty,
@@ -47,8 +80,9 @@ struct Verifier<'a> {
     k: &'a Kernel,
     /// The variables in scope, innermost block last.
     scope: Vec<Vec<Var>>,
-    /// Every variable bound so far in the kernel, and whether it is in scope.
-    bound: HashMap<Var, (Binding, bool)>,
+    /// Per variable number, its binding if it was bound so far in the
+    /// kernel, and whether it is in scope.
+    bound: Vec<Option<(Binding, bool)>>,
     /// Per open block, the `alloc`s not freed yet.
     allocs: Vec<Vec<Var>>,
     errors: Vec<String>,
@@ -63,11 +97,29 @@ impl Verifier<'_> {
         self.k.name(v)
     }
 
+    fn what(&self, site: Site) -> String {
+        site.describe(self.k)
+    }
+
+    fn binding(&self, v: Var) -> Option<(Binding, bool)> {
+        self.bound.get(v.0 as usize).copied().flatten()
+    }
+
+    fn leave(&mut self, v: Var) {
+        if let Some(Some(e)) = self.bound.get_mut(v.0 as usize) {
+            e.1 = false;
+        }
+    }
+
     fn bind(&mut self, var: Var, b: Binding) {
-        if var.0 as usize >= self.k.names.len() {
+        let i = var.0 as usize;
+        if i >= self.k.names.len() {
             self.err(format!("variable number {} has no entry in the kernel's names", var.0));
         }
-        if self.bound.insert(var, (b, true)).is_some() {
+        if i >= self.bound.len() {
+            self.bound.resize(i + 1, None);
+        }
+        if self.bound[i].replace((b, true)).is_some() {
             self.err(format!("{} is bound twice", self.name(var)));
         }
         if let Some(s) = self.scope.last_mut() {
@@ -75,36 +127,37 @@ impl Verifier<'_> {
         }
     }
 
-    fn lookup(&mut self, v: Var, what: &str) -> Option<Binding> {
-        match self.bound.get(&v) {
-            Some((b, true)) => Some(*b),
+    fn lookup(&mut self, v: Var, site: Site) -> Option<Binding> {
+        match self.binding(v) {
+            Some((b, true)) => Some(b),
             Some((_, false)) => {
-                self.err(format!("{} used in {what} out of its scope", self.name(v)));
+                self.err(format!("{} used in {} out of its scope", self.name(v), self.what(site)));
                 None
             }
             None => {
-                self.err(format!("{} used in {what} but never bound", self.name(v)));
+                self.err(format!("{} used in {} but never bound", self.name(v), self.what(site)));
                 None
             }
         }
     }
 
-    fn operand(&mut self, o: &Operand, what: &str) -> Option<PrimType> {
+    fn operand(&mut self, o: &Operand, site: Site) -> Option<PrimType> {
         match o {
             Operand::Const(c) => Some(c.prim_type()),
-            Operand::Var(v) => match self.lookup(*v, what)?.ty {
+            Operand::Var(v) => match self.lookup(*v, site)?.ty {
                 Ty::Prim(t) => Some(t),
                 Ty::Ptr(_) => {
-                    self.err(format!("pointer {} used as a scalar in {what}", self.name(*v)));
+                    self.err(format!("pointer {} used as a scalar in {}", self.name(*v), self.what(site)));
                     None
                 }
             },
         }
     }
 
-    fn expect(&mut self, o: &Operand, t: PrimType, what: &str) {
-        if let Some(got) = self.operand(o, what) {
+    fn expect(&mut self, o: &Operand, t: PrimType, site: Site) {
+        if let Some(got) = self.operand(o, site) {
             if got != t {
+                let what = self.what(site);
                 self.err(format!("{what}: operand {} is {got}, expected {t}", crate::print::operand(self.k, o)));
             }
         }
@@ -120,123 +173,122 @@ impl Verifier<'_> {
             self.err(format!("{} is allocated and never freed", self.name(v)));
         }
         for v in self.scope.pop().unwrap_or_default() {
-            if let Some(e) = self.bound.get_mut(&v) {
-                e.1 = false;
-            }
+            self.leave(v);
         }
     }
 
     /// Checks an expression and gives its type.
-    fn exp(&mut self, e: &Exp, what: &str) -> Option<PrimType> {
+    fn exp(&mut self, e: &Exp, site: Site) -> Option<PrimType> {
         match e {
-            Exp::Operand(a) => return self.operand(a, what),
+            Exp::Operand(a) => return self.operand(a, site),
             Exp::Bin(op, t, a, b) => {
-                self.expect(a, *t, what);
-                self.expect(b, if *op == BinOp::Ldexp { PrimType::I32 } else { *t }, what);
+                self.expect(a, *t, site);
+                self.expect(b, if *op == BinOp::Ldexp { PrimType::I32 } else { *t }, site);
             }
             Exp::Cmp(_, t, a, b) => {
-                self.expect(a, *t, what);
-                self.expect(b, *t, what);
+                self.expect(a, *t, site);
+                self.expect(b, *t, site);
             }
-            Exp::Un(_, t, a) => self.expect(a, *t, what),
+            Exp::Un(_, t, a) => self.expect(a, *t, site),
             Exp::Tern(_, t, a, b, c) => {
                 for x in [a, b, c] {
-                    self.expect(x, *t, what);
+                    self.expect(x, *t, site);
                 }
             }
             Exp::Conv(op, from, to, a) => {
-                self.expect(a, *from, what);
+                self.expect(a, *from, site);
                 if *op == ConvOp::Bitcast && from.bits() != to.bits() {
+                    let what = self.what(site);
                     self.err(format!("{what}: bitcast between {from} and {to}, of different widths"));
                 }
             }
             Exp::Select(c, a, b) => {
-                self.expect(c, PrimType::Bool, what);
-                let ta = self.operand(a, what)?;
-                self.expect(b, ta, what);
+                self.expect(c, PrimType::Bool, site);
+                let ta = self.operand(a, site)?;
+                self.expect(b, ta, site);
             }
             Exp::Load(p, i) => {
-                self.expect(i, PrimType::I64, what);
-                if let Some(b) = self.lookup(*p, what) {
+                self.expect(i, PrimType::I64, site);
+                if let Some(b) = self.lookup(*p, site) {
                     if !matches!(b.ty, Ty::Ptr(_)) {
+                        let what = self.what(site);
                         self.err(format!("{what}: load from {}, which is not a pointer", self.name(*p)));
                         return None;
                     }
                 }
             }
         }
-        let bound = &self.bound;
-        exp_type(e, |v| bound.get(&v).map(|(b, _)| b.ty))
+        exp_type(e, |v| self.binding(v).map(|(b, _)| b.ty))
     }
 
     fn stm(&mut self, s: &Stm) {
         match s {
             Stm::Let { var, ty, exp } => {
-                let what = format!("the definition of {}", self.name(*var));
-                if let Some(t) = self.exp(exp, &what) {
+                let site = Site::Def(*var);
+                if let Some(t) = self.exp(exp, site) {
                     if t != *ty {
-                        self.err(format!("{what}: declared {ty}, computes {t}"));
+                        self.err(format!("{}: declared {ty}, computes {t}", self.what(site)));
                     }
                 }
                 self.bind(*var, Binding { ty: Ty::Prim(*ty), assignable: false, writable: false });
             }
             Stm::Mut { var, ty, init } => {
-                let what = format!("the definition of {}", self.name(*var));
-                self.expect(init, *ty, &what);
+                self.expect(init, *ty, Site::Def(*var));
                 self.bind(*var, Binding { ty: Ty::Prim(*ty), assignable: true, writable: false });
             }
             Stm::Set { var, exp } => {
-                let what = format!("the assignment of {}", self.name(*var));
-                let Some(b) = self.lookup(*var, &what) else { return };
+                let site = Site::Assign(*var);
+                let Some(b) = self.lookup(*var, site) else { return };
                 if !b.assignable {
-                    self.err(format!("{what}: not a mut variable or inout parameter"));
+                    self.err(format!("{}: not a mut variable or inout parameter", self.what(site)));
                 }
-                if let (Some(t), Ty::Prim(vt)) = (self.exp(exp, &what), b.ty) {
+                if let (Some(t), Ty::Prim(vt)) = (self.exp(exp, site), b.ty) {
                     if t != vt {
-                        self.err(format!("{what}: variable is {vt}, value is {t}"));
+                        self.err(format!("{}: variable is {vt}, value is {t}", self.what(site)));
                     }
                 }
             }
             Stm::Accumulate { var, op, ty, value, times } => {
-                let what = format!("the accumulation into {}", self.name(*var));
+                let site = Site::Accumulate(*var);
                 if !reassociable(*op, *ty) {
                     self.err(format!(
-                        "{what}: {} on {ty} is not an associative operator",
+                        "{}: {} on {ty} is not an associative operator",
+                        self.what(site),
                         ogham_ir::print::binop_name(*op)
                     ));
                 }
-                self.expect(&Operand::Var(*var), *ty, &what);
-                self.expect(value, *ty, &what);
+                self.expect(&Operand::Var(*var), *ty, site);
+                self.expect(value, *ty, site);
                 if let Some(times) = times {
                     if *op != crate::BinOp::Add || !ty.is_float() {
-                        self.err(format!("{what}: only a float `add` accumulates a product"));
+                        self.err(format!("{}: only a float `add` accumulates a product", self.what(site)));
                     }
-                    self.expect(times, *ty, &what);
+                    self.expect(times, *ty, site);
                 }
-                if let Some(b) = self.lookup(*var, &what) {
+                if let Some(b) = self.lookup(*var, site) {
                     if !b.assignable {
-                        self.err(format!("{what}: not a mut variable or inout parameter"));
+                        self.err(format!("{}: not a mut variable or inout parameter", self.what(site)));
                     }
                 }
             }
             Stm::Store { ptr, index, value } => {
-                let what = format!("a store into {}", self.name(*ptr));
-                self.expect(index, PrimType::I64, &what);
-                let Some(b) = self.lookup(*ptr, &what) else { return };
+                let site = Site::Store(*ptr);
+                self.expect(index, PrimType::I64, site);
+                let Some(b) = self.lookup(*ptr, site) else { return };
                 match b.ty {
-                    Ty::Ptr(elem) => self.expect(value, elem, &what),
-                    Ty::Prim(_) => self.err(format!("{what}: not a pointer")),
+                    Ty::Ptr(elem) => self.expect(value, elem, site),
+                    Ty::Prim(_) => self.err(format!("{}: not a pointer", self.what(site))),
                 }
                 if !b.writable {
-                    self.err(format!("{what}: neither a write pointer nor a local array"));
+                    self.err(format!("{}: neither a write pointer nor a local array", self.what(site)));
                 }
             }
             Stm::Prefetch { ptr, index } => {
-                let what = format!("a prefetch of {}", self.name(*ptr));
-                self.expect(index, PrimType::I64, &what);
-                if let Some(b) = self.lookup(*ptr, &what) {
+                let site = Site::Prefetch(*ptr);
+                self.expect(index, PrimType::I64, site);
+                if let Some(b) = self.lookup(*ptr, site) {
                     if !matches!(b.ty, Ty::Ptr(_)) {
-                        self.err(format!("{what}: not a pointer"));
+                        self.err(format!("{}: not a pointer", self.what(site)));
                     }
                 }
             }
@@ -247,48 +299,44 @@ impl Verifier<'_> {
                 self.bind(*var, Binding { ty: Ty::Ptr(*elem), assignable: false, writable: true });
             }
             Stm::Alloc { var, elem, len } => {
-                self.expect(len, PrimType::I64, &format!("the length of {}", self.name(*var)));
+                self.expect(len, PrimType::I64, Site::Length(*var));
                 self.bind(*var, Binding { ty: Ty::Ptr(*elem), assignable: false, writable: true });
                 if let Some(s) = self.allocs.last_mut() {
                     s.push(*var);
                 }
             }
             Stm::Free { var } => {
-                let what = format!("the release of {}", self.name(*var));
-                self.lookup(*var, &what);
+                let site = Site::Release(*var);
+                self.lookup(*var, site);
                 match self.allocs.last_mut().and_then(|s| s.iter().position(|v| v == var).map(|i| (s, i))) {
                     Some((s, i)) => {
                         s.remove(i);
-                        if let Some(e) = self.bound.get_mut(var) {
-                            e.1 = false;
-                        }
+                        self.leave(*var);
                     }
-                    None => self.err(format!("{what}: not an alloc of this block still live")),
+                    None => self.err(format!("{}: not an alloc of this block still live", self.what(site))),
                 }
             }
             Stm::For { index, lo, hi, body, .. } => {
-                let what = format!("the bounds of the loop over {}", self.name(*index));
-                self.expect(lo, PrimType::I64, &what);
-                self.expect(hi, PrimType::I64, &what);
+                let site = Site::LoopBounds(*index);
+                self.expect(lo, PrimType::I64, site);
+                self.expect(hi, PrimType::I64, site);
                 self.scope.push(Vec::new());
                 self.bind(*index, Binding { ty: Ty::Prim(PrimType::I64), assignable: false, writable: false });
                 self.block(body);
                 for v in self.scope.pop().unwrap_or_default() {
-                    if let Some(e) = self.bound.get_mut(&v) {
-                        e.1 = false;
-                    }
+                    self.leave(v);
                 }
             }
             Stm::While { cond, body } => {
-                let what = "the condition of a while loop";
-                self.expect(&Operand::Var(*cond), PrimType::Bool, what);
-                if self.lookup(*cond, what).is_some_and(|b| !b.assignable) {
-                    self.err(format!("{what}: {} is not a mut variable", self.name(*cond)));
+                let site = Site::WhileCond;
+                self.expect(&Operand::Var(*cond), PrimType::Bool, site);
+                if self.lookup(*cond, site).is_some_and(|b| !b.assignable) {
+                    self.err(format!("{}: {} is not a mut variable", self.what(site), self.name(*cond)));
                 }
                 self.block(body);
             }
             Stm::If { cond, then_block, else_block } => {
-                self.expect(cond, PrimType::Bool, "the condition of an if");
+                self.expect(cond, PrimType::Bool, Site::IfCond);
                 self.block(then_block);
                 self.block(else_block);
             }

@@ -184,15 +184,18 @@ pub fn type_vars(ty: &Type) -> impl Iterator<Item = VName> + '_ {
 }
 
 /// Collects every variable used and every variable bound, at any depth.
+/// Both are plain lists, sorted once at the end: compilers call the
+/// free-variable queries below on every statement of a nest, and inserting
+/// each use into an ordered set cost more than the walk itself.
 #[derive(Default)]
 struct UseBind {
-    used: BTreeSet<VName>,
-    bound: BTreeSet<VName>,
+    used: Vec<VName>,
+    bound: Vec<VName>,
 }
 
 impl UseBind {
     fn param(&mut self, p: &Param) {
-        self.bound.insert(p.name);
+        self.bound.push(p.name);
         self.used.extend(type_vars(&p.ty));
     }
 
@@ -213,19 +216,15 @@ impl UseBind {
     fn exp(&mut self, exp: &Exp) {
         for_each_operand(exp, &mut |se| {
             if let SubExp::Var(v) = se {
-                self.used.insert(v);
+                self.used.push(v);
             }
         });
         match exp {
             Exp::Loop { params, form, .. } => {
                 params.iter().for_each(|(p, _)| self.param(p));
                 match form {
-                    LoopForm::For { i, .. } => {
-                        self.bound.insert(*i);
-                    }
-                    LoopForm::While { cond } => {
-                        self.used.insert(*cond);
-                    }
+                    LoopForm::For { i, .. } => self.bound.push(*i),
+                    LoopForm::While { cond } => self.used.push(*cond),
                 }
             }
             Exp::ArrayLit { elem_ty, .. } => self.used.extend(type_vars(elem_ty)),
@@ -234,27 +233,36 @@ impl UseBind {
         bodies(exp).into_iter().for_each(|b| self.body(b));
         lambdas(exp).into_iter().for_each(|l| self.lambda(l));
     }
+
+    /// The variables used and not bound.
+    fn free(mut self) -> BTreeSet<VName> {
+        self.used.sort_unstable();
+        self.used.dedup();
+        self.bound.sort_unstable();
+        let bound = self.bound;
+        self.used.into_iter().filter(|v| bound.binary_search(v).is_err()).collect()
+    }
 }
 
 /// The variables used in `body` but not bound inside it.
 pub fn free_vars_body(body: &Body) -> BTreeSet<VName> {
     let mut ub = UseBind::default();
     ub.body(body);
-    ub.used.difference(&ub.bound).copied().collect()
+    ub.free()
 }
 
 /// The variables used in `exp` (including nested bodies) but not bound inside it.
 pub fn free_vars_exp(exp: &Exp) -> BTreeSet<VName> {
     let mut ub = UseBind::default();
     ub.exp(exp);
-    ub.used.difference(&ub.bound).copied().collect()
+    ub.free()
 }
 
 /// The variables used in `lam` but not bound by it or inside it.
 pub fn free_vars_lambda(lam: &Lambda) -> BTreeSet<VName> {
     let mut ub = UseBind::default();
     ub.lambda(lam);
-    ub.used.difference(&ub.bound).copied().collect()
+    ub.free()
 }
 
 /// The variables an expression consumes directly: the array of an `Update`
