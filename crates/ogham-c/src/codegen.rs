@@ -14,7 +14,8 @@
 //! Every generated function returns 0, or 1 after recording an error with
 //! its source location; the caller passes the failure up.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use ogham_ir::verify::Verified;
@@ -73,12 +74,12 @@ fn program_and_kernels(verified: &Verified, opts: &Options, keep_kernels: bool) 
         tasks: Vec::new(),
         counter: 0,
         in_parallel: false,
-        virt: HashMap::new(),
-        redirect: HashMap::new(),
+        virt: HashMap::default(),
+        redirect: HashMap::default(),
         frames: Vec::new(),
         saved_frames: Vec::new(),
         tuning: crate::tuning::all(prog),
-        atomic_accs: HashSet::new(),
+        atomic_accs: HashSet::default(),
         kernels: keep_kernels.then(Vec::new),
     };
     let mut protos = String::new();

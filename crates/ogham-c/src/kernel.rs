@@ -15,7 +15,7 @@
 //! and `OG_UNROLL_FILL` where it would make a fill of a local array of
 //! more than 16 elements (a register tile's accumulators) a `memset`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write;
 
 use ogham_imp::scan::ScanLoop;
@@ -51,12 +51,12 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         indent: 1,
         out,
         uses: k.body.uses(),
-        types: HashMap::new(),
+        types: HashMap::default(),
         oom: "return 1;",
         live: Vec::new(),
         in_constant_loop: false,
         kernel: k,
-        renamed: HashMap::new(),
+        renamed: HashMap::default(),
         arrays: Default::default(),
     };
     let mut params = Vec::new();

@@ -17,7 +17,7 @@ pub mod library;
 mod scalar;
 pub mod tuning;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -58,7 +58,7 @@ impl Default for Options {
         Options {
             backend: Backend::Sequential,
             library: false,
-            span_text: HashMap::new(),
+            span_text: HashMap::default(),
             cc: None,
             server: false,
             portable: false,

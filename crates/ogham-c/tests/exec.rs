@@ -1,7 +1,7 @@
 //! End-to-end tests of the C backend: IR text is compiled to executables,
 //! which are run on inputs; their output text and exit codes are checked.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -148,7 +148,7 @@ entry main (n_0: i64, xs_1: [n_0]i32, i_2: i64, d_3: i32) : (i32, i32)
 
 #[test]
 fn run_time_errors_report_the_location() {
-    let mut span_text = HashMap::new();
+    let mut span_text = HashMap::default();
     span_text.insert(Span::new(FileId(0), 10, 20), "prog.fut:2:3-2:9".to_string());
     span_text.insert(Span::new(FileId(0), 30, 40), "prog.fut:3:3-3:9".to_string());
     span_text.insert(Span::new(FileId(0), 50, 60), "prog.fut:4:3-4:9".to_string());

@@ -8,9 +8,8 @@
 //! not those `futhark dataset` prints (its generator differs); only the
 //! distribution and bounds agree.
 
-use std::collections::HashMap;
-
 use ogham_prim::{f16, PrimType, PrimValue};
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::text::{skip_blank, TextParser};
 use crate::value::element_count;

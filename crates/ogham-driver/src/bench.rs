@@ -593,7 +593,7 @@ struct Tuning {
     /// For executables: `--tuning FILE`.
     options: Vec<String>,
     /// For the interpreter: the parameters the file sets.
-    values: std::collections::HashMap<String, i64>,
+    values: rustc_hash::FxHashMap<String, i64>,
     /// The file cannot be read (interpreter; executables report it themselves).
     error: Option<String>,
 }

@@ -3,7 +3,7 @@
 //! input (binary), values out on standard output (binary), or through the
 //! executable's `--server` protocol where an input is an opaque value.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -35,7 +35,7 @@ pub fn span_texts(sources: &SourceMap, ir: &ogham_ir::Program) -> HashMap<Span, 
             }
         }
     }
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     walk(&ir.consts, ir, sources, &mut out);
     for f in &ir.funs {
         walk(&f.body.stms, ir, sources, &mut out);

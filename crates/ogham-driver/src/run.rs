@@ -1,7 +1,7 @@
 //! Running an entry point: read its arguments as values, run it on a
 //! backend, and print its results the way a Futhark executable does.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 
 use ogham_data::{Value, ValueReader};
@@ -107,7 +107,7 @@ pub fn tuning_file(program: &Path) -> Option<PathBuf> {
 pub fn read_tuning_file(path: &Path, known: &[String]) -> Result<HashMap<String, i64>, String> {
     let fail = |msg: String| format!("When loading tuning file '{}': {msg}", path.display());
     let text = std::fs::read_to_string(path).map_err(|e| fail(format!("Cannot open file: {e}")))?;
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with("--") {

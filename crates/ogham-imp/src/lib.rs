@@ -329,8 +329,8 @@ pub fn exp_type(exp: &Exp, ty_of: impl Fn(Var) -> Option<Ty>) -> Option<PrimType
 impl Block {
     /// How often each variable is read ([`Stm::operands`]), in nested
     /// blocks too.
-    pub fn uses(&self) -> std::collections::HashMap<Var, usize> {
-        fn count(b: &Block, uses: &mut std::collections::HashMap<Var, usize>) {
+    pub fn uses(&self) -> rustc_hash::FxHashMap<Var, usize> {
+        fn count(b: &Block, uses: &mut rustc_hash::FxHashMap<Var, usize>) {
             for s in &b.stms {
                 for o in s.operands() {
                     if let Operand::Var(v) = o {
@@ -347,7 +347,7 @@ impl Block {
                 }
             }
         }
-        let mut uses = std::collections::HashMap::new();
+        let mut uses = rustc_hash::FxHashMap::default();
         count(self, &mut uses);
         uses
     }

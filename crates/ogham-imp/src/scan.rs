@@ -12,9 +12,8 @@
 //! simple enough to state: straight-line bodies whose iterations touch
 //! nothing another iteration writes but the accumulators.
 
-use std::collections::HashSet;
-
 use crate::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
+use rustc_hash::FxHashSet as HashSet;
 
 /// A loop body split around its scans.
 #[derive(Debug)]
@@ -57,7 +56,7 @@ pub fn scan_loop<'b>(k: &Kernel, body: &'b Block) -> Option<ScanLoop<'b>> {
         Exp::Load(p, _) => matches!(kind(*p), Some((ParamKind::Read, Ty::Ptr(_)))),
         _ => true,
     };
-    let mut bound = HashSet::new();
+    let mut bound = HashSet::default();
     for s in input {
         match s {
             Stm::Let { var, exp, .. } if reads_ok(exp) && !exp.operands().iter().any(is_acc) => {

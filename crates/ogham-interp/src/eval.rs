@@ -6,7 +6,7 @@
 //! by an in-place update are moved out of their slot, which keeps their
 //! buffer uniquely owned so the update costs only the written elements.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use ogham_data::Buffer;
@@ -83,7 +83,7 @@ pub(crate) struct Interp<'p> {
 
 impl<'p> Interp<'p> {
     pub(crate) fn new(prog: &'p Program) -> Interp<'p> {
-        let mut funs = HashMap::new();
+        let mut funs = HashMap::default();
         for (i, f) in prog.funs.iter().enumerate() {
             funs.entry(f.name.as_str()).or_insert(i);
         }
@@ -95,7 +95,7 @@ impl<'p> Interp<'p> {
             active: vec![0; prog.funs.len()],
             depth: 0,
             dead: Val::Dead,
-            tuning: HashMap::new(),
+            tuning: HashMap::default(),
         }
     }
 

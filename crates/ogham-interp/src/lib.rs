@@ -17,7 +17,7 @@ mod eval;
 mod soac;
 pub mod value;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 use ogham_data::Value;
@@ -64,7 +64,7 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> RunOptions {
-        RunOptions { results: true, tuning: HashMap::new(), parts: false }
+        RunOptions { results: true, tuning: HashMap::default(), parts: false }
     }
 }
 

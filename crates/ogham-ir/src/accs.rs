@@ -14,10 +14,9 @@
 //! commute. The verifier's consumption rules do the rest: each
 //! accumulator is used at most once, since every allowed use consumes it.
 
-use std::collections::HashMap;
-
 use crate::visit::{for_each_operand, free_vars_body, free_vars_lambda};
 use crate::{BinOp, Body, Exp, Lambda, NameTable, PrimType, Soac, SubExp, VName};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Whether accumulators of element type `t` may combine with `op`: an
 /// associative and commutative operator with a neutral element.
@@ -71,7 +70,7 @@ impl AccProblem {
 /// its accumulators.
 pub fn check(map: &Lambda, n: usize) -> Vec<AccProblem> {
     let mut c = Checker::default();
-    let mut live = HashMap::new();
+    let mut live = HashMap::default();
     for (i, p) in map.params.iter().take(n).enumerate() {
         live.insert(p.name, i);
         c.all.insert(p.name, i);
@@ -137,7 +136,7 @@ impl Checker {
                 self.problems.push(AccProblem::Free(v));
             }
         }
-        self.body(&lam.body, &mut HashMap::new());
+        self.body(&lam.body, &mut HashMap::default());
     }
 
     fn body(&mut self, body: &Body, live: &mut HashMap<VName, usize>) {
@@ -169,7 +168,7 @@ impl Checker {
                     for &a in arrs {
                         self.plain_use(a, live);
                     }
-                    let mut inner = HashMap::new();
+                    let mut inner = HashMap::default();
                     for (i, &a) in accs.iter().enumerate() {
                         let root = if self.all.contains_key(&a) { self.acc_use(a, live) } else { None };
                         let root = root.unwrap_or_else(|| self.fresh_root());
@@ -196,7 +195,7 @@ impl Checker {
                     }
                 }
                 Exp::Loop { params, form, body: lbody } => {
-                    let mut inner = HashMap::new();
+                    let mut inner = HashMap::default();
                     for (i, (p, init)) in params.iter().enumerate() {
                         let Some(v) = init.as_var().filter(|v| self.all.contains_key(v)) else { continue };
                         if let Some(root) = self.acc_use(v, live) {

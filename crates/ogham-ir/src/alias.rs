@@ -36,7 +36,8 @@
 //! meet. A name bound inside a body is dropped from the sets that leave it;
 //! results of one statement that share memory bound inside it name each other.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 use crate::visit::{free_vars_body, free_vars_lambda};
 use crate::{Body, Exp, FunDef, Lambda, Operator, Param, Program, Soac, Stm, SubExp, VName};
@@ -197,7 +198,7 @@ pub struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     pub fn new(sums: &'a HashMap<String, FunSummary>, base: &'a HashMap<VName, Names>) -> Walker<'a> {
-        Walker { sums, base, local: HashMap::new() }
+        Walker { sums, base, local: HashMap::default() }
     }
 
     fn get(&self, v: VName) -> Option<&Names> {
@@ -228,7 +229,7 @@ impl<'a> Walker<'a> {
 
     /// The effect of a body; its bindings stay known to the walker.
     pub fn body(&mut self, body: &Body) -> BodyEffect {
-        let mut bound = HashSet::new();
+        let mut bound = HashSet::default();
         let mut consumed = Vec::new();
         for stm in &body.stms {
             let eff = self.stm(stm);

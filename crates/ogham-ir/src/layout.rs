@@ -17,10 +17,9 @@
 //!   scalar code that cannot fail, so the results and the errors are those
 //!   of the loops in the written order.
 
-use std::collections::HashMap;
-
 use crate::visit::{count_uses, free_vars_lambda};
 use crate::{BinOp, Body, Exp, Soac, Stm, SubExp, VName};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Whether `stm` has the form `#[virtual]` needs: it binds one array by a
 /// one-dimensional `iota` or `replicate` of a scalar.
@@ -58,9 +57,9 @@ pub fn virtual_candidates(body: &Body) -> Vec<VName> {
             }
         }
     }
-    let mut soac_uses: HashMap<VName, usize> = HashMap::new();
+    let mut soac_uses: HashMap<VName, usize> = HashMap::default();
     soac_inputs(body, &mut soac_uses);
-    let mut all = HashMap::new();
+    let mut all = HashMap::default();
     count_uses(body, &mut all);
     body.stms
         .iter()

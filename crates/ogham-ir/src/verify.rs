@@ -34,7 +34,8 @@
 //! time. Dimension variables of function and lambda return types that are not
 //! in scope are existential and accepted.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::alias::{const_arrays, fun_base, summaries, FunSummary, Names, Problem, Walker};
@@ -76,26 +77,26 @@ pub struct Verified<'p> {
 /// Checks the whole program, returning what it computed, or every problem found.
 pub fn verify(prog: &Program) -> Result<Verified<'_>, Vec<VerifyError>> {
     let mut v = Verifier {
-        types: HashMap::new(),
+        types: HashMap::default(),
         prog,
         fun: String::new(),
         errors: Vec::new(),
-        bound: HashSet::new(),
-        scope: HashMap::new(),
+        bound: HashSet::default(),
+        scope: HashMap::default(),
         scope_log: Vec::new(),
         sums: summaries(prog),
-        aliases: HashMap::new(),
-        pending: HashMap::new(),
-        consumed: HashMap::new(),
-        views: HashMap::new(),
-        updated_from: HashMap::new(),
+        aliases: HashMap::default(),
+        pending: HashMap::default(),
+        consumed: HashMap::default(),
+        views: HashMap::default(),
+        updated_from: HashMap::default(),
     };
     // The constants' bindings stay in scope for every function.
     v.fun = "the constants".to_string();
     for stm in &prog.consts {
         v.stm(stm);
     }
-    let mut seen_funs = HashSet::new();
+    let mut seen_funs = HashSet::default();
     for f in &prog.funs {
         v.fun = f.name.clone();
         if !seen_funs.insert(f.name.as_str()) {
@@ -106,7 +107,7 @@ pub fn verify(prog: &Program) -> Result<Verified<'_>, Vec<VerifyError>> {
     if !v.errors.is_empty() {
         return Err(v.errors);
     }
-    let mut uses = HashMap::new();
+    let mut uses = HashMap::default();
     for stm in &prog.consts {
         crate::visit::count_uses_exp(&stm.exp, &mut uses);
     }

@@ -4,7 +4,8 @@
 //! free variables of a construct are simply the variables it uses minus those
 //! bound anywhere inside it.
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Soac, SubExp, Type, VName};
 

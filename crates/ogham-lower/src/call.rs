@@ -23,7 +23,7 @@
 //! Function-valued arguments (higher-order functions) are still inlined:
 //! defunctionalisation happens by static evaluation (see `value.rs`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use ogham_ir::builder::BodyBuilder;
@@ -134,7 +134,7 @@ impl<'a> Lowerer<'a> {
         let subst: HashMap<VName, SubExp> = out.params.iter().copied().zip(call_args.iter().copied()).collect();
         let (ret, ext_names) = (out.ret.clone(), out.ext.clone());
         let mut pat: Vec<Param> = Vec::with_capacity(ret.len());
-        let mut ext: HashMap<VName, SubExp> = HashMap::new();
+        let mut ext: HashMap<VName, SubExp> = HashMap::default();
         for (t, v) in ret[..n_ext].iter().zip(ext_names) {
             let p = self.param("size", t.clone());
             ext.insert(v, SubExp::Var(p.name));
@@ -365,7 +365,7 @@ impl<'a> Lowerer<'a> {
     /// caller knows them.
     fn capture(&mut self, body: &mut ogham_ir::Body, params: &mut Vec<Param>, name: &str) -> LResult<Vec<VName>> {
         // The program's constants are in scope in every function.
-        let bound: std::collections::HashSet<VName> =
+        let bound: rustc_hash::FxHashSet<VName> =
             params.iter().chain(self.consts.iter().flat_map(|s| &s.pat)).map(|p| p.name).collect();
         let mut free: Vec<VName> =
             ogham_ir::visit::free_vars_body(body).into_iter().filter(|v| !bound.contains(v)).collect();
@@ -386,7 +386,7 @@ impl<'a> Lowerer<'a> {
         // Scalars first, so that array parameters' sizes are bound before them.
         free.sort_by_key(|v| (self.se_type(SubExp::Var(*v)).rank() > 0, v.0));
         patch_calls(body, name, &free);
-        let mut renamed: HashMap<VName, VName> = HashMap::new();
+        let mut renamed: HashMap<VName, VName> = HashMap::default();
         for v in &free {
             let base = self.names.base(*v).to_string();
             let w = self.names.fresh(&base);

@@ -5,12 +5,11 @@
 //! across iterations), the sizes become extra `i64` results bound in the
 //! same pattern before the arrays, as the IR requires.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{Exp, LoopForm as IrLoopForm, Param, PrimType, PrimValue, SubExp, Type as IrType, VName};
 use ogham_syntax::ast::{Case, Expr, LoopForm, Pat, PatKind};
 use ogham_syntax::Span;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::expr::leaf;
 use crate::types::array_type;
@@ -77,7 +76,7 @@ impl<'a> Lowerer<'a> {
             SubExp::Const(_) => true,
         };
         let mut exts: Vec<(Param, SubExp, SubExp)> = Vec::new();
-        let mut ext_index: HashMap<(String, String), usize> = HashMap::new();
+        let mut ext_index: HashMap<(String, String), usize> = HashMap::default();
         let mut leaf_types = Vec::with_capacity(tl.len());
         for (x, y) in tl.iter().zip(&el) {
             let (tx, ty) = (self.se_type(*x), self.se_type(*y));
@@ -322,7 +321,7 @@ impl<'a> Lowerer<'a> {
 
         // The statement's pattern: one name per loop parameter, with array
         // shapes referring to the pattern's own size names.
-        let mut renames: HashMap<VName, SubExp> = HashMap::new();
+        let mut renames: HashMap<VName, SubExp> = HashMap::default();
         let mut pat_params = Vec::with_capacity(params.len());
         for (p, _) in &params {
             let ty = match &p.ty {

@@ -3,8 +3,6 @@
 //! the [`EntryPoint`] description tells the outside world how flat
 //! parameters and results make up the source-level values.
 
-use std::collections::HashMap;
-
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{
     CmpOp, EntryPoint, EntryValue, Exp, FunDef, Opaque, Param, PrimType, PrimValue, SubExp, Type as IrType, VName,
@@ -12,6 +10,7 @@ use ogham_ir::{
 use ogham_syntax::ast::NodeId;
 use ogham_syntax::ast::{Expr, ExprKind, Literal, Pat, PatKind, TypeExp, TypeParam};
 use ogham_types::{DefId, Size, Type};
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::types::{array_type, type_name};
 use crate::value::{RType, Scope, Val};
@@ -41,7 +40,7 @@ impl<'a> Lowerer<'a> {
         let mut inputs: Vec<(Vec<Param>, EntryValue)> = Vec::new();
         let implicit_ids: Vec<NodeId> =
             self.info.defs.get(def.0 as usize).map(|d| d.size_params.clone()).unwrap_or_default();
-        let mut implicit_bound: HashMap<NodeId, VName> = HashMap::new();
+        let mut implicit_bound: HashMap<NodeId, VName> = HashMap::default();
         // The declared parameters, then one input per further arrow of the
         // entry's type: a curried or point-free entry point (`def main = map
         // f32.acos`) is eta-expanded so that it takes all its arguments.
@@ -210,7 +209,7 @@ impl<'a> Lowerer<'a> {
         let result: Vec<SubExp> =
             result.into_iter().enumerate().filter(|(k, _)| units.get(*k) != Some(&true)).map(|(_, l)| l).collect();
         let param_names: Vec<VName> = params.iter().map(|p| p.name).collect();
-        let mut existential: HashMap<VName, VName> = HashMap::new();
+        let mut existential: HashMap<VName, VName> = HashMap::default();
         let mut ret = Vec::with_capacity(result.len());
         for r in &result {
             let t = self.se_type(*r);

@@ -1,7 +1,8 @@
 //! Lowering expressions to static values, emitting IR statements on the way;
 //! name resolution, closures and (inlined) function application.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use ogham_ir::builder::BodyBuilder;
@@ -101,7 +102,7 @@ impl<'a> Lowerer<'a> {
                 let v = self.expr(b, sc, value)?;
                 let mut scope = sc.clone();
                 if !sizes.is_empty() {
-                    let mut found = HashMap::new();
+                    let mut found = HashMap::default();
                     self.match_sizes(self.binding_type(pat.id, pat.span)?, &v, 0, &mut found);
                     for s in sizes {
                         let size = match found.get(&s.id) {

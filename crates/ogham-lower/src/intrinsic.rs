@@ -3,13 +3,12 @@
 //! primitives. `zip`/`unzip` cost nothing: arrays of tuples already are
 //! tuples of arrays.
 
-use std::collections::HashSet;
-
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{
     AdMode, BinOp, CmpOp, DimIndex, Exp, HistOp, Lambda, Operator, Param, PrimType, Soac, SubExp, Type as IrType, VName,
 };
 use ogham_syntax::Span;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::arith::Msg;
 use crate::expr::{array_leaves, leaf};

@@ -30,13 +30,12 @@ mod pat;
 mod types;
 pub mod value;
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{Exp, NameTable, Param, SubExp, Type, VName};
 use ogham_syntax::ast::{Dec, NodeId, Program, ValueDec};
 use ogham_syntax::{Diagnostic, Span};
 use ogham_types::{DefId, DefLoc, TypeInfo};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 pub use arith::{const_i64, fold_i64};
 
@@ -170,19 +169,19 @@ impl<'a> Lowerer<'a> {
             files,
             info,
             names: NameTable::default(),
-            types: HashMap::new(),
-            shared: HashSet::new(),
-            def_by_binder: HashMap::new(),
+            types: HashMap::default(),
+            shared: HashSet::default(),
+            def_by_binder: HashMap::default(),
             depth: 0,
             irregular: Irregular::Fail,
-            acc_ops: HashMap::new(),
+            acc_ops: HashMap::default(),
             inline_calls: false,
             outlined: Vec::new(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             funs: Vec::new(),
             fun_name_bump: 0,
             consts: Vec::new(),
-            constants: HashMap::new(),
+            constants: HashMap::default(),
             recursive: info
                 .recursive_uses
                 .iter()

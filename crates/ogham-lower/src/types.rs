@@ -3,14 +3,13 @@
 //! payloads of inactive sum constructors), and size matching that binds size
 //! parameters from the shapes of actual arguments.
 
-use std::collections::HashMap;
-
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::{Exp, PrimType, PrimValue, SubExp, Type as IrType};
 use ogham_syntax::ast::NodeId;
 use ogham_syntax::Span;
 use ogham_types::size::Poly;
 use ogham_types::{Size, Type};
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::value::{FunVal, RType, Scope, Val};
 use crate::{internal, LResult, Lowerer};
@@ -232,7 +231,7 @@ impl<'a> Lowerer<'a> {
         if size_params.is_empty() {
             return Ok(Vec::new());
         }
-        let mut found = HashMap::new();
+        let mut found = HashMap::default();
         for (p, a) in params.iter().zip(args) {
             if let Some(t) = self.info.binding_types.get(&p.id) {
                 self.match_sizes(t, a, 0, &mut found);

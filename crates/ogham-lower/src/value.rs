@@ -14,7 +14,8 @@
 //! known at run time like any other array's. Entry points do not show the
 //! hidden leaf.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use ogham_ir::{PrimType, Span, SubExp};

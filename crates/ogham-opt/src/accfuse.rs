@@ -60,18 +60,17 @@
 //! unchanged where it is now read). Sums are reassociated: `a + (0 + v₁ +
 //! v₂)` becomes `(a + v₁) + v₂`, as for any accumulation of adjoints.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut};
 use ogham_ir::{
     BinOp, Body, DimIndex, Exp, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type,
     VName,
 };
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Rewrites every function of the program (see the module documentation).
 pub fn accfuse_program(prog: &mut Program) {
     for f in &mut prog.funs {
-        body(&mut f.body, &mut HashSet::new(), &mut prog.names);
+        body(&mut f.body, &mut HashSet::default(), &mut prog.names);
     }
 }
 
@@ -128,7 +127,7 @@ struct Candidate {
 
 /// Does one rewrite in `b` (not in nested bodies); whether it did.
 fn rewrite_one(b: &mut Body, dest: &dyn Fn(&Stm) -> Option<Dest>, names: &mut NameTable) -> bool {
-    let mut uses = HashMap::new();
+    let mut uses = HashMap::default();
     count_uses(b, &mut uses);
     let Some(c) = (0..b.stms.len()).find_map(|i| candidate(b, i, dest, &uses)) else { return false };
     rewrite(b, c, names);
@@ -387,7 +386,7 @@ fn into_rows(b: &mut Body, own: &HashSet<VName>, names: &mut NameTable) {
     for stm in &mut b.stms {
         let own: HashSet<VName> = match &stm.exp {
             Exp::Loop { params, .. } => params.iter().map(|(p, _)| p.name).collect(),
-            _ => HashSet::new(),
+            _ => HashSet::default(),
         };
         for nb in nested_bodies_mut(&mut stm.exp) {
             into_rows(nb, &own, names);
@@ -398,7 +397,7 @@ fn into_rows(b: &mut Body, own: &HashSet<VName>, names: &mut NameTable) {
 /// For every variable, how many statements of `b` use it (in nested
 /// bodies too), the body's result counting as one more.
 fn statements_using(b: &Body) -> HashMap<VName, usize> {
-    let mut uses: HashMap<VName, usize> = HashMap::new();
+    let mut uses: HashMap<VName, usize> = HashMap::default();
     for s in &b.stms {
         for v in free_vars_exp(&s.exp) {
             *uses.entry(v).or_default() += 1;

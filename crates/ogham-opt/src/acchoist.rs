@@ -39,11 +39,10 @@
 //!
 //! [`argmin`]: crate::argmin
 
-use std::collections::HashMap;
-
 use crate::inline::fresh_like;
 use ogham_ir::visit::{consumed_deep, count_uses, free_vars_exp, nested_bodies_mut, rename_uses};
 use ogham_ir::{Body, Exp, Lambda, NameTable, Param, Program, Soac, Stm, SubExp, Type};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Rewrites every function of the program (see the module documentation).
 pub fn acchoist_program(prog: &mut Program) {
@@ -90,7 +89,7 @@ fn hoist(stm: &mut Stm, names: &mut NameTable) -> Option<Stm> {
         movable.then_some((at, free))
     })?;
     // The results the rest of the function uses.
-    let mut uses = HashMap::new();
+    let mut uses = HashMap::default();
     count_uses(lam_body, &mut uses);
     let s = &lam_body.stms[at];
     let outs: Vec<Param> = s.pat.iter().filter(|p| uses.contains_key(&p.name)).cloned().collect();
@@ -100,7 +99,7 @@ fn hoist(stm: &mut Stm, names: &mut NameTable) -> Option<Stm> {
     // The map: the rows it reads, as fresh parameters.
     let mut params = Vec::new();
     let mut inputs = Vec::new();
-    let mut fresh = HashMap::new();
+    let mut fresh = HashMap::default();
     for (p, a) in rows.iter().zip(arrs.iter()) {
         if free.contains(&p.name) {
             let name = fresh_like(names, p.name);
@@ -112,7 +111,7 @@ fn hoist(stm: &mut Stm, names: &mut NameTable) -> Option<Stm> {
     // The statement binds fresh names in the map; the withacc's new
     // parameters take the names it bound, which the rest of its function uses.
     let mut s = map.body.stms.remove(at);
-    let mut renamed = HashMap::new();
+    let mut renamed = HashMap::default();
     for p in &mut s.pat {
         let name = fresh_like(names, p.name);
         renamed.insert(p.name, name);

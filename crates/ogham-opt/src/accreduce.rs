@@ -82,19 +82,18 @@
 //! `A`'s element type, and the sizes of the arrays made in step 1 are
 //! bound before the nest.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::visit::{bodies, count_uses, exp_binders, lambdas, nested_bodies_mut, type_vars};
 use ogham_ir::{
     BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Span,
     Stm, SubExp, Type, VName,
 };
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Rewrites every function of the program (see the module documentation).
 pub fn accreduce_program(prog: &mut Program, chunk_bytes: i64) {
     for f in &mut prog.funs {
-        let mut defs = HashMap::new();
+        let mut defs = HashMap::default();
         definitions(&f.body, &mut defs);
         body(&mut f.body, &defs, chunk_bytes, &mut prog.names);
     }
@@ -201,7 +200,7 @@ struct Plan {
 /// The rewrite of one accumulator of `stm`, if one matches.
 fn plan(stm: &Stm, defs: &Defs) -> Option<Plan> {
     let Exp::Soac(Soac::WithAcc { accs, .. }) = &stm.exp else { return None };
-    let mut inside = HashSet::new();
+    let mut inside = HashSet::default();
     binders(&stm.exp, &mut inside);
     (0..accs.len()).find_map(|a| plan_acc(stm, a, defs, &inside))
 }
@@ -238,7 +237,7 @@ fn plan_acc(stm: &Stm, a: usize, defs: &Defs, inside: &HashSet<VName>) -> Option
         let (lam, acc) = levels.last().map(|lv| (lv.lam, lv.acc))?;
         let body = &lam.body;
         let ap = lam.params.get(acc)?.name;
-        let mut uses = HashMap::new();
+        let mut uses = HashMap::default();
         count_uses(body, &mut uses);
         if uses.get(&ap) != Some(&1) {
             return None;
@@ -337,8 +336,8 @@ struct Scope<'a> {
 impl<'a> Scope<'a> {
     fn new(levels: &'a [Level<'a>], defs: &'a Defs, inside: &'a HashSet<VName>) -> Scope<'a> {
         let m = levels.len() - 1;
-        let mut params = HashMap::new();
-        let mut bound = HashMap::new();
+        let mut params = HashMap::default();
+        let mut bound = HashMap::default();
         for (l, lv) in levels.iter().enumerate() {
             for (q, p) in lv.lam.params.iter().enumerate() {
                 params.insert(p.name, (l, q));
@@ -651,7 +650,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
         let base = names.base(q.name).to_string();
         pat.push(Param { name: names.fresh(&base), ty: q.ty.clone() });
     }
-    let mut chunk_of = HashMap::new();
+    let mut chunk_of = HashMap::default();
     for q in &stm.pat[nacc..] {
         let base = names.base(q.name).to_string();
         let ty = Type::Array { elem: q.ty.elem(), shape: [vec![len], q.ty.shape()[1..].to_vec()].concat() };

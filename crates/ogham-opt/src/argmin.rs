@@ -32,18 +32,17 @@
 //! SOAC are rewritten: one in a function's own body may be all the
 //! parallelism there is.
 
-use std::collections::HashMap;
-
 use ogham_ir::visit::{count_uses, nested_bodies_mut};
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, Lambda, LoopForm, NameTable, Operator, Param, PrimType, PrimValue, Program,
     Soac, Stm, StmAttrs, SubExp, Type, VName,
 };
+use rustc_hash::FxHashMap as HashMap;
 
 /// Rewrites every function of the program (see the module documentation).
 pub fn argmin_program(prog: &mut Program) {
     for f in &mut prog.funs {
-        let mut iotas = HashMap::new();
+        let mut iotas = HashMap::default();
         collect_iotas(&f.body, &mut iotas);
         body(&mut f.body, false, &iotas, &mut prog.names);
     }
@@ -153,7 +152,7 @@ fn first_search(stm: &Stm, e: &Extremum, iotas: &HashMap<VName, SubExp>) -> bool
 
 /// Does one rewrite in `b` (not in nested bodies); whether it did.
 fn rewrite_one(b: &mut Body, iotas: &HashMap<VName, SubExp>, names: &mut NameTable) -> bool {
-    let mut uses = HashMap::new();
+    let mut uses = HashMap::default();
     count_uses(b, &mut uses);
     for a in 0..b.stms.len() {
         let Some(e) = extremum(&b.stms[a]) else { continue };

@@ -15,9 +15,8 @@
 //! statement with a slice (not a single index) in any dimension keeps its
 //! checks.
 
-use std::collections::HashMap;
-
 use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, PrimType, PrimValue, Program, Soac, Stm, SubExp, Type, VName};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Marks the provably safe indexing of every function (and of the constants).
 pub fn bounds_program(prog: &mut Program) {

@@ -21,7 +21,8 @@
 //! is dropped: it cannot fail once the earlier one has passed. User
 //! assertions, updates, scratch arrays, copies, calls and loops are never shared.
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use ogham_ir::visit::{rename_uses, substitute_uses};
 use ogham_ir::{Body, Exp, NameTable, Program, Soac, Stm, SubExp, VName};
@@ -62,9 +63,9 @@ fn cse_body(body: &mut Body, names: &NameTable, arrays: bool) -> bool {
         names,
         arrays,
         consumed,
-        table: HashMap::new(),
+        table: HashMap::default(),
         log: Vec::new(),
-        rename: HashMap::new(),
+        rename: HashMap::default(),
         shared_arrays: false,
     };
     cx.body(body);
@@ -247,7 +248,7 @@ fn canonical(exp: &Exp) -> Exp {
             _ => {}
         }
     }
-    let mut map = HashMap::new();
+    let mut map = HashMap::default();
     let mut e = exp.clone();
     walk(&mut e, &mut map);
     let mut one = Body {

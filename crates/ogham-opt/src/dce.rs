@@ -23,16 +23,17 @@
 //! entry points nor called are removed (in a program with entry points). Bodies are processed innermost
 //! first, within one backward sweep per body.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
 use ogham_ir::{Body, Exp, LoopForm, Param, Program, Soac, Stm, SubExp, VName};
 
 /// Removes dead code from every function of the program.
 pub fn dce_program(prog: &mut Program) {
-    crate::on_consts(prog, |body, _| dce_body(body, HashSet::new()));
+    crate::on_consts(prog, |body, _| dce_body(body, HashSet::default()));
     for f in &mut prog.funs {
-        dce_body(&mut f.body, HashSet::new());
+        dce_body(&mut f.body, HashSet::default());
     }
     // Functions no longer called (and not entry points) go too.
     crate::inline::drop_unreachable(prog);
@@ -84,8 +85,8 @@ pub(crate) fn dce_body(body: &mut Body, mut live: HashSet<VName>) {
 fn dce_nested(exp: &mut Exp) {
     match exp {
         Exp::If { then_body, else_body, .. } => {
-            dce_body(then_body, HashSet::new());
-            dce_body(else_body, HashSet::new());
+            dce_body(then_body, HashSet::default());
+            dce_body(else_body, HashSet::default());
         }
         Exp::Loop { params, form, body } => {
             // Loop parameters and the condition are live throughout the body.
@@ -98,7 +99,7 @@ fn dce_nested(exp: &mut Exp) {
         Exp::Soac(soac) => {
             let lams = ogham_ir::visit::soac_lambdas_mut(soac);
             for l in lams {
-                dce_body(&mut l.body, HashSet::new());
+                dce_body(&mut l.body, HashSet::default());
             }
         }
         _ => {}
@@ -142,7 +143,7 @@ fn prune_inputs(stm: &mut Stm) {
     if map.params.len() != skip + arrs.len() {
         return;
     }
-    let mut read = HashSet::new();
+    let mut read = HashSet::default();
     read.extend(ogham_ir::visit::free_vars_body(&map.body));
     read.extend(map.ret.iter().flat_map(type_vars));
     read.extend(map.params.iter().flat_map(|p| type_vars(&p.ty)));
@@ -208,7 +209,7 @@ fn prune_accumulators(stm: &mut Stm, live: &HashSet<VName>) {
         }
         let mut trial = map.body.clone();
         trial.result.remove(i);
-        dce_body(&mut trial, HashSet::new());
+        dce_body(&mut trial, HashSet::default());
         if ogham_ir::visit::free_vars_body(&trial).contains(&map.params[i].name) {
             continue;
         }
@@ -328,7 +329,7 @@ fn prune_loop_params(stm: &mut Stm, live: &HashSet<VName>) {
 /// For each variable bound at the top of `body`, the variables it depends
 /// on (transitively, through the body's statements).
 fn dependencies(body: &Body) -> HashMap<VName, BTreeSet<VName>> {
-    let mut deps: HashMap<VName, BTreeSet<VName>> = HashMap::new();
+    let mut deps: HashMap<VName, BTreeSet<VName>> = HashMap::default();
     for stm in &body.stms {
         if let Some(per_result) = loop_result_dependencies(stm) {
             for (p, d) in stm.pat.iter().zip(per_result) {

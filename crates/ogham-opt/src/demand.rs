@@ -26,14 +26,13 @@
 //! as a function then computes lengths only. Rank demand has nothing to do
 //! at run time: ranks are static in the IR.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::dce::{demanded, retain_mask};
 use ogham_ir::visit::{bodies, count_uses, free_vars_exp, lambdas, nested_bodies_mut, type_vars};
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Stm, SubExp,
     Type, VName,
 };
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Turns scans read only at their last element into reductions, in every
 /// function; calls whose results are partly unused call a copy of the
@@ -52,7 +51,7 @@ pub fn demand_program(prog: &mut Program) {
             break;
         }
         for f in &mut prog.funs {
-            crate::dce::dce_body(&mut f.body, HashSet::new());
+            crate::dce::dce_body(&mut f.body, HashSet::default());
         }
     }
 }
@@ -127,10 +126,10 @@ fn calls_mut(body: &mut Body, f: &mut dyn FnMut(&mut Stm)) {
 /// demanded results, so recursive functions reach a fixed point.
 fn specialise_calls(prog: &mut Program) {
     let entries: HashSet<String> = prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
-    let mut made: HashMap<(String, Vec<bool>), String> = HashMap::new();
+    let mut made: HashMap<(String, Vec<bool>), String> = HashMap::default();
     let mut work: Vec<usize> = (0..prog.funs.len()).collect();
     while let Some(i) = work.pop() {
-        let mut used = HashSet::new();
+        let mut used = HashSet::default();
         used_vars(&prog.funs[i].body, &mut used);
         let mut calls = Vec::new();
         partial_calls(&prog.funs[i].body, &used, &entries, &mut calls);
@@ -156,7 +155,7 @@ fn specialise_calls(prog: &mut Program) {
             copy.entry = None;
             retain_mask(&mut copy.body.result, keep);
             retain_mask(&mut copy.ret, keep);
-            crate::dce::dce_body(&mut copy.body, HashSet::new());
+            crate::dce::dce_body(&mut copy.body, HashSet::default());
             made.insert(key, name);
             prog.funs.push(copy);
             work.push(prog.funs.len() - 1);
@@ -188,8 +187,8 @@ fn drop_unused_params(prog: &mut Program) -> bool {
             // by a constant, then without its dead code.
             let mut body = f.body.clone();
             mask_args(&mut body, &needed);
-            crate::dce::dce_body(&mut body, HashSet::new());
-            let mut used = HashSet::new();
+            crate::dce::dce_body(&mut body, HashSet::default());
+            let mut used = HashSet::default();
             used_vars(&body, &mut used);
             used.extend(f.ret.iter().flat_map(type_vars));
             used.extend(f.params.iter().zip(now).filter(|(_, &n)| n).flat_map(|(p, _)| type_vars(&p.ty)));
@@ -242,12 +241,12 @@ fn drop_args(body: &mut Body, unused: &HashMap<String, Vec<bool>>) {
 }
 
 fn demand_body(body: &mut Body, names: &mut NameTable) {
-    let mut uses = HashMap::new();
+    let mut uses = HashMap::default();
     count_uses(body, &mut uses);
-    let mut minus_one = HashMap::new();
+    let mut minus_one = HashMap::default();
     collect_minus_one(body, &mut minus_one);
     // For each array, its reads at a fixed position, counted.
-    let mut reads: HashMap<VName, (SubExp, usize)> = HashMap::new();
+    let mut reads: HashMap<VName, (SubExp, usize)> = HashMap::default();
     collect_reads(body, &mut reads);
     let last_only = |v: VName, w: SubExp| -> bool {
         match reads.get(&v) {
@@ -255,7 +254,7 @@ fn demand_body(body: &mut Body, names: &mut NameTable) {
             _ => false,
         }
     };
-    let mut reduced: HashMap<VName, SubExp> = HashMap::new();
+    let mut reduced: HashMap<VName, SubExp> = HashMap::default();
     rewrite_scans(body, &last_only, &mut reduced);
     if !reduced.is_empty() {
         replace_reads(body, &reduced, names);

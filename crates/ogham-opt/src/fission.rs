@@ -30,7 +30,8 @@
 //! split `map`s' arrays, fresh as the original results were). Other `map`s
 //! are left as they are; nested bodies are split first.
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use crate::fuse::may_consume;
 use crate::inline::fresh_like;
@@ -91,7 +92,7 @@ fn split(stm: &Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
         return None;
     }
     // The results: distinct variables bound by statements.
-    let mut result_of: HashMap<VName, usize> = HashMap::new();
+    let mut result_of: HashMap<VName, usize> = HashMap::default();
     for (j, r) in lam.body.result.iter().enumerate() {
         match r {
             SubExp::Var(v) if !lam.params.iter().any(|p| p.name == *v) && bound.contains(v) => {
@@ -107,7 +108,7 @@ fn split(stm: &Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
     }
     // Where each lambda variable's values are, as an array over `w`.
     // (the array, and the type of its rows).
-    let mut array_of: HashMap<VName, (VName, Type)> = HashMap::new();
+    let mut array_of: HashMap<VName, (VName, Type)> = HashMap::default();
     for (p, a) in lam.params.iter().zip(arrs) {
         array_of.insert(p.name, (*a, p.ty.clone()));
     }
@@ -116,7 +117,7 @@ fn split(stm: &Stm, names: &mut NameTable) -> Option<Vec<Stm>> {
         let uses: Vec<VName> = free_vars_exp(&s.exp).into_iter().filter(|v| bound.contains(v)).collect();
         let mut params = Vec::with_capacity(uses.len().max(1));
         let mut inputs = Vec::with_capacity(uses.len().max(1));
-        let mut fresh: HashMap<VName, VName> = HashMap::new();
+        let mut fresh: HashMap<VName, VName> = HashMap::default();
         for u in &uses {
             let (array, ty) = array_of.get(u)?;
             let name = fresh_like(names, *u);

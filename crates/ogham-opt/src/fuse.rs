@@ -45,7 +45,8 @@
 //! `hist (map2 (+))` form of k-means), behind a check that no `c*d`
 //! overflows; see [`Rows`].
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use ogham_ir::alias::{const_arrays, fun_base, summaries, FunSummary, Names, Walker};
 use ogham_ir::visit::{bodies, consumed_deep, count_uses, count_uses_exp, free_vars_exp, lambdas, nested_bodies_mut};
@@ -59,7 +60,7 @@ pub fn fuse_program(prog: &mut Program) {
     let sums = summaries(prog);
     let consts = const_arrays(prog);
     crate::on_consts(prog, |body, names| {
-        let empty = HashMap::new();
+        let empty = HashMap::default();
         let mut w = Walker::new(&sums, &empty);
         w.body(body);
         fuse_body(body, &|v| w.closure(v), &sums, names);
@@ -189,7 +190,7 @@ fn inner_map(lam: &Lambda) -> Option<(&SubExp, &Vec<VName>, &Lambda)> {
 
 /// Finds a map nest flattened into a SOAC (see [`Flat`]).
 fn find_flat(body: &Body, aliases: Aliases) -> Option<Flat> {
-    let mut counts = HashMap::new();
+    let mut counts = HashMap::default();
     count_uses(body, &mut counts);
     let once = |v: VName| counts.get(&v) == Some(&1);
     for (r, stm) in body.stms.iter().enumerate() {
@@ -586,7 +587,7 @@ fn is_plain_map(stm: &Stm) -> bool {
 /// with the producer's results that are used after the consumer too: the
 /// consumer, a `Screma`, then also returns them (extra outputs).
 fn find_pair(body: &Body, aliases: Aliases, sums: &Summaries) -> Option<(usize, usize, Vec<VName>)> {
-    let mut counts = HashMap::new();
+    let mut counts = HashMap::default();
     count_uses(body, &mut counts);
     for (p, producer) in body.stms.iter().enumerate() {
         if !is_plain_map(producer) || producer.attrs.sequential {
@@ -604,7 +605,7 @@ fn find_pair(body: &Body, aliases: Aliases, sums: &Summaries) -> Option<(usize, 
         // The first later statement that uses any output is the consumer,
         // using them only as input arrays. Outputs used after it too are
         // returned by it, which only a `Screma` can do.
-        let mut in_c = HashMap::new();
+        let mut in_c = HashMap::default();
         let Some(c) = (p + 1..body.stms.len()).find(|&c| {
             in_c.clear();
             count_uses_exp(&body.stms[c].exp, &mut in_c);
@@ -737,7 +738,7 @@ fn merge(producer: Stm, consumer: &mut Stm, extra: &[VName]) {
     // results: renamed where they are variables, so that fusion inside
     // the merged lambda sees the producer's statements feeding the
     // consumer's directly; bound to them where they are constants.
-    let mut renamed: HashMap<VName, VName> = HashMap::new();
+    let mut renamed: HashMap<VName, VName> = HashMap::default();
     for (a, param) in carrs.iter().zip(clam.params.iter()) {
         match outs.iter().position(|o| o == a).map(|k| plam.body.result[k]) {
             Some(SubExp::Var(v)) => {

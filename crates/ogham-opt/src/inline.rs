@@ -26,7 +26,8 @@
 //! stands for its place in the function and then the call, so a failure
 //! in the copy reports the same backtrace as the call would have.
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use ogham_ir::visit::{nested_bodies_mut, rename_uses, substitute_type};
 use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Span, Stm, StmAttrs, SubExp, VName};
@@ -118,7 +119,7 @@ fn call_sites(prog: &Program) -> HashMap<String, usize> {
             ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| go(&l.body.stms, out));
         }
     }
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     prog.funs.iter().for_each(|f| go(&f.body.stms, &mut out));
     go(&prog.consts, &mut out);
     out
@@ -186,7 +187,7 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
             body.stms.push(stm);
             continue;
         }
-        let mut map: HashMap<VName, VName> = HashMap::new();
+        let mut map: HashMap<VName, VName> = HashMap::default();
         // Parameters: a variable argument replaces the parameter; a constant is bound.
         for (p, a) in callee.params.iter().zip(args) {
             match a {
@@ -241,7 +242,7 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
                 }
             }
         }
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         relocate(&mut copy, stm.span, &mut prog.inlined, &mut memo);
         body.stms.extend(copy.stms);
         for ((r, p), d) in copy.result.iter().zip(&stm.pat).zip(direct) {

@@ -8,11 +8,10 @@
 //! it runs last in the default pipeline, since a later pass could add a
 //! use that a virtual array does not allow (the verifier would say so).
 
-use std::collections::HashSet;
-
 use ogham_ir::layout::{interchange_inner, virtual_candidates};
 use ogham_ir::visit::{lambdas, nested_bodies_mut};
 use ogham_ir::{Body, Exp, Program, Soac, Stm, VName};
+use rustc_hash::FxHashSet as HashSet;
 
 /// Sets the layout attributes of every statement of the program.
 pub fn layout_program(prog: &mut Program) {
@@ -20,7 +19,7 @@ pub fn layout_program(prog: &mut Program) {
     // as used by the constants' body.
     let result = prog.const_params().map(|p| p.name.into()).collect();
     let mut consts = Body { stms: std::mem::take(&mut prog.consts), result };
-    let mut columns = HashSet::new();
+    let mut columns = HashSet::default();
     column_major(&consts, &mut columns);
     layout_body(&mut consts, &columns);
     prog.consts = consts.stms;

@@ -64,7 +64,8 @@ pub mod licm;
 pub mod linhoist;
 pub mod simplify;
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use ogham_ir::visit::{free_vars_body, substitute_type, substitute_uses, type_vars};
 use ogham_ir::{Body, NameTable, Program, SubExp, Type, VName};

@@ -25,7 +25,8 @@
 //! several nested loops and lambdas in one run. Branches of an `if` are
 //! left alone: their statements are not run unconditionally.
 
-use std::collections::{BTreeSet, HashSet};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::BTreeSet;
 
 use ogham_ir::visit::{bodies, free_vars_exp, lambdas, type_vars};
 use ogham_ir::{BinOp, Body, DimIndex, Exp, LoopForm, PrimValue, Program, Soac, Stm, SubExp, VName};
@@ -44,7 +45,7 @@ pub fn licm_program(prog: &mut Program) {
 /// The functions whose calls may fail or not terminate: those with a
 /// statement that may, those calling one, and the recursive ones.
 fn failing_functions(prog: &Program) -> HashSet<String> {
-    let mut out: HashSet<String> = HashSet::new();
+    let mut out: HashSet<String> = HashSet::default();
     // Recursion: a function that reaches itself through calls.
     let calls = |f: &ogham_ir::FunDef| {
         let mut names = BTreeSet::new();
@@ -53,7 +54,7 @@ fn failing_functions(prog: &Program) -> HashSet<String> {
     };
     let graph: Vec<(String, BTreeSet<String>)> = prog.funs.iter().map(|f| (f.name.clone(), calls(f))).collect();
     for (name, _) in &graph {
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<&str> = HashSet::default();
         let mut work: Vec<&str> = graph
             .iter()
             .find(|(n, _)| n == name)
@@ -224,7 +225,7 @@ fn aliases_consumed_or_returned(
     consumed: &BTreeSet<VName>,
     is_loop: bool,
 ) -> bool {
-    let mut aliases: HashSet<VName> = HashSet::from([v]);
+    let mut aliases: HashSet<VName> = HashSet::from_iter([v]);
     for s in later {
         let source = match &s.exp {
             Exp::SubExp(SubExp::Var(a)) | Exp::Reshape { array: a, .. } | Exp::Rearrange { array: a, .. } => Some(*a),

@@ -59,8 +59,6 @@
 //!
 //! [`accreduce`]: crate::accreduce
 
-use std::collections::{HashMap, HashSet};
-
 use crate::accreduce::{definitions, is_iota, Defs};
 use crate::inline::{collect_binders, fresh_lambda};
 use ogham_ir::visit::{free_vars_exp, nested_bodies_mut, rename_uses, type_vars};
@@ -68,11 +66,12 @@ use ogham_ir::{
     BinOp, Body, DimIndex, Exp, Lambda, NameTable, Param, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type, UnOp,
     VName,
 };
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Rewrites every function of the program (see the module documentation).
 pub fn linhoist_program(prog: &mut Program) {
     for f in &mut prog.funs {
-        let mut defs = HashMap::new();
+        let mut defs = HashMap::default();
         definitions(&f.body, &mut defs);
         body(&mut f.body, &defs, &mut prog.names);
     }
@@ -159,7 +158,7 @@ fn plan(s0: &Stm, defs: &Defs) -> Option<Plan> {
         // One level: that `withacc` is the innermost one, `u` is level 0's;
         // else it is level 1, with the innermost one inside.
         if accs1.len() == 1 {
-            if let Some(found) = find(l0, s1, HashMap::new(), &bound0, true) {
+            if let Some(found) = find(l0, s1, HashMap::default(), &bound0, true) {
                 return Some(Plan { a0, level1: None, found });
             }
         }
@@ -182,7 +181,7 @@ fn plan(s0: &Stm, defs: &Defs) -> Option<Plan> {
             continue;
         };
         // Level 1's rows of arrays bound outside level 0 do not vary.
-        let mut deps: HashMap<VName, Dep> = HashMap::new();
+        let mut deps: HashMap<VName, Dep> = HashMap::default();
         for (a, p) in arrs1.iter().zip(&l1.params[n1..]) {
             if !bound0.contains(a) {
                 deps.insert(p.name, Dep::Inv);
@@ -408,7 +407,7 @@ fn innermost_ok(
 
 /// How many times `v` is used in `b` (its statements and results).
 fn uses(b: &Body, v: VName) -> usize {
-    let mut counts = HashMap::new();
+    let mut counts = HashMap::default();
     ogham_ir::visit::count_uses(b, &mut counts);
     counts.get(&v).copied().unwrap_or(0)
 }

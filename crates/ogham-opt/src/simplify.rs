@@ -24,11 +24,10 @@
 //! function returns as one of its own row parameters, unchanged, is that
 //! input array (see `rows_passed_through`).
 
-use std::collections::HashMap;
-
 use ogham_ir::visit::substitute_uses;
 use ogham_ir::{BinOp, Body, CmpOp, Exp, FunDef, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName};
 use ogham_prim::ops;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Simplifies every function of the program.
 pub fn simplify_program(prog: &mut Program) {
@@ -87,7 +86,7 @@ fn rows_passed_through(prog: &mut Program) {
     let mut olds: Vec<(usize, FunDef)> = Vec::new();
     for (i, f) in prog.funs.iter_mut().enumerate() {
         let mut new = f.clone();
-        let mut known = HashMap::new();
+        let mut known = HashMap::default();
         body(&mut new.body, &mut known);
         if !known.is_empty() {
             // A result may be another SOAC's input passed through in turn.
@@ -118,7 +117,7 @@ fn chase(known: &HashMap<VName, SubExp>, mut se: SubExp) -> SubExp {
 
 fn simplify_top(body: &mut Body) {
     fold_known_elements(body);
-    let mut known = HashMap::new();
+    let mut known = HashMap::default();
     *body = simplify_body(std::mem::take(body), &mut known);
     if !known.is_empty() {
         substitute_uses(body, &|v| known.get(&v).copied());
@@ -232,7 +231,7 @@ fn fold_known_elements(body: &mut Body) {
             stm.exp = Exp::SubExp(value);
         }
     }
-    let mut known = HashMap::new();
+    let mut known = HashMap::default();
     collect(body, &mut known);
     if !known.is_empty() {
         rewrite(body, &known);
@@ -290,7 +289,7 @@ fn merge_repeated_inputs(soac: &mut Soac) {
     if arrs.len() != map.params.len() {
         return;
     }
-    let mut rename: HashMap<VName, VName> = HashMap::new();
+    let mut rename: HashMap<VName, VName> = HashMap::default();
     let mut k = 0;
     while k < arrs.len() {
         match arrs[..k].iter().position(|a| *a == arrs[k]) {

@@ -26,10 +26,9 @@
 //! computes (an existential result). Unknown sizes not listed (declared
 //! existentials, rigid sizes of parameters) are always known.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_syntax::ast::{DimIndex, Expr, ExprKind, LoopForm, NodeId, Pat, PatKind, RecordField, TypeParam};
 use ogham_syntax::{Diagnostic, Span};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::checker::Checker;
 use crate::ty::{self, Constraint, Dim, Ty};
@@ -173,11 +172,11 @@ pub(crate) fn check_definition(c: &mut Checker, body: &Expr) {
     if c.pending.unknown_sources.is_empty() {
         return;
     }
-    let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
+    let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::default();
     for (u, node) in &c.pending.unknown_sources {
         by_node.entry(*node).or_default().push(*u);
     }
-    let mut w = Walker { c, by_node, known: HashSet::new(), lambda_results: Vec::new(), error: None };
+    let mut w = Walker { c, by_node, known: HashSet::default(), lambda_results: Vec::new(), error: None };
     w.exp(body);
     if let Some(d) = w.error {
         c.diags.push(d);

@@ -4,11 +4,10 @@
 //! point restrictions, generalisation), and recording the results in
 //! [`TypeInfo`].
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_prim::PrimType;
 use ogham_syntax::ast::{Binder, Literal, NodeId, Pat, PatKind, TypeDec, TypeParam, ValueDec};
 use ogham_syntax::{Diagnostic, Span};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::info::{DefId, DefInfo, DefLoc, Instantiation, Resolution, TypeInfo};
 use crate::ty::{self, contains_arrow, ArrowTy, Constraint, Dim, Names, Store, Ty};
@@ -300,15 +299,15 @@ impl Checker {
     pub fn new() -> Checker {
         Checker {
             store: Store::default(),
-            names: Names::new(),
+            names: Names::default(),
             diags: Vec::new(),
             warnings: Vec::new(),
             info: TypeInfo::default(),
             globals: Vec::new(),
-            global_binders: HashSet::new(),
-            value_sizes: HashSet::new(),
-            global_names: HashMap::new(),
-            types: HashMap::new(),
+            global_binders: HashSet::default(),
+            value_sizes: HashSet::default(),
+            global_names: HashMap::default(),
+            types: HashMap::default(),
             locals: Default::default(),
             local_types: Vec::new(),
             pending: Pending::default(),
@@ -318,25 +317,25 @@ impl Checker {
             current_self: None,
             self_applied: false,
             implicit_sizes: None,
-            builtin_schemes: HashMap::new(),
+            builtin_schemes: HashMap::default(),
             top_level_header: false,
             defining_locals: Vec::new(),
             inferred_sizes: Vec::new(),
             header_scope: Vec::new(),
             sum_hints: Vec::new(),
-            spellings: HashMap::new(),
-            branch_sizes: HashMap::new(),
-            no_function_params: HashSet::new(),
-            escaped_dependent: HashSet::new(),
-            lifted_params: HashSet::new(),
-            lifted_abbrevs: HashSet::new(),
+            spellings: HashMap::default(),
+            branch_sizes: HashMap::default(),
+            no_function_params: HashSet::default(),
+            escaped_dependent: HashSet::default(),
+            lifted_params: HashSet::default(),
+            lifted_abbrevs: HashSet::default(),
             modules: Default::default(),
-            size_terms: HashMap::new(),
-            size_term_keys: HashMap::new(),
-            derived_terms: HashMap::new(),
+            size_terms: HashMap::default(),
+            size_term_keys: HashMap::default(),
+            derived_terms: HashMap::default(),
             new_derived: Vec::new(),
             too_large_reported: false,
-            unknown_origins: HashMap::new(),
+            unknown_origins: HashMap::default(),
         }
     }
 
@@ -384,7 +383,7 @@ impl Checker {
     /// or the same type name twice; a definition in a later file shadows an
     /// imported one. `&&` and `||` may not be redefined at all.
     pub(crate) fn check_duplicate_decs(&mut self, decs: &[ogham_syntax::ast::Dec]) {
-        let mut seen: HashMap<(bool, &str), Span> = HashMap::new();
+        let mut seen: HashMap<(bool, &str), Span> = HashMap::default();
         for dec in decs {
             let (is_type, name) = match dec {
                 ogham_syntax::ast::Dec::Value(vd) => (false, &vd.name.name),
@@ -567,14 +566,14 @@ impl Checker {
     /// Instantiates a scheme: fresh variables for type parameters, fresh size
     /// variables for size parameters, fresh unknown sizes for existentials.
     pub fn instantiate(&mut self, scheme: &Scheme, node: NodeId, span: Span) -> Ty {
-        let mut types = HashMap::new();
+        let mut types = HashMap::default();
         let mut inst_types = Vec::new();
         for p in &scheme.type_params {
             let v = self.store.fresh_var(Constraint::None, span);
             types.insert(*p, v.clone());
             inst_types.push((*p, v));
         }
-        let mut sizes = HashMap::new();
+        let mut sizes = HashMap::default();
         let mut inst_sizes = Vec::new();
         let mut in_params = Vec::new();
         let mut t = &scheme.ty;
@@ -612,7 +611,7 @@ impl Checker {
             }
             return ty;
         }
-        let mut existentials: HashMap<u32, Dim> = HashMap::new();
+        let mut existentials: HashMap<u32, Dim> = HashMap::default();
         let mut fresh_existentials = Vec::new();
         // A top-level value (not a function) with an existential size was
         // computed once, before this definition: every use has that one
@@ -1160,7 +1159,7 @@ impl Checker {
     /// functions; checked once inference is done, as a type variable may
     /// only later turn out to be a function.
     fn check_order_zero(&mut self) {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for (t, span, kind) in std::mem::take(&mut self.pending.order_zero) {
             if self.is_order_zero(&t) || !seen.insert((span.file, span.start, span.end)) {
                 continue;
@@ -1517,7 +1516,7 @@ impl Checker {
     pub fn record_pending(&mut self) {
         // Many nodes have one type (a functor's copies above all): expand
         // each distinct one once.
-        let mut public: HashMap<Ty, std::sync::Arc<crate::info::Type>> = HashMap::new();
+        let mut public: HashMap<Ty, std::sync::Arc<crate::info::Type>> = HashMap::default();
         let mut to_public = |c: &mut Checker, t: &Ty| {
             let t = c.store.resolve(t);
             if let Some(p) = public.get(&t) {

@@ -19,7 +19,8 @@
 //! a unique value. Only the first error of a definition is reported, as
 //! Futhark does.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ogham_syntax::ast::{DimIndex, Expr, ExprKind, LoopForm, NodeId, Pat, PatKind, RecordField, SizeExp, TypeExp};
 use ogham_syntax::{Diagnostic, Span};
@@ -301,7 +302,7 @@ pub fn check_definition(c: &Checker, params: &[Pat], ret: Option<&TypeExp>, body
         c,
         vtable: Vec::new(),
         barrier: 0,
-        consumed: HashMap::new(),
+        consumed: HashMap::default(),
         diags: Vec::new(),
         results: Vec::new(),
         observed: Vec::new(),
@@ -942,7 +943,7 @@ impl Pass<'_> {
             ExprKind::Match { scrutinee, cases } => {
                 let sa = self.expr(scrutinee);
                 let before = self.consumed.clone();
-                let mut all: HashMap<Var, Span> = HashMap::new();
+                let mut all: HashMap<Var, Span> = HashMap::default();
                 let mut result: Option<At> = None;
                 for case in cases {
                     self.consumed = before.clone();
@@ -1272,7 +1273,7 @@ impl Pass<'_> {
         // Which parameters are consumed: those consumed in the body, and
         // those whose new value aliases a consumed one, until nothing changes.
         let mut cons_vars = body_cons;
-        let mut diets: HashMap<NodeId, bool> = HashMap::new();
+        let mut diets: HashMap<NodeId, bool> = HashMap::default();
         for _ in 0..=vars.len() + 1 {
             diets = vars
                 .iter()
@@ -1517,7 +1518,7 @@ fn update_path(r: &At, fields: &[&str], v: &At) -> At {
 /// consumed parameters (or nothing in scope), and no variable is shared
 /// between components.
 fn infer_unique(params: &[(NodeId, bool)], body: &At) -> bool {
-    let mut counts = HashMap::new();
+    let mut counts = HashMap::default();
     body.occurrences(&mut counts);
     let mut leaves = Vec::new();
     body.leaves(&mut leaves);

@@ -3,7 +3,8 @@
 //! Every expression check records and returns its type. Consumption and
 //! aliasing are checked afterwards, by `consume.rs`.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 use ogham_prim::ops::{BinOp, CmpOp};
 use ogham_prim::PrimType;
@@ -173,7 +174,7 @@ impl Checker {
 
     pub fn type_exp(&mut self, te: &TypeExp, mode: AnonMode) -> Ty {
         let t = self.type_exp_inner(te, mode);
-        self.limit_type_size(t, &HashMap::new(), te.span())
+        self.limit_type_size(t, &HashMap::default(), te.span())
     }
 
     /// `t`, or `Ty::Error` after a `type-too-large` error at `span` if `t`
@@ -194,7 +195,7 @@ impl Checker {
         let mut out = Vec::new();
         for te in items {
             let t = self.type_exp(te, mode);
-            total += ty::size_capped(&t, &HashMap::new(), ty::MAX_TYPE_SIZE);
+            total += ty::size_capped(&t, &HashMap::default(), ty::MAX_TYPE_SIZE);
             if total > ty::MAX_TYPE_SIZE {
                 self.too_large_error(te.span());
                 return None;
@@ -321,7 +322,7 @@ impl Checker {
             }
             TypeExp::Existential(binders, t, _) => {
                 let saved = self.locals.len();
-                let mut sizes = HashMap::new();
+                let mut sizes = HashMap::default();
                 for b in binders {
                     self.push_size_binder(b);
                     // At the top of a parameter's type (`(xs: ?[n].[n]t)`)
@@ -418,8 +419,8 @@ impl Checker {
                     );
                     return Ty::Error;
                 }
-                let mut types = HashMap::new();
-                let mut sizes = HashMap::new();
+                let mut types = HashMap::default();
+                let mut sizes = HashMap::default();
                 for ((pid, is_size), arg) in abbrev.params.iter().zip(args) {
                     match (is_size, arg) {
                         (true, TypeArg::Size(s)) => {
@@ -448,8 +449,10 @@ impl Checker {
                 }
                 // A parametric abbreviation can double its argument (`type
                 // pair 'a = (a, a)`): the size is checked before the copy.
-                let param_sizes: HashMap<NodeId, usize> =
-                    types.iter().map(|(p, t)| (*p, ty::size_capped(t, &HashMap::new(), ty::MAX_TYPE_SIZE))).collect();
+                let param_sizes: HashMap<NodeId, usize> = types
+                    .iter()
+                    .map(|(p, t)| (*p, ty::size_capped(t, &HashMap::default(), ty::MAX_TYPE_SIZE)))
+                    .collect();
                 if ty::size_capped(&abbrev.ty, &param_sizes, ty::MAX_TYPE_SIZE) > ty::MAX_TYPE_SIZE {
                     self.too_large_error(span);
                     return Ty::Error;
@@ -466,7 +469,7 @@ impl Checker {
                     return t;
                 }
                 // Existential sizes inside an abbreviation are fresh at each use.
-                let mut fresh: HashMap<u32, Dim> = HashMap::new();
+                let mut fresh: HashMap<u32, Dim> = HashMap::default();
                 // In a top-level parameter (`type~ t = #v []i32`, `def f (x: t)`)
                 // such a size means what `[]` written there means: a size
                 // parameter of the function, not an existential.
@@ -752,7 +755,7 @@ impl Checker {
                 // Read as a specification, the result's anonymous sizes are
                 // existential: the body may give any size there.
                 let t = if as_spec {
-                    let mut fresh: HashMap<u32, Dim> = HashMap::new();
+                    let mut fresh: HashMap<u32, Dim> = HashMap::default();
                     ty::map_unknowns(&t, &mut |u| {
                         (u > unknowns_before).then(|| fresh.entry(u).or_insert_with(|| self.store.fresh_svar()).clone())
                     })
@@ -985,7 +988,7 @@ impl Checker {
             return t;
         }
         let _ = keep_params;
-        let mut mapping: HashMap<Poly, Dim> = HashMap::new();
+        let mut mapping: HashMap<Poly, Dim> = HashMap::default();
         let mut bound_params = Vec::new();
         if keep_params {
             let mut tt = &t;
@@ -1009,7 +1012,7 @@ impl Checker {
             other => other.clone(),
         });
         // Allocate real unknown ids for the placeholders.
-        let mut real: HashMap<u32, Dim> = HashMap::new();
+        let mut real: HashMap<u32, Dim> = HashMap::default();
         ty::map_dims(&result, &mut |d| match d {
             Dim::Unknown(u) if *u > u32::MAX - 1_000_000 => {
                 real.entry(*u).or_insert_with(|| self.store.fresh_unknown()).clone()
@@ -1606,7 +1609,7 @@ impl Checker {
         }
         let bt = self.expr(body);
         let bt = match alias {
-            Some((id, p)) => ty::subst_sizes(&self.store.resolve(&bt), &HashMap::from([(id, Dim::Poly(p))])),
+            Some((id, p)) => ty::subst_sizes(&self.store.resolve(&bt), &HashMap::from_iter([(id, Dim::Poly(p))])),
             None => bt,
         };
         let unknowns_before = self.store.next_unknown;
@@ -1657,10 +1660,10 @@ impl Checker {
         // A name whose place in the value's type is an existential size
         // denotes that size wherever the value's type has it.
         let ids: Vec<NodeId> = binders.iter().map(|b| b.id).collect();
-        let mut named = HashMap::new();
+        let mut named = HashMap::default();
         name_unknowns(&pt, vt, &ids, &mut named);
         let vt = ty::map_unknowns(vt, &mut |u| named.get(&u).map(|id| Dim::var(*id)));
-        let mut open = HashMap::new();
+        let mut open = HashMap::default();
         for b in &binders {
             if !named.values().any(|id| *id == b.id) {
                 open.insert(b.id, self.store.fresh_svar());
@@ -2420,7 +2423,7 @@ impl Checker {
                     let unknowns_before = self.store.next_unknown;
                     let d = self.size_of_expr(arg);
                     self.produced_by(node, unknowns_before);
-                    let sizes = HashMap::from([(p, d)]);
+                    let sizes = HashMap::from_iter([(p, d)]);
                     self.respell_sizes(&self.store.resolve(&arrow.to), &sizes);
                     self.subst_sizes_in_terms(&arrow.to, &sizes)
                 }

@@ -10,7 +10,8 @@
 //! its type parameters as [`Type::Param`]; lowering substitutes the
 //! [`Instantiation`] recorded at each use.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 use ogham_prim::PrimType;
 use ogham_syntax::ast::NodeId;
@@ -148,7 +149,7 @@ pub struct TypeInfo {
     /// own bodies. Recursion is monomorphic: such a reference uses the
     /// enclosing instantiation's type parameters (its `instantiations`
     /// entry holds only sizes).
-    pub recursive_uses: std::collections::HashSet<NodeId>,
+    pub recursive_uses: rustc_hash::FxHashSet<NodeId>,
     /// For each opaque size (a size written as an expression that is not a
     /// polynomial of names, such as `i64.i32 n` or `intsqrt n`), the first
     /// checked expression that denoted it. Lowering evaluates it where such

@@ -79,6 +79,6 @@ pub fn check(files: &[CheckInput<'_>]) -> Result<TypeInfo, Vec<Diagnostic>> {
 /// Pretty-prints a checked type in Futhark notation (`[n][2]f32`,
 /// `{x: f64, y: f64}`, `(i32, bool)`, `#a i32 | #b`); size variables and
 /// type parameters are shown by id unless `names` gives them a name.
-pub fn show_type(ty: &Type, names: &std::collections::HashMap<ogham_syntax::ast::NodeId, String>) -> String {
+pub fn show_type(ty: &Type, names: &rustc_hash::FxHashMap<ogham_syntax::ast::NodeId, String>) -> String {
     ty::show_ty(&ty::from_public(ty), names)
 }

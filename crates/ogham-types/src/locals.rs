@@ -6,8 +6,9 @@
 //! name, whether an id is bound) independent of how many bindings are in
 //! scope: a linear scan made a chain of lets quadratic.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Borrow;
-use std::collections::HashMap;
+
 use std::hash::Hash;
 use std::ops::Deref;
 

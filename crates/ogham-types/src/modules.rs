@@ -30,7 +30,7 @@
 //! and `bool` are [`Module::Prim`], whose members are the built-ins of
 //! `members.rs`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use ogham_prim::PrimType;
@@ -177,20 +177,20 @@ pub struct ModState {
 
 impl Default for ModState {
     fn default() -> Self {
-        let mut mods = HashMap::new();
+        let mut mods = HashMap::default();
         for p in PrimType::ALL {
             mods.insert(p.name().to_string(), Module::Prim(p));
         }
         ModState {
             mods,
-            sigs: HashMap::new(),
+            sigs: HashMap::default(),
             exports: Vec::new(),
             local_depth: 0,
             file_envs: Vec::new(),
             imports: Vec::new(),
             opened_prims: Vec::new(),
-            abstracts: HashMap::new(),
-            expanded: HashMap::new(),
+            abstracts: HashMap::default(),
+            expanded: HashMap::default(),
             sealing: Vec::new(),
             path: Vec::new(),
             functor_spec: false,
@@ -561,8 +561,8 @@ impl Checker {
                 let Some((params, Some(def))) = found.map(|a| (a.params.clone(), a.def.clone())) else {
                     return Ty::Abstract(*id, args);
                 };
-                let mut types = HashMap::new();
-                let mut sizes = HashMap::new();
+                let mut types = HashMap::default();
+                let mut sizes = HashMap::default();
                 for ((p, is_size), a) in params.iter().zip(&args) {
                     match (is_size, a) {
                         (true, Ty::Array(_, dims)) if dims.len() == 1 => {
@@ -574,7 +574,7 @@ impl Checker {
                     }
                 }
                 let t = self.subst_sizes_in_terms(&crate::ty::subst_params(&def, &types), &sizes);
-                let mut fresh: HashMap<u32, Dim> = HashMap::new();
+                let mut fresh: HashMap<u32, Dim> = HashMap::default();
                 let store = &mut self.store;
                 let t = crate::ty::map_unknowns(&t, &mut |u| {
                     Some(fresh.entry(u).or_insert_with(|| store.fresh_unknown()).clone())
@@ -1523,8 +1523,8 @@ impl Checker {
         {
             return false;
         }
-        let mut types = HashMap::new();
-        let mut sizes = HashMap::new();
+        let mut types = HashMap::default();
+        let mut sizes = HashMap::default();
         for ((e, is_size), (a, _)) in expected.params.iter().zip(&actual.params) {
             if *is_size {
                 sizes.insert(*a, Dim::var(*e));
@@ -1806,7 +1806,7 @@ impl Checker {
             }
             // Sizes, separately: equations left open are not errors here.
             // An existential size of the specification admits any size.
-            let mut flexible: HashMap<u32, Dim> = HashMap::new();
+            let mut flexible: HashMap<u32, Dim> = HashMap::default();
             let store = &mut c.store;
             let loose = crate::ty::map_unknowns(&expected, &mut |u| {
                 Some(flexible.entry(u).or_insert_with(|| store.fresh_svar()).clone())
@@ -1953,7 +1953,7 @@ impl Checker {
                     let (_, ts, ss) = self.pending.insts.remove(insts_before + i);
                     (ts.into_iter().collect(), ss.into_iter().collect())
                 }
-                None => (HashMap::new(), HashMap::new()),
+                None => (HashMap::default(), HashMap::default()),
             };
         // A type may mention the specification's sizes (`'a` is `[a +
         // b][b + a]()` for `val plus_comm [a] [b] : eq [a + b] [b + a]`).

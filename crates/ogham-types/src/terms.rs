@@ -18,10 +18,9 @@
 //! top-level one, `?{id}` a size variable, integer literals, operators and
 //! the other atoms `size_term` writes.
 
-use std::collections::HashMap;
-
 use ogham_syntax::ast::NodeId;
 use ogham_syntax::Span;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::checker::Checker;
 use crate::size::Poly;

@@ -8,9 +8,10 @@
 //! ([`SVAR_BASE`]..) so that they can live inside [`Poly`] terms and reuse its
 //! normalisation; they never escape into `TypeInfo`.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use ogham_prim::PrimType;

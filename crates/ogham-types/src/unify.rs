@@ -305,7 +305,7 @@ impl Checker {
                 // Named parameters are renamed so that dependent result sizes line up.
                 let yto = match (x.param, y.param) {
                     (Some(p), Some(q)) if p != q => {
-                        self.subst_sizes_in_terms(&y.to, &std::collections::HashMap::from([(q, Dim::var(p))]))
+                        self.subst_sizes_in_terms(&y.to, &rustc_hash::FxHashMap::from_iter([(q, Dim::var(p))]))
                     }
                     _ => y.to.clone(),
                 };

@@ -35,9 +35,8 @@
 //! loops, branches and nested `withacc`s, see [`acc_roots`]) is in
 //! `Gen::atomic_accs` while the atomic task is generated.
 
-use std::collections::HashMap;
-
 use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Span, Stm, SubExp, Type, VName};
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res, Virtual};
 
@@ -149,7 +148,7 @@ fn acc_roots(map: &Lambda, n: usize) -> (HashMap<VName, usize>, Vec<Option<Optio
             }
         }
     }
-    let mut roots = HashMap::new();
+    let mut roots = HashMap::default();
     for (i, p) in map.params.iter().take(n).enumerate() {
         roots.insert(p.name, i);
     }

@@ -27,9 +27,8 @@
 //! branch or loop), each accumulator updated with one operator, which is
 //! [`scalar_cannot_fail`](ogham_ir::layout::scalar_cannot_fail).
 
-use std::collections::HashMap;
-
 use ogham_ir::{DimIndex, Exp as CExp, PrimType, PrimValue, SubExp, Type, VName};
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{variable_divisor, Binding, Lowered, Lowerer, ScremaLoop};
 use crate::passes::unit_stride::stores_at;

@@ -46,12 +46,11 @@ pub mod acc;
 pub mod hist;
 pub mod tile;
 
-use std::collections::HashMap;
-
 use ogham_ir::{
     Body, DimIndex, Exp as CExp, Lambda, LoopForm, Operator, PrimType, PrimValue, Soac, Span, Stm as CStm, SubExp,
     Type, VName,
 };
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::{reassociable, BinOp, Block, ConvOp, Exp, Kernel, Operand, ParamKind, Stm, Ty, Var};
 
@@ -373,8 +372,8 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         Lowerer {
             k: Kernel::new(name),
             bindings: Vec::new(),
-            env: HashMap::new(),
-            views: HashMap::new(),
+            env: HashMap::default(),
+            views: HashMap::default(),
             s,
             every_iteration: false,
             checks: Vec::new(),

@@ -17,9 +17,8 @@
 //! instructions (without them C's `fma` is a library call); the products
 //! of the scalar code around the sums are rounded as written everywhere.
 
-use std::collections::HashMap;
-
 use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, Stm, Var};
+use rustc_hash::FxHashMap as HashMap;
 
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {

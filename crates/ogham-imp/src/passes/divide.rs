@@ -20,10 +20,9 @@
 //! from a divisor replaced by 2 when it is not in range, so the code
 //! before the loop never divides by zero either.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{binders, let_};
 use crate::{BinOp, Block, CmpOp, ConvOp, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const U64: PrimType = PrimType::U64;
 const BOOL: PrimType = PrimType::Bool;
@@ -50,11 +49,11 @@ fn block(k: &mut Kernel, b: Block) -> Block {
     for s in b.stms {
         match s {
             Stm::For { index, lo, hi, ivdep, body } => {
-                let mut inside = HashSet::from([index]);
+                let mut inside = HashSet::from_iter([index]);
                 binders(&body, &mut inside);
                 let mut divisors = Vec::new();
                 invariant_divisors(&body, &inside, &mut divisors);
-                let mut magics = HashMap::new();
+                let mut magics = HashMap::default();
                 for (d, t) in divisors {
                     magics.insert((d, t), magic(k, &mut stms, d, t));
                 }

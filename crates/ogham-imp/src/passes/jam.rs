@@ -18,10 +18,9 @@
 //! same order as before, and updates of accumulators outside the loop come
 //! in row order, so the results do not change.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{copy_block, i64c, let_, rewrite_loops, strided};
 use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, Stm, Var};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Rows run together.
 pub const FACTOR: i64 = 4;
@@ -49,8 +48,8 @@ fn jammable(body: &Block, j: Var) -> Option<usize> {
     let (inner, after) = rest.split_first()?;
     let Stm::For { lo, hi, body: inner_body, .. } = inner else { return None };
     // Bound in the iteration: the index, its variables, and its accumulators.
-    let mut local = HashSet::from([j]);
-    let mut accs = HashSet::new();
+    let mut local = HashSet::from_iter([j]);
+    let mut accs = HashSet::default();
     for s in before {
         match s {
             Stm::Let { var, .. } => {
@@ -101,7 +100,7 @@ fn jam(k: &mut Kernel, (j, lo, hi, ivdep): (Var, Operand, Operand, bool), body: 
     let mut substs: Vec<HashMap<Var, Operand>> = Vec::new();
     for r in 0..FACTOR {
         let row = let_(k, &mut stms, "j", I64, Exp::Bin(BinOp::Add, I64, start, i64c(r)));
-        let mut subst = HashMap::from([(j, row)]);
+        let mut subst = HashMap::from_iter([(j, row)]);
         stms.extend(copy_block(k, &before, &mut subst).stms);
         substs.push(subst);
     }

@@ -10,10 +10,9 @@
 //! with unknown strides (the general copy `unit_stride` keeps) is left as
 //! it is.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{copy_block, i64c, let_, rewrite_loops, strided};
 use crate::{neutral, BinOp, Block, CmpOp, Exp, Kernel, Operand, PrimType, Stm, TernOp, Var};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const I64: PrimType = PrimType::I64;
 
@@ -58,7 +57,7 @@ fn reduction(body: &Block) -> Option<Vec<(Var, BinOp, PrimType)>> {
     if accs.is_empty() {
         return None;
     }
-    let mut inside = HashSet::new();
+    let mut inside = HashSet::default();
     let acc_vars: HashSet<Var> = accs.iter().map(|a| a.0).collect();
     fn ok(b: &Block, top: bool, inside: &mut HashSet<Var>, accs: &HashSet<Var>) -> bool {
         b.stms.iter().all(|s| {
@@ -136,7 +135,7 @@ fn lanes_loop(
     let mut lane_body = Vec::new();
     let jl =
         let_(k, &mut lane_body, &k.names[j.0 as usize].clone(), I64, Exp::Bin(BinOp::Add, I64, start, Operand::Var(l)));
-    let mut subst = HashMap::from([(j, jl)]);
+    let mut subst = HashMap::from_iter([(j, jl)]);
     let copy = copy_block(k, body, &mut subst);
     for s in copy.stms {
         match s {
@@ -178,7 +177,7 @@ fn lanes_loop(
     // The last iterations, as written.
     let done = let_(k, out, "tail", I64, Exp::Bin(BinOp::Mul, I64, blocks, nc));
     let tail = let_(k, out, "tail", I64, Exp::Bin(BinOp::Add, I64, lo, done));
-    let mut subst = HashMap::new();
+    let mut subst = HashMap::default();
     let Stm::For { index, body, .. } =
         copy_block(k, &Block { stms: vec![Stm::For { index: j, lo, hi, ivdep, body: body.clone() }] }, &mut subst)
             .stms

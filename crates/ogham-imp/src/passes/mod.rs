@@ -26,9 +26,8 @@ pub mod unit_stride;
 pub mod unswitch;
 pub mod while_lanes;
 
-use std::collections::HashMap;
-
 use crate::{verify, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
+use rustc_hash::FxHashMap as HashMap;
 
 /// A pass: a name (for `ogham dev` and errors), what it does, and the rewrite.
 #[derive(Clone, Copy)]
@@ -92,9 +91,9 @@ pub fn by_name(name: &str) -> Option<&'static Pass> {
 /// are, since lanes would not make them vector code and would double the
 /// code of every kernel.
 pub(crate) fn strided(k: &Kernel, body: &Block, j: Var) -> bool {
-    let strides: std::collections::HashSet<Var> =
+    let strides: rustc_hash::FxHashSet<Var> =
         k.params.iter().filter(|p| p.kind == crate::ParamKind::Stride).map(|p| p.var).collect();
-    fn walk(b: &Block, j: Var, strides: &std::collections::HashSet<Var>) -> bool {
+    fn walk(b: &Block, j: Var, strides: &rustc_hash::FxHashSet<Var>) -> bool {
         b.stms.iter().any(|s| match s {
             Stm::Let { exp: Exp::Bin(crate::BinOp::Mul, _, a, c), .. } => {
                 let is = |o: &Operand, v: Var| *o == Operand::Var(v);
@@ -153,7 +152,7 @@ pub(crate) fn has_loops(b: &Block) -> bool {
 }
 
 /// Every variable `b` binds, at any depth (loop indices included).
-pub(crate) fn binders(b: &Block, out: &mut std::collections::HashSet<Var>) {
+pub(crate) fn binders(b: &Block, out: &mut rustc_hash::FxHashSet<Var>) {
     for s in &b.stms {
         match s {
             Stm::Let { var, .. } | Stm::Mut { var, .. } | Stm::Array { var, .. } | Stm::Alloc { var, .. } => {

@@ -11,10 +11,9 @@
 //! all at their own index (maps, which the hardware prefetcher follows)
 //! are left alone, as are loops with nested loops.
 
-use std::collections::HashSet;
-
 use super::{has_loops, i64c, let_, rewrite_loops};
 use crate::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, Stm, Ty, Var};
+use rustc_hash::FxHashSet as HashSet;
 
 /// How far ahead of the current element a prefetch reaches, in bytes.
 pub const DISTANCE: i64 = 4096;
@@ -77,13 +76,13 @@ pub fn run(k: &mut Kernel) {
 /// `j` times a stride or either plus something the same in every
 /// iteration (a row of an accumulator: `o + j`).
 fn scatters(b: &Block, j: Var) -> bool {
-    let mut bound = HashSet::new();
+    let mut bound = HashSet::default();
     super::binders(b, &mut bound);
     let invariant = |o: &Operand| match o {
         Operand::Const(_) => true,
         Operand::Var(v) => *v != j && !bound.contains(v),
     };
-    let mut own = HashSet::from([j]);
+    let mut own = HashSet::from_iter([j]);
     fn walk(b: &Block, j: Var, own: &mut HashSet<Var>, invariant: &dyn Fn(&Operand) -> bool) -> bool {
         b.stms.iter().any(|s| match s {
             Stm::Let { var, exp: Exp::Bin(BinOp::Mul, PrimType::I64, a, _), .. } if *a == Operand::Var(j) => {

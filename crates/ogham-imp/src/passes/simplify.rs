@@ -2,15 +2,14 @@
 //! removes `x * 1` and `x + 0` on integers, takes constant branches and
 //! propagates copies of variables that do not change.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_prim::ops;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::{BinOp, Block, Exp, Kernel, Operand, ParamKind, PrimType, PrimValue, Stm, Var};
 
 /// See the module documentation.
 pub fn run(k: &mut Kernel) {
-    let mut s = Simplify { subst: HashMap::new(), assignable: HashSet::new() };
+    let mut s = Simplify { subst: HashMap::default(), assignable: HashSet::default() };
     s.assignable.extend(k.params.iter().filter(|p| p.kind == ParamKind::InOut).map(|p| p.var));
     let body = std::mem::take(&mut k.body);
     k.body = s.block(body);

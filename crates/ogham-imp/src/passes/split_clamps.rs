@@ -13,10 +13,9 @@
 //! element before. Only `ivdep` loops without nested loops are split (the
 //! unit-stride copies of maps), so the code grows where it pays.
 
-use std::collections::HashMap;
-
 use super::{binders, copy_block, has_loops, i64c, let_, rewrite_loops};
 use crate::{BinOp, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
+use rustc_hash::FxHashMap as HashMap;
 
 const I64: PrimType = PrimType::I64;
 
@@ -28,14 +27,14 @@ pub fn run(k: &mut Kernel) {
         }
         // An operand is the same in every iteration when it is a constant
         // or is bound outside the loop.
-        let mut inside = std::collections::HashSet::from([j]);
+        let mut inside = rustc_hash::FxHashSet::from_iter([j]);
         binders(body, &mut inside);
         let invariant = |o: &Operand| match o {
             Operand::Const(_) => true,
             Operand::Var(v) => !inside.contains(v),
         };
         // j + offset, for j and the variables computed from it by adding constants.
-        let mut affine: HashMap<Var, i64> = HashMap::from([(j, 0)]);
+        let mut affine: HashMap<Var, i64> = HashMap::from_iter([(j, 0)]);
         // Per clamp: the variable, its argument, and the iteration range where it is one.
         let mut clamps: Vec<(Var, Operand)> = Vec::new();
         let mut from: Vec<Operand> = Vec::new();
@@ -109,7 +108,7 @@ pub fn run(k: &mut Kernel) {
         out.extend(pre);
         let part = |k: &mut Kernel, (from, to): (Operand, Operand), unclamped: bool, out: &mut Vec<Stm>| {
             let index = k.fresh(&k.names[j.0 as usize].clone());
-            let mut subst = HashMap::from([(j, Operand::Var(index))]);
+            let mut subst = HashMap::from_iter([(j, Operand::Var(index))]);
             let mut b = body.clone();
             if unclamped {
                 for s in &mut b.stms {

@@ -5,10 +5,9 @@
 //! write different elements, and read only through `read` pointers, which
 //! nothing in the kernel writes). The other copy is the kernel as it was.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{copy_block, i64c, let_};
 use crate::{BinOp, Block, CmpOp, Exp, Kernel, Operand, ParamKind, PrimType, PrimValue, Stm, Var};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const I64: PrimType = PrimType::I64;
 
@@ -68,7 +67,7 @@ fn mark_ivdep(b: &mut Block) {
 
 /// `j` and the variables equal to it: `let x = j`, `let x = mul j 1`.
 fn copies_of(b: &Block, j: Var) -> HashSet<Var> {
-    let mut set = HashSet::from([j]);
+    let mut set = HashSet::from_iter([j]);
     for s in &b.stms {
         if let Stm::Let { var, exp, .. } = s {
             let same = match exp {

@@ -11,10 +11,9 @@
 //! per loop nest are taken out, so a loop never becomes more than
 //! 2^`ROUNDS` copies.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{binders, copy_block, has_loops, rewrite_loops};
 use crate::{Block, Kernel, Operand, Stm};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// How many times the pass takes a branch out of the same loop.
 pub const ROUNDS: usize = 2;
@@ -29,7 +28,7 @@ pub fn run(k: &mut Kernel) {
             }
             // Variables bound in the loop, or assigned in it (a `mut`
             // declared before it, such as a loop parameter), vary.
-            let mut bound = HashSet::new();
+            let mut bound = HashSet::default();
             binders(body, &mut bound);
             assigned(body, &mut bound);
             let invariant = |s: &Stm| match s {
@@ -46,7 +45,7 @@ pub fn run(k: &mut Kernel) {
             };
             let then_loop = version(then_block);
             // The second copy gets fresh variables: every variable is bound once.
-            let else_loop = copy_block(k, &version(else_block), &mut HashMap::new());
+            let else_loop = copy_block(k, &version(else_block), &mut HashMap::default());
             out.push(Stm::If { cond: *cond, then_block: then_loop, else_block: else_loop });
             changed = true;
             true

@@ -33,7 +33,8 @@
 //! block run as written. A loop that reads with unknown strides (the
 //! general copy `unit_stride` keeps) is left as it is.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 use super::{copy_block, i64c, let_, rewrite_loops, strided};
 use crate::{BinOp, Block, Exp, Kernel, Operand, PrimType, PrimValue, Stm, Var};
@@ -103,7 +104,7 @@ impl Stages {
             ranges.push(start..body.stms.len());
         }
         // Where each variable is declared, and what each stage touches.
-        let mut declared: HashMap<Var, (usize, PrimType)> = HashMap::new();
+        let mut declared: HashMap<Var, (usize, PrimType)> = HashMap::default();
         let mut touched = Vec::new();
         let mut assigned = Vec::new();
         for (si, r) in ranges.iter().enumerate() {
@@ -210,7 +211,7 @@ fn lanes_loop(
     let mut block = Vec::new();
     let jb = let_(k, &mut block, "jb", I64, Exp::Bin(BinOp::Mul, I64, Operand::Var(b), nc));
     let jb = let_(k, &mut block, "jb", I64, Exp::Bin(BinOp::Add, I64, lo, jb));
-    let mut lanes: HashMap<Var, Var> = HashMap::new();
+    let mut lanes: HashMap<Var, Var> = HashMap::default();
     for (v, t) in &stages.crossing {
         let a = k.fresh("lanes");
         block.push(Stm::Array { var: a, elem: *t, len: n });
@@ -317,7 +318,7 @@ fn lanes_loop(
     out.push(Stm::For { index: b, lo: i64c(0), hi: blocks, ivdep: false, body: Block { stms: block } });
     let done = let_(k, out, "tail", I64, Exp::Bin(BinOp::Mul, I64, blocks, nc));
     let tail = let_(k, out, "tail", I64, Exp::Bin(BinOp::Add, I64, lo, done));
-    let mut subst = HashMap::new();
+    let mut subst = HashMap::default();
     let copy =
         copy_block(k, &Block { stms: vec![Stm::For { index: j, lo, hi, ivdep, body: body.clone() }] }, &mut subst);
     if let Some(Stm::For { index, body, .. }) = copy.stms.into_iter().next() {
@@ -352,7 +353,7 @@ impl LaneVars<'_> {
     ) -> (Vec<Stm>, HashMap<Var, Operand>, Vec<(Var, Operand, Var)>) {
         let mut lane = Vec::new();
         let jl = let_(k, &mut lane, self.name_j, I64, Exp::Bin(BinOp::Add, I64, self.jb, Operand::Var(l)));
-        let mut subst: HashMap<Var, Operand> = HashMap::from([(self.j, jl)]);
+        let mut subst: HashMap<Var, Operand> = HashMap::from_iter([(self.j, jl)]);
         let mut olds = Vec::new();
         for v in self.stages.touched[si].iter().filter(|v| !declared_here.contains(v)) {
             let t = type_of(self.stages, *v);
@@ -406,7 +407,7 @@ impl LaneVars<'_> {
 
 /// The variables statements declare, nested ones included.
 fn declared_in(stms: &[Stm]) -> HashSet<Var> {
-    let mut d = HashSet::new();
+    let mut d = HashSet::default();
     for s in stms {
         walk(s, &mut |s| {
             if let Stm::Let { var, .. } | Stm::Mut { var, .. } = s {
@@ -454,9 +455,9 @@ fn uniform_start(body: &Block, at: usize, cond: Var, j: Var, stages: &Stages) ->
 /// old values (such as a lane variable before it is assigned).
 fn condition(k: &mut Kernel, step: &[Stm], cond: Var, curs: &[Var]) -> Option<(Vec<Stm>, Operand)> {
     let curs: HashSet<Var> = curs.iter().copied().collect();
-    let mut last: HashMap<Var, usize> = HashMap::new();
+    let mut last: HashMap<Var, usize> = HashMap::default();
     // Each `let`, with the `let` it copies if it is a copy of one.
-    let mut lets: HashMap<Var, Option<Var>> = HashMap::new();
+    let mut lets: HashMap<Var, Option<Var>> = HashMap::default();
     for (i, s) in step.iter().enumerate() {
         match s {
             Stm::Set { var, .. } if curs.contains(var) => {
@@ -474,7 +475,7 @@ fn condition(k: &mut Kernel, step: &[Stm], cond: Var, curs: &[Var]) -> Option<(V
         }
     }
     let ci = *last.get(&cond)?;
-    let mut new_value: HashMap<Var, Operand> = HashMap::new();
+    let mut new_value: HashMap<Var, Operand> = HashMap::default();
     for (p, i) in &last {
         if let Stm::Set { exp: Exp::Operand(Operand::Var(x)), .. } = &step[*i] {
             // The value and every `let` it is a copy of.
@@ -487,7 +488,7 @@ fn condition(k: &mut Kernel, step: &[Stm], cond: Var, curs: &[Var]) -> Option<(V
         }
     }
     let Stm::Set { exp: test, .. } = &step[ci] else { return None };
-    let mut needed: HashSet<Var> = HashSet::new();
+    let mut needed: HashSet<Var> = HashSet::default();
     // Whether statement `i` reads only what the slice may read; the
     // variables of the step it reads become needed.
     let reads = |i: usize, ops: Vec<Operand>, needed: &mut HashSet<Var>| {
@@ -562,7 +563,7 @@ fn flatten(k: &mut Kernel, stms: Vec<Stm>, types: &mut HashMap<Var, PrimType>) -
 /// A branch's statements, flattened into `out` with its assignments turned
 /// into `let`s; the value each variable it assigns has at its end.
 fn branch(k: &mut Kernel, b: Block, types: &mut HashMap<Var, PrimType>, out: &mut Vec<Stm>) -> HashMap<Var, Operand> {
-    let mut vals: HashMap<Var, Operand> = HashMap::new();
+    let mut vals: HashMap<Var, Operand> = HashMap::default();
     let sub = |vals: &HashMap<Var, Operand>, o: &mut Operand| {
         if let Operand::Var(v) = o {
             if let Some(x) = vals.get(v) {

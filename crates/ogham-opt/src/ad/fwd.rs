@@ -27,10 +27,9 @@
 //!   `scatter` also writes the tangents of its values into the tangent of
 //!   its destination.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_ir::visit::consumed_deep;
 use ogham_ir::{Body, Exp, HistOp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{internal, stm, Ad};
 use crate::Rejection;

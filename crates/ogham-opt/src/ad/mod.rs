@@ -23,12 +23,11 @@ mod rev;
 mod rules;
 mod vectorise;
 
-use std::collections::HashMap;
-
 use ogham_ir::{
     AdMode, Body, Exp, FunDef, LoopForm, NameTable, Param, PrimType, PrimValue, Program, Span, Stm, StmAttrs, SubExp,
     Type, VName,
 };
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::Rejection;
 
@@ -38,7 +37,7 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         return Ok(());
     }
     crate::inline::inline_sized_calls_in_ad(prog);
-    let mut types = HashMap::new();
+    let mut types = HashMap::default();
     for f in &prog.funs {
         collect_types_fun(f, &mut types);
     }
@@ -50,11 +49,11 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         names: std::mem::take(&mut prog.names),
         types,
         funs,
-        derived: HashMap::new(),
+        derived: HashMap::default(),
         new_funs: Vec::new(),
         under_vjp: 0,
-        rev_maps: HashMap::new(),
-        splits: HashMap::new(),
+        rev_maps: HashMap::default(),
+        splits: HashMap::default(),
         reexecuting: false,
     };
     let result = (|| {

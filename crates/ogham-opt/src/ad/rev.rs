@@ -42,7 +42,8 @@
 //! in [`hist`]. A `scatter` saves the elements it overwrites and
 //! restores them like an update ([`scatter`]).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 use ogham_ir::visit::free_vars_body;
 use ogham_ir::{
@@ -519,7 +520,7 @@ impl Ad {
         // results: a `min` or `max` over one is the only source of its
         // adjoint (see `rev/reduce.rs`).
         let outer_maps = std::mem::take(&mut self.rev_maps);
-        let mut uses = HashMap::new();
+        let mut uses = HashMap::default();
         for s in stms {
             for v in ogham_ir::visit::free_vars_exp(&s.exp) {
                 *uses.entry(v).or_insert(0usize) += 1;
@@ -1088,7 +1089,7 @@ impl Ad {
         let mut rparams = Vec::new();
         let mut start = Adjoints::default();
         let mut inner_bars = Vec::new();
-        let mut taken = HashSet::new();
+        let mut taken = HashSet::default();
         for ((p, _), b) in params.iter().zip(bars) {
             let init = match b {
                 // An adjoint array built here (not needed after this
@@ -1104,7 +1105,7 @@ impl Ad {
             inner_bars.push(Some(SubExp::Var(bp.name)));
             rparams.push((bp, init));
         }
-        let mut through = HashSet::new();
+        let mut through = HashSet::default();
         for v in &fvs {
             let ty = self.types[v].clone();
             let bp = self.fresh_typed("dfree", &ty);

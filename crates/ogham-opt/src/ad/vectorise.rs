@@ -13,10 +13,9 @@
 //! primal) inside the `map` cannot be vectorised: then [`Unvectorisable`]
 //! is returned and the caller maps the whole `jvp` over the directions.
 
-use std::collections::{HashMap, HashSet};
-
 use ogham_ir::visit::{consumed_deep, free_vars_exp, substitute_uses};
 use ogham_ir::{Body, Exp, Lambda, LoopForm, Param, Soac, Span, Stm, StmAttrs, SubExp, Type, VName};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Ad;
 
@@ -45,7 +44,7 @@ impl Ad {
         };
         let lam = crate::inline::fresh_lambda(&lambda, &mut self.names);
         super::collect_types_lambda(&lam, &mut self.types);
-        let mut vectors = HashMap::new();
+        let mut vectors = HashMap::default();
         let mut dirs = Vec::new();
         for a in &arrs {
             let name = self.names.fresh("direction");
@@ -277,7 +276,7 @@ impl Ad {
 
 /// The variables bound in `body` (at its top level) that depend on `known`.
 fn dependents(body: &Body, known: &HashSet<VName>) -> HashSet<VName> {
-    let mut dep: HashSet<VName> = HashSet::new();
+    let mut dep: HashSet<VName> = HashSet::default();
     for s in &body.stms {
         let free = free_vars_exp(&s.exp);
         if free.iter().any(|v| known.contains(v) || dep.contains(v)) {

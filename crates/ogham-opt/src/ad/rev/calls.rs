@@ -18,9 +18,8 @@
 //! derivative of [`Ad::reverse_derivative`], which runs the function's
 //! forward sweep again.
 
-use std::collections::HashSet;
-
 use ogham_ir::{Body, Exp, FunDef, Param, Span, Stm, SubExp, Type, VName};
+use rustc_hash::FxHashSet as HashSet;
 
 use super::{Checkpoints, Sweeps, R};
 use crate::ad::Ad;

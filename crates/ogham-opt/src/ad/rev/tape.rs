@@ -31,9 +31,8 @@
 //! products, nested maps' results and what they save in turn), and the
 //! return sweep's copy of the function reads them from its parameters.
 
-use std::collections::HashSet;
-
 use ogham_ir::{DimIndex, Exp, Lambda, LoopForm, Param, Soac, Stm, SubExp, Type, VName};
+use rustc_hash::FxHashSet as HashSet;
 
 use super::{Checkpoints, R};
 use crate::ad::{internal, stm, Ad};
@@ -175,9 +174,9 @@ fn write_into(cx: &mut Ad, inner: &mut Stm, k: usize, tape: VName, outer_i: VNam
 /// alias them), apart from the statements `layouts` says are read back
 /// from tapes, which are not run again.
 pub(super) fn consumed_params(stms: &[Stm], layouts: &[TapeLayout], params: &[VName]) -> HashSet<VName> {
-    let mut roots: std::collections::HashMap<VName, HashSet<VName>> =
-        params.iter().map(|p| (*p, HashSet::from([*p]))).collect();
-    let mut out = HashSet::new();
+    let mut roots: rustc_hash::FxHashMap<VName, HashSet<VName>> =
+        params.iter().map(|p| (*p, HashSet::from_iter([*p]))).collect();
+    let mut out = HashSet::default();
     for (s, k) in positions(stms, tapeable) {
         if k.is_some_and(|k| layouts.iter().any(|l| l.stm == k)) {
             continue;
