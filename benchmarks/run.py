@@ -6,25 +6,33 @@ references, and prints tables of times and ratios.
     python3 benchmarks/run.py [options] [BENCHMARK ...]
 
 Steps: generate missing data files (gen.py); build ogham (`cargo build
---release -p ogham`); build the C references (refs.py); run `ogham bench
---backend c` and `--backend multicore` (fixed runs, no convergence phase);
-run each reference, its sequential and its OpenMP build (OMP_NUM_THREADS,
-default 2), with `-r N -t FILE` on the same data files (and `-e ENTRY` for
-each entry point of the benchmarks with several); run the OpenBLAS
-references (matmul, the k-means objective of kmeans_ad) on one thread and
-on OMP_NUM_THREADS threads, if OpenBLAS is installed, with OpenBLAS's
-kernels for the CPU's vector instructions (OPENBLAS_CORETYPE, unless set:
-OpenBLAS may not recognise a new CPU by its model and fall back to SSE3). Then print the main
-table (ogham c / C reference, ogham multicore / OpenMP reference), the
-table against OpenBLAS, and for the AD benchmarks the AD overhead:
-gradient time / objective time on the same data set.
+--release -p ogham`); build the C references (refs.py); compile every
+benchmark with `ogham bench --backend c` and `--backend multicore` (one
+run each: this checks that it compiles and runs, and gives the compile
+times), keeping the executables in build/. Then, one benchmark, entry point
+and data set at a time, time every program on it in turn, in --rounds
+rounds: ogham sequential, ogham multicore, the reference's sequential and
+OpenMP builds (OMP_NUM_THREADS, default 2), and where the benchmark has
+one the OpenBLAS reference (matmul, the k-means objective of kmeans_ad) on
+one thread and on OMP_NUM_THREADS threads, with OpenBLAS's kernels for the
+CPU's vector instructions (OPENBLAS_CORETYPE, unless set: OpenBLAS may not
+recognise a new CPU by its model and fall back to SSE3). Each is run as
+`PROG -e ENTRY -t FILE -r N -n < DATA`; the first of its N + 1 runs is a
+warm-up, not counted. Taking turns, the programs compared in a ratio are
+timed under the same conditions: run apart, minutes apart, the ratios of a
+noisy machine had drifted by a third (GMM's two-thread gradient took 102
+ms in whole-table runs and 76-82 ms alone). Then print the main table
+(ogham c / C reference, ogham multicore / OpenMP reference), the table
+against OpenBLAS, and for the AD benchmarks the AD overhead: gradient time
+/ objective time on the same data set.
 
 Both sides time only the computation: ogham executables report per-run
 microseconds through `-t`, the references time their own kernel, so reading
 the data file is excluded on both sides.
 
 Options:
-  --runs N         timed runs per dataset and program (default 10)
+  --runs N         timed runs per dataset and program, shared out among the rounds (default 10)
+  --rounds R       rounds of turns per dataset (default 3)
   --no-build       use the existing target/release/ogham
   --only-refs      run only the C references (no ogham)
   --backends LIST  comma-separated ogham backends (default c,multicore)
@@ -41,6 +49,7 @@ import math
 import re
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,41 +127,43 @@ def openblas_core():
     return None
 
 
-def run_reference(bench, entry, fname, runs, omp=False, ref=None):
-    """Runtimes (µs) of the C reference (or its OpenMP build) on one data
-    file, or an error string. `ref` names another reference than the
-    benchmark's own (a BLAS reference)."""
+def reference_env(omp=False, blas=False):
+    """The environment of a reference run: OMP_NUM_THREADS threads (2
+    unless set) for OpenMP builds, and for the BLAS references one thread
+    in the sequential build (blas.h also asks for it) and OpenBLAS's
+    kernels for this CPU, which it may not recognise by its model: Debian's
+    0.3.21 took a Xeon with AVX-512 for a Prescott and ran the 1024 product
+    with SSE3 in 80-100 ms, in 18.7 with its SkylakeX kernels."""
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
-    if ref is not None:
-        # The BLAS references: one thread for the sequential build from
-        # the start (blas.h also asks for it), and OpenBLAS's kernels for
-        # this CPU, which it may not recognise by its model: Debian's
-        # 0.3.21 took a Xeon with AVX-512 for a Prescott and ran the 1024
-        # product with SSE3 in 80-100 ms, in 18.7 with its SkylakeX kernels.
+    if blas:
         if not omp:
             env["OPENBLAS_NUM_THREADS"] = "1"
         if "OPENBLAS_CORETYPE" not in env and openblas_core():
             env["OPENBLAS_CORETYPE"] = openblas_core()
-    times = []
+    return env
+
+
+def time_program(path, entry, fname, runs, env):
+    """Runtimes (µs) of `runs` runs of the executable `path` on one data
+    file, after one warm-up run not counted, or an error string."""
     with tempfile.NamedTemporaryFile(suffix=".timing", delete=False) as tf:
         tpath = tf.name
     try:
-        while len(times) < runs or sum(times) < MIN_TIME_US:
-            if len(times) < runs:
-                n = runs
-            else:
-                n = max(1, min(100000, math.ceil((MIN_TIME_US - sum(times)) / max(1.0, sum(times) / len(times)))))
-            with open(os.path.join(gen.DATA, fname), "rb") as data:
-                res = subprocess.run([refs.exe(ref or bench, omp), "-e", entry, "-t", tpath, "-r", str(n), "-n"],
-                                     stdin=data, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-            if res.returncode != 0:
-                return "reference failed: " + res.stderr.decode(errors="replace").strip()
-            with open(tpath) as f:
-                times.extend(int(l) for l in f if l.strip())
+        with open(os.path.join(gen.DATA, fname), "rb") as data:
+            res = subprocess.run([path, "-e", entry, "-t", tpath, "-r", str(runs + 1), "-n"],
+                                 stdin=data, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        if res.returncode != 0:
+            return "%s failed: %s" % (os.path.basename(path), res.stderr.decode(errors="replace").strip())
+        with open(tpath) as f:
+            times = [int(l) for l in f if l.strip()]
     finally:
         os.unlink(tpath)
-    return times
+    return times[1:] if len(times) > 1 else times
+
+
+def ogham_exe(backend, bench):
+    return os.path.join(BUILD, "ogham-%s-%s" % (backend, bench))
 
 
 COMPILED = re.compile(r"^Compiled (.*\.fut): front end ([0-9.]+) ms(?:, C generation ([0-9.]+) ms)?")
@@ -162,7 +173,7 @@ def run_ogham_bench(ogham, backend, benches, runs, compile_times):
     """{(bench, entry, dataset name): runtimes or error string} from `ogham
     bench --json`; fills compile_times[bench] with the ms from source to C,
     parsed from `-v`."""
-    jpath = os.path.join(BUILD, "ogham-%s.json" % backend)
+    jpath = os.path.join(BUILD, "ogham-%s-check.json" % backend)
     if os.path.exists(jpath):
         os.unlink(jpath)
     progs = [prog_path(b) for b in benches]
@@ -186,6 +197,12 @@ def run_ogham_bench(ogham, backend, benches, runs, compile_times):
             compile_times[bench] = (front, cgen)
     proc.wait()
     res = proc
+    # `ogham bench` leaves each executable beside its program, where the
+    # next backend's overwrites it.
+    for b in benches:
+        exe = os.path.join(HERE, b)
+        if os.path.exists(exe):
+            shutil.copy2(exe, ogham_exe(backend, b))
     results = {}
     if not os.path.exists(jpath):
         for b in benches:
@@ -254,13 +271,15 @@ def print_table(header, rows):
 
 
 def main(argv):
-    runs, build, only_refs, backends = 10, True, False, ["c", "multicore"]
+    runs, rounds, build, only_refs, backends = 10, 3, True, False, ["c", "multicore"]
     ogham = os.path.join(ROOT, "target", "release", "ogham")
     names = []
     it = iter(argv)
     for a in it:
         if a == "--runs":
             runs = int(next(it))
+        elif a == "--rounds":
+            rounds = max(1, int(next(it)))
         elif a == "--no-build":
             build = False
         elif a == "--only-refs":
@@ -292,32 +311,59 @@ def main(argv):
         subprocess.run(["cargo", "build", "--release", "-p", "ogham"], cwd=ROOT, check=True)
 
     compile_times = {}
-    ogham_results = {}
+    checked = {}
     for backend in backends:
-        ogham_results[backend] = run_ogham_bench(ogham, backend, benches, runs, compile_times)
+        for b in benches:
+            exe = ogham_exe(backend, b)
+            if os.path.exists(exe):
+                os.unlink(exe)
+        checked[backend] = run_ogham_bench(ogham, backend, benches, 1, compile_times)
 
-    ref_results, omp_results = {}, {}
-    blas_results, blas_omp_results = {}, {}
     with_blas = [b for b in benches if b in refs.BLAS_OF]
     if with_blas and not refs.have_blas():
         print("OpenBLAS not found: no comparison with OpenBLAS (Debian: apt-get install libopenblas-dev)",
               file=sys.stderr, flush=True)
         with_blas = []
+    ogham_results = {backend: {} for backend in backends}
+    ref_results, omp_results = {}, {}
+    blas_results, blas_omp_results = {}, {}
     for b in benches:
         for key in keys(b):
             _, entry, name = key
             fname = name[len("data/"):]
-            print("reference %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
-            ref_results[key] = run_reference(b, entry, fname, runs)
+            # (results, executable, environment) of every program timed on this data set.
+            programs = []
+            for backend in backends:
+                failed = checked[backend].get(key)
+                if isinstance(failed, str) or not os.path.exists(ogham_exe(backend, b)):
+                    ogham_results[backend][key] = failed if isinstance(failed, str) else "no executable"
+                else:
+                    programs.append((ogham_results[backend], ogham_exe(backend, b), dict(os.environ)))
+            programs.append((ref_results, refs.exe(b), reference_env()))
             if refs.has_openmp(b):
-                print("reference (OpenMP) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
-                omp_results[key] = run_reference(b, entry, fname, runs, omp=True)
+                programs.append((omp_results, refs.exe(b, True), reference_env(omp=True)))
             if b in with_blas and refs.BLAS_OF[b][1] == entry:
                 blas = refs.BLAS_OF[b][0]
-                print("reference (OpenBLAS, 1 thread) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
-                blas_results[key] = run_reference(b, entry, fname, runs, ref=blas)
-                print("reference (OpenBLAS, OpenMP) %s %s" % (label(b, entry), fname), file=sys.stderr, flush=True)
-                blas_omp_results[key] = run_reference(b, entry, fname, runs, omp=True, ref=blas)
+                programs.append((blas_results, refs.exe(blas), reference_env(blas=True)))
+                programs.append((blas_omp_results, refs.exe(blas, True), reference_env(omp=True, blas=True)))
+            print("timing %s %s: %d programs, %d rounds" % (label(b, entry), fname, len(programs), rounds),
+                  file=sys.stderr, flush=True)
+            for r in range(rounds):
+                for results, exe, env in programs:
+                    so_far = results.get(key, [])
+                    if isinstance(so_far, str):
+                        continue
+                    # `runs` runs shared out among the rounds, and more where
+                    # needed for MIN_TIME_US over all rounds.
+                    n = max(1, math.ceil(runs / rounds))
+                    if so_far:
+                        left = max(0.0, MIN_TIME_US - sum(so_far))
+                        per_run = max(1.0, sum(so_far) / len(so_far))
+                        n = max(n, min(100000, math.ceil(left / per_run / (rounds - r))))
+                    t = time_program(exe, entry, fname, n, env)
+                    results[key] = t if isinstance(t, str) else so_far + t
+    for backend in backends:
+        write_json(os.path.join(BUILD, "ogham-%s.json" % backend), ogham_results[backend], benches)
     write_json(os.path.join(BUILD, "ref.json"), ref_results, benches)
     write_json(os.path.join(BUILD, "ref-omp.json"), omp_results, benches)
     write_json(os.path.join(BUILD, "ref-blas.json"), blas_results, benches)
@@ -352,7 +398,8 @@ def main(argv):
                          ratio(c, ref), ratio(mc, omp), ratio(mc, c), ct])
     print_table(header, rows)
     print()
-    print("Times: mean of %d+ timed runs after a warm-up, ± half the 95%% confidence interval." % runs)
+    print("Times: mean of %d+ timed runs in %d rounds taking turns, ± half the 95%% confidence interval."
+          % (max(runs, rounds), rounds))
     print("c/ref: ogham sequential over the C reference (below 1: ogham is faster).")
     print("mc/omp: ogham multicore over the C reference's OpenMP build (%s threads)." % threads)
     print("mc/c: ogham multicore over ogham sequential (below 1: parallel speed-up).")
