@@ -120,9 +120,9 @@ pub(crate) struct Lowerer<'a> {
     /// How the next lambda built for a SOAC treats result sizes computed per
     /// row (see `intrinsic.rs`, irregular `map`).
     irregular: Irregular,
-    /// The operator of every variable holding a leaf of an accumulator
-    /// (`None`: writes overwrite), see `accs.rs`.
-    acc_ops: HashMap<VName, Option<ogham_ir::BinOp>>,
+    /// The operator of every variable holding a leaf of an accumulator,
+    /// see `accs.rs`.
+    acc_ops: HashMap<VName, accs::AccOp<'a>>,
     /// Inline every call (while an accumulator's operator is built, whose
     /// primitive operators `accs.rs` reads from its statements).
     inline_calls: bool,
