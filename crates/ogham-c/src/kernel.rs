@@ -58,6 +58,7 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         kernel: k,
         renamed: HashMap::default(),
         arrays: Default::default(),
+        names: (0..k.names.len()).map(|i| format!("{fname}_{i}")).collect(),
     };
     let mut params = Vec::new();
     for param in &k.params {
@@ -79,7 +80,7 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         p.line("typedef int32_t og_bool;");
     }
     for param in &k.params {
-        let name = p.name(param.var);
+        let name = p.name(param.var).to_string();
         if let Ty::Prim(t) = param.ty {
             p.types.insert(param.var, t);
             if param.kind == ParamKind::InOut {
@@ -172,23 +173,30 @@ struct Printer<'a> {
     renamed: HashMap<Var, String>,
     /// The local arrays declared so far (vector lanes, register tiles).
     arrays: HashSet<Var>,
+    /// The C name of every variable, by number (`PREFIX_N`), made once:
+    /// printing a kernel names each variable several times.
+    names: Vec<String>,
 }
 
 impl Printer<'_> {
     fn line(&mut self, s: &str) {
-        let _ = writeln!(self.out, "{}{s}", "  ".repeat(self.indent));
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
     }
 
-    fn name(&self, v: Var) -> String {
+    fn name(&self, v: Var) -> &str {
         match self.renamed.get(&v) {
-            Some(e) => e.clone(),
-            None => format!("{}_{}", self.prefix, v.0),
+            Some(e) => e,
+            None => &self.names[v.0 as usize],
         }
     }
 
     fn operand(&self, o: &Operand) -> String {
         match o {
-            Operand::Var(v) => self.name(*v),
+            Operand::Var(v) => self.name(*v).to_string(),
             Operand::Const(c) => literal(*c),
         }
     }
@@ -264,7 +272,7 @@ impl Printer<'_> {
                 _ => return Err(format!("C backend: no OpenMP scan for {op:?}")),
             };
             let unsigned = if ty.byte_size() == 8 { "uint64_t" } else { "uint32_t" };
-            let name = self.name(*acc);
+            let name = self.name(*acc).to_string();
             let copy = format!("{name}_u");
             self.line(&format!("{unsigned} {copy} = ({unsigned}){name};"));
             copies.push(Copy { acc: *acc, op, unsigned, name, ty: ctype(*ty), copy });
@@ -368,7 +376,7 @@ impl Printer<'_> {
                 self.line(&format!("{} {}[{len}] OG_ALIGNED;", scalar_type(*elem), self.name(*var)));
             }
             Stm::Alloc { var, elem, len } => {
-                let (t, p, n) = (ctype(*elem), self.name(*var), self.operand(len));
+                let (t, p, n) = (ctype(*elem), self.name(*var).to_string(), self.operand(len));
                 self.line(&format!("{t} *restrict {p} = malloc(sizeof({t}) * (size_t)({n} > 0 ? {n} : 1));"));
                 let mut fail: Vec<String> = self.live.iter().map(|v| format!("free({});", self.name(*v))).collect();
                 fail.push(self.oom.to_string());
