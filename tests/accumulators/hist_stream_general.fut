@@ -52,3 +52,16 @@ entry complex [n] (re: [n]i64) (im: [n]i64) =
        (\(a: *acc ([](i64, i64))) (i: i64) -> put a (i % 3) (re[i], im[i]))
        (iota n)
      |> unzip
+
+-- Rows, the one with the larger first element kept (the operator returns
+-- one of its arguments, so the old row must be a copy before the update):
+-- class 0 gets [1, 2] and [3, 4], class 1 [5, 6] and [0, 9].
+-- ==
+-- entry: rows
+-- input { [[1, 2], [5, 6], [3, 4], [0, 9]] }
+-- output { [[3, 4], [5, 6]] }
+entry rows [n][m] (xss: [n][m]i32) =
+  let pick (a: [m]i32) (b: [m]i32) : [m]i32 = if a[0] < b[0] then b else a
+  in intrinsics.hist_stream (replicate 2 (replicate m i32.lowest)) pick (replicate m i32.lowest)
+       (\(a: *intrinsics.acc ([][m]i32)) (i: i64) -> put a (i % 2) xss[i])
+       (iota n)

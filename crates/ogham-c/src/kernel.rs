@@ -47,7 +47,6 @@ fn scalar_type(t: PrimType) -> &'static str {
 /// `benchmarks/README.md`).
 pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
     let mut p = Printer {
-        prefix: fname,
         indent: 1,
         out,
         uses: k.body.uses(),
@@ -156,7 +155,6 @@ fn has_bools(k: &Kernel) -> bool {
 }
 
 struct Printer<'a> {
-    prefix: &'a str,
     indent: usize,
     out: &'a mut String,
     uses: HashMap<Var, usize>,

@@ -174,12 +174,16 @@ impl<'a> Lowerer<'a> {
         let n = types[0].shape()[0];
         let ok = self.in_bounds(b, i, n);
         let mut tb = self.sub_builder(b);
+        // An old row is copied: the operator may return it, and the
+        // update must not write a value that shares memory with its array.
         let olds: Vec<SubExp> = leaves
             .iter()
             .zip(&types)
             .map(|(a, t)| {
                 let exp = Exp::Index { array: *a, slice: vec![DimIndex::Fix(i)] };
-                SubExp::Var(self.bind(&mut tb, "old", t.row(), exp))
+                let old = self.bind(&mut tb, "old", t.row(), exp);
+                let old = if t.rank() > 1 { self.bind(&mut tb, "old", t.row(), Exp::Copy(old)) } else { old };
+                SubExp::Var(old)
             })
             .collect();
         let old = ne.rebuild(&mut olds.into_iter());
