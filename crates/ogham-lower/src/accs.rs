@@ -129,14 +129,10 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> LResult<Val<'a>> {
         let i = leaf(i, span)?;
-        let general = acc.leaves().first().and_then(|a| match a.as_var().and_then(|a| self.acc_ops.get(&a)) {
-            Some(AccOp::General(g)) => Some(g.clone()),
-            _ => None,
-        });
-        if let Some(g) = general {
-            return self.combine_in_place(b, acc, i, v, g, span);
-        }
         let (leaves, values) = (acc.leaves(), v.leaves());
+        if let Some(AccOp::General(g)) = leaves.first().and_then(|a| a.as_var()).and_then(|a| self.acc_ops.get(&a)) {
+            return self.combine_in_place(b, acc, i, v, g.clone(), span);
+        }
         let mut out = Vec::with_capacity(leaves.len());
         for (a, value) in leaves.into_iter().zip(values) {
             let SubExp::Var(a) = a else { return Err(unsupported(span, "writing to a constant accumulator")) };
