@@ -184,6 +184,25 @@ impl BinOp {
     pub fn is_elementary_function(self) -> bool {
         matches!(self, BinOp::Pow | BinOp::Atan2 | BinOp::Hypot)
     }
+
+    /// The neutral element of the operation on `t`, where it is one an
+    /// accumulator or a histogram may combine with (associative and
+    /// commutative, with a neutral element): `+`, `*`, `min`, `max` and the
+    /// bitwise and logical operators. `min` and `max` start from the
+    /// largest and smallest values: floats' infinities, integers' bounds
+    /// (bool's `min` is `&&`, its `max` `||`).
+    pub fn neutral(self, t: PrimType) -> Option<PrimValue> {
+        Some(match (self, t) {
+            (BinOp::Add | BinOp::Or | BinOp::Xor | BinOp::LogOr, _) => PrimValue::zero(t),
+            (BinOp::Mul, _) => PrimValue::from_i64(t, 1),
+            (BinOp::And | BinOp::LogAnd, _) => PrimValue::from_i64(t, -1),
+            (BinOp::Min, PrimType::Bool) => PrimValue::Bool(true),
+            (BinOp::Max, PrimType::Bool) => PrimValue::Bool(false),
+            (BinOp::Min, _) => PrimValue::from_f64(t, f64::INFINITY),
+            (BinOp::Max, _) => PrimValue::from_f64(t, f64::NEG_INFINITY),
+            _ => return None,
+        })
+    }
 }
 
 /// Ternary operations.

@@ -188,18 +188,7 @@ const DENSE_PARTIALS_LIMIT: i64 = 1 << 25;
 
 /// The neutral element of an accumulator operator on `t`.
 fn neutral(op: BinOp, t: PrimType) -> Res<PrimValue> {
-    Ok(match (op, t) {
-        (BinOp::Add | BinOp::Or | BinOp::Xor | BinOp::LogOr, _) => PrimValue::zero(t),
-        (BinOp::Mul, _) => PrimValue::from_i64(t, 1),
-        (BinOp::And | BinOp::LogAnd, _) => PrimValue::from_i64(t, -1),
-        // Bool's min is `&&`, its max `||`.
-        (BinOp::Min, PrimType::Bool) => PrimValue::Bool(true),
-        (BinOp::Max, PrimType::Bool) => PrimValue::Bool(false),
-        // The largest (smallest) value: floats' infinities, integers' saturated bounds.
-        (BinOp::Min, _) => PrimValue::from_f64(t, f64::INFINITY),
-        (BinOp::Max, _) => PrimValue::from_f64(t, f64::NEG_INFINITY),
-        _ => return Err(format!("C backend: `{op:?}` on {t} is not an accumulator operator")),
-    })
+    op.neutral(t).ok_or_else(|| format!("C backend: `{op:?}` on {t} is not an accumulator operator"))
 }
 
 /// The `__atomic_fetch_*` builtin doing `op` on the bits of type `t`, if any.

@@ -161,6 +161,15 @@ impl Ad {
             }
             Exp::If { .. } => return self.if_(s, tan, out),
             Exp::Loop { .. } => return self.loop_(s, tan, out),
+            Exp::Soac(_) if super::withacc::combines_nonlinearly(&s.exp) => {
+                if let Some(soacs) = self.withacc_as_soacs(&s) {
+                    for st in soacs {
+                        self.stm(st, tan, out)?;
+                    }
+                    return Ok(());
+                }
+                return self.soac(s, tan, out);
+            }
             Exp::Soac(_) => return self.soac(s, tan, out),
             Exp::Apply { .. } => return self.apply(s, tan, out),
             _ => {}

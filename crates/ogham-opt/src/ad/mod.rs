@@ -22,6 +22,7 @@ mod fwd;
 mod rev;
 mod rules;
 mod vectorise;
+mod withacc;
 
 use ogham_ir::{
     AdMode, Body, Exp, FunDef, LoopForm, NameTable, Param, PrimType, PrimValue, Program, Span, Stm, StmAttrs, SubExp,

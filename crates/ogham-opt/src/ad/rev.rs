@@ -58,7 +58,7 @@ mod hist;
 mod matmul;
 mod reduce;
 mod scan;
-mod scatter;
+pub(super) mod scatter;
 mod sizes;
 mod stripmine;
 mod tape;
@@ -298,6 +298,13 @@ impl Ad {
             for b in ogham_ir::visit::nested_bodies_mut(&mut s.exp) {
                 *b = self.split_soacs(b)?;
             }
+            // A withacc updating each accumulator once: a map, then a
+            // scatter or hist per accumulator.
+            if let Some(soacs) = self.withacc_as_soacs(&s) {
+                let split = self.split_soacs(&Body { stms: soacs, result: vec![] })?;
+                stms.extend(split.stms);
+                continue;
+            }
             // A scatter or hist whose lambda computes: the indices and
             // values as arrays first, then the SOAC reading them.
             match &s.exp {
@@ -370,7 +377,7 @@ impl Ad {
     }
 
     /// A lambda returning its parameters, of the given types.
-    fn identity_lambda(&mut self, types: &[Type]) -> Lambda {
+    pub(super) fn identity_lambda(&mut self, types: &[Type]) -> Lambda {
         let ps: Vec<Param> = types.iter().map(|t| self.fresh_typed("x", t)).collect();
         let result = ps.iter().map(|p| SubExp::Var(p.name)).collect();
         Lambda { params: ps, body: Body { stms: vec![], result }, ret: types.to_vec() }
@@ -614,7 +621,7 @@ impl Ad {
         }
     }
 
-    fn fresh_typed(&mut self, base: &str, ty: &Type) -> Param {
+    pub(super) fn fresh_typed(&mut self, base: &str, ty: &Type) -> Param {
         let name = self.names.fresh(base);
         self.types.insert(name, ty.clone());
         Param { name, ty: ty.clone() }

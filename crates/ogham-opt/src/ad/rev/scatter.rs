@@ -14,7 +14,7 @@ use super::{unsupported, var_of, Adjoints, Checkpoints, R};
 use crate::ad::Ad;
 
 /// `ty` without its `k` outer dimensions.
-pub(super) fn drop_dims(ty: &Type, k: usize) -> Type {
+pub(in crate::ad) fn drop_dims(ty: &Type, k: usize) -> Type {
     if k >= ty.rank() {
         Type::Prim(ty.elem())
     } else {

@@ -1,0 +1,131 @@
+//! A `withacc` the program wrote itself (Futhark's `scatter_stream` and
+//! `reduce_by_index_stream`, lowered to one) as SOACs both modes have
+//! rules for, when its map updates each accumulator exactly once per
+//! application, at the top of its body: a `map` computing every update's
+//! indices and value, then one `scatter` (for an accumulator whose writes
+//! overwrite) or one `hist` (for one combining with `+`, `*`, `min`, `max`
+//! or another operator with a neutral element) per accumulator. They
+//! compute the same arrays: a `withacc` applies its updates in no
+//! particular order, as `scatter` and `hist` do. Reverse mode rewrites
+//! every such `withacc`; forward mode those combining other than by `+`
+//! or overwriting (which are linear, and get tangent accumulators).
+//!
+//! Updates inside a branch, a loop or a nested `withacc`, or several per
+//! accumulator, are not rewritten, and both modes reject the statement
+//! as before.
+
+use ogham_ir::{Body, DimIndex, Exp, HistOp, Lambda, Operator, Param, Soac, Stm, SubExp, Type};
+
+use crate::ad::Ad;
+
+/// One accumulator's update in the map's body.
+struct Update {
+    /// Its statement's position in the body.
+    pos: usize,
+    indices: Vec<SubExp>,
+    value: SubExp,
+    op: Option<ogham_ir::BinOp>,
+}
+
+impl Ad {
+    /// `s` as a `map` and one `scatter` or `hist` per accumulator, if it is
+    /// a `withacc` of the shape in the module documentation.
+    pub(in crate::ad) fn withacc_as_soacs(&mut self, s: &Stm) -> Option<Vec<Stm>> {
+        let Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) = &s.exp else { return None };
+        let (w, m) = (*w, accs.len());
+        let mut updates = Vec::with_capacity(m);
+        for (j, p) in map.params[..m].iter().enumerate() {
+            let pos =
+                map.body.stms.iter().position(|st| matches!(&st.exp, Exp::UpdAcc { acc, .. } if *acc == p.name))?;
+            let st = &map.body.stms[pos];
+            let Exp::UpdAcc { slice, value, op, .. } = &st.exp else { return None };
+            if st.pat.len() != 1 || map.body.result[j] != SubExp::Var(st.pat[0].name) {
+                return None;
+            }
+            let indices: Vec<SubExp> =
+                slice.iter().map(|d| if let DimIndex::Fix(i) = d { Some(*i) } else { None }).collect::<Option<_>>()?;
+            let elem = p.ty.elem();
+            // A histogram combines elements; a scatter may write rows.
+            let fits = match op {
+                None => indices.len() <= p.ty.rank(),
+                Some(op) => indices.len() == p.ty.rank() && op.neutral(elem).is_some(),
+            };
+            if !fits || indices.is_empty() {
+                return None;
+            }
+            updates.push(Update { pos, indices, value: *value, op: *op });
+        }
+        let span = s.span;
+        // The map: per accumulator its indices and value, then the mapped
+        // results.
+        let mut ret = Vec::new();
+        let mut result = Vec::new();
+        for (u, p) in updates.iter().zip(&map.params) {
+            ret.extend(u.indices.iter().map(|_| Type::Prim(ogham_ir::PrimType::I64)));
+            ret.push(super::rev::scatter::drop_dims(&p.ty, u.indices.len()));
+            result.extend(u.indices.iter().copied());
+            result.push(u.value);
+        }
+        ret.extend(map.ret[m..].iter().cloned());
+        result.extend(map.body.result[m..].iter().copied());
+        let skip: Vec<usize> = updates.iter().map(|u| u.pos).collect();
+        let stms: Vec<Stm> =
+            map.body.stms.iter().enumerate().filter(|(i, _)| !skip.contains(i)).map(|(_, st)| st.clone()).collect();
+        let lambda = Lambda { params: map.params[m..].to_vec(), body: Body { stms, result }, ret: ret.clone() };
+        let mut parts: Vec<Param> =
+            ret[..ret.len() - (map.ret.len() - m)].iter().map(|t| self.fresh_typed("acc_in", &t.array_of(w))).collect();
+        let names: Vec<ogham_ir::VName> = parts.iter().map(|p| p.name).collect();
+        parts.extend(s.pat[m..].iter().cloned());
+        let mut out = vec![Stm {
+            pat: parts,
+            exp: Exp::Soac(Soac::Screma { w, arrs: arrs.clone(), scans: vec![], reduces: vec![], map: lambda }),
+            attrs: s.attrs,
+            span,
+        }];
+        // Per accumulator, its scatter or histogram.
+        let mut at = 0;
+        for (j, ((u, p), dest)) in updates.iter().zip(&map.params).zip(accs).enumerate() {
+            let k = u.indices.len();
+            let ins = names[at..at + k + 1].to_vec();
+            at += k + 1;
+            let types: Vec<Type> = ins.iter().map(|a| self.types[a].row()).collect();
+            let identity = self.identity_lambda(&types);
+            let exp = match u.op {
+                None => Exp::Soac(Soac::Scatter { w, arrs: ins, dests: vec![*dest], map: identity }),
+                Some(op) => {
+                    let elem = p.ty.elem();
+                    let t = Type::Prim(elem);
+                    let (x, y) = (self.fresh_typed("x", &t), self.fresh_typed("y", &t));
+                    let mut body = Vec::new();
+                    let r = self.bin(&mut body, op, elem, SubExp::Var(x.name), SubExp::Var(y.name), span);
+                    let neutral = SubExp::Const(op.neutral(elem)?);
+                    let op = Operator {
+                        lambda: Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![t] },
+                        neutral: vec![neutral],
+                        commutative: true,
+                    };
+                    let hist = HistOp { shape: p.ty.shape().to_vec(), dests: vec![*dest], op };
+                    Exp::Soac(Soac::Hist { w, arrs: ins, ops: vec![hist], map: identity })
+                }
+            };
+            out.push(Stm { pat: vec![s.pat[j].clone()], exp, attrs: s.attrs, span });
+        }
+        Some(out)
+    }
+}
+
+/// Whether `exp` is a `withacc` whose map (at any depth) updates an
+/// accumulator with an operator other than `+`, which forward mode has no
+/// tangent accumulator for.
+pub(super) fn combines_nonlinearly(exp: &Exp) -> bool {
+    fn body_has(b: &Body) -> bool {
+        b.stms.iter().any(|s| match &s.exp {
+            Exp::UpdAcc { op, .. } => !matches!(op, None | Some(ogham_ir::BinOp::Add)),
+            e => {
+                ogham_ir::visit::bodies(e).into_iter().any(body_has)
+                    || ogham_ir::visit::lambdas(e).into_iter().any(|l| body_has(&l.body))
+            }
+        })
+    }
+    matches!(exp, Exp::Soac(Soac::WithAcc { map, .. }) if body_has(&map.body))
+}
