@@ -433,10 +433,12 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   return m;
 }
 
+/* In multicore code the thread-local test comes first, a load from %fs:
+ * outside a job no other thread runs, and the block need not be read. */
 static inline void og_ref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
-  if (m->local || !og_in_job) {
+  if (!og_in_job || m->local) {
     m->refcount++;
   } else {
     __atomic_add_fetch(&m->refcount, 1, __ATOMIC_RELAXED);
@@ -464,7 +466,7 @@ static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
 static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
-  int64_t left = m->local || !og_in_job ? --m->refcount : __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
+  int64_t left = !og_in_job || m->local ? --m->refcount : __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
 #else
   int64_t left = --m->refcount;
 #endif
@@ -617,7 +619,7 @@ typedef struct og_site {
 
 static inline int64_t og_refcount(og_mem *m) {
 #if OG_MULTICORE
-  if (m->local || !og_in_job) return m->refcount;
+  if (!og_in_job || m->local) return m->refcount;
   return __atomic_load_n(&m->refcount, __ATOMIC_ACQUIRE);
 #else
   return m->refcount;

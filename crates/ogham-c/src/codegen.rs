@@ -1638,7 +1638,10 @@ impl<'a> Gen<'a> {
             grain(map)
         };
         self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {grain});"));
-        self.line(&format!("if ({nchunks} <= 1) {{"));
+        // The launch is laid out of line: it costs far more than a jump
+        // when taken, and a loop of small SOACs (the D-LSTM's recurrence)
+        // runs its sequential paths back to back.
+        self.line(&format!("if (__builtin_expect({nchunks} <= 1, 1)) {{"));
         self.indent += 1;
         self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, false)?;
         self.indent -= 1;

@@ -550,7 +550,7 @@ impl Gen<'_> {
         let nchunks = self.fresh("nchunks");
         self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {});", grain(map)));
         // One chunk: the plain loop.
-        self.line(&format!("if ({nchunks} <= 1) {{"));
+        self.line(&format!("if (__builtin_expect({nchunks} <= 1, 1)) {{"));
         self.indent += 1;
         self.with_acc_loop(w, arrs, map, &dests, outs, ("0", wc), stm.span)?;
         self.indent -= 1;
