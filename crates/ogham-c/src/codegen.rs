@@ -2881,6 +2881,15 @@ fn is_integer_add(lam: &Lambda) -> bool {
 /// loop (an LSTM cell) runs on the calling thread; one when the estimate
 /// cannot be made before the SOAC runs (a `while` loop, a call, a size
 /// computed inside).
+/// What an elementary function (`exp`, `log`, `tanh`, `pow`, …) counts
+/// for in [`work`], against one for other statements: a libm call of
+/// 15-25 ns. Counted as one, the maps of GMM's gradient over a chunk's 327
+/// points of 25 `exp`s each ran on the calling thread while the other
+/// waited (in a profile of two threads, `exp` took 1.19% of the samples on
+/// the caller and 0.54% on the worker, which spun 4.47% of them; now 0.60,
+/// 0.92 and 3.89%).
+const ELEMENTARY_COST: usize = 16;
+
 fn grain(lam: &Lambda) -> String {
     match work(&lam.body, &ogham_ir::visit::free_vars_lambda(lam)) {
         Some(cost) => format!("og_grain({cost})"),
@@ -2890,16 +2899,27 @@ fn grain(lam: &Lambda) -> String {
 
 /// An estimate of the operations one run of `body` does, as a C `double`
 /// expression in variables known before it runs (`outside`): one per
-/// statement, times the width of each SOAC and the trip count of each
-/// `for` loop; `None` when a width or count is only known inside, or the
-/// body has a `while` loop or a call.
+/// statement ([`ELEMENTARY_COST`] for an elementary function), times the
+/// width of each SOAC and the trip count of each `for` loop; `None` when a
+/// width or count is only known inside, or the body has a `while` loop or
+/// a call.
 fn work(body: &Body, outside: &BTreeSet<VName>) -> Option<String> {
     let size = |se: &SubExp| match se {
         SubExp::Const(v) => Some(format!("{}.0", v.as_i64())),
         SubExp::Var(v) if outside.contains(v) => Some(format!("(double){}", vname(*v))),
         SubExp::Var(_) => None,
     };
-    let mut terms = vec![body.stms.len().max(1).to_string() + ".0"];
+    let elementary = body
+        .stms
+        .iter()
+        .filter(|s| match &s.exp {
+            Exp::UnOp(op, ..) => op.is_elementary_function(),
+            Exp::BinOp(op, ..) => op.is_elementary_function(),
+            _ => false,
+        })
+        .count();
+    let own = body.stms.len().max(1) + elementary * (ELEMENTARY_COST - 1);
+    let mut terms = vec![own.to_string() + ".0"];
     for stm in &body.stms {
         match &stm.exp {
             Exp::Apply { .. } | Exp::Loop { form: LoopForm::While { .. }, .. } => return None,
