@@ -370,16 +370,33 @@ impl Gen<'_> {
             self.indent -= 1;
             self.line("} else {");
             self.indent += 1;
+            // Any strides (GMM's transposed `[d][d]` sums): the same
+            // pointers, taken once, not reloaded through the views at
+            // every element.
+            let t = ctype(elem);
+            let (pd, ps) = (self.fresh("pd"), self.fresh("ps"));
+            self.line(&format!("{t} *restrict {pd} = ({t} *)og_mem_data({view}.mem) + {view}.offset;"));
+            if array {
+                self.line(&format!("const {t} *restrict {ps} = (const {t} *)og_mem_data({v}.mem) + {v}.offset;"));
+            }
+            let idxs = self.open_loops(&vdims);
+            let at = |base: &str, arr: &str| {
+                let terms: Vec<String> =
+                    idxs.iter().enumerate().map(|(d, i)| format!("{i} * {arr}.stride[{d}]")).collect();
+                format!("{base}[{}]", terms.join(" + "))
+            };
+            let x = if array { at(&ps, v) } else { v.to_string() };
+            self.combine_elem(&at(&pd, view), &x, elem, op, false)?;
+            self.close_loops(vdims.len());
+            self.indent -= 1;
+            self.line("}");
+            return Ok(());
         }
         let idxs = self.open_loops(&vdims);
         let e = Self::elem(view, elem, &idxs);
         let x = if array { Self::elem(v, elem, &idxs) } else { v.to_string() };
         self.combine_elem(&e, &x, elem, op, atomic)?;
         self.close_loops(vdims.len());
-        if !atomic && !vdims.is_empty() {
-            self.indent -= 1;
-            self.line("}");
-        }
         Ok(())
     }
 
