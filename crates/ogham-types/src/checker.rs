@@ -851,6 +851,7 @@ impl Checker {
         let mut top_vars = Vec::new();
         ty::type_vars_in(&self.store.resolve(&fun_ty), &mut top_vars);
         self.finalise_definition(&top_vars);
+        self.keep_spellings();
         let mut implicit_sizes = implicit_sizes;
         self.close_inferred_sizes(&mut implicit_sizes, vd.name.name.span);
         for (d, span, what) in std::mem::take(&mut self.pending.context_sizes) {

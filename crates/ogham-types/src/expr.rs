@@ -2303,6 +2303,26 @@ impl Checker {
         if self.spellings.is_empty() {
             return;
         }
+        // An opaque size mentioning the names (`i64.sum ks`) becomes the
+        // opaque size of the substituted term, as `subst_sizes_in_terms`
+        // makes it.
+        let mut vars = Vec::new();
+        ty::dim_vars(t, &mut vars);
+        let mut derived = HashMap::default();
+        for v in vars {
+            if ty::is_opaque(v) && !sizes.contains_key(&v) {
+                if let Some(d) = self.derive_opaque(v, sizes) {
+                    derived.insert(v, Dim::var(d));
+                }
+            }
+        }
+        let all;
+        let sizes = if derived.is_empty() {
+            sizes
+        } else {
+            all = sizes.iter().map(|(k, d)| (*k, d.clone())).chain(derived).collect::<HashMap<NodeId, Dim>>();
+            &all
+        };
         let mut polys = Vec::new();
         ty::for_each_dim(t, &mut |d| {
             if let Dim::Poly(q) = d {
@@ -2329,6 +2349,23 @@ impl Checker {
             }
             polys.push(a);
             polys.push(b);
+        }
+    }
+
+    /// Keeps the spellings of the current definition's sums and products
+    /// whose size variables are now solved (`flatten`'s `[?n*?m]` with
+    /// `?n = i64.sum ks`, `?m = 2`), so that a use of the definition
+    /// respells its result's sizes the same way (`seeds ks` of
+    /// `[i64.sum ks * 2]` still `i64.sum ks` rows of 2 for `unflatten`).
+    pub(crate) fn keep_spellings(&mut self) {
+        let resolve = |c: &Self, x: &Poly| c.store.resolve_dim(&Dim::from_poly(x.clone())).to_poly().into_owned();
+        for i in 0..self.sum_hints.len() {
+            let (whole, product, a, b) = &self.sum_hints[i];
+            let (product, w, a, b) = (*product, resolve(self, whole), resolve(self, a), resolve(self, b));
+            if w.vars().chain(a.vars()).chain(b.vars()).any(ty::is_svar) {
+                continue;
+            }
+            self.spellings.entry(w).or_insert((product, a, b));
         }
     }
 
