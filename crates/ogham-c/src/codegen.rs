@@ -2874,13 +2874,6 @@ fn is_integer_add(lam: &Lambda) -> bool {
     stm.pat.len() == 1 && stm.pat[0].name == *r && ((*x, *y) == (a.name, b.name) || (*x, *y) == (b.name, a.name))
 }
 
-/// The fewest iterations of `lam` worth a parallel chunk, as a C
-/// expression: enough iterations for [`work`]'s estimate of their
-/// operations to outweigh handing a chunk to a thread (`og_grain` in
-/// `rts/scheduler.h`), so a map of a few short rows inside a sequential
-/// loop (an LSTM cell) runs on the calling thread; one when the estimate
-/// cannot be made before the SOAC runs (a `while` loop, a call, a size
-/// computed inside).
 /// What an elementary function (`exp`, `log`, `tanh`, `pow`, …) counts
 /// for in [`work`], against one for other statements: a libm call of
 /// 15-25 ns. Counted as one, the maps of GMM's gradient over a chunk's 327
@@ -2890,6 +2883,13 @@ fn is_integer_add(lam: &Lambda) -> bool {
 /// 0.92 and 3.89%).
 const ELEMENTARY_COST: usize = 16;
 
+/// The fewest iterations of `lam` worth a parallel chunk, as a C
+/// expression: enough iterations for [`work`]'s estimate of their
+/// operations to outweigh handing a chunk to a thread (`og_grain` in
+/// `rts/scheduler.h`), so a map of a few short rows inside a sequential
+/// loop (an LSTM cell) runs on the calling thread; one when the estimate
+/// cannot be made before the SOAC runs (a `while` loop, a call, a size
+/// computed inside).
 fn grain(lam: &Lambda) -> String {
     match work(&lam.body, &ogham_ir::visit::free_vars_lambda(lam)) {
         Some(cost) => format!("og_grain({cost})"),

@@ -2306,23 +2306,8 @@ impl Checker {
         // An opaque size mentioning the names (`i64.sum ks`) becomes the
         // opaque size of the substituted term, as `subst_sizes_in_terms`
         // makes it.
-        let mut vars = Vec::new();
-        ty::dim_vars(t, &mut vars);
-        let mut derived = HashMap::default();
-        for v in vars {
-            if ty::is_opaque(v) && !sizes.contains_key(&v) {
-                if let Some(d) = self.derive_opaque(v, sizes) {
-                    derived.insert(v, Dim::var(d));
-                }
-            }
-        }
-        let all;
-        let sizes = if derived.is_empty() {
-            sizes
-        } else {
-            all = sizes.iter().map(|(k, d)| (*k, d.clone())).chain(derived).collect::<HashMap<NodeId, Dim>>();
-            &all
-        };
+        let all = self.with_derived_opaque(t, sizes);
+        let sizes = all.as_ref().unwrap_or(sizes);
         let mut polys = Vec::new();
         ty::for_each_dim(t, &mut |d| {
             if let Dim::Poly(q) = d {

@@ -207,11 +207,25 @@ impl Checker {
         if sizes.is_empty() {
             return ty.clone();
         }
+        match self.with_derived_opaque(ty, sizes) {
+            Some(all) => ty::subst_sizes(ty, &all),
+            None => ty::subst_sizes(ty, sizes),
+        }
+    }
+
+    /// `sizes` and, for each opaque size of `ty` that mentions their
+    /// names, the opaque size it becomes ([`Checker::derive_opaque`]);
+    /// `None` when `ty` has no opaque size (most types: no copy of
+    /// `sizes` for them).
+    pub(crate) fn with_derived_opaque(
+        &mut self,
+        ty: &ty::Ty,
+        sizes: &HashMap<NodeId, Dim>,
+    ) -> Option<HashMap<NodeId, Dim>> {
         let mut vars = Vec::new();
         ty::dim_vars(ty, &mut vars);
-        // Most types have no opaque sizes: no copy of `sizes` for them.
         if !vars.iter().any(|v| ty::is_opaque(*v)) {
-            return ty::subst_sizes(ty, sizes);
+            return None;
         }
         let mut all = sizes.clone();
         for v in vars {
@@ -221,7 +235,7 @@ impl Checker {
                 }
             }
         }
-        ty::subst_sizes(ty, &all)
+        Some(all)
     }
 
     /// A key as a size is shown in messages (`inc n`, `(n-1)/nbs`).

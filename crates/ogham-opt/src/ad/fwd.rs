@@ -161,8 +161,10 @@ impl Ad {
             }
             Exp::If { .. } => return self.if_(s, tan, out),
             Exp::Loop { .. } => return self.loop_(s, tan, out),
-            Exp::Soac(_) if super::withacc::combines_nonlinearly(&s.exp) => {
-                if let Some(soacs) = self.withacc_as_soacs(&s) {
+            Exp::Soac(_) => {
+                if let Some(soacs) =
+                    super::withacc::combines_nonlinearly(&s.exp).then(|| self.withacc_as_soacs(&s)).flatten()
+                {
                     for st in soacs {
                         self.stm(st, tan, out)?;
                     }
@@ -170,7 +172,6 @@ impl Ad {
                 }
                 return self.soac(s, tan, out);
             }
-            Exp::Soac(_) => return self.soac(s, tan, out),
             Exp::Apply { .. } => return self.apply(s, tan, out),
             _ => {}
         }

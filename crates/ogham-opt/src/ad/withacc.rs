@@ -14,7 +14,7 @@
 //! accumulator, are not rewritten, and both modes reject the statement
 //! as before.
 
-use ogham_ir::{Body, DimIndex, Exp, HistOp, Lambda, Operator, Param, Soac, Stm, SubExp, Type};
+use ogham_ir::{BinOp, Body, DimIndex, Exp, HistOp, Lambda, Operator, Param, PrimValue, Soac, Stm, SubExp, Type};
 
 use crate::ad::Ad;
 
@@ -24,7 +24,9 @@ struct Update {
     pos: usize,
     indices: Vec<SubExp>,
     value: SubExp,
-    op: Option<ogham_ir::BinOp>,
+    /// The combining operator and its neutral element (`None`: writes
+    /// overwrite).
+    op: Option<(BinOp, PrimValue)>,
 }
 
 impl Ad {
@@ -44,36 +46,35 @@ impl Ad {
             }
             let indices: Vec<SubExp> =
                 slice.iter().map(|d| if let DimIndex::Fix(i) = d { Some(*i) } else { None }).collect::<Option<_>>()?;
-            let elem = p.ty.elem();
             // A histogram combines elements; a scatter may write rows.
-            let fits = match op {
-                None => indices.len() <= p.ty.rank(),
-                Some(op) => indices.len() == p.ty.rank() && op.neutral(elem).is_some(),
+            let op = match op {
+                None if indices.len() <= p.ty.rank() => None,
+                Some(op) if indices.len() == p.ty.rank() => Some((*op, op.neutral(p.ty.elem())?)),
+                _ => return None,
             };
-            if !fits || indices.is_empty() {
+            if indices.is_empty() {
                 return None;
             }
-            updates.push(Update { pos, indices, value: *value, op: *op });
+            updates.push(Update { pos, indices, value: *value, op });
         }
         let span = s.span;
         // The map: per accumulator its indices and value, then the mapped
         // results.
-        let mut ret = Vec::new();
+        let mut part_types = Vec::new();
         let mut result = Vec::new();
         for (u, p) in updates.iter().zip(&map.params) {
-            ret.extend(u.indices.iter().map(|_| Type::Prim(ogham_ir::PrimType::I64)));
-            ret.push(super::rev::scatter::drop_dims(&p.ty, u.indices.len()));
+            part_types.extend(u.indices.iter().map(|_| Type::Prim(ogham_ir::PrimType::I64)));
+            part_types.push(super::rev::scatter::drop_dims(&p.ty, u.indices.len()));
             result.extend(u.indices.iter().copied());
             result.push(u.value);
         }
-        ret.extend(map.ret[m..].iter().cloned());
         result.extend(map.body.result[m..].iter().copied());
         let skip: Vec<usize> = updates.iter().map(|u| u.pos).collect();
         let stms: Vec<Stm> =
             map.body.stms.iter().enumerate().filter(|(i, _)| !skip.contains(i)).map(|(_, st)| st.clone()).collect();
-        let lambda = Lambda { params: map.params[m..].to_vec(), body: Body { stms, result }, ret: ret.clone() };
-        let mut parts: Vec<Param> =
-            ret[..ret.len() - (map.ret.len() - m)].iter().map(|t| self.fresh_typed("acc_in", &t.array_of(w))).collect();
+        let ret = part_types.iter().chain(&map.ret[m..]).cloned().collect();
+        let lambda = Lambda { params: map.params[m..].to_vec(), body: Body { stms, result }, ret };
+        let mut parts: Vec<Param> = part_types.iter().map(|t| self.fresh_typed("acc_in", &t.array_of(w))).collect();
         let names: Vec<ogham_ir::VName> = parts.iter().map(|p| p.name).collect();
         parts.extend(s.pat[m..].iter().cloned());
         let mut out = vec![Stm {
@@ -87,21 +88,19 @@ impl Ad {
         for (j, ((u, p), dest)) in updates.iter().zip(&map.params).zip(accs).enumerate() {
             let k = u.indices.len();
             let ins = names[at..at + k + 1].to_vec();
+            let identity = self.identity_lambda(&part_types[at..at + k + 1]);
             at += k + 1;
-            let types: Vec<Type> = ins.iter().map(|a| self.types[a].row()).collect();
-            let identity = self.identity_lambda(&types);
             let exp = match u.op {
                 None => Exp::Soac(Soac::Scatter { w, arrs: ins, dests: vec![*dest], map: identity }),
-                Some(op) => {
+                Some((op, neutral)) => {
                     let elem = p.ty.elem();
                     let t = Type::Prim(elem);
                     let (x, y) = (self.fresh_typed("x", &t), self.fresh_typed("y", &t));
                     let mut body = Vec::new();
                     let r = self.bin(&mut body, op, elem, SubExp::Var(x.name), SubExp::Var(y.name), span);
-                    let neutral = SubExp::Const(op.neutral(elem)?);
                     let op = Operator {
                         lambda: Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![t] },
-                        neutral: vec![neutral],
+                        neutral: vec![SubExp::Const(neutral)],
                         commutative: true,
                     };
                     let hist = HistOp { shape: p.ty.shape().to_vec(), dests: vec![*dest], op };
