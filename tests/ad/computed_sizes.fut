@@ -87,3 +87,22 @@ entry squares_value (xs: []f64) = with_squares xs
 -- entry: cubes_value
 -- gradcheck input { [1i64, 2i64, 0i64] [2.0, 3.0, -1.5] }
 entry cubes_value [n] (ks: [n]i64) (xs: [n]f64) = cubes ks xs
+
+-- A function of known result size that calls one whose size is known
+-- only when it returns (`drop`, of size n - 1): differentiating the outer
+-- function differentiates the inner call's statements in place. exp 0 =
+-- 1, so the adjoint of xs[1 + j] is ȳ[j] and the ends get zero.
+def middle3 [n] (xs: [n]f64) : [3]f64 = map f64.exp (take 3 (drop 1 xs))
+
+-- ==
+-- entry: middle_vjp
+-- input { [0.0, 0.0, 0.0, 0.0, 0.0] [1.0, 2.0, 3.0] }
+-- output { [0.0, 1.0, 2.0, 3.0, 0.0] }
+-- gradcheck input { [0.5, -1.0, 0.25, 2.0] [1.0, 2.0, 3.0] }
+entry middle_vjp [n] (xs: [n]f64) (ys: [3]f64) : [n]f64 = vjp middle3 xs ys
+
+-- ==
+-- entry: middle_jvp
+-- input { [0.0, 0.0, 0.0, 0.0, 0.0] [1.0, 2.0, 3.0, 4.0, 5.0] }
+-- output { [2.0, 3.0, 4.0] }
+entry middle_jvp [n] (xs: [n]f64) (d: [n]f64) : [3]f64 = jvp middle3 xs d

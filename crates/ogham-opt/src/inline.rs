@@ -260,9 +260,10 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
     changed
 }
 
-/// Inlines, inside the lambdas of [`Exp::Ad`] statements (at any depth),
-/// every call of a function with a result whose size is known only when
-/// it returns (`xs ++ xs` of an unknown `xs`, a `flatmap`): the
+/// Inlines, inside the lambdas of [`Exp::Ad`] statements (at any depth)
+/// and in the functions those lambdas reach through calls, every call of
+/// a function with a result whose size is known only when it returns
+/// (`xs ++ xs` of an unknown `xs`, a `flatmap`, `drop i xs`): the
 /// differentiation of a call goes through the callee's derivative
 /// function, which cannot return such sizes, while the callee's
 /// statements in place can be differentiated as they are. Repeated, since
@@ -275,10 +276,15 @@ pub(crate) fn inline_sized_calls_in_ad(prog: &mut Program) {
         if targets.is_empty() {
             return;
         }
+        let differentiated = reached_from_ad(prog);
         let mut changed = false;
         for fi in 0..prog.funs.len() {
             let mut body = std::mem::take(&mut prog.funs[fi].body);
-            changed |= inline_in_ad(&mut body, prog, &targets);
+            changed |= if differentiated.contains(&prog.funs[fi].name) {
+                inline_body(&mut body, prog, &targets)
+            } else {
+                inline_in_ad(&mut body, prog, &targets)
+            };
             prog.funs[fi].body = body;
         }
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
@@ -288,6 +294,38 @@ pub(crate) fn inline_sized_calls_in_ad(prog: &mut Program) {
             return;
         }
     }
+}
+
+/// The functions called, directly or through other calls, from the
+/// lambdas of [`Exp::Ad`] statements: the ones differentiation copies.
+fn reached_from_ad(prog: &Program) -> BTreeSet<String> {
+    fn ad_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
+        for stm in stms {
+            if matches!(stm.exp, Exp::Ad { .. }) {
+                ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| collect_calls(&l.body.stms, out));
+                ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| collect_calls(&b.stms, out));
+                continue;
+            }
+            ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| ad_calls(&b.stms, out));
+            ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| ad_calls(&l.body.stms, out));
+        }
+    }
+    let mut reached = BTreeSet::new();
+    prog.funs.iter().for_each(|f| ad_calls(&f.body.stms, &mut reached));
+    ad_calls(&prog.consts, &mut reached);
+    let mut work: Vec<String> = reached.iter().cloned().collect();
+    while let Some(name) = work.pop() {
+        if let Some(f) = prog.fun(&name) {
+            let mut calls = BTreeSet::new();
+            collect_calls(&f.body.stms, &mut calls);
+            for c in calls {
+                if reached.insert(c.clone()) {
+                    work.push(c);
+                }
+            }
+        }
+    }
+    reached
 }
 
 /// Whether a result type of `f` has a size that is none of its parameters.

@@ -560,6 +560,30 @@ impl Ad {
             let mut tail = Body { stms: out.split_off(at), result: Vec::new() };
             let mut renames = vec![(from, to)];
             for s in stms {
+                if view_branches(s) {
+                    // A branch that returns a view (`if i == 0 then a[n-1]
+                    // else a[i-1]`): the whole `if` again, on the restored
+                    // arrays.
+                    let free = ogham_ir::visit::free_vars_exp(&s.exp);
+                    if !renames.iter().any(|(f, _)| free.contains(f)) {
+                        continue;
+                    }
+                    let names: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
+                    let mut again = self.fresh_body(&Body {
+                        stms: vec![s.clone()],
+                        result: names.iter().map(|v| SubExp::Var(*v)).collect(),
+                    });
+                    ogham_ir::visit::rename_uses(&mut again, &|v| {
+                        renames.iter().find(|(f, _)| *f == v).map(|(_, t)| *t)
+                    });
+                    for (v, r) in names.iter().zip(&again.result) {
+                        if let SubExp::Var(r) = r {
+                            renames.push((*v, *r));
+                        }
+                    }
+                    out.append(&mut again.stms);
+                    continue;
+                }
                 let Some(src) = view_source(s) else { continue };
                 let Some(&(_, new_src)) = renames.iter().find(|(f, _)| *f == src) else { continue };
                 let p = self.fresh_param(&s.pat[0]);
@@ -1854,6 +1878,24 @@ fn view_source(s: &Stm) -> Option<VName> {
         }
         _ => None,
     }
+}
+
+/// Whether `s` is an `if` that returns an array and consumes nothing, of
+/// which a branch may return a view of an array bound outside it (the
+/// array itself or a row, reshape or transposition of it).
+fn view_branches(s: &Stm) -> bool {
+    let Exp::If { then_body, else_body, .. } = &s.exp else { return false };
+    if !ogham_ir::visit::consumed_deep(&s.exp).is_empty() {
+        return false;
+    }
+    let returns_view = |b: &Body, k: usize| match b.result.get(k) {
+        Some(SubExp::Var(r)) => match b.stms.iter().find(|t| t.pat.iter().any(|p| p.name == *r)) {
+            Some(t) => view_source(t).is_some(),
+            None => true,
+        },
+        _ => false,
+    };
+    s.pat.iter().enumerate().any(|(k, p)| p.ty.rank() > 0 && (returns_view(then_body, k) || returns_view(else_body, k)))
 }
 
 fn set_view_source(exp: &mut Exp, to: VName) {

@@ -2,7 +2,9 @@
 //! rewrite that gives vectorised operators (`map2 op` on rows) to it one
 //! column at a time.
 //!
-//! For `ys = scan ⊙ ne xs` on tuples of `k` scalars of one type, let
+//! For `ys = scan ⊙ ne xs` on tuples of `k` scalars of one floating-point
+//! type (and any number of integers and booleans, such as a segmented
+//! scan's flags, which steer the operator and get no adjoints), let
 //! `Bᵢ` be the transposed Jacobian of `ysᵢ ⊙ xsᵢ₊₁` in `ysᵢ` (a `k×k`
 //! matrix, `Bᵢ[j][c] = ∂outᶜ/∂aⱼ`; zero for the last element). The
 //! adjoints `rᵢ` of the `ysᵢ` as the whole scan uses them satisfy
@@ -30,22 +32,25 @@ impl Ad {
     ) -> R<()> {
         let Exp::Soac(Soac::Screma { w, arrs, scans, .. }) = &s.exp else { return Ok(()) };
         let (w, span, op) = (*w, s.span, &scans[0]);
-        let k = arrs.len();
-        let Some(t) = s.pat.first().map(|p| p.ty.elem()) else { return Ok(()) };
-        if s.pat.iter().any(|p| p.ty.rank() != 1 || p.ty.elem() != t) {
+        // The floating-point components are differentiated; the others
+        // (flags, counts) only steer the operator, with zero adjoints.
+        let dc: Vec<usize> = (0..arrs.len()).filter(|&j| s.pat[j].ty.elem().is_float()).collect();
+        let Some(t) = dc.first().map(|&j| s.pat[j].ty.elem()) else { return Ok(()) };
+        if s.pat.iter().any(|p| p.ty.rank() != 1) || dc.iter().any(|&j| s.pat[j].ty.elem() != t) {
             return Err(unsupported(
                 span,
-                "`scan` of tuples whose components are arrays or of different types, with an operator other than `+`",
+                "`scan` of tuples whose components are arrays or floats of different types, with an operator other than `+`",
             ));
         }
-        if bars.iter().all(Option::is_none) {
+        if dc.iter().all(|&j| bars[j].is_none()) {
             return Ok(());
         }
+        let k = dc.len();
         let ty = Type::Prim(t);
         let arr_ty = ty.array_of(w);
         let zero = SubExp::Const(ogham_ir::PrimValue::zero(t));
         let ys: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
-        let tys = vec![ty.clone(); k];
+        let tys: Vec<Type> = s.pat.iter().map(|p| Type::Prim(p.ty.elem())).collect();
         let i64t = Type::Prim(PrimType::I64);
         let iota = self.bind(
             out,
@@ -68,12 +73,12 @@ impl Ad {
         let next = self.bin(&mut then, BinOp::Add, PrimType::I64, SubExp::Var(i.name), SubExp::i64(1), span);
         let mut y_i = Vec::new();
         let mut x_next = Vec::new();
-        for (y, x) in ys.iter().zip(arrs) {
+        for ((y, x), et) in ys.iter().zip(arrs).zip(&tys) {
             let at = |a: VName, j: SubExp| Exp::Index { array: a, slice: vec![DimIndex::Fix(j)] };
-            y_i.push(SubExp::Var(self.bind(&mut then, "y", ty.clone(), at(*y, SubExp::Var(i.name)), span)));
-            x_next.push(SubExp::Var(self.bind(&mut then, "x", ty.clone(), at(*x, next), span)));
+            y_i.push(SubExp::Var(self.bind(&mut then, "y", et.clone(), at(*y, SubExp::Var(i.name)), span)));
+            x_next.push(SubExp::Var(self.bind(&mut then, "x", et.clone(), at(*x, next), span)));
         }
-        let jac = self.op_jacobian(&mut then, op, &y_i, &x_next, &tys, span)?;
+        let jac = self.op_jacobian(&mut then, op, &y_i, &x_next, &tys, &dc, span)?;
         let b_entries: Vec<SubExp> = jac.iter().flatten().copied().collect();
         let b_names: Vec<Param> = (0..k * k).map(|_| self.fresh_typed("b", &ty)).collect();
         body.push(Stm {
@@ -96,9 +101,9 @@ impl Ad {
         out.push(Stm { pat: bs.clone(), exp, attrs: s.attrs, span });
         // The recurrence, from the end.
         let mut rev_in = Vec::new();
-        for b in bars {
-            let ybar = match b {
-                Some(SubExp::Var(b)) => *b,
+        for &j in &dc {
+            let ybar = match bars[j] {
+                Some(SubExp::Var(b)) => b,
                 _ => var_of(self.zero(out, &arr_ty, span)),
             };
             rev_in.push(self.reversed(out, ybar, &arr_ty, w, span));
@@ -114,46 +119,48 @@ impl Ad {
         }
         // x̄sᵢ: the return sweep of ysᵢ₋₁ ⊙ xsᵢ with adjoint rᵢ.
         let i = self.fresh_typed("i", &i64t);
-        let xps: Vec<Param> = (0..k).map(|_| self.fresh_typed("x", &ty)).collect();
+        let xps: Vec<Param> = tys.iter().map(|et| self.fresh_typed("x", et)).collect();
         let rps: Vec<Param> = (0..k).map(|_| self.fresh_typed("r", &ty)).collect();
         let mut body = Vec::new();
         let mut prev = Vec::new();
-        for (y, ne) in ys.iter().zip(&op.neutral) {
-            prev.push(self.shifted_read(&mut body, *y, i.name, w, *ne, false, &ty, span));
+        for ((y, ne), et) in ys.iter().zip(&op.neutral).zip(&tys) {
+            prev.push(self.shifted_read(&mut body, *y, i.name, w, *ne, false, et, span));
         }
         let xv: Vec<SubExp> = xps.iter().map(|p| SubExp::Var(p.name)).collect();
         let mut fwd = Vec::new();
         let res = self.apply_op(&mut fwd, op, &prev, &xv, &tys, span);
         body.extend(fwd.clone());
         let mut inner = Adjoints::default();
-        for (v, rp) in res.iter().zip(&rps) {
-            if let SubExp::Var(v) = v {
-                self.add(&mut body, &mut inner, *v, SubExp::Var(rp.name), span);
+        for (&j, rp) in dc.iter().zip(&rps) {
+            if let SubExp::Var(v) = res[j] {
+                self.add(&mut body, &mut inner, v, SubExp::Var(rp.name), span);
             }
         }
         self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut body)?;
         let mut results = Vec::new();
-        for x in &xps {
-            results.push(self.adjoint_or_zero(&mut body, &inner, x.name, span));
+        for &j in &dc {
+            results.push(self.adjoint_or_zero(&mut body, &inner, xps[j].name, span));
         }
         let mut params = vec![i];
         params.extend(xps);
         params.extend(rps);
-        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.clone() };
+        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: vec![ty.clone(); k] };
         let mut in_arrs = vec![iota];
         in_arrs.extend(arrs);
         in_arrs.extend(&r);
         let exp = Exp::Soac(Soac::Screma { w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
         let pat: Vec<Param> = (0..k).map(|_| self.fresh_typed("dxs", &arr_ty)).collect();
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
-        for (x, p) in arrs.iter().zip(pat) {
-            self.add(out, adj, *x, SubExp::Var(p.name), span);
+        for (&j, p) in dc.iter().zip(pat) {
+            self.add(out, adj, arrs[j], SubExp::Var(p.name), span);
         }
         Ok(())
     }
 
-    /// `∂outᶜ/∂aⱼ` of `a ⊙ b` (`k` scalars each), as `[j][c]`: one return
-    /// sweep of a copy of the operator per output component.
+    /// `∂outᶜ/∂aⱼ` of `a ⊙ b` (all the operator's scalars each) for the
+    /// components `dc` (`j` and `c` both among them), as `[j][c]`: one
+    /// return sweep of a copy of the operator per output component.
+    #[allow(clippy::too_many_arguments)]
     fn op_jacobian(
         &mut self,
         out: &mut Vec<Stm>,
@@ -161,11 +168,12 @@ impl Ad {
         a: &[SubExp],
         b: &[SubExp],
         tys: &[Type],
+        dc: &[usize],
         span: Span,
     ) -> R<Vec<Vec<SubExp>>> {
-        let k = a.len();
+        let k = dc.len();
         let mut jac = vec![Vec::with_capacity(k); k];
-        for c in 0..k {
+        for &c in dc {
             let pa: Vec<Param> = tys.iter().map(|t| self.fresh_typed("a", t)).collect();
             for (p, x) in pa.iter().zip(a) {
                 out.push(crate::ad::stm(p.clone(), Exp::SubExp(*x), span));
@@ -180,9 +188,9 @@ impl Ad {
                 inner.of.insert(v, one);
             }
             self.reverse(&fwd, &Checkpoints::default(), &mut inner, out)?;
-            for (j, p) in pa.iter().enumerate() {
-                let d = self.adjoint_or_zero(out, &inner, p.name, span);
-                jac[j].push(d);
+            for (row, &j) in jac.iter_mut().zip(dc) {
+                let d = self.adjoint_or_zero(out, &inner, pa[j].name, span);
+                row.push(d);
             }
         }
         Ok(jac)

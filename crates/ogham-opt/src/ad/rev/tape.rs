@@ -181,7 +181,19 @@ pub(super) fn consumed_params(stms: &[Stm], layouts: &[TapeLayout], params: &[VN
         if k.is_some_and(|k| layouts.iter().any(|l| l.stm == k)) {
             continue;
         }
-        for v in ogham_ir::visit::consumed_deep(&s.exp) {
+        let mut consumed = ogham_ir::visit::consumed_deep(&s.exp);
+        // A loop consumes the initial value of a parameter its body
+        // updates in place (a nested loop re-run here, not taped).
+        if let Exp::Loop { params: lps, body, .. } = &s.exp {
+            let names: Vec<VName> = lps.iter().map(|(p, _)| p.name).collect();
+            let inner = consumed_params(&body.stms, &[], &names);
+            for (p, init) in lps {
+                if let (true, SubExp::Var(v)) = (inner.contains(&p.name), init) {
+                    consumed.insert(*v);
+                }
+            }
+        }
+        for v in consumed {
             out.extend(roots.get(&v).into_iter().flatten().copied());
         }
         // What may alias a parameter: anything but a fresh array (a SOAC's

@@ -1,0 +1,34 @@
+-- Reverse mode through scans of tuples with integer or boolean
+-- components (a segmented scan's flags, a counter): only the
+-- floating-point components are differentiated, the others steer the
+-- operator and have no adjoints.
+
+-- A segmented sum by flags, times the values: with xs = [1, 2, 3, 4, 5]
+-- and segments starting at 0 and 2, the sums are [1, 3, 3, 7, 12] and the
+-- result is Σ sᵢxᵢ. Its gradient at xⱼ is sⱼ plus the values from j to
+-- the end of j's segment: [1 + 3, 3 + 2, 3 + 12, 7 + 9, 12 + 5].
+def segmented_weighted [n] (xs: [n]f64) (flags: [n]bool) : f64 =
+  let (_, sums) =
+    unzip (scan (\(f1, v1) (f2, v2) -> (f1 || f2, if f2 then v2 else v1 + v2)) (false, 0) (zip flags xs))
+  in f64.sum (map2 (*) sums xs)
+
+-- ==
+-- entry: segmented_vjp
+-- input { [1.0, 2.0, 3.0, 4.0, 5.0] [true, false, true, false, false] }
+-- output { [4.0, 5.0, 15.0, 16.0, 17.0] }
+entry segmented_vjp [n] (xs: [n]f64) (flags: [n]bool) : [n]f64 =
+  vjp (\xs -> segmented_weighted xs flags) xs 1
+
+-- A segmented product with a running count of the elements since the
+-- segment's start, which then scales each product: checked against
+-- finite differences (the i32 count stays fixed).
+-- ==
+-- entry: counted_products
+-- gradcheck input { [1.5, 0.5, -2.0, 1.25, 0.75, 2.0] [true, false, false, true, false, false] }
+entry counted_products [n] (xs: [n]f64) (flags: [n]bool) : ([n]f64, [n]i32) =
+  let (_, c, p) =
+    unzip3 (scan (\(f1, c1, p1) (f2, c2, p2) ->
+                    if f2 then (true, c2, p2) else (f1, c1 + c2, p1 * p2))
+                 (false, 0, 1)
+                 (zip3 flags (replicate n 1) xs))
+  in (map2 (\p c -> p * (1 + 0.1 * f64.i32 c)) p c, c)
