@@ -56,3 +56,30 @@ entry rows_nonlinear [n][m] (a: [n][m]f64) : [n][m]f64 =
   loop a = copy a for i < n do
     let prev = if i == 0 then a[n - 1] else a[i - 1]
     in a with [i] = map2 (\x y -> x * f64.cos y + y) a[i] prev
+
+-- An `if` inside a loop whose one branch runs a loop that updates the
+-- outer loop's array in place: the branch consumes the array through the
+-- inner loop's initial value, so the return sweep keeps a copy for the
+-- branch's own return sweep. On [a, b]: the first iteration sets
+-- z0 = 2a + b, then z1 = 2b + z0 = 2a + 3b; the second triples both,
+-- [6a + 3b, 6a + 9b]; against ȳ = [1, 2] that is 18a + 21b.
+def branch_loops [n] (xs: [n]f64) : [n]f64 =
+  loop ys = copy xs for i < 2 do
+    if i % 2 == 0
+    then loop zs = ys for j < n do zs with [j] = 2 * zs[j] + zs[(j + 1) % n]
+    else map (* 3) ys
+
+-- ==
+-- entry: branch_loops_vjp
+-- input { [1.0, -4.0] [1.0, 2.0] }
+-- output { [18.0, 21.0] }
+entry branch_loops_vjp [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 = vjp branch_loops xs ys
+
+-- ==
+-- entry: branch_loops_nonlinear
+-- gradcheck input { [1.0, 2.0, 0.5, 1.5] }
+entry branch_loops_nonlinear [n] (xs: [n]f64) : [n]f64 =
+  loop ys = copy xs for i < 3 do
+    if i % 2 == 0
+    then loop zs = ys for j < n do zs with [j] = zs[j] * zs[(j + 1) % n] * 0.5 + 0.1
+    else map f64.cos ys

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
-use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Soac, SubExp, Type, VName};
+use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Soac, Stm, SubExp, Type, VName};
 
 /// Calls `f` on every operand written directly in `exp` (not inside nested
 /// bodies or lambdas, and not in types): arrays, indices, shapes, conditions.
@@ -279,20 +279,51 @@ pub fn consumed_directly(exp: &Exp) -> Vec<VName> {
 }
 
 /// Every variable consumed by `exp` or by any statement nested in it (the
-/// caller filters out those bound inside).
+/// caller filters out those bound inside): the arrays updated in place,
+/// and the initial value of a loop parameter that the loop's body
+/// consumes (directly or through a value that may alias it, see
+/// [`consumed_through`]).
 pub fn consumed_deep(exp: &Exp) -> BTreeSet<VName> {
-    fn body(b: &Body, out: &mut BTreeSet<VName>) {
-        for stm in &b.stms {
-            go(&stm.exp, out);
+    let mut out: BTreeSet<VName> = consumed_directly(exp).into_iter().collect();
+    if let Exp::Loop { params, body, .. } = exp {
+        let arrays: Vec<VName> = params.iter().filter(|(p, _)| p.ty.rank() > 0).map(|(p, _)| p.name).collect();
+        let inner = consumed_through(&body.stms, &arrays);
+        for (p, init) in params {
+            if let (true, SubExp::Var(v)) = (inner.contains(&p.name), init) {
+                out.insert(*v);
+            }
         }
     }
-    fn go(exp: &Exp, out: &mut BTreeSet<VName>) {
-        out.extend(consumed_directly(exp));
-        bodies(exp).into_iter().for_each(|b| body(b, out));
-        lambdas(exp).into_iter().for_each(|l| body(&l.body, out));
+    for b in bodies(exp) {
+        b.stms.iter().for_each(|s| out.extend(consumed_deep(&s.exp)));
     }
+    for l in lambdas(exp) {
+        l.body.stms.iter().for_each(|s| out.extend(consumed_deep(&s.exp)));
+    }
+    out
+}
+
+/// The arrays among `arrays` (bound outside `stms`) that `stms` consume
+/// ([`consumed_deep`] of each), directly or through a value that may
+/// alias them: any array but a SOAC's result or a copy computed from one
+/// (a row, a branch's or a loop's result).
+pub fn consumed_through<'a>(stms: impl IntoIterator<Item = &'a Stm>, arrays: &[VName]) -> BTreeSet<VName> {
+    let mut roots: HashMap<VName, BTreeSet<VName>> = arrays.iter().map(|a| (*a, BTreeSet::from_iter([*a]))).collect();
     let mut out = BTreeSet::new();
-    go(exp, &mut out);
+    for s in stms {
+        for v in consumed_deep(&s.exp) {
+            out.extend(roots.get(&v).into_iter().flatten().copied());
+        }
+        if s.pat.iter().any(|p| p.ty.rank() > 0) && !matches!(s.exp, Exp::Soac(_) | Exp::Copy(_)) {
+            let from: BTreeSet<VName> =
+                free_vars_exp(&s.exp).iter().filter_map(|v| roots.get(v)).flatten().copied().collect();
+            if !from.is_empty() {
+                for p in s.pat.iter().filter(|p| p.ty.rank() > 0) {
+                    roots.insert(p.name, from.clone());
+                }
+            }
+        }
+    }
     out
 }
 

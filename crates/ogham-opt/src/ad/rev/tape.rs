@@ -174,41 +174,8 @@ fn write_into(cx: &mut Ad, inner: &mut Stm, k: usize, tape: VName, outer_i: VNam
 /// alias them), apart from the statements `layouts` says are read back
 /// from tapes, which are not run again.
 pub(super) fn consumed_params(stms: &[Stm], layouts: &[TapeLayout], params: &[VName]) -> HashSet<VName> {
-    let mut roots: rustc_hash::FxHashMap<VName, HashSet<VName>> =
-        params.iter().map(|p| (*p, HashSet::from_iter([*p]))).collect();
-    let mut out = HashSet::default();
-    for (s, k) in positions(stms, tapeable) {
-        if k.is_some_and(|k| layouts.iter().any(|l| l.stm == k)) {
-            continue;
-        }
-        let mut consumed = ogham_ir::visit::consumed_deep(&s.exp);
-        // A loop consumes the initial value of a parameter its body
-        // updates in place (a nested loop re-run here, not taped).
-        if let Exp::Loop { params: lps, body, .. } = &s.exp {
-            let names: Vec<VName> = lps.iter().map(|(p, _)| p.name).collect();
-            let inner = consumed_params(&body.stms, &[], &names);
-            for (p, init) in lps {
-                if let (true, SubExp::Var(v)) = (inner.contains(&p.name), init) {
-                    consumed.insert(*v);
-                }
-            }
-        }
-        for v in consumed {
-            out.extend(roots.get(&v).into_iter().flatten().copied());
-        }
-        // What may alias a parameter: anything but a fresh array (a SOAC's
-        // results, a copy) computed from one.
-        if !matches!(s.exp, Exp::Soac(_) | Exp::Copy(_)) {
-            let from: HashSet<VName> =
-                ogham_ir::visit::free_vars_exp(&s.exp).iter().filter_map(|v| roots.get(v)).flatten().copied().collect();
-            if !from.is_empty() {
-                for p in s.pat.iter().filter(|p| p.ty.rank() > 0) {
-                    roots.insert(p.name, from.clone());
-                }
-            }
-        }
-    }
-    out
+    let run = positions(stms, tapeable).filter(|(_, k)| !k.is_some_and(|k| layouts.iter().any(|l| l.stm == k)));
+    ogham_ir::visit::consumed_through(run.map(|(s, _)| s), params).into_iter().collect()
 }
 
 impl Ad {
