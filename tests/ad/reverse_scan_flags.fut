@@ -32,3 +32,16 @@ entry counted_products [n] (xs: [n]f64) (flags: [n]bool) : ([n]f64, [n]i32) =
                  (false, 0, 1)
                  (zip3 flags (replicate n 1) xs))
   in (map2 (\p c -> p * (1 + 0.1 * f64.i32 c)) p c, c)
+
+-- With no floating-point component, a scan of one integer type is
+-- differentiated as forward mode differentiates integer arithmetic:
+-- prefix products of [1, 2, 3] are [x0, x0x1, x0x1x2], and against ȳ = 1
+-- the adjoints are [1 + x1 + x1x2, x0 + x0x2, x0x1] = [9, 4, 2]; forward
+-- mode agrees (the columns of the Jacobian summed by the all-ones
+-- tangent: [1, x1 + x0, x1x2 + x0x2 + x0x1] = [1, 3, 11]).
+-- ==
+-- entry: integer_products
+-- input { [1, 2, 3] }
+-- output { [9, 4, 2] [1, 3, 11] }
+entry integer_products [n] (xs: [n]i32) : ([n]i32, [n]i32) =
+  (vjp (scan (*) 1) xs (replicate n 1), jvp (scan (*) 1) xs (replicate n 1))

@@ -4,7 +4,8 @@
 //!
 //! For `ys = scan ⊙ ne xs` on tuples of `k` scalars of one floating-point
 //! type (and any number of integers and booleans, such as a segmented
-//! scan's flags, which steer the operator and get no adjoints), let
+//! scan's flags, which steer the operator and get no adjoints; or, with no
+//! floating-point component, of one integer type), let
 //! `Bᵢ` be the transposed Jacobian of `ysᵢ ⊙ xsᵢ₊₁` in `ysᵢ` (a `k×k`
 //! matrix, `Bᵢ[j][c] = ∂outᶜ/∂aⱼ`; zero for the last element). The
 //! adjoints `rᵢ` of the `ysᵢ` as the whole scan uses them satisfy
@@ -33,9 +34,19 @@ impl Ad {
         let Exp::Soac(Soac::Screma { w, arrs, scans, .. }) = &s.exp else { return Ok(()) };
         let (w, span, op) = (*w, s.span, &scans[0]);
         // The floating-point components are differentiated; the others
-        // (flags, counts) only steer the operator, with zero adjoints.
-        let dc: Vec<usize> = (0..arrs.len()).filter(|&j| s.pat[j].ty.elem().is_float()).collect();
-        let Some(t) = dc.first().map(|&j| s.pat[j].ty.elem()) else { return Ok(()) };
+        // (flags, counts) only steer the operator, with zero adjoints. A
+        // scan of integers of one type alone is differentiated as a whole,
+        // as forward mode differentiates integer arithmetic.
+        let mut dc: Vec<usize> = (0..arrs.len()).filter(|&j| s.pat[j].ty.elem().is_float()).collect();
+        if dc.is_empty() && s.pat.iter().all(|p| p.ty.elem() == s.pat[0].ty.elem() && p.ty.elem() != PrimType::Bool) {
+            dc = (0..arrs.len()).collect();
+        }
+        let Some(t) = dc.first().map(|&j| s.pat[j].ty.elem()) else {
+            return Err(unsupported(
+                span,
+                "`scan` of tuples of integers of different types, with an operator other than `+`",
+            ));
+        };
         if s.pat.iter().any(|p| p.ty.rank() != 1) || dc.iter().any(|&j| s.pat[j].ty.elem() != t) {
             return Err(unsupported(
                 span,
