@@ -93,6 +93,13 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
         prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
     // The constants' calls.
     collect_calls(&prog.consts, &mut reached);
+    close_over_calls(prog, &mut reached);
+    prog.funs.retain(|f| reached.contains(&f.name));
+}
+
+/// Adds to `reached` every function that its functions call, directly or
+/// through other calls.
+fn close_over_calls(prog: &Program, reached: &mut BTreeSet<String>) {
     let mut work: Vec<String> = reached.iter().cloned().collect();
     while let Some(name) = work.pop() {
         if let Some(f) = prog.fun(&name) {
@@ -105,7 +112,6 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
             }
         }
     }
-    prog.funs.retain(|f| reached.contains(&f.name));
 }
 
 /// How many call statements name each function.
@@ -313,18 +319,7 @@ fn reached_from_ad(prog: &Program) -> BTreeSet<String> {
     let mut reached = BTreeSet::new();
     prog.funs.iter().for_each(|f| ad_calls(&f.body.stms, &mut reached));
     ad_calls(&prog.consts, &mut reached);
-    let mut work: Vec<String> = reached.iter().cloned().collect();
-    while let Some(name) = work.pop() {
-        if let Some(f) = prog.fun(&name) {
-            let mut calls = BTreeSet::new();
-            collect_calls(&f.body.stms, &mut calls);
-            for c in calls {
-                if reached.insert(c.clone()) {
-                    work.push(c);
-                }
-            }
-        }
-    }
+    close_over_calls(prog, &mut reached);
     reached
 }
 
