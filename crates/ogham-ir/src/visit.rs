@@ -286,13 +286,18 @@ pub fn consumed_directly(exp: &Exp) -> Vec<VName> {
 pub fn consumed_deep(exp: &Exp) -> BTreeSet<VName> {
     let mut out: BTreeSet<VName> = consumed_directly(exp).into_iter().collect();
     if let Exp::Loop { params, body, .. } = exp {
+        // Each statement's consumption once, for the loop's own and for
+        // the parameters it traces back to.
+        let each: Vec<BTreeSet<VName>> = body.stms.iter().map(|s| consumed_deep(&s.exp)).collect();
         let arrays: Vec<VName> = params.iter().filter(|(p, _)| p.ty.rank() > 0).map(|(p, _)| p.name).collect();
-        let inner = consumed_through(&body.stms, &arrays);
+        let inner = trace_aliases(body.stms.iter().zip(&each), &arrays);
         for (p, init) in params {
             if let (true, SubExp::Var(v)) = (inner.contains(&p.name), init) {
                 out.insert(*v);
             }
         }
+        each.into_iter().for_each(|c| out.extend(c));
+        return out;
     }
     for b in bodies(exp) {
         b.stms.iter().for_each(|s| out.extend(consumed_deep(&s.exp)));
@@ -308,11 +313,18 @@ pub fn consumed_deep(exp: &Exp) -> BTreeSet<VName> {
 /// alias them: any array but a SOAC's result or a copy computed from one
 /// (a row, a branch's or a loop's result).
 pub fn consumed_through<'a>(stms: impl IntoIterator<Item = &'a Stm>, arrays: &[VName]) -> BTreeSet<VName> {
+    let stms: Vec<&Stm> = stms.into_iter().collect();
+    let each: Vec<BTreeSet<VName>> = stms.iter().map(|s| consumed_deep(&s.exp)).collect();
+    trace_aliases(stms.into_iter().zip(&each), arrays)
+}
+
+/// [`consumed_through`] given each statement's [`consumed_deep`].
+fn trace_aliases<'a>(stms: impl Iterator<Item = (&'a Stm, &'a BTreeSet<VName>)>, arrays: &[VName]) -> BTreeSet<VName> {
     let mut roots: HashMap<VName, BTreeSet<VName>> = arrays.iter().map(|a| (*a, BTreeSet::from_iter([*a]))).collect();
     let mut out = BTreeSet::new();
-    for s in stms {
-        for v in consumed_deep(&s.exp) {
-            out.extend(roots.get(&v).into_iter().flatten().copied());
+    for (s, consumed) in stms {
+        for v in consumed {
+            out.extend(roots.get(v).into_iter().flatten().copied());
         }
         if s.pat.iter().any(|p| p.ty.rank() > 0) && !matches!(s.exp, Exp::Soac(_) | Exp::Copy(_)) {
             let from: BTreeSet<VName> =

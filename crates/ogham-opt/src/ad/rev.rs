@@ -573,9 +573,7 @@ impl Ad {
                         stms: vec![s.clone()],
                         result: names.iter().map(|v| SubExp::Var(*v)).collect(),
                     });
-                    ogham_ir::visit::rename_uses(&mut again, &|v| {
-                        renames.iter().find(|(f, _)| *f == v).map(|(_, t)| *t)
-                    });
+                    ogham_ir::visit::rename_uses(&mut again, &|v| renamed(&renames, v));
                     for (v, r) in names.iter().zip(&again.result) {
                         if let SubExp::Var(r) = r {
                             renames.push((*v, *r));
@@ -585,14 +583,14 @@ impl Ad {
                     continue;
                 }
                 let Some(src) = view_source(s) else { continue };
-                let Some(&(_, new_src)) = renames.iter().find(|(f, _)| *f == src) else { continue };
+                let Some(new_src) = renamed(&renames, src) else { continue };
                 let p = self.fresh_param(&s.pat[0]);
                 let mut exp = s.exp.clone();
                 set_view_source(&mut exp, new_src);
                 out.push(Stm { pat: vec![p.clone()], exp, attrs: s.attrs, span: s.span });
                 renames.push((s.pat[0].name, p.name));
             }
-            ogham_ir::visit::rename_uses(&mut tail, &|v| renames.iter().find(|(f, _)| *f == v).map(|(_, t)| *t));
+            ogham_ir::visit::rename_uses(&mut tail, &|v| renamed(&renames, v));
             out.append(&mut tail.stms);
         }
         Ok(())
@@ -1896,6 +1894,11 @@ fn view_branches(s: &Stm) -> bool {
         _ => false,
     };
     s.pat.iter().enumerate().any(|(k, p)| p.ty.rank() > 0 && (returns_view(then_body, k) || returns_view(else_body, k)))
+}
+
+/// What `v` is renamed to by `renames` (pairs from, to), if anything.
+fn renamed(renames: &[(VName, VName)], v: VName) -> Option<VName> {
+    renames.iter().find(|(f, _)| *f == v).map(|(_, t)| *t)
 }
 
 fn set_view_source(exp: &mut Exp, to: VName) {
