@@ -170,6 +170,35 @@ fn prelude_rows_are_buffered_and_tiles_leave_room() {
     }
 }
 
+/// k-means' objective (`benchmarks/kmeans_ad.fut`, 1024 centres: many
+/// column tiles): the tiles of points by centres read the points from a
+/// buffer laid out tile by tile (`rows_`, see `tile.rs`'s `fill_prelude`),
+/// and fold a tile row into the point's running minimum only when a
+/// comparison in vector lanes finds a distance that could replace it
+/// (`Screen`).
+#[test]
+fn kmeans_rows_are_buffered_and_minima_screened() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/kmeans_ad.fut");
+    let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let ir = ogham_ir::verify::verify(&compiled.ir).unwrap_or_else(|e| panic!("{e:?}"));
+    for backend in [ogham_c::Backend::Sequential, ogham_c::Backend::Multicore] {
+        let opts = ogham_c::Options { backend, portable: true, ..Default::default() };
+        let kernels = ogham_c::codegen::kernels(&ir, &opts).unwrap();
+        let buffered: Vec<&String> = kernels.iter().filter(|k| k.contains("alloc rows_")).collect();
+        assert!(!buffered.is_empty(), "{backend:?}: no buffered rows among:\n{}", kernels.join("\n"));
+        for k in &buffered {
+            assert!(k.contains("load rows_"), "{backend:?}: the buffer is never read:\n{k}");
+        }
+        assert!(
+            // The objective's kernel: its rows' minima summed into an `inout`
+            // scalar (the gradient's argmin kernel has a screen too).
+            buffered.iter().any(|k| k.contains("mut changes_") && k.contains(": inout f32")),
+            "{backend:?}: no screened fold by min:\n{}",
+            kernels.join("\n")
+        );
+    }
+}
+
 /// In the C of GMM's tiles (portable: tiles of 5 rows by 4 f64), the loop
 /// that starts a tile's 20 accumulators at zero is unrolled completely
 /// (`OG_UNROLL_FILL`), not left for GCC to make a `memset` of; the 8

@@ -1191,7 +1191,9 @@ impl<'s> TileKernel<'_, 's> {
             let pre_len = bin(l, out, "pre_len", BinOp::Mul, block_rows, steps);
             let pre_len = l.let_("pre_len", I64, Exp::Select(buffer, pre_len, c64(1)), out);
             for pi in buffered {
-                let v = l.k.fresh("pre");
+                // `pre` for a prelude's elements, `rows` for rows copied as they are.
+                let base = if matches!(self.sources[pi], Source::Mapped(..)) { "pre" } else { "rows" };
+                let v = l.k.fresh(base);
                 out.push(Stm::Alloc { var: v, elem: self.nest.f.params[pi].ty.elem(), len: pre_len });
                 allocs.push(v);
                 pre.push((pi, v));
