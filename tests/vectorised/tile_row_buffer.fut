@@ -1,5 +1,5 @@
 -- Register-tiled nests whose rows are read through a buffer
--- (`ogham-imp/src/lower/tile.rs`, `fill_prelude`): when the packed
+-- (`ogham-imp/src/lower/tile.rs`, `fill_row_buffers`): when the packed
 -- columns fit in one slab and at least four column tiles read the rows
 -- (260 columns: five column tiles with AVX-512, four of 64 and one of 4;
 -- seventeen with AVX2), each block of rows is first copied tile by tile,

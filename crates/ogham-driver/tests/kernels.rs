@@ -172,7 +172,7 @@ fn prelude_rows_are_buffered_and_tiles_leave_room() {
 
 /// k-means' objective (`benchmarks/kmeans_ad.fut`, 1024 centres: many
 /// column tiles): the tiles of points by centres read the points from a
-/// buffer laid out tile by tile (`rows_`, see `tile.rs`'s `fill_prelude`),
+/// buffer laid out tile by tile (`rows_`, see `tile.rs`'s `fill_row_buffers`),
 /// and fold a tile row into the point's running minimum only when a
 /// comparison in vector lanes finds a distance that could replace it
 /// (`Screen`).

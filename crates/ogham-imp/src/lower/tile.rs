@@ -126,7 +126,7 @@ fn held(sources: &[Source]) -> usize {
 
 /// The fewest column tiles for which a block's rows, when they are only
 /// read (no prelude), are first copied into a buffer laid out for the
-/// tiles (see `fill_prelude`): the copy costs a pass over the rows, which
+/// tiles (see `fill_row_buffers`): the copy costs a pass over the rows, which
 /// each further column tile earns back.
 const BUFFER_COLUMN_TILES: i64 = 4;
 
@@ -1168,7 +1168,7 @@ impl<'s> TileKernel<'_, 's> {
         // With a slab (one block of steps, a row block's elements in
         // cache), the row elements of a row block, the rows' own or the
         // prelude's, are copied or computed once into a buffer per source
-        // (laid out tile by tile, `fill_prelude`) before the column tiles
+        // (laid out tile by tile, `fill_row_buffers`) before the column tiles
         // read them: a prelude's not once per column tile (GMM's `x - μ`:
         // the subtraction and broadcast per element and column tile had
         // the adder's ports at 1.5 times the multiplier's), and in the
@@ -1178,8 +1178,8 @@ impl<'s> TileKernel<'_, 's> {
         // 16 centres (one column tile) ran 10% slower with its points
         // copied first.
         let buffered: Vec<usize> = (0..self.sources.len()).filter(|&pi| self.sources[pi].by_row()).collect();
-        let mapped = buffered.iter().any(|&pi| matches!(self.sources[pi], Source::Mapped(..)));
-        let buffer = if mapped {
+        let is_prelude = |pi: usize| matches!(self.sources[pi], Source::Mapped(..));
+        let buffer = if buffered.iter().any(|&pi| is_prelude(pi)) {
             slab
         } else {
             let enough =
@@ -1192,7 +1192,7 @@ impl<'s> TileKernel<'_, 's> {
             let pre_len = l.let_("pre_len", I64, Exp::Select(buffer, pre_len, c64(1)), out);
             for pi in buffered {
                 // `pre` for a prelude's elements, `rows` for rows copied as they are.
-                let base = if matches!(self.sources[pi], Source::Mapped(..)) { "pre" } else { "rows" };
+                let base = if is_prelude(pi) { "pre" } else { "rows" };
                 let v = l.k.fresh(base);
                 out.push(Stm::Alloc { var: v, elem: self.nest.f.params[pi].ty.elem(), len: pre_len });
                 allocs.push(v);
@@ -1208,7 +1208,7 @@ impl<'s> TileKernel<'_, 's> {
             let block_tiles = bin(l, out, "block_tiles", BinOp::Min, block_tiles, per_block);
             if !pre.is_empty() {
                 let mut fill = Vec::new();
-                self.fill_prelude(l, &pre, (b0, block_tiles), steps, &mut fill)?;
+                self.fill_row_buffers(l, &pre, (b0, block_tiles), steps, &mut fill)?;
                 out.push(Stm::If { cond: buffer, then_block: Block { stms: fill }, else_block: Block::default() });
             }
             for_loop(l, "tj", (c64(0), col_tiles), false, out, |l, tj, out| {
@@ -1265,7 +1265,7 @@ impl<'s> TileKernel<'_, 's> {
                                     let i = bin(l, out, "i", BinOp::Add, i0, ii);
                                     let i = bin(l, out, "i", BinOp::Min, i, last);
                                     if !pre.is_empty() {
-                                        // Tile `ti`'s step `kr` of row `ii` (see `fill_prelude`).
+                                        // Tile `ti`'s step `kr` of row `ii` (see `fill_row_buffers`).
                                         let at = bin(l, out, "at", BinOp::Mul, ti, steps);
                                         let kr = bin(l, out, "kr", BinOp::Sub, k, k0);
                                         let at = bin(l, out, "at", BinOp::Add, at, kr);
@@ -1363,7 +1363,7 @@ impl<'s> TileKernel<'_, 's> {
     /// unless the rows are columns of a transposed array: with the stride a
     /// run-time value, GCC gathers the elements one by one (GMM's `x - μ`
     /// took a quarter of the objective's time so).
-    fn fill_prelude(
+    fn fill_row_buffers(
         &self,
         l: &mut Lowerer,
         pre: &[(usize, Var)],
