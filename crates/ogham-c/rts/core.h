@@ -5,6 +5,18 @@
  * strides (all in elements), so slicing, transposing and reshaping a
  * contiguous array cost no copy. Memory blocks are reference counted; the
  * generated code holds one reference per owning variable. */
+
+/* The runtime's mutable globals, and the program's definitions that the
+ * boundary code (api.h, main.h) reads, are declared OG_GLOBAL: `static` in
+ * the one self-contained C file ogham generates. A test executable is
+ * instead linked from two files (`ogham_c::generate_split`): the program,
+ * which defines them (OG_GLOBAL empty), and the boundary, the same for every
+ * program of a configuration and so compiled once per test run, which
+ * declares them (OG_GLOBAL extern, program.h). One object each, so the
+ * scheduler's og_in_job and the block cache are the same in both. */
+#ifndef OG_GLOBAL
+#define OG_GLOBAL static
+#endif
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +39,7 @@
  * and reference counts and the context's lists need no atomic operations
  * or lock there (the LSTM's objective, all small maps run on the calling
  * thread, spent a quarter of its time in atomic reference counts). */
-static _Thread_local int og_in_job;
+OG_GLOBAL _Thread_local int og_in_job;
 #endif
 #if OG_TUNE_MALLOC && defined(__GLIBC__)
 #include <malloc.h>
@@ -352,8 +364,8 @@ static inline char *og_take_error(og_ctx *ctx) {
 #define OG_CACHE_MAX_CLASS 16
 #define OG_CACHE_PER_CLASS 64
 #define OG_CACHE_CLASS_LOG2_BYTES 16 /* 64 KiB of blocks per class */
-static _Thread_local og_mem *og_block_cache[OG_CACHE_MAX_CLASS + 1][OG_CACHE_PER_CLASS];
-static _Thread_local int og_block_cached[OG_CACHE_MAX_CLASS + 1];
+OG_GLOBAL _Thread_local og_mem *og_block_cache[OG_CACHE_MAX_CLASS + 1][OG_CACHE_PER_CLASS];
+OG_GLOBAL _Thread_local int og_block_cached[OG_CACHE_MAX_CLASS + 1];
 
 /* The size class of a block of `bytes` bytes (log2 of its capacity), or
  * -1 for blocks too large to cache. */

@@ -85,10 +85,29 @@ pub fn generate(verified: &Verified, opts: &Options) -> Result<Generated, String
         c.push_str(&lib.c);
         return Ok(Generated { c, header: Some(lib.header), manifest: Some(lib.manifest) });
     }
-    if opts.server {
-        c.insert_str(0, "#define OG_SERVER_DEFAULT 1\n");
-    }
     Ok(Generated { c, header: None, manifest: None })
+}
+
+/// An executable's C in two files to be compiled apart and linked
+/// ([`codegen::Parts::split`]). `ogham test` compiles each distinct
+/// boundary once and links it into every test executable: it had been
+/// three quarters of each compile.
+pub struct Split {
+    /// The program's file: the configuration's defines, the runtime the
+    /// program calls, and the program, defining its `OG_GLOBAL`s.
+    pub program: String,
+    /// The boundary's file: the value formats, the server protocol and
+    /// `main`, which read only the program's `OG_GLOBAL` definitions
+    /// (`rts/program.h`). The same text for every program of one
+    /// configuration (the backend, the largest rank, the number of tuning
+    /// parameters).
+    pub boundary: String,
+}
+
+/// Generates an executable's C as [`Split`] (not for libraries).
+pub fn generate_split(verified: &Verified, opts: &Options) -> Result<Split, String> {
+    assert!(!opts.library, "a library is one C file");
+    Ok(codegen::program_parts(verified, opts)?.split())
 }
 
 /// Writes a library's three files, `out.c`, `out.h` and `out.json`
@@ -159,16 +178,51 @@ pub fn cflags(opts: &Options) -> Vec<&'static str> {
 /// Compiles a generated C file into an executable, adding `extra_flags`
 /// (then `$CFLAGS`).
 pub fn compile_c(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[&str]) -> Result<(), String> {
-    let cc = opts.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| "cc".to_string());
-    let mut cmd = Command::new(&cc);
-    cmd.arg(c_path).arg("-o").arg(out).args(cflags(opts));
-    cmd.args(extra_flags);
-    // The user's flags come last, so they override ours (`CFLAGS=-O3 ogham
-    // test` optimises the test executables that are otherwise built with -O0).
+    compile_and_link(c_path, &[], out, opts, extra_flags)
+}
+
+/// [`compile_c`], linking the executable with `objects` as well (a
+/// boundary object, [`compile_object`]).
+pub fn compile_and_link(
+    c_path: &Path,
+    objects: &[&Path],
+    out: &Path,
+    opts: &Options,
+    extra_flags: &[&str],
+) -> Result<(), String> {
+    let mut cmd = cc_command(opts, extra_flags);
+    cmd.arg(c_path).args(objects).arg("-o").arg(out).arg("-lm");
+    run_cc(cmd, opts)
+}
+
+/// Compiles a C file into the object file `out` (`-c`), with the same flags
+/// as [`compile_c`].
+pub fn compile_object(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[&str]) -> Result<(), String> {
+    let mut cmd = cc_command(opts, extra_flags);
+    cmd.arg("-c").arg(c_path).arg("-o").arg(out);
+    run_cc(cmd, opts)
+}
+
+/// The C compiler (`opts.cc`, else `$CC`, else `cc`).
+fn cc(opts: &Options) -> String {
+    opts.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| "cc".to_string())
+}
+
+/// The C compiler with its flags: ours ([`cflags`]), `extra_flags`, then
+/// the user's `$CFLAGS`, which come last and so override ours (`CFLAGS=-O3
+/// ogham test` optimises the test executables that are otherwise built
+/// with -O0).
+fn cc_command(opts: &Options, extra_flags: &[&str]) -> Command {
+    let mut cmd = Command::new(cc(opts));
+    cmd.args(cflags(opts)).args(extra_flags);
     if let Ok(flags) = std::env::var("CFLAGS") {
         cmd.args(flags.split_whitespace());
     }
-    cmd.arg("-lm");
+    cmd
+}
+
+fn run_cc(mut cmd: Command, opts: &Options) -> Result<(), String> {
+    let cc = cc(opts);
     let output = cmd.output().map_err(|e| format!("cannot run C compiler `{cc}`: {e}"))?;
     if !output.status.success() {
         return Err(format!("C compiler `{cc}` failed:\n{}", String::from_utf8_lossy(&output.stderr)));

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use ogham_c::{compile_c, generate, Backend, Options};
+use ogham_c::{compile_and_link, compile_c, compile_object, generate, generate_split, Backend, Options};
 use ogham_ir::Span;
 use ogham_syntax::FileId;
 
@@ -261,6 +261,46 @@ fn multicore_matches_sequential_on_large_inputs() {
 fn dot_input(n: usize) -> String {
     let xs: Vec<String> = (0..n).map(|i| format!("{}f32", i % 5)).collect();
     format!("[{}] [{}]", xs.join(", "), xs.join(", "))
+}
+
+/// Test executables are linked from the program's file and a boundary
+/// object shared by every program of a configuration (`generate_split`).
+/// Programs of one configuration (here the largest rank) have one boundary,
+/// and linked with it they print what their single files print, with the
+/// warning flags of the test suite; on multicore with a large input on two
+/// threads, where the runtime's globals (`og_in_job`, the block cache) must
+/// be one object across the two files.
+#[test]
+fn split_programs_share_one_boundary() {
+    let flags = ["-O1", "-Wall", "-Wextra", "-Werror"];
+    for (flavour, opts) in
+        [("seq", Options::default()), ("mc", Options { backend: Backend::Multicore, ..Options::default() })]
+    {
+        let split = |text: &str| generate_split(&verified(&parse(text)), &opts).unwrap_or_else(|e| panic!("{e}"));
+        let (dot, values, kitchen) = (split(DOT), split(VALUES), split(KITCHEN));
+        assert_eq!(dot.boundary, values.boundary, "{flavour}: one configuration, one boundary");
+        assert_ne!(dot.boundary, kitchen.boundary, "{flavour}: views of rank 3 are another configuration");
+        let dir = tmp_dir(&format!("split-{flavour}"));
+        let boundary = dir.join("boundary.c");
+        std::fs::write(&boundary, &dot.boundary).unwrap();
+        let object = dir.join("boundary.o");
+        compile_object(&boundary, &object, &opts, &flags).unwrap_or_else(|e| panic!("{e}"));
+        let cases = [
+            ("dot", dot, DOT, dot_input(100_000)),
+            ("values", values, VALUES, "-128i8 0xffffu16 0.1 true 18446744073709551615u64 f32.nan".to_string()),
+        ];
+        for (name, split, text, input) in cases {
+            let c = dir.join(format!("{name}.c"));
+            std::fs::write(&c, &split.program).unwrap();
+            let exe = dir.join(name);
+            compile_and_link(&c, &[&object], &exe, &opts, &flags).unwrap_or_else(|e| panic!("{e}"));
+            let whole = build(&format!("whole-{name}-{flavour}"), text, &opts);
+            let (expected, _, _) = run(&whole, &["-P", "2"], input.as_bytes());
+            let (out, err, code) = run(&exe, &["-P", "2"], input.as_bytes());
+            assert_eq!(code, 0, "{name} ({flavour}, split) failed: {err}");
+            assert_eq!(out, expected, "{name} ({flavour}, split)");
+        }
+    }
 }
 
 const VALUES: &str = r#"

@@ -7,6 +7,8 @@ use rustc_hash::FxHashMap as HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use ogham_data::Value;
@@ -82,6 +84,77 @@ pub fn compile_executable_with(
     let codegen = start.elapsed();
     ogham_c::compile_c(&c_path, out, &opts, extra_cflags)?;
     Ok(codegen)
+}
+
+/// The boundary objects of test executables ([`ogham_c::generate_split`]):
+/// each configuration's boundary is compiled once, into a directory of this
+/// run's that goes when this does, and linked into every test executable
+/// of that configuration.
+pub struct BoundaryObjects {
+    dir: PathBuf,
+    /// By the boundary's text: its number (the file's name) and its object,
+    /// compiled by the first thread to need it while the others wait.
+    objects: Mutex<HashMap<String, Arc<(usize, BoundaryObject)>>>,
+}
+
+/// A boundary's object file, or why it did not compile.
+type BoundaryObject = OnceLock<Result<PathBuf, String>>;
+
+impl Default for BoundaryObjects {
+    fn default() -> BoundaryObjects {
+        BoundaryObjects::new()
+    }
+}
+
+impl BoundaryObjects {
+    pub fn new() -> BoundaryObjects {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ogham-boundary-{}-{n}", std::process::id()));
+        BoundaryObjects { dir, objects: Mutex::default() }
+    }
+
+    /// Compiles a test executable at `out` with [`TEST_CFLAGS`]: the
+    /// program's C (written beside it as `out.c`) linked with its
+    /// configuration's boundary object. The same program as
+    /// [`compile_executable`] makes, in two files rather than one.
+    pub fn compile_test_executable(
+        &self,
+        compiled: &Compiled,
+        backend: ogham_c::Backend,
+        out: &Path,
+    ) -> Result<(), String> {
+        let opts = ogham_c::Options {
+            backend,
+            span_text: span_texts(&compiled.sources, &compiled.ir),
+            ..ogham_c::Options::default()
+        };
+        let split = ogham_c::generate_split(&verified(&compiled.ir)?, &opts)?;
+        let c_path = out.with_extension("c");
+        std::fs::write(&c_path, &split.program).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
+        let entry = {
+            let mut objects = self.objects.lock().unwrap_or_else(|e| e.into_inner());
+            let n = objects.len();
+            objects.entry(split.boundary.clone()).or_insert_with(|| Arc::new((n, OnceLock::new()))).clone()
+        };
+        let (n, cell) = &*entry;
+        let object = cell.get_or_init(|| {
+            std::fs::create_dir_all(&self.dir).map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+            let c = self.dir.join(format!("boundary{n}.c"));
+            let o = c.with_extension("o");
+            std::fs::write(&c, &split.boundary).map_err(|e| format!("cannot write {}: {e}", c.display()))?;
+            ogham_c::compile_object(&c, &o, &opts, TEST_CFLAGS)?;
+            Ok(o)
+        });
+        let object = object.as_ref().map_err(Clone::clone)?;
+        ogham_c::compile_and_link(&c_path, &[object], out, &opts, TEST_CFLAGS)
+    }
+}
+
+impl Drop for BoundaryObjects {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 /// Writes Futhark's `--library` output for the program: `out.c`, `out.h`

@@ -106,12 +106,13 @@ pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
     let next = AtomicUsize::new(0);
     let summary = Mutex::new(Summary::default());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let boundaries = native::BoundaryObjects::new();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(program) = programs.get(i) else { break };
-                let report = test_program(program, opts);
+                let report = test_program(program, opts, &boundaries);
                 let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                 s.passed += report.passed;
                 s.skipped += report.skipped;
@@ -135,7 +136,7 @@ pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
     s
 }
 
-fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
+fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryObjects) -> ProgramReport {
     let mut report = ProgramReport { passed: 0, skipped: 0, failures: Vec::new(), notes: Vec::new() };
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
@@ -147,7 +148,7 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
     let spec = match parse_test_spec(&source) {
         Ok(Some(spec)) => spec,
         Ok(None) => {
-            compile_only(path, opts, &mut report);
+            compile_only(path, opts, &mut report, boundaries);
             return report;
         }
         Err(e) => {
@@ -184,7 +185,7 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 .filter(|(_, c)| !c.tags.iter().any(|t| opts.exclude.contains(t)))
                 .collect();
             if cases.is_empty() {
-                compile_only(path, opts, &mut report);
+                compile_only(path, opts, &mut report, boundaries);
                 return report;
             }
             let compiled = match compile_file(path, Stop::Ir) {
@@ -195,7 +196,7 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
                 }
             };
             let dir = path.parent().unwrap_or(Path::new("."));
-            let runner = match Runner::new(&compiled, path, opts.backend, !opts.no_tuning) {
+            let runner = match Runner::new(&compiled, path, opts.backend, !opts.no_tuning, boundaries) {
                 Ok(r) => r,
                 Err(e) => {
                     report.failures.push(format!(
@@ -220,8 +221,8 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
             let extended = if checked.is_empty() { None } else { Some(gradcheck::extended(path, &checked)) };
             let derivative_runners = match &extended {
                 Some(Ok(ext)) => Some((
-                    Runner::new(ext, path, opts.backend, !opts.no_tuning),
-                    Runner::new(ext, path, Backend::Interp, !opts.no_tuning),
+                    Runner::new(ext, path, opts.backend, !opts.no_tuning, boundaries),
+                    Runner::new(ext, path, Backend::Interp, !opts.no_tuning, boundaries),
                 )),
                 Some(Err(e)) => {
                     report
@@ -269,13 +270,13 @@ fn test_program(path: &Path, opts: &TestOptions) -> ProgramReport {
 /// compiled mode, a compiled backend still builds its executable, so a
 /// program that does not compile fails; the interpreter (`futhark test -i`)
 /// does nothing.
-fn compile_only(path: &Path, opts: &TestOptions, report: &mut ProgramReport) {
+fn compile_only(path: &Path, opts: &TestOptions, report: &mut ProgramReport, boundaries: &native::BoundaryObjects) {
     if opts.backend == Backend::Interp {
         return;
     }
     match compile_file(path, Stop::Ir) {
         Ok(compiled) => {
-            if let Err(e) = Runner::new(&compiled, path, opts.backend, false) {
+            if let Err(e) = Runner::new(&compiled, path, opts.backend, false, boundaries) {
                 report.failures.push(format!(
                     "compilation with the {} backend failed:\n{}",
                     opts.backend.tag_name(),
@@ -364,7 +365,13 @@ enum Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    fn new(compiled: &'a Compiled, program: &Path, backend: Backend, tuning: bool) -> Result<Runner<'a>, String> {
+    fn new(
+        compiled: &'a Compiled,
+        program: &Path,
+        backend: Backend,
+        tuning: bool,
+        boundaries: &native::BoundaryObjects,
+    ) -> Result<Runner<'a>, String> {
         let tuning = if tuning { run::tuning_file(program) } else { None };
         let c_backend = match backend {
             Backend::Interp => {
@@ -392,7 +399,7 @@ impl<'a> Runner<'a> {
         };
         let runner = Runner::Native { exe, dir, options };
         if let Runner::Native { exe, .. } = &runner {
-            native::compile_executable(compiled, c_backend, None, exe, native::TEST_CFLAGS)?;
+            boundaries.compile_test_executable(compiled, c_backend, exe)?;
         }
         Ok(runner)
     }
