@@ -54,3 +54,26 @@ entry rows [n] (xs: [n][2]f64) : [n][2]f64 =
 entry short [n] (as: [n]f64) (bs: [n]f64) : ([n]f64, [n]f64) =
   let f (as, bs) = unzip (scan (\(a1, b1) (a2, b2) -> (a2 + b2 * a1, b1 * b2)) (0, 1) (zip as bs))
   in vjp f (as, bs) (replicate n 1, replicate n 1)
+
+-- Floats of two types in one tuple: the recurrence x' = x·a, y' = y·a + b
+-- with x, a in f32 and y, b in f64 (carried in f64, the adjoints of the
+-- f32 components converted back). Adjoint one on every prefix of both;
+-- exact values from forward-mode dual numbers, computed independently.
+-- ==
+-- entry: floats
+-- input { [0.5f32, 2f32, -1f32, 3f32] [1.0, 2.0, 3.0, 4.0] }
+-- output { [-5f32, -4.5f32, 20f32, -2f32] [-5.0, -3.0, 4.0, 1.0] }
+entry floats [n] (as: [n]f32) (bs: [n]f64) : ([n]f32, [n]f64) =
+  let f (as, bs) = unzip (scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * f64.f32 a2 + b2)) (1, 0) (zip as bs))
+  in vjp f (as, bs) (replicate n 1, replicate n 1)
+
+-- The same with the f64 component first and an adjoint on the f32 prefix
+-- products alone: the f64 inputs get zeros.
+-- ==
+-- entry: floats_one_side
+-- input { [0.5f32, 2f32, -1f32, 3f32] [1.0, 2.0, 3.0, 4.0] }
+-- output { [-5f32, -1.5f32, 4f32, -1f32] [0.0, 0.0, 0.0, 0.0] }
+entry floats_one_side [n] (as: [n]f32) (bs: [n]f64) : ([n]f32, [n]f64) =
+  let f (bs, as) = unzip (scan (\(b1, a1) (b2, a2) -> (b1 * f64.f32 a2 + b2, a1 * a2)) (0, 1) (zip bs as))
+  let (dbs, das) = vjp f (bs, as) (replicate n 0, replicate n 1)
+  in (das, dbs)

@@ -2,9 +2,9 @@
 //! rewrite that gives vectorised operators (`map2 op` on rows) to it one
 //! column at a time.
 //!
-//! For `ys = scan ⊙ ne xs` on tuples of `k` scalars of one floating-point
-//! type (and any number of integers and booleans, such as a segmented
-//! scan's flags, which steer the operator and get no adjoints; or, with no
+//! For `ys = scan ⊙ ne xs` on tuples of `k` floating-point scalars (and
+//! any number of integers and booleans, such as a segmented scan's flags,
+//! which steer the operator and get no adjoints; or, with no
 //! floating-point component, of one integer type), let
 //! `Bᵢ` be the transposed Jacobian of `ysᵢ ⊙ xsᵢ₊₁` in `ysᵢ` (a `k×k`
 //! matrix, `Bᵢ[j][c] = ∂outᶜ/∂aⱼ`; zero for the last element). The
@@ -14,10 +14,13 @@
 //! neutral `(0, I)`. Then `x̄sᵢ` is the operator's return sweep in
 //! `ysᵢ₋₁ ⊙ x` at `xsᵢ` with adjoint `rᵢ` (`ys₋₁ = ne`). The matrices are
 //! `k²` scalars per element, so this is meant for small tuples (Futhark's
-//! suite scans 4×4 matrix products).
+//! suite scans 4×4 matrix products). Floats of different types (an `f32`
+//! beside an `f64`) are carried through the recurrence in the widest of
+//! them, each `Bᵢ[j][c]` and `ȳ` converted to it and each `rᵢ` back to its
+//! component's type.
 
 use ogham_ir::{
-    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName,
+    BinOp, Body, CmpOp, ConvOp, DimIndex, Exp, Lambda, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName,
 };
 
 use super::{is_addition, is_identity, unsupported, var_of, Adjoints, Checkpoints, R};
@@ -41,17 +44,16 @@ impl Ad {
         if dc.is_empty() && s.pat.iter().all(|p| p.ty.elem() == s.pat[0].ty.elem() && p.ty.elem() != PrimType::Bool) {
             dc = (0..arrs.len()).collect();
         }
-        let Some(t) = dc.first().map(|&j| s.pat[j].ty.elem()) else {
+        // The recurrence's type: the widest of the floats (the integers'
+        // one type).
+        let Some(t) = dc.iter().map(|&j| s.pat[j].ty.elem()).max_by_key(|t| t.bits()) else {
             return Err(unsupported(
                 span,
                 "`scan` of tuples of integers of different types, with an operator other than `+`",
             ));
         };
-        if s.pat.iter().any(|p| p.ty.rank() != 1) || dc.iter().any(|&j| s.pat[j].ty.elem() != t) {
-            return Err(unsupported(
-                span,
-                "`scan` of tuples whose components are arrays or floats of different types, with an operator other than `+`",
-            ));
+        if s.pat.iter().any(|p| p.ty.rank() != 1) {
+            return Err(unsupported(span, "`scan` of tuples with array components, with an operator other than `+`"));
         }
         if dc.iter().all(|&j| bars[j].is_none()) {
             return Ok(());
@@ -90,7 +92,12 @@ impl Ad {
             x_next.push(SubExp::Var(self.bind(&mut then, "x", et.clone(), at(*x, next), span)));
         }
         let jac = self.op_jacobian(&mut then, op, &y_i, &x_next, &tys, &dc, span)?;
-        let b_entries: Vec<SubExp> = jac.iter().flatten().copied().collect();
+        let mut b_entries = Vec::new();
+        for (row, &j) in jac.iter().zip(&dc) {
+            for &d in row {
+                b_entries.push(self.converted(&mut then, d, tys[j].elem(), t, span));
+            }
+        }
         let b_names: Vec<Param> = (0..k * k).map(|_| self.fresh_typed("b", &ty)).collect();
         body.push(Stm {
             pat: b_names.clone(),
@@ -114,7 +121,7 @@ impl Ad {
         let mut rev_in = Vec::new();
         for &j in &dc {
             let ybar = match bars[j] {
-                Some(SubExp::Var(b)) => b,
+                Some(SubExp::Var(b)) => self.converted_array(out, b, tys[j].elem(), t, w, span),
                 _ => var_of(self.zero(out, &arr_ty, span)),
             };
             rev_in.push(self.reversed(out, ybar, &arr_ty, w, span));
@@ -144,7 +151,8 @@ impl Ad {
         let mut inner = Adjoints::default();
         for (&j, rp) in dc.iter().zip(&rps) {
             if let SubExp::Var(v) = res[j] {
-                self.add(&mut body, &mut inner, v, SubExp::Var(rp.name), span);
+                let r = self.converted(&mut body, SubExp::Var(rp.name), t, tys[j].elem(), span);
+                self.add(&mut body, &mut inner, v, r, span);
             }
         }
         self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut body)?;
@@ -155,17 +163,47 @@ impl Ad {
         let mut params = vec![i];
         params.extend(xps);
         params.extend(rps);
-        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: vec![ty.clone(); k] };
+        let ret: Vec<Type> = dc.iter().map(|&j| tys[j].clone()).collect();
+        let pat: Vec<Param> = ret.iter().map(|et| self.fresh_typed("dxs", &et.array_of(w))).collect();
+        let lam = Lambda { params, body: Body { stms: body, result: results }, ret };
         let mut in_arrs = vec![iota];
         in_arrs.extend(arrs);
         in_arrs.extend(&r);
         let exp = Exp::Soac(Soac::Screma { w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
-        let pat: Vec<Param> = (0..k).map(|_| self.fresh_typed("dxs", &arr_ty)).collect();
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
         for (&j, p) in dc.iter().zip(pat) {
             self.add(out, adj, arrs[j], SubExp::Var(p.name), span);
         }
         Ok(())
+    }
+
+    /// `x` of type `from` as a `to` (itself when the types are one).
+    fn converted(&mut self, out: &mut Vec<Stm>, x: SubExp, from: PrimType, to: PrimType, span: Span) -> SubExp {
+        if from == to {
+            return x;
+        }
+        self.scalar(out, to, Exp::Conv(ConvOp::Convert, from, to, x), span)
+    }
+
+    /// The array `xs` (`[w]from`) as a `[w]to` (itself when the types are one).
+    fn converted_array(
+        &mut self,
+        out: &mut Vec<Stm>,
+        xs: VName,
+        from: PrimType,
+        to: PrimType,
+        w: SubExp,
+        span: Span,
+    ) -> VName {
+        if from == to {
+            return xs;
+        }
+        let x = self.fresh_typed("x", &Type::Prim(from));
+        let mut body = Vec::new();
+        let y = self.converted(&mut body, SubExp::Var(x.name), from, to, span);
+        let lam = Lambda { params: vec![x], body: Body { stms: body, result: vec![y] }, ret: vec![Type::Prim(to)] };
+        let exp = Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![], map: lam });
+        self.bind(out, "conv", Type::Prim(to).array_of(w), exp, span)
     }
 
     /// `∂outᶜ/∂aⱼ` of `a ⊙ b` (all the operator's scalars each) for the
