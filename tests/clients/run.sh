@@ -30,7 +30,11 @@ fi
 # Generated C must be warning-free.
 export CFLAGS="${CFLAGS:-} -Wall -Wextra -Werror"
 
-for backend in c multicore; do
+# Both backends at once, each in a subshell that stops at its first
+# failure; each one's output is printed when it is done.
+run_backend() {
+  set -euo pipefail
+  local backend="$1"
   echo "== $backend"
   dir="$work/$backend"
   mkdir -p "$dir"
@@ -51,7 +55,21 @@ for backend in c multicore; do
   "$dir/test_sum"
   (cd "$dir" && "$venv/bin/build_futhark_ffi" clients > build.log 2>&1) || { cat "$dir/build.log"; exit 1; }
   (cd "$dir" && "$py" test_ffi.py)
+}
+pids=()
+for backend in c multicore; do
+  (run_backend "$backend") > "$work/$backend.log" 2>&1 &
+  pids+=($!)
 done
+failed=0
+for k in 0 1; do
+  wait "${pids[$k]}" || failed=1
+done
+cat "$work/c.log" "$work/multicore.log"
+if [ "$failed" -ne 0 ]; then
+  echo "clients: failed (above)" >&2
+  exit 1
+fi
 echo "clients: all passed"
 
 # Failed calls must leave no memory behind in servers, executables and
