@@ -139,15 +139,83 @@ impl BoundaryObjects {
         };
         let (n, cell) = &*entry;
         let object = cell.get_or_init(|| {
+            // The file's text says what made the object: the boundary, the
+            // compiler (its `--version`) and the flags.
+            let text = format!("/* {} */\n{}", compile_identity(&opts).replace("*/", "* /"), split.boundary);
+            let cached = cached_object(&text);
+            if let Some((_, o)) =
+                cached.as_ref().filter(|(c, o)| o.is_file() && std::fs::read(c).ok() == Some(text.clone().into_bytes()))
+            {
+                return Ok(o.clone());
+            }
             std::fs::create_dir_all(&self.dir).map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
             let c = self.dir.join(format!("boundary{n}.c"));
             let o = c.with_extension("o");
-            std::fs::write(&c, &split.boundary).map_err(|e| format!("cannot write {}: {e}", c.display()))?;
+            std::fs::write(&c, &text).map_err(|e| format!("cannot write {}: {e}", c.display()))?;
             ogham_c::compile_object(&c, &o, &opts, TEST_CFLAGS)?;
+            if let Some((cc, co)) = cached {
+                keep_in_cache(&[(&c, &cc), (&o, &co)]);
+            }
             Ok(o)
         });
         let object = object.as_ref().map_err(Clone::clone)?;
         ogham_c::compile_and_link(&c_path, &[object], out, &opts, TEST_CFLAGS)
+    }
+}
+
+/// What makes a boundary's object besides its text: the C compiler (its
+/// name and `--version`, read once per process) and every flag.
+fn compile_identity(opts: &ogham_c::Options) -> String {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let version = VERSION.get_or_init(|| {
+        Command::new(&cc)
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    });
+    format!(
+        "{cc} ({version}); {:?} {:?} {:?}",
+        ogham_c::cflags(opts),
+        TEST_CFLAGS,
+        std::env::var("CFLAGS").unwrap_or_default()
+    )
+}
+
+/// Where a boundary whose file has `text` is kept between runs (its file
+/// and its object), in the user's cache directory (`$OGHAM_CACHE_DIR`,
+/// else `$XDG_CACHE_HOME/ogham`, else `~/.cache/ogham`), so that `ogham
+/// test` run on one file at a time (as Futhark's suite runners do) need not
+/// compile it each time; `None` when there is no such directory. The name
+/// is a hash of the text; the object is used only where the file beside it
+/// holds the same text.
+fn cached_object(text: &str) -> Option<(PathBuf, PathBuf)> {
+    use std::hash::{Hash, Hasher};
+    let dir = std::env::var_os("OGHAM_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("ogham")))
+        .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("ogham")))?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    let stem = dir.join(format!("boundary-{:016x}", h.finish()));
+    Some((stem.with_extension("c"), stem.with_extension("o")))
+}
+
+/// Copies freshly made files into the cache, each under a temporary name
+/// then renamed, so that no run reads a file half written; a failure only
+/// means the next run compiles again.
+fn keep_in_cache(files: &[(&Path, &Path)]) {
+    for (from, to) in files {
+        let Some(dir) = to.parent() else { return };
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        let tmp = to.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::copy(from, &tmp).is_err() || std::fs::rename(&tmp, to).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+            return;
+        }
     }
 }
 

@@ -63,3 +63,49 @@ fn tuning_files_can_be_left_out() {
     let (out, code) = ogham_test(&d, &["--no-tuning"]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// Test executables link a boundary object compiled once per
+/// configuration, and kept between runs in the cache directory
+/// (`$OGHAM_CACHE_DIR`) beside the file it was compiled from: a second run
+/// uses it; an object whose file beside it holds other text (a boundary of
+/// another ogham, or another compiler's) is not used but compiled again.
+#[test]
+fn boundary_objects_are_kept_between_runs() {
+    let src = "-- ==\n-- input { [1i64, 2i64] } output { 6i64 }\n\ndef main (xs: []i64) = i64.sum (map (*2) xs)\n";
+    let d = setup("cache", src, None);
+    let cache = d.join("cache");
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_ogham"))
+            .args(["test", "--backend", "c"])
+            .arg(d.join("prog.fut"))
+            .env("OGHAM_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+    };
+    let (out, code) = run();
+    assert_eq!(code, 0, "{out}");
+    let kept = |ext: &str| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
+            .collect();
+        v.sort();
+        v
+    };
+    let (sources, objects) = (kept("c"), kept("o"));
+    assert_eq!((sources.len(), objects.len()), (1, 1), "one boundary, kept with its file");
+    assert!(std::fs::read_to_string(&sources[0]).unwrap().contains("#define OG_GLOBAL extern"));
+    // Used as it is by the next run.
+    let made = std::fs::metadata(&objects[0]).unwrap().modified().unwrap();
+    let (out, code) = run();
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(std::fs::metadata(&objects[0]).unwrap().modified().unwrap(), made);
+    // A file that does not match: the object beside it is not trusted.
+    std::fs::write(&sources[0], "/* another boundary */\n").unwrap();
+    std::fs::write(&objects[0], "not an object").unwrap();
+    let (out, code) = run();
+    assert_eq!(code, 0, "{out}");
+    assert!(std::fs::read_to_string(&sources[0]).unwrap().contains("#define OG_GLOBAL extern"));
+}
