@@ -206,12 +206,16 @@ fn cached_object(text: &str) -> Option<(PathBuf, PathBuf)> {
 /// then renamed, so that no run reads a file half written; a failure only
 /// means the next run compiles again.
 fn keep_in_cache(files: &[(&Path, &Path)]) {
+    // Unique to this process and call: two runs in one process (the
+    // suite's backends) may keep the same file at once.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
     for (from, to) in files {
         let Some(dir) = to.parent() else { return };
         if std::fs::create_dir_all(dir).is_err() {
             return;
         }
-        let tmp = to.with_extension(format!("tmp{}", std::process::id()));
+        let tmp = to.with_extension(format!("tmp{}-{call}", std::process::id()));
         if std::fs::copy(from, &tmp).is_err() || std::fs::rename(&tmp, to).is_err() {
             let _ = std::fs::remove_file(&tmp);
             return;
