@@ -204,20 +204,27 @@ pub fn compile_object(c_path: &Path, out: &Path, opts: &Options, extra_flags: &[
 }
 
 /// The C compiler (`opts.cc`, else `$CC`, else `cc`).
-fn cc(opts: &Options) -> String {
+pub fn cc(opts: &Options) -> String {
     opts.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| "cc".to_string())
 }
 
-/// The C compiler with its flags: ours ([`cflags`]), `extra_flags`, then
+/// Every flag the C compiler gets: ours ([`cflags`]), `extra_flags`, then
 /// the user's `$CFLAGS`, which come last and so override ours (`CFLAGS=-O3
 /// ogham test` optimises the test executables that are otherwise built
 /// with -O0).
+pub fn compile_flags(opts: &Options, extra_flags: &[&str]) -> Vec<String> {
+    let mut flags: Vec<String> =
+        cflags(opts).into_iter().chain(extra_flags.iter().copied()).map(String::from).collect();
+    if let Ok(user) = std::env::var("CFLAGS") {
+        flags.extend(user.split_whitespace().map(String::from));
+    }
+    flags
+}
+
+/// The C compiler with its flags ([`compile_flags`]).
 fn cc_command(opts: &Options, extra_flags: &[&str]) -> Command {
     let mut cmd = Command::new(cc(opts));
-    cmd.args(cflags(opts)).args(extra_flags);
-    if let Ok(flags) = std::env::var("CFLAGS") {
-        cmd.args(flags.split_whitespace());
-    }
+    cmd.args(compile_flags(opts, extra_flags));
     cmd
 }
 

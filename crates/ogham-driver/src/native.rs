@@ -167,7 +167,7 @@ impl BoundaryObjects {
 /// name and `--version`, read once per process) and every flag.
 fn compile_identity(opts: &ogham_c::Options) -> String {
     static VERSION: OnceLock<String> = OnceLock::new();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let cc = ogham_c::cc(opts);
     let version = VERSION.get_or_init(|| {
         Command::new(&cc)
             .arg("--version")
@@ -175,12 +175,7 @@ fn compile_identity(opts: &ogham_c::Options) -> String {
             .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or_default().to_string())
             .unwrap_or_default()
     });
-    format!(
-        "{cc} ({version}); {:?} {:?} {:?}",
-        ogham_c::cflags(opts),
-        TEST_CFLAGS,
-        std::env::var("CFLAGS").unwrap_or_default()
-    )
+    format!("{cc} ({version}); {:?}", ogham_c::compile_flags(opts, TEST_CFLAGS))
 }
 
 /// Where a boundary whose file has `text` is kept between runs (its file
