@@ -36,8 +36,10 @@
 //!    arrays bound before the nest, each picked by one level (GMM's
 //!    `x - μ`, rows of the points and of the means): each product
 //!    computes it for its outer indices, compact, where it reads it
-//!    ([`Recipe`]), and takes it as its left operand, the other's slice
-//!    as its columns, adding the transpose of the product;
+//!    ([`Recipe`]), compact rows whose transpose is the product's
+//!    columns, the other's slice its rows, as for any operands (taking it
+//!    as the left operand instead made the transpose of the sums, added
+//!    with a strided loop: 5% of GMM's gradient);
 //! 2. the update goes, and the accumulator leaves every level (its
 //!    initial value is no longer consumed by the nest);
 //! 3. after the nest, `A' = A + map (\i₁ … -> map (\r -> map (\c -> sum
@@ -62,12 +64,10 @@
 //! `i₁`, each `i₁`'s part as soon as it is computed, in a `withacc` over
 //! `i₁`, so that it is added while in cache). The GMM gradient at
 //! n = 10 000 then takes 22 MB, and less time (395 against 460 ms: the
-//! arrays stay in the caches). The chunk's size is the target's, twice
-//! the machine's second-level cache per core: on AMD Zen 3 (512 KB) chunks
-//! of 1 MB (40 points of GMM's benchmark) ran its gradient in 220 ms where
-//! 4 MB took 300 and 512 KB 290 (the tiles' reductions over the chunk's
-//! points grow short); on a Xeon with 2 MB, 4 MB ran it in 182 ms where
-//! 1 MB took 210.
+//! arrays stay in the caches). The chunk's size is the target's, the
+//! second-level caches of the cores that run it (see
+//! [`Target::chunk_bytes`]): on AMD Zen 3 (512 KB per core), sequentially
+//! 512 KB (40 of GMM's points), on two threads 1 MB.
 //!
 //! [`Target::chunk_bytes`]: crate::Target::chunk_bytes
 //!
@@ -790,11 +790,9 @@ fn product_level(
     if l + 1 >= m {
         let (n, c) = (plan.widths[0], plan.widths[m]);
         if let Some(recipe) = &cols.1.recipe {
-            // Y for the outer indices, computed here, is the product's
-            // left operand, as compact rows; Xᵀ its columns, a view of the
-            // materialised array, which the tiles copy as they read it
-            // whatever its layout (no compact copy). The product is the
-            // transpose of the sums, the same terms in the same order.
+            // Y for the outer indices, computed here as compact rows,
+            // and Xᵀ a view of the materialised array, which the tiles
+            // copy as they read it whatever its layout (no compact copy).
             let r = plan.widths[m - 1];
             let y = recompute(out, recipe, cols.2, plan, fixed, names);
             let yt = out.bind(
@@ -804,9 +802,8 @@ fn product_level(
                 Exp::Rearrange { array: y, perm: vec![1, 0] },
             );
             let xt = transposed(out, rows, (m - 1, false), plan, fixed, names);
-            let exp = matrix_product(yt, xt, (c, r, n), t, !plan.rows_left, plan.span, names);
-            let dt = out.bind(names, "dprod", Type::Array { elem: t, shape: vec![c, r] }, exp);
-            return out.bind(names, "tr", result_ty(m - 1), Exp::Rearrange { array: dt, perm: vec![1, 0] });
+            let exp = matrix_product(xt, yt, (r, c, n), t, plan.rows_left, plan.span, names);
+            return out.bind(names, "dprod", result_ty(m - 1), exp);
         }
         // Yᵀ a view (the tiles copy the columns they read).
         let yt = transposed(out, cols, (m, false), plan, fixed, names);

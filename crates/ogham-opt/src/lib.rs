@@ -121,10 +121,13 @@ pub struct Pass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
     /// The bytes of the arrays [`accreduce`] makes for one chunk of a
-    /// nest's iterations: twice a core's second-level cache measured best
-    /// (GMM's gradient: 1 MB on AMD Zen 3, 512 KB of L2, where 4 MB took
-    /// 1.4x as long; 2 to 8 MB alike on a Xeon of 2 MB of L2, where 1 MB
-    /// took 1.15x as long).
+    /// nest's iterations: the second-level caches of the cores that share
+    /// a chunk's work measured best. GMM's gradient on AMD Zen 3 (512 KB
+    /// of L2 per core): sequentially, chunks of 512 KB ran it 1.15x as
+    /// fast as 1 MB and 1.2x as fast as 256 KB; on two threads, which
+    /// split each chunk's arrays between their cores, 1 MB ran it 1.1x as
+    /// fast as 512 KB. On a Xeon with 2 MB of L2, 2 to 8 MB ran it alike
+    /// on two threads, and 1 MB took 1.15x as long.
     pub chunk_bytes: i64,
 }
 
@@ -140,12 +143,17 @@ impl Target {
     /// of 1 MB.
     pub const PORTABLE: Target = Target { chunk_bytes: 1 << 20 };
 
-    /// This machine's, as `-march=native` compiles for it: chunks of twice
-    /// the second-level cache of its first core (Linux's `sysfs`), between
-    /// 512 KB and 16 MB; [`Target::PORTABLE`] where the cache is not known.
-    pub fn host() -> Target {
+    /// This machine's, as `-march=native` compiles for it, for a program
+    /// whose parallel loops run on `threads` cores (1 for the sequential
+    /// backend): chunks of the second-level cache of its first core
+    /// (Linux's `sysfs`) times `threads`, between 256 KB and 16 MB;
+    /// [`Target::PORTABLE`] where the cache is not known.
+    pub fn host(threads: usize) -> Target {
         match l2_bytes() {
-            Some(l2) => Target { chunk_bytes: (2 * l2).clamp(1 << 19, 1 << 24) },
+            Some(l2) => {
+                let threads = i64::try_from(threads.max(1)).unwrap_or(i64::MAX);
+                Target { chunk_bytes: l2.saturating_mul(threads).clamp(1 << 18, 1 << 24) }
+            }
             None => Target::PORTABLE,
         }
     }
@@ -194,8 +202,11 @@ mod target_tests {
 
     #[test]
     fn the_host_chunk_stays_in_bounds() {
-        let t = Target::host();
-        assert!((1 << 19..=1 << 24).contains(&t.chunk_bytes), "{t:?}");
+        for threads in [0, 1, 2, 64, usize::MAX] {
+            let t = Target::host(threads);
+            assert!((1 << 18..=1 << 24).contains(&t.chunk_bytes), "{t:?}");
+        }
+        assert!(Target::host(1).chunk_bytes <= Target::host(2).chunk_bytes);
         assert_eq!(Target::default(), Target::PORTABLE);
     }
 }

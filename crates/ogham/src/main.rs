@@ -151,7 +151,8 @@ fn main() -> ExitCode {
         Command::Multicore(args) => cmd_compile(&args, ogham_c::Backend::Multicore),
         Command::Bench(args) => {
             // Compiled for this machine (`-march=native`), like `ogham c`.
-            ogham_driver::pipeline::set_target(ogham_opt::Target::host());
+            let parallel = args.backend == ogham_driver::test_runner::Backend::Multicore;
+            ogham_driver::pipeline::set_target(host_target(parallel));
             ExitCode::from(ogham_driver::bench::run_cli(&args) as u8)
         }
         Command::Check { program } => match compile_file(&program, Stop::AfterCheck) {
@@ -309,9 +310,17 @@ fn cmd_run(program: &std::path::Path, entry: Option<&str>, binary: bool) -> Exit
     }
 }
 
+/// The passes' target for this machine, for a program whose parallel loops
+/// run on all its cores (`parallel`: the multicore backend, whose runtime
+/// starts a thread per core) or on one.
+fn host_target(parallel: bool) -> ogham_opt::Target {
+    let threads = if parallel { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { 1 };
+    ogham_opt::Target::host(threads)
+}
+
 fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
     if !args.portable {
-        ogham_driver::pipeline::set_target(ogham_opt::Target::host());
+        ogham_driver::pipeline::set_target(host_target(backend == ogham_c::Backend::Multicore));
     }
     let compiled = match compile_file(&args.program, Stop::Ir) {
         Ok(c) => c,
