@@ -811,18 +811,23 @@ impl Ad {
                     }
                 }
             }
-            Exp::Concat { dim: 0, arrays, .. } => {
+            Exp::Concat { dim, arrays, .. } => {
+                // Each operand's adjoint is its part of the result's, the
+                // slice along the concatenated dimension.
                 let SubExp::Var(y) = ybar() else { return Err(internal(span, "a scalar adjoint of an array".into())) };
                 let mut offset = SubExp::i64(0);
                 for a in arrays {
                     let ty = self.types[a].clone();
-                    let len = ty.shape()[0];
-                    let mut slice = vec![DimIndex::Slice { start: offset, len, stride: SubExp::i64(1) }];
-                    slice.extend(ty.shape()[1..].iter().map(|d| DimIndex::Slice {
-                        start: SubExp::i64(0),
-                        len: *d,
-                        stride: SubExp::i64(1),
-                    }));
+                    let len = ty.shape()[*dim];
+                    let slice = ty
+                        .shape()
+                        .iter()
+                        .enumerate()
+                        .map(|(d, w)| {
+                            let start = if d == *dim { offset } else { SubExp::i64(0) };
+                            DimIndex::Slice { start, len: *w, stride: SubExp::i64(1) }
+                        })
+                        .collect();
                     let part = self.bind(out, "dpart", ty, Exp::Index { array: y, slice }, span);
                     self.add(out, adj, *a, SubExp::Var(part), span);
                     offset = self.bin(out, BinOp::Add, PrimType::I64, offset, len, span);
@@ -867,7 +872,6 @@ impl Ad {
             Exp::Update { .. } => return Err(internal(span, "an update outside its rule".into())),
             Exp::UpdAcc { .. } => return Err(unsupported(span, "an accumulator update")),
             Exp::Soac(Soac::WithAcc { .. }) => return Err(unsupported(span, "withacc")),
-            Exp::Concat { .. } => return Err(unsupported(span, "concatenation along an inner dimension")),
             Exp::Apply { .. } => self.rev_apply(s, ck, &bars, adj, out)?,
             Exp::Ad { mode: ogham_ir::AdMode::CustomVjp, lambda, args, .. } => {
                 // The user's derivative, run with the results' adjoints.
