@@ -110,6 +110,27 @@ pub fn verifying() -> bool {
     cfg!(debug_assertions) || VERIFY.load(Ordering::Relaxed) || std::env::var_os("OGHAM_VERIFY").is_some()
 }
 
+/// A pass's rejection of the statement at `span` (inlined, perhaps): at the
+/// innermost of its frames in the user's files, since the construct a user
+/// cannot write (a `vjp` of some `scan`) is their call of the prelude's
+/// function, not the intrinsic inside it; the innermost frame and the
+/// user's calls outside it as notes.
+fn located(ir: &ogham_ir::Program, sources: &SourceMap, name: &'static str, span: Span, message: String) -> Diagnostic {
+    let frames = ir.frames(span);
+    let in_prelude = |s: &Span| sources.file(s.file).is_some_and(|f| f.name.starts_with("<prelude>/"));
+    let Some(at) = frames.iter().position(|s| !in_prelude(s)).or((!frames.is_empty()).then_some(0)) else {
+        return Diagnostic::error(name, span, message);
+    };
+    let mut d = Diagnostic::error(name, frames[at], message);
+    if at > 0 {
+        d.notes.push(format!("in {}", sources.range(frames[0])));
+    }
+    for f in frames[at + 1..].iter().filter(|f| !in_prelude(f)) {
+        d.notes.push(format!("called from {}", sources.range(*f)));
+    }
+    d
+}
+
 /// Runs `passes` on `ir` (verifying after each when [`verifying`]); `after`
 /// sees the IR after each pass. A pass's rejection of the program is an
 /// error at its source location in `sources`. A verifier failure is an
@@ -123,7 +144,7 @@ pub fn run_passes(
 ) -> Result<(), CompileError> {
     ogham_opt::run(ir, passes, &target(), verifying(), after).map_err(|failure| match failure {
         ogham_opt::PassFailure::Rejected(r) => {
-            CompileError::from_diagnostics(&[Diagnostic::error(r.name, r.span, r.message)], sources)
+            CompileError::from_diagnostics(&[located(ir, sources, r.name, r.span, r.message)], sources)
         }
         ogham_opt::PassFailure::Invalid { pass, message, ir } => {
             let file = std::env::temp_dir().join(format!("ogham-verify-{pass}-{}.ir", std::process::id()));

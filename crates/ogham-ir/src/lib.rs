@@ -645,6 +645,53 @@ impl Program {
     }
 }
 
+/// Gives every statement of `stms` (at any depth), copied from a function
+/// into a call at `call`, the inlined span that stands for its own position
+/// followed by the call's, recorded in `table` (a [`Program::inlined`]), so
+/// that a failure there reports the call as the function would have;
+/// statements without a position take the call's. With `callee` (the
+/// function's text), only the statements from it: not those of a lambda
+/// passed to it, already where the user wrote them. `memo` makes the
+/// statements of one position share one entry.
+pub fn relocate(
+    stms: &mut [Stm],
+    call: Span,
+    callee: Option<Span>,
+    table: &mut Vec<(Span, Span)>,
+    memo: &mut rustc_hash::FxHashMap<Span, Span>,
+) {
+    for s in stms {
+        let own = callee.is_none_or(|c| within(s.span, c, table));
+        s.span = match (s.span.is_dummy(), call.is_dummy()) {
+            (true, _) => call,
+            (false, true) => s.span,
+            (false, false) if !own => s.span,
+            (false, false) => *memo.entry(s.span).or_insert_with(|| {
+                table.push((s.span, call));
+                Span::inlined(table.len() - 1)
+            }),
+        };
+        for b in visit::nested_bodies_mut(&mut s.exp) {
+            relocate(&mut b.stms, call, callee, table, memo);
+        }
+    }
+}
+
+/// Whether `span` is in the text `outer`, or (an inlined span) its call is.
+fn within(span: Span, outer: Span, table: &[(Span, Span)]) -> bool {
+    let mut span = span;
+    for _ in 0..table.len() + 1 {
+        match span.inlined_index() {
+            Some(k) => match table.get(k) {
+                Some(&(_, call)) => span = call,
+                None => return false,
+            },
+            None => return span.file == outer.file && outer.start <= span.start && span.end <= outer.end,
+        }
+    }
+    false
+}
+
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&print::program(self))

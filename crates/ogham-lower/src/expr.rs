@@ -532,7 +532,15 @@ impl<'a> Lowerer<'a> {
                         let f = crate::call::Callee { def: *def, params, body, scope, size_params };
                         self.call(b, f, all, span)?
                     }
-                    _ => self.inline_closure(b, params, body, scope, size_params, all, span)?,
+                    Some(_) => {
+                        // A top-level function's statements keep the call.
+                        let at = b.stms.len();
+                        let v = self.inline_closure(b, params, body, scope, size_params, all, span)?;
+                        let mut memo = HashMap::default();
+                        ogham_ir::relocate(&mut b.stms[at..], span, Some(body.span), &mut self.inlined, &mut memo);
+                        v
+                    }
+                    None => self.inline_closure(b, params, body, scope, size_params, all, span)?,
                 }
             }
             FunVal::Builtin { builtin, ty, applied, span: bspan } => {

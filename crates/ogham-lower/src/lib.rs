@@ -10,6 +10,11 @@
 //! out of this: type parameters are substituted at each instantiation, and
 //! function values exist only during lowering. Records, tuples and sums are
 //! flattened into their leaves, arrays of records into records of arrays.
+//! The statements of an inlined top-level function (the prelude's `map`,
+//! a user's higher-order function) get inlined spans, their place in it
+//! and then the call ([`ogham_ir::relocate`]), as the middle end's inliner
+//! gives them: run-time errors list the call, and a pass's rejection of
+//! prelude code is reported at the user's call.
 //!
 //! Input: the parsed files in the order given to the checker, and the
 //! checker's [`TypeInfo`]. Recursive higher-order functions pass their
@@ -53,7 +58,8 @@ pub fn lower(files: &[&Program], info: &TypeInfo) -> Result<ogham_ir::Program, V
     }
     if errors.is_empty() {
         funs.append(&mut lowerer.funs);
-        let mut prog = ogham_ir::Program { consts: lowerer.consts, funs, names: lowerer.names, inlined: Vec::new() };
+        let mut prog =
+            ogham_ir::Program { consts: lowerer.consts, funs, names: lowerer.names, inlined: lowerer.inlined };
         copy_constant_results(&mut prog);
         Ok(prog)
     } else {
@@ -128,6 +134,11 @@ pub(crate) struct Lowerer<'a> {
     inline_calls: bool,
     /// Functions lowered to IR functions, by instantiation (see `call.rs`).
     outlined: Vec<call::Outlined<'a>>,
+    /// The program's table of inlined spans ([`ogham_ir::Program::inlined`]):
+    /// the statements of an inlined top-level function (the prelude's `map`
+    /// and `scan`, or the user's higher-order functions) stand for their
+    /// place in it and then the call, as the middle end's inliner records.
+    inlined: Vec<(Span, Span)>,
     memo: HashMap<String, usize>,
     /// The IR functions made for calls, in the order they were finished.
     funs: Vec<ogham_ir::FunDef>,
@@ -177,6 +188,7 @@ impl<'a> Lowerer<'a> {
             acc_ops: HashMap::default(),
             inline_calls: false,
             outlined: Vec::new(),
+            inlined: Vec::new(),
             memo: HashMap::default(),
             funs: Vec::new(),
             fun_name_bump: 0,

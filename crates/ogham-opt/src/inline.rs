@@ -30,7 +30,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
 use ogham_ir::visit::{nested_bodies_mut, rename_uses, substitute_type};
-use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Span, Stm, StmAttrs, SubExp, VName};
+use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Stm, StmAttrs, SubExp, VName};
 
 /// The largest function body (statements, nested ones included) inlined.
 pub const MAX_STMS: usize = 12;
@@ -249,7 +249,7 @@ fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usi
             }
         }
         let mut memo = HashMap::default();
-        relocate(&mut copy, stm.span, &mut prog.inlined, &mut memo);
+        ogham_ir::relocate(&mut copy.stms, stm.span, None, &mut prog.inlined, &mut memo);
         body.stms.extend(copy.stms);
         for ((r, p), d) in copy.result.iter().zip(&stm.pat).zip(direct) {
             if !d {
@@ -339,26 +339,6 @@ fn inline_in_ad(body: &mut Body, prog: &mut Program, targets: &HashMap<String, u
         }
     }
     changed
-}
-
-/// Gives every statement of an inlined copy (at any depth) the inlined
-/// span that stands for its own position followed by the call's, so that
-/// a failure there reports the call as the function would have; statements
-/// without a position take the call's.
-fn relocate(body: &mut Body, call: Span, table: &mut Vec<(Span, Span)>, memo: &mut HashMap<Span, Span>) {
-    for s in &mut body.stms {
-        s.span = match (s.span.is_dummy(), call.is_dummy()) {
-            (true, _) => call,
-            (false, true) => s.span,
-            (false, false) => *memo.entry(s.span).or_insert_with(|| {
-                table.push((s.span, call));
-                Span::inlined(table.len() - 1)
-            }),
-        };
-        for b in nested_bodies_mut(&mut s.exp) {
-            relocate(b, call, table, memo);
-        }
-    }
 }
 
 /// A copy of `f` (body, parameters and types) in which every variable it

@@ -78,17 +78,10 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
     // made from had them eliminated when differentiated (see `derived`).
     prog.funs.append(&mut cx.new_funs);
     prog.names = cx.names;
-    result.map_err(|mut r: Rejection| {
-        // A statement copied from an inlined function is reported at the
-        // call in the user's code.
-        while let Some(i) = r.span.inlined_index() {
-            match prog.inlined.get(i) {
-                Some(&(_, call)) => r.span = call,
-                None => break,
-            }
-        }
-        r
-    })
+    // A rejection of a statement copied from an inlined function keeps
+    // its inlined span: the driver reports it at the innermost of its
+    // frames in the user's code.
+    result
 }
 
 /// The state of the pass: the program's names and variable types, and
