@@ -45,3 +45,35 @@ entry counted_products [n] (xs: [n]f64) (flags: [n]bool) : ([n]f64, [n]i32) =
 -- output { [9, 4, 2] [1, 3, 11] }
 entry integer_products [n] (xs: [n]i32) : ([n]i32, [n]i32) =
   (vjp (scan (*) 1) xs (replicate n 1), jvp (scan (*) 1) xs (replicate n 1))
+
+-- Integers of different types (no float): the recurrence runs in the
+-- widest (i64) and each adjoint is converted back. With
+-- (a₁, b₁) ⊙ (a₂, b₂) = (a₁a₂, b₁·a₂ + b₂), a: i32, b: i64, and the
+-- objective Σ bᵢ of the prefixes, b-prefixes are b0 and b0a1 + b1: the
+-- objective is b0 + b0·a1 + b1, so ā = [0, b0] and b̄ = [1 + a1, 1]; at
+-- a = [2, 3], b = [1, 5]: ā = [0, 1], b̄ = [4, 1].
+-- A third element (a2 = -2, b2 = 7) adds b0a1a2 + b1a2 + b2: ā = [0,
+-- b0 + b0a2, b0a1 + b1] = [0, -1, 8], b̄ = [1 + a1 + a1a2, 1 + a2, 1] =
+-- [-2, -1, 1].
+-- ==
+-- entry: mixed_integers
+-- input { [2, 3] [1i64, 5i64] }
+-- output { [0, 1] [4i64, 1i64] }
+-- input { [2, 3, -2] [1i64, 5i64, 7i64] }
+-- output { [0, -1, 8] [-2i64, -1i64, 1i64] }
+entry mixed_integers [n] (as: [n]i32) (bs: [n]i64) : ([n]i32, [n]i64) =
+  vjp (\(as, bs) ->
+         i64.sum (map (.1) (scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * i64.i32 a2 + b2)) (1, 0) (zip as bs))))
+      (as, bs) 1
+
+-- Booleans steer a scan of integers: a segmented prefix product of
+-- [2, 3, 4, 5] with a segment starting at index 2 is [x0, x0x1, x2,
+-- x2x3], summed; the adjoints are [1 + x1, x0, 1 + x3, x2] = [4, 2, 6, 4].
+-- ==
+-- entry: flagged_integers
+-- input { [2i64, 3i64, 4i64, 5i64] [false, false, true, false] }
+-- output { [4i64, 2i64, 6i64, 4i64] }
+entry flagged_integers [n] (xs: [n]i64) (flags: [n]bool) : [n]i64 =
+  vjp (\xs -> i64.sum (map (.1) (scan (\(f1, p1) (f2, p2) -> (f1 || f2, if f2 then p2 else p1 * p2))
+                                     (false, 1) (zip flags xs))))
+      xs 1

@@ -5,7 +5,7 @@
 //! For `ys = scan ⊙ ne xs` on tuples of `k` floating-point scalars (and
 //! any number of integers and booleans, such as a segmented scan's flags,
 //! which steer the operator and get no adjoints; or, with no
-//! floating-point component, of one integer type), let
+//! floating-point component, of integers), let
 //! `Bᵢ` be the transposed Jacobian of `ysᵢ ⊙ xsᵢ₊₁` in `ysᵢ` (a `k×k`
 //! matrix, `Bᵢ[j][c] = ∂outᶜ/∂aⱼ`; zero for the last element). The
 //! adjoints `rᵢ` of the `ysᵢ` as the whole scan uses them satisfy
@@ -15,9 +15,9 @@
 //! `ysᵢ₋₁ ⊙ x` at `xsᵢ` with adjoint `rᵢ` (`ys₋₁ = ne`). The matrices are
 //! `k²` scalars per element, so this is meant for small tuples (Futhark's
 //! suite scans 4×4 matrix products). Floats of different types (an `f32`
-//! beside an `f64`) are carried through the recurrence in the widest of
-//! them, each `Bᵢ[j][c]` and `ȳ` converted to it and each `rᵢ` back to its
-//! component's type.
+//! beside an `f64`), or integers, are carried through the recurrence in the
+//! widest of them, each `Bᵢ[j][c]` and `ȳ` converted to it and each `rᵢ`
+//! back to its component's type.
 
 use ogham_ir::{
     BinOp, Body, CmpOp, ConvOp, DimIndex, Exp, Lambda, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName,
@@ -37,21 +37,19 @@ impl Ad {
         let Exp::Soac(Soac::Screma { w, arrs, scans, .. }) = &s.exp else { return Ok(()) };
         let (w, span, op) = (*w, s.span, &scans[0]);
         // The floating-point components are differentiated; the others
-        // (flags, counts) only steer the operator, with zero adjoints. A
-        // scan of integers of one type alone is differentiated as a whole,
-        // as forward mode differentiates integer arithmetic.
-        let mut dc: Vec<usize> = (0..arrs.len()).filter(|&j| s.pat[j].ty.elem().is_float()).collect();
-        if dc.is_empty() && s.pat.iter().all(|p| p.ty.elem() == s.pat[0].ty.elem() && p.ty.elem() != PrimType::Bool) {
-            dc = (0..arrs.len()).collect();
+        // (flags, counts) only steer the operator, with zero adjoints.
+        // Without floats, the integers are differentiated, as forward mode
+        // differentiates integer arithmetic, and booleans steer.
+        let of = |keep: fn(PrimType) -> bool| (0..arrs.len()).filter(|&j| keep(s.pat[j].ty.elem())).collect::<Vec<_>>();
+        let mut dc = of(PrimType::is_float);
+        if dc.is_empty() {
+            dc = of(PrimType::is_int);
         }
-        // The recurrence's type: the widest of the floats (the integers'
-        // one type).
-        let Some(t) = dc.iter().map(|&j| s.pat[j].ty.elem()).max_by_key(|t| t.bits()) else {
-            return Err(unsupported(
-                span,
-                "`scan` of tuples of integers of different types, with an operator other than `+`",
-            ));
-        };
+        // The recurrence's type: the widest of the floats, or of the
+        // integers (whose arithmetic wraps: the low bits of a sum or
+        // product of widened integers are those of the narrow one, so each
+        // result converted back is exact). Booleans alone have no adjoints.
+        let Some(t) = dc.iter().map(|&j| s.pat[j].ty.elem()).max_by_key(|t| t.bits()) else { return Ok(()) };
         if s.pat.iter().any(|p| p.ty.rank() != 1) {
             return Err(unsupported(span, "`scan` of tuples with array components, with an operator other than `+`"));
         }
