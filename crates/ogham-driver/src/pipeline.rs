@@ -117,10 +117,11 @@ pub fn verifying() -> bool {
 /// user's calls outside it as notes.
 fn located(ir: &ogham_ir::Program, sources: &SourceMap, name: &'static str, span: Span, message: String) -> Diagnostic {
     let frames = ir.frames(span);
-    let in_prelude = |s: &Span| sources.file(s.file).is_some_and(|f| f.name.starts_with("<prelude>/"));
-    let Some(at) = frames.iter().position(|s| !in_prelude(s)).or((!frames.is_empty()).then_some(0)) else {
+    if frames.is_empty() {
         return Diagnostic::error(name, span, message);
-    };
+    }
+    let in_prelude = |s: &Span| sources.file(s.file).is_some_and(|f| f.name.starts_with("<prelude>/"));
+    let at = frames.iter().position(|s| !in_prelude(s)).unwrap_or(0);
     let mut d = Diagnostic::error(name, frames[at], message);
     if at > 0 {
         d.notes.push(format!("in {}", sources.range(frames[0])));

@@ -26,26 +26,9 @@ fn inlined_higher_order_functions_keep_their_calls() {
     let src = "def at_next (f: i32 -> i32) (xs: []i32) (i: i64) = f xs[i + 1]\n\
                entry main (xs: []i32) = map (at_next (+ 1) xs) (indices xs)\n";
     let compiled = compile_source("ho.fut", src, Stop::Ir).expect("compiles");
-    let ir = &compiled.ir;
-    let mut frames = Vec::new();
-    fn walk(stms: &[ogham_ir::Stm], ir: &ogham_ir::Program, out: &mut Vec<Vec<ogham_ir::Span>>) {
-        for s in stms {
-            if matches!(s.exp, ogham_ir::Exp::Index { .. }) {
-                out.push(ir.frames(s.span));
-            }
-            for b in ogham_ir::visit::bodies(&s.exp) {
-                walk(&b.stms, ir, out);
-            }
-            for l in ogham_ir::visit::lambdas(&s.exp) {
-                walk(&l.body.stms, ir, out);
-            }
-        }
-    }
-    for f in &ir.funs {
-        walk(&f.body.stms, ir, &mut frames);
-    }
-    let shown: Vec<Vec<String>> =
-        frames.iter().map(|fs| fs.iter().map(|s| compiled.sources.range(*s)).collect()).collect();
+    // Every statement's frames, as the run-time errors print them.
+    let texts = ogham_driver::native::span_texts(&compiled.sources, &compiled.ir);
+    let shown: Vec<Vec<&str>> = texts.values().map(|t| t.lines().collect()).collect();
     // The index in `at_next`, inside the prelude's `map`, called on line 2.
     assert!(
         shown.iter().any(|fs| fs.len() == 3

@@ -661,11 +661,10 @@ pub fn relocate(
     memo: &mut rustc_hash::FxHashMap<Span, Span>,
 ) {
     for s in stms {
-        let own = callee.is_none_or(|c| within(s.span, c, table));
         s.span = match (s.span.is_dummy(), call.is_dummy()) {
             (true, _) => call,
             (false, true) => s.span,
-            (false, false) if !own => s.span,
+            (false, false) if callee.is_some_and(|c| !within(s.span, c, table)) => s.span,
             (false, false) => *memo.entry(s.span).or_insert_with(|| {
                 table.push((s.span, call));
                 Span::inlined(table.len() - 1)
