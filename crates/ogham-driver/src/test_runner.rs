@@ -218,7 +218,33 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
                     }
                 }
             }
-            let extended = if checked.is_empty() { None } else { Some(gradcheck::extended(path, &checked)) };
+            // When the derivative entries do not compile together, those of
+            // each entry are tried alone: an entry whose own fail (`vjp` of
+            // a function whose result size it computes, say) reports why,
+            // and the others are still checked.
+            let mut refused: Vec<(String, String)> = Vec::new();
+            let extended = if checked.is_empty() {
+                None
+            } else {
+                match gradcheck::extended(path, &checked) {
+                    Ok(ext) => Some(Ok(ext)),
+                    Err(all) => {
+                        let mut fine = Vec::new();
+                        for c in &checked {
+                            match gradcheck::extended(path, std::slice::from_ref(c)) {
+                                Ok(_) => fine.push(c.clone()),
+                                Err(e) => refused.push((c.0.clone(), e)),
+                            }
+                        }
+                        if fine.is_empty() || refused.is_empty() {
+                            refused.clear();
+                            Some(Err(all))
+                        } else {
+                            Some(gradcheck::extended(path, &fine))
+                        }
+                    }
+                }
+            };
             let derivative_runners = match &extended {
                 Some(Ok(ext)) => Some((
                     Runner::new(ext, path, opts.backend, !opts.no_tuning, boundaries),
@@ -234,14 +260,25 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
             };
             for (entry, case) in cases {
                 if case.has_tag("gradcheck") {
-                    let outcome = match &derivative_runners {
-                        Some((Ok(backend), Ok(interp))) => load_values(dir, &case.input, None).and_then(|x| {
-                            gradcheck::check(entry, &x, case.line as u64, &|e, a| backend.run(e, a, true), &|e, a| {
-                                interp.run(e, a, true)
-                            })
-                        }),
-                        Some((Err(e), _)) | Some((_, Err(e))) => Err(format!("gradcheck: {e}")),
-                        None => Err("gradcheck: no derivative entries".into()),
+                    let own = refused.iter().find(|(e, _)| e == entry);
+                    let outcome = match (own, &derivative_runners) {
+                        (Some((_, e)), _) => Err(format!(
+                            "gradcheck: the derivative entries of `{entry}` do not compile:\n{}",
+                            indent(e)
+                        )),
+                        (None, derivative_runners) => match derivative_runners {
+                            Some((Ok(backend), Ok(interp))) => load_values(dir, &case.input, None).and_then(|x| {
+                                gradcheck::check(
+                                    entry,
+                                    &x,
+                                    case.line as u64,
+                                    &|e, a| backend.run(e, a, true),
+                                    &|e, a| interp.run(e, a, true),
+                                )
+                            }),
+                            Some((Err(e), _)) | Some((_, Err(e))) => Err(format!("gradcheck: {e}")),
+                            None => Err("gradcheck: no derivative entries (see the failure above)".into()),
+                        },
                     };
                     if let Err(msg) = outcome {
                         report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name));

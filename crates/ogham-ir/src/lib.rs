@@ -187,7 +187,7 @@ pub enum DimIndex {
 }
 
 /// Attributes of a statement that change how it is run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct StmAttrs {
     /// `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,

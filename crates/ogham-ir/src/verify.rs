@@ -505,7 +505,10 @@ impl Verifier<'_> {
             uses.retain(|v| v != array);
         }
         for v in uses {
-            self.check_not_consumed(v, &format!("is used in {what}"));
+            // The message is made only for a use it reports.
+            if self.consumed.contains_key(&v) {
+                self.check_not_consumed(v, &format!("is used in {what}"));
+            }
         }
         // Nested bodies see the consumptions before the statement and their
         // own; the statement's effect on what is outside it is applied below.

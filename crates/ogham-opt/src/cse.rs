@@ -25,7 +25,10 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
 use ogham_ir::visit::{rename_uses, substitute_uses};
-use ogham_ir::{Body, Exp, NameTable, Program, Soac, Stm, SubExp, VName};
+use ogham_ir::{
+    BinOp, Body, CmpOp, ConvOp, Exp, NameTable, PrimType, Program, Soac, Stm, StmAttrs, SubExp, TernOp, Type, UnOp,
+    VName,
+};
 
 /// Eliminates common subexpressions in every function of the program.
 pub fn cse_program(prog: &mut Program) {
@@ -78,10 +81,10 @@ struct Cse<'a> {
     arrays: bool,
     /// Every variable that may be consumed in the function.
     consumed: BTreeSet<VName>,
-    /// Available expressions: the printed expression and attributes, to the variables that hold its value.
-    table: HashMap<String, Vec<VName>>,
+    /// Available expressions, to the variables that hold their values.
+    table: HashMap<Key, Vec<VName>>,
     /// Keys added to `table`, in order, so that leaving a body can remove its own.
-    log: Vec<String>,
+    log: Vec<Key>,
     /// Eliminated variables and their replacements.
     rename: HashMap<VName, VName>,
     /// Whether a statement with an array result was eliminated.
@@ -145,7 +148,10 @@ impl Cse<'_> {
     }
 
     /// The key under which the statement's value is shared, if it may be.
-    fn key(&self, stm: &Stm) -> Option<String> {
+    fn key(&self, stm: &Stm) -> Option<Key> {
+        if let Some(key) = scalar_key(stm) {
+            return Some(key);
+        }
         let arrays = stm.pat.iter().any(|p| p.ty.rank() > 0);
         let shareable = match &stm.exp {
             Exp::SubExp(_)
@@ -164,7 +170,7 @@ impl Cse<'_> {
             | Exp::Soac(Soac::Screma { .. }) => true,
             // A check equal to an earlier one in scope cannot fail once that
             // one has passed.
-            Exp::Assert { .. } if stm.pat.is_empty() => return Some(self.print_key(stm)),
+            Exp::Assert { .. } if stm.pat.is_empty() => return Some(Key::Printed(self.print_key(stm))),
             Exp::Apply { .. }
             | Exp::If { .. }
             | Exp::Loop { .. }
@@ -184,7 +190,7 @@ impl Cse<'_> {
         if arrays && (!self.arrays || stm.pat.iter().any(|p| self.consumed.contains(&p.name))) {
             return None;
         }
-        Some(self.print_key(stm))
+        Some(Key::Printed(self.print_key(stm)))
     }
 
     fn print_key(&self, stm: &Stm) -> String {
@@ -203,6 +209,58 @@ impl Cse<'_> {
         key.push_str(&format!(" #{:?}", stm.attrs));
         key
     }
+}
+
+/// What a statement's value is shared under. Scalar operations, most of
+/// the statements, are compared by their structure; everything else by its
+/// printed form, types and attributes (printing every statement was most
+/// of CSE's time, itself a sixth of GMM's passes).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Scalar { exp: ScalarExp, ty: PrimType, attrs: StmAttrs },
+    Printed(String),
+}
+
+/// A scalar operation with its operands, hashable (a constant by its type
+/// and bits: floats are not `Eq`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum ScalarExp {
+    Atom(Atom),
+    Bin(BinOp, PrimType, Atom, Atom),
+    Cmp(CmpOp, PrimType, Atom, Atom),
+    Un(UnOp, PrimType, Atom),
+    Tern(TernOp, PrimType, Atom, Atom, Atom),
+    Conv(ConvOp, PrimType, PrimType, Atom),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Atom {
+    Var(VName),
+    Const(PrimType, u64),
+}
+
+fn atom(se: &SubExp) -> Atom {
+    match se {
+        SubExp::Var(v) => Atom::Var(*v),
+        SubExp::Const(c) => Atom::Const(c.prim_type(), c.raw_bits()),
+    }
+}
+
+/// The structural key of a statement binding one scalar by a scalar
+/// operation; `None` for any other statement.
+fn scalar_key(stm: &Stm) -> Option<Key> {
+    let [p] = &stm.pat[..] else { return None };
+    let Type::Prim(ty) = p.ty else { return None };
+    let exp = match &stm.exp {
+        Exp::SubExp(a) => ScalarExp::Atom(atom(a)),
+        Exp::BinOp(op, t, a, b) => ScalarExp::Bin(*op, *t, atom(a), atom(b)),
+        Exp::CmpOp(op, t, a, b) => ScalarExp::Cmp(*op, *t, atom(a), atom(b)),
+        Exp::UnOp(op, t, a) => ScalarExp::Un(*op, *t, atom(a)),
+        Exp::TernOp(op, t, a, b, c) => ScalarExp::Tern(*op, *t, atom(a), atom(b), atom(c)),
+        Exp::Conv(op, from, to, a) => ScalarExp::Conv(*op, *from, *to, atom(a)),
+        _ => return None,
+    };
+    Some(Key::Scalar { exp, ty, attrs: stm.attrs })
 }
 
 /// `exp` with the variables bound inside it renamed in the order they are

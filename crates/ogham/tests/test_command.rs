@@ -109,3 +109,20 @@ fn boundary_objects_are_kept_between_runs() {
     assert_eq!(code, 0, "{out}");
     assert!(std::fs::read_to_string(&sources[0]).unwrap().contains("#define OG_GLOBAL extern"));
 }
+
+#[test]
+fn a_gradcheck_that_cannot_compile_fails_only_its_entry() {
+    // `vjp` of a function whose result size it computes is rejected (as in
+    // Futhark): the entry's derivative checks fail, naming it, and the
+    // other entries' are still made and pass.
+    let src = "-- ==\n-- entry: halves\n-- gradcheck input { [0.5, -1.0, 2.0, 0.1] }\n\
+               entry halves (xs: []f64) : []f64 = filter (> 0) (map (* 2) xs)\n\n\
+               -- ==\n-- entry: fine\n-- gradcheck input { [0.5, -1.0] }\n\
+               entry fine (xs: []f64) : f64 = f64.sum (map (\\x -> x * x) xs)\n";
+    let d = setup("gradcheck-existential", src, None);
+    let (out, code) = ogham_test(&d, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("entry halves") && out.contains("the derivative entries of `halves` do not compile"), "{out}");
+    assert!(!out.contains("entry fine"), "{out}");
+    assert!(out.contains("1 passed, 1 failed"), "{out}");
+}

@@ -111,6 +111,13 @@ struct Checkpoints {
     /// The free arrays a branch consumes, with the copies saved before it,
     /// by the name of the `if`'s first result.
     consumed: HashMap<VName, Vec<(VName, VName)>>,
+    /// The free arrays a loop consumes (updated in place through its
+    /// parameters), each with a copy saved before it, by the name of the
+    /// loop's first result: the return sweep of the statements before the
+    /// loop reads the copies, since the arrays' memory then holds the
+    /// loop's later values (a map read them, or an update made them and
+    /// is undone on them). DCE removes the copies nothing reads.
+    overwritten: HashMap<VName, Vec<(VName, VName)>>,
     /// Where a loop's tapes are among its saved arrays (after its
     /// parameters'), by the name of the loop's first result ([`tape`]).
     tapes: HashMap<VName, Vec<tape::TapeLayout>>,
@@ -393,6 +400,19 @@ impl Ad {
     /// `ck`).
     fn forward(&mut self, stms: &[Stm], out: &mut Vec<Stm>, ck: &mut Checkpoints) -> R<()> {
         for s in stms {
+            if let (Exp::Loop { .. }, Some(first)) = (&s.exp, s.pat.first()) {
+                let free = ogham_ir::visit::free_vars_exp(&s.exp);
+                let mut saved = Vec::new();
+                for v in ogham_ir::visit::consumed_deep(&s.exp) {
+                    if free.contains(&v) {
+                        let ty = self.types[&v].clone();
+                        saved.push((v, self.bind(out, "saved", ty, Exp::Copy(v), s.span)));
+                    }
+                }
+                if !saved.is_empty() {
+                    ck.overwritten.insert(first.name, saved);
+                }
+            }
             match &s.exp {
                 Exp::Loop { form: LoopForm::For { .. }, .. } if !s.pat.is_empty() => self.forward_for(s, out, ck)?,
                 Exp::If { .. } if !s.pat.is_empty() => {
@@ -596,8 +616,13 @@ impl Ad {
         Ok(())
     }
 
-    /// `adj(v) += c`.
+    /// `adj(v) += c`; nothing for booleans, which have no adjoints (a loop
+    /// of a return sweep carries the tape of its conditions: differentiated
+    /// again, its parameters' adjoints include the tape's).
     fn add(&mut self, out: &mut Vec<Stm>, adj: &mut Adjoints, v: VName, c: SubExp, span: Span) {
+        if self.types.get(&v).is_some_and(|t| t.elem() == PrimType::Bool) {
+            return;
+        }
         if adj.accs.contains(&v) {
             self.accumulate(out, adj, v, &[], c, span);
             return;
@@ -720,8 +745,9 @@ impl Ad {
         if let Exp::Soac(Soac::Scatter { w, arrs, .. }) = &s.exp {
             return self.rev_scatter(s, *w, arrs, ck, adj, out);
         }
-        let restore =
-            ck.dests.get(&s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX))).cloned().unwrap_or_default();
+        let first = s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX));
+        let mut restore = ck.dests.get(&first).cloned().unwrap_or_default();
+        restore.extend(ck.overwritten.get(&first).into_iter().flatten().copied());
         let bars: Vec<Option<SubExp>> = s.pat.iter().map(|p| adj.of.get(&p.name).copied()).collect();
         if bars.iter().all(Option::is_none) {
             return Ok(restore);

@@ -35,6 +35,59 @@ pub(crate) struct Split {
     params: Vec<VName>,
 }
 
+/// The variables of `stms` whose memory a later statement updates in
+/// place: an array consumed after it was bound, and every value that may
+/// share its memory bound before that. Sharing is over-approximated: a
+/// view, another name or an update's result shares its source's memory,
+/// and a call, branch, loop or SOAC may return the memory of any array it
+/// reads (the verifier's alias analysis is exact, but needs summaries of
+/// the functions being made).
+fn overwritten(stms: &[Stm]) -> HashSet<VName> {
+    fn find(parent: &mut rustc_hash::FxHashMap<VName, VName>, v: VName) -> VName {
+        let mut r = v;
+        while let Some(&p) = parent.get(&r).filter(|p| **p != r) {
+            r = p;
+        }
+        parent.insert(v, r);
+        r
+    }
+    let mut parent: rustc_hash::FxHashMap<VName, VName> = Default::default();
+    // The arrays bound so far (and the parameters read), in order.
+    let mut bound: Vec<VName> = Vec::new();
+    let mut out = HashSet::default();
+    for s in stms {
+        for v in ogham_ir::visit::consumed_deep(&s.exp) {
+            let r = find(&mut parent, v);
+            out.insert(v);
+            for &b in &bound {
+                if find(&mut parent, b) == r {
+                    out.insert(b);
+                }
+            }
+        }
+        let sources: Vec<VName> = match &s.exp {
+            Exp::Index { array, .. }
+            | Exp::Reshape { array, .. }
+            | Exp::Rearrange { array, .. }
+            | Exp::Update { array, .. } => vec![*array],
+            Exp::SubExp(SubExp::Var(v)) => vec![*v],
+            Exp::Apply { .. } | Exp::If { .. } | Exp::Loop { .. } | Exp::Soac(_) | Exp::Certify { .. } => {
+                ogham_ir::visit::free_vars_exp(&s.exp).into_iter().collect()
+            }
+            _ => Vec::new(),
+        };
+        for p in s.pat.iter().filter(|p| p.ty.rank() > 0) {
+            bound.push(p.name);
+            let mine = find(&mut parent, p.name);
+            for &a in &sources {
+                let theirs = find(&mut parent, a);
+                parent.insert(theirs, mine);
+            }
+        }
+    }
+    out
+}
+
 /// Whether the forward half's statement is cheap enough to run again in
 /// the reverse half rather than pass its value.
 fn cheap(s: &Stm) -> bool {
@@ -117,19 +170,54 @@ impl Ad {
         span: Span,
     ) -> R<Option<(Body, (Vec<Param>, Vec<Type>, Body), Vec<Type>)>> {
         let Sweeps { result, forward: fwd, back, bars, adjoints } = self.function_sweeps(params, ret, body, span)?;
-        // The reverse half: the cheap forward statements, then the return
-        // sweep; what it reads of the costly ones are the residuals.
-        let mut stms: Vec<Stm> = fwd.iter().filter(|s| cheap(s)).cloned().collect();
+        // Arrays the forward half updates in place after they were bound:
+        // their values are gone by its end, so the reverse half can
+        // neither read them nor run again a view or an index of them.
+        let stale = overwritten(&fwd);
+        // The reverse half: the cheap forward statements the return sweep
+        // reads, then the return sweep; what it reads of the costly ones
+        // are the residuals. (Only what it reads: a cheap statement left
+        // dead would make a residual of an array the forward half goes on
+        // to update in place, such as the view of what an update
+        // overwrites, which the forward sweep saves a copy of.)
+        let mut needed = ogham_ir::visit::free_vars_body(&Body { stms: back.clone(), result: adjoints.clone() });
+        let mut cheap_stms: Vec<Stm> = Vec::new();
+        let again = |s: &Stm| cheap(s) && ogham_ir::visit::free_vars_exp(&s.exp).iter().all(|v| !stale.contains(v));
+        for s in fwd.iter().rev().filter(|s| again(s)) {
+            if s.pat.iter().any(|p| needed.contains(&p.name)) {
+                needed.extend(ogham_ir::visit::free_vars_exp(&s.exp));
+                needed.extend(s.pat.iter().flat_map(|p| ogham_ir::visit::type_vars(&p.ty)));
+                cheap_stms.push(s.clone());
+            }
+        }
+        cheap_stms.reverse();
+        let mut stms = cheap_stms;
         stms.extend(back);
         let bbody = Body { stms, result: adjoints };
         let used = ogham_ir::visit::free_vars_body(&bbody);
         let residuals: Vec<Param> = fwd
             .iter()
-            .filter(|s| !cheap(s))
+            .filter(|s| !again(s))
             .flat_map(|s| s.pat.iter())
             .filter(|p| used.contains(&p.name))
             .cloned()
             .collect();
+        // A residual the forward half goes on to overwrite is passed as a
+        // copy taken where it is bound.
+        let mut copies: Vec<(VName, VName)> = Vec::new();
+        let mut with_copies = Vec::with_capacity(fwd.len());
+        for s in fwd {
+            let keep: Vec<Param> =
+                s.pat.iter().filter(|p| stale.contains(&p.name) && used.contains(&p.name)).cloned().collect();
+            with_copies.push(s);
+            for p in keep {
+                let c = self.fresh_typed("residual", &p.ty);
+                with_copies.push(crate::ad::stm(c.clone(), Exp::Copy(p.name), span));
+                copies.push((p.name, c.name));
+            }
+        }
+        let fwd = with_copies;
+        let passed_as = |v: VName| copies.iter().find(|(f, _)| *f == v).map_or(v, |(_, c)| *c);
         let own: HashSet<VName> = params.iter().map(|p| p.name).collect();
         let expressible = residuals.iter().all(|r| ogham_ir::visit::type_vars(&r.ty).all(|v| own.contains(&v)));
         let consumed: HashSet<VName> = bbody.stms.iter().flat_map(|s| ogham_ir::visit::consumed_deep(&s.exp)).collect();
@@ -138,7 +226,7 @@ impl Ad {
             return Ok(None);
         }
         let mut fresult = result;
-        fresult.extend(residuals.iter().map(|r| SubExp::Var(r.name)));
+        fresult.extend(residuals.iter().map(|r| SubExp::Var(passed_as(r.name))));
         let mut bparams = params.to_vec();
         bparams.extend(residuals.iter().cloned());
         bparams.extend(bars);
