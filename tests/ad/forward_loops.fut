@@ -44,3 +44,17 @@ entry map_in_loop [n] (y: i64) (xs: [n]f64) (dxs: [n]f64) : [n]f64 =
 entry squares [n] (xs: [n]f64) (dxs: [n]f64) : ([n]f64, [n]f64) =
   let f (xs: [n]f64) = loop xs = copy xs for i < n - 1 do xs with [i + 1] = xs[i] * xs[i]
   in (jvp f xs dxs, dxs)
+
+-- jvp of a loop whose array parameter's size is a parameter of the loop
+-- (a function of [n][2] arrays called in a loop: the size 2 becomes one):
+-- two gradient steps p ← ∇conf p, with ∇ of Σ r₀²r₁ being (2r₀r₁, r₀²),
+-- take a row (a, b) to (4a³b, 4a²b²), homogeneous of degree 4, so the
+-- derivative along p₀ itself is 4 times the value (Euler).
+-- ==
+-- entry: loop_sized_tangent
+-- input { [[1.0, 2.0], [0.5, -1.0]] } output { [[32.0, 64.0], [-2.0, 4.0]] }
+def conf [n] (p: [n][2]f64) : f64 = f64.sum (map (\r -> r[0] * r[0] * r[1]) p)
+
+def two_steps [n] (p0: [n][2]f64) : [n][2]f64 = loop p = p0 for _i < 2 do vjp conf p 1
+
+entry loop_sized_tangent [n] (p0: [n][2]f64) : [n][2]f64 = jvp two_steps p0 p0

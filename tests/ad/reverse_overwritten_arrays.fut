@@ -128,3 +128,16 @@ def stacked [n][k] (rel: [n][k][k]f64) (b: [n][k][k]f64) : f64 =
 
 entry second_order_matrices [n][k] (rel: [n][k][k]f64) (b: [n][k][k]f64) : [n][k][k]f64 =
   vjp (\r -> vjp (\r -> stacked r b) r 1) rel rel
+
+-- A scatter's return sweep restores its destination in place unless the
+-- scope returns that memory: here a loop's result, which starts as the
+-- scatter's result (and would be it after no iteration). ys = x, then
+-- squared twice: x⁴, whose derivative is 4x³.
+-- ==
+-- entry: scatter_then_loop
+-- input { [1.0, 2.0] } output { [4.0, 32.0] }
+def scatter_then_loop_f [n] (xs: [n]f64) : [n]f64 =
+  let ys = scatter (replicate n 0) (iota n) xs
+  in loop ys for _s < 2 do scatter (copy ys) (iota n) (map (\y -> y * y) ys)
+
+entry scatter_then_loop [n] (xs: [n]f64) : [n]f64 = vjp scatter_then_loop_f xs (replicate n 1)

@@ -76,6 +76,26 @@ pub struct Verified<'p> {
 
 /// Checks the whole program, returning what it computed, or every problem found.
 pub fn verify(prog: &Program) -> Result<Verified<'_>, Vec<VerifyError>> {
+    let types = check_types(prog)?;
+    let mut uses = HashMap::default();
+    for stm in &prog.consts {
+        crate::visit::count_uses_exp(&stm.exp, &mut uses);
+    }
+    for f in &prog.funs {
+        crate::visit::count_uses(&f.body, &mut uses);
+    }
+    Ok(Verified { prog, types, uses })
+}
+
+/// [`verify`] for a pass that only needs to know whether the program is
+/// well formed (CSE checks what sharing an array did): the same checks,
+/// without counting uses afterwards.
+pub fn check(prog: &Program) -> Result<(), Vec<VerifyError>> {
+    check_types(prog).map(|_| ())
+}
+
+/// The checks of [`verify`]; the types of the program's variables.
+fn check_types(prog: &Program) -> Result<HashMap<VName, Type>, Vec<VerifyError>> {
     let mut v = Verifier {
         types: HashMap::default(),
         prog,
@@ -107,14 +127,7 @@ pub fn verify(prog: &Program) -> Result<Verified<'_>, Vec<VerifyError>> {
     if !v.errors.is_empty() {
         return Err(v.errors);
     }
-    let mut uses = HashMap::default();
-    for stm in &prog.consts {
-        crate::visit::count_uses_exp(&stm.exp, &mut uses);
-    }
-    for f in &prog.funs {
-        crate::visit::count_uses(&f.body, &mut uses);
-    }
-    Ok(Verified { prog, types: v.types, uses })
+    Ok(v.types)
 }
 
 /// Runs [`verify`] and formats its errors for a compiler diagnostic naming `pass`.

@@ -41,7 +41,7 @@ pub fn cse_program(prog: &mut Program) {
     // shared (sharing scalars needs no check). GMM's compilation spent 40%
     // of its CSE time verifying programs in which no array was shared.
     let before = (prog.consts.clone(), prog.funs.clone());
-    if cse_with(prog, true) && ogham_ir::verify::verify(prog).is_err() {
+    if cse_with(prog, true) && ogham_ir::verify::check(prog).is_err() {
         (prog.consts, prog.funs) = before;
         cse_with(prog, false);
     }

@@ -94,14 +94,14 @@ fn rows_passed_through(prog: &mut Program) {
             olds.push((i, std::mem::replace(f, new)));
         }
     }
-    if olds.is_empty() || ogham_ir::verify::verify(prog).is_ok() {
+    if olds.is_empty() || ogham_ir::verify::check(prog).is_ok() {
         return;
     }
     let news: Vec<(usize, FunDef)> =
         olds.into_iter().map(|(i, old)| (i, std::mem::replace(&mut prog.funs[i], old))).collect();
     for (i, new) in news {
         let old = std::mem::replace(&mut prog.funs[i], new);
-        if ogham_ir::verify::verify(prog).is_err() {
+        if ogham_ir::verify::check(prog).is_err() {
             prog.funs[i] = old;
         }
     }

@@ -407,7 +407,9 @@ impl Ad {
                 let mut init_t = self.tangent(out, tan, init, span);
                 if let (true, true, SubExp::Var(x)) = (updates, p.ty.rank() > 0, init_t) {
                     if !tan.owned.contains(&x) {
-                        let ty = p.ty.clone();
+                        // The initial tangent's own type: the parameter's
+                        // may name sizes that are parameters of the loop.
+                        let ty = self.type_of(&SubExp::Var(x));
                         init_t = SubExp::Var(self.bind(out, "dcopy", ty, Exp::Copy(x), span));
                     }
                 }

@@ -34,7 +34,9 @@
 //! the new value out of the array's adjoint and restores the old array,
 //! which the rest of the sweep reads under a new name. A branch that
 //! consumes a free array gets a copy saved before it, re-copied for the
-//! branch's re-execution. `scan (+)` and `hist (+)` have their special
+//! branch's re-execution; a loop that updates a free array in place gets
+//! one too, which the return sweep of the statements before the loop
+//! reads (DCE removes it where none does). `scan (+)` and `hist (+)` have their special
 //! rules. A `while` loop first counts its iterations, then runs as a
 //! checkpointed `for` loop of that many. Scans with any other operator
 //! (tuples of scalars, and rows through a vectorised operator) are in
@@ -134,13 +136,40 @@ struct Checkpoints {
 
 impl Checkpoints {
     fn of(body: &Body) -> Checkpoints {
-        // A result may be another name for an updated array (`let r = a`).
+        // A result may share memory with an updated array: another name
+        // for it (`let r = a`), a view of it, a loop's result that started
+        // as it (the loop may run no iteration), a branch's that returns it.
         let mut results: HashSet<VName> = body.result.iter().filter_map(|r| r.as_var()).collect();
         for s in body.stms.iter().rev() {
-            if let (Exp::SubExp(SubExp::Var(v)), [p]) = (&s.exp, s.pat.as_slice()) {
-                if results.contains(&p.name) {
+            let returned: Vec<usize> =
+                s.pat.iter().enumerate().filter(|(_, p)| results.contains(&p.name)).map(|(k, _)| k).collect();
+            if returned.is_empty() {
+                continue;
+            }
+            match &s.exp {
+                Exp::SubExp(SubExp::Var(v)) => {
                     results.insert(*v);
                 }
+                Exp::Index { array, .. } | Exp::Reshape { array, .. } | Exp::Rearrange { array, .. } => {
+                    results.insert(*array);
+                }
+                Exp::Loop { params, .. } => {
+                    for k in returned {
+                        if let Some((_, SubExp::Var(v))) = params.get(k) {
+                            results.insert(*v);
+                        }
+                    }
+                }
+                Exp::If { then_body, else_body, .. } => {
+                    for k in returned {
+                        for b in [then_body, else_body] {
+                            if let Some(SubExp::Var(v)) = b.result.get(k) {
+                                results.insert(*v);
+                            }
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         let sum = |s: &Stm| match &s.exp {

@@ -6,8 +6,11 @@
 //! statements (SOACs, loops, calls, anything but views and scalar
 //! arithmetic) that the reverse half reads. The reverse half (`f_bwd`)
 //! takes the function's parameters, the residuals and the adjoints of the
-//! results; it runs the forward sweep's cheap statements again (indexing,
-//! arithmetic: what DCE does not remove) and the return sweep, and returns
+//! results; it runs again the forward sweep's cheap statements (indexing,
+//! arithmetic) that the return sweep reads, except those reading an array
+//! the forward half goes on to update in place (their values are passed
+//! instead, and a residual so overwritten is passed as a copy taken where
+//! it is bound), then the return sweep, and returns
 //! the adjoints of the parameters. The forward sweep of a call calls
 //! `f_fwd`; its return sweep calls `f_bwd` with the residuals. Inside a
 //! loop, [`super::tape`] saves the residuals per iteration.
