@@ -51,7 +51,13 @@ impl Ad {
         // result converted back is exact). Booleans alone have no adjoints.
         let Some(t) = dc.iter().map(|&j| s.pat[j].ty.elem()).max_by_key(|t| t.bits()) else { return Ok(()) };
         if s.pat.iter().any(|p| p.ty.rank() != 1) {
-            return Err(unsupported(span, "`scan` of tuples with array components, with an operator other than `+`"));
+            if dc.iter().all(|&j| s.pat[j].ty.elem().is_float()) {
+                return self.rev_scan_sequential(s, bars, &dc, adj, out);
+            }
+            return Err(unsupported(
+                span,
+                "`scan` of tuples with integer array components, with an operator other than `+`",
+            ));
         }
         if dc.iter().all(|&j| bars[j].is_none()) {
             return Ok(());
@@ -171,6 +177,167 @@ impl Ad {
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
         for (&j, p) in dc.iter().zip(pat) {
             self.add(out, adj, arrs[j], SubExp::Var(p.name), span);
+        }
+        Ok(())
+    }
+
+    /// The return sweep of a scan whose elements are arrays (rows, matrices)
+    /// with an operator that is not a vectorised scalar one (a matrix
+    /// product, a rotation written with an array literal): the recurrence
+    /// `rᵢ₋₁ = ȳᵢ₋₁ + ∂(ysᵢ₋₁ ⊙ xsᵢ)/∂ysᵢ₋₁ᵀ · rᵢ` run from the end by a
+    /// sequential loop, each step the operator's return sweep at
+    /// `ysᵢ₋₁ ⊙ xsᵢ` (`ne` for `i = 0`) with adjoint `rᵢ`, which also gives
+    /// `x̄sᵢ`. The affine-map scan of [`Ad::rev_scan_general`] would need
+    /// Jacobians of `m×m` scalars per element (`m` the elements of a row);
+    /// this takes the primal scan's sequential work instead, without its
+    /// parallelism across the elements. `dc`: the differentiated (float)
+    /// components.
+    fn rev_scan_sequential(
+        &mut self,
+        s: &Stm,
+        bars: &[Option<SubExp>],
+        dc: &[usize],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let Exp::Soac(Soac::Screma { w, arrs, scans, .. }) = &s.exp else { return Ok(()) };
+        let (w, span, op) = (*w, s.span, &scans[0]);
+        if dc.iter().all(|&j| bars[j].is_none()) {
+            return Ok(());
+        }
+        let i64t = Type::Prim(PrimType::I64);
+        let rows: Vec<Type> = s.pat.iter().map(|p| p.ty.row()).collect();
+        let ys: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
+        // The adjoints of the ys, zero where there is none.
+        let mut ybars = Vec::new();
+        for &j in dc {
+            ybars.push(match bars[j] {
+                Some(SubExp::Var(b)) => b,
+                _ => var_of(self.zero(out, &s.pat[j].ty, span)),
+            });
+        }
+        // r of the last element, and the x̄s to fill.
+        let last = self.bin(out, BinOp::Sub, PrimType::I64, w, SubExp::i64(1), span);
+        let mut params = Vec::new();
+        for (&j, yb) in dc.iter().zip(&ybars) {
+            let r0 = self.fresh_typed("r", &rows[j]);
+            let mut then = Vec::new();
+            let v = self.bind(
+                &mut then,
+                "ybar",
+                rows[j].clone(),
+                Exp::Index { array: *yb, slice: vec![DimIndex::Fix(last)] },
+                span,
+            );
+            let zero_then = self.zero(out, &rows[j], span);
+            let nonempty =
+                self.scalar(out, PrimType::Bool, Exp::CmpOp(CmpOp::Lt, PrimType::I64, SubExp::i64(0), w), span);
+            let init = self.bind(
+                out,
+                "r",
+                rows[j].clone(),
+                Exp::If {
+                    cond: nonempty,
+                    then_body: Body { stms: then, result: vec![SubExp::Var(v)] },
+                    else_body: Body { stms: vec![], result: vec![zero_then] },
+                },
+                span,
+            );
+            let copy = self.bind(out, "r", rows[j].clone(), Exp::Copy(init), span);
+            params.push((r0, SubExp::Var(copy)));
+        }
+        for &j in dc {
+            let dx = self.fresh_typed("dxs", &s.pat[j].ty);
+            let init = self.zero(out, &s.pat[j].ty, span);
+            params.push((dx, init));
+        }
+        // One step, for element i = w - 1 - k.
+        let k = self.fresh_typed("k", &i64t);
+        let mut body = Vec::new();
+        let i = self.bin(&mut body, BinOp::Sub, PrimType::I64, last, SubExp::Var(k.name), span);
+        let SubExp::Var(iv) = i else { return Ok(()) };
+        let mut prev = Vec::new();
+        for ((y, ne), row) in ys.iter().zip(&op.neutral).zip(&rows) {
+            prev.push(self.shifted_read(&mut body, *y, iv, w, *ne, false, row, span));
+        }
+        let mut xs = Vec::new();
+        for (x, row) in arrs.iter().zip(&rows) {
+            let v =
+                self.bind(&mut body, "x", row.clone(), Exp::Index { array: *x, slice: vec![DimIndex::Fix(i)] }, span);
+            xs.push(SubExp::Var(v));
+        }
+        let mut fwd = Vec::new();
+        let res = self.apply_op(&mut fwd, op, &prev, &xs, &rows, span);
+        let mut ck = Checkpoints::of(&Body { stms: fwd.clone(), result: res.clone() });
+        self.forward(&fwd, &mut body, &mut ck)?;
+        let mut inner = Adjoints::default();
+        for (n, &j) in dc.iter().enumerate() {
+            if let SubExp::Var(v) = res[j] {
+                self.add(&mut body, &mut inner, v, SubExp::Var(params[n].0.name), span);
+            }
+        }
+        self.reverse(&fwd, &ck, &mut inner, &mut body)?;
+        let mut result = Vec::new();
+        // rᵢ₋₁ = ȳᵢ₋₁ + the adjoint of ysᵢ₋₁ (not needed after i = 0).
+        let positive =
+            self.scalar(&mut body, PrimType::Bool, Exp::CmpOp(CmpOp::Lt, PrimType::I64, SubExp::i64(0), i), span);
+        let before = self.bin(&mut body, BinOp::Sub, PrimType::I64, i, SubExp::i64(1), span);
+        for (n, &j) in dc.iter().enumerate() {
+            let dprev = match prev[j] {
+                SubExp::Var(v) => self.adjoint_or_zero(&mut body, &inner, v, span),
+                SubExp::Const(_) => self.zero(&mut body, &rows[j], span),
+            };
+            let mut then = Vec::new();
+            let yb = self.bind(
+                &mut then,
+                "ybar",
+                rows[j].clone(),
+                Exp::Index { array: ybars[n], slice: vec![DimIndex::Fix(before)] },
+                span,
+            );
+            let summed = self.sum(&mut then, &rows[j], SubExp::Var(yb), dprev, span);
+            let r = self.bind(
+                &mut body,
+                "r",
+                rows[j].clone(),
+                Exp::If {
+                    cond: positive,
+                    then_body: Body { stms: then, result: vec![summed] },
+                    else_body: Body { stms: vec![], result: vec![dprev] },
+                },
+                span,
+            );
+            let owned = self.bind(&mut body, "r", rows[j].clone(), Exp::Copy(r), span);
+            result.push(SubExp::Var(owned));
+        }
+        for (n, &j) in dc.iter().enumerate() {
+            let dx = match xs[j] {
+                SubExp::Var(v) => self.adjoint_or_zero(&mut body, &inner, v, span),
+                c => c,
+            };
+            let acc = params[dc.len() + n].0.name;
+            let upd = self.bind(
+                &mut body,
+                "dxs",
+                s.pat[j].ty.clone(),
+                Exp::Update { array: acc, slice: vec![DimIndex::Fix(i)], value: dx },
+                span,
+            );
+            result.push(SubExp::Var(upd));
+        }
+        let pat: Vec<Param> = params.iter().map(|(p, _)| self.fresh_typed("dscan", &p.ty)).collect();
+        out.push(Stm {
+            pat: pat.clone(),
+            exp: Exp::Loop {
+                params,
+                form: ogham_ir::LoopForm::For { i: k.name, bound: w },
+                body: Body { stms: body, result },
+            },
+            attrs: Default::default(),
+            span,
+        });
+        for (n, &j) in dc.iter().enumerate() {
+            self.add(out, adj, arrs[j], SubExp::Var(pat[dc.len() + n].name), span);
         }
         Ok(())
     }

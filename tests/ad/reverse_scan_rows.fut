@@ -1,0 +1,53 @@
+-- vjp of scans whose elements are arrays, with operators that are not a
+-- vectorised scalar operator (those go column by column): a matrix
+-- product, a rotation written as an array literal, a composition of
+-- affine maps stored as rows, a segmented product steered by flags. The
+-- return sweep runs the recurrence of the ys' adjoints from the end, one
+-- element at a time.
+-- Checked by the harness against finite differences and forward mode;
+-- `chain_values` by hand.
+
+def matmul [k] (a: [k][k]f64) (b: [k][k]f64) : [k][k]f64 =
+  map (\r -> map (\c -> f64.sum (map2 (*) r c)) (transpose b)) a
+
+-- ==
+-- entry: chain
+-- gradcheck input { [[[1.0, 0.5], [0.2, 1.0]], [[0.9, -0.1], [0.3, 1.1]], [[1.2, 0.0], [0.4, 0.8]]] }
+-- gradcheck input { empty([0][2][2]f64) }
+entry chain [n][k] (xs: [n][k][k]f64) : f64 =
+  let id = tabulate_2d k k (\i j -> if i == j then 1 else 0)
+  in f64.sum (map (\m -> f64.sum (flatten m)) (scan matmul id xs))
+
+-- Two 1×1 matrices a, b: the prefix products are a and ab, summed: a + ab,
+-- whose gradient is (1 + b, a).
+-- ==
+-- entry: chain_values
+-- input { [[[2.0]], [[3.0]]] } output { [[[4.0]], [[2.0]]] }
+entry chain_values [n][k] (xs: [n][k][k]f64) : [n][k][k]f64 = vjp chain xs 1
+
+-- ==
+-- entry: rotation
+-- gradcheck input { [[1.0, 0.5], [0.2, 1.0], [0.9, -0.1]] }
+entry rotation [n] (xs: [n][2]f64) : f64 =
+  let ys = scan (\a b -> [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]]) [1, 0] xs
+  in f64.sum (map2 (\y i -> f64.i64 (i + 1) * (y[0] + 2 * y[1])) ys (iota n))
+
+-- A linear recurrence per column, h = decay·h + input, as a scan of
+-- affine maps stored as two rows (multipliers, offsets).
+-- ==
+-- entry: recurrence
+-- gradcheck input { [[[0.5, 0.9], [1.0, -2.0]], [[0.8, 0.1], [0.5, 0.25]], [[1.1, 0.7], [-1.0, 3.0]]] }
+entry recurrence [n][m] (xs: [n][2][m]f64) : f64 =
+  let op (a: [2][m]f64) (b: [2][m]f64) : [2][m]f64 =
+    [map2 (*) a[0] b[0], map2 (+) (map2 (*) a[1] b[0]) b[1]]
+  let ys = scan op [replicate m 1, replicate m 0] xs
+  in f64.sum (map (\y -> f64.sum (map (\h -> h * h) y[1])) ys)
+
+-- ==
+-- entry: segmented
+-- gradcheck input { [true, false, false, true, false] [[1.0, 2.0], [0.5, -1.0], [3.0, 0.25], [1.5, 1.0], [-2.0, 0.5]] }
+entry segmented [n][m] (flags: [n]bool) (xs: [n][m]f64) : f64 =
+  let op (f1: bool, a: [m]f64) (f2: bool, b: [m]f64) : (bool, [m]f64) =
+    (f1 || f2, if f2 then b else map2 (*) a b)
+  let (_, ys) = unzip (scan op (false, replicate m 1) (zip flags xs))
+  in f64.sum (map f64.sum ys)
