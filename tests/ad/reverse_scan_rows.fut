@@ -51,3 +51,24 @@ entry segmented [n][m] (flags: [n]bool) (xs: [n][m]f64) : f64 =
     (f1 || f2, if f2 then b else map2 (*) a b)
   let (_, ys) = unzip (scan op (false, replicate m 1) (zip flags xs))
   in f64.sum (map f64.sum ys)
+
+-- The rule's loop differentiated again (a gradient's norm), inside a map,
+-- and in a loop's re-executed body.
+-- ==
+-- entry: gradient_norm
+-- gradcheck input { [[[1.0, 0.5], [0.2, 1.0]], [[0.9, -0.1], [0.3, 1.1]], [[1.2, 0.0], [0.4, 0.8]]] }
+entry gradient_norm [n][k] (xs: [n][k][k]f64) : f64 =
+  let g = vjp chain xs 1
+  in f64.sum (map (\m -> f64.sum (map (\r -> f64.sum (map (\x -> x * x) r)) m)) g)
+
+-- ==
+-- entry: chains
+-- gradcheck input { [[[[1.0, 0.5], [0.2, 1.0]], [[0.9, -0.1], [0.3, 1.1]]], [[[1.2, 0.0], [0.4, 0.8]], [[0.5, 0.5], [-0.5, 1.5]]]] }
+entry chains [b][n][k] (xss: [b][n][k][k]f64) : f64 = f64.sum (map chain xss)
+
+-- ==
+-- entry: chain_in_loop
+-- gradcheck input { [[[1.0, 0.5], [0.2, 1.0]], [[0.9, -0.1], [0.3, 1.1]]] }
+entry chain_in_loop [n][k] (xs: [n][k][k]f64) : f64 =
+  let (s, _) = loop (s, ys) = (0, xs) for _i < 2 do (s + chain ys, map (map (map (* 0.9))) ys)
+  in s
