@@ -181,3 +181,31 @@ entry concat_split [n][m] (xs: [n]f64) (ys: [m]f64) : ([n]f64, [m]f64) =
   let zs = map f64.exp (xs ++ ys)
   let (a, b) = split (zs :> [n + m]f64)
   in (map2 (*) a xs, b)
+
+-- Found by random programs: second derivatives through what forward mode
+-- makes of `scan (+)` (a scan adding a pair, the value and its tangent),
+-- and through a scatter whose result starts a loop. r ↦ jvp (scan (+)) r r
+-- is r ↦ scan (+) r, whose vjp with ones is the sums from the end.
+-- ==
+-- entry: vjp_of_jvp_scan
+-- input { [1.0, 2.0, 0.5] } output { [3.0, 2.0, 1.0] }
+entry vjp_of_jvp_scan [m] (r: [m]f64) : [m]f64 = vjp (\r -> jvp (scan (+) 0) r r) r (replicate m 1)
+
+-- ==
+-- entry: jvp_scan
+-- gradcheck input { [1.0, 2.0, 0.5] }
+entry jvp_scan [m] (r: [m]f64) : [m]f64 = jvp (scan (+) 0) r (map (* r[0]) r)
+
+-- g z = Σ z⁴ (the scatter and the loop of one squaring make z², then z⁴):
+-- its Hessian is diagonal, 12z², so its product with w = [1, 2, 3] is
+-- 12z²w.
+-- ==
+-- entry: hessian_through_scatter
+-- input { [0.434, 0.824, -0.395] } output { [2.260272, 16.295424, 5.6169] }
+def quartic [n] (z: [n]f64) : f64 =
+  let v1 = scatter (copy z) (iota n) z
+  let v3 = loop acc = v1 for _i < 1 do map (\p -> p * p) acc
+  in f64.sum (map (\p -> p * p) v3)
+
+entry hessian_through_scatter [n] (z: [n]f64) : [n]f64 =
+  vjp (\z -> vjp quartic z 1) z (map (\i -> f64.i64 i + 1) (iota n))

@@ -100,6 +100,12 @@ struct Checkpoints {
     updates: HashMap<VName, SubExp>,
     /// The results of the scope, which a restoration must not consume.
     results: HashSet<VName>,
+    /// The initial values of the scope's loops: a restoration does not
+    /// consume them either, since the loop's results may share their
+    /// memory, and an enclosing derivative's return sweep, run after this
+    /// one, reads those results (reverse of reverse through a scatter
+    /// feeding a loop).
+    loop_inits: HashSet<VName>,
     /// A `while` loop as the `for` loop of its number of iterations, by
     /// the name of the loop's first result.
     whiles: HashMap<VName, Stm>,
@@ -183,7 +189,15 @@ impl Checkpoints {
         };
         let reread =
             body.stms.iter().filter(|s| !sum(s)).flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
-        Checkpoints { results, reread, ..Default::default() }
+        let loop_inits = body
+            .stms
+            .iter()
+            .flat_map(|s| match &s.exp {
+                Exp::Loop { params, .. } => params.iter().filter_map(|(_, init)| init.as_var()).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        Checkpoints { results, reread, loop_inits, ..Default::default() }
     }
 }
 
@@ -986,7 +1000,11 @@ impl Ad {
             self.add(out, adj, a, SubExp::Var(cleared), span);
         }
         // A result of the scope is still needed: restore into a copy.
-        let from = if ck.results.contains(&y) { self.bind(out, "kept", ty.clone(), Exp::Copy(y), span) } else { y };
+        let from = if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
+            self.bind(out, "kept", ty.clone(), Exp::Copy(y), span)
+        } else {
+            y
+        };
         let restored =
             self.bind(out, "restored", ty, Exp::Update { array: from, slice: slice.to_vec(), value: old }, span);
         Ok((a, restored))
@@ -1637,7 +1655,11 @@ impl Ad {
         for ((a, b), p) in arrs.iter().zip(bars).zip(&s.pat) {
             let Some(SubExp::Var(b)) = b else { continue };
             let rev = self.reversed(out, *b, &p.ty, *w, span);
-            let summed = self.scan_with(out, *w, &[rev], &scans[0], false, span);
+            // One component's `+` (the operator may add a tuple, as forward
+            // mode makes of `scan (+)`: the value and its tangent).
+            let plus =
+                if scans[0].neutral.len() == 1 { scans[0].clone() } else { self.sum_operator(out, &p.ty.row(), span) };
+            let summed = self.scan_with(out, *w, &[rev], &plus, false, span);
             let back = self.reversed(out, summed[0], &p.ty, *w, span);
             self.add(out, adj, *a, SubExp::Var(back), span);
         }

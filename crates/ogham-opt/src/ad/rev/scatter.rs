@@ -68,7 +68,11 @@ impl Ad {
                 adj.of.remove(&y);
                 self.add(out, adj, xs, SubExp::Var(cleared), span);
             }
-            let from = if ck.results.contains(&y) { self.bind(out, "kept", ty.clone(), Exp::Copy(y), span) } else { y };
+            let from = if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
+                self.bind(out, "kept", ty.clone(), Exp::Copy(y), span)
+            } else {
+                y
+            };
             let restored = self.scatter_nd(out, from, &idx, SubExp::Var(old), w, &ty, span);
             restores.push((xs, restored));
         }
