@@ -438,20 +438,27 @@ impl Ad {
         self.or_zero(out, adj.of.get(&v).copied(), &ty, span)
     }
 
+    /// A copy of each free array the statement consumes, emitted before it:
+    /// the arrays with their copies.
+    fn save_consumed(&mut self, s: &Stm, out: &mut Vec<Stm>) -> Vec<(VName, VName)> {
+        let free = ogham_ir::visit::free_vars_exp(&s.exp);
+        let mut saved = Vec::new();
+        for v in ogham_ir::visit::consumed_deep(&s.exp) {
+            if free.contains(&v) {
+                let ty = self.types[&v].clone();
+                saved.push((v, self.bind(out, "saved", ty, Exp::Copy(v), s.span)));
+            }
+        }
+        saved
+    }
+
     /// Emits the forward sweep of `stms`: the statements themselves, with
     /// every `for` loop saving its parameters per iteration (recorded in
     /// `ck`).
     fn forward(&mut self, stms: &[Stm], out: &mut Vec<Stm>, ck: &mut Checkpoints) -> R<()> {
         for s in stms {
             if let (Exp::Loop { .. }, Some(first)) = (&s.exp, s.pat.first()) {
-                let free = ogham_ir::visit::free_vars_exp(&s.exp);
-                let mut saved = Vec::new();
-                for v in ogham_ir::visit::consumed_deep(&s.exp) {
-                    if free.contains(&v) {
-                        let ty = self.types[&v].clone();
-                        saved.push((v, self.bind(out, "saved", ty, Exp::Copy(v), s.span)));
-                    }
-                }
+                let saved = self.save_consumed(s, out);
                 if !saved.is_empty() {
                     ck.overwritten.insert(first.name, saved);
                 }
@@ -461,14 +468,7 @@ impl Ad {
                 Exp::If { .. } if !s.pat.is_empty() => {
                     // The return sweep re-executes a branch: what it consumes
                     // of the outside is saved first.
-                    let free = ogham_ir::visit::free_vars_exp(&s.exp);
-                    let mut saved = Vec::new();
-                    for v in ogham_ir::visit::consumed_deep(&s.exp) {
-                        if free.contains(&v) {
-                            let ty = self.types[&v].clone();
-                            saved.push((v, self.bind(out, "saved", ty, Exp::Copy(v), s.span)));
-                        }
-                    }
+                    let saved = self.save_consumed(s, out);
                     ck.consumed.insert(s.pat[0].name, saved);
                     out.push(s.clone());
                 }
