@@ -266,19 +266,13 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
                             "gradcheck: the derivative entries of `{entry}` do not compile:\n{}",
                             indent(e)
                         )),
-                        (None, derivative_runners) => match derivative_runners {
-                            Some((Ok(backend), Ok(interp))) => load_values(dir, &case.input, None).and_then(|x| {
-                                gradcheck::check(
-                                    entry,
-                                    &x,
-                                    case.line as u64,
-                                    &|e, a| backend.run(e, a, true),
-                                    &|e, a| interp.run(e, a, true),
-                                )
-                            }),
-                            Some((Err(e), _)) | Some((_, Err(e))) => Err(format!("gradcheck: {e}")),
-                            None => Err("gradcheck: no derivative entries (see the failure above)".into()),
-                        },
+                        (None, Some((Ok(backend), Ok(interp)))) => load_values(dir, &case.input, None).and_then(|x| {
+                            gradcheck::check(entry, &x, case.line as u64, &|e, a| backend.run(e, a, true), &|e, a| {
+                                interp.run(e, a, true)
+                            })
+                        }),
+                        (None, Some((Err(e), _)) | Some((_, Err(e)))) => Err(format!("gradcheck: {e}")),
+                        (None, None) => Err("gradcheck: no derivative entries (see the failure above)".into()),
                     };
                     if let Err(msg) = outcome {
                         report.failures.push(format!("entry {entry}, dataset {}: {msg}", case.name));

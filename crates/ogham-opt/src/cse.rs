@@ -242,7 +242,7 @@ enum Atom {
 fn atom(se: &SubExp) -> Atom {
     match se {
         SubExp::Var(v) => Atom::Var(*v),
-        SubExp::Const(c) => Atom::Const(c.prim_type(), c.raw_bits()),
+        SubExp::Const(c) => Atom::Const(c.prim_type(), ogham_prim::ops::to_bits(*c)),
     }
 }
 

@@ -175,28 +175,6 @@ impl PrimValue {
         }
     }
 
-    /// The value's bits: an integer's zero-extended, a float's IEEE
-    /// encoding (so `-0.0` and `0.0` differ, as do NaNs with different
-    /// payloads), `bool` as 0 or 1. With [`PrimValue::prim_type`], equal
-    /// exactly when the values are the same constant: what a hash key of a
-    /// constant needs (floats are not `Eq`).
-    pub fn raw_bits(self) -> u64 {
-        match self {
-            PrimValue::I8(x) => x as u8 as u64,
-            PrimValue::I16(x) => x as u16 as u64,
-            PrimValue::I32(x) => x as u32 as u64,
-            PrimValue::I64(x) => x as u64,
-            PrimValue::U8(x) => x as u64,
-            PrimValue::U16(x) => x as u64,
-            PrimValue::U32(x) => x as u64,
-            PrimValue::U64(x) => x,
-            PrimValue::F16(x) => x.to_bits() as u64,
-            PrimValue::F32(x) => x.to_bits() as u64,
-            PrimValue::F64(x) => x.to_bits(),
-            PrimValue::Bool(x) => x as u64,
-        }
-    }
-
     /// The zero of a type (`false` for bool).
     pub fn zero(t: PrimType) -> PrimValue {
         PrimValue::from_i64(t, 0)

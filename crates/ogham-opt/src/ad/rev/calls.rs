@@ -55,7 +55,7 @@ fn overwritten(stms: &[Stm]) -> HashSet<VName> {
         r
     }
     let mut parent: rustc_hash::FxHashMap<VName, VName> = Default::default();
-    // The arrays bound so far (and the parameters read), in order.
+    // The arrays bound so far, in order.
     let mut bound: Vec<VName> = Vec::new();
     let mut out = HashSet::default();
     for s in stms {
@@ -183,7 +183,8 @@ impl Ad {
         // dead would make a residual of an array the forward half goes on
         // to update in place, such as the view of what an update
         // overwrites, which the forward sweep saves a copy of.)
-        let mut needed = ogham_ir::visit::free_vars_body(&Body { stms: back.clone(), result: adjoints.clone() });
+        let mut bbody = Body { stms: back, result: adjoints };
+        let mut needed = ogham_ir::visit::free_vars_body(&bbody);
         let mut cheap_stms: Vec<Stm> = Vec::new();
         let again = |s: &Stm| cheap(s) && ogham_ir::visit::free_vars_exp(&s.exp).iter().all(|v| !stale.contains(v));
         for s in fwd.iter().rev().filter(|s| again(s)) {
@@ -194,9 +195,8 @@ impl Ad {
             }
         }
         cheap_stms.reverse();
-        let mut stms = cheap_stms;
-        stms.extend(back);
-        let bbody = Body { stms, result: adjoints };
+        cheap_stms.append(&mut bbody.stms);
+        bbody.stms = cheap_stms;
         let used = ogham_ir::visit::free_vars_body(&bbody);
         let residuals: Vec<Param> = fwd
             .iter()

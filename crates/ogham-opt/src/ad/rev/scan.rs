@@ -243,8 +243,7 @@ impl Ad {
                 },
                 span,
             );
-            let copy = self.bind(out, "r", rows[j].clone(), Exp::Copy(init), span);
-            params.push((r0, SubExp::Var(copy)));
+            params.push((r0, SubExp::Var(init)));
         }
         for &j in dc {
             let dx = self.fresh_typed("dxs", &s.pat[j].ty);
@@ -307,8 +306,7 @@ impl Ad {
                 },
                 span,
             );
-            let owned = self.bind(&mut body, "r", rows[j].clone(), Exp::Copy(r), span);
-            result.push(SubExp::Var(owned));
+            result.push(SubExp::Var(r));
         }
         for (n, &j) in dc.iter().enumerate() {
             let dx = match xs[j] {
