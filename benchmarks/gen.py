@@ -74,16 +74,17 @@ def matmul(n):
 
 
 def rowsums(rows, cols):
-    """A rows×cols matrix uniform in [-1, 1), written row by row (it is
-    too large to hold as Python floats)."""
+    """A rows×cols matrix uniform in [-1, 1), written a block of at most
+    2^20 elements at a time (it is too large to hold as Python floats)."""
     def gen(out):
         rng = random.Random(10000 + rows)
         out.write(futdata.header("f32", [rows, cols]))
         for _ in range(rows):
-            row = uniform_f32(rng, cols, -1.0, 1.0)
-            if sys.byteorder != "little":
-                row.byteswap()
-            out.write(row.tobytes())
+            for start in range(0, cols, 1 << 20):
+                block = uniform_f32(rng, min(1 << 20, cols - start), -1.0, 1.0)
+                if sys.byteorder != "little":
+                    block.byteswap()
+                out.write(block.tobytes())
     return gen
 
 
@@ -177,7 +178,9 @@ DATASETS = {
     "kmeans_flat": [("kmeans-1000000.in", kmeans(1000000, 16, 16))],
     "histogram": [("histogram-100000000.in", histogram(100000000, 1000))],
     "scan": [("scan-100000000.in", scan(100000000))],
-    "rowsums": [("rowsums-8192.in", rowsums(8192, 8192))],
+    # The same number of elements in one row: too few rows to share among
+    # the threads, so the sum of the row is what runs in parallel.
+    "rowsums": [("rowsums-8192.in", rowsums(8192, 8192)), ("rowsums-1x67108864.in", rowsums(1, 1 << 26))],
     # The AD benchmarks: each data set is run by both entry points (objective
     # and gradient). The issue's sizes are the larger data sets; the smaller
     # ones (n = 1000) are there while vjp of a map reading a free array by

@@ -16,5 +16,6 @@
 -- nobench input { empty([2][0]f32) }
 -- output { [0f32, 0f32] }
 -- notest input @ data/rowsums-8192.in
+-- notest input @ data/rowsums-1x67108864.in
 
 def main [n][m] (a: [n][m]f32) : [n]f32 = map f32.sum a

@@ -4,8 +4,12 @@
  * lanes, not in index order): four independent chains of vector additions
  * and four streams of loads, where one row at a time is bound by the
  * latency of the additions. The matrix is read once. With -fopenmp the
- * rows are shared among the threads. */
+ * rows are shared among the threads, or, with fewer rows than threads,
+ * the elements of each row. */
 #include "futio.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define RB 4 /* rows per pass */
 
@@ -16,6 +20,18 @@ static void body(void *p) {
   const int64_t n = e->n, m = e->m;
   const float *restrict a = e->a;
   float *restrict out = e->out;
+#ifdef _OPENMP
+  if (n < omp_get_max_threads()) {
+    for (int64_t i = 0; i < n; i++) {
+      const float *restrict row = a + i * m;
+      float s = 0.0f;
+#pragma omp parallel for simd reduction(+ : s) schedule(static)
+      for (int64_t j = 0; j < m; j++) s += row[j];
+      out[i] = s;
+    }
+    return;
+  }
+#endif
 #pragma omp parallel for schedule(static)
   for (int64_t i0 = 0; i0 < n; i0 += RB) {
     if (n - i0 >= RB) {

@@ -1594,7 +1594,8 @@ impl<'a> Gen<'a> {
         map: &Lambda,
     ) -> Res<()> {
         let (_, _, outs) = self.screma_outputs_of(stm, scans, reduces);
-        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, true)
+        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, SeqForm { declare: true, nested: false })?;
+        Ok(())
     }
 
     /// [`Gen::screma_outputs`] of a screma with these operators, and the
@@ -1610,9 +1611,8 @@ impl<'a> Gen<'a> {
         (n_scan, n_red, self.screma_outputs(stm, n_scan, n_red))
     }
 
-    /// The loop of [`Gen::screma_seq`] into outputs already allocated; the
-    /// reductions' results are declared (`declare`) or assigned to variables
-    /// declared before.
+    /// The loop of [`Gen::screma_seq`] into outputs already allocated, in
+    /// the form `form` says; whether it became a kernel.
     #[allow(clippy::too_many_arguments)]
     fn screma_seq_into(
         &mut self,
@@ -1622,14 +1622,20 @@ impl<'a> Gen<'a> {
         (scans, reduces): (&[Operator], &[Operator]),
         map: &Lambda,
         outs: &[(String, Type)],
-        declare: bool,
-    ) -> Res<()> {
+        SeqForm { declare, nested }: SeqForm,
+    ) -> Res<bool> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
         let j = self.fresh("j");
         let w = self.se(w);
-        self.screma_loop((&j, "0", &w), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs, stm.span)?;
+        let kernel = if nested {
+            self.line(&format!("for (int64_t {j} = 0; {j} < {w}; {j}++)"));
+            self.screma_iteration(&j, arrs, scans, reduces, map, &scan_accs, &red_accs, outs)?;
+            false
+        } else {
+            self.screma_loop((&j, "0", &w), arrs, scans, reduces, map, (&scan_accs, &red_accs), outs, stm.span)?
+        };
         for accs in &scan_accs {
             for (acc, op_ty) in accs.iter().zip(scans.iter().flat_map(|o| o.lambda.ret.iter())) {
                 if op_ty.is_array() {
@@ -1649,7 +1655,7 @@ impl<'a> Gen<'a> {
                 self.own(&vname(p.name));
             }
         }
-        Ok(())
+        Ok(kernel)
     }
 
     /// A parallelisable screma: in parallel chunks, or, when there is
@@ -1681,13 +1687,38 @@ impl<'a> Gen<'a> {
             grain(map)
         };
         self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {grain});"));
+        // Fewer iterations than threads (one row to sum): the iterations
+        // run one after another, statement by statement, so that the SOACs
+        // inside each may run in parallel.
+        // One chunk: the loop on the calling thread, in its fastest form.
+        let outer = std::mem::take(&mut self.out);
+        self.indent += 1;
+        let form = SeqForm { declare: false, nested: false };
+        let kernel = self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, form);
+        self.indent -= 1;
+        let one_chunk = std::mem::replace(&mut self.out, outer);
+        // Fewer iterations than threads (one row to sum), where that form
+        // is a kernel, which would run the SOACs inside it on this thread:
+        // the iterations one after another, statement by statement, so
+        // that those SOACs may run in parallel. (The statement form is
+        // already that.)
+        let nested = kernel? && has_inner_soac(&map.body);
         // The launch is laid out of line: it costs far more than a jump
         // when taken, and a loop of small SOACs (the D-LSTM's recurrence)
         // runs its sequential paths back to back.
-        self.line(&format!("if (__builtin_expect({nchunks} <= 1, 1)) {{"));
-        self.indent += 1;
-        self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, false)?;
-        self.indent -= 1;
+        if nested {
+            self.line(&format!("if (__builtin_expect({nchunks} <= 1 && {wc} >= ctx->num_threads, 1)) {{"));
+        } else {
+            self.line(&format!("if (__builtin_expect({nchunks} <= 1, 1)) {{"));
+        }
+        self.out.push_str(&one_chunk);
+        if nested {
+            self.line(&format!("}} else if (__builtin_expect({wc} < ctx->num_threads, 0)) {{"));
+            self.indent += 1;
+            let form = SeqForm { declare: false, nested: true };
+            self.screma_seq_into(stm, w, arrs, (scans, reduces), map, &outs, form)?;
+            self.indent -= 1;
+        }
         self.line("} else {");
         self.indent += 1;
         self.screma_par(stm, w, arrs, scans, reduces, map, &outs, &nchunks)?;
@@ -2925,6 +2956,31 @@ fn is_integer_add(lam: &Lambda) -> bool {
 /// the caller and 0.54% on the worker, which spun 4.47% of them; now 0.60,
 /// 0.92 and 3.89%).
 const ELEMENTARY_COST: usize = 16;
+
+/// How [`Gen::screma_seq_into`] runs a screma's loop on the calling thread.
+#[derive(Clone, Copy)]
+struct SeqForm {
+    /// Declare the reductions' result variables (else they were declared
+    /// before).
+    declare: bool,
+    /// Run the map function statement by statement, so that the SOACs in
+    /// it may run in parallel, instead of in the fastest form for one
+    /// thread (a kernel, which runs them inside it).
+    nested: bool,
+}
+
+/// Whether `body` runs a SOAC or a call of its own (in a loop or a branch
+/// too), which the multicore backend may run in parallel when the
+/// enclosing SOAC has too few iterations to share among the threads.
+fn has_inner_soac(body: &Body) -> bool {
+    body.stms.iter().any(|stm| match &stm.exp {
+        Exp::Soac(_) => !stm.attrs.sequential,
+        Exp::Apply { .. } => true,
+        Exp::Loop { body, .. } => has_inner_soac(body),
+        Exp::If { then_body, else_body, .. } => has_inner_soac(then_body) || has_inner_soac(else_body),
+        _ => false,
+    })
+}
 
 /// The fewest iterations of `lam` worth a parallel chunk, as a C
 /// expression: enough iterations for [`work`]'s estimate of their

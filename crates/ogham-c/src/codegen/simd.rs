@@ -39,9 +39,9 @@ impl Gen<'_> {
     }
 
     /// Emits `for (j = lo; j < hi; j++)` and one screma iteration as its
-    /// body, by the form described in the module's documentation. `span`
-    /// locates the statement's errors (running out of memory for a tile's
-    /// buffer).
+    /// body, by the form described in the module's documentation; whether
+    /// that form is a kernel. `span` locates the statement's errors
+    /// (running out of memory for a tile's buffer).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn screma_loop(
         &mut self,
@@ -53,12 +53,13 @@ impl Gen<'_> {
         (scan_accs, red_accs): (&[Vec<String>], &[Vec<String>]),
         outs: &[(String, Type)],
         span: Span,
-    ) -> Res<()> {
+    ) -> Res<bool> {
         if self.screma_kernel((lo, hi), arrs, (scans, reduces), map, (scan_accs, red_accs), outs, span)? {
-            return Ok(());
+            return Ok(true);
         }
         self.line(&format!("for (int64_t {j} = {lo}; {j} < {hi}; {j}++)"));
-        self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs)
+        self.screma_iteration(j, arrs, scans, reduces, map, scan_accs, red_accs, outs)?;
+        Ok(false)
     }
 
     /// The loop as an imperative kernel (see the module documentation), if
