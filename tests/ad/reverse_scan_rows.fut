@@ -72,3 +72,26 @@ entry chains [b][n][k] (xss: [b][n][k][k]f64) : f64 = f64.sum (map chain xss)
 entry chain_in_loop [n][k] (xs: [n][k][k]f64) : f64 =
   let (s, _) = loop (s, ys) = (0, xs) for _i < 2 do (s + chain ys, map (map (map (* 0.9))) ys)
   in s
+
+-- Integer rows: affine maps x ↦ a·x + b stored as [a, b], composed by the
+-- scan, differentiated in integer arithmetic as forward mode does (no
+-- float component to differentiate instead). The gradient was computed
+-- independently, with dual numbers in Python, for the cotangent
+-- [i + 1, 2i - 1] of row i.
+-- ==
+-- entry: integer_affine
+-- input { [[1i64, 2i64], [3i64, -4i64], [5i64, 6i64], [-2i64, 7i64]] }
+-- output { [[565i64, 8i64], [200i64, 9i64], [90i64, 24i64], [60i64, 75i64]] }
+-- input { empty([0][2]i64) } output { empty([0][2]i64) }
+entry integer_affine [n] (xs: [n][2]i64) : [n][2]i64 =
+  let op (a: [2]i64) (b: [2]i64) : [2]i64 = [a[0] * b[0], a[0] * b[1] + a[1]]
+  in vjp (scan op [1, 0]) xs (map (\i -> [i + 1, 2 * i - 1]) (iota n))
+
+-- The same in 32 bits (no product here leaves their range).
+-- ==
+-- entry: integer_affine_i32
+-- input { [[1, 2], [3, -4], [5, 6], [-2, 7]] }
+-- output { [[565, 8], [200, 9], [90, 24], [60, 75]] }
+entry integer_affine_i32 [n] (xs: [n][2]i32) : [n][2]i32 =
+  let op (a: [2]i32) (b: [2]i32) : [2]i32 = [a[0] * b[0], a[0] * b[1] + a[1]]
+  in vjp (scan op [1, 0]) xs (map (\i -> [i32.i64 i + 1, 2 * i32.i64 i - 1]) (iota n))

@@ -367,3 +367,35 @@ fn drop_in_background<T: Send + 'static>(value: T) {
         // closure was dropped with it).
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pass's rejection of a statement that came from the prelude (the
+    /// intrinsic inside `scan`) is reported at the user's call of the
+    /// prelude function, with the prelude's line and the user's outer calls
+    /// as notes. (No construct the prelude reaches is rejected by a pass
+    /// today, so the rejection is made up here, at the scan's statement.)
+    #[test]
+    fn rejections_in_prelude_code_point_at_the_users_call() {
+        let src = "def f [n] (xss: [n][2]i64) =\n  \
+                   let ys = scan (\\a b -> [a[0] * b[0], a[1] * b[0] + b[1]]) [1, 0] xss\n  \
+                   in i64.sum (map i64.sum ys)\n\n\
+                   entry main [n] (xss: [n][2]i64) = f xss\n";
+        let compiled = compile_source("loc.fut", src, Stop::Ir).expect("compiles");
+        let scan = compiled
+            .ir
+            .funs
+            .iter()
+            .flat_map(|f| &f.body.stms)
+            .find(|s| matches!(&s.exp, ogham_ir::Exp::Soac(ogham_ir::Soac::Screma { scans, .. }) if !scans.is_empty()))
+            .expect("the scan's statement");
+        let d = located(&compiled.ir, &compiled.sources, "not-supported-yet", scan.span, "a scan".into());
+        let text = CompileError::from_diagnostics(&[d], &compiled.sources).rendered;
+        assert!(text.contains("at loc.fut:2:12-71: "), "{text}");
+        assert!(text.contains("= in <prelude>/prelude.fut:"), "{text}");
+        assert!(text.contains("= called from loc.fut:5:"), "{text}");
+        assert_eq!(text.matches("called from").count(), 1, "only the user's calls: {text}");
+    }
+}

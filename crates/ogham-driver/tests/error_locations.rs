@@ -1,28 +1,10 @@
-//! Where errors found in inlined code are reported: a pass's rejection of
-//! a statement that came from the prelude (the intrinsic inside `scan`) is
-//! the user's call of the prelude function, with the prelude's line and the
-//! user's outer calls as notes; a run-time error inside a higher-order
-//! function lists the call it was inlined at.
+//! Where errors found in inlined code are reported: a run-time error
+//! inside a higher-order function lists the call it was inlined at. (A
+//! pass's rejection of prelude code is tested beside `located`, in
+//! `pipeline.rs`: no construct reachable through the prelude is rejected
+//! any more.)
 
 use ogham_driver::pipeline::{compile_source, Stop};
-
-#[test]
-fn rejections_in_prelude_code_point_at_the_users_call() {
-    // Reverse mode does not differentiate a scan of integer rows with an
-    // operator that is not vectorised.
-    let src = "def f [n] (xss: [n][2]i64) =\n  \
-               let ys = scan (\\a b -> [a[0] * b[0], a[1] * b[0] + b[1]]) [1, 0] xss\n  \
-               in i64.sum (map i64.sum ys)\n\n\
-               entry main [n] (xss: [n][2]i64) = vjp f xss 1\n";
-    let err =
-        compile_source("loc.fut", src, Stop::Ir).err().expect("a scan of integer rows with this operator is rejected");
-    assert_eq!(err.names, ["not-supported-yet"]);
-    let text = &err.rendered;
-    assert!(text.contains("at loc.fut:2:12-71: "), "{text}");
-    assert!(text.contains("= in <prelude>/prelude.fut:"), "{text}");
-    assert!(text.contains("= called from loc.fut:5:"), "{text}");
-    assert_eq!(text.matches("called from").count(), 1, "only the user's calls: {text}");
-}
 
 #[test]
 fn inlined_higher_order_functions_keep_their_calls() {

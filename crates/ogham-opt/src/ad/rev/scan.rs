@@ -23,7 +23,7 @@ use ogham_ir::{
     BinOp, Body, CmpOp, ConvOp, DimIndex, Exp, Lambda, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName,
 };
 
-use super::{is_addition, is_identity, unsupported, var_of, Adjoints, Checkpoints, R};
+use super::{is_addition, is_identity, var_of, Adjoints, Checkpoints, R};
 use crate::ad::Ad;
 
 impl Ad {
@@ -51,13 +51,7 @@ impl Ad {
         // result converted back is exact). Booleans alone have no adjoints.
         let Some(t) = dc.iter().map(|&j| s.pat[j].ty.elem()).max_by_key(|t| t.bits()) else { return Ok(()) };
         if s.pat.iter().any(|p| p.ty.rank() != 1) {
-            if dc.iter().all(|&j| s.pat[j].ty.elem().is_float()) {
-                return self.rev_scan_sequential(s, bars, &dc, adj, out);
-            }
-            return Err(unsupported(
-                span,
-                "`scan` of tuples with integer array components, with an operator other than `+`",
-            ));
+            return self.rev_scan_sequential(s, bars, &dc, adj, out);
         }
         if dc.iter().all(|&j| bars[j].is_none()) {
             return Ok(());
