@@ -573,8 +573,15 @@ impl<'a> Walker<'a> {
         let mut consumed: Vec<VName> = dests.clone();
         // (A withacc's accumulators are both destinations and inputs.)
         consumed.extend(consumed_rows.iter().map(|&i| arrs[i]).filter(|a| !dests.contains(a)));
-        let mut others: Vec<VName> =
-            arrs.iter().enumerate().filter(|(i, _)| !consumed_rows.contains(i)).map(|(_, a)| *a).collect();
+        // A withacc's accumulators are consumed (they are its destinations)
+        // also where its function returns one untouched.
+        let n_accs = if let Soac::WithAcc { accs, .. } = soac { accs.len() } else { 0 };
+        let mut others: Vec<VName> = arrs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i >= n_accs && !consumed_rows.contains(i))
+            .map(|(_, a)| *a)
+            .collect();
         others.extend(ops.iter().flat_map(|op| op.neutral.iter().filter_map(|n| n.as_var())));
         let mut lambda_free = Names::new();
         for lam in ops.iter().map(|op| &op.lambda).chain([map]) {

@@ -60,7 +60,7 @@
 //! unchanged where it is now read). Sums are reassociated: `a + (0 + v₁ +
 //! v₂)` becomes `(a + v₁) + v₂`, as for any accumulation of adjoints.
 
-use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut};
+use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut, rename_uses};
 use ogham_ir::{
     BinOp, Body, DimIndex, Exp, NameTable, Param, PrimType, PrimValue, Program, Soac, Stm, StmAttrs, SubExp, Type,
     VName,
@@ -508,10 +508,18 @@ fn slice_operands(slice: &[DimIndex]) -> Vec<SubExp> {
 }
 
 /// Replaces the whole-array update of `c` by one update per link, and
-/// removes the links (the zeros are left to dead-code elimination).
+/// removes the links (the zeros are left to dead-code elimination). An
+/// update adding the zeros themselves (no links) goes: its result is the
+/// array it updated.
 fn add_chain_directly(b: &mut Body, c: ZeroChain, names: &mut NameTable) {
     let last = b.stms[c.last].clone();
     let Exp::UpdAcc { acc, slice: outer, op, .. } = last.exp else { unreachable!("the chain ends in an updacc") };
+    if c.links.is_empty() {
+        b.stms.remove(c.last);
+        let result = last.pat[0].name;
+        rename_uses(b, &|v| (v == result).then_some(acc));
+        return;
+    }
     let ty = last.pat[0].ty.clone();
     let base = names.base(acc).to_string();
     let mut cur = acc;

@@ -27,7 +27,7 @@
 //!   `scatter` also writes the tangents of its values into the tangent of
 //!   its destination.
 
-use ogham_ir::visit::consumed_deep;
+use ogham_ir::visit::{consumed_deep, substitute_type};
 use ogham_ir::{Body, Exp, HistOp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Span, Stm, SubExp, Type, VName};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -353,13 +353,21 @@ impl Ad {
         let (mut ts, mut tr, tt_res) = self.body(then_body, &mut tt)?;
         let mut et = tan.clone();
         let (mut es, mut er, et_res) = self.body(else_body, &mut et)?;
+        // A result's type may name sizes the `if` itself binds (an
+        // existential size): in a branch, those are the branch's results.
+        let in_branch = |results: &[SubExp], ty: &Type| {
+            let mut ty = ty.clone();
+            substitute_type(&mut ty, &|v| s.pat.iter().position(|q| q.name == v).map(|j| results[j]));
+            ty
+        };
         let mut pat = s.pat.clone();
         for (i, p) in s.pat.iter().enumerate() {
             if tt_res[i].is_none() && et_res[i].is_none() {
                 continue;
             }
-            let x = self.or_zero(&mut ts, tt_res[i], &p.ty, span);
-            let y = self.or_zero(&mut es, et_res[i], &p.ty, span);
+            let (t_ty, e_ty) = (in_branch(&tr, &p.ty), in_branch(&er, &p.ty));
+            let x = self.or_zero(&mut ts, tt_res[i], &t_ty, span);
+            let y = self.or_zero(&mut es, et_res[i], &e_ty, span);
             tr.push(x);
             er.push(y);
             let dp = self.fresh_param(p);
@@ -453,7 +461,12 @@ impl Ad {
 
     /// An operator of `k` values lifted to (value, tangent) pairs for the
     /// values at `lifted`: parameters (accumulators, their tangents, new
-    /// values, their tangents), results (values, tangents), neutral (ne, 0).
+    /// values, their tangents), results (values, tangents), neutral (ne,
+    /// its tangent: zero unless it depends on what is differentiated, as
+    /// `-s` for `\x y -> x + y + s`, where (ne, ṅe) is the lifted
+    /// operator's neutral element). The body is differentiated in the
+    /// enclosing scope, so the tangents of the variables it reads from
+    /// outside enter each application.
     fn lift(&mut self, op: Operator, lifted: &[usize], tan: &Tangents, out: &mut Vec<Stm>, span: Span) -> R<Operator> {
         let k = op.neutral.len();
         let (accs, xs) = op.lambda.params.split_at(k);
@@ -479,7 +492,10 @@ impl Ad {
             let t = op.lambda.ret[j].clone();
             let r = self.or_zero(&mut stms, rt[j], &t, span);
             results.push(r);
-            neutral.push(self.zero(out, &t, span));
+            neutral.push(match tangent_of(tan, &op.neutral[j]) {
+                Some(d) => d,
+                None => self.zero(out, &t, span),
+            });
             ret.push(t);
         }
         Ok(Operator {
@@ -533,7 +549,7 @@ impl Ad {
                 for (g, ops) in [scans, reduces].into_iter().enumerate() {
                     for op in ops {
                         let k = op.neutral.len();
-                        let any = (0..k).any(|j| rt[pos + j].is_some());
+                        let any = (0..k).any(|j| rt[pos + j].is_some()) || has_tangents(&op, tan);
                         let lifted: Vec<usize> = if any { (0..k).collect() } else { Vec::new() };
                         for j in 0..k {
                             res.push(results[pos + j]);
@@ -581,7 +597,8 @@ impl Ad {
                     }
                     let vpos = pos + rank;
                     let any = (0..k).any(|j| rt[vpos + j].is_some())
-                        || op.dests.iter().any(|d| tangent_of(tan, &SubExp::Var(*d)).is_some());
+                        || op.dests.iter().any(|d| tangent_of(tan, &SubExp::Var(*d)).is_some())
+                        || has_tangents(&op.op, tan);
                     let lifted: Vec<usize> = if any { (0..k).collect() } else { Vec::new() };
                     for j in 0..k {
                         res.push(results[vpos + j]);
@@ -728,6 +745,14 @@ fn unsupported(span: Span, what: &str) -> Rejection {
         span,
         message: format!("forward-mode automatic differentiation (`jvp`) of {what} is not supported yet."),
     }
+}
+
+/// Whether operator `op` reads a variable with a tangent from outside, or
+/// its neutral element has one: then its results have tangents even where
+/// its operands have none.
+fn has_tangents(op: &Operator, tan: &Tangents) -> bool {
+    op.neutral.iter().any(|n| tangent_of(tan, n).is_some())
+        || ogham_ir::visit::free_vars_lambda(&op.lambda).iter().any(|v| tan.of.contains_key(v))
 }
 
 fn tangent_of(tan: &Tangents, se: &SubExp) -> Option<SubExp> {
