@@ -49,3 +49,16 @@ entry diagonal [n] (xs: [n]f64) = jmp g xs (tabulate n (\i -> tabulate n (\j -> 
 -- output { [[1.0, 4.0, 32.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] }
 def chain [n] (xs: [n]f64) = loop xs = copy xs for i < n - 1 do xs with [i + 1] = xs[i] * xs[i]
 entry chain_directions [n] (xs: [n]f64) = jmp chain xs (tabulate n (\i -> tabulate n (\j -> f64.bool (i == j))))
+
+-- The determinant of a flow's Jacobian (by mjp), differentiated again: in
+-- reverse, a loop's adjoint adds an array of zeros into an accumulator
+-- (once an internal error).
+-- ==
+-- entry: flow_det
+-- gradcheck input { [0.5, -0.3] }
+def flow (x: [2]f64) : [2]f64 =
+  loop x for _i < 2 do map2 (\a b -> a + 0.1 * b) x [x[1], x[0] * x[0] * x[1]]
+
+entry flow_det (x: [2]f64) : f64 =
+  let j = mjp flow x [[1, 0], [0, 1]]
+  in j[0, 0] * j[1, 1] - j[0, 1] * j[1, 0]

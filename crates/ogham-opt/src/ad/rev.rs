@@ -56,6 +56,7 @@ use super::{internal, stm, Ad};
 use crate::Rejection;
 
 pub(super) mod calls;
+mod capture;
 mod hist;
 mod matmul;
 mod reduce;
@@ -369,7 +370,7 @@ impl Ad {
                     let arrs = self.materialise(&s, *w, arrs, map, &mut stms);
                     let map = self.identity_lambda(&map.ret);
                     let exp = Exp::Soac(Soac::Hist { w: *w, arrs, ops: ops.clone(), map });
-                    stms.push(Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span: s.span });
+                    self.push_or_fold(&mut stms, Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span: s.span })?;
                     continue;
                 }
                 _ => {}
@@ -380,12 +381,12 @@ impl Ad {
                 continue;
             }
             let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else {
-                stms.push(s);
+                self.push_or_fold(&mut stms, s)?;
                 continue;
             };
             let ops = scans.len() + reduces.len();
             if ops == 0 || (ops == 1 && is_identity(map)) {
-                stms.push(s);
+                self.push_or_fold(&mut stms, s)?;
                 continue;
             }
             let n_in: usize = scans.iter().chain(reduces).map(|o| o.neutral.len()).sum();
@@ -410,11 +411,24 @@ impl Ad {
                 let op = Operator { lambda: lam, neutral: op.neutral.clone(), commutative: op.commutative };
                 let (scans, reduces) = if is_scan { (vec![op], vec![]) } else { (vec![], vec![op]) };
                 let exp = Exp::Soac(Soac::Screma { w: *w, arrs: ins, scans, reduces, map: id });
-                stms.push(Stm { pat: s.pat[pos..pos + k].to_vec(), exp, attrs: s.attrs, span: s.span });
+                self.push_or_fold(
+                    &mut stms,
+                    Stm { pat: s.pat[pos..pos + k].to_vec(), exp, attrs: s.attrs, span: s.span },
+                )?;
                 pos += k;
             }
         }
         Ok(Body { stms, result: body.result.clone() })
+    }
+
+    /// Pushes `s`, or the loop it becomes when it is a SOAC whose operator
+    /// reads floating-point variables from outside (`capture.rs`).
+    fn push_or_fold(&mut self, stms: &mut Vec<Stm>, s: Stm) -> R<()> {
+        match self.capturing_as_loop(&s) {
+            Some(folded) => stms.extend(self.split_soacs(&Body { stms: folded, result: vec![] })?.stms),
+            None => stms.push(s),
+        }
+        Ok(())
     }
 
     /// `map` over `arrs` as a statement of its own, its results as fresh
