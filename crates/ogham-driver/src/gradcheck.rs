@@ -169,7 +169,7 @@ pub(crate) fn check(
         let (Some(p), Some(m), Some(t)) = (floats(p), floats(m), floats(t)) else { continue };
         for (i, ((p, m), t)) in p.iter().zip(&m).zip(&t).enumerate() {
             let fd = (p - m) / (2.0 * h);
-            if (fd - t).abs() > fd_tol * (1.0 + t.abs().max(fd.abs())) {
+            if !close(fd, *t, fd_tol * (1.0 + t.abs().max(fd.abs()))) {
                 return Err(format!(
                     "gradcheck: result {k} element {i}: jvp gives {t}, central finite differences {fd}"
                 ));
@@ -179,8 +179,18 @@ pub(crate) fn check(
     // The dot-product identity.
     let (a, sa) = dot(&dy, &jv);
     let (b, sb) = dot(&vj, &dx);
-    if (a - b).abs() > dot_tol * (1.0 + sa.max(sb)) {
+    if !close(a, b, dot_tol * (1.0 + sa.max(sb))) {
         return Err(format!("gradcheck: ⟨ȳ, jvp f x ẋ⟩ = {a} but ⟨vjp f x ȳ, ẋ⟩ = {b}"));
     }
     Ok(())
+}
+
+/// Whether `a` and `b` are within `tol` of each other: a NaN is close only
+/// to a NaN (a derivative that is NaN where finite differences are finite
+/// is a failure, not a comparison that is false either way).
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    a == b || (a - b).abs() <= tol
 }

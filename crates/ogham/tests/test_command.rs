@@ -126,3 +126,17 @@ fn a_gradcheck_that_cannot_compile_fails_only_its_entry() {
     assert!(!out.contains("entry fine"), "{out}");
     assert!(out.contains("1 passed, 1 failed"), "{out}");
 }
+
+#[test]
+fn a_gradcheck_whose_derivative_is_nan_fails() {
+    // exp(-∞/x) is 0 near x = 1, but its derivative by the chain rule is
+    // 0·∞: a NaN derivative beside finite finite differences is a failure,
+    // not a comparison that is false either way.
+    let src = "-- ==\n-- gradcheck input { 1.0 }\n\
+               entry main (x: f64) : f64 = 2 * x + f64.exp (-f64.inf / x)\n";
+    let d = setup("gradcheck-nan", src, None);
+    let (out, code) = ogham_test(&d, &[]);
+    assert_eq!(code, 1, "{out}");
+    let fd = out.split("jvp gives NaN, central finite differences ").nth(1).expect("the NaN is reported");
+    assert!(fd.split_whitespace().next().and_then(|x| x.parse::<f64>().ok()).is_some_and(f64::is_finite), "{out}");
+}
