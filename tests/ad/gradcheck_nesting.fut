@@ -209,3 +209,26 @@ def quartic [n] (z: [n]f64) : f64 =
 
 entry hessian_through_scatter [n] (z: [n]f64) : [n]f64 =
   vjp (\z -> vjp quartic z 1) z (map (\i -> f64.i64 i + 1) (iota n))
+
+-- Third order through named functions, with a reverse derivative, a
+-- forward derivative of it and both derivatives of that in one program:
+-- the forward derivative of `cube_grad` made inside a `vjp` (for `hvp_rev`)
+-- keeps whole-array adjoints, a function apart from the one `hvp_fwd`
+-- uses (once an internal error: a call of a function never made). By
+-- hand, with f(w) = Σ_r (r·w)³ over the rows r of [[1, 2], [3, 4]]:
+-- ∇f = Σ 3(r·w)² r, its derivative along v is Σ 6(r·w)(r·v) r, and that
+-- is linear in w, with derivative Σ 6(r·v)(r·ȳ) r; at v = (0.5, 0.25) and
+-- ȳ = ẇ = (1, 1), [333, 456]. The first component of ∇f at (1, 2) has
+-- gradient Σ 6(r·w) r₀ r = [624, 852].
+-- ==
+-- entry: cube_first
+-- input { [1.0, 2.0] [0.5, 0.25] [1.0, 1.0] } output { [624.0, 852.0] }
+-- entry: hvp_fwd hvp_rev
+-- input { [1.0, 2.0] [0.5, 0.25] [1.0, 1.0] } output { [333.0, 456.0] }
+def cube_sum (w: [2]f64) : f64 =
+  f64.sum (map (\r -> let z = f64.sum (map2 (*) r w) in z * z * z) [[1.0, 2.0], [3.0, 4.0]])
+def cube_grad (x: [2]f64) : [2]f64 = vjp cube_sum x 1
+def cube_hvp (x: [2]f64) (v: [2]f64) : [2]f64 = jvp cube_grad x v
+entry cube_first (w: [2]f64) (_: [2]f64) (_: [2]f64) : [2]f64 = vjp (\y -> (cube_grad y)[0]) w 1
+entry hvp_fwd (x: [2]f64) (v: [2]f64) (dx: [2]f64) : [2]f64 = jvp (\x -> cube_hvp x v) x dx
+entry hvp_rev (x: [2]f64) (v: [2]f64) (yb: [2]f64) : [2]f64 = vjp (\x -> cube_hvp x v) x yb

@@ -283,6 +283,18 @@ impl<'a> Lowerer<'a> {
         let mut values = names.into_iter().map(SubExp::Var);
         let first = primal.rebuild(&mut values.by_ref().take(k));
         let second = derivative.rebuild(&mut values);
+        // A sum value's (co)tangent has its primal's constructor (the
+        // derivative's tag, an integer, is zero): the result's in forward
+        // mode, the argument's in reverse mode; one per seed in the vector
+        // forms.
+        let like = if matches!(mode, AdMode::Jvp | AdMode::Jmp) { &first } else { x };
+        let second = second.with_tags_of(like, &mut |t| match rows {
+            Some(k) => {
+                let ty = self.se_type(t).array_of(k);
+                SubExp::Var(self.bind(b, "tags", ty, Exp::Replicate { shape: vec![k], value: t }))
+            }
+            None => t,
+        });
         Ok(Val::tuple(vec![first, second]))
     }
 

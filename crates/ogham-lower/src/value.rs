@@ -132,6 +132,28 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// This value with the tag of every sum value in it replaced by
+    /// `tag` of the one at the same place in `like` (of the same shape).
+    pub fn with_tags_of(&self, like: &Val<'a>, tag: &mut dyn FnMut(SubExp) -> SubExp) -> Val<'a> {
+        match (self, like) {
+            (Val::Record(fields), Val::Record(others)) => Val::Record(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), others.get(k).map_or_else(|| v.clone(), |o| v.with_tags_of(o, tag))))
+                    .collect(),
+            ),
+            (Val::Sum { payloads, .. }, Val::Sum { tag: t, payloads: others }) => Val::Sum {
+                tag: tag(*t),
+                payloads: payloads
+                    .iter()
+                    .zip(others)
+                    .map(|(p, o)| p.iter().zip(o).map(|(v, o)| v.with_tags_of(o, tag)).collect())
+                    .collect(),
+            },
+            _ => self.clone(),
+        }
+    }
+
     /// Whether the value holds an accumulator (`intrinsics.acc`).
     pub fn has_acc(&self) -> bool {
         match self {

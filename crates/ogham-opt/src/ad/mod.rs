@@ -324,13 +324,18 @@ impl Ad {
     /// The name of the forward derivative of function `name`: its
     /// parameters, then the tangents of its floating-point parameters; its
     /// results, then the tangents of its floating-point results.
+    /// Under a `vjp`, the reverse derivatives inside it keep whole-array
+    /// adjoints (see `under_vjp`), so that the enclosing `vjp` can
+    /// differentiate it: a separate function from the one made elsewhere.
     pub(crate) fn derivative(&mut self, name: &str, span: Span) -> Result<String, Rejection> {
-        if let Some(d) = self.derived.get(name) {
+        let suffix = if self.under_vjp == 0 { "jvp" } else { "jvp_whole" };
+        let key = format!("{name} {suffix}");
+        if let Some(d) = self.derived.get(&key) {
             return Ok(d.clone());
         }
         let mut copy = self.fresh_function(name, span)?;
-        let dname = format!("{name}_jvp");
-        self.derived.insert(name.to_string(), dname.clone());
+        let dname = format!("{name}_{suffix}");
+        self.derived.insert(key, dname.clone());
         self.eliminate(&mut copy.body)?;
         let (params, ret, body) = fwd::function(self, &copy.params, &copy.ret, copy.body, copy.span)?;
         self.new_funs.push(FunDef { name: dname.clone(), params, ret, body, entry: None, span: copy.span });
