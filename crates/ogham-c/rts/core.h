@@ -66,6 +66,15 @@ OG_GLOBAL _Thread_local int og_in_job;
  * checks that no copy writes outside its block. */
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
+/* A function that calls itself on every path (`def f x = f x`) is a
+ * program Futhark accepts: it runs forever only if called, which a branch
+ * may never do. GCC 12 and Clang warn about it (-Winfinite-recursion, in
+ * -Wall); the warning is about the program, not the generated code. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winfinite-recursion"
+#elif defined(__GNUC__) && __GNUC__ >= 12
+#pragma GCC diagnostic ignored "-Winfinite-recursion"
+#endif
 
 /* The most dimensions an array view holds: the generated code defines it
    as the highest rank of the program's arrays, plus one for the chunk

@@ -1775,7 +1775,7 @@ impl Checker {
             });
             let probe = self.loop_attempt(e, pat, &probe_it, form, body, saved, SizeMode::Ignore);
             let probe_param = self.store.resolve(&probe.0);
-            let probe_body = self.store.resolve(&probe.1);
+            let probe_body = reproduced_constants(&probe_param, &self.store.resolve(&probe.1), &probe_sizes);
             if self.diags.len() == snapshot.1 && !self.same_dims(&probe_param, &probe_body, &[]) {
                 changed = true;
                 param_ty = probe_param;
@@ -2890,6 +2890,30 @@ fn dim_flags(skeleton: &Ty) -> Vec<bool> {
 }
 
 /// The first fixed dimension (by `dim_flags`) where `param` and `body` differ.
+/// `body` (a loop body's result type, position by position like `param`)
+/// with every size that is the constant a probe variable of `param`
+/// replaced (in `probes`, variable and constant) at the same position
+/// replaced by that variable: the body reproduces the initial size, which
+/// Futhark counts as invariant (`loop y = x do [y[1], y[0]]` with `x:
+/// [2]f64`), unlike a size computed from the parameter's (`xs ++ xs` of an
+/// empty array).
+fn reproduced_constants(param: &Ty, body: &Ty, probes: &[(Dim, Dim)]) -> Ty {
+    let mut dp = Vec::new();
+    ty::map_dims(param, &mut |d| {
+        dp.push(d.clone());
+        d.clone()
+    });
+    let mut i = 0;
+    ty::map_dims(body, &mut |d| {
+        let at = dp.get(i);
+        i += 1;
+        match at.and_then(|u| probes.iter().find(|(v, _)| v == u)) {
+            Some((u, c)) if d == c => u.clone(),
+            _ => d.clone(),
+        }
+    })
+}
+
 fn fixed_mismatch(param: &Ty, body: &Ty, fixed: &[bool]) -> Option<(Dim, Dim)> {
     let dims = |t: &Ty| {
         let mut out = Vec::new();
