@@ -29,16 +29,28 @@ pub(crate) fn vjp_entry(f: &str) -> String {
     format!("ogham_gradcheck_vjp_{f}")
 }
 
-/// The program with `jvp` and `vjp` entry points for each of `entries`
-/// (with their numbers of inputs and outputs).
-pub(crate) fn extended(path: &Path, entries: &[(String, usize, usize)]) -> Result<Compiled, String> {
+/// An entry point to check: its name, number of inputs, and per output,
+/// where the entry computes its size (`filter`), its type as Futhark
+/// prints it without sizes (`[]f64`).
+#[derive(Clone)]
+pub(crate) struct Checked {
+    pub(crate) name: String,
+    pub(crate) inputs: usize,
+    pub(crate) outputs: Vec<Option<String>>,
+}
+
+/// The program with `jvp` and `vjp` entry points for each of `entries`.
+/// A result whose size the function computes has no size its cotangent
+/// could name: the `vjp` entry gives that cotangent sizes of its own,
+/// to which the result is coerced.
+pub(crate) fn extended(path: &Path, entries: &[Checked]) -> Result<Compiled, String> {
     let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut text = source;
     text.push('\n');
-    for (f, n, m) in entries {
+    for Checked { name: f, inputs: n, outputs } in entries {
         let xs: Vec<String> = (0..*n).map(|i| format!("x{i}")).collect();
         let ts: Vec<String> = (0..*n).map(|i| format!("t{i}")).collect();
-        let ys: Vec<String> = (0..*m).map(|i| format!("y{i}")).collect();
+        let ys: Vec<String> = (0..outputs.len()).map(|i| format!("y{i}")).collect();
         let tuple = |v: &[String]| if v.len() == 1 { v[0].clone() } else { format!("({})", v.join(", ")) };
         let fun = format!("(\\{} -> {f} {})", tuple(&xs), xs.join(" "));
         text.push_str(&format!(
@@ -49,11 +61,38 @@ pub(crate) fn extended(path: &Path, entries: &[(String, usize, usize)]) -> Resul
             tuple(&xs),
             tuple(&ts)
         ));
+        // `[][]f64` becomes `[ogham_d0_0][ogham_d0_1]f64` for result 0.
+        let mut sizes = Vec::new();
+        let mut sized = Vec::new();
+        for (k, t) in outputs.iter().enumerate() {
+            sized.push(t.as_ref().map(|t| {
+                let rank = t.matches("[]").count();
+                let dims: Vec<String> = (0..rank).map(|d| format!("[ogham_d{k}_{d}]")).collect();
+                sizes.extend(dims.iter().cloned());
+                format!("{}{}", dims.concat(), &t[2 * rank..])
+            }));
+        }
+        let rs: Vec<String> = (0..outputs.len()).map(|i| format!("r{i}")).collect();
+        let coerced: Vec<String> = rs
+            .iter()
+            .zip(&sized)
+            .map(|(r, t)| t.as_ref().map_or_else(|| r.clone(), |t| format!("{r} :> {t}")))
+            .collect();
+        let params: Vec<String> = ys
+            .iter()
+            .zip(&sized)
+            .map(|(y, t)| t.as_ref().map_or_else(|| y.clone(), |t| format!("({y}: {t})")))
+            .collect();
         text.push_str(&format!(
-            "entry {} {} {} = vjp {fun} {} {}\n",
+            "entry {} {} {} {} = vjp (\\{} -> let {} = {f} {} in {}) {} {}\n",
             vjp_entry(f),
+            sizes.join(""),
             xs.join(" "),
-            ys.join(" "),
+            params.join(" "),
+            tuple(&xs),
+            tuple(&rs),
+            xs.join(" "),
+            tuple(&coerced),
             tuple(&xs),
             tuple(&ys)
         ));

@@ -209,12 +209,25 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
             };
             // Cases tagged `gradcheck` also check their entry's derivatives,
             // on a copy of the program with jvp and vjp entry points.
-            let mut checked: Vec<(String, usize, usize)> = Vec::new();
+            let mut checked: Vec<gradcheck::Checked> = Vec::new();
             for (entry, case) in &cases {
-                if case.has_tag("gradcheck") && !checked.iter().any(|(e, _, _)| e == entry) {
-                    let io = compiled.ir.entry_points().find(|f| f.name == *entry).and_then(|f| f.entry.as_ref());
-                    if let Some(io) = io {
-                        checked.push((entry.to_string(), io.inputs.len(), io.outputs.len()));
+                if case.has_tag("gradcheck") && !checked.iter().any(|c| c.name == *entry) {
+                    let fun = compiled.ir.entry_points().find(|f| f.name == *entry);
+                    if let Some((fun, io)) = fun.and_then(|f| Some((f, f.entry.as_ref()?))) {
+                        // A result size that is no parameter is existential.
+                        let computed = |part: usize| {
+                            fun.ret.get(part).is_some_and(|t| {
+                                t.shape()
+                                    .iter()
+                                    .any(|d| d.as_var().is_some_and(|v| fun.params.iter().all(|p| p.name != v)))
+                            })
+                        };
+                        let outputs = io
+                            .outputs
+                            .iter()
+                            .map(|o| o.parts.iter().any(|&p| computed(p)).then(|| o.type_name.clone()))
+                            .collect();
+                        checked.push(gradcheck::Checked { name: entry.to_string(), inputs: io.inputs.len(), outputs });
                     }
                 }
             }
@@ -233,7 +246,7 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
                         for c in &checked {
                             match gradcheck::extended(path, std::slice::from_ref(c)) {
                                 Ok(_) => fine.push(c.clone()),
-                                Err(e) => refused.push((c.0.clone(), e)),
+                                Err(e) => refused.push((c.name.clone(), e)),
                             }
                         }
                         if fine.is_empty() || refused.is_empty() {
