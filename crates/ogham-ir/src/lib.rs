@@ -201,7 +201,11 @@ pub struct StmAttrs {
     /// `#[stripmine(k)]` on a `for` loop: reverse-mode differentiation
     /// runs it as a nest of `k` loops of about `n^(1/k)` iterations each,
     /// so its checkpoints take memory ∝ `k·n^(1/k)` rather than `n`, for
-    /// at most `k + 1` executions of the body (seed 004 §3.4).
+    /// at most `k + 1` executions of the body (seed 004 §3.4). The outer
+    /// loops of that nest are `#[stripmine(1)]`: their return sweeps run
+    /// the inner loop's forward sweep again instead of keeping the inner
+    /// loop's checkpoints of every outer iteration, which would take the
+    /// memory of `n` iterations again.
     pub stripmine: Option<u8>,
 }
 

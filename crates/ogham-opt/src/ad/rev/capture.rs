@@ -10,7 +10,10 @@
 //! reverse sweep (checkpointed as any loop's) adds every application's
 //! contribution. The loop keeps the SOAC's work but not its parallelism;
 //! forward mode keeps both (it lifts such an operator to pairs, the
-//! variables' tangents included).
+//! variables' tangents included). A histogram's loop reads the buckets it
+//! updates, and reverse mode saves a loop's arrays once per iteration, so
+//! that loop is strip-mined (`#[stripmine(2)]`): memory of about `2·√n`
+//! histograms for `n` inputs, not `n`.
 
 use ogham_ir::visit::free_vars_lambda;
 use ogham_ir::{
@@ -50,7 +53,10 @@ impl Ad {
                 if !super::is_identity(map) || !ops.iter().any(|o| self.captures_floats(&o.op)) {
                     return None;
                 }
-                Some(vec![self.hist_loop(s, *w, arrs, ops, &map.ret)])
+                let mut stms = Vec::new();
+                let lp = self.hist_loop(&mut stms, s, *w, arrs, ops, &map.ret);
+                stms.push(lp);
+                Some(stms)
             }
             _ => None,
         }
@@ -129,7 +135,15 @@ impl Ad {
 
     /// A histogram as a loop over its inputs updating its destinations in
     /// place: each in-range bucket becomes `op bucket value`.
-    fn hist_loop(&mut self, s: &Stm, w: SubExp, arrs: &[VName], ops: &[ogham_ir::HistOp], rows: &[Type]) -> Stm {
+    fn hist_loop(
+        &mut self,
+        out: &mut Vec<Stm>,
+        s: &Stm,
+        w: SubExp,
+        arrs: &[VName],
+        ops: &[ogham_ir::HistOp],
+        rows: &[Type],
+    ) -> Stm {
         let span = s.span;
         let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
         let iv = SubExp::Var(i.name);
@@ -163,33 +177,63 @@ impl Ad {
                 let both = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, lo, hi, span);
                 inside = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, inside, both, span);
             }
-            let slice: Vec<DimIndex> = idx.iter().map(|x| DimIndex::Fix(*x)).collect();
-            let mut then = Vec::new();
+            // Out of range, the loop reads and writes back bucket 0 (which
+            // exists: the loop runs only when every dimension has a
+            // bucket), so each iteration is one read and one in-place
+            // write, which reverse mode undoes element by element instead
+            // of saving the whole histogram per iteration.
+            let mut slice = Vec::new();
+            for x in idx {
+                let j = self.select(&mut body, PrimType::I64, inside, *x, SubExp::i64(0), span);
+                slice.push(DimIndex::Fix(j));
+            }
             let elems: Vec<Type> = tys.iter().map(|t| (0..rank).fold(t.clone(), |t, _| t.row())).collect();
             let mut cur = Vec::new();
             for (d, t) in ds.iter().zip(&elems) {
                 let e = Exp::Index { array: *d, slice: slice.clone() };
-                cur.push(SubExp::Var(self.bind(&mut then, "bucket", t.clone(), e, span)));
+                cur.push(SubExp::Var(self.bind(&mut body, "bucket", t.clone(), e, span)));
             }
-            let new = self.apply_op(&mut then, &o.op, &cur, vals, &elems, span);
-            let mut updated = Vec::new();
-            for ((d, t), v) in ds.iter().zip(&tys).zip(new) {
+            let new = self.apply_op(&mut body, &o.op, &cur, vals, &elems, span);
+            for (((d, t), (n, c)), e) in ds.iter().zip(&tys).zip(new.iter().zip(&cur)).zip(&elems) {
+                let v = self.either(&mut body, inside, *n, *c, e, span);
                 let e = Exp::Update { array: *d, slice: slice.clone(), value: v };
-                updated.push(SubExp::Var(self.bind(&mut then, "dest", t.clone(), e, span)));
+                result.push(SubExp::Var(self.bind(&mut body, "dest", t.clone(), e, span)));
             }
-            let branch = Exp::If {
-                cond: inside,
-                then_body: Body { stms: then, result: updated },
-                else_body: Body { stms: vec![], result: ds.iter().map(|d| SubExp::Var(*d)).collect() },
-            };
-            let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dest", t)).collect();
-            result.extend(pat.iter().map(|p| SubExp::Var(p.name)));
-            body.push(Stm { pat, exp: branch, attrs: Default::default(), span });
             pos += rank + k;
             dpos += k;
         }
-        let exp = Exp::Loop { params, form: LoopForm::For { i: i.name, bound: w }, body: Body { stms: body, result } };
-        Stm { pat: s.pat.clone(), exp, attrs: s.attrs, span }
+        // No iterations where an operator has no buckets.
+        let mut count = w;
+        for n in ops.iter().flat_map(|o| &o.shape) {
+            let some = self.scalar(out, PrimType::Bool, Exp::CmpOp(CmpOp::Lt, PrimType::I64, SubExp::i64(0), *n), span);
+            count = self.select(out, PrimType::I64, some, count, SubExp::i64(0), span);
+        }
+        let exp =
+            Exp::Loop { params, form: LoopForm::For { i: i.name, bound: count }, body: Body { stms: body, result } };
+        // The loop reads the histogram it updates, so reverse mode saves it
+        // per iteration: strip-mined in two levels, about 2·√n copies of
+        // it instead of n, for three runs of the loop.
+        let attrs = ogham_ir::StmAttrs { stripmine: Some(2), ..s.attrs };
+        Stm { pat: s.pat.clone(), exp, attrs, span }
+    }
+
+    /// `if c then a else b` of any type (a bucket may be a row), bound in
+    /// `out`.
+    fn either(
+        &mut self,
+        out: &mut Vec<Stm>,
+        c: SubExp,
+        a: SubExp,
+        b: SubExp,
+        ty: &Type,
+        span: ogham_ir::Span,
+    ) -> SubExp {
+        let exp = Exp::If {
+            cond: c,
+            then_body: Body { stms: vec![], result: vec![a] },
+            else_body: Body { stms: vec![], result: vec![b] },
+        };
+        SubExp::Var(self.bind(out, "sel", ty.clone(), exp, span))
     }
 
     /// Element `i` of each of `arrs` (of types `rows`), bound in `out`.

@@ -90,7 +90,9 @@ impl Ad {
                     form: LoopForm::For { i: idx[j].name, bound: m },
                     body: level_body,
                 },
-                attrs: StmAttrs { stripmine: None, ..s.attrs },
+                // The innermost level keeps its checkpoints; the others
+                // run it again (see `StmAttrs::stripmine`).
+                attrs: StmAttrs { stripmine: (j + 1 < k).then_some(1), ..s.attrs },
                 span,
             };
             if j == 0 {

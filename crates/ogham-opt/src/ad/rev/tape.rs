@@ -226,8 +226,11 @@ impl Ad {
         let mut bound_here: HashSet<VName> = originals.iter().map(|p| p.name).collect();
         bound_here.insert(*i);
         let mut layouts = Vec::new();
+        // The outer levels of a strip-mined loop recompute their inner
+        // loops (`StmAttrs::stripmine`).
+        let tape_inner = s.attrs.stripmine != Some(1);
         for (bs, k) in positions(&body.stms, tapeable) {
-            if let Some(k) = k {
+            if let Some(k) = k.filter(|_| tape_inner || !matches!(bs.exp, Exp::Loop { .. })) {
                 let mut swept = Vec::new();
                 self.forward(std::slice::from_ref(bs), &mut swept, &mut inner)?;
                 let first = bs.pat[0].name;
