@@ -614,8 +614,8 @@ fn find_pair(body: &Body, aliases: Aliases, sums: &Summaries) -> Option<(usize, 
             continue;
         };
         let consumer = &body.stms[c];
-        let Some((cw, carrs, _)) = soac_parts(&consumer.exp) else { continue };
-        if cw != pw {
+        let Some((cw, carrs, clam)) = soac_parts(&consumer.exp) else { continue };
+        if cw != pw || (product_rows(plam) && product_rows(clam)) {
             continue;
         }
         let in_arrs = carrs.iter().filter(|a| outs.contains(a)).count();
@@ -650,6 +650,28 @@ fn find_pair(body: &Body, aliases: Aliases, sums: &Summaries) -> Option<(usize, 
         return Some((p, c, extra));
     }
     None
+}
+
+/// Whether a SOAC's function computes a row of a matrix product: a nested
+/// `map` over the rows of a matrix it does not compute (free in the
+/// function), each reduced with the function's own values. Two such SOACs
+/// stay apart: each is a nest the C backend runs as register tiles
+/// (`ogham_imp::lower::tile`), which it cannot do for the two fused (the
+/// return sweep of a matrix product followed by a nonlinear function, which
+/// reverse mode builds as one `map` and fission splits: 25-38 times the
+/// objective's time fused).
+fn product_rows(lam: &Lambda) -> bool {
+    let free = ogham_ir::visit::free_vars_lambda(lam);
+    lam.body.stms.iter().any(|s| match &s.exp {
+        Exp::Soac(Soac::Screma { arrs, scans, reduces, map, .. }) if scans.is_empty() && reduces.is_empty() => {
+            let rows_of_free = arrs.iter().zip(&map.params).any(|(a, p)| free.contains(a) && p.ty.rank() >= 1);
+            let reduced = map.body.stms.iter().any(
+                |t| matches!(&t.exp, Exp::Soac(Soac::Screma { reduces, scans, .. }) if scans.is_empty() && !reduces.is_empty()),
+            );
+            rows_of_free && reduced
+        }
+        _ => false,
+    })
 }
 
 /// Whether every array a map lambda returns is built by its body (not a
