@@ -53,3 +53,14 @@ entry mixed [n][m] (xs: [n]f64) (is: [m]i64) (vs: [m]f64) : (f64, f64) =
   let (a, b) = reduce (\(a1, b1) (a2, b2) -> (a2 * a1, a2 * b1 + b2)) (1, 0) (zip ys (map f64.cos ys))
   let (s, _) = loop (s, i) = (0.0, 0) while i < n do (s + ys[i] * s + 1, i + 1)
   in (a + b, s)
+
+-- A 2-D stencil reading the centre and a neighbour in each dimension:
+-- reverse mode adds each element's adjoint at three places, two of them in
+-- one row, which it builds from zeros and adds into the adjoint (once a
+-- whole row per element: O(n³) on an n×n grid).
+-- ==
+-- entry: stencil
+-- gradcheck input { [[0.5, -1.0, 2.0, 0.25], [1.5, 0.75, -0.5, 1.0], [-2.0, 0.5, 1.25, -0.75]] }
+entry stencil [n][m] (u: [n][m]f64) : f64 =
+  let v = tabulate_2d n m (\i j -> u[i][j] + u[i64.max 0 (i - 1)][j] + u[i][i64.max 0 (j - 1)])
+  in f64.sum (map (\r -> f64.sum (map (\x -> x * x) r)) v)

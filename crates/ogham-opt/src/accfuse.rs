@@ -56,8 +56,8 @@
 //! `[4][b]` array of zeros, four row updates and a whole-row addition per
 //! layer and step). Conditions: `a'`'s dimensions after the indices are
 //! `zₖ`'s, each `zⱼ` is used once (by the next update), and nothing
-//! between an update and the last one reads its value `vⱼ` (so it is
-//! unchanged where it is now read). Sums are reassociated: `a + (0 + v₁ +
+//! between an update and the last one may update its value `vⱼ` in place
+//! (so it is unchanged where it is now read). Sums are reassociated: `a + (0 + v₁ +
 //! v₂)` becomes `(a + v₁) + v₂`, as for any accumulation of adjoints.
 
 use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut, rename_uses};
@@ -481,14 +481,18 @@ fn zero_chain(b: &Body, i: usize) -> Option<ZeroChain> {
     if chain_names.into_iter().any(|v| uses.get(&v) != Some(&1)) {
         return None;
     }
-    // Nothing after an update but the chain's own reads what it adds.
+    // Nothing after an update but the chain's own may update in place
+    // what it adds (an array value), so that it is unchanged where the
+    // update moves to. (Reading it changes nothing: reverse mode's adjoint
+    // of `u[i][j] + u[i][j-1]` adds one value into the row being built and
+    // into the whole adjoint between the row's two updates.)
     for &k in &links {
         let Exp::UpdAcc { value, slice, .. } = &b.stms[k].exp else { unreachable!("a link is an updacc") };
         let read: HashSet<VName> =
             std::iter::once(*value).chain(slice_operands(slice)).filter_map(|x| x.as_var()).collect();
         let touched = (k + 1..i)
             .filter(|j| !links.contains(j))
-            .any(|j| free_vars_exp(&b.stms[j].exp).iter().any(|v| read.contains(v)));
+            .any(|j| crate::fuse::may_consume(&b.stms[j].exp).iter().any(|v| read.contains(v)));
         if touched {
             return None;
         }
