@@ -64,3 +64,16 @@ entry mixed [n][m] (xs: [n]f64) (is: [m]i64) (vs: [m]f64) : (f64, f64) =
 entry stencil [n][m] (u: [n][m]f64) : f64 =
   let v = tabulate_2d n m (\i j -> u[i][j] + u[i64.max 0 (i - 1)][j] + u[i][i64.max 0 (j - 1)])
   in f64.sum (map (\r -> f64.sum (map (\x -> x * x) r)) v)
+
+-- A recurrence written with in-place updates that read the element before:
+-- the return sweep's adjoint of that read, inside a branch, is added in
+-- place to the adjoint the loop carries (once a new array of zeros and a
+-- sum of two arrays per iteration: O(n²)).
+-- ==
+-- entry: recurrence
+-- gradcheck input { [0.5, -1.0, 2.0, 0.25, 1.5, -0.75] }
+entry recurrence [n] (xs: [n]f64) : f64 =
+  let ys = loop ys = replicate n 0 for i < n do
+             let prev = if i == 0 then 0 else ys[i - 1]
+             in ys with [i] = 0.9 * prev + xs[i] * xs[i]
+  in f64.sum (map (\y -> y * y) ys)

@@ -57,8 +57,18 @@
 //! layer and step). Conditions: `a'`'s dimensions after the indices are
 //! `zₖ`'s, each `zⱼ` is used once (by the next update), and nothing
 //! between an update and the last one may update its value `vⱼ` in place
-//! (so it is unchanged where it is now read). Sums are reassociated: `a + (0 + v₁ +
-//! v₂)` becomes `(a + v₁) + v₂`, as for any accumulation of adjoints.
+//! (so it is unchanged where it is now read). Sums are reassociated: `a +
+//! (0 + v₁ + v₂)` becomes `(a + v₁) + v₂`, as for any accumulation of
+//! adjoints.
+//!
+//! A third, in every body: an array `x` built here and used once, added
+//! elementwise (`map (+) x y`) to the result `y` of an `if` whose
+//! branches each build zeros, perhaps with `updacc(+)`s on them: each
+//! branch starts from `x` instead and the `if` binds the sum. Reverse
+//! mode makes this shape for a read `ys[i - 1]` inside a branch of a loop
+//! updating `ys`: the adjoint of the read is a branch's array of zeros
+//! with one addition, summed into the adjoint the loop carries, which made
+//! every iteration cost the array's length.
 
 use ogham_ir::visit::{count_uses, free_vars_exp, nested_bodies_mut, rename_uses};
 use ogham_ir::{
@@ -83,6 +93,9 @@ fn body(b: &mut Body, accs: &mut HashSet<VName>, names: &mut NameTable) {
     while rewrite_one(b, &|u| accumulator_update(u, accs), names) {}
     while let Some(chain) = (0..b.stms.len()).find_map(|i| zero_chain(b, i)) {
         add_chain_directly(b, chain, names);
+    }
+    while let Some((i, j, x)) = (0..b.stms.len()).find_map(|i| branch_sum(b, i)) {
+        add_into_branches(b, i, j, x);
     }
     for stm in &mut b.stms {
         if let Exp::Soac(Soac::WithAcc { accs: a, map, .. }) = &stm.exp {
@@ -498,6 +511,103 @@ fn zero_chain(b: &Body, i: usize) -> Option<ZeroChain> {
         }
     }
     Some(ZeroChain { links, last: i })
+}
+
+/// A sum `s = map (+) x y` (statement `i`) where `y` is an `if` (statement
+/// `j`) whose branches each give zeros, or zeros with `updacc(+)`s, built
+/// in the branch: the third rewrite of the module documentation. Returns
+/// (`i`, `j`, `x`).
+fn branch_sum(b: &Body, i: usize) -> Option<(usize, usize, VName)> {
+    let stm = &b.stms[i];
+    let Exp::Soac(Soac::Screma { arrs, scans, reduces, map, .. }) = &stm.exp else { return None };
+    if !scans.is_empty() || !reduces.is_empty() || arrs.len() != 2 || stm.pat.len() != 1 {
+        return None;
+    }
+    // The function adds its two parameters.
+    let [st] = map.body.stms.as_slice() else { return None };
+    let Exp::BinOp(BinOp::Add, t, l, r) = st.exp else { return None };
+    let (p0, p1) = (SubExp::Var(map.params[0].name), SubExp::Var(map.params[1].name));
+    if !t.is_float() || map.body.result != [SubExp::Var(st.pat[0].name)] || !((l, r) == (p0, p1) || (l, r) == (p1, p0))
+    {
+        return None;
+    }
+    let uses = statements_using(b);
+    for (x, y) in [(arrs[0], arrs[1]), (arrs[1], arrs[0])] {
+        let Some(j) = b.stms[..i].iter().position(|s| s.pat.len() == 1 && s.pat[0].name == y) else { continue };
+        let Exp::If { then_body, else_body, .. } = &b.stms[j].exp else { continue };
+        // `x` is built here, not a view of anything else: the branches
+        // update it in place.
+        let defined_before = b.stms[..j].iter().any(|s| {
+            s.pat.len() == 1
+                && s.pat[0].name == x
+                && matches!(
+                    s.exp,
+                    Exp::Update { .. }
+                        | Exp::UpdAcc { .. }
+                        | Exp::Copy(_)
+                        | Exp::Replicate { .. }
+                        | Exp::Scratch { .. }
+                        | Exp::Soac(Soac::Screma { .. })
+                )
+        });
+        if uses.get(&x) != Some(&1)
+            || uses.get(&y) != Some(&1)
+            || !defined_before
+            || stm.pat[0].ty != b.stms[j].pat[0].ty
+        {
+            continue;
+        }
+        if zero_built(then_body) && zero_built(else_body) {
+            return Some((i, j, x));
+        }
+    }
+    None
+}
+
+/// Whether a branch's one result is an array of zeros it builds, perhaps
+/// with `updacc(+)`s on it, each result used only by the next.
+fn zero_built(body: &Body) -> bool {
+    let [SubExp::Var(mut cur)] = body.result.as_slice() else { return false };
+    let uses = statements_using(body);
+    loop {
+        let Some(s) = body.stms.iter().find(|s| s.pat.len() == 1 && s.pat[0].name == cur) else { return false };
+        match &s.exp {
+            Exp::Replicate { value: SubExp::Const(c), .. } if c.prim_type().is_float() && c.as_f64() == 0.0 => {
+                return true
+            }
+            Exp::UpdAcc { acc, op: Some(BinOp::Add), .. } if uses.get(acc) == Some(&1) => cur = *acc,
+            _ => return false,
+        }
+    }
+}
+
+/// [`branch_sum`]'s rewrite: each branch starts from `x` instead of its
+/// zeros, and the `if` binds the sum (the `map` goes).
+fn add_into_branches(b: &mut Body, i: usize, j: usize, x: VName) {
+    let sum = b.stms.remove(i);
+    let stm = &mut b.stms[j];
+    stm.pat[0] = sum.pat[0].clone();
+    if let Exp::If { then_body, else_body, .. } = &mut stm.exp {
+        for body in [then_body, else_body] {
+            let SubExp::Var(mut cur) = body.result[0] else { continue };
+            let named = |s: &Stm, v: VName| s.pat.first().map(|p| p.name) == Some(v);
+            loop {
+                let Some(k) = body.stms.iter().position(|s| named(s, cur)) else { break };
+                let Exp::UpdAcc { acc: next, .. } = body.stms[k].exp else {
+                    // The zeros themselves.
+                    body.result[0] = SubExp::Var(x);
+                    break;
+                };
+                if body.stms.iter().any(|s| named(s, next) && matches!(s.exp, Exp::Replicate { .. })) {
+                    if let Exp::UpdAcc { acc, .. } = &mut body.stms[k].exp {
+                        *acc = x;
+                    }
+                    break;
+                }
+                cur = next;
+            }
+        }
+    }
 }
 
 /// The operands of a slice.
