@@ -6,9 +6,9 @@
 //! contributes to the adjoints of the variables it reads from outside
 //! would be lost. Before the sweeps, `split_soacs` turns such a SOAC
 //! (already one operator over its inputs, with an identity map) into the
-//! sequential loop it equals, folding from the neutral element, whose
-//! reverse sweep (checkpointed as any loop's) adds every application's
-//! contribution. The loop keeps the SOAC's work but not its parallelism;
+//! sequential loop it equals (a reduction or scan folding from its first
+//! element, a histogram updating its destination), whose reverse sweep
+//! (checkpointed as any loop's) adds every application's contribution. The loop keeps the SOAC's work but not its parallelism;
 //! forward mode keeps both (it lifts such an operator to pairs, the
 //! variables' tangents included). A histogram's loop reads the buckets it
 //! updates, and reverse mode saves a loop's arrays once per iteration, so
