@@ -1687,9 +1687,6 @@ impl<'a> Gen<'a> {
             grain(map)
         };
         self.line(&format!("int64_t {nchunks} = og_num_chunks(ctx, {wc}, {grain});"));
-        // Fewer iterations than threads (one row to sum): the iterations
-        // run one after another, statement by statement, so that the SOACs
-        // inside each may run in parallel.
         // One chunk: the loop on the calling thread, in its fastest form.
         let outer = std::mem::take(&mut self.out);
         self.indent += 1;

@@ -39,6 +39,23 @@ pub(crate) struct Checked {
     pub(crate) outputs: Vec<Option<String>>,
 }
 
+impl Checked {
+    /// The entry point `fun` as one to check (`None` for a function that
+    /// is no entry point).
+    pub(crate) fn of(fun: &ogham_ir::FunDef) -> Option<Checked> {
+        let io = fun.entry.as_ref()?;
+        // A result size that is no parameter is existential.
+        let computed = |part: usize| {
+            fun.ret.get(part).is_some_and(|t| {
+                t.shape().iter().any(|d| d.as_var().is_some_and(|v| fun.params.iter().all(|p| p.name != v)))
+            })
+        };
+        let outputs =
+            io.outputs.iter().map(|o| o.parts.iter().any(|&p| computed(p)).then(|| o.type_name.clone())).collect();
+        Some(Checked { name: fun.name.clone(), inputs: io.inputs.len(), outputs })
+    }
+}
+
 /// The program with `jvp` and `vjp` entry points for each of `entries`.
 /// A result whose size the function computes has no size its cotangent
 /// could name: the `vjp` entry gives that cotangent sizes of its own,

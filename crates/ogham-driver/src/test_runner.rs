@@ -212,22 +212,10 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
             let mut checked: Vec<gradcheck::Checked> = Vec::new();
             for (entry, case) in &cases {
                 if case.has_tag("gradcheck") && !checked.iter().any(|c| c.name == *entry) {
-                    let fun = compiled.ir.entry_points().find(|f| f.name == *entry);
-                    if let Some((fun, io)) = fun.and_then(|f| Some((f, f.entry.as_ref()?))) {
-                        // A result size that is no parameter is existential.
-                        let computed = |part: usize| {
-                            fun.ret.get(part).is_some_and(|t| {
-                                t.shape()
-                                    .iter()
-                                    .any(|d| d.as_var().is_some_and(|v| fun.params.iter().all(|p| p.name != v)))
-                            })
-                        };
-                        let outputs = io
-                            .outputs
-                            .iter()
-                            .map(|o| o.parts.iter().any(|&p| computed(p)).then(|| o.type_name.clone()))
-                            .collect();
-                        checked.push(gradcheck::Checked { name: entry.to_string(), inputs: io.inputs.len(), outputs });
+                    if let Some(c) =
+                        compiled.ir.entry_points().find(|f| f.name == *entry).and_then(gradcheck::Checked::of)
+                    {
+                        checked.push(c);
                     }
                 }
             }

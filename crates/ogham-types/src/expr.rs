@@ -2889,7 +2889,6 @@ fn dim_flags(skeleton: &Ty) -> Vec<bool> {
     out
 }
 
-/// The first fixed dimension (by `dim_flags`) where `param` and `body` differ.
 /// `body` (a loop body's result type, position by position like `param`)
 /// with every size that is the constant a probe variable of `param`
 /// replaced (in `probes`, variable and constant) at the same position
@@ -2914,6 +2913,7 @@ fn reproduced_constants(param: &Ty, body: &Ty, probes: &[(Dim, Dim)]) -> Ty {
     })
 }
 
+/// The first fixed dimension (by `dim_flags`) where `param` and `body` differ.
 fn fixed_mismatch(param: &Ty, body: &Ty, fixed: &[bool]) -> Option<(Dim, Dim)> {
     let dims = |t: &Ty| {
         let mut out = Vec::new();

@@ -78,9 +78,22 @@ impl Ad {
         y: SubExp,
         span: Span,
     ) -> SubExp {
+        self.either(out, &Type::Prim(t), c, x, y, span)
+    }
+
+    /// `c ? x : y` of any type (a row too), as an `if`.
+    pub(super) fn either(
+        &mut self,
+        out: &mut Vec<Stm>,
+        ty: &Type,
+        c: SubExp,
+        x: SubExp,
+        y: SubExp,
+        span: Span,
+    ) -> SubExp {
         let then_body = Body { stms: Vec::new(), result: vec![x] };
         let else_body = Body { stms: Vec::new(), result: vec![y] };
-        self.scalar(out, t, Exp::If { cond: c, then_body, else_body }, span)
+        SubExp::Var(self.bind(out, "d", ty.clone(), Exp::If { cond: c, then_body, else_body }, span))
     }
 
     /// `a op b`, a `bool`.

@@ -8,9 +8,10 @@
 //! (already one operator over its inputs, with an identity map) into the
 //! sequential loop it equals (a reduction or scan folding from its first
 //! element, a histogram updating its destination), whose reverse sweep
-//! (checkpointed as any loop's) adds every application's contribution. The loop keeps the SOAC's work but not its parallelism;
-//! forward mode keeps both (it lifts such an operator to pairs, the
-//! variables' tangents included). A histogram's loop reads the buckets it
+//! (checkpointed as any loop's) adds every application's contribution.
+//! The loop keeps the SOAC's work but not its parallelism; forward mode
+//! keeps both (it lifts such an operator to pairs, the variables' tangents
+//! included). A histogram's loop reads the buckets it
 //! updates, and reverse mode saves a loop's arrays once per iteration, so
 //! that loop is strip-mined (`#[stripmine(2)]`): memory of about `2·√n`
 //! histograms for `n` inputs, not `n`.
@@ -195,7 +196,7 @@ impl Ad {
             }
             let new = self.apply_op(&mut body, &o.op, &cur, vals, &elems, span);
             for (((d, t), (n, c)), e) in ds.iter().zip(&tys).zip(new.iter().zip(&cur)).zip(&elems) {
-                let v = self.either(&mut body, inside, *n, *c, e, span);
+                let v = self.either(&mut body, e, inside, *n, *c, span);
                 let e = Exp::Update { array: *d, slice: slice.clone(), value: v };
                 result.push(SubExp::Var(self.bind(&mut body, "dest", t.clone(), e, span)));
             }
@@ -215,25 +216,6 @@ impl Ad {
         // it instead of n, for three runs of the loop.
         let attrs = ogham_ir::StmAttrs { stripmine: Some(2), ..s.attrs };
         Stm { pat: s.pat.clone(), exp, attrs, span }
-    }
-
-    /// `if c then a else b` of any type (a bucket may be a row), bound in
-    /// `out`.
-    fn either(
-        &mut self,
-        out: &mut Vec<Stm>,
-        c: SubExp,
-        a: SubExp,
-        b: SubExp,
-        ty: &Type,
-        span: ogham_ir::Span,
-    ) -> SubExp {
-        let exp = Exp::If {
-            cond: c,
-            then_body: Body { stms: vec![], result: vec![a] },
-            else_body: Body { stms: vec![], result: vec![b] },
-        };
-        SubExp::Var(self.bind(out, "sel", ty.clone(), exp, span))
     }
 
     /// Element `i` of each of `arrs` (of types `rows`), bound in `out`.
