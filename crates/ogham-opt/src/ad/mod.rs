@@ -56,6 +56,7 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         rev_maps: HashMap::default(),
         splits: HashMap::default(),
         reexecuting: false,
+        undo: Default::default(),
     };
     let result = (|| {
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
@@ -114,6 +115,9 @@ pub(crate) struct Ad {
     /// in a return sweep (where a `map` and its return sweep sit side by
     /// side, so the map's values need no saving: `rev/tape.rs`).
     reexecuting: bool,
+    /// What a loop's forward sweep, its return sweep and the re-execution
+    /// of its body pass each other about undo logs (`rev/undo.rs`).
+    undo: rev::undo::UndoState,
 }
 
 impl Ad {

@@ -58,6 +58,7 @@ use crate::Rejection;
 pub(super) mod calls;
 mod capture;
 mod hist;
+mod hist_extreme;
 mod matmul;
 mod reduce;
 mod scan;
@@ -65,6 +66,7 @@ pub(super) mod scatter;
 mod sizes;
 mod stripmine;
 mod tape;
+pub(super) mod undo;
 
 type R<T> = Result<T, Rejection>;
 
@@ -127,6 +129,10 @@ struct Checkpoints {
     /// loop's later values (a map read them, or an update made them and
     /// is undone on them). DCE removes the copies nothing reads.
     overwritten: HashMap<VName, Vec<(VName, VName)>>,
+    /// The parameters a loop logged the updates of instead of saving them
+    /// (and which have no place among its saved arrays), by the name of
+    /// the loop's first result ([`undo`]).
+    undo: HashMap<VName, Vec<undo::UndoLog>>,
     /// Where a loop's tapes are among its saved arrays (after its
     /// parameters'), by the name of the loop's first result ([`tape`]).
     tapes: HashMap<VName, Vec<tape::TapeLayout>>,
@@ -631,6 +637,7 @@ impl Ad {
         })();
         self.rev_maps = outer_maps;
         reversed?;
+        self.undo.restores = restored.iter().map(|&(_, from, to)| (from, to)).collect();
         // Views of it the forward sweep took before the update (a row, a
         // reshape, a transposition) are taken again from the restored array.
         for (at, from, to) in restored.into_iter().rev() {
@@ -1087,6 +1094,11 @@ impl Ad {
             ogham_ir::visit::rename_uses(&mut copy, &|v| copies.iter().find(|(f, _)| *f == v).map(|(_, c)| *c));
         }
         let mut ck = Checkpoints::of(&copy);
+        for k in std::mem::take(&mut self.undo.dead_results) {
+            if let Some(SubExp::Var(r)) = copy.result.get(k) {
+                ck.results.remove(r);
+            }
+        }
         let outer = std::mem::replace(&mut self.reexecuting, true);
         let swept = self.forward_replaying(&copy.stms, &mut out, &mut ck, replay);
         self.reexecuting = outer;
@@ -1225,6 +1237,7 @@ impl Ad {
             inner_bars.push(Some(SubExp::Var(bp.name)));
             rparams.push((bp, init));
         }
+        let logs = ck.undo.get(&s.pat[0].name).cloned().unwrap_or_default();
         let mut through = HashSet::default();
         for v in &fvs {
             let ty = self.types[v].clone();
@@ -1252,6 +1265,16 @@ impl Ad {
             };
             rparams.push((bp, init));
         }
+        // A logged parameter's array itself, from the loop's last value
+        // back to its first (`rev/undo.rs`).
+        let mut current = Vec::new();
+        for log in &logs {
+            let ty = params[log.param].0.ty.clone();
+            let last = self.bind(out, "undone", ty.clone(), Exp::Copy(s.pat[log.param].name), span);
+            let cp = self.fresh_typed("undone", &ty);
+            current.push(cp.name);
+            rparams.push((cp, SubExp::Var(last)));
+        }
         // Restore the iteration's index and parameters, then re-execute.
         let mut rbody = Vec::new();
         let last = self.bin(&mut rbody, BinOp::Sub, PrimType::I64, *bound, SubExp::i64(1), span);
@@ -1262,7 +1285,15 @@ impl Ad {
         let layouts = ck.tapes.get(&s.pat[0].name).cloned().unwrap_or_default();
         let params_here: Vec<VName> = real.params[1..].iter().map(|p| p.name).collect();
         let consumed = tape::consumed_params(&real.body.stms, &layouts, &params_here);
-        for (p, sv) in real.params[1..].iter().zip(&saved) {
+        let mut saved_params = saved.iter();
+        for (k, p) in real.params[1..].iter().enumerate() {
+            if let Some(at) = logs.iter().position(|l| l.param == k) {
+                self.undo_iteration(&mut rbody, &logs[at], current[at], p, idx, span);
+                continue;
+            }
+            let Some(sv) = saved_params.next() else {
+                return Err(internal(span, "a loop parameter without its checkpoints".into()));
+            };
             let exp = Exp::Index { array: *sv, slice: vec![DimIndex::Fix(idx)] };
             if consumed.contains(&p.name) && p.ty.rank() > 0 {
                 let row = self.bind(&mut rbody, "saved_row", p.ty.clone(), exp, span);
@@ -1272,8 +1303,11 @@ impl Ad {
             }
         }
         // The statements the forward loop taped are read back, not re-run.
-        let replay = tape::Replay { layouts, arrays: saved[params.len()..].to_vec(), index: Some(idx) };
+        let replay = tape::Replay { layouts, arrays: saved_params.copied().collect(), index: Some(idx) };
+        self.undo.dead_results = logs.iter().map(|l| l.param).collect();
         let (stms, found, _) = self.scope(&real.body, &inner_bars, start, &[], Some(&replay), span)?;
+        let carried: Vec<SubExp> =
+            logs.iter().map(|l| SubExp::Var(self.undo.restored(real.params[1 + l.param].name))).collect();
         rbody.extend(stms);
         let mut results = Vec::new();
         for p in &real.params[1..] {
@@ -1283,6 +1317,7 @@ impl Ad {
         for v in &fvs {
             results.push(found.of[v]);
         }
+        results.extend(carried);
         let mut pat = Vec::new();
         for (bp, _) in &rparams {
             pat.push(self.fresh_typed("dloop", &bp.ty));
@@ -1698,6 +1733,9 @@ impl Ad {
         };
         if !is_identity(map) {
             return Err(internal(span, "a histogram computing its inputs left after splitting".into()));
+        }
+        if self.rev_hist_extreme(s, bars, ck, adj, out)? {
+            return Ok(());
         }
         if op.shape.len() != 1 || !is_addition(&op.op) {
             return self.rev_hist_general(s, bars, ck, adj, out);

@@ -234,7 +234,7 @@ impl Ad {
     }
 
     /// `\a b -> a op b` on scalars of type `t`.
-    fn scalar_operator(&mut self, op: BinOp, t: PrimType) -> Lambda {
+    pub(super) fn scalar_operator(&mut self, op: BinOp, t: PrimType) -> Lambda {
         let (a, b) = (self.fresh_typed("a", &Type::Prim(t)), self.fresh_typed("b", &Type::Prim(t)));
         let r = self.fresh_typed("r", &Type::Prim(t));
         let s = Stm {

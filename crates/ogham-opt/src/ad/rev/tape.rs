@@ -34,6 +34,7 @@
 use ogham_ir::{DimIndex, Exp, Lambda, LoopForm, Param, Soac, Stm, SubExp, Type, VName};
 use rustc_hash::FxHashSet as HashSet;
 
+use super::undo::{self, UndoLog};
 use super::{Checkpoints, R};
 use crate::ad::{internal, stm, Ad};
 
@@ -192,6 +193,7 @@ impl Ad {
         let mut stms = Vec::new();
         let mut saved = Vec::new();
         let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
+        let chains = if std::mem::take(&mut self.undo.off) { Vec::new() } else { undo::chains(&params, body) };
         // A tape: an array of `bound` values of type `ty`, a parameter of
         // the loop. `v` is the value saved per iteration, or, with `direct`,
         // an inner loop that writes its own saved array straight into the
@@ -218,8 +220,13 @@ impl Ad {
             pat.push(fin.clone());
             fin.name
         };
-        for lp in &originals {
-            saved.push(tape(self, &mut stms, lp.name, &lp.ty, None));
+        // Parameters changed only by in-place updates log them instead of
+        // being saved whole ([`undo`]), unless this loop is itself taped.
+        let mut logs: Vec<UndoLog> = chains.iter().map(|c| UndoLog { param: c.param, updates: Vec::new() }).collect();
+        for (k, lp) in originals.iter().enumerate() {
+            if !chains.iter().any(|c| c.param == k) {
+                saved.push(tape(self, &mut stms, lp.name, &lp.ty, None));
+            }
         }
         // The body: its loops and calls by their forward sweeps, taped.
         let mut inner = Checkpoints::of(body);
@@ -230,9 +237,46 @@ impl Ad {
         // loops (`StmAttrs::stripmine`).
         let tape_inner = s.attrs.stripmine != Some(1);
         for (bs, k) in positions(&body.stms, tapeable) {
+            let logged = chains.iter().position(|c| c.updates.contains(&bs.pat.first().map_or(*i, |p| p.name)));
+            if let (Some(c), Exp::Update { array, slice, .. }) = (logged, &bs.exp) {
+                // What the update overwrites, and where, saved per iteration.
+                let part_ty = super::slice_type(&self.types[array], slice);
+                let old = self.bind(
+                    &mut stms,
+                    "old",
+                    part_ty.clone(),
+                    Exp::Index { array: *array, slice: slice.clone() },
+                    span,
+                );
+                let old = if part_ty.rank() > 0 {
+                    self.bind(&mut stms, "old", part_ty.clone(), Exp::Copy(old), span)
+                } else {
+                    old
+                };
+                let old = tape(self, &mut stms, old, &part_ty, None);
+                let mut index = Vec::new();
+                for d in slice {
+                    index.push(match d {
+                        DimIndex::Fix(SubExp::Var(v)) => {
+                            let ty = self.types[v].clone();
+                            SubExp::Var(tape(self, &mut stms, *v, &ty, None))
+                        }
+                        DimIndex::Fix(c) => *c,
+                        DimIndex::Slice { .. } => return Err(internal(span, "a logged update of a range".into())),
+                    });
+                }
+                logs[c].updates.push(undo::Logged { index, old });
+                bound_here.extend(bs.pat.iter().map(|p| p.name));
+                stms.push(bs.clone());
+                continue;
+            }
             if let Some(k) = k.filter(|_| tape_inner || !matches!(bs.exp, Exp::Loop { .. })) {
                 let mut swept = Vec::new();
-                self.forward(std::slice::from_ref(bs), &mut swept, &mut inner)?;
+                // A taped loop saves its parameters whole (its layout).
+                self.undo.off = matches!(bs.exp, Exp::Loop { .. });
+                let swept_ok = self.forward(std::slice::from_ref(bs), &mut swept, &mut inner);
+                self.undo.off = false;
+                swept_ok?;
                 let first = bs.pat[0].name;
                 let found = match &bs.exp {
                     Exp::Loop { .. } => inner
@@ -275,6 +319,9 @@ impl Ad {
             stms.push(bs.clone());
         }
         ck.loops.insert(s.pat[0].name, saved);
+        if !logs.is_empty() {
+            ck.undo.insert(s.pat[0].name, logs);
+        }
         if !layouts.is_empty() {
             ck.tapes.insert(s.pat[0].name, layouts);
         }
