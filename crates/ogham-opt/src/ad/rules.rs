@@ -12,11 +12,13 @@
 //! Floating-point `%` has the real partial in its divisor, `-floor(a/b)`
 //! (Futhark's is 0). `gamma` and `lgamma` differentiate through the
 //! digamma function, computed inline by reflection, recurrence and the
-//! asymptotic series. `a ** b` follows Futhark at the edges of its domain:
-//! ∂/∂a is 0 at `a = 0` for `b < 1`, and ∂/∂b is 0 for `a ≤ 0`.
+//! asymptotic series. `a ** b` at the edges of its domain: ∂/∂a is 0 at
+//! `a = b = 0` (Futhark's `tests/ad/pow0.fut`) and the real one, infinite,
+//! at `a = 0` for `0 < b < 1` (Futhark: 0); ∂/∂b is 0 for `a ≤ 0`, as in
+//! Futhark.
 //! Conversions, bit casts included, convert the tangent.
 
-use ogham_ir::{BinOp, Body, CmpOp, Exp, PrimType, PrimValue, Span, Stm, SubExp, TernOp, Type, UnOp, VName};
+use ogham_ir::{BinOp, Body, CmpOp, ConvOp, Exp, PrimType, PrimValue, Span, Stm, SubExp, TernOp, Type, UnOp, VName};
 
 use super::Ad;
 use crate::Rejection;
@@ -148,15 +150,15 @@ impl Ad {
                 (Some(pa), Some(self.un(out, UnOp::Neg, t, q, span)))
             }
             BinOp::Pow if float => {
-                // b·a^(b-1), but 0 at a = 0 for b < 1; v·log a, but 0 for
-                // a ≤ 0 (Futhark's guards at the kink and outside the domain).
+                // b·a^(b-1), but 0 at a = b = 0 (where it is 0·∞); v·log a,
+                // but 0 for a ≤ 0 (Futhark's guard outside the domain).
                 let bm1 = self.bin(out, BinOp::Sub, t, b, one, span);
                 let p = self.bin(out, BinOp::Pow, t, a, bm1, span);
                 let pa = self.bin(out, BinOp::Mul, t, b, p, span);
                 let zero = konst(t, 0.0);
                 let a0 = self.cmp(out, CmpOp::Eq, t, a, zero, span);
-                let b1 = self.cmp(out, CmpOp::Lt, t, b, one, span);
-                let kink = self.bin(out, BinOp::LogAnd, PrimType::Bool, a0, b1, span);
+                let b0 = self.cmp(out, CmpOp::Eq, t, b, zero, span);
+                let kink = self.bin(out, BinOp::LogAnd, PrimType::Bool, a0, b0, span);
                 let pa = self.select(out, t, kink, zero, pa, span);
                 let l = self.un(out, UnOp::Log, t, a, span);
                 let nonpos = self.cmp(out, CmpOp::Le, t, a, zero, span);
@@ -177,11 +179,13 @@ impl Ad {
             }
             BinOp::Mod | BinOp::Rem if !boolean => (Some(one), None),
             BinOp::Atan2 => {
-                let a2 = self.bin(out, BinOp::Mul, t, a, a, span);
-                let b2 = self.bin(out, BinOp::Mul, t, b, b, span);
-                let den = self.bin(out, BinOp::Add, t, a2, b2, span);
-                let pa = self.bin(out, BinOp::Div, t, b, den, span);
-                let q = self.bin(out, BinOp::Div, t, a, den, span);
+                // b/(a² + b²) and -a/(a² + b²), divided by the hypotenuse
+                // twice so that neither overflows nor underflows.
+                let h = self.bin(out, BinOp::Hypot, t, a, b, span);
+                let bh = self.bin(out, BinOp::Div, t, b, h, span);
+                let pa = self.bin(out, BinOp::Div, t, bh, h, span);
+                let ah = self.bin(out, BinOp::Div, t, a, h, span);
+                let q = self.bin(out, BinOp::Div, t, ah, h, span);
                 (Some(pa), Some(self.un(out, UnOp::Neg, t, q, span)))
             }
             BinOp::Hypot => {
@@ -295,10 +299,18 @@ impl Ad {
                 let v2 = sq(self, out, v);
                 self.bin(out, BinOp::Sub, t, one, v2, span)
             }
-            UnOp::Asinh | UnOp::Acosh => {
-                let a2 = sq(self, out, a);
-                let r = self.bin(out, BinOp::Add, t, a2, konst(t, if op == UnOp::Asinh { 1.0 } else { -1.0 }), span);
-                let k = self.un(out, UnOp::Sqrt, t, r, span);
+            // 1/√(a² + 1) and 1/√(a² - 1), without squaring a (which
+            // overflows long before the derivative underflows).
+            UnOp::Asinh => {
+                let k = self.bin(out, BinOp::Hypot, t, a, one, span);
+                recip(self, out, k)
+            }
+            UnOp::Acosh => {
+                let am1 = self.bin(out, BinOp::Sub, t, a, one, span);
+                let ap1 = self.bin(out, BinOp::Add, t, a, one, span);
+                let r1 = self.un(out, UnOp::Sqrt, t, am1, span);
+                let r2 = self.un(out, UnOp::Sqrt, t, ap1, span);
+                let k = self.bin(out, BinOp::Mul, t, r1, r2, span);
                 recip(self, out, k)
             }
             UnOp::Atanh => {
@@ -343,8 +355,15 @@ impl Ad {
     /// The digamma function ψ(a) = Γ'(a)/Γ(a): for a < 1/2 by the
     /// reflection ψ(a) = ψ(1 - a) - π/tan(πa); then the recurrence
     /// ψ(y) = ψ(y + 1) - 1/y up to y ≥ 6; there the asymptotic series
-    /// ln y - 1/(2y) - Σ B₂ₖ/(2k·y²ᵏ) to y⁻¹⁰ (error below 10⁻¹¹).
+    /// ln y - 1/(2y) - Σ B₂ₖ/(2k·y²ᵏ) to y⁻¹⁰ (error below 10⁻¹¹). In
+    /// `f32` for `f16`, whose range and precision the series, the
+    /// reflection near a pole and their derivatives exceed.
     fn digamma(&mut self, out: &mut Vec<Stm>, t: PrimType, a: SubExp, span: Span) -> SubExp {
+        if t == PrimType::F16 {
+            let wide = self.scalar(out, PrimType::F32, Exp::Conv(ConvOp::Convert, t, PrimType::F32, a), span);
+            let psi = self.digamma(out, PrimType::F32, wide, span);
+            return self.scalar(out, t, Exp::Conv(ConvOp::Convert, PrimType::F32, t, psi), span);
+        }
         let k = |x: f64| konst(t, x);
         let small = self.cmp(out, CmpOp::Lt, t, a, k(0.5), span);
         let reflected = self.bin(out, BinOp::Sub, t, k(1.0), a, span);
