@@ -18,7 +18,9 @@
 //! producer's work moves to the consumer's position; an array passed to a
 //! function or given to a loop counts as possibly consumed.
 //!
-//! Before looking for pairs, an accumulation of a map's result into an
+//! Before looking for pairs, a SOAC reading a map's results moves up to
+//! the first use of them when that is no SOAC (`hoist_consumers`), and an
+//! accumulation of a map's result into an
 //! array (`updacc(op) a[…] = ys`, outside a `withacc`: reverse mode's
 //! adjoint contributions) moves down to just before the next use of the
 //! array it makes (`sink_accumulations`), so that it is not the first
@@ -90,6 +92,7 @@ fn fuse_body(body: &mut Body, aliases: Aliases, sums: &Summaries, names: &mut Na
         fuse_nested(&mut stm.exp, aliases, sums, names);
     }
     sink_accumulations(body, aliases);
+    hoist_consumers(body, aliases, sums);
     // A merged lambda may hold new pairs (a map nest fused into a map
     // nest): its bodies are fused again.
     while let Some((p, c, extra)) = find_pair(body, aliases, sums) {
@@ -164,6 +167,67 @@ fn sink_accumulations(body: &mut Body, aliases: Aliases) {
         } else {
             k += 1;
         }
+    }
+}
+
+/// Moves a SOAC that reads a map's results as input arrays up to just
+/// before the first statement using any of them, when that one is not a
+/// SOAC the map could fuse into (a slice of one result, say, which the
+/// return sweep of a `map` with free arrays makes of the rows' adjoints:
+/// the map builds a matrix per iteration that the SOAC then adds to an
+/// adjoint, and fused they never materialise it). The SOAC moves only
+/// over statements that bind nothing it reads, consume nothing it reads,
+/// read nothing it consumes and are not assertions, so no value changes;
+/// each SOAC moves at most once.
+fn hoist_consumers(body: &mut Body, aliases: Aliases, sums: &Summaries) {
+    let mut moved = BTreeSet::new();
+    let mut p = 0;
+    while p < body.stms.len() {
+        let producer = &body.stms[p];
+        if !is_plain_map(producer) || producer.attrs.sequential || producer.pat.len() < 2 {
+            p += 1;
+            continue;
+        }
+        let w = soac_parts(&producer.exp).map(|(w, _, _)| *w);
+        let outs: BTreeSet<VName> = producer.pat.iter().map(|x| x.name).collect();
+        let uses = |s: &Stm| free_vars_exp(&s.exp).iter().any(|v| outs.contains(v));
+        let Some(c) = (p + 1..body.stms.len()).find(|&c| uses(&body.stms[c])) else {
+            p += 1;
+            continue;
+        };
+        let fits = |s: &Stm| {
+            let Some((sw, arrs, _)) = soac_parts(&s.exp) else { return false };
+            let mut in_s = HashMap::default();
+            count_uses_exp(&s.exp, &mut in_s);
+            let as_inputs = arrs.iter().filter(|a| outs.contains(a)).count();
+            let used: usize = outs.iter().map(|v| in_s.get(v).copied().unwrap_or(0)).sum();
+            Some(*sw) == w && as_inputs > 0 && as_inputs == used
+        };
+        if fits(&body.stms[c]) {
+            p += 1;
+            continue;
+        }
+        let movable = |k: usize, body: &Body| {
+            let s = &body.stms[k];
+            let mut reads = free_vars_exp(&s.exp);
+            reads.extend(s.pat.iter().flat_map(|q| ogham_ir::visit::type_vars(&q.ty)));
+            let consumes = may_consume_in(&s.exp, Some(sums));
+            body.stms[c..k].iter().all(|t| {
+                !matches!(t.exp, Exp::Assert { .. })
+                    && t.pat.iter().all(|q| !reads.contains(&q.name))
+                    && !overlap(&may_consume_in(&t.exp, Some(sums)), &reads, aliases)
+                    && !overlap(&consumes, &free_vars_exp(&t.exp), aliases)
+            })
+        };
+        let found = (c + 1..body.stms.len()).find(|&k| {
+            fits(&body.stms[k]) && !moved.contains(&body.stms[k].pat.first().map(|q| q.name)) && movable(k, body)
+        });
+        if let Some(k) = found {
+            let s = body.stms.remove(k);
+            moved.insert(s.pat.first().map(|q| q.name));
+            body.stms.insert(c, s);
+        }
+        p += 1;
     }
 }
 

@@ -392,6 +392,8 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "interchange",
     "cse",
     "dce",
+    "simplify",
+    "fuse",
     "bounds",
     "mapinto",
     "simplify",

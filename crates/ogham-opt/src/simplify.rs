@@ -13,7 +13,8 @@
 //!
 //! An unchecked read of an element of `iota n 0 1` or of a `replicate` is
 //! that element (see `fold_known_elements`). A SOAC that reads the same
-//! array twice (after fusion, typically) reads it once. Control flow: an `if` on a constant is replaced by its taken
+//! array twice (after fusion, typically) reads it once, and a `withacc`
+//! without accumulators is a `map`. Control flow: an `if` on a constant is replaced by its taken
 //! branch, an `if` whose branches compute nothing and give the same
 //! operands by those operands, a
 //! `for` loop of zero iterations by its initial values, and an assertion of
@@ -257,6 +258,7 @@ fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
     // Before the lambdas are simplified, so that what they record names
     // only the parameters that stay.
     if let Exp::Soac(soac) = exp {
+        map_without_accumulators(soac);
         merge_repeated_inputs(soac);
     }
     let lambda = |l: &mut Lambda, known: &mut HashMap<VName, SubExp>| {
@@ -275,6 +277,23 @@ fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
         }
         Exp::Ad { lambda: l, .. } => lambda(l, known),
         _ => {}
+    }
+}
+
+/// A `withacc` without accumulators is the `map` it runs (reverse mode
+/// leaves them where a function had nothing to accumulate), which fusion
+/// and the backends know better.
+fn map_without_accumulators(soac: &mut Soac) {
+    if let Soac::WithAcc { w, arrs, accs, map } = soac {
+        if accs.is_empty() {
+            *soac = Soac::Screma {
+                w: *w,
+                arrs: std::mem::take(arrs),
+                scans: Vec::new(),
+                reduces: Vec::new(),
+                map: map.clone(),
+            };
+        }
     }
 }
 
