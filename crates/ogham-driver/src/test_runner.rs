@@ -267,11 +267,19 @@ fn test_program(path: &Path, opts: &TestOptions, boundaries: &native::BoundaryOb
                             "gradcheck: the derivative entries of `{entry}` do not compile:\n{}",
                             indent(e)
                         )),
-                        (None, Some((Ok(backend), Ok(interp)))) => load_values(dir, &case.input, None).and_then(|x| {
-                            gradcheck::check(entry, &x, case.line as u64, &|e, a| backend.run(e, a, true), &|e, a| {
-                                interp.run(e, a, true)
+                        (None, Some((Ok(backend), Ok(interp)))) => {
+                            // Read as the entry's parameter types, as `input` is.
+                            let fun = compiled.ir.entry_points().find(|f| f.name == *entry);
+                            load_values(dir, &case.input, fun).and_then(|x| {
+                                gradcheck::check(
+                                    entry,
+                                    &x,
+                                    case.line as u64,
+                                    &|e, a| backend.run(e, a, true),
+                                    &|e, a| interp.run(e, a, true),
+                                )
                             })
-                        }),
+                        }
                         (None, Some((Err(e), _)) | Some((_, Err(e)))) => Err(format!("gradcheck: {e}")),
                         (None, None) => Err("gradcheck: no derivative entries (see the failure above)".into()),
                     };
