@@ -129,3 +129,23 @@ entry chained_fd = chained
 -- entry: prefix_gradient
 -- gradcheck input { [0.3, -0.2, 0.5, 0.1] }
 entry prefix_gradient (xs: []f64) = vjp prefix xs 1
+
+-- Two logged arrays updated in turn, each read at the other's index,
+-- with a scalar carried beside them; its Hessian-vector product (forward
+-- mode over the reverse loop) and a function of its gradient.
+def two [n] (xs: [n]f64) : f64 =
+  let (a, b, s) = loop (a, b, s) = (copy xs, map (* 2) xs, 0) for t < 2 * n do
+    let i = t % n
+    let j = (t * 3 + 1) % n
+    let a = a with [i] = a[i] * b[j] + s
+    let b = b with [j] = f64.sin (a[i] + b[j])
+    in (a, b, s + a[j] * 0.1)
+  in f64.sum a + f64.sum b + s
+
+-- ==
+-- entry: two_fd two_hvp two_gradient_squared
+-- gradcheck input { [0.3, -0.7, 1.1, 0.2] }
+-- gradcheck input { [1.3, 0.5] }
+entry two_fd [n] (xs: [n]f64) = two xs
+entry two_hvp [n] (xs: [n]f64) = jvp (\ys -> vjp two ys 1) xs (map (\x -> x * 0.5 + 1) xs)
+entry two_gradient_squared [n] (xs: [n]f64) = let g = vjp two xs 1 in map2 (*) g g

@@ -368,9 +368,19 @@ impl Ad {
             let (t_ty, e_ty) = (in_branch(&tr, &p.ty), in_branch(&er, &p.ty));
             let x = self.or_zero(&mut ts, tt_res[i], &t_ty, span);
             let y = self.or_zero(&mut es, et_res[i], &e_ty, span);
+            // Fresh in both branches (a new zero, or owned there: the
+            // tangent of an accumulator, which must not be copied), so the
+            // result is too.
+            let fresh = |r: Option<SubExp>, v: SubExp, owned: &HashSet<VName>| {
+                r.is_none() || v.as_var().is_some_and(|v| owned.contains(&v))
+            };
+            let owned = p.ty.rank() > 0 && fresh(tt_res[i], x, &tt.owned) && fresh(et_res[i], y, &et.owned);
             tr.push(x);
             er.push(y);
             let dp = self.fresh_param(p);
+            if owned {
+                tan.owned.insert(dp.name);
+            }
             tan.of.insert(p.name, SubExp::Var(dp.name));
             pat.push(dp);
         }

@@ -97,11 +97,13 @@ pub(crate) struct Ad {
     derived: HashMap<String, String>,
     new_funs: Vec<FunDef>,
     /// How many reverse-mode derivatives enclose what is being
-    /// differentiated. Reverse mode builds accumulators
-    /// ([`ogham_ir::Soac::WithAcc`]) only when this is zero: reverse mode
-    /// itself does not differentiate them, so a `vjp` that an outer `vjp`
-    /// will differentiate again (and the reverse derivatives of the
-    /// functions it calls) accumulates into whole arrays instead.
+    /// differentiated. Reverse mode differentiates accumulators
+    /// ([`ogham_ir::Soac::WithAcc`]) only where every update is at the top
+    /// of the `withacc`'s function (as the SOACs they compute:
+    /// `withacc.rs`), so a `vjp` that an outer `vjp` will differentiate
+    /// again (and the reverse derivatives of the functions it calls)
+    /// builds accumulators only of that shape and accumulates into whole
+    /// arrays elsewhere.
     under_vjp: usize,
     /// In a return sweep, the `map`s of the statements being reversed, by
     /// the name of each of their results (with its position): the reverse

@@ -133,6 +133,10 @@ struct Checkpoints {
     /// (and which have no place among its saved arrays), by the name of
     /// the loop's first result ([`undo`]).
     undo: HashMap<VName, Vec<undo::UndoLog>>,
+    /// A loop's number of iterations where its bound may be negative (the
+    /// bound or 0, whichever is larger: its tapes' length), by the name of
+    /// the loop's first result.
+    lengths: HashMap<VName, SubExp>,
     /// Where a loop's tapes are among its saved arrays (after its
     /// parameters'), by the name of the loop's first result ([`tape`]).
     tapes: HashMap<VName, Vec<tape::TapeLayout>>,
@@ -1190,6 +1194,7 @@ impl Ad {
     ) -> R<()> {
         let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &s.exp else { return Ok(()) };
         let span = s.span;
+        let bound = ck.lengths.get(&s.pat[0].name).unwrap_or(bound);
         let Some(saved) = ck.loops.get(&s.pat[0].name).cloned() else {
             return Err(internal(span, "a loop without checkpoints".into()));
         };
@@ -1419,9 +1424,27 @@ impl Ad {
             .into_iter()
             .collect();
         let acc_input = arrs.iter().any(|a| adj.accs.contains(a) && self.types[a].rank() >= 2);
-        if self.under_vjp == 0 && (acc_input || fvs.iter().any(|v| self.types[v].rank() > 0)) {
-            let inputs = MapInputs { arrs: in_arrs, row_bars, params: bar_params, replay };
-            return self.rev_map_accumulating(s, *w, inputs, fvs, adj, out);
+        if acc_input || fvs.iter().any(|v| self.types[v].rank() > 0) {
+            let inputs = MapInputs {
+                arrs: in_arrs.clone(),
+                row_bars: row_bars.clone(),
+                params: bar_params.clone(),
+                replay: replay.clone(),
+            };
+            if self.under_vjp == 0 {
+                return self.rev_map_accumulating(s, *w, inputs, fvs, adj, out);
+            }
+            // Under an enclosing `vjp`, which differentiates accumulators
+            // only as the `scatter`s and `hist`s they compute
+            // (`withacc.rs`): accumulators where every update is at the
+            // top of the `withacc`'s function, whole arrays otherwise.
+            let (mut trial, mut trial_adj) = (Vec::new(), adj.clone());
+            self.rev_map_accumulating(s, *w, inputs, fvs.clone(), &mut trial_adj, &mut trial)?;
+            if trial.iter().all(|t| self.accumulates_simply(t)) {
+                out.append(&mut trial);
+                *adj = trial_adj;
+                return Ok(());
+            }
         }
         let real = crate::inline::fresh_lambda(map, &mut self.names);
         super::collect_types_lambda(&real, &mut self.types);
@@ -1475,6 +1498,21 @@ impl Ad {
             self.add_fresh(out, adj, *a, p.name, span);
         }
         Ok(())
+    }
+
+    /// Whether a statement updates no accumulator, or is a `withacc`
+    /// that reverse mode differentiates as the SOACs it computes.
+    fn accumulates_simply(&mut self, s: &Stm) -> bool {
+        fn updates(e: &Exp) -> bool {
+            matches!(e, Exp::UpdAcc { .. })
+                || ogham_ir::visit::bodies(e).into_iter().any(|b| b.stms.iter().any(|s| updates(&s.exp)))
+                || ogham_ir::visit::lambdas(e).into_iter().any(|l| l.body.stms.iter().any(|s| updates(&s.exp)))
+        }
+        if !updates(&s.exp) {
+            return true;
+        }
+        matches!(s.exp, Exp::Soac(Soac::WithAcc { .. }))
+            && self.withacc_as_soacs(s).is_some_and(|soacs| soacs.iter().all(|t| !updates(&t.exp)))
     }
 
     /// The return sweep of a `map` whose function reads free arrays: a

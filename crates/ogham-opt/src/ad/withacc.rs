@@ -1,7 +1,7 @@
 //! A `withacc` the program wrote itself (Futhark's `scatter_stream` and
 //! `reduce_by_index_stream`, lowered to one) as SOACs both modes have
-//! rules for, when its map updates each accumulator exactly once per
-//! application, at the top of its body: a `map` computing every update's
+//! rules for, when its map updates each accumulator only at the top of
+//! its body: a `map` computing every update's
 //! indices and value, then one `scatter` (for an accumulator whose writes
 //! overwrite) or one `hist` (for one combining with `+`, `*`, `min`, `max`
 //! or another operator with a neutral element) per accumulator. They
@@ -10,9 +10,10 @@
 //! every such `withacc`; forward mode those combining other than by `+`
 //! or overwriting (which are linear, and get tangent accumulators).
 //!
-//! Updates inside a branch, a loop or a nested `withacc`, or several per
-//! accumulator, are not rewritten, and both modes reject the statement
-//! as before.
+//! Several updates of one accumulator (a chain, each consuming the
+//! last) give one `scatter` or `hist` each, one after another. Updates
+//! inside a branch, a loop or a nested `withacc` are not rewritten, and
+//! both modes reject the statement as before.
 
 use ogham_ir::{BinOp, Body, DimIndex, Exp, HistOp, Lambda, Operator, Param, PrimValue, Soac, Stm, SubExp, Type};
 
@@ -35,41 +36,58 @@ impl Ad {
     pub(in crate::ad) fn withacc_as_soacs(&mut self, s: &Stm) -> Option<Vec<Stm>> {
         let Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) = &s.exp else { return None };
         let (w, m) = (*w, accs.len());
-        let mut updates = Vec::with_capacity(m);
+        // Per accumulator, its chain of updates: each consumes the last.
+        let mut chains: Vec<Vec<Update>> = Vec::with_capacity(m);
         for (j, p) in map.params[..m].iter().enumerate() {
-            let pos =
-                map.body.stms.iter().position(|st| matches!(&st.exp, Exp::UpdAcc { acc, .. } if *acc == p.name))?;
-            let st = &map.body.stms[pos];
-            let Exp::UpdAcc { slice, value, op, .. } = &st.exp else { return None };
-            if st.pat.len() != 1 || map.body.result[j] != SubExp::Var(st.pat[0].name) {
+            let mut chain = Vec::new();
+            let mut current = p.name;
+            while SubExp::Var(current) != map.body.result[j] {
+                let pos = map
+                    .body
+                    .stms
+                    .iter()
+                    .position(|st| matches!(&st.exp, Exp::UpdAcc { acc, .. } if *acc == current))?;
+                let st = &map.body.stms[pos];
+                let Exp::UpdAcc { slice, value, op, .. } = &st.exp else { return None };
+                if st.pat.len() != 1 {
+                    return None;
+                }
+                let indices: Vec<SubExp> = slice
+                    .iter()
+                    .map(|d| if let DimIndex::Fix(i) = d { Some(*i) } else { None })
+                    .collect::<Option<_>>()?;
+                // A histogram combines elements; a scatter may write rows.
+                let op = match op {
+                    None if indices.len() <= p.ty.rank() => None,
+                    Some(op) if indices.len() == p.ty.rank() => Some((*op, op.neutral(p.ty.elem())?)),
+                    _ => return None,
+                };
+                if indices.is_empty() {
+                    return None;
+                }
+                current = st.pat[0].name;
+                chain.push(Update { pos, indices, value: *value, op });
+            }
+            if chain.is_empty() {
                 return None;
             }
-            let indices: Vec<SubExp> =
-                slice.iter().map(|d| if let DimIndex::Fix(i) = d { Some(*i) } else { None }).collect::<Option<_>>()?;
-            // A histogram combines elements; a scatter may write rows.
-            let op = match op {
-                None if indices.len() <= p.ty.rank() => None,
-                Some(op) if indices.len() == p.ty.rank() => Some((*op, op.neutral(p.ty.elem())?)),
-                _ => return None,
-            };
-            if indices.is_empty() {
-                return None;
-            }
-            updates.push(Update { pos, indices, value: *value, op });
+            chains.push(chain);
         }
         let span = s.span;
         // The map: per accumulator its indices and value, then the mapped
         // results.
         let mut part_types = Vec::new();
         let mut result = Vec::new();
-        for (u, p) in updates.iter().zip(&map.params) {
-            part_types.extend(u.indices.iter().map(|_| Type::Prim(ogham_ir::PrimType::I64)));
-            part_types.push(super::rev::scatter::drop_dims(&p.ty, u.indices.len()));
-            result.extend(u.indices.iter().copied());
-            result.push(u.value);
+        for (chain, p) in chains.iter().zip(&map.params) {
+            for u in chain {
+                part_types.extend(u.indices.iter().map(|_| Type::Prim(ogham_ir::PrimType::I64)));
+                part_types.push(super::rev::scatter::drop_dims(&p.ty, u.indices.len()));
+                result.extend(u.indices.iter().copied());
+                result.push(u.value);
+            }
         }
         result.extend(map.body.result[m..].iter().copied());
-        let skip: Vec<usize> = updates.iter().map(|u| u.pos).collect();
+        let skip: Vec<usize> = chains.iter().flatten().map(|u| u.pos).collect();
         let stms: Vec<Stm> =
             map.body.stms.iter().enumerate().filter(|(i, _)| !skip.contains(i)).map(|(_, st)| st.clone()).collect();
         let ret = part_types.iter().chain(&map.ret[m..]).cloned().collect();
@@ -83,31 +101,42 @@ impl Ad {
             attrs: s.attrs,
             span,
         }];
-        // Per accumulator, its scatter or histogram.
+        // Per update, a scatter or histogram, one after another into the
+        // accumulator's array (in no particular order, as in a `withacc`).
         let mut at = 0;
-        for (j, ((u, p), dest)) in updates.iter().zip(&map.params).zip(accs).enumerate() {
-            let k = u.indices.len();
-            let ins = names[at..at + k + 1].to_vec();
-            let identity = self.identity_lambda(&part_types[at..at + k + 1]);
-            at += k + 1;
-            let exp = match u.op {
-                None => Exp::Soac(Soac::Scatter { w, arrs: ins, dests: vec![*dest], map: identity }),
-                Some((op, neutral)) => {
-                    let elem = p.ty.elem();
-                    let t = Type::Prim(elem);
-                    let (x, y) = (self.fresh_typed("x", &t), self.fresh_typed("y", &t));
-                    let mut body = Vec::new();
-                    let r = self.bin(&mut body, op, elem, SubExp::Var(x.name), SubExp::Var(y.name), span);
-                    let op = Operator {
-                        lambda: Lambda { params: vec![x, y], body: Body { stms: body, result: vec![r] }, ret: vec![t] },
-                        neutral: vec![SubExp::Const(neutral)],
-                        commutative: true,
-                    };
-                    let hist = HistOp { shape: p.ty.shape().to_vec(), dests: vec![*dest], op };
-                    Exp::Soac(Soac::Hist { w, arrs: ins, ops: vec![hist], map: identity })
-                }
-            };
-            out.push(Stm { pat: vec![s.pat[j].clone()], exp, attrs: s.attrs, span });
+        for (j, ((chain, p), dest)) in chains.iter().zip(&map.params).zip(accs).enumerate() {
+            let mut dest = *dest;
+            for (c, u) in chain.iter().enumerate() {
+                let k = u.indices.len();
+                let ins = names[at..at + k + 1].to_vec();
+                let identity = self.identity_lambda(&part_types[at..at + k + 1]);
+                at += k + 1;
+                let exp = match u.op {
+                    None => Exp::Soac(Soac::Scatter { w, arrs: ins, dests: vec![dest], map: identity }),
+                    Some((op, neutral)) => {
+                        let elem = p.ty.elem();
+                        let t = Type::Prim(elem);
+                        let (x, y) = (self.fresh_typed("x", &t), self.fresh_typed("y", &t));
+                        let mut body = Vec::new();
+                        let r = self.bin(&mut body, op, elem, SubExp::Var(x.name), SubExp::Var(y.name), span);
+                        let op = Operator {
+                            lambda: Lambda {
+                                params: vec![x, y],
+                                body: Body { stms: body, result: vec![r] },
+                                ret: vec![t],
+                            },
+                            neutral: vec![SubExp::Const(neutral)],
+                            commutative: true,
+                        };
+                        let hist = HistOp { shape: p.ty.shape().to_vec(), dests: vec![dest], op };
+                        Exp::Soac(Soac::Hist { w, arrs: ins, ops: vec![hist], map: identity })
+                    }
+                };
+                let pat =
+                    if c + 1 == chain.len() { s.pat[j].clone() } else { self.fresh_typed("acc_part", &s.pat[j].ty) };
+                dest = pat.name;
+                out.push(Stm { pat: vec![pat], exp, attrs: s.attrs, span });
+            }
         }
         Some(out)
     }

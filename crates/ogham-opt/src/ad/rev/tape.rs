@@ -31,7 +31,7 @@
 //! products, nested maps' results and what they save in turn), and the
 //! return sweep's copy of the function reads them from its parameters.
 
-use ogham_ir::{DimIndex, Exp, Lambda, LoopForm, Param, Soac, Stm, SubExp, Type, VName};
+use ogham_ir::{BinOp, DimIndex, Exp, Lambda, LoopForm, Param, PrimType, Soac, Stm, SubExp, Type, VName};
 use rustc_hash::FxHashSet as HashSet;
 
 use super::undo::{self, UndoLog};
@@ -71,6 +71,7 @@ enum TapeKind {
 /// body, the tapes are arrays read at the iteration's index; in a `map`'s
 /// function (no index), they are the function's parameters, one element
 /// of each of the forward `map`'s extra results.
+#[derive(Clone)]
 pub(super) struct Replay {
     pub(super) layouts: Vec<TapeLayout>,
     pub(super) arrays: Vec<VName>,
@@ -194,12 +195,21 @@ impl Ad {
         let mut saved = Vec::new();
         let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
         let chains = if std::mem::take(&mut self.undo.off) { Vec::new() } else { undo::chains(&params, body) };
+        // The tapes' length: the number of iterations, none for a negative
+        // bound (the loop runs none). A size of some array's type is not
+        // negative, and stays the length (an inner loop's tapes then have
+        // a type known before the outer loop, which tapes them in turn).
+        let len = match bound {
+            SubExp::Const(c) if c.as_i64() >= 0 => *bound,
+            SubExp::Var(v) if self.types.values().any(|t| t.shape().contains(&SubExp::Var(*v))) => *bound,
+            _ => self.bin(out, BinOp::Max, PrimType::I64, *bound, SubExp::i64(0), span),
+        };
         // A tape: an array of `bound` values of type `ty`, a parameter of
         // the loop. `v` is the value saved per iteration, or, with `direct`,
         // an inner loop that writes its own saved array straight into the
         // tape's row (see `write_into`) and returns the tape.
         let mut tape = |cx: &mut Ad, stms: &mut Vec<Stm>, v: VName, ty: &Type, direct: Option<(&mut Stm, usize)>| {
-            let ty = ty.array_of(*bound);
+            let ty = ty.array_of(len);
             let init =
                 cx.bind(out, "saved", ty.clone(), Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() }, span);
             let sp = cx.fresh_typed("saved", &ty);
@@ -325,7 +335,12 @@ impl Ad {
         if !layouts.is_empty() {
             ck.tapes.insert(s.pat[0].name, layouts);
         }
-        let form = LoopForm::For { i: *i, bound: *bound };
+        // The loop runs to the tapes' length, which is its bound where it
+        // runs at all, so that the bounds of the tapes' indices are plain.
+        if len != *bound {
+            ck.lengths.insert(s.pat[0].name, len);
+        }
+        let form = LoopForm::For { i: *i, bound: len };
         let body = ogham_ir::Body { stms, result };
         out.push(Stm { pat, exp: Exp::Loop { params, form, body }, attrs: s.attrs, span });
         Ok(())
