@@ -1561,13 +1561,7 @@ impl Ad {
         }
         // The index of each application, for the rows updated in place.
         let index = if rows_in_place.iter().any(|&b| b) {
-            let iota = self.bind(
-                out,
-                "idx",
-                Type::Prim(PrimType::I64).array_of(w),
-                Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-                span,
-            );
+            let iota = self.indices(out, w, span);
             in_arrs.push(iota);
             Some(self.fresh_typed("i", &Type::Prim(PrimType::I64)))
         } else {
@@ -1707,13 +1701,7 @@ impl Ad {
         for x in &xs {
             results.push(self.adjoint_or_zero(&mut body, &inner, x.name, span));
         }
-        let iota = self.bind(
-            out,
-            "idx",
-            Type::Prim(PrimType::I64).array_of(*w),
-            Exp::Iota { n: *w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
+        let iota = self.indices(out, *w, span);
         let mut params = vec![i];
         params.extend(xs);
         let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.clone() };

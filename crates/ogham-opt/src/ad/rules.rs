@@ -30,6 +30,12 @@ pub(super) fn konst(t: PrimType, x: f64) -> SubExp {
 }
 
 impl Ad {
+    /// `iota w`: the index of each of `w` elements.
+    pub(super) fn indices(&mut self, out: &mut Vec<Stm>, w: SubExp, span: Span) -> VName {
+        let exp = Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 };
+        self.bind(out, "idx", Type::Prim(PrimType::I64).array_of(w), exp, span)
+    }
+
     pub(super) fn scalar(&mut self, out: &mut Vec<Stm>, t: PrimType, exp: Exp, span: Span) -> SubExp {
         SubExp::Var(self.bind(out, "d", Type::Prim(t), exp, span))
     }

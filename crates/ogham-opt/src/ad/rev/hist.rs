@@ -57,13 +57,7 @@ impl Ad {
         }
         let keys = self.bucket_keys(out, w, is, &op.shape, nb, span);
         let (sorted, perm) = self.radix_sort(out, w, keys, nb, span);
-        let iota = self.bind(
-            out,
-            "idx",
-            i64t.array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         let scratch =
             self.bind(out, "inv", i64t.array_of(w), Exp::Scratch { elem: PrimType::I64, shape: vec![w] }, span);
         let inv = self.scatter_into(out, scratch, perm, SubExp::Var(iota), w, &i64t.array_of(w), span);
@@ -265,13 +259,7 @@ impl Ad {
         let clz = self.scalar(out, PrimType::I32, Exp::UnOp(UnOp::Clz, PrimType::I64, nb), span);
         let clz = self.scalar(out, PrimType::I64, Exp::Conv(ConvOp::Convert, PrimType::I32, PrimType::I64, clz), span);
         let bits = self.bin(out, BinOp::Sub, PrimType::I64, SubExp::i64(64), clz, span);
-        let iota = self.bind(
-            out,
-            "idx",
-            arr.clone(),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         let (ks, ps) = (self.fresh_typed("ks", &arr), self.fresh_typed("ps", &arr));
         let b = self.fresh_typed("bit", &i64t);
         let mut body = Vec::new();
@@ -382,13 +370,7 @@ impl Ad {
             body: Body { stms: body, result: vec![flag] },
             ret: vec![Type::Prim(PrimType::Bool)],
         };
-        let iota = self.bind(
-            out,
-            "idx",
-            i64t.array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         let exp = Exp::Soac(Soac::Screma { w, arrs: vec![iota, keys], scans: vec![], reduces: vec![], map: lam });
         self.bind(out, if at_end { "ends" } else { "starts" }, Type::Prim(PrimType::Bool).array_of(w), exp, span)
     }

@@ -45,13 +45,7 @@ impl Ad {
         let (i64t, tt) = (PrimType::I64, Type::Prim(t));
         let at = |a, i| Exp::Index { array: a, slice: vec![DimIndex::Fix(i)] };
         // Each value's position if it is its bucket's result, else `w`.
-        let iota = self.bind(
-            out,
-            "idx",
-            Type::Prim(i64t).array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: i64t },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         let (b, x, i) = (
             self.fresh_typed("b", &Type::Prim(i64t)),
             self.fresh_typed("x", &tt),

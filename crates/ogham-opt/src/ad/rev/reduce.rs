@@ -117,13 +117,7 @@ impl Ad {
         span: Span,
     ) -> (VName, VName) {
         let i64t = PrimType::I64;
-        let iota = self.bind(
-            out,
-            "idx",
-            Type::Prim(i64t).array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: i64t },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         let (i, x) = (self.fresh_typed("i", &Type::Prim(i64t)), self.fresh_typed("x", &Type::Prim(t)));
         let mut body = Vec::new();
         let hit = self.cmp(&mut body, CmpOp::Eq, t, SubExp::Var(x.name), SubExp::Var(y), span);

@@ -63,13 +63,7 @@ impl Ad {
         let ys: Vec<VName> = s.pat.iter().map(|p| p.name).collect();
         let tys: Vec<Type> = s.pat.iter().map(|p| Type::Prim(p.ty.elem())).collect();
         let i64t = Type::Prim(PrimType::I64);
-        let iota = self.bind(
-            out,
-            "idx",
-            i64t.array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         // Bᵢ, per element (k² scalars, row-major).
         let i = self.fresh_typed("i", &i64t);
         let mut body = Vec::new();

@@ -96,13 +96,7 @@ impl Ad {
         let wty = Type::Array { elem: PrimType::I64, shape: wshape.clone() };
         let none =
             self.bind(out, "writer", wty.clone(), Exp::Replicate { shape: wshape, value: SubExp::i64(-1) }, span);
-        let iota = self.bind(
-            out,
-            "idx",
-            i64t.array_of(w),
-            Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
-            span,
-        );
+        let iota = self.indices(out, w, span);
         let writers = self.scatter_nd(out, none, idx, SubExp::Var(iota), w, &wty, span);
         let jp = self.fresh_typed("j", &i64t);
         let ips: Vec<Param> = idx.iter().map(|_| self.fresh_typed("i", &i64t)).collect();
