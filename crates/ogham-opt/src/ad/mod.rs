@@ -57,6 +57,7 @@ pub fn ad_program(prog: &mut Program) -> Result<(), Rejection> {
         splits: HashMap::default(),
         reexecuting: false,
         undo: Default::default(),
+        lengths: HashMap::default(),
     };
     let result = (|| {
         let mut consts = Body { stms: std::mem::take(&mut prog.consts), result: Vec::new() };
@@ -120,6 +121,9 @@ pub(crate) struct Ad {
     /// What a loop's forward sweep, its return sweep and the re-execution
     /// of its body pass each other about undo logs (`rev/undo.rs`).
     undo: rev::undo::UndoState,
+    /// Loop counts (`max(bound, 0)`) computed before an enclosing loop's
+    /// forward sweep for the loops inside it, by bound (`rev/tape.rs`).
+    lengths: HashMap<VName, SubExp>,
 }
 
 impl Ad {

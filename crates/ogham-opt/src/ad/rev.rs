@@ -1194,10 +1194,15 @@ impl Ad {
     ) -> R<()> {
         let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &s.exp else { return Ok(()) };
         let span = s.span;
-        let bound = ck.lengths.get(&s.pat[0].name).unwrap_or(bound);
         let Some(saved) = ck.loops.get(&s.pat[0].name).cloned() else {
             return Err(internal(span, "a loop without checkpoints".into()));
         };
+        // The reverse loop runs over the tapes' length (a loop whose bound
+        // may be negative runs to `max(bound, 0)`: `rev/tape.rs`), read
+        // from the tapes themselves when they were taped in turn by an
+        // enclosing loop.
+        let tapes_length = saved.first().and_then(|a| self.types.get(a)).and_then(|t| t.shape().first().copied());
+        let bound = &ck.lengths.get(&s.pat[0].name).copied().or(tapes_length).unwrap_or(*bound);
         // The loop as a lambda over its index and parameters, renamed.
         let mut lparams: Vec<Param> = vec![Param { name: *i, ty: Type::Prim(PrimType::I64) }];
         lparams.extend(params.iter().map(|(p, _)| p.clone()));

@@ -181,6 +181,19 @@ pub(super) fn consumed_params(stms: &[Stm], layouts: &[TapeLayout], params: &[VN
 }
 
 impl Ad {
+    /// How many iterations a `for` loop of this bound runs: the bound, or
+    /// 0 if it is negative. A size of some array's type is not negative
+    /// and is its own count; an enclosing loop's forward sweep may have
+    /// computed the count already (`Ad::lengths`).
+    fn iterations(&mut self, bound: SubExp, out: &mut Vec<Stm>, span: ogham_ir::Span) -> SubExp {
+        match bound {
+            SubExp::Const(c) if c.as_i64() >= 0 => bound,
+            SubExp::Var(v) if self.lengths.contains_key(&v) => self.lengths[&v],
+            SubExp::Var(v) if self.types.values().any(|t| t.shape().contains(&bound)) => SubExp::Var(v),
+            _ => self.bin(out, BinOp::Max, PrimType::I64, bound, SubExp::i64(0), span),
+        }
+    }
+
     /// The forward sweep of a `for` loop: its parameters saved at the
     /// start of every iteration, and its body's loops and calls taped.
     pub(super) fn forward_for(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) -> R<()> {
@@ -199,11 +212,23 @@ impl Ad {
         // bound (the loop runs none). A size of some array's type is not
         // negative, and stays the length (an inner loop's tapes then have
         // a type known before the outer loop, which tapes them in turn).
-        let len = match bound {
-            SubExp::Const(c) if c.as_i64() >= 0 => *bound,
-            SubExp::Var(v) if self.types.values().any(|t| t.shape().contains(&SubExp::Var(*v))) => *bound,
-            _ => self.bin(out, BinOp::Max, PrimType::I64, *bound, SubExp::i64(0), span),
-        };
+        let len = self.iterations(*bound, out, span);
+        // The same for the inner loops whose bounds come from outside this
+        // one: computed here, outside it, so that their tapes' types are
+        // known before it and it tapes them in turn.
+        let mut inside: HashSet<VName> = body.stms.iter().flat_map(|t| t.pat.iter().map(|p| p.name)).collect();
+        inside.extend(params.iter().map(|(p, _)| p.name));
+        inside.insert(*i);
+        let mut hoisted = Vec::new();
+        for t in &body.stms {
+            if let Exp::Loop { form: LoopForm::For { bound: SubExp::Var(v), .. }, .. } = &t.exp {
+                if !inside.contains(v) && !self.lengths.contains_key(v) {
+                    let n = self.iterations(SubExp::Var(*v), out, span);
+                    self.lengths.insert(*v, n);
+                    hoisted.push(*v);
+                }
+            }
+        }
         // A tape: an array of `bound` values of type `ty`, a parameter of
         // the loop. `v` is the value saved per iteration, or, with `direct`,
         // an inner loop that writes its own saved array straight into the
@@ -327,6 +352,9 @@ impl Ad {
             }
             bound_here.extend(bs.pat.iter().map(|p| p.name));
             stms.push(bs.clone());
+        }
+        for v in hoisted {
+            self.lengths.remove(&v);
         }
         ck.loops.insert(s.pat[0].name, saved);
         if !logs.is_empty() {
