@@ -133,10 +133,6 @@ struct Checkpoints {
     /// (and which have no place among its saved arrays), by the name of
     /// the loop's first result ([`undo`]).
     undo: HashMap<VName, Vec<undo::UndoLog>>,
-    /// A loop's number of iterations where its bound may be negative (the
-    /// bound or 0, whichever is larger: its tapes' length), by the name of
-    /// the loop's first result.
-    lengths: HashMap<VName, SubExp>,
     /// Where a loop's tapes are among its saved arrays (after its
     /// parameters'), by the name of the loop's first result ([`tape`]).
     tapes: HashMap<VName, Vec<tape::TapeLayout>>,
@@ -1197,12 +1193,13 @@ impl Ad {
         let Some(saved) = ck.loops.get(&s.pat[0].name).cloned() else {
             return Err(internal(span, "a loop without checkpoints".into()));
         };
-        // The reverse loop runs over the tapes' length (a loop whose bound
-        // may be negative runs to `max(bound, 0)`: `rev/tape.rs`), read
-        // from the tapes themselves when they were taped in turn by an
-        // enclosing loop.
-        let tapes_length = saved.first().and_then(|a| self.types.get(a)).and_then(|t| t.shape().first().copied());
-        let bound = &ck.lengths.get(&s.pat[0].name).copied().or(tapes_length).unwrap_or(*bound);
+        let logs = ck.undo.get(&s.pat[0].name).cloned().unwrap_or_default();
+        // The reverse loop runs over the tapes' length, as the forward loop
+        // did (`max(bound, 0)` where the bound may be negative:
+        // `rev/tape.rs`), also when an enclosing loop taped the tapes.
+        let first_tape = saved.first().or_else(|| logs.iter().flat_map(|l| &l.updates).map(|u| &u.old).next());
+        let tapes_length = first_tape.and_then(|a| self.types.get(a)).and_then(|t| t.shape().first().copied());
+        let bound = &tapes_length.unwrap_or(*bound);
         // The loop as a lambda over its index and parameters, renamed.
         let mut lparams: Vec<Param> = vec![Param { name: *i, ty: Type::Prim(PrimType::I64) }];
         lparams.extend(params.iter().map(|(p, _)| p.clone()));
@@ -1247,7 +1244,6 @@ impl Ad {
             inner_bars.push(Some(SubExp::Var(bp.name)));
             rparams.push((bp, init));
         }
-        let logs = ck.undo.get(&s.pat[0].name).cloned().unwrap_or_default();
         let mut through = HashSet::default();
         for v in &fvs {
             let ty = self.types[v].clone();
@@ -1430,15 +1426,16 @@ impl Ad {
             .collect();
         let acc_input = arrs.iter().any(|a| adj.accs.contains(a) && self.types[a].rank() >= 2);
         if acc_input || fvs.iter().any(|v| self.types[v].rank() > 0) {
+            if self.under_vjp == 0 {
+                let inputs = MapInputs { arrs: in_arrs, row_bars, params: bar_params, replay };
+                return self.rev_map_accumulating(s, *w, inputs, fvs, adj, out);
+            }
             let inputs = MapInputs {
                 arrs: in_arrs.clone(),
                 row_bars: row_bars.clone(),
                 params: bar_params.clone(),
                 replay: replay.clone(),
             };
-            if self.under_vjp == 0 {
-                return self.rev_map_accumulating(s, *w, inputs, fvs, adj, out);
-            }
             // Under an enclosing `vjp`, which differentiates accumulators
             // only as the `scatter`s and `hist`s they compute
             // (`withacc.rs`): accumulators where every update is at the

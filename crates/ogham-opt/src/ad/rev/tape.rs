@@ -364,10 +364,8 @@ impl Ad {
             ck.tapes.insert(s.pat[0].name, layouts);
         }
         // The loop runs to the tapes' length, which is its bound where it
-        // runs at all, so that the bounds of the tapes' indices are plain.
-        if len != *bound {
-            ck.lengths.insert(s.pat[0].name, len);
-        }
+        // runs at all, so that the bounds of the tapes' indices are plain
+        // (the reverse loop reads it from the tapes).
         let form = LoopForm::For { i: *i, bound: len };
         let body = ogham_ir::Body { stms, result };
         out.push(Stm { pat, exp: Exp::Loop { params, form, body }, attrs: s.attrs, span });
