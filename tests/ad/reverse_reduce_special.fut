@@ -35,3 +35,20 @@ entry product_ints [n] (xs: [n]i32) : [n]i32 = vjp (\xs -> reduce (*) 1 xs) xs 1
 -- entry: product_smooth
 -- gradcheck input { [0.5, -2.0, 1.25, 3.0] }
 entry product_smooth [n] (xs: [n]f64) : f64 = reduce (*) 1 (map (\x -> x + 0.25) xs)
+
+-- A product that overflows while the products of all elements but one do
+-- not: ∂(x₀x₁x₂)/∂x₀ = x₁x₂ = 2e200 is finite though the product is ∞
+-- (p/xᵢ would give ∞), and ∂/∂x₂ = 1e400 overflows. In f32 likewise
+-- with 1e30. The f64.product of the prelude takes the same rule.
+-- ==
+-- entry: product_overflowing
+-- input { [1e200, 1e200, 2.0] } output { [2e200, 2e200, f64.inf] [2e200, 2e200, f64.inf] }
+-- input { [1e200, 1e200, 0.0] } output { [0.0, 0.0, f64.inf] [0.0, 0.0, f64.inf] }
+-- input { [1e200, 3.0, 2.0] } output { [6.0, 2e200, 3e200] [6.0, 2e200, 3e200] }
+entry product_overflowing [n] (xs: [n]f64) : ([n]f64, [n]f64) =
+  (vjp (\xs -> reduce (*) 1 xs) xs 1, vjp f64.product xs 1)
+
+-- ==
+-- entry: product_overflowing_f32
+-- input { [1e30f32, 1e30f32, 2f32] } output { [2e30f32, 2e30f32, f32.inf] }
+entry product_overflowing_f32 [n] (xs: [n]f32) : [n]f32 = vjp f32.product xs 1

@@ -499,6 +499,17 @@ static inline char *og_load_tuning_file(og_ctx *ctx, const char *path) {
   return NULL;
 }
 
+/* A whole decimal number of at least `min` in `text`, as the options -r and
+ * -P take; false for anything else ("3x", "", out of range). */
+static inline bool og_parse_count(const char *text, long min, int *out) {
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || v < min || v > INT_MAX) return false;
+  *out = (int)v;
+  return true;
+}
+
 static inline void og_usage(const char *prog) {
   fprintf(stderr,
           "Usage: %s [options]\n"
@@ -507,7 +518,7 @@ static inline void og_usage(const char *prog) {
           "  -n, --no-print-result   print no results\n"
           "  -t, --write-runtime-to FILE  write the runtime in microseconds\n"
           "  -r, --runs N            run N times\n"
-          "  -P, --num-threads N     worker threads (multicore)\n"
+          "  -P, --num-threads N     worker threads (multicore; 0: one per processor)\n"
           "      --param NAME=VALUE  set a tuning parameter\n"
           "      --tuning FILE       read NAME=VALUE tuning parameters from FILE\n"
           "      --print-params      list the tuning parameters and exit\n"
@@ -531,12 +542,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-n") || !strcmp(a, "--no-print-result")) print = false;
     else if ((!strcmp(a, "-t") || !strcmp(a, "--write-runtime-to")) && has_arg) runtime_file = argv[++i];
     else if ((!strcmp(a, "-r") || !strcmp(a, "--runs")) && has_arg) {
-      runs = atoi(argv[++i]);
       runs_given = true;
-      if (runs < 1) { fprintf(stderr, "Error: -r needs a positive number\n"); return 1; }
+      if (!og_parse_count(argv[++i], 1, &runs)) { fprintf(stderr, "Error: -r needs a positive number, not '%s'\n", argv[i]); return 1; }
     } else if ((!strcmp(a, "-P") || !strcmp(a, "--num-threads")) && has_arg) {
-      threads = atoi(argv[++i]);
-      if (threads < 1) { fprintf(stderr, "Error: --num-threads needs a positive number\n"); return 1; }
+      if (!og_parse_count(argv[++i], 0, &threads)) {
+        fprintf(stderr, "Error: --num-threads needs a number of threads (0: one per processor), not '%s'\n", argv[i]);
+        return 1;
+      }
     } else if (!strcmp(a, "--server")) server = true;
     else if (!strcmp(a, "-D") || !strcmp(a, "--debugging") || !strcmp(a, "-L") || !strcmp(a, "--log")) { /* accepted, no effect */ }
     else if ((!strcmp(a, "--tuning") || !strcmp(a, "--param")) && has_arg) { tuning_args[n_tuning_args++] = i; i++; }

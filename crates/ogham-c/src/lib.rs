@@ -110,13 +110,23 @@ pub fn generate_split(verified: &Verified, opts: &Options) -> Result<Split, Stri
     Ok(codegen::program_parts(verified, opts)?.split())
 }
 
+/// The file `out.ext` beside `out`: the extension is added, never
+/// substituted, as Futhark names its outputs, so that `-o prog.c` writes its
+/// C to `prog.c.c` rather than compiling a file into itself.
+pub fn beside(out: &Path, ext: &str) -> std::path::PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".");
+    name.push(ext);
+    name.into()
+}
+
 /// Writes a library's three files, `out.c`, `out.h` and `out.json`
 /// (Futhark's `--library` output); `out` is the path without extension.
 pub fn write_library(verified: &Verified, opts: &Options, out: &Path) -> Result<(), String> {
     let opts = Options { library: true, ..opts.clone() };
     let generated = generate(verified, &opts)?;
     let write = |ext: &str, text: &str| {
-        let path = out.with_extension(ext);
+        let path = beside(out, ext);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
     write("c", &generated.c)?;
@@ -129,7 +139,7 @@ pub fn write_library(verified: &Verified, opts: &Options, out: &Path) -> Result<
 /// adds flags, after and so overriding ours).
 pub fn compile_executable(verified: &Verified, opts: &Options, out: &Path) -> Result<(), String> {
     let generated = generate(verified, opts)?;
-    let c_path = out.with_extension("c");
+    let c_path = beside(out, "c");
     std::fs::write(&c_path, &generated.c).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
     compile_c(&c_path, out, opts, &[])
 }

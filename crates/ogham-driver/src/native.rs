@@ -79,7 +79,7 @@ pub fn compile_executable_with(
     let start = Instant::now();
     let opts = ogham_c::Options { span_text: span_texts(&compiled.sources, &compiled.ir), ..opts };
     let generated = ogham_c::generate(&verified(&compiled.ir)?, &opts)?;
-    let c_path = out.with_extension("c");
+    let c_path = ogham_c::beside(out, "c");
     std::fs::write(&c_path, &generated.c).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
     let codegen = start.elapsed();
     ogham_c::compile_c(&c_path, out, &opts, extra_cflags)?;
@@ -130,7 +130,7 @@ impl BoundaryObjects {
             ..ogham_c::Options::default()
         };
         let split = ogham_c::generate_split(&verified(&compiled.ir)?, &opts)?;
-        let c_path = out.with_extension("c");
+        let c_path = ogham_c::beside(out, "c");
         std::fs::write(&c_path, &split.program).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;
         let entry = {
             let mut objects = self.objects.lock().unwrap_or_else(|e| e.into_inner());

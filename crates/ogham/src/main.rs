@@ -2,7 +2,7 @@
 //! of the `futhark` tool (`run`, `check`, `test`, `dev`, `dataset`).
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -327,6 +327,18 @@ fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
         Err(e) => return fail(&e.rendered),
     };
     let out = args.output.clone().unwrap_or_else(|| native::default_output(&args.program));
+    let written: Vec<PathBuf> = if args.library {
+        ["c", "h", "json"].iter().map(|ext| ogham_c::beside(&out, ext)).collect()
+    } else {
+        vec![out.clone(), ogham_c::beside(&out, "c")]
+    };
+    if let Some(clash) = written.iter().find(|w| same_file(w, &args.program)) {
+        return fail(&format!(
+            "Error: the output {} would overwrite the program {}; choose another -o",
+            clash.display(),
+            args.program.display()
+        ));
+    }
     if args.library {
         return match native::write_library(&compiled, backend, &out) {
             Ok(()) => ExitCode::SUCCESS,
@@ -344,6 +356,13 @@ fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => fail(&format!("Error: {e}")),
     }
+}
+
+/// Whether two paths name one file (an output that does not exist yet is
+/// compared by its absolute path).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let absolute = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p)).ok();
+    matches!((absolute(a), absolute(b)), (Some(x), Some(y)) if x == y)
 }
 
 fn cmd_dataset(types: &[String], binary: bool, seed: u64) -> ExitCode {

@@ -2,7 +2,8 @@
 //! executables: the interpreter (`ogham run`) and executables read
 //! arguments alike, write failures are errors, the server keeps Futhark's
 //! semantics for consumed and failed variables, opaque values have no
-//! external form, and source files are decoded strictly.
+//! external form, source files are decoded strictly, outputs never
+//! overwrite the program, and executables read their counts strictly.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -209,4 +210,59 @@ fn source_files_are_decoded_strictly() {
     assert_eq!(code, 1);
     assert!(err.contains("Error[invalid-utf8]") && err.contains("bad.fut:2:15"), "{err}");
     assert!(err.contains("0xe9"), "{err}");
+}
+
+#[test]
+fn outputs_never_overwrite_the_program() {
+    let d = dir("outputs");
+    let source = "entry main (x: i32) = x + 1\n";
+    let fut = d.join("prog.fut");
+    std::fs::write(&fut, source).unwrap();
+    // `-o prog.fut` would make the executable the program itself, and a
+    // program without an extension would be its own default output.
+    for (program, out) in [(fut.clone(), Some(fut.clone())), (d.join("bare"), None)] {
+        std::fs::write(&program, source).unwrap();
+        let mut c = ogham();
+        c.arg("c").arg(&program);
+        if let Some(o) = &out {
+            c.arg("-o").arg(o);
+        }
+        let (_, err, code) = run(c, b"");
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("would overwrite the program"), "{err}");
+        assert_eq!(std::fs::read_to_string(&program).unwrap(), source);
+    }
+    // `-o prog.c`: the C goes beside the executable as `prog.c.c`, as
+    // Futhark names it, rather than the C compiler compiling a file into
+    // itself.
+    let mut c = ogham();
+    c.arg("c").arg(&fut).arg("-o").arg(d.join("prog.c"));
+    let (_, err, code) = run(c, b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(d.join("prog.c.c").is_file());
+    assert_eq!(exe(&d.join("prog.c"), "main", "41").0.trim(), "42i32");
+}
+
+#[test]
+fn thread_counts_are_read_strictly() {
+    let (_, bin) = program("threads", "entry main (x: i32) = x + 1\n");
+    // 0 threads means one per processor, as in Futhark.
+    for ok in ["0", "1", "3"] {
+        let mut c = Command::new(&bin);
+        c.args(["-P", ok]);
+        let (out, err, code) = run(c, b"1");
+        assert_eq!((out.trim(), code), ("2i32", 0), "-P {ok}: {err}");
+    }
+    for bad in ["-1", "2x", "", "99999999999"] {
+        let mut c = Command::new(&bin);
+        c.args(["-P", bad]);
+        let (_, err, code) = run(c, b"1");
+        assert_eq!(code, 1, "-P {bad:?}");
+        assert!(err.contains("--num-threads needs a number of threads"), "{err}");
+    }
+    let mut c = Command::new(&bin);
+    c.args(["-r", "3x"]);
+    let (_, err, code) = run(c, b"1");
+    assert_eq!(code, 1);
+    assert!(err.contains("-r needs a positive number"), "{err}");
 }

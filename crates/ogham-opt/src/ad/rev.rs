@@ -1669,12 +1669,36 @@ impl Ad {
                 return Ok(());
             }
         }
-        // ls[i] = xs[0] ⊙ … ⊙ xs[i-1], rs[i] = xs[i+1] ⊙ … ⊙ xs[n-1] (both
-        // exclusive, ne at the ends), then x̄s[i] = ∂(ls[i] ⊙ x ⊙ rs[i])/∂x · ȳ.
         let tys: Vec<Type> = s.pat.iter().map(|p| p.ty.clone()).collect();
+        let dxs = self.reduce_adjoints_general(out, *w, arrs, op, &tys, bars, s.attrs, span)?;
+        for (a, d) in arrs.iter().zip(dxs) {
+            self.add(out, adj, *a, SubExp::Var(d), span);
+        }
+        Ok(())
+    }
+
+    /// The general rule of `reduce`'s return sweep: the adjoints of the
+    /// operator's `arrs` (elements of types `tys`) from the results'
+    /// adjoints `bars`. With ls[i] = xs[0] ⊙ … ⊙ xs[i-1] and rs[i] =
+    /// xs[i+1] ⊙ … ⊙ xs[n-1] (both exclusive, ne at the ends), x̄s[i] =
+    /// ∂(ls[i] ⊙ x ⊙ rs[i])/∂x · ȳ.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_adjoints_general(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: SubExp,
+        arrs: &[VName],
+        op: &Operator,
+        tys: &[Type],
+        bars: &[Option<SubExp>],
+        attrs: ogham_ir::StmAttrs,
+        span: Span,
+    ) -> R<Vec<VName>> {
+        let w = &w;
+        let k = tys.len();
         let incl = self.scan_with(out, *w, arrs, op, false, span);
         let mut revs = Vec::new();
-        for (a, t) in arrs.iter().zip(&tys) {
+        for (a, t) in arrs.iter().zip(tys) {
             revs.push(self.reversed(out, *a, &t.array_of(*w), *w, span));
         }
         let rincl = self.scan_with(out, *w, &revs, op, true, span);
@@ -1689,8 +1713,8 @@ impl Ad {
         }
         let mut fwd = Vec::new();
         let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
-        let t1 = self.apply_op(&mut fwd, op, &ls, &xv, &tys, span);
-        let t2 = self.apply_op(&mut fwd, op, &t1, &rs, &tys, span);
+        let t1 = self.apply_op(&mut fwd, op, &ls, &xv, tys, span);
+        let t2 = self.apply_op(&mut fwd, op, &t1, &rs, tys, span);
         body.extend(fwd.clone());
         let mut inner = Adjoints::default();
         for (t, b) in t2.iter().zip(bars) {
@@ -1706,16 +1730,13 @@ impl Ad {
         let iota = self.indices(out, *w, span);
         let mut params = vec![i];
         params.extend(xs);
-        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.clone() };
+        let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.to_vec() };
         let mut in_arrs = vec![iota];
         in_arrs.extend(arrs.iter().copied());
         let exp = Exp::Soac(Soac::Screma { w: *w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
         let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dxs", &t.array_of(*w))).collect();
-        out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
-        for (a, p) in arrs.iter().zip(pat) {
-            self.add(out, adj, *a, SubExp::Var(p.name), span);
-        }
-        Ok(())
+        out.push(Stm { pat: pat.clone(), exp, attrs, span });
+        Ok(pat.into_iter().map(|p| p.name).collect())
     }
 
     /// `scan (+)`: x̄s[i] = Σ_{j ≥ i} ȳs[j], a prefix sum of the reversed

@@ -13,11 +13,13 @@
 //! - `*` on floats: with `p` the product of the non-zero elements and
 //!   `z` the number of zeros, x̄ᵢ = ȳ·p/xᵢ when there is no zero; when
 //!   there is one, only the zero element gets ȳ·p; with more, every
-//!   adjoint is zero. (Integer products may wrap, so they take the
-//!   general rule.)
+//!   adjoint is zero. When there is no zero and that product is out of
+//!   the normal range (overflowed or underflowed), the general rule runs
+//!   instead, chosen at run time. (Integer products may wrap, so they take
+//!   the general rule.)
 
 use ogham_ir::{
-    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operator, PrimType, Soac, Span, Stm, StmAttrs, SubExp, Type, VName,
+    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operator, PrimType, Soac, Span, Stm, StmAttrs, SubExp, Type, UnOp, VName,
 };
 
 use super::{Adjoints, Checkpoints, R};
@@ -52,7 +54,7 @@ impl Ad {
         let Some((bop, t)) = single_binop(&op.lambda) else { return Ok(false) };
         let xbar = match bop {
             BinOp::Min | BinOp::Max => self.first_equal_gets(w, xs, y, ybar, t, out, span),
-            BinOp::Mul if t.is_float() => self.product_adjoints(w, xs, ybar, t, out, span),
+            BinOp::Mul if t.is_float() => self.product_adjoints(op, w, xs, ybar, t, out, span)?,
             _ => return Ok(false),
         };
         self.add(out, adj, xs, SubExp::Var(xbar), span);
@@ -163,16 +165,22 @@ impl Ad {
     }
 
     /// x̄s of a product of floats, from the product of the non-zero
-    /// elements and the number of zeros.
+    /// elements and the number of zeros; when there is no zero and that
+    /// product is out of the normal range (it overflowed to ±∞ or
+    /// underflowed, while the products of all elements but one may not
+    /// have), the general rule's exclusive scans instead, chosen at run
+    /// time.
+    #[allow(clippy::too_many_arguments)]
     fn product_adjoints(
         &mut self,
+        op: &Operator,
         w: SubExp,
         xs: VName,
         ybar: SubExp,
         t: PrimType,
         out: &mut Vec<Stm>,
         span: Span,
-    ) -> VName {
+    ) -> R<VName> {
         let i64t = PrimType::I64;
         let zero = konst(t, 0.0);
         let one = konst(t, 1.0);
@@ -201,30 +209,54 @@ impl Ad {
             body: Body { stms: ob, result: vec![p, n] },
             ret: vec![Type::Prim(t), Type::Prim(i64t)],
         };
-        let op = Operator { lambda, neutral: vec![one, SubExp::i64(0)], commutative: true };
+        let product = Operator { lambda, neutral: vec![one, SubExp::i64(0)], commutative: true };
         let (prod, zeros) =
             (self.fresh_typed("nonzero_product", &Type::Prim(t)), self.fresh_typed("zeros", &Type::Prim(i64t)));
         out.push(Stm {
             pat: vec![prod.clone(), zeros.clone()],
-            exp: Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![op], map }),
+            exp: Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![product], map }),
             attrs: Default::default(),
             span,
         });
-        let scaled = self.bin(out, BinOp::Mul, t, ybar, SubExp::Var(prod.name), span);
-        // x̄ᵢ by the number of zeros: ȳ·p/xᵢ without one, ȳ·p at the one
+        // Whether the quotient rule holds: a zero, or a product in the
+        // normal range (NaN too, which every rule propagates).
+        let (max, min_normal) = match t {
+            PrimType::F16 => (65504.0, 6.103515625e-5),
+            PrimType::F32 => (f32::MAX as f64, f32::MIN_POSITIVE as f64),
+            _ => (f64::MAX, f64::MIN_POSITIVE),
+        };
+        let size = self.un(out, UnOp::Abs, t, SubExp::Var(prod.name), span);
+        let overflowed = self.cmp(out, CmpOp::Gt, t, size, konst(t, max), span);
+        let underflowed = self.cmp(out, CmpOp::Lt, t, size, konst(t, min_normal), span);
+        let outside = self.bin(out, BinOp::LogOr, PrimType::Bool, overflowed, underflowed, span);
+        let no_zero = self.cmp(out, CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0), span);
+        let general = self.bin(out, BinOp::LogAnd, PrimType::Bool, no_zero, outside, span);
+        // x̄ᵢ by the number of zeros: ȳ·(p/xᵢ) without one, ȳ·p at the one
         // zero, 0 with more.
+        let mut quotient_rule = Vec::new();
+        let scaled = self.bin(&mut quotient_rule, BinOp::Mul, t, ybar, SubExp::Var(prod.name), span);
         let x = self.fresh_typed("x", &Type::Prim(t));
         let mut body = Vec::new();
-        let none = self.cmp(&mut body, CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(0), span);
         let single = self.cmp(&mut body, CmpOp::Eq, i64t, SubExp::Var(zeros.name), SubExp::i64(1), span);
         let this_zero = self.cmp(&mut body, CmpOp::Eq, t, SubExp::Var(x.name), zero, span);
-        let quotient = self.bin(&mut body, BinOp::Div, t, scaled, SubExp::Var(x.name), span);
+        let others = self.bin(&mut body, BinOp::Div, t, SubExp::Var(prod.name), SubExp::Var(x.name), span);
+        let quotient = self.bin(&mut body, BinOp::Mul, t, ybar, others, span);
         let at_zero = self.select(&mut body, t, this_zero, scaled, zero, span);
         let one_zero = self.select(&mut body, t, single, at_zero, zero, span);
-        let dx = self.select(&mut body, t, none, quotient, one_zero, span);
+        let dx = self.select(&mut body, t, no_zero, quotient, one_zero, span);
         let map = Lambda { params: vec![x], body: Body { stms: body, result: vec![dx] }, ret: vec![Type::Prim(t)] };
         let exp = Exp::Soac(Soac::Screma { w, arrs: vec![xs], scans: vec![], reduces: vec![], map });
-        self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span)
+        let quick = self.bind(&mut quotient_rule, "dxs", Type::Prim(t).array_of(w), exp, span);
+        let mut scans = Vec::new();
+        let tys = [Type::Prim(t)];
+        let slow =
+            self.reduce_adjoints_general(&mut scans, w, &[xs], op, &tys, &[Some(ybar)], Default::default(), span)?;
+        let exp = Exp::If {
+            cond: general,
+            then_body: Body { stms: scans, result: vec![SubExp::Var(slow[0])] },
+            else_body: Body { stms: quotient_rule, result: vec![SubExp::Var(quick)] },
+        };
+        Ok(self.bind(out, "dxs", Type::Prim(t).array_of(w), exp, span))
     }
 
     /// `\a b -> a op b` on scalars of type `t`.
