@@ -29,6 +29,7 @@
 #include <time.h>
 #include <limits.h>
 #include <ctype.h>
+#include <sys/resource.h>
 #if OG_MULTICORE
 #include <pthread.h>
 #include <unistd.h>
@@ -225,6 +226,8 @@ struct og_pool;
 
 typedef struct og_ctx {
   char *error;             /* the first error, owned; NULL when none */
+  int error_frames;        /* the backtrace lines in error */
+  int64_t error_elided;    /* call sites left out of it (og_trace) */
   int num_threads;
   struct og_pool *pool;
   int64_t cur_bytes, peak_bytes;
@@ -282,6 +285,13 @@ static inline size_t og_frames(char *out, size_t cap, const char *loc, int first
   return used;
 }
 
+/* The lines of a location (an inlined statement has several). */
+static inline int og_loc_lines(const char *loc) {
+  int n = 1;
+  for (const char *p = strchr(loc, '\n'); p != NULL; p = strchr(p + 1, '\n')) n++;
+  return n;
+}
+
 /* Records a run-time error (only the first one is kept, as later ones are
  * usually consequences) and returns 1, the failure code of generated functions.
  * `loc` is the source location, or NULL. */
@@ -306,6 +316,8 @@ OG_COLD static inline int og_fail(og_ctx *ctx, const char *loc, const char *fmt,
   og_ctx_lock(ctx);
   if (ctx->error == NULL) {
     ctx->error = full;
+    ctx->error_frames = loc != NULL ? og_loc_lines(loc) : 0;
+    ctx->error_elided = 0;
   } else {
     free(full);
   }
@@ -325,21 +337,30 @@ OG_COLD static inline int og_propagate(void) {
   return 1;
 }
 
+/* The most backtrace lines an error keeps: a failure deep in a recursion
+ * passes through one call site per level, and appending each (the error's
+ * length grows with them) made reporting it quadratic in the depth. */
+#define OG_MAX_FRAMES 40
+
 /* Adds a call site to the backtrace of the pending error (a failure inside a
- * called function) and returns 1, to be returned in turn. */
+ * called function) and returns 1, to be returned in turn. Beyond
+ * OG_MAX_FRAMES lines the call sites are only counted (og_take_error says
+ * how many). */
 OG_COLD static inline int og_trace(og_ctx *ctx, const char *loc) {
   og_ctx_lock(ctx);
   char *e = ctx->error;
   const char *bt = e != NULL ? strstr(e, "\nBacktrace:\n") : NULL;
   if (bt != NULL && loc != NULL) {
-    /* One frame per "#k" line so far (locations hold no '#'). */
-    int frames = 0;
-    for (const char *p = strchr(bt, '#'); p != NULL; p = strchr(p + 1, '#')) frames++;
-    size_t used = strlen(e), n = used + 2 * strlen(loc) + 40;
-    char *grown = realloc(e, n);
-    if (grown != NULL) {
-      og_frames(grown + used, n - used, loc, frames);
-      ctx->error = grown;
+    if (ctx->error_frames >= OG_MAX_FRAMES) {
+      ctx->error_elided += og_loc_lines(loc);
+    } else {
+      size_t used = strlen(e), n = used + 2 * strlen(loc) + 40;
+      char *grown = realloc(e, n);
+      if (grown != NULL) {
+        og_frames(grown + used, n - used, loc, ctx->error_frames);
+        ctx->error = grown;
+        ctx->error_frames += og_loc_lines(loc);
+      }
     }
   }
   og_ctx_unlock(ctx);
@@ -350,9 +371,46 @@ OG_COLD static inline int og_trace(og_ctx *ctx, const char *loc) {
 static inline char *og_take_error(og_ctx *ctx) {
   og_ctx_lock(ctx);
   char *e = ctx->error;
+  if (e != NULL && ctx->error_elided > 0) {
+    size_t used = strlen(e), n = used + 64;
+    char *grown = realloc(e, n);
+    if (grown != NULL) {
+      snprintf(grown + used, n - used, "   ... and %lld more\n", (long long)ctx->error_elided);
+      e = grown;
+    }
+  }
   ctx->error = NULL;
+  ctx->error_frames = 0;
+  ctx->error_elided = 0;
   og_ctx_unlock(ctx);
   return e;
+}
+
+/* ---- The stack of recursive functions ----
+ *
+ * A recursive function checks on entry that its thread's stack has room
+ * for more calls (og_stack_exhausted), so that a recursion too deep fails
+ * with an error rather than a segmentation fault. A thread's stack is
+ * taken to be RLIMIT_STACK long (what Linux gives the main thread and what
+ * glibc gives other threads by default, the scheduler's workers
+ * included; 2 MiB when unlimited), of which the first check, near the
+ * thread's first frames, leaves an eighth (at least 256 KiB) unused. */
+static __thread uintptr_t og_stack_floor;
+
+OG_COLD static uintptr_t og_stack_floor_init(uintptr_t here) {
+  size_t size = (size_t)2 << 20;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > 0) size = (size_t)rl.rlim_cur;
+  size_t margin = size / 8 > ((size_t)256 << 10) ? size / 8 : (size_t)256 << 10;
+  og_stack_floor = size > margin && here > size ? here - (size - margin) : 1;
+  return og_stack_floor;
+}
+
+static inline bool og_stack_exhausted(void) {
+  char here_;
+  uintptr_t here = (uintptr_t)&here_, floor = og_stack_floor;
+  if (__builtin_expect(floor == 0, 0)) floor = og_stack_floor_init(here);
+  return here < floor;
 }
 
 /* ---- A thread's cache of small freed blocks ----

@@ -124,11 +124,20 @@ fn program_and_kernels(verified: &Verified, opts: &Options, keep_kernels: bool) 
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
+    let recursive = ogham_ir::visit::recursive_functions(prog);
     for (i, f) in prog.funs.iter().enumerate() {
         let sig = g.fun_signature(i, f)?;
         let _ = writeln!(protos, "static int {sig};");
         g.out.clear();
         g.indent = 1;
+        if recursive.contains(&f.name) {
+            // A recursion too deep fails rather than overflowing the stack.
+            let msg = "Stack exhausted: the recursion is too deep.";
+            g.line(&format!(
+                "if (__builtin_expect(og_stack_exhausted(), 0)) return og_fail(ctx, {}, \"{msg}\");",
+                g.loc(f.span)
+            ));
+        }
         g.fun_body(f)?;
         let _ = write!(funs, "static int {sig} {{\n{}}}\n\n", g.out);
     }

@@ -40,6 +40,10 @@ pub fn span_texts(sources: &SourceMap, ir: &ogham_ir::Program) -> HashMap<Span, 
     let mut out = HashMap::default();
     walk(&ir.consts, ir, sources, &mut out);
     for f in &ir.funs {
+        // A recursive function's definition: where a recursion too deep fails.
+        if !f.span.is_dummy() {
+            out.entry(f.span).or_insert_with(|| sources.range(f.span));
+        }
         walk(&f.body.stms, ir, sources, &mut out);
     }
     out

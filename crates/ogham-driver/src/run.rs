@@ -137,8 +137,14 @@ pub fn render_runtime_error(
         return format!("Error: {message}\n");
     }
     let mut out = format!("Error: {message}\n\nBacktrace:\n-> #0  {}\n", sources.range(span));
-    for (k, call) in trace.iter().enumerate() {
+    // At most 40 lines, as compiled code prints (a deep recursion passes
+    // through as many call sites as it is deep).
+    const MAX_FRAMES: usize = 40;
+    for (k, call) in trace.iter().enumerate().take(MAX_FRAMES - 1) {
         out.push_str(&format!("   #{}  {}\n", k + 1, sources.range(*call)));
+    }
+    if trace.len() >= MAX_FRAMES {
+        out.push_str(&format!("   ... and {} more\n", trace.len() + 1 - MAX_FRAMES));
     }
     out
 }

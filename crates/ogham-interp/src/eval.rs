@@ -548,7 +548,9 @@ impl<'p> Interp<'p> {
             )));
         }
         if self.depth >= MAX_CALL_DEPTH {
-            return Err(Fail::Here(format!("Maximum call depth ({MAX_CALL_DEPTH}) exceeded in {}.", f.name)));
+            return Err(Fail::Here(format!(
+                "Maximum call depth ({MAX_CALL_DEPTH}) exceeded: the recursion is too deep."
+            )));
         }
         // A recursive call would overwrite the slots of the calls in progress: save them.
         let saved = if self.active[index] > 0 {

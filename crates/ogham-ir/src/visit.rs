@@ -1,4 +1,5 @@
-//! Generic traversals: the variables an expression uses and binds, and free variables.
+//! Generic traversals: the variables an expression uses and binds, free
+//! variables, and the calls between functions.
 //!
 //! Because every variable is bound exactly once in a (verified) program, the
 //! free variables of a construct are simply the variables it uses minus those
@@ -7,7 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
-use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Soac, Stm, SubExp, Type, VName};
+use crate::{Body, DimIndex, Exp, Lambda, LoopForm, Operator, Param, Program, Soac, Stm, SubExp, Type, VName};
 
 /// Calls `f` on every operand written directly in `exp` (not inside nested
 /// bodies or lambdas, and not in types): arrays, indices, shapes, conditions.
@@ -525,4 +526,50 @@ pub fn count_uses_exp(exp: &Exp, counts: &mut HashMap<VName, usize>) {
     for l in lambdas(exp) {
         count_uses(&l.body, counts);
     }
+}
+
+/// Adds to `out` the name of every function `stms` call, at any depth.
+pub fn collect_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
+    for stm in stms {
+        if let Exp::Apply { func, .. } = &stm.exp {
+            out.insert(func.clone());
+        }
+        for b in bodies(&stm.exp) {
+            collect_calls(&b.stms, out);
+        }
+        for l in lambdas(&stm.exp) {
+            collect_calls(&l.body.stms, out);
+        }
+    }
+}
+
+/// The functions that reach themselves through calls: the source's
+/// recursive functions, and the derivative functions made of them.
+pub fn recursive_functions(prog: &Program) -> BTreeSet<String> {
+    let graph: HashMap<&str, BTreeSet<String>> = prog
+        .funs
+        .iter()
+        .map(|f| {
+            let mut calls = BTreeSet::new();
+            collect_calls(&f.body.stms, &mut calls);
+            (f.name.as_str(), calls)
+        })
+        .collect();
+    let mut out = BTreeSet::new();
+    for (&name, calls) in &graph {
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut work: Vec<&str> = calls.iter().map(String::as_str).collect();
+        while let Some(g) = work.pop() {
+            if g == name {
+                out.insert(name.to_string());
+                break;
+            }
+            if seen.insert(g) {
+                if let Some(c) = graph.get(g) {
+                    work.extend(c.iter().map(String::as_str));
+                }
+            }
+        }
+    }
+    out
 }

@@ -45,7 +45,7 @@ pub fn inline_program(prog: &mut Program) {
             .iter()
             .map(|f| {
                 let mut calls = BTreeSet::new();
-                collect_calls(&f.body.stms, &mut calls);
+                ogham_ir::visit::collect_calls(&f.body.stms, &mut calls);
                 (f.name.clone(), calls)
             })
             .collect();
@@ -92,7 +92,7 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
     let mut reached: BTreeSet<String> =
         prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
     // The constants' calls.
-    collect_calls(&prog.consts, &mut reached);
+    ogham_ir::visit::collect_calls(&prog.consts, &mut reached);
     close_over_calls(prog, &mut reached);
     prog.funs.retain(|f| reached.contains(&f.name));
 }
@@ -104,7 +104,7 @@ fn close_over_calls(prog: &Program, reached: &mut BTreeSet<String>) {
     while let Some(name) = work.pop() {
         if let Some(f) = prog.fun(&name) {
             let mut calls = BTreeSet::new();
-            collect_calls(&f.body.stms, &mut calls);
+            ogham_ir::visit::collect_calls(&f.body.stms, &mut calls);
             for c in calls {
                 if reached.insert(c.clone()) {
                     work.push(c);
@@ -147,20 +147,6 @@ fn reaches(graph: &HashMap<String, BTreeSet<String>>, from: &str, to: &str) -> b
 }
 
 /// The names of the functions that `stms` call, at any depth.
-pub(crate) fn collect_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
-    for stm in stms {
-        if let Exp::Apply { func, .. } = &stm.exp {
-            out.insert(func.clone());
-        }
-        for b in ogham_ir::visit::bodies(&stm.exp) {
-            collect_calls(&b.stms, out);
-        }
-        for l in ogham_ir::visit::lambdas(&stm.exp) {
-            collect_calls(&l.body.stms, out);
-        }
-    }
-}
-
 fn count_stms(body: &Body) -> usize {
     body.stms
         .iter()
@@ -308,8 +294,12 @@ fn reached_from_ad(prog: &Program) -> BTreeSet<String> {
     fn ad_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
         for stm in stms {
             if matches!(stm.exp, Exp::Ad { .. }) {
-                ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| collect_calls(&l.body.stms, out));
-                ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| collect_calls(&b.stms, out));
+                ogham_ir::visit::lambdas(&stm.exp)
+                    .into_iter()
+                    .for_each(|l| ogham_ir::visit::collect_calls(&l.body.stms, out));
+                ogham_ir::visit::bodies(&stm.exp)
+                    .into_iter()
+                    .for_each(|b| ogham_ir::visit::collect_calls(&b.stms, out));
                 continue;
             }
             ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| ad_calls(&b.stms, out));

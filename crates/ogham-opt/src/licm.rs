@@ -45,33 +45,8 @@ pub fn licm_program(prog: &mut Program) {
 /// The functions whose calls may fail or not terminate: those with a
 /// statement that may, those calling one, and the recursive ones.
 fn failing_functions(prog: &Program) -> HashSet<String> {
-    let mut out: HashSet<String> = HashSet::default();
     // Recursion: a function that reaches itself through calls.
-    let calls = |f: &ogham_ir::FunDef| {
-        let mut names = BTreeSet::new();
-        crate::inline::collect_calls(&f.body.stms, &mut names);
-        names
-    };
-    let graph: Vec<(String, BTreeSet<String>)> = prog.funs.iter().map(|f| (f.name.clone(), calls(f))).collect();
-    for (name, _) in &graph {
-        let mut seen: HashSet<&str> = HashSet::default();
-        let mut work: Vec<&str> = graph
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, c)| c.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        while let Some(g) = work.pop() {
-            if g == name {
-                out.insert(name.clone());
-                break;
-            }
-            if seen.insert(g) {
-                if let Some((_, c)) = graph.iter().find(|(n, _)| n == g) {
-                    work.extend(c.iter().map(String::as_str));
-                }
-            }
-        }
-    }
+    let mut out: HashSet<String> = ogham_ir::visit::recursive_functions(prog).into_iter().collect();
     loop {
         let before = out.len();
         for f in &prog.funs {
