@@ -2,15 +2,17 @@
 //! the way `futhark bench` does it (anchor-futhark.md §2.5).
 //!
 //! Each program is compiled once for the chosen backend. For the C
-//! backends the executable is run as `prog -e ENTRY -t TIMING_FILE -r N -b`
-//! with the dataset on standard input; it does one warm-up run and then `N`
+//! backends the executable is run as `prog -e ENTRY -t TIMING_FILE -r N -n`
+//! with the dataset on standard input (`-b` instead of `-n` for the run
+//! whose results are checked); it does one warm-up run and then `N`
 //! timed runs, writing each run's runtime in microseconds, one per line, to
 //! the timing file (§5.1). For the interpreter, [`run::run_interpreter`] is
 //! timed in-process (one warm-up call, then the timed calls), with the
 //! arguments read and copied outside the timed region.
 //!
 //! Method: at least `runs` timed runs (default 10) and at least `min_time`
-//! of measured time (default 0.5 s); then, unless disabled, a convergence
+//! of measured time (default 0.5 s; measuring stops after twice that and a
+//! second all the same, for runs shorter than the timer's microsecond); then, unless disabled, a convergence
 //! phase that keeps measuring until the relative standard error of the mean
 //! is at most 1% or `convergence_max` has passed. Cases tagged `nobench`,
 //! `disable` or `no_<backend>` are skipped, as are programs and cases with a
@@ -672,12 +674,17 @@ fn measure(
         }
         Ok(())
     };
+    let wall = Instant::now();
     take(&mut m, runs)?;
     if m.runtimes.is_empty() {
         return Err("the program reported no runtimes".into());
     }
+    // Runtimes are whole microseconds, so a run shorter than one counts as
+    // none: the measured time of such a program may never reach
+    // `min_time`, so measuring stops after twice that and a second anyway.
     let min_us = opts.min_time.as_micros() as f64;
-    while (m.runtimes.iter().sum::<u64>() as f64) < min_us {
+    let give_up = opts.min_time * 2 + Duration::from_secs(1);
+    while (m.runtimes.iter().sum::<u64>() as f64) < min_us && wall.elapsed() < give_up {
         let avg = mean(&m.runtimes).max(1.0);
         let missing = min_us - m.runtimes.iter().sum::<u64>() as f64;
         let n = ((missing / avg).ceil() as usize).clamp(1, MAX_BATCH);
@@ -725,7 +732,9 @@ fn run_executable(
         exe.to_path_buf()
     };
     let mut cmd = Command::new(&exe);
-    cmd.arg("-e").arg(entry).arg("-t").arg(&tfile).arg("-r").arg(runs.to_string()).arg("-b");
+    cmd.arg("-e").arg(entry).arg("-t").arg(&tfile).arg("-r").arg(runs.to_string());
+    // Results are printed only to be checked (an opaque one cannot be).
+    cmd.arg(if want_output { "-b" } else { "-n" });
     cmd.args(pass_options);
     cmd.stdout(if want_output { Stdio::piped() } else { Stdio::null() });
     cmd.stderr(Stdio::piped());
@@ -924,6 +933,19 @@ mod tests {
         let m = measure(&mut sampler, 10, &opts, "d").unwrap();
         assert_eq!(m.runtimes.len(), 20);
         assert_eq!(calls, vec![10, 10]);
+    }
+
+    #[test]
+    fn runs_shorter_than_a_microsecond_end() {
+        // Every run times as 0 μs, so the measured time never reaches
+        // min_time: measuring stops after 2·min_time + 1 s of wall time.
+        let opts = BenchOptions { min_time: Duration::from_millis(10), ..Default::default() };
+        let mut sampler = |n: usize| Ok((vec![0; n], String::new()));
+        let start = Instant::now();
+        let m = measure(&mut sampler, 10, &opts, "d").unwrap();
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        assert!(m.runtimes.len() >= 10);
+        assert_eq!(mean(&m.runtimes), 0.0);
     }
 
     #[test]
