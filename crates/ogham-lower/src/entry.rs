@@ -8,7 +8,7 @@ use ogham_ir::{
     CmpOp, EntryPoint, EntryValue, Exp, FunDef, Opaque, Param, PrimType, PrimValue, SubExp, Type as IrType, VName,
 };
 use ogham_syntax::ast::NodeId;
-use ogham_syntax::ast::{Expr, ExprKind, Literal, Pat, PatKind, TypeExp, TypeParam};
+use ogham_syntax::ast::{Expr, ExprKind, Literal, Pat, PatKind, TypeArg, TypeExp, TypeParam};
 use ogham_types::{DefId, Size, Type};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -313,6 +313,17 @@ fn strip_unique(t: &TypeExp) -> &TypeExp {
     }
 }
 
+/// The type a written type names, as Futhark names opaque entry types
+/// (its `rootType`): uniqueness and size arguments are seen through, so
+/// `*state [n]` and `state []` are both `state`.
+fn root_type(t: &TypeExp) -> &TypeExp {
+    match t {
+        TypeExp::Unique(inner, _) => root_type(inner),
+        TypeExp::Apply(inner, arg, _) if matches!(**arg, TypeArg::Size(_)) => root_type(inner),
+        other => other,
+    }
+}
+
 /// The name of an entry parameter as Futhark's manifest gives it (its type
 /// checker's `patternName`): the name a parameter binds, seen through
 /// parentheses and a type ascription, and `_` for any other pattern (tuples,
@@ -343,7 +354,7 @@ fn pat_type_exp(p: &Pat) -> Option<&TypeExp> {
 /// The description of one entry input or output of type `t`, written as `te` in the source.
 fn entry_value(t: &Type, te: Option<&TypeExp>, parts: Vec<usize>) -> EntryValue {
     let unique = matches!(te, Some(TypeExp::Unique(..)));
-    let written_name = match te.map(strip_unique) {
+    let written_name = match te.map(root_type) {
         Some(TypeExp::Var(q)) if PrimType::from_name(&q.name).is_none() || !q.quals.is_empty() => Some(q.to_string()),
         _ => None,
     };

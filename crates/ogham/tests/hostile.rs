@@ -169,6 +169,21 @@ fn server_keeps_futharks_semantics() {
 }
 
 #[test]
+fn server_names_sized_abbreviations_as_futhark_does() {
+    // Futhark names an opaque entry type by the type written, without its
+    // size arguments or uniqueness: `state [n]`, `*state []` and `state`
+    // are all `state`.
+    let (_, bin) = program(
+        "sized_names",
+        "type state [n] = {xs: [n]f64, t: f64}\n\
+         entry make (n: i64) : state [n] = {xs = replicate n 1, t = 0}\n\
+         entry step [n] (s: *state [n]) : state [n] = s with t = s.t + 1\n",
+    );
+    let r = server(&bin, "outputs make\ninputs step\noutputs step\ntypes\n");
+    assert_eq!(r, ["state\n", "*state\n", "state\n", "state\n"]);
+}
+
+#[test]
 fn opaque_values_have_no_external_form() {
     let source = "type t = #a | #b i32\n\
                   entry sum (x: i32) : t = if x > 0 then #a else #b x\n\
