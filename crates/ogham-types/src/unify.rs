@@ -31,8 +31,9 @@ pub enum Mismatch {
     /// `iota : (n: i64) -> [n]i64`): outside that function, the size is
     /// anonymous.
     BoundSize(Dim),
-    /// A variable's constraint rules the type out.
-    Constraint(Constraint, Ty),
+    /// A variable's constraint rules the type out; whether the variable
+    /// is on the actual side (so the type is the expected one).
+    Constraint(Constraint, Ty, bool),
     /// Two variables' constraints have nothing in common.
     Constraints(Constraint, Constraint),
 }
@@ -138,7 +139,7 @@ impl Checker {
                     format!("Occurs check: cannot instantiate \"{v}\" with \"{d}\" (expected `{e}`, but got `{a}`)."),
                 )
             }
-            Mismatch::Constraint(c, t) => {
+            Mismatch::Constraint(c, t, on_actual) => {
                 // "expected a sum type, but got `#a i32 | #b`" would not say what
                 // is wrong; name the constructor or field that does not fit.
                 let shallow = self.store.shallow(&t);
@@ -179,15 +180,13 @@ impl Checker {
                     _ => String::new(),
                 };
                 let t = self.show(&t);
-                self.error(
-                    "type-mismatch",
-                    span,
-                    format!(
-                        "Type mismatch: expected {}{}, but got `{t}`.{why}",
-                        c.describe(),
-                        detail.unwrap_or_default()
-                    ),
-                )
+                let constrained = format!("{}{}", c.describe(), detail.unwrap_or_default());
+                let msg = if on_actual {
+                    format!("Type mismatch: expected `{t}`, but got {constrained}.{why}")
+                } else {
+                    format!("Type mismatch: expected {constrained}, but got `{t}`.{why}")
+                };
+                self.error("type-mismatch", span, msg)
             }
             Mismatch::Constraints(c1, c2) => {
                 // In Futhark's words (its tests match them); the two sides
@@ -246,7 +245,10 @@ impl Checker {
             (Ty::Error, _) | (_, Ty::Error) => Ok(()),
             (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
             (Ty::Var(x), _) => self.bind_var(*x, &b, mode, span),
-            (_, Ty::Var(y)) => self.bind_var(*y, &a, mode, span),
+            (_, Ty::Var(y)) => self.bind_var(*y, &a, mode, span).map_err(|m| match m {
+                Mismatch::Constraint(c, t, _) => Mismatch::Constraint(c, t, true),
+                other => other,
+            }),
             (Ty::Prim(p), Ty::Prim(q)) if p == q => Ok(()),
             (Ty::Param(p), Ty::Param(q)) if p == q => Ok(()),
             (Ty::Abstract(p, xs), Ty::Abstract(q, ys)) if p == q && xs.len() == ys.len() => {
@@ -422,7 +424,7 @@ impl Checker {
     }
 
     fn check_constraint(&mut self, c: &Constraint, ty: &Ty, mode: SizeMode, span: Span) -> Result<(), Mismatch> {
-        let fail = || Err(Mismatch::Constraint(c.clone(), ty.clone()));
+        let fail = || Err(Mismatch::Constraint(c.clone(), ty.clone(), false));
         match (c, ty) {
             (Constraint::None, _) => Ok(()),
             (_, Ty::Error) => Ok(()),
