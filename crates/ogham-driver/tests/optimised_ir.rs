@@ -316,3 +316,22 @@ fn per_component_matrices_are_read_by_a_map_over_the_points() {
     assert!(outer_over_components, "{prog}");
     assert_eq!(count(&f.body, &|e| matches!(e, Exp::Rearrange { perm, .. } if perm == &[1, 0])), 1, "{prog}");
 }
+
+#[test]
+fn branch_adds_to_a_free_arrays_adjoint_in_place() {
+    // Inside the reverse loop: no array built per iteration (a zero
+    // adjoint, or a map adding it to the loop's).
+    let prog = optimised("branch_adjoints_in_place.fut");
+    let gradient = prog.fun("gradient").expect("gradient");
+    let in_loops: usize = gradient
+        .body
+        .stms
+        .iter()
+        .filter_map(|s| match &s.exp {
+            Exp::Loop { body, .. } => Some(body),
+            _ => None,
+        })
+        .map(|b| count(b, &|e| matches!(e, Exp::Replicate { .. } | Exp::Soac(_))))
+        .sum();
+    assert_eq!(in_loops, 0, "{}", ogham_ir::print::program(&prog));
+}

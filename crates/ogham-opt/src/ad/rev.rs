@@ -1139,6 +1139,28 @@ impl Ad {
             start.of.insert(*v, adj.of[v]);
             start.accs.insert(*v);
         }
+        // So does an adjoint array of a free variable built here before
+        // (an enclosing loop's, say): each branch adds to it in place, or
+        // returns it as it is, rather than the branches' adjoints starting
+        // from zero and being added to it after (a whole array per
+        // execution of the `if`).
+        let through: Vec<VName> = adj
+            .of
+            .iter()
+            .filter(|(v, a)| {
+                used.contains(*v)
+                    && !threaded.contains(*v)
+                    && matches!(a, SubExp::Var(a) if adj.owned.contains(a) && self.types[a].rank() > 0)
+            })
+            .map(|(v, _)| *v)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for v in &through {
+            let SubExp::Var(a) = adj.of[v] else { continue };
+            start.of.insert(*v, SubExp::Var(a));
+            start.owned.insert(a);
+        }
         let (mut ts, ta, tfree) = self.scope(then_body, bars, start.clone(), &consumed, None, span)?;
         let (mut es, ea, efree) = self.scope(else_body, bars, start, &consumed, None, span)?;
         let fvs: BTreeSet<VName> = ta
@@ -1146,11 +1168,11 @@ impl Ad {
             .keys()
             .filter(|v| tfree.contains(v))
             .chain(ea.of.keys().filter(|v| efree.contains(v)))
-            .filter(|v| !threaded.contains(v))
+            .filter(|v| !threaded.contains(v) && !through.contains(v))
             .copied()
             .collect();
         let (mut tr, mut er, mut pat) = (Vec::new(), Vec::new(), Vec::new());
-        for v in &threaded {
+        for v in threaded.iter().chain(&through) {
             let ty = self.types[v].clone();
             tr.push(ta.of[v]);
             er.push(ea.of[v]);
@@ -1174,7 +1196,13 @@ impl Ad {
         for (v, p) in threaded.iter().zip(&pat) {
             adj.of.insert(*v, SubExp::Var(p.name));
         }
-        for (v, p) in fvs.iter().zip(&pat[threaded.len()..]) {
+        for (v, p) in through.iter().zip(&pat[threaded.len()..]) {
+            if let Some(SubExp::Var(old)) = adj.of.insert(*v, SubExp::Var(p.name)) {
+                adj.owned.remove(&old);
+            }
+            adj.owned.insert(p.name);
+        }
+        for (v, p) in fvs.iter().zip(&pat[threaded.len() + through.len()..]) {
             self.add(out, adj, *v, SubExp::Var(p.name), span);
         }
         Ok(())
