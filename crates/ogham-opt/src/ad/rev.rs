@@ -487,8 +487,13 @@ impl Ad {
                 Exp::Loop { form: LoopForm::For { .. }, .. } if !s.pat.is_empty() => self.forward_for(s, out, ck)?,
                 Exp::If { .. } if !s.pat.is_empty() => {
                     // The return sweep re-executes a branch: what it consumes
-                    // of the outside is saved first.
+                    // of the outside is saved first, and the statements
+                    // before the `if` see the saved arrays in the return
+                    // sweep (restored, as after a loop).
                     let saved = self.save_consumed(s, out);
+                    if !saved.is_empty() {
+                        ck.overwritten.insert(s.pat[0].name, saved.clone());
+                    }
                     ck.consumed.insert(s.pat[0].name, saved);
                     out.push(s.clone());
                 }
@@ -1128,6 +1133,9 @@ impl Ad {
     ) -> R<()> {
         let Exp::If { cond, then_body, else_body } = &s.exp else { return Ok(()) };
         let span = s.span;
+        // (The re-executed branches update copies of the saved arrays,
+        // `scope`'s `consumed`, which stay as they were for the statements
+        // before the `if`.)
         let consumed = ck.consumed.get(&s.pat[0].name).cloned().unwrap_or_default();
         // Accumulators the branches may add to go through them.
         let mut used = free_vars_body(then_body);
