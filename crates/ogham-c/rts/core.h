@@ -203,11 +203,17 @@ typedef struct og_mem {
   int64_t bytes;
   struct og_mem *prev, *next; /* on ctx->live, newest first; guarded by ctx->lock */
   struct og_ctx *ctx;         /* owner, for the byte counters and the list; NULL once detached */
-  uint64_t call : 63;         /* the call that allocated it (og_ctx.call), 0 outside calls */
+  uint64_t call : 62;         /* the call that allocated it (og_ctx.call), 0 outside calls */
   /* Allocated inside a parallel task, so only its thread ever references
    * it (tasks copy their results out): the reference count needs no atomic
    * operations. */
   uint64_t local : 1;
+  /* The destination (or the partials) of an accumulator that a parallel
+   * job updates (og_pin): the job's references to it come and go within
+   * its tasks while the statement that runs the job holds it, so they are
+   * not counted, rather than every thread updating one shared count per
+   * element (atomic operations on one cache line). */
+  uint64_t pinned : 1;
 } og_mem;
 
 _Static_assert(sizeof(og_mem) % 16 == 0, "og_mem must keep the data 16-byte aligned");
@@ -498,6 +504,7 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   }
   m->refcount = 1;
   m->local = 0;
+  m->pinned = 0;
   m->bytes = bytes;
   m->ctx = ctx;
   og_ctx_lock(ctx);
@@ -512,6 +519,11 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   return m;
 }
 
+/* Pins a block for a parallel job (see og_mem.pinned), outside jobs. */
+static inline void og_pin(og_mem *m, bool on) {
+  if (m != NULL) m->pinned = on;
+}
+
 /* In multicore code the thread-local test comes first, a load from %fs:
  * outside a job no other thread runs, and the block need not be read. */
 static inline void og_ref(og_mem *m) {
@@ -519,7 +531,7 @@ static inline void og_ref(og_mem *m) {
 #if OG_MULTICORE
   if (!og_in_job || m->local) {
     m->refcount++;
-  } else {
+  } else if (!m->pinned) {
     __atomic_add_fetch(&m->refcount, 1, __ATOMIC_RELAXED);
   }
 #else
@@ -545,6 +557,7 @@ static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
 static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
+  if (og_in_job && !m->local && m->pinned) return;
   int64_t left = !og_in_job || m->local ? --m->refcount : __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
 #else
   int64_t left = --m->refcount;

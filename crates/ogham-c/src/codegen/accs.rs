@@ -618,7 +618,7 @@ impl Gen<'_> {
         res?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &out_extra);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
+        self.pinned_job(&dests, &format!("og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})"));
         if !combined.is_empty() {
             self.indent -= 1;
             self.line("}");
@@ -626,6 +626,19 @@ impl Gen<'_> {
         self.indent -= 1;
         self.line("}");
         Ok(())
+    }
+
+    /// Runs the parallel job `call` with the memory of the arrays `pinned`
+    /// (accumulators and their partials) pinned: the tasks' references to
+    /// them are not counted (`og_mem.pinned` in the runtime).
+    fn pinned_job(&mut self, pinned: &[String], call: &str) {
+        let pin = |on: bool| pinned.iter().map(|a| format!("og_pin({a}.mem, {on}); ")).collect::<String>();
+        self.line(pin(true).trim_end());
+        self.line(&format!("if ({call}) {{"));
+        self.line(&format!("  {}", pin(false).trim_end()));
+        self.line("  return og_propagate();");
+        self.line("}");
+        self.line(pin(false).trim_end());
     }
 
     /// The partials strategy: chunk `c` of `nchunks` (one per thread)
@@ -691,7 +704,9 @@ impl Gen<'_> {
         self.with_acc_loop(w, arrs, map, &srcs, outs, ("start", "end"), stm.span)?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, free, &extra);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
+        let mut pinned: Vec<String> = accs.iter().map(|a| vname(*a)).collect();
+        pinned.extend(partials.iter().map(|(_, p, ..)| p.clone()));
+        self.pinned_job(&pinned, &format!("og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})"));
         // Pass 2: per accumulator, its elements in parallel, each folding in the chunks' partials in order.
         for (i, p, elem, rank, op) in &partials {
             let (t, d) = (ctype(*elem), vname(accs[*i]));
