@@ -17,8 +17,34 @@ use crate::arrays::{self, Ix};
 use crate::value::{checked_count, val_type_text, Array, Val};
 use crate::RuntimeError;
 
-/// Calls nested deeper than this fail with an error instead of exhausting the stack.
+/// Calls nested deeper than this fail with an error instead of exhausting
+/// the stack, on a thread whose stack the interpreter did not size itself
+/// (elsewhere the stack's use is measured: [`set_stack_budget`]).
 const MAX_CALL_DEPTH: usize = 5_000;
+
+thread_local! {
+    /// The address of the interpreter thread's first frame and how many
+    /// bytes below it calls may reach; (0, 0) on other threads.
+    static STACK: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Records that this thread's stack starts at `top` (a local of its first
+/// frame) and that calls may use `budget` bytes of it.
+pub(crate) fn set_stack_budget(top: &u8, budget: usize) {
+    STACK.with(|s| s.set((top as *const u8 as usize, budget)));
+}
+
+/// Whether a call now would go deeper than the stack allows: measured where
+/// the stack was sized ([`set_stack_budget`], a recursion some 10^5 calls
+/// deep), counted by `depth` elsewhere.
+fn stack_exhausted(depth: usize) -> bool {
+    let here = 0u8;
+    let (top, budget) = STACK.with(|s| s.get());
+    if top == 0 {
+        return depth >= MAX_CALL_DEPTH;
+    }
+    top.saturating_sub(std::hint::black_box(&here) as *const u8 as usize) > budget
+}
 
 /// Why evaluation stopped.
 #[derive(Debug)]
@@ -547,10 +573,8 @@ impl<'p> Interp<'p> {
                 args.len()
             )));
         }
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(Fail::Here(format!(
-                "Maximum call depth ({MAX_CALL_DEPTH}) exceeded: the recursion is too deep."
-            )));
+        if stack_exhausted(self.depth) {
+            return Err(Fail::Here("Stack exhausted: the recursion is too deep.".to_string()));
         }
         // A recursive call would overwrite the slots of the calls in progress: save them.
         let saved = if self.active[index] > 0 {

@@ -85,7 +85,13 @@ pub fn run_entry_with(
         let worker = std::thread::Builder::new()
             .name("ogham-interp".to_string())
             .stack_size(INTERPRETER_STACK_BYTES)
-            .spawn_scoped(scope, move || run_entry_on_this_thread_with(prog, entry, args, opts));
+            .spawn_scoped(scope, move || {
+                // Calls may use the stack down to a margin above its end
+                // (`eval::stack_exhausted`).
+                let top = 0u8;
+                eval::set_stack_budget(std::hint::black_box(&top), INTERPRETER_STACK_BYTES - (32 << 20));
+                run_entry_on_this_thread_with(prog, entry, args, opts)
+            });
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(|panic| {
                 let what = panic
