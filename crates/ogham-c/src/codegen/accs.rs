@@ -11,7 +11,8 @@
 //! updated in one of three ways, chosen per accumulator and, for the first
 //! two, at run time (as `hist_par` chooses):
 //! - *partials*: when the accumulators combined with an operator are small
-//!   next to the work (their elements number at most `w / nchunks`, or,
+//!   next to the work (their elements number at most `w / nchunks`, or
+//!   the copies of all threads together at most `4 w` (and 2²⁵), or,
 //!   when an application may update many elements — a row, a slice, or
 //!   updates in a loop, as reverse-mode derivatives do — when all the
 //!   partial copies together have at most 2²⁵ elements), the
@@ -595,7 +596,15 @@ impl Gen<'_> {
             let fits = if dense {
                 format!("({}) * {nparts} <= {DENSE_PARTIALS_LIMIT}", counts.join(" + "))
             } else {
-                format!("({}) <= {wc} / {nchunks}", counts.join(" + "))
+                // Or, with few threads, copies that together are no larger
+                // than a few times the work (a derivative's accumulator as
+                // large as its input, each element updated by a few
+                // applications: plain updates of two copies and a fold
+                // beat a compare-and-swap loop per update).
+                let c = counts.join(" + ");
+                format!(
+                    "({c}) <= {wc} / {nchunks} || (({c}) * {nparts} <= 4 * {wc} && ({c}) * {nparts} <= {DENSE_PARTIALS_LIMIT})"
+                )
             };
             self.line(&format!("if ({fits}) {{"));
             self.indent += 1;
