@@ -12,7 +12,8 @@
 //! constants (an integer division by zero) is left to fail at run time.
 //!
 //! An unchecked read of an element of `iota n 0 1` or of a `replicate` is
-//! that element (see `fold_known_elements`). A SOAC that reads the same
+//! that element (see `fold_known_elements`), and a prefix of a unit-stride
+//! slice is a slice of the first array (`compose_slices`). A SOAC that reads the same
 //! array twice (after fusion, typically) reads it once, and a `withacc`
 //! without accumulators is a `map`. Control flow: an `if` on a constant is replaced by its taken
 //! branch, an `if` whose branches compute nothing and give the same
@@ -26,7 +27,9 @@
 //! input array (see `rows_passed_through`).
 
 use ogham_ir::visit::substitute_uses;
-use ogham_ir::{BinOp, Body, CmpOp, Exp, FunDef, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName};
+use ogham_ir::{
+    BinOp, Body, CmpOp, DimIndex, Exp, FunDef, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName,
+};
 use ogham_prim::ops;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -118,6 +121,7 @@ fn chase(known: &HashMap<VName, SubExp>, mut se: SubExp) -> SubExp {
 
 fn simplify_top(body: &mut Body) {
     fold_known_elements(body);
+    compose_slices(body, &mut HashMap::default());
     let mut known = HashMap::default();
     *body = simplify_body(std::mem::take(body), &mut known);
     if !known.is_empty() {
@@ -180,6 +184,47 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
         stms.push(stm);
     }
     Body { stms, result: body.result }
+}
+
+/// A prefix of a slice is a slice of the first array: with `b = a[o:+n*1,
+/// …]` (unit strides), `c = b[0:+m*1, …]` becomes `c = a[o:+m*1, …]` (the
+/// bounds checks of both are separate assertions before them, and stay).
+/// So `take m (drop o a)` is one view of `a`, and a derivative adds `c`'s
+/// adjoint into `a`'s at that slice, rather than into a zero array the
+/// size of `b` added in turn (quadratic in a merge sort's pieces).
+fn compose_slices(body: &mut Body, views: &mut HashMap<VName, (VName, Vec<DimIndex>)>) {
+    let unit = |se: &SubExp| *se == SubExp::i64(1);
+    for stm in &mut body.stms {
+        for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
+            compose_slices(b, views);
+        }
+        let Exp::Index { array, slice } = &mut stm.exp else { continue };
+        let all_unit_slices =
+            |sl: &[DimIndex]| sl.iter().all(|d| matches!(d, DimIndex::Slice { stride, .. } if unit(stride)));
+        if !all_unit_slices(slice) {
+            continue;
+        }
+        if let Some((outer, outer_slice)) = views.get(array) {
+            let prefix = slice.iter().all(|d| matches!(d, DimIndex::Slice { start, .. } if *start == SubExp::i64(0)));
+            if prefix && outer_slice.len() == slice.len() {
+                let composed: Vec<DimIndex> = outer_slice
+                    .iter()
+                    .zip(slice.iter())
+                    .map(|(o, i)| match (o, i) {
+                        (DimIndex::Slice { start, stride, .. }, DimIndex::Slice { len, .. }) => {
+                            DimIndex::Slice { start: *start, len: *len, stride: *stride }
+                        }
+                        _ => i.clone(),
+                    })
+                    .collect();
+                *array = *outer;
+                *slice = composed;
+            }
+        }
+        if let [p] = &stm.pat[..] {
+            views.insert(p.name, (*array, slice.clone()));
+        }
+    }
 }
 
 /// An unchecked read of one element of an array whose elements are known
