@@ -557,8 +557,14 @@ static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
 static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
-  if (og_in_job && !m->local && m->pinned) return;
-  int64_t left = !og_in_job || m->local ? --m->refcount : __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
+  int64_t left;
+  if (!og_in_job || m->local) {
+    left = --m->refcount;
+  } else if (!m->pinned) {
+    left = __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
+  } else {
+    return;
+  }
 #else
   int64_t left = --m->refcount;
 #endif

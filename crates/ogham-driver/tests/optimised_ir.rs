@@ -111,13 +111,7 @@ fn only_lengths_are_computed_where_only_lengths_are_used() {
 }
 
 fn collect_calls(b: &Body, out: &mut std::collections::BTreeSet<String>) {
-    for s in &b.stms {
-        if let Exp::Apply { func, .. } = &s.exp {
-            out.insert(func.clone());
-        }
-        ogham_ir::visit::bodies(&s.exp).into_iter().for_each(|b| collect_calls(b, out));
-        ogham_ir::visit::lambdas(&s.exp).into_iter().for_each(|l| collect_calls(&l.body, out));
-    }
+    ogham_ir::visit::collect_calls(&b.stms, out);
 }
 
 #[test]

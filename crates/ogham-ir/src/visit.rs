@@ -543,33 +543,36 @@ pub fn collect_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
     }
 }
 
-/// The functions that reach themselves through calls: the source's
-/// recursive functions, and the derivative functions made of them.
-pub fn recursive_functions(prog: &Program) -> BTreeSet<String> {
-    let graph: HashMap<&str, BTreeSet<String>> = prog
-        .funs
+/// Each function's name with the names of the functions it calls.
+pub fn call_graph(prog: &Program) -> HashMap<String, BTreeSet<String>> {
+    prog.funs
         .iter()
         .map(|f| {
             let mut calls = BTreeSet::new();
             collect_calls(&f.body.stms, &mut calls);
-            (f.name.as_str(), calls)
+            (f.name.clone(), calls)
         })
-        .collect();
-    let mut out = BTreeSet::new();
-    for (&name, calls) in &graph {
-        let mut seen: BTreeSet<&str> = BTreeSet::new();
-        let mut work: Vec<&str> = calls.iter().map(String::as_str).collect();
-        while let Some(g) = work.pop() {
-            if g == name {
-                out.insert(name.to_string());
-                break;
-            }
-            if seen.insert(g) {
-                if let Some(c) = graph.get(g) {
-                    work.extend(c.iter().map(String::as_str));
-                }
-            }
+        .collect()
+}
+
+/// Whether function `f` reaches itself through one or more calls.
+pub fn calls_itself(graph: &HashMap<String, BTreeSet<String>>, f: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut work: Vec<&str> = graph.get(f).into_iter().flatten().map(String::as_str).collect();
+    while let Some(g) = work.pop() {
+        if g == f {
+            return true;
+        }
+        if seen.insert(g) {
+            work.extend(graph.get(g).into_iter().flatten().map(String::as_str));
         }
     }
-    out
+    false
+}
+
+/// The functions that reach themselves through calls: the source's
+/// recursive functions, and the derivative functions made of them.
+pub fn recursive_functions(prog: &Program) -> BTreeSet<String> {
+    let graph = call_graph(prog);
+    graph.keys().filter(|f| calls_itself(&graph, f)).cloned().collect()
 }

@@ -29,7 +29,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
-use ogham_ir::visit::{nested_bodies_mut, rename_uses, substitute_type};
+use ogham_ir::visit::{calls_itself, collect_calls, nested_bodies_mut, rename_uses, substitute_type};
 use ogham_ir::{Body, Exp, FunDef, LoopForm, NameTable, Param, Program, Stm, StmAttrs, SubExp, VName};
 
 /// The largest function body (statements, nested ones included) inlined.
@@ -40,15 +40,7 @@ pub const MAX_STMS: usize = 12;
 pub fn inline_program(prog: &mut Program) {
     loop {
         drop_unreachable(prog);
-        let graph: HashMap<String, BTreeSet<String>> = prog
-            .funs
-            .iter()
-            .map(|f| {
-                let mut calls = BTreeSet::new();
-                ogham_ir::visit::collect_calls(&f.body.stms, &mut calls);
-                (f.name.clone(), calls)
-            })
-            .collect();
+        let graph = ogham_ir::visit::call_graph(prog);
         let sites = call_sites(prog);
         let inlinable: HashMap<String, usize> = prog
             .funs
@@ -56,7 +48,7 @@ pub fn inline_program(prog: &mut Program) {
             .enumerate()
             .filter(|(_, f)| {
                 let small_leaf = graph[&f.name].is_empty() && count_stms(&f.body) <= MAX_STMS;
-                let once = sites.get(&f.name) == Some(&1) && !reaches(&graph, &f.name, &f.name);
+                let once = sites.get(&f.name) == Some(&1) && !calls_itself(&graph, &f.name);
                 small_leaf || once
             })
             .map(|(i, f)| (f.name.clone(), i))
@@ -92,7 +84,7 @@ pub(crate) fn drop_unreachable(prog: &mut Program) {
     let mut reached: BTreeSet<String> =
         prog.funs.iter().filter(|f| f.entry.is_some()).map(|f| f.name.clone()).collect();
     // The constants' calls.
-    ogham_ir::visit::collect_calls(&prog.consts, &mut reached);
+    collect_calls(&prog.consts, &mut reached);
     close_over_calls(prog, &mut reached);
     prog.funs.retain(|f| reached.contains(&f.name));
 }
@@ -104,7 +96,7 @@ fn close_over_calls(prog: &Program, reached: &mut BTreeSet<String>) {
     while let Some(name) = work.pop() {
         if let Some(f) = prog.fun(&name) {
             let mut calls = BTreeSet::new();
-            ogham_ir::visit::collect_calls(&f.body.stms, &mut calls);
+            collect_calls(&f.body.stms, &mut calls);
             for c in calls {
                 if reached.insert(c.clone()) {
                     work.push(c);
@@ -131,22 +123,6 @@ fn call_sites(prog: &Program) -> HashMap<String, usize> {
     out
 }
 
-/// Whether `to` can be reached from `from` by one or more calls.
-fn reaches(graph: &HashMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut work: Vec<&str> = graph.get(from).into_iter().flatten().map(String::as_str).collect();
-    while let Some(f) = work.pop() {
-        if f == to {
-            return true;
-        }
-        if seen.insert(f) {
-            work.extend(graph.get(f).into_iter().flatten().map(String::as_str));
-        }
-    }
-    false
-}
-
-/// The names of the functions that `stms` call, at any depth.
 fn count_stms(body: &Body) -> usize {
     body.stms
         .iter()
@@ -294,12 +270,8 @@ fn reached_from_ad(prog: &Program) -> BTreeSet<String> {
     fn ad_calls(stms: &[Stm], out: &mut BTreeSet<String>) {
         for stm in stms {
             if matches!(stm.exp, Exp::Ad { .. }) {
-                ogham_ir::visit::lambdas(&stm.exp)
-                    .into_iter()
-                    .for_each(|l| ogham_ir::visit::collect_calls(&l.body.stms, out));
-                ogham_ir::visit::bodies(&stm.exp)
-                    .into_iter()
-                    .for_each(|b| ogham_ir::visit::collect_calls(&b.stms, out));
+                ogham_ir::visit::lambdas(&stm.exp).into_iter().for_each(|l| collect_calls(&l.body.stms, out));
+                ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| collect_calls(&b.stms, out));
                 continue;
             }
             ogham_ir::visit::bodies(&stm.exp).into_iter().for_each(|b| ad_calls(&b.stms, out));

@@ -1730,22 +1730,21 @@ impl Ad {
         attrs: ogham_ir::StmAttrs,
         span: Span,
     ) -> R<Vec<VName>> {
-        let w = &w;
         let k = tys.len();
-        let incl = self.scan_with(out, *w, arrs, op, false, span);
+        let incl = self.scan_with(out, w, arrs, op, false, span);
         let mut revs = Vec::new();
         for (a, t) in arrs.iter().zip(tys) {
-            revs.push(self.reversed(out, *a, &t.array_of(*w), *w, span));
+            revs.push(self.reversed(out, *a, &t.array_of(w), w, span));
         }
-        let rincl = self.scan_with(out, *w, &revs, op, true, span);
+        let rincl = self.scan_with(out, w, &revs, op, true, span);
         let i = self.fresh_typed("i", &Type::Prim(PrimType::I64));
         let xs: Vec<Param> = tys.iter().map(|t| self.fresh_typed("x", t)).collect();
         let mut body = Vec::new();
         let mut ls = Vec::new();
         let mut rs = Vec::new();
         for j in 0..k {
-            ls.push(self.shifted_read(&mut body, incl[j], i.name, *w, op.neutral[j], false, &tys[j], span));
-            rs.push(self.shifted_read(&mut body, rincl[j], i.name, *w, op.neutral[j], true, &tys[j], span));
+            ls.push(self.shifted_read(&mut body, incl[j], i.name, w, op.neutral[j], false, &tys[j], span));
+            rs.push(self.shifted_read(&mut body, rincl[j], i.name, w, op.neutral[j], true, &tys[j], span));
         }
         let mut fwd = Vec::new();
         let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
@@ -1763,14 +1762,14 @@ impl Ad {
         for x in &xs {
             results.push(self.adjoint_or_zero(&mut body, &inner, x.name, span));
         }
-        let iota = self.indices(out, *w, span);
+        let iota = self.indices(out, w, span);
         let mut params = vec![i];
         params.extend(xs);
         let lam = Lambda { params, body: Body { stms: body, result: results }, ret: tys.to_vec() };
         let mut in_arrs = vec![iota];
         in_arrs.extend(arrs.iter().copied());
-        let exp = Exp::Soac(Soac::Screma { w: *w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
-        let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dxs", &t.array_of(*w))).collect();
+        let exp = Exp::Soac(Soac::Screma { w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
+        let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dxs", &t.array_of(w))).collect();
         out.push(Stm { pat: pat.clone(), exp, attrs, span });
         Ok(pat.into_iter().map(|p| p.name).collect())
     }
