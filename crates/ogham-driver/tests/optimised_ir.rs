@@ -329,3 +329,35 @@ fn branch_adds_to_a_free_arrays_adjoint_in_place() {
         .sum();
     assert_eq!(in_loops, 0, "{}", ogham_ir::print::program(&prog));
 }
+
+#[test]
+fn conditional_updates_in_a_loop_are_logged_not_saved_whole() {
+    // The Thomas algorithm's gradient: the loops update their arrays in
+    // one branch or the other of an `if`. No matrix (a whole array saved
+    // per iteration) anywhere, and no array copied inside a loop.
+    let prog = optimised("thomas_solver.fut");
+    let gradient = prog.fun("grad_d").expect("grad_d");
+    fn matrices(body: &Body) -> usize {
+        body.stms
+            .iter()
+            .map(|s| {
+                s.pat.iter().filter(|p| p.ty.rank() > 1).count()
+                    + ogham_ir::visit::bodies(&s.exp).into_iter().map(matrices).sum::<usize>()
+                    + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| matrices(&l.body)).sum::<usize>()
+            })
+            .sum()
+    }
+    let printed = ogham_ir::print::program(&prog);
+    assert_eq!(matrices(&gradient.body), 0, "{printed}");
+    let copies_in_loops: usize = gradient
+        .body
+        .stms
+        .iter()
+        .filter_map(|s| match &s.exp {
+            Exp::Loop { body, .. } => Some(body),
+            _ => None,
+        })
+        .map(|b| count(b, &|e| matches!(e, Exp::Copy(_))))
+        .sum();
+    assert_eq!(copies_in_loops, 0, "{printed}");
+}

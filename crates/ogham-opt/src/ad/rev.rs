@@ -145,6 +145,14 @@ struct Checkpoints {
     /// The values the scope's statements read whose return sweeps may
     /// need them: read by anything but a sum.
     reread: HashSet<VName>,
+    /// The values the scope's statements read.
+    used: HashSet<VName>,
+    /// The `if`s of a re-executed scope that are not run again, since
+    /// nothing reads their results: their return sweeps update the free
+    /// arrays they consume in place and restore them, each given with the
+    /// position of the branches' results it becomes, by the name of the
+    /// `if`'s first result ([`Ad::rev_if`]).
+    in_place: HashMap<VName, Vec<(VName, usize)>>,
 }
 
 impl Checkpoints {
@@ -196,6 +204,7 @@ impl Checkpoints {
         };
         let reread =
             body.stms.iter().filter(|s| !sum(s)).flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
+        let used = body.stms.iter().flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
         let loop_inits = body
             .stms
             .iter()
@@ -204,7 +213,7 @@ impl Checkpoints {
                 _ => Vec::new(),
             })
             .collect();
-        Checkpoints { results, reread, loop_inits, ..Default::default() }
+        Checkpoints { results, reread, used, loop_inits, ..Default::default() }
     }
 }
 
@@ -485,6 +494,10 @@ impl Ad {
             }
             match &s.exp {
                 Exp::Loop { form: LoopForm::For { .. }, .. } if !s.pat.is_empty() => self.forward_for(s, out, ck)?,
+                Exp::If { .. } if !s.pat.is_empty() && self.reexecuting && undo::in_place(s, ck).is_some() => {
+                    let arrays = undo::in_place(s, ck).unwrap_or_default();
+                    ck.in_place.insert(s.pat[0].name, arrays);
+                }
                 Exp::If { .. } if !s.pat.is_empty() => {
                     // The return sweep re-executes a branch: what it consumes
                     // of the outside is saved first, and the statements
@@ -948,7 +961,7 @@ impl Ad {
                 self.add(out, adj, *v, total, span);
             }
             Exp::Replicate { .. } => {}
-            Exp::If { .. } => self.rev_if(s, ck, &bars, adj, out)?,
+            Exp::If { .. } => restore.extend(self.rev_if(s, ck, &bars, adj, out)?),
             Exp::Loop { form: LoopForm::For { .. }, .. } => self.rev_loop(s, ck, &bars, adj, out)?,
             Exp::Loop { .. } => match ck.whiles.get(&first) {
                 Some(as_for) => {
@@ -1130,13 +1143,17 @@ impl Ad {
         bars: &[Option<SubExp>],
         adj: &mut Adjoints,
         out: &mut Vec<Stm>,
-    ) -> R<()> {
-        let Exp::If { cond, then_body, else_body } = &s.exp else { return Ok(()) };
+    ) -> R<Vec<(VName, VName)>> {
+        let Exp::If { cond, then_body, else_body } = &s.exp else { return Ok(Vec::new()) };
         let span = s.span;
         // (The re-executed branches update copies of the saved arrays,
         // `scope`'s `consumed`, which stay as they were for the statements
-        // before the `if`.)
+        // before the `if`; or, where the `if` was not run again, the
+        // arrays themselves, which each branch's return sweep restores
+        // and returns.)
+        let in_place = ck.in_place.get(&s.pat[0].name).cloned().unwrap_or_default();
         let consumed = ck.consumed.get(&s.pat[0].name).cloned().unwrap_or_default();
+        let dead: Vec<usize> = in_place.iter().map(|(_, k)| *k).collect();
         // Accumulators the branches may add to go through them.
         let mut used = free_vars_body(then_body);
         used.extend(free_vars_body(else_body));
@@ -1169,8 +1186,28 @@ impl Ad {
             start.of.insert(*v, SubExp::Var(a));
             start.owned.insert(a);
         }
+        // So does the adjoint of a result that was built here and is read
+        // nowhere else.
+        let mut owned_bars = Vec::new();
+        for b in bars.iter().flatten() {
+            let SubExp::Var(b) = b else { continue };
+            let once = adj.of.values().filter(|a| **a == SubExp::Var(*b)).count() == 1;
+            if adj.owned.contains(b) && once && !owned_bars.contains(b) {
+                owned_bars.push(*b);
+                start.owned.insert(*b);
+            }
+        }
+        let restored =
+            |cx: &Ad| -> Vec<SubExp> { in_place.iter().map(|(v, _)| SubExp::Var(cx.undo.restored(*v))).collect() };
+        self.undo.dead_results = dead.clone();
         let (mut ts, ta, tfree) = self.scope(then_body, bars, start.clone(), &consumed, None, span)?;
+        let t_restored = restored(self);
+        self.undo.dead_results = dead;
         let (mut es, ea, efree) = self.scope(else_body, bars, start, &consumed, None, span)?;
+        let e_restored = restored(self);
+        for b in owned_bars {
+            adj.owned.remove(&b);
+        }
         let fvs: BTreeSet<VName> = ta
             .of
             .keys()
@@ -1198,6 +1235,15 @@ impl Ad {
             });
             pat.push(self.fresh_typed("dbranch", &ty));
         }
+        tr.extend(t_restored);
+        er.extend(e_restored);
+        let mut restores = Vec::new();
+        for (v, _) in &in_place {
+            let ty = self.types[v].clone();
+            let r = self.fresh_typed("restored", &ty);
+            restores.push((*v, r.name));
+            pat.push(r);
+        }
         let exp =
             Exp::If { cond: *cond, then_body: Body { stms: ts, result: tr }, else_body: Body { stms: es, result: er } };
         out.push(Stm { pat: pat.clone(), exp, attrs: s.attrs, span });
@@ -1213,7 +1259,7 @@ impl Ad {
         for (v, p) in fvs.iter().zip(&pat[threaded.len() + through.len()..]) {
             self.add(out, adj, *v, SubExp::Var(p.name), span);
         }
-        Ok(())
+        Ok(restores)
     }
 
     fn rev_loop(

@@ -300,9 +300,21 @@ impl Ad {
                         DimIndex::Slice { .. } => return Err(internal(span, "a logged update of a range".into())),
                     });
                 }
-                logs[c].updates.push(undo::Logged { index, old });
+                logs[c].updates.push(undo::Logged { index, old, flag: None });
                 bound_here.extend(bs.pat.iter().map(|p| p.name));
                 stms.push(bs.clone());
+                continue;
+            }
+            let links: Vec<(usize, usize)> = chains
+                .iter()
+                .enumerate()
+                .filter_map(|(c, ch)| Some((c, bs.pat.iter().position(|p| ch.updates.contains(&p.name))?)))
+                .collect();
+            if let (false, Exp::If { .. }) = (links.is_empty(), &bs.exp) {
+                let names = self.log_conditional(bs, &links, &mut logs, &mut stms, &mut |cx, stms, v, ty| {
+                    tape(cx, stms, v, ty, None)
+                })?;
+                bound_here.extend(names);
                 continue;
             }
             if let Some(k) = k.filter(|_| tape_inner || !matches!(bs.exp, Exp::Loop { .. })) {

@@ -25,10 +25,25 @@
 //! not depend on the loop (no size carried by another parameter). A loop
 //! taped inside an enclosing loop's forward sweep ([`super::tape`]) saves
 //! its parameters whole, since the enclosing loop's tapes lay them out so.
+//!
+//! A link may also be an `if` whose branches each make at most one such
+//! update of the latest link, returned at the same position (the Thomas
+//! algorithm's `if i == 0 then … else dp with [i] = …`): the forward loop's
+//! branches also return the update's indices, the element it overwrites
+//! and `true`, or placeholders and `false` ([`super::Ad::log_conditional`]), and
+//! the reverse loop undoes the update where the flag says it was made.
+//! The re-executed body does not run such an `if` again before its return
+//! sweep when nothing reads its results ([`in_place`]): the return sweep
+//! of each branch makes its update on the array itself and restores it,
+//! rather than on a copy saved before the `if`, so a reverse iteration
+//! copies no array.
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ogham_ir::{Body, DimIndex, Exp, Param, SubExp, VName};
+use ogham_ir::{Body, DimIndex, Exp, Param, PrimType, Stm, SubExp, Type, VName};
+
+use super::R;
+use crate::ad::internal;
 
 /// A logged parameter's updates in the forward loop: where the parameter
 /// is among the loop's, and for each update of the body, in order, its
@@ -47,6 +62,10 @@ pub(super) struct Logged {
     pub(super) index: Vec<SubExp>,
     /// The tape of the overwritten elements (`[T]elem` or `[T]row`).
     pub(super) old: VName,
+    /// For an update in a branch of an `if`, the tape (`[T]bool`) of
+    /// whether the iteration made it (its indices and old elements are
+    /// placeholders where it did not).
+    pub(super) flag: Option<VName>,
 }
 
 /// A parameter that may be logged: its position, and the results of the
@@ -55,6 +74,10 @@ pub(super) struct Chain {
     pub(super) param: usize,
     pub(super) updates: Vec<VName>,
 }
+
+/// How a loop's forward sweep saves a value per iteration: emits the
+/// saving into the statements given and returns the tape's final name.
+pub(super) type SaveTape<'a> = dyn FnMut(&mut super::Ad, &mut Vec<Stm>, VName, &Type) -> VName + 'a;
 
 /// What the reverse-mode pass passes between a loop's forward sweep, its
 /// return sweep and the scope re-executing its body.
@@ -114,6 +137,12 @@ fn chain_of(p: VName, k: usize, body: &Body) -> Option<Vec<VName>> {
                 continue;
             }
         }
+        if let Some(r) = conditional_link(s, head) {
+            head = r;
+            aliases.insert(head);
+            updates.push(head);
+            continue;
+        }
         if ogham_ir::visit::consumed_deep(&s.exp).iter().any(|v| aliases.contains(v)) {
             return None;
         }
@@ -131,7 +160,148 @@ fn chain_of(p: VName, k: usize, body: &Body) -> Option<Vec<VName>> {
     (returned_here && !elsewhere).then_some(updates)
 }
 
+/// If `s` is an `if` that updates `head` in one of its branches or both,
+/// each by at most one update of an element or row of fixed indices and
+/// otherwise returning it untouched, at the same position: the `if`'s
+/// result there, the new link of the chain.
+fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
+    let Exp::If { then_body, else_body, .. } = &s.exp else { return None };
+    if !ogham_ir::visit::consumed_deep(&s.exp).contains(&head) {
+        return None;
+    }
+    (0..s.pat.len()).find_map(|k| {
+        let t = chain_of(head, k, then_body)?;
+        let e = chain_of(head, k, else_body)?;
+        let single = t.len() <= 1 && e.len() <= 1 && !(t.is_empty() && e.is_empty());
+        // Each branch's update is one of its own top-level statements,
+        // and where both update, they update parts of the same rank.
+        let (tu, eu) = (branch_update(then_body, k), branch_update(else_body, k));
+        let simple = tu.is_some() == (t.len() == 1) && eu.is_some() == (e.len() == 1);
+        let same = match (&tu, &eu) {
+            (Some((_, _, a)), Some((_, _, b))) => a.len() == b.len(),
+            _ => true,
+        };
+        (single && simple && same).then_some(s.pat[k].name)
+    })
+}
+
+/// If nothing in its re-executed scope reads the results of the `if` `s`
+/// (so that it need not run again before its return sweep), and each free
+/// array it consumes, each branch changes only by top-level updates and
+/// returns at the same position: the arrays with their positions. Its
+/// return sweep then restores them in place ([`super::Ad::rev_if`]).
+pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<Vec<(VName, usize)>> {
+    let Exp::If { then_body, else_body, .. } = &s.exp else { return None };
+    if s.pat.iter().any(|p| ck.results.contains(&p.name) || ck.used.contains(&p.name)) {
+        return None;
+    }
+    let free = ogham_ir::visit::free_vars_exp(&s.exp);
+    let plain = |v: VName, k: usize, b: &Body| {
+        let updates = chain_of(v, k, b)?;
+        let top = |u: &VName| {
+            b.stms.iter().any(|x| x.pat.first().is_some_and(|p| p.name == *u) && matches!(x.exp, Exp::Update { .. }))
+        };
+        updates.iter().all(top).then_some(())
+    };
+    let mut arrays = Vec::new();
+    for v in ogham_ir::visit::consumed_deep(&s.exp).into_iter().filter(|v| free.contains(v)) {
+        let k = (0..s.pat.len()).find(|&k| plain(v, k, then_body).is_some() && plain(v, k, else_body).is_some())?;
+        arrays.push((v, k));
+    }
+    Some(arrays)
+}
+
+/// The update making the `k`th result of a branch of a conditional link,
+/// if it makes one: its position, array and slice.
+fn branch_update(body: &Body, k: usize) -> Option<(usize, VName, Vec<DimIndex>)> {
+    let r = body.result.get(k)?.as_var()?;
+    body.stms.iter().enumerate().find_map(|(at, x)| match &x.exp {
+        Exp::Update { array, slice, .. } if x.pat.first().is_some_and(|p| p.name == r) => {
+            Some((at, *array, slice.clone()))
+        }
+        _ => None,
+    })
+}
+
 impl super::Ad {
+    /// The forward loop's version of a conditional link `s` (an `if`; the
+    /// links of chains `links`, each with its position among the `if`'s
+    /// results), pushed to `stms`: each branch also returns, per link,
+    /// the indices of its update, the elements it overwrites and `true`,
+    /// or placeholders and `false` where it makes none, and `tape` saves
+    /// them per iteration, recorded in `logs`. Returns the names the
+    /// statement binds.
+    pub(super) fn log_conditional(
+        &mut self,
+        s: &Stm,
+        links: &[(usize, usize)],
+        logs: &mut [UndoLog],
+        stms: &mut Vec<Stm>,
+        tape: &mut SaveTape<'_>,
+    ) -> R<Vec<VName>> {
+        let span = s.span;
+        let Exp::If { cond, then_body, else_body } = &s.exp else {
+            return Err(internal(span, "a conditional link that is not an `if`".into()));
+        };
+        let mut branches = [then_body.clone(), else_body.clone()];
+        let mut pat = s.pat.clone();
+        let mut saved = Vec::new();
+        for &(c, k) in links {
+            let found = branches.iter().find_map(|b| branch_update(b, k));
+            let Some((_, head, slice)) = found else {
+                return Err(internal(span, "a conditional link without its update".into()));
+            };
+            let part_ty = super::slice_type(&self.types[&head], &slice);
+            for (j, b) in branches.iter_mut().enumerate() {
+                let mut values: Vec<SubExp> = Vec::new();
+                if let Some((at, array, slice)) = branch_update(b, k) {
+                    // What the update overwrites, read just before it.
+                    let mut before = Vec::new();
+                    let index = Exp::Index { array, slice: slice.clone() };
+                    let mut old = self.bind(&mut before, "old", part_ty.clone(), index, span);
+                    if part_ty.rank() > 0 {
+                        old = self.bind(&mut before, "old", part_ty.clone(), Exp::Copy(old), span);
+                    }
+                    b.stms.splice(at..at, before);
+                    values.extend(slice.iter().map(|d| match d {
+                        DimIndex::Fix(x) => *x,
+                        DimIndex::Slice { .. } => SubExp::i64(0),
+                    }));
+                    values.push(SubExp::Var(old));
+                    values.push(SubExp::Const(ogham_ir::PrimValue::Bool(true)));
+                } else {
+                    values.extend(slice.iter().map(|_| SubExp::i64(0)));
+                    values.push(self.zero(&mut b.stms, &part_ty, span));
+                    values.push(SubExp::Const(ogham_ir::PrimValue::Bool(false)));
+                }
+                b.result.extend(values);
+                if j == 0 {
+                    let first = pat.len();
+                    for _ in &slice {
+                        pat.push(self.fresh_typed("logged_index", &Type::Prim(PrimType::I64)));
+                    }
+                    pat.push(self.fresh_typed("logged_old", &part_ty));
+                    pat.push(self.fresh_typed("logged_flag", &Type::Prim(PrimType::Bool)));
+                    saved.push((c, first, slice.len()));
+                }
+            }
+        }
+        let [then_body, else_body] = branches;
+        let names = pat.iter().map(|p| p.name).collect();
+        stms.push(Stm { pat: pat.clone(), exp: Exp::If { cond: *cond, then_body, else_body }, attrs: s.attrs, span });
+        for (c, first, dims) in saved {
+            let mut index = Vec::new();
+            for p in &pat[first..first + dims] {
+                index.push(SubExp::Var(tape(self, stms, p.name, &p.ty)));
+            }
+            let (o, f) = (&pat[first + dims], &pat[first + dims + 1]);
+            let old = tape(self, stms, o.name, &o.ty);
+            let flag = Some(tape(self, stms, f.name, &f.ty));
+            logs[c].updates.push(Logged { index, old, flag });
+        }
+        Ok(names)
+    }
+
     /// Emits the undoing of one reverse iteration's updates of a logged
     /// parameter: `array` as iteration `idx` left it, with what each of
     /// its updates overwrote written back, last update first, bound to
@@ -149,19 +319,31 @@ impl super::Ad {
         let at = |t: VName| Exp::Index { array: t, slice: vec![DimIndex::Fix(idx)] };
         let mut current = array;
         for (j, u) in log.updates.iter().enumerate().rev() {
+            // A conditional update is undone where the iteration made it.
+            let flag = u.flag.map(|f| self.bind(out, "logged_flag", ogham_ir::Type::Prim(PrimType::Bool), at(f), span));
+            let mut inner = Vec::new();
+            let put = if flag.is_some() { &mut inner } else { &mut *out };
             let mut slice = Vec::new();
             for d in &u.index {
                 slice.push(DimIndex::Fix(match d {
                     SubExp::Var(t) => {
                         let ity = self.types[t].row();
-                        SubExp::Var(self.bind(out, "logged_index", ity, at(*t), span))
+                        SubExp::Var(self.bind(put, "logged_index", ity, at(*t), span))
                     }
                     c => *c,
                 }));
             }
             let oty = self.types[&u.old].row();
-            let old = self.bind(out, "logged_old", oty, at(u.old), span);
-            let undo = Exp::Update { array: current, slice, value: SubExp::Var(old) };
+            let old = self.bind(put, "logged_old", oty, at(u.old), span);
+            let mut undo = Exp::Update { array: current, slice, value: SubExp::Var(old) };
+            if let Some(flag) = flag {
+                let undone = self.bind(&mut inner, "undone", param.ty.clone(), undo, span);
+                undo = Exp::If {
+                    cond: SubExp::Var(flag),
+                    then_body: Body { stms: inner, result: vec![SubExp::Var(undone)] },
+                    else_body: Body { stms: Vec::new(), result: vec![SubExp::Var(current)] },
+                };
+            }
             if j == 0 {
                 return out.push(super::stm(param.clone(), undo, span));
             }

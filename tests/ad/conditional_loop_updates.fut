@@ -1,0 +1,55 @@
+-- Loops whose carried array is updated inside one branch of an `if`, or
+-- in both at different places: reverse mode logs each conditional update
+-- (its indices, the element it overwrote and whether the iteration made
+-- it) and undoes it in the reverse loop where it was made.
+--
+-- Only the else branch updates: y[0] = 0 and y[i] = x[i]·y[i-1] + x[i],
+-- with x = [_, 2, 3]: y = [0, 2, 9], so Σy = 11 and
+-- ∂/∂x1 = (y0 + 1) + x2·(y0 + 1) = 4, ∂/∂x2 = y1 + 1 = 3.
+-- ==
+-- entry: one_branch
+-- input { [5.0, 2.0, 3.0] } output { [0.0, 4.0, 3.0] }
+-- gradcheck input { [0.5, 0.3, -0.7, 1.1, 0.9] }
+entry one_branch [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> let ys = loop ys = replicate n 0 for i < n do
+                         if i == 0 then ys else ys with [i] = xs[i] * ys[i - 1] + xs[i]
+              in f64.sum ys)
+      xs 1
+
+-- Each branch updates a different element, and the condition depends on
+-- the values; an iteration past the end updates nothing (a bound guard).
+-- ==
+-- entry: both_branches
+-- gradcheck input { [0.5, 0.3, -0.7, 1.1, 0.9] }
+-- gradcheck input { [-0.2, 0.8, 0.1] }
+entry both_branches [n] (xs: [n]f64) : f64 =
+  let ys =
+    loop ys = map (* 2) xs for i < n + 2 do
+      if i >= n then ys
+      else if ys[i] > 0 then ys with [i] = f64.sin ys[i] * ys[(i + 1) % n]
+      else ys with [(i + 1) % n] = ys[i] * ys[(i + 1) % n] - 1
+  in f64.sum (map (\y -> y * y) ys)
+
+-- A row of a matrix updated in one branch, the matrix carried.
+-- ==
+-- entry: rows
+-- gradcheck input { [[0.5, 0.3], [-0.7, 1.1], [0.9, -0.4]] }
+entry rows [n][m] (xss: [n][m]f64) : f64 =
+  let yss =
+    loop yss = copy xss for i < n do
+      if i % 2 == 1 then yss
+      else yss with [i] = map2 (\a b -> a * b + 1) yss[i] yss[(i + 1) % n]
+  in f64.sum (map f64.sum (map (map (\y -> y * y)) yss))
+
+-- The `if` also returns a scalar the rest of the body reads: it runs
+-- again in the reverse loop, on a copy.
+-- ==
+-- entry: with_scalar
+-- gradcheck input { [0.5, 0.3, -0.7, 1.1, 0.9] }
+entry with_scalar [n] (xs: [n]f64) : f64 =
+  let (ys, s) =
+    loop (ys, s) = (copy xs, 0) for i < n do
+      let old = ys[i]
+      let (ys, t) = if xs[i] > 0 then (ys with [i] = old * s + 1, old) else (ys, s * 0.5)
+      in (ys, s + t * xs[i])
+  in s + f64.sum ys
