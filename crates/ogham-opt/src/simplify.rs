@@ -31,7 +31,7 @@ use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, FunDef, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName,
 };
 use ogham_prim::ops;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Simplifies every function of the program.
 pub fn simplify_program(prog: &mut Program) {
@@ -132,6 +132,7 @@ fn simplify_top(body: &mut Body) {
 /// Simplifies a body; `known` maps each dropped variable to the operand that replaces it.
 fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
     let mut stms = Vec::with_capacity(body.stms.len());
+    let mut places = Places::new();
     for mut stm in body.stms {
         simplify_nested(&mut stm.exp, known);
         let resolve = |se: SubExp| resolve(known, se);
@@ -140,6 +141,17 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
                 known.insert(stm.pat[0].name, value);
                 continue;
             }
+        }
+        let (written_back, overwritten) = places.written_back(&mut stm, &resolve);
+        if let Some(y) = overwritten {
+            // The first update of an update at the same place is dead.
+            if let Some(at) = stms.iter().rposition(|s: &ogham_ir::Stm| s.pat.first().is_some_and(|p| p.name == y)) {
+                stms.remove(at);
+            }
+        }
+        if let Some(array) = written_back {
+            known.insert(stm.pat[0].name, SubExp::Var(array));
+            continue;
         }
         match stm.exp {
             Exp::Assert { cond, .. } if resolve(cond) == SubExp::Const(PrimValue::Bool(true)) => {
@@ -181,9 +193,97 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
             }
             exp => stm.exp = exp,
         }
+        places.kept(&stm, &|se| self::resolve(known, se));
         stms.push(stm);
     }
     Body { stms, result: body.result }
+}
+
+/// The elements a body reads and the places it updates, for two rules on
+/// in-place updates of one element at fixed indices:
+///
+/// - `z = update y[is] = w` where `y = update a[is] = v` is used only
+///   there updates `a` itself (`y` is then dead): the second write
+///   overwrites the first.
+/// - `z = update a[is] = w` where `w = a[is]`, read before, writes back
+///   what is there: `z` is `a`. (Nothing can change `a` between the read
+///   and the update, which consumes it.)
+///
+/// Together they remove reverse mode's re-executed update followed by its
+/// restoration (`upd = p with [i] = v; …; restored = upd with [i] = old`,
+/// `old = p[i]`), which a logged loop's reverse iteration makes for each
+/// of its updates.
+struct Places {
+    /// The variables the statements kept so far use (after substitution,
+    /// at any depth).
+    used: HashSet<VName>,
+    /// Scalars read from an array at fixed indices: the array and indices.
+    reads: HashMap<VName, (VName, Vec<SubExp>)>,
+    /// The results of updates of one element at fixed indices: the array
+    /// updated and the indices.
+    updates: HashMap<VName, (VName, Vec<SubExp>)>,
+}
+
+impl Places {
+    fn new() -> Places {
+        Places { used: HashSet::default(), reads: HashMap::default(), updates: HashMap::default() }
+    }
+
+    /// Records the uses of a statement kept.
+    fn kept(&mut self, stm: &ogham_ir::Stm, resolve: &dyn Fn(SubExp) -> SubExp) {
+        for v in ogham_ir::visit::free_vars_exp(&stm.exp) {
+            self.used.extend(resolve(SubExp::Var(v)).as_var());
+        }
+    }
+
+    /// Records what `stm` reads or updates, after rewriting an update of
+    /// an update at the same place; returns the array an update writes
+    /// back into unchanged, and the first update that an update at the
+    /// same place made dead.
+    fn written_back(
+        &mut self,
+        stm: &mut ogham_ir::Stm,
+        resolve: &dyn Fn(SubExp) -> SubExp,
+    ) -> (Option<VName>, Option<VName>) {
+        let fixed = |slice: &[DimIndex]| -> Option<Vec<SubExp>> {
+            slice
+                .iter()
+                .map(|d| match d {
+                    DimIndex::Fix(x) => Some(resolve(*x)),
+                    DimIndex::Slice { .. } => None,
+                })
+                .collect()
+        };
+        let var = |v: VName| resolve(SubExp::Var(v)).as_var();
+        let [p] = &stm.pat[..] else { return (None, None) };
+        match &mut stm.exp {
+            Exp::Index { array, slice } if p.ty.rank() == 0 => {
+                if let (Some(a), Some(at)) = (var(*array), fixed(slice)) {
+                    self.reads.insert(p.name, (a, at));
+                }
+                (None, None)
+            }
+            Exp::Update { array, slice, value } => {
+                let (Some(mut a), Some(at)) = (var(*array), fixed(slice)) else { return (None, None) };
+                let mut overwritten = None;
+                if let Some((first, place)) = self.updates.get(&a) {
+                    // Nothing read `y` before (nothing can after).
+                    if *place == at && !self.used.contains(&a) {
+                        overwritten = Some(a);
+                        *array = *first;
+                        a = *first;
+                    }
+                }
+                let old = resolve(*value).as_var().and_then(|w| self.reads.get(&w));
+                if old.is_some_and(|(from, place)| *from == a && *place == at) {
+                    return (Some(a), overwritten);
+                }
+                self.updates.insert(p.name, (a, at));
+                (None, overwritten)
+            }
+            _ => (None, None),
+        }
+    }
 }
 
 /// A prefix of a slice is a slice of the first array: with `b = a[o:+n*1,
