@@ -12,8 +12,11 @@
 //! constants (an integer division by zero) is left to fail at run time.
 //!
 //! An unchecked read of an element of `iota n 0 1` or of a `replicate` is
-//! that element (see `fold_known_elements`), and a prefix of a unit-stride
-//! slice is a slice of the first array (`compose_slices`). A SOAC that reads the same
+//! that element (see `fold_known_elements`), a prefix of a unit-stride
+//! slice is a slice of the first array (`compose_slices`), an update of an
+//! element overwriting an unread update at the same place updates the
+//! first's array, and one writing back the element read there is that
+//! array (`Places`). A SOAC that reads the same
 //! array twice (after fusion, typically) reads it once, and a `withacc`
 //! without accumulators is a `map`. Control flow: an `if` on a constant is replaced by its taken
 //! branch, an `if` whose branches compute nothing and give the same
