@@ -53,3 +53,33 @@ entry with_scalar [n] (xs: [n]f64) : f64 =
       let (ys, t) = if xs[i] > 0 then (ys with [i] = old * s + 1, old) else (ys, s * 0.5)
       in (ys, s + t * xs[i])
   in s + f64.sum ys
+
+-- A view of the carried array (a slice, a row) taken before the `if` and
+-- read by the branch that updates the array: the return sweep takes the
+-- view again from the restored array (it read the view after the update
+-- it re-executes: an internal error on `c`, and under `ogham test` before
+-- that). With xs = [1, 2, -0.5, 0.3, 0.7], iterations 0, 1 and 3 set
+-- ys[i] = ys[i]² + ys[i+1]², so ∂/∂x = [2, 4 + 4, -1 + 1, 0.6, 1.4 + 1].
+-- ==
+-- entry: slice_before
+-- input { [1.0, 2.0, -0.5, 0.3, 0.7] } output { [2.0, 8.0, 0.0, 0.6, 2.4] }
+-- input { [-1.0] } output { [1.0] }
+entry slice_before [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> let ys = loop ys = copy xs for i < n - 1 do
+                         let s = ys[i:i + 2]
+                         in if xs[i] > 0 then ys with [i] = f64.sum (map (\x -> x * x) s) else ys
+              in f64.sum ys)
+      xs 1
+
+-- Rows whose first element is positive are squared: their gradient is
+-- 2x, the others' 1.
+-- ==
+-- entry: row_before
+-- input { [[1.0, -2.0, 0.5], [-0.3, 0.7, 0.9], [0.45, 0.12, 0.3]] }
+-- output { [[2.0, -4.0, 1.0], [1.0, 1.0, 1.0], [0.9, 0.24, 0.6]] }
+entry row_before [n][m] (xss: [n][m]f64) : [n][m]f64 =
+  vjp (\xss -> let yss = loop yss = copy xss for i < n do
+                           let r = yss[i]
+                           in if r[0] > 0 then yss with [i] = map (\y -> y * y) r else yss
+               in f64.sum (map f64.sum yss))
+      xss 1

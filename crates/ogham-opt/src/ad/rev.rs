@@ -147,12 +147,20 @@ struct Checkpoints {
     reread: HashSet<VName>,
     /// The values the scope's statements read.
     used: HashSet<VName>,
+    /// For each array a statement of the scope binds that may share memory
+    /// with others (a view, an update's result, a branch's or loop's
+    /// result, a call's), the arrays bound before it, or free, that it may
+    /// share memory with.
+    roots: HashMap<VName, BTreeSet<VName>>,
+    /// The scope's views of arrays (a slice, row, reshape or
+    /// transposition), by the name they bind.
+    views: HashMap<VName, Stm>,
     /// The `if`s of a re-executed scope that are not run again, since
     /// nothing reads their results: their return sweeps update the free
     /// arrays they consume in place and restore them, each given with the
     /// position of the branches' results it becomes, by the name of the
     /// `if`'s first result ([`Ad::rev_if`]).
-    in_place: HashMap<VName, Vec<(VName, usize)>>,
+    in_place: HashMap<VName, undo::InPlace>,
 }
 
 impl Checkpoints {
@@ -205,6 +213,35 @@ impl Checkpoints {
         let reread =
             body.stms.iter().filter(|s| !sum(s)).flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
         let used = body.stms.iter().flat_map(|s| ogham_ir::visit::free_vars_exp(&s.exp)).collect();
+        let mut roots: HashMap<VName, BTreeSet<VName>> = HashMap::default();
+        let views = body.stms.iter().filter(|s| view_source(s).is_some()).map(|s| (s.pat[0].name, s.clone())).collect();
+        for s in &body.stms {
+            let fresh = matches!(
+                s.exp,
+                Exp::Soac(_)
+                    | Exp::Copy(_)
+                    | Exp::Replicate { .. }
+                    | Exp::Iota { .. }
+                    | Exp::Scratch { .. }
+                    | Exp::Concat { .. }
+                    | Exp::ArrayLit { .. }
+            );
+            if fresh || s.pat.iter().all(|p| p.ty.rank() == 0) {
+                continue;
+            }
+            let mut from = BTreeSet::new();
+            for v in ogham_ir::visit::free_vars_exp(&s.exp) {
+                match roots.get(&v) {
+                    Some(r) => from.extend(r.iter().copied()),
+                    None => {
+                        from.insert(v);
+                    }
+                }
+            }
+            for p in s.pat.iter().filter(|p| p.ty.rank() > 0) {
+                roots.insert(p.name, from.clone());
+            }
+        }
         let loop_inits = body
             .stms
             .iter()
@@ -213,7 +250,7 @@ impl Checkpoints {
                 _ => Vec::new(),
             })
             .collect();
-        Checkpoints { results, reread, used, loop_inits, ..Default::default() }
+        Checkpoints { results, reread, used, roots, views, loop_inits, ..Default::default() }
     }
 }
 
@@ -1151,9 +1188,17 @@ impl Ad {
         // before the `if`; or, where the `if` was not run again, the
         // arrays themselves, which each branch's return sweep restores
         // and returns.)
-        let in_place = ck.in_place.get(&s.pat[0].name).cloned().unwrap_or_default();
+        let undo::InPlace { arrays: in_place, views } = ck.in_place.get(&s.pat[0].name).cloned().unwrap_or_default();
         let consumed = ck.consumed.get(&s.pat[0].name).cloned().unwrap_or_default();
         let dead: Vec<usize> = in_place.iter().map(|(_, k)| *k).collect();
+        // Views of the arrays taken before the `if` are taken again at the
+        // start of each branch, where the return sweep takes them once more
+        // from the restored arrays (`reverse`).
+        let with_views = |b: &Body| Body {
+            stms: views.iter().cloned().chain(b.stms.iter().cloned()).collect(),
+            result: b.result.clone(),
+        };
+        let (then_body, else_body) = (&with_views(then_body), &with_views(else_body));
         // Accumulators the branches may add to go through them.
         let mut used = free_vars_body(then_body);
         used.extend(free_vars_body(else_body));

@@ -190,7 +190,19 @@ fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
 /// array it consumes, each branch changes only by top-level updates and
 /// returns at the same position: the arrays with their positions. Its
 /// return sweep then restores them in place ([`super::Ad::rev_if`]).
-pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<Vec<(VName, usize)>> {
+/// How an `if` of a re-executed scope that is not run again restores the
+/// arrays it consumes ([`in_place`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct InPlace {
+    /// The arrays, each with the position of the branches' results it
+    /// becomes.
+    pub(super) arrays: Vec<(VName, usize)>,
+    /// The views of them, taken before the `if`, that its branches read,
+    /// in the scope's order: each branch takes them again.
+    pub(super) views: Vec<Stm>,
+}
+
+pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
     let Exp::If { then_body, else_body, .. } = &s.exp else { return None };
     if s.pat.iter().any(|p| ck.results.contains(&p.name) || ck.used.contains(&p.name)) {
         return None;
@@ -203,12 +215,40 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<Vec<(VName, u
         };
         updates.iter().all(top).then_some(())
     };
+    // Anything else the branches read that may share memory with what
+    // they update must be a view of it taken before the `if`, which the
+    // branches take again (the return sweep reads it after the update it
+    // re-executes in place, from the restored array).
+    let roots = |v: &VName| ck.roots.get(v).cloned().unwrap_or_else(|| std::collections::BTreeSet::from([*v]));
+    let consumed: Vec<VName> =
+        ogham_ir::visit::consumed_deep(&s.exp).into_iter().filter(|v| free.contains(v)).collect();
+    let mut views: Vec<Stm> = Vec::new();
+    for c in &consumed {
+        let of_c = roots(c);
+        for v in free.iter().filter(|v| *v != c && roots(v).iter().any(|r| of_c.contains(r))) {
+            let mut chain = Vec::new();
+            let mut at = *v;
+            while at != *c {
+                let view = ck.views.get(&at)?;
+                chain.push(view.clone());
+                at = match &view.exp {
+                    Exp::Index { array, .. } | Exp::Reshape { array, .. } | Exp::Rearrange { array, .. } => *array,
+                    _ => return None,
+                };
+            }
+            for view in chain.into_iter().rev() {
+                if !views.iter().any(|w| w.pat[0].name == view.pat[0].name) {
+                    views.push(view);
+                }
+            }
+        }
+    }
     let mut arrays = Vec::new();
-    for v in ogham_ir::visit::consumed_deep(&s.exp).into_iter().filter(|v| free.contains(v)) {
+    for v in consumed {
         let k = (0..s.pat.len()).find(|&k| plain(v, k, then_body).is_some() && plain(v, k, else_body).is_some())?;
         arrays.push((v, k));
     }
-    Some(arrays)
+    Some(InPlace { arrays, views })
 }
 
 /// The update making the `k`th result of a branch of a conditional link,
