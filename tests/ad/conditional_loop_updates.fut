@@ -83,3 +83,23 @@ entry row_before [n][m] (xss: [n][m]f64) : [n][m]f64 =
                            in if r[0] > 0 then yss with [i] = map (\y -> y * y) r else yss
                in f64.sum (map f64.sum yss))
       xss 1
+
+-- Two updates in one branch (a swap): each is logged in a slot of its
+-- own, the other branch filling both with placeholders. Bubble sort, then
+-- Σ (i+1)·sorted[i]: each element's derivative is its place in the
+-- sorted order plus one (x = [0.5, -0.3, 1.7, 0.2, -1.1] sorts to
+-- [-1.1, -0.3, 0.2, 0.5, 1.7]).
+-- ==
+-- entry: bubble_sort
+-- input { [0.5, -0.3, 1.7, 0.2, -1.1] } output { [4.0, 2.0, 5.0, 3.0, 1.0] }
+-- input { empty([0]f64) } output { empty([0]f64) }
+entry bubble_sort [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> let ys = loop ys = copy xs for k < n * n do
+                         let j = k % n
+                         in if j + 1 < n && ys[j] > ys[j + 1]
+                            then let a = ys[j]
+                                 let b = ys[j + 1]
+                                 in ys with [j] = b with [j + 1] = a
+                            else ys
+              in f64.sum (map2 (\y i -> y * f64.i64 (i + 1)) ys (iota n)))
+      xs 1

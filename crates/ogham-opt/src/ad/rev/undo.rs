@@ -26,12 +26,15 @@
 //! taped inside an enclosing loop's forward sweep ([`super::tape`]) saves
 //! its parameters whole, since the enclosing loop's tapes lay them out so.
 //!
-//! A link may also be an `if` whose branches each make at most one such
-//! update of the latest link, returned at the same position (the Thomas
-//! algorithm's `if i == 0 then … else dp with [i] = …`): the forward loop's
-//! branches also return the update's indices, the element it overwrites
-//! and `true`, or placeholders and `false` ([`super::Ad::log_conditional`]), and
-//! the reverse loop undoes the update where the flag says it was made.
+//! A link may also be an `if` whose branches each change the latest link
+//! only by such updates at their top level, returning it at the same
+//! position (the Thomas algorithm's `if i == 0 then … else dp with [i] =
+//! …`, a swap in one branch): the forward loop's branches also return, for
+//! each update slot (the j-th update of either branch), the update's
+//! indices, the element it overwrites and `true`, or placeholders and
+//! `false` where the branch makes no j-th update
+//! ([`super::Ad::log_conditional`]), and the reverse loop undoes each
+//! update where its flag says it was made, last slot first.
 //! The re-executed body does not run such an `if` again before its return
 //! sweep when nothing reads its results ([`in_place`]): the return sweep
 //! of each branch makes its update on the array itself and restores it,
@@ -161,7 +164,7 @@ fn chain_of(p: VName, k: usize, body: &Body) -> Option<Vec<VName>> {
 }
 
 /// If `s` is an `if` that updates `head` in one of its branches or both,
-/// each by at most one update of an element or row of fixed indices and
+/// each by top-level updates of elements or rows at fixed indices and
 /// otherwise returning it untouched, at the same position: the `if`'s
 /// result there, the new link of the chain.
 fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
@@ -170,26 +173,33 @@ fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
         return None;
     }
     (0..s.pat.len()).find_map(|k| {
-        let t = chain_of(head, k, then_body)?;
-        let e = chain_of(head, k, else_body)?;
-        let single = t.len() <= 1 && e.len() <= 1 && !(t.is_empty() && e.is_empty());
-        // Each branch's update is one of its own top-level statements,
-        // and where both update, they update parts of the same rank.
-        let (tu, eu) = (branch_update(then_body, k), branch_update(else_body, k));
-        let simple = tu.is_some() == (t.len() == 1) && eu.is_some() == (e.len() == 1);
-        let same = match (&tu, &eu) {
-            (Some((_, _, a)), Some((_, _, b))) => a.len() == b.len(),
-            _ => true,
-        };
-        (single && simple && same).then_some(s.pat[k].name)
+        let t = branch_updates(then_body, head, k)?;
+        let e = branch_updates(else_body, head, k)?;
+        // The j-th updates of the two branches update parts of the same
+        // rank (they share the j-th log).
+        let same = t.iter().zip(&e).all(|((_, _, a), (_, _, b))| a.len() == b.len());
+        (same && !(t.is_empty() && e.is_empty())).then_some(s.pat[k].name)
     })
 }
 
-/// If nothing in its re-executed scope reads the results of the `if` `s`
-/// (so that it need not run again before its return sweep), and each free
-/// array it consumes, each branch changes only by top-level updates and
-/// returns at the same position: the arrays with their positions. Its
-/// return sweep then restores them in place ([`super::Ad::rev_if`]).
+/// The updates of `head` making the `k`th result of a branch of a
+/// conditional link, in order, each with its position, array and slice,
+/// if they form a chain of top-level updates.
+fn branch_updates(body: &Body, head: VName, k: usize) -> Option<Vec<(usize, VName, Vec<DimIndex>)>> {
+    let chain = chain_of(head, k, body)?;
+    chain
+        .iter()
+        .map(|u| {
+            body.stms.iter().enumerate().find_map(|(at, x)| match &x.exp {
+                Exp::Update { array, slice, .. } if x.pat.first().is_some_and(|p| p.name == *u) => {
+                    Some((at, *array, slice.clone()))
+                }
+                _ => None,
+            })
+        })
+        .collect()
+}
+
 /// How an `if` of a re-executed scope that is not run again restores the
 /// arrays it consumes ([`in_place`]).
 #[derive(Clone, Debug, Default)]
@@ -202,6 +212,11 @@ pub(super) struct InPlace {
     pub(super) views: Vec<Stm>,
 }
 
+/// If nothing in its re-executed scope reads the results of the `if` `s`
+/// (so that it need not run again before its return sweep), and each free
+/// array it consumes, each branch changes only by top-level updates and
+/// returns at the same position: the arrays with their positions. Its
+/// return sweep then restores them in place ([`super::Ad::rev_if`]).
 pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
     let Exp::If { then_body, else_body, .. } = &s.exp else { return None };
     if s.pat.iter().any(|p| ck.results.contains(&p.name) || ck.used.contains(&p.name)) {
@@ -251,18 +266,6 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
     Some(InPlace { arrays, views })
 }
 
-/// The update making the `k`th result of a branch of a conditional link,
-/// if it makes one: its position, array and slice.
-fn branch_update(body: &Body, k: usize) -> Option<(usize, VName, Vec<DimIndex>)> {
-    let r = body.result.get(k)?.as_var()?;
-    body.stms.iter().enumerate().find_map(|(at, x)| match &x.exp {
-        Exp::Update { array, slice, .. } if x.pat.first().is_some_and(|p| p.name == r) => {
-            Some((at, *array, slice.clone()))
-        }
-        _ => None,
-    })
-}
-
 impl super::Ad {
     /// The forward loop's version of a conditional link `s` (an `if`; the
     /// links of chains `links`, each with its position among the `if`'s
@@ -287,43 +290,66 @@ impl super::Ad {
         let mut pat = s.pat.clone();
         let mut saved = Vec::new();
         for &(c, k) in links {
-            let found = branches.iter().find_map(|b| branch_update(b, k));
-            let Some((_, head, slice)) = found else {
-                return Err(internal(span, "a conditional link without its update".into()));
-            };
-            let part_ty = super::slice_type(&self.types[&head], &slice);
-            for (j, b) in branches.iter_mut().enumerate() {
-                let mut values: Vec<SubExp> = Vec::new();
-                if let Some((at, array, slice)) = branch_update(b, k) {
-                    // What the update overwrites, read just before it.
-                    let mut before = Vec::new();
-                    let index = Exp::Index { array, slice: slice.clone() };
-                    let mut old = self.bind(&mut before, "old", part_ty.clone(), index, span);
-                    if part_ty.rank() > 0 {
-                        old = self.bind(&mut before, "old", part_ty.clone(), Exp::Copy(old), span);
-                    }
-                    b.stms.splice(at..at, before);
-                    values.extend(slice.iter().map(|d| match d {
-                        DimIndex::Fix(x) => *x,
-                        DimIndex::Slice { .. } => SubExp::i64(0),
-                    }));
-                    values.push(SubExp::Var(old));
-                    values.push(SubExp::Const(ogham_ir::PrimValue::Bool(true)));
-                } else {
-                    values.extend(slice.iter().map(|_| SubExp::i64(0)));
-                    values.push(self.zero(&mut b.stms, &part_ty, span));
-                    values.push(SubExp::Const(ogham_ir::PrimValue::Bool(false)));
+            // The chain's head, free in the branches: where a branch's
+            // `k`th result comes from through its updates.
+            let head = [then_body, else_body].iter().find_map(|b| {
+                let mut at = b.result.get(k)?.as_var()?;
+                while let Some(Exp::Update { array, .. }) =
+                    b.stms.iter().find(|x| x.pat.first().is_some_and(|p| p.name == at)).map(|x| &x.exp)
+                {
+                    at = *array;
                 }
-                b.result.extend(values);
-                if j == 0 {
-                    let first = pat.len();
-                    for _ in &slice {
-                        pat.push(self.fresh_typed("logged_index", &Type::Prim(PrimType::I64)));
+                Some(at)
+            });
+            let ups: Vec<Vec<(usize, VName, Vec<DimIndex>)>> = match head {
+                Some(h) => [then_body, else_body].iter().map(|b| branch_updates(b, h, k)).collect::<Option<_>>(),
+                None => None,
+            }
+            .filter(|u: &Vec<_>| u.iter().any(|u| !u.is_empty()))
+            .ok_or_else(|| internal(span, "a conditional link without its updates".into()))?;
+            // One log per update slot: the j-th update of either branch.
+            let slots: Vec<(Type, usize)> = (0..ups.iter().map(Vec::len).max().unwrap_or(0))
+                .map(|j| {
+                    let (_, array, slice) = ups.iter().find_map(|u| u.get(j)).expect("a slot some branch fills");
+                    (super::slice_type(&self.types[array], slice), slice.len())
+                })
+                .collect();
+            for (b, ups) in branches.iter_mut().zip(&ups) {
+                let mut values: Vec<Vec<SubExp>> = vec![Vec::new(); slots.len()];
+                // Last update first, so that the earlier positions hold.
+                for (j, (part_ty, dims)) in slots.iter().enumerate().rev() {
+                    let slot = &mut values[j];
+                    if let Some((at, array, slice)) = ups.get(j) {
+                        // What the update overwrites, read just before it.
+                        let mut before = Vec::new();
+                        let index = Exp::Index { array: *array, slice: slice.clone() };
+                        let mut old = self.bind(&mut before, "old", part_ty.clone(), index, span);
+                        if part_ty.rank() > 0 {
+                            old = self.bind(&mut before, "old", part_ty.clone(), Exp::Copy(old), span);
+                        }
+                        b.stms.splice(*at..*at, before);
+                        slot.extend(slice.iter().map(|d| match d {
+                            DimIndex::Fix(x) => *x,
+                            DimIndex::Slice { .. } => SubExp::i64(0),
+                        }));
+                        slot.push(SubExp::Var(old));
+                        slot.push(SubExp::Const(ogham_ir::PrimValue::Bool(true)));
+                    } else {
+                        slot.extend((0..*dims).map(|_| SubExp::i64(0)));
+                        slot.push(self.zero(&mut b.stms, part_ty, span));
+                        slot.push(SubExp::Const(ogham_ir::PrimValue::Bool(false)));
                     }
-                    pat.push(self.fresh_typed("logged_old", &part_ty));
-                    pat.push(self.fresh_typed("logged_flag", &Type::Prim(PrimType::Bool)));
-                    saved.push((c, first, slice.len()));
                 }
+                b.result.extend(values.into_iter().flatten());
+            }
+            for (part_ty, dims) in &slots {
+                let first = pat.len();
+                for _ in 0..*dims {
+                    pat.push(self.fresh_typed("logged_index", &Type::Prim(PrimType::I64)));
+                }
+                pat.push(self.fresh_typed("logged_old", part_ty));
+                pat.push(self.fresh_typed("logged_flag", &Type::Prim(PrimType::Bool)));
+                saved.push((c, first, *dims));
             }
         }
         let [then_body, else_body] = branches;
