@@ -103,3 +103,31 @@ entry bubble_sort [n] (xs: [n]f64) : [n]f64 =
                             else ys
               in f64.sum (map2 (\y i -> y * f64.i64 (i + 1)) ys (iota n)))
       xs 1
+
+-- Nested conditionals: `else if`, and a `match` of three cases, each
+-- branch logged in slots of its own. Element i is set from x[i] once:
+-- 1 above 1 (derivative 0), -1 + x/2 below -1 (0.5), x² between (2x).
+-- ==
+-- entry: else_if
+-- input { [2.0, -3.0, 0.5, -0.25] } output { [0.0, 0.5, 1.0, -0.5] }
+entry else_if [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> let ys = loop ys = copy xs for i < n do
+                         if ys[i] > 1 then ys with [i] = 1
+                         else if ys[i] < -1 then ys with [i] = -1 + 0.5 * ys[i]
+                         else ys with [i] = ys[i] * ys[i]
+              in f64.sum ys)
+      xs 1
+
+-- With x = [1, 2, 3, 4, 5]: y = [3, 2, 3·2, 12, 5], so the derivatives
+-- are [3, 1 + 3, 2, 3, 1].
+-- ==
+-- entry: by_case
+-- input { [1.0, 2.0, 3.0, 4.0, 5.0] } output { [3.0, 4.0, 2.0, 3.0, 1.0] }
+entry by_case [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> let ys = loop ys = copy xs for i < n do
+                         match i % 3
+                         case 0 -> ys with [i] = 3 * ys[i]
+                         case 1 -> ys
+                         case _ -> ys with [i] = ys[i] * ys[i - 1]
+              in f64.sum ys)
+      xs 1

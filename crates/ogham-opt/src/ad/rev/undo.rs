@@ -27,14 +27,15 @@
 //! its parameters whole, since the enclosing loop's tapes lay them out so.
 //!
 //! A link may also be an `if` whose branches each change the latest link
-//! only by such updates at their top level, returning it at the same
-//! position (the Thomas algorithm's `if i == 0 then … else dp with [i] =
-//! …`, a swap in one branch): the forward loop's branches also return, for
-//! each update slot (the j-th update of either branch), the update's
-//! indices, the element it overwrites and `true`, or placeholders and
-//! `false` where the branch makes no j-th update
-//! ([`super::Ad::log_conditional`]), and the reverse loop undoes each
-//! update where its flag says it was made, last slot first.
+//! only by such a chain (of updates, or of `if`s of the same kind: `else
+//! if`, `match`), returning it at the same position (the Thomas
+//! algorithm's `if i == 0 then … else dp with [i] = …`, a swap in one
+//! branch): the forward loop's `if` also returns one slot per update its
+//! branches may make (the then branch's, then the else branch's), each the
+//! update's indices, the element it overwrites and `true`, or placeholders
+//! and `false` from the other branch ([`super::Ad::log_conditional`]), and
+//! the reverse loop undoes each update where its flag says it was made,
+//! last slot first.
 //! The re-executed body does not run such an `if` again before its return
 //! sweep when nothing reads its results ([`in_place`]): the return sweep
 //! of each branch makes its update on the array itself and restores it,
@@ -164,41 +165,49 @@ fn chain_of(p: VName, k: usize, body: &Body) -> Option<Vec<VName>> {
 }
 
 /// If `s` is an `if` that updates `head` in one of its branches or both,
-/// each by top-level updates of elements or rows at fixed indices and
-/// otherwise returning it untouched, at the same position: the `if`'s
-/// result there, the new link of the chain.
+/// each branch changing it only by a chain of updates of elements or rows
+/// at fixed indices (or by `if`s that do so in turn) and returning the
+/// last link at the same position: the `if`'s result there, the new link
+/// of the chain.
 fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
     let Exp::If { then_body, else_body, .. } = &s.exp else { return None };
     if !ogham_ir::visit::consumed_deep(&s.exp).contains(&head) {
         return None;
     }
     (0..s.pat.len()).find_map(|k| {
-        let t = branch_updates(then_body, head, k)?;
-        let e = branch_updates(else_body, head, k)?;
-        // The j-th updates of the two branches update parts of the same
-        // rank (they share the j-th log).
-        let same = t.iter().zip(&e).all(|((_, _, a), (_, _, b))| a.len() == b.len());
-        (same && !(t.is_empty() && e.is_empty())).then_some(s.pat[k].name)
+        let t = chain_of(head, k, then_body)?;
+        let e = chain_of(head, k, else_body)?;
+        (!(t.is_empty() && e.is_empty())).then_some(s.pat[k].name)
     })
 }
 
-/// The updates of `head` making the `k`th result of a branch of a
-/// conditional link, in order, each with its position, array and slice,
-/// if they form a chain of top-level updates.
-fn branch_updates(body: &Body, head: VName, k: usize) -> Option<Vec<(usize, VName, Vec<DimIndex>)>> {
-    let chain = chain_of(head, k, body)?;
-    chain
-        .iter()
-        .map(|u| {
-            body.stms.iter().enumerate().find_map(|(at, x)| match &x.exp {
-                Exp::Update { array, slice, .. } if x.pat.first().is_some_and(|p| p.name == *u) => {
-                    Some((at, *array, slice.clone()))
+/// The array a conditional link `s` updates, free in its branches: where
+/// a branch's `k`th result comes from through its updates and `if`s.
+fn link_head(s: &Stm, k: usize) -> Option<VName> {
+    let Exp::If { then_body, else_body, .. } = &s.exp else { return None };
+    let free = ogham_ir::visit::free_vars_exp(&s.exp);
+    [then_body, else_body].iter().find_map(|b| {
+        let mut at = b.result.get(k)?.as_var()?;
+        loop {
+            if free.contains(&at) {
+                return Some(at);
+            }
+            let x = b.stms.iter().find(|x| x.pat.iter().any(|p| p.name == at))?;
+            at = match &x.exp {
+                Exp::Update { array, .. } => *array,
+                Exp::If { .. } => {
+                    let kk = x.pat.iter().position(|p| p.name == at)?;
+                    link_head(x, kk)?
                 }
-                _ => None,
-            })
-        })
-        .collect()
+                _ => return None,
+            };
+        }
+    })
 }
+
+/// A log slot of a conditional link: the type of the part an update
+/// overwrites, and how many indices it has.
+type Slot = (Type, usize);
 
 /// How an `if` of a re-executed scope that is not run again restores the
 /// arrays it consumes ([`in_place`]).
@@ -269,11 +278,10 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
 impl super::Ad {
     /// The forward loop's version of a conditional link `s` (an `if`; the
     /// links of chains `links`, each with its position among the `if`'s
-    /// results), pushed to `stms`: each branch also returns, per link,
-    /// the indices of its update, the elements it overwrites and `true`,
-    /// or placeholders and `false` where it makes none, and `tape` saves
-    /// them per iteration, recorded in `logs`. Returns the names the
-    /// statement binds.
+    /// results), pushed to `stms`: the `if` also returns, per update its
+    /// branches may make ([`Ad::log_if`]), the update's indices, the element
+    /// it overwrites and whether it made it, which `tape` saves per
+    /// iteration, recorded in `logs`. Returns the names the statement binds.
     pub(super) fn log_conditional(
         &mut self,
         s: &Stm,
@@ -282,79 +290,20 @@ impl super::Ad {
         stms: &mut Vec<Stm>,
         tape: &mut SaveTape<'_>,
     ) -> R<Vec<VName>> {
-        let span = s.span;
-        let Exp::If { cond, then_body, else_body } = &s.exp else {
-            return Err(internal(span, "a conditional link that is not an `if`".into()));
-        };
-        let mut branches = [then_body.clone(), else_body.clone()];
-        let mut pat = s.pat.clone();
+        let mut s = s.clone();
         let mut saved = Vec::new();
         for &(c, k) in links {
-            // The chain's head, free in the branches: where a branch's
-            // `k`th result comes from through its updates.
-            let head = [then_body, else_body].iter().find_map(|b| {
-                let mut at = b.result.get(k)?.as_var()?;
-                while let Some(Exp::Update { array, .. }) =
-                    b.stms.iter().find(|x| x.pat.first().is_some_and(|p| p.name == at)).map(|x| &x.exp)
-                {
-                    at = *array;
-                }
-                Some(at)
-            });
-            let ups: Vec<Vec<(usize, VName, Vec<DimIndex>)>> = match head {
-                Some(h) => [then_body, else_body].iter().map(|b| branch_updates(b, h, k)).collect::<Option<_>>(),
-                None => None,
-            }
-            .filter(|u: &Vec<_>| u.iter().any(|u| !u.is_empty()))
-            .ok_or_else(|| internal(span, "a conditional link without its updates".into()))?;
-            // One log per update slot: the j-th update of either branch.
-            let slots: Vec<(Type, usize)> = (0..ups.iter().map(Vec::len).max().unwrap_or(0))
-                .map(|j| {
-                    let (_, array, slice) = ups.iter().find_map(|u| u.get(j)).expect("a slot some branch fills");
-                    (super::slice_type(&self.types[array], slice), slice.len())
-                })
-                .collect();
-            for (b, ups) in branches.iter_mut().zip(&ups) {
-                let mut values: Vec<Vec<SubExp>> = vec![Vec::new(); slots.len()];
-                // Last update first, so that the earlier positions hold.
-                for (j, (part_ty, dims)) in slots.iter().enumerate().rev() {
-                    let slot = &mut values[j];
-                    if let Some((at, array, slice)) = ups.get(j) {
-                        // What the update overwrites, read just before it.
-                        let mut before = Vec::new();
-                        let index = Exp::Index { array: *array, slice: slice.clone() };
-                        let mut old = self.bind(&mut before, "old", part_ty.clone(), index, span);
-                        if part_ty.rank() > 0 {
-                            old = self.bind(&mut before, "old", part_ty.clone(), Exp::Copy(old), span);
-                        }
-                        b.stms.splice(*at..*at, before);
-                        slot.extend(slice.iter().map(|d| match d {
-                            DimIndex::Fix(x) => *x,
-                            DimIndex::Slice { .. } => SubExp::i64(0),
-                        }));
-                        slot.push(SubExp::Var(old));
-                        slot.push(SubExp::Const(ogham_ir::PrimValue::Bool(true)));
-                    } else {
-                        slot.extend((0..*dims).map(|_| SubExp::i64(0)));
-                        slot.push(self.zero(&mut b.stms, part_ty, span));
-                        slot.push(SubExp::Const(ogham_ir::PrimValue::Bool(false)));
-                    }
-                }
-                b.result.extend(values.into_iter().flatten());
-            }
-            for (part_ty, dims) in &slots {
-                let first = pat.len();
-                for _ in 0..*dims {
-                    pat.push(self.fresh_typed("logged_index", &Type::Prim(PrimType::I64)));
-                }
-                pat.push(self.fresh_typed("logged_old", part_ty));
-                pat.push(self.fresh_typed("logged_flag", &Type::Prim(PrimType::Bool)));
-                saved.push((c, first, *dims));
+            let head =
+                link_head(&s, k).ok_or_else(|| internal(s.span, "a conditional link without its head".into()))?;
+            let mut at = s.pat.len();
+            for (_, dims) in self.log_if(&mut s, k, head)? {
+                saved.push((c, at, dims));
+                at += dims + 2;
             }
         }
-        let [then_body, else_body] = branches;
-        let names = pat.iter().map(|p| p.name).collect();
-        stms.push(Stm { pat: pat.clone(), exp: Exp::If { cond: *cond, then_body, else_body }, attrs: s.attrs, span });
+        let names = s.pat.iter().map(|p| p.name).collect();
+        let pat = s.pat.clone();
+        stms.push(s);
         for (c, first, dims) in saved {
             let mut index = Vec::new();
             for p in &pat[first..first + dims] {
@@ -366,6 +315,94 @@ impl super::Ad {
             logs[c].updates.push(Logged { index, old, flag });
         }
         Ok(names)
+    }
+
+    /// Makes the `if` `s`, whose `k`th result is the chain of `head`
+    /// through its branches, also return one slot of results per update
+    /// of that chain its branches make (the then branch's first, then the
+    /// else branch's, nested `if`s' in place of the `if`): the indices,
+    /// the element the update overwrites and `true`, or placeholders and
+    /// `false` from the branch that does not make it. Returns the slots.
+    fn log_if(&mut self, s: &mut Stm, k: usize, head: VName) -> R<Vec<Slot>> {
+        let span = s.span;
+        let Exp::If { then_body, else_body, .. } = &mut s.exp else {
+            return Err(internal(span, "a conditional link that is not an `if`".into()));
+        };
+        let (t_slots, t_values) = self.log_branch(then_body, k, head, span)?;
+        let (e_slots, e_values) = self.log_branch(else_body, k, head, span)?;
+        let mut t_rest = Vec::new();
+        for slot in &e_slots {
+            t_rest.extend(self.placeholders(&mut then_body.stms, slot, span));
+        }
+        let mut e_first = Vec::new();
+        for slot in &t_slots {
+            e_first.extend(self.placeholders(&mut else_body.stms, slot, span));
+        }
+        then_body.result.extend(t_values.into_iter().chain(t_rest));
+        else_body.result.extend(e_first.into_iter().chain(e_values));
+        let slots: Vec<Slot> = t_slots.into_iter().chain(e_slots).collect();
+        for (part_ty, dims) in &slots {
+            for _ in 0..*dims {
+                s.pat.push(self.fresh_typed("logged_index", &Type::Prim(PrimType::I64)));
+            }
+            s.pat.push(self.fresh_typed("logged_old", part_ty));
+            s.pat.push(self.fresh_typed("logged_flag", &Type::Prim(PrimType::Bool)));
+        }
+        Ok(slots)
+    }
+
+    /// A branch's part of [`Ad::log_if`]: reads what each update of the
+    /// chain overwrites just before it, and logs nested `if`s in turn.
+    /// Returns the branch's slots and their values.
+    fn log_branch(&mut self, b: &mut Body, k: usize, head: VName, span: ogham_ir::Span) -> R<(Vec<Slot>, Vec<SubExp>)> {
+        let chain =
+            chain_of(head, k, b).ok_or_else(|| internal(span, "a conditional link's branch lost its chain".into()))?;
+        let (mut slots, mut values) = (Vec::new(), Vec::new());
+        let mut current = head;
+        for link in chain {
+            let Some(at) = b.stms.iter().position(|x| x.pat.iter().any(|p| p.name == link)) else {
+                return Err(internal(span, "a link of a conditional chain not found".into()));
+            };
+            match &b.stms[at].exp {
+                Exp::Update { slice, .. } => {
+                    let part_ty = super::slice_type(&self.types[&current], slice);
+                    let slice = slice.clone();
+                    let mut before = Vec::new();
+                    let index = Exp::Index { array: current, slice: slice.clone() };
+                    let mut old = self.bind(&mut before, "old", part_ty.clone(), index, span);
+                    if part_ty.rank() > 0 {
+                        old = self.bind(&mut before, "old", part_ty.clone(), Exp::Copy(old), span);
+                    }
+                    b.stms.splice(at..at, before);
+                    values.extend(slice.iter().map(|d| match d {
+                        DimIndex::Fix(x) => *x,
+                        DimIndex::Slice { .. } => SubExp::i64(0),
+                    }));
+                    values.push(SubExp::Var(old));
+                    values.push(SubExp::Const(ogham_ir::PrimValue::Bool(true)));
+                    slots.push((part_ty, slice.len()));
+                }
+                Exp::If { .. } => {
+                    let mut inner = b.stms[at].clone();
+                    let kk = inner.pat.iter().position(|p| p.name == link).unwrap_or(0);
+                    let first = inner.pat.len();
+                    slots.extend(self.log_if(&mut inner, kk, current)?);
+                    values.extend(inner.pat[first..].iter().map(|p| SubExp::Var(p.name)));
+                    b.stms[at] = inner;
+                }
+                _ => return Err(internal(span, "a conditional chain's link is neither an update nor an `if`".into())),
+            }
+            current = link;
+        }
+        Ok((slots, values))
+    }
+
+    /// A slot's placeholders: zero indices, a zero part, `false`.
+    fn placeholders(&mut self, stms: &mut Vec<Stm>, (part_ty, dims): &Slot, span: ogham_ir::Span) -> Vec<SubExp> {
+        let mut values: Vec<SubExp> = (0..*dims).map(|_| SubExp::i64(0)).collect();
+        values.push(self.zero(stms, part_ty, span));
+        values.push(SubExp::Const(ogham_ir::PrimValue::Bool(false)));
+        values
     }
 
     /// Emits the undoing of one reverse iteration's updates of a logged
