@@ -15,7 +15,9 @@
 //!   array result may be its neutral element or a row of the input, so it
 //!   may share memory with the inputs, the neutral elements and the arrays
 //!   the lambdas use; the array results of one reduction may share memory.
-//! - An `if`'s results may share memory with either branch's results. A
+//! - An `if`'s results may share memory with either branch's results,
+//!   and with each other only where a branch's do (two results of one
+//!   statement share memory only if the statement says so). A
 //!   loop parameter starts as its initial value and then holds what the
 //!   body returns, so its aliases are found by iterating over the body to a
 //!   fixed point; the loop's results are the final parameters. A call's
@@ -231,19 +233,37 @@ impl<'a> Walker<'a> {
     pub fn body(&mut self, body: &Body) -> BodyEffect {
         let mut bound = HashSet::default();
         let mut consumed = Vec::new();
-        for stm in &body.stms {
+        // The statement binding each variable, by its position in the body.
+        let mut binder: HashMap<VName, usize> = HashMap::default();
+        for (at, stm) in body.stms.iter().enumerate() {
             let eff = self.stm(stm);
             consumed.extend(eff.consumed);
             for (i, p) in stm.pat.iter().enumerate() {
                 self.bind(p, eff.results.get(i).cloned().unwrap_or_default());
                 bound.insert(p.name);
+                binder.insert(p.name, at);
             }
         }
         let full: Vec<Names> = body.result.iter().map(|r| self.se_closure(r)).collect();
         let mut shared = BTreeSet::new();
         for i in 0..full.len() {
             for j in i + 1..full.len() {
-                if !full[i].is_disjoint(&full[j]) {
+                // Two results of one statement share memory only if the
+                // statement says so (its results then name each other):
+                // an `if` whose branches return (b', a) and (a', b) gives
+                // two results that may each be a or b, but never the same.
+                let (ri, rj) = (body.result[i].as_var(), body.result[j].as_var());
+                let one_statement = match (ri, rj) {
+                    (Some(x), Some(y)) if x != y => binder.get(&x).is_some_and(|a| binder.get(&y) == Some(a)),
+                    _ => false,
+                };
+                let meet = if one_statement {
+                    let (x, y) = (ri.expect("a variable"), rj.expect("a variable"));
+                    self.get(x).is_some_and(|s| s.contains(&y))
+                } else {
+                    !full[i].is_disjoint(&full[j])
+                };
+                if meet {
                     shared.insert((i, j));
                 }
             }

@@ -422,6 +422,30 @@ fn loop_bodies() {
         ),
         &["`q_6` is returned after being consumed", "`p_5`"],
     );
+    // Branches that swap the two parameters, each updating one: the `if`'s
+    // results may each be either parameter, but never both the same.
+    let branches = |then: &str, els: &str| {
+        fun(
+            "n_0: i64, xs_1: [3i64]i32, zs_2: [3i64]i32, c_10: bool",
+            "[3i64]i32",
+            &format!(
+                "  let (a_3: [3i64]i32, b_4: [3i64]i32) = loop (p_5: [3i64]i32 = xs_1, q_6: [3i64]i32 = zs_2) for i_7 < n_0 {{
+      let (r_11: [3i64]i32, s_12: [3i64]i32) = if c_10 then {{
+          let (upd_8: [3i64]i32) = update q_6[0i64] = 7i32
+          in ({then})
+        }} else {{
+          let (upd_9: [3i64]i32) = update p_5[0i64] = 8i32
+          in ({els})
+        }}
+      in (r_11, s_12)
+    }}
+  in (a_3)"
+            ),
+        )
+    };
+    accepts(&branches("upd_8, p_5", "upd_9, q_6"));
+    // A branch giving both results the same memory makes them share it.
+    rejects(&branches("upd_8, upd_8", "upd_9, q_6"), &["after being consumed"]);
 }
 
 /// A body that takes a view `v_2` of `xs_1` (`view`: its type and
