@@ -70,13 +70,31 @@ fn filter_count_and_last_of_scan_build_no_array() {
 
 /// The statements binding arrays in `body`, at any depth.
 fn array_bindings(b: &Body) -> usize {
+    bindings_of_rank(b, 1)
+}
+
+/// The variables of rank `rank` or more bound in `b`, at any depth.
+fn bindings_of_rank(b: &Body, rank: usize) -> usize {
     b.stms
         .iter()
         .map(|s| {
-            s.pat.iter().filter(|p| p.ty.rank() > 0).count()
-                + ogham_ir::visit::bodies(&s.exp).into_iter().map(array_bindings).sum::<usize>()
-                + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| array_bindings(&l.body)).sum::<usize>()
+            s.pat.iter().filter(|p| p.ty.rank() >= rank).count()
+                + ogham_ir::visit::bodies(&s.exp).into_iter().map(|b| bindings_of_rank(b, rank)).sum::<usize>()
+                + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| bindings_of_rank(&l.body, rank)).sum::<usize>()
         })
+        .sum()
+}
+
+/// Counts the statements for which `f` holds inside the bodies of the
+/// top-level loops of `body`.
+fn count_in_loops(body: &Body, f: &dyn Fn(&Exp) -> bool) -> usize {
+    body.stms
+        .iter()
+        .filter_map(|s| match &s.exp {
+            Exp::Loop { body, .. } => Some(body),
+            _ => None,
+        })
+        .map(|b| count(b, f))
         .sum()
 }
 
@@ -317,16 +335,7 @@ fn branch_adds_to_a_free_arrays_adjoint_in_place() {
     // adjoint, or a map adding it to the loop's).
     let prog = optimised("branch_adjoints_in_place.fut");
     let gradient = prog.fun("gradient").expect("gradient");
-    let in_loops: usize = gradient
-        .body
-        .stms
-        .iter()
-        .filter_map(|s| match &s.exp {
-            Exp::Loop { body, .. } => Some(body),
-            _ => None,
-        })
-        .map(|b| count(b, &|e| matches!(e, Exp::Replicate { .. } | Exp::Soac(_))))
-        .sum();
+    let in_loops = count_in_loops(&gradient.body, &|e| matches!(e, Exp::Replicate { .. } | Exp::Soac(_)));
     assert_eq!(in_loops, 0, "{}", ogham_ir::print::program(&prog));
 }
 
@@ -337,27 +346,8 @@ fn conditional_updates_in_a_loop_are_logged_not_saved_whole() {
     // per iteration) anywhere, and no array copied inside a loop.
     let prog = optimised("thomas_solver.fut");
     let gradient = prog.fun("grad_d").expect("grad_d");
-    fn matrices(body: &Body) -> usize {
-        body.stms
-            .iter()
-            .map(|s| {
-                s.pat.iter().filter(|p| p.ty.rank() > 1).count()
-                    + ogham_ir::visit::bodies(&s.exp).into_iter().map(matrices).sum::<usize>()
-                    + ogham_ir::visit::lambdas(&s.exp).into_iter().map(|l| matrices(&l.body)).sum::<usize>()
-            })
-            .sum()
-    }
     let printed = ogham_ir::print::program(&prog);
-    assert_eq!(matrices(&gradient.body), 0, "{printed}");
-    let copies_in_loops: usize = gradient
-        .body
-        .stms
-        .iter()
-        .filter_map(|s| match &s.exp {
-            Exp::Loop { body, .. } => Some(body),
-            _ => None,
-        })
-        .map(|b| count(b, &|e| matches!(e, Exp::Copy(_))))
-        .sum();
+    assert_eq!(bindings_of_rank(&gradient.body, 2), 0, "{printed}");
+    let copies_in_loops = count_in_loops(&gradient.body, &|e| matches!(e, Exp::Copy(_)));
     assert_eq!(copies_in_loops, 0, "{printed}");
 }
