@@ -252,16 +252,11 @@ impl<'a> Walker<'a> {
                 // statement says so (its results then name each other):
                 // an `if` whose branches return (b', a) and (a', b) gives
                 // two results that may each be a or b, but never the same.
-                let (ri, rj) = (body.result[i].as_var(), body.result[j].as_var());
-                let one_statement = match (ri, rj) {
-                    (Some(x), Some(y)) if x != y => binder.get(&x).is_some_and(|a| binder.get(&y) == Some(a)),
-                    _ => false,
-                };
-                let meet = if one_statement {
-                    let (x, y) = (ri.expect("a variable"), rj.expect("a variable"));
-                    self.get(x).is_some_and(|s| s.contains(&y))
-                } else {
-                    !full[i].is_disjoint(&full[j])
+                let meet = match (body.result[i].as_var(), body.result[j].as_var()) {
+                    (Some(x), Some(y)) if x != y && binder.contains_key(&x) && binder.get(&x) == binder.get(&y) => {
+                        self.get(x).is_some_and(|s| s.contains(&y))
+                    }
+                    _ => !full[i].is_disjoint(&full[j]),
                 };
                 if meet {
                     shared.insert((i, j));

@@ -34,7 +34,7 @@ use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, FunDef, Lambda, LoopForm, PrimType, PrimValue, Program, Soac, SubExp, VName,
 };
 use ogham_prim::ops;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Simplifies every function of the program.
 pub fn simplify_program(prog: &mut Program) {
@@ -145,12 +145,10 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
                 continue;
             }
         }
-        let (written_back, overwritten) = places.written_back(&mut stm, &resolve);
-        if let Some(y) = overwritten {
+        let (written_back, overwritten) = places.written_back(&mut stm, &resolve, &stms);
+        if let Some(at) = overwritten {
             // The first update of an update at the same place is dead.
-            if let Some(at) = stms.iter().rposition(|s: &ogham_ir::Stm| s.pat.first().is_some_and(|p| p.name == y)) {
-                stms.remove(at);
-            }
+            stms.remove(at);
         }
         if let Some(array) = written_back {
             known.insert(stm.pat[0].name, SubExp::Var(array));
@@ -196,7 +194,6 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
             }
             exp => stm.exp = exp,
         }
-        places.kept(&stm, &|se| self::resolve(known, se));
         stms.push(stm);
     }
     Body { stms, result: body.result }
@@ -217,9 +214,6 @@ fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
 /// `old = p[i]`), which a logged loop's reverse iteration makes for each
 /// of its updates.
 struct Places {
-    /// The variables the statements kept so far use (after substitution,
-    /// at any depth).
-    used: HashSet<VName>,
     /// Scalars read from an array at fixed indices: the array and indices.
     reads: HashMap<VName, (VName, Vec<SubExp>)>,
     /// The results of updates of one element at fixed indices: the array
@@ -229,25 +223,20 @@ struct Places {
 
 impl Places {
     fn new() -> Places {
-        Places { used: HashSet::default(), reads: HashMap::default(), updates: HashMap::default() }
-    }
-
-    /// Records the uses of a statement kept.
-    fn kept(&mut self, stm: &ogham_ir::Stm, resolve: &dyn Fn(SubExp) -> SubExp) {
-        for v in ogham_ir::visit::free_vars_exp(&stm.exp) {
-            self.used.extend(resolve(SubExp::Var(v)).as_var());
-        }
+        Places { reads: HashMap::default(), updates: HashMap::default() }
     }
 
     /// Records what `stm` reads or updates, after rewriting an update of
     /// an update at the same place; returns the array an update writes
-    /// back into unchanged, and the first update that an update at the
-    /// same place made dead.
+    /// back into unchanged, and the position among the statements `kept`
+    /// before it of the first update that an update at the same place
+    /// made dead.
     fn written_back(
         &mut self,
         stm: &mut ogham_ir::Stm,
         resolve: &dyn Fn(SubExp) -> SubExp,
-    ) -> (Option<VName>, Option<VName>) {
+        kept: &[ogham_ir::Stm],
+    ) -> (Option<VName>, Option<usize>) {
         let fixed = |slice: &[DimIndex]| -> Option<Vec<SubExp>> {
             slice
                 .iter()
@@ -269,10 +258,14 @@ impl Places {
             Exp::Update { array, slice, value } => {
                 let (Some(mut a), Some(at)) = (var(*array), fixed(slice)) else { return (None, None) };
                 let mut overwritten = None;
-                if let Some((first, place)) = self.updates.get(&a) {
-                    // Nothing read `y` before (nothing can after).
-                    if *place == at && !self.used.contains(&a) {
-                        overwritten = Some(a);
+                if let Some((first, _)) = self.updates.get(&a).filter(|(_, place)| *place == at) {
+                    // Nothing read `y` since it was made (nothing can after).
+                    let made = kept.iter().rposition(|s| s.pat.first().is_some_and(|p| p.name == a));
+                    let reads = |s: &ogham_ir::Stm| {
+                        ogham_ir::visit::free_vars_exp(&s.exp).into_iter().any(|v| var(v) == Some(a))
+                    };
+                    if let Some(made) = made.filter(|&m| !kept[m + 1..].iter().any(reads)) {
+                        overwritten = Some(made);
                         *array = *first;
                         a = *first;
                     }

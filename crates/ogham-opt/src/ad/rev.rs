@@ -531,11 +531,11 @@ impl Ad {
             }
             match &s.exp {
                 Exp::Loop { form: LoopForm::For { .. }, .. } if !s.pat.is_empty() => self.forward_for(s, out, ck)?,
-                Exp::If { .. } if !s.pat.is_empty() && self.reexecuting && undo::in_place(s, ck).is_some() => {
-                    let arrays = undo::in_place(s, ck).unwrap_or_default();
-                    ck.in_place.insert(s.pat[0].name, arrays);
-                }
                 Exp::If { .. } if !s.pat.is_empty() => {
+                    if let Some(restores) = self.reexecuting.then(|| undo::in_place(s, ck)).flatten() {
+                        ck.in_place.insert(s.pat[0].name, restores);
+                        continue;
+                    }
                     // The return sweep re-executes a branch: what it consumes
                     // of the outside is saved first, and the statements
                     // before the `if` see the saved arrays in the return
@@ -625,19 +625,9 @@ impl Ad {
                     out.push(s.clone());
                 }
                 Exp::Update { array, slice, .. } => {
-                    // Save what the update overwrites (a copy: the array is
-                    // consumed), so that the return sweep can restore it.
-                    let ty = self.types[&s.pat[0].name].clone();
-                    let part_ty = slice_type(&ty, slice);
-                    let old = self.bind(
-                        out,
-                        "old",
-                        part_ty.clone(),
-                        Exp::Index { array: *array, slice: slice.clone() },
-                        s.span,
-                    );
-                    let old =
-                        if part_ty.rank() > 0 { self.bind(out, "old", part_ty, Exp::Copy(old), s.span) } else { old };
+                    // Save what the update overwrites, so that the return
+                    // sweep can restore it.
+                    let (old, _) = self.overwritten(out, *array, slice, s.span);
                     ck.updates.insert(s.pat[0].name, SubExp::Var(old));
                     out.push(s.clone());
                 }
@@ -733,6 +723,24 @@ impl Ad {
             out.append(&mut tail.stms);
         }
         Ok(())
+    }
+
+    /// What `update array[slice] = …` overwrites, read before it (a copy
+    /// for a row: the update consumes the array), with its type.
+    pub(super) fn overwritten(
+        &mut self,
+        out: &mut Vec<Stm>,
+        array: VName,
+        slice: &[DimIndex],
+        span: Span,
+    ) -> (VName, Type) {
+        let part_ty = slice_type(&self.types[&array], slice);
+        let index = Exp::Index { array, slice: slice.to_vec() };
+        let mut old = self.bind(out, "old", part_ty.clone(), index, span);
+        if part_ty.rank() > 0 {
+            old = self.bind(out, "old", part_ty.clone(), Exp::Copy(old), span);
+        }
+        (old, part_ty)
     }
 
     /// `adj(v) += c`; nothing for booleans, which have no adjoints (a loop

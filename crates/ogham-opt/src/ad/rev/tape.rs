@@ -275,19 +275,7 @@ impl Ad {
             let logged = chains.iter().position(|c| c.updates.contains(&bs.pat.first().map_or(*i, |p| p.name)));
             if let (Some(c), Exp::Update { array, slice, .. }) = (logged, &bs.exp) {
                 // What the update overwrites, and where, saved per iteration.
-                let part_ty = super::slice_type(&self.types[array], slice);
-                let old = self.bind(
-                    &mut stms,
-                    "old",
-                    part_ty.clone(),
-                    Exp::Index { array: *array, slice: slice.clone() },
-                    span,
-                );
-                let old = if part_ty.rank() > 0 {
-                    self.bind(&mut stms, "old", part_ty.clone(), Exp::Copy(old), span)
-                } else {
-                    old
-                };
+                let (old, part_ty) = self.overwritten(&mut stms, *array, slice, span);
                 let old = tape(self, &mut stms, old, &part_ty, None);
                 let mut index = Vec::new();
                 for d in slice {
@@ -310,7 +298,7 @@ impl Ad {
                 .enumerate()
                 .filter_map(|(c, ch)| Some((c, bs.pat.iter().position(|p| ch.updates.contains(&p.name))?)))
                 .collect();
-            if let (false, Exp::If { .. }) = (links.is_empty(), &bs.exp) {
+            if !links.is_empty() && matches!(bs.exp, Exp::If { .. }) {
                 let names = self.log_conditional(bs, &links, &mut logs, &mut stms, &mut |cx, stms, v, ty| {
                     tape(cx, stms, v, ty, None)
                 })?;

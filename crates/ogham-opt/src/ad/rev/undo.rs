@@ -255,10 +255,7 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
             while at != *c {
                 let view = ck.views.get(&at)?;
                 chain.push(view.clone());
-                at = match &view.exp {
-                    Exp::Index { array, .. } | Exp::Reshape { array, .. } | Exp::Rearrange { array, .. } => *array,
-                    _ => return None,
-                };
+                at = super::view_source(view)?;
             }
             for view in chain.into_iter().rev() {
                 if !views.iter().any(|w| w.pat[0].name == view.pat[0].name) {
@@ -365,14 +362,9 @@ impl super::Ad {
             };
             match &b.stms[at].exp {
                 Exp::Update { slice, .. } => {
-                    let part_ty = super::slice_type(&self.types[&current], slice);
                     let slice = slice.clone();
                     let mut before = Vec::new();
-                    let index = Exp::Index { array: current, slice: slice.clone() };
-                    let mut old = self.bind(&mut before, "old", part_ty.clone(), index, span);
-                    if part_ty.rank() > 0 {
-                        old = self.bind(&mut before, "old", part_ty.clone(), Exp::Copy(old), span);
-                    }
+                    let (old, part_ty) = self.overwritten(&mut before, current, &slice, span);
                     b.stms.splice(at..at, before);
                     values.extend(slice.iter().map(|d| match d {
                         DimIndex::Fix(x) => *x,
