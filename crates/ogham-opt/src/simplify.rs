@@ -6,7 +6,10 @@
 //! the interpreter runs, so folding cannot change a result), or an identity
 //! such as `x + 0`, `x * 1`, `x / 1`, `x - 0` on integers, `x * 1` and
 //! `x / 1` on floats (exact in IEEE arithmetic; `x + 0.0` is not, for
-//! `x = -0.0`), `b && true`, `b || false`, `x == x` on integers and booleans.
+//! `x = -0.0`), `b && true`, `b || false`, `x == x` on integers and booleans,
+//! and an `i64` sum, difference or product that is, as a polynomial in the
+//! variables its operands are built from, a constant or one of them
+//! (`(i + 3) - (i + 1)` is `2`; see [`poly`]).
 //! Such statements are dropped and every use of their variable, types
 //! included, is replaced by the operand. An operation that fails on its
 //! constants (an integer division by zero) is left to fail at run time.
@@ -35,6 +38,9 @@ use ogham_ir::{
 };
 use ogham_prim::ops;
 use rustc_hash::FxHashMap as HashMap;
+
+mod poly;
+use poly::Polys;
 
 /// Simplifies every function of the program.
 pub fn simplify_program(prog: &mut Program) {
@@ -126,22 +132,28 @@ fn simplify_top(body: &mut Body) {
     fold_known_elements(body);
     compose_slices(body, &mut HashMap::default());
     let mut known = HashMap::default();
-    *body = simplify_body(std::mem::take(body), &mut known);
+    *body = simplify_body(std::mem::take(body), &mut known, &mut Polys::default());
     if !known.is_empty() {
         substitute_uses(body, &|v| known.get(&v).copied());
     }
 }
 
 /// Simplifies a body; `known` maps each dropped variable to the operand that replaces it.
-fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>) -> Body {
+fn simplify_body(body: Body, known: &mut HashMap<VName, SubExp>, polys: &mut Polys) -> Body {
     let mut stms = Vec::with_capacity(body.stms.len());
     let mut places = Places::new();
     for mut stm in body.stms {
-        simplify_nested(&mut stm.exp, known);
+        simplify_nested(&mut stm.exp, known, polys);
         let resolve = |se: SubExp| resolve(known, se);
         if let Some(value) = value_of(&stm.exp, &resolve) {
             if stm.pat.len() == 1 {
                 known.insert(stm.pat[0].name, value);
+                continue;
+            }
+        }
+        if let (Exp::BinOp(op, t, a, b), [p]) = (&stm.exp, &stm.pat[..]) {
+            if let Some(value) = polys.binop(p.name, *op, *t, resolve(*a), resolve(*b)) {
+                known.insert(p.name, value);
                 continue;
             }
         }
@@ -395,28 +407,28 @@ fn resolve(known: &HashMap<VName, SubExp>, se: SubExp) -> SubExp {
     }
 }
 
-fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>) {
+fn simplify_nested(exp: &mut Exp, known: &mut HashMap<VName, SubExp>, polys: &mut Polys) {
     // Before the lambdas are simplified, so that what they record names
     // only the parameters that stay.
     if let Exp::Soac(soac) = exp {
         map_without_accumulators(soac);
         merge_repeated_inputs(soac);
     }
-    let lambda = |l: &mut Lambda, known: &mut HashMap<VName, SubExp>| {
-        l.body = simplify_body(std::mem::take(&mut l.body), known);
+    let lambda = |l: &mut Lambda, known: &mut HashMap<VName, SubExp>, polys: &mut Polys| {
+        l.body = simplify_body(std::mem::take(&mut l.body), known, polys);
     };
     match exp {
         Exp::If { then_body, else_body, .. } => {
-            *then_body = simplify_body(std::mem::take(then_body), known);
-            *else_body = simplify_body(std::mem::take(else_body), known);
+            *then_body = simplify_body(std::mem::take(then_body), known, polys);
+            *else_body = simplify_body(std::mem::take(else_body), known, polys);
         }
-        Exp::Loop { body, .. } => *body = simplify_body(std::mem::take(body), known),
+        Exp::Loop { body, .. } => *body = simplify_body(std::mem::take(body), known, polys),
         Exp::Soac(soac) => {
             for l in ogham_ir::visit::soac_lambdas_mut(soac) {
-                lambda(l, known);
+                lambda(l, known, polys);
             }
         }
-        Exp::Ad { lambda: l, .. } => lambda(l, known),
+        Exp::Ad { lambda: l, .. } => lambda(l, known, polys),
         _ => {}
     }
 }
@@ -527,6 +539,10 @@ fn binop_identity(op: BinOp, t: PrimType, a: SubExp, b: SubExp) -> Option<SubExp
         BinOp::And if t == PrimType::Bool && is(a, 1) => Some(b),
         BinOp::Or if t == PrimType::Bool && is(b, 0) => Some(a),
         BinOp::Or if t == PrimType::Bool && is(a, 0) => Some(b),
+        BinOp::LogAnd if t == PrimType::Bool && is(b, 1) => Some(a),
+        BinOp::LogAnd if t == PrimType::Bool && is(a, 1) => Some(b),
+        BinOp::LogOr if t == PrimType::Bool && is(b, 0) => Some(a),
+        BinOp::LogOr if t == PrimType::Bool && is(a, 0) => Some(b),
         _ => None,
     }
 }

@@ -207,7 +207,7 @@ impl Ad {
         let mut stms = Vec::new();
         let mut saved = Vec::new();
         let originals: Vec<Param> = params.iter().map(|(p, _)| p.clone()).collect();
-        let chains = if std::mem::take(&mut self.undo.off) { Vec::new() } else { undo::chains(&params, body) };
+        let chains = if std::mem::take(&mut self.undo.off) { Vec::new() } else { undo::chains(&params, *i, body) };
         // The tapes' length: the number of iterations, none for a negative
         // bound (the loop runs none). A size of some array's type is not
         // negative, and stays the length (an inner loop's tapes then have
@@ -277,18 +277,27 @@ impl Ad {
                 // What the update overwrites, and where, saved per iteration.
                 let (old, part_ty) = self.overwritten(&mut stms, *array, slice, span);
                 let old = tape(self, &mut stms, old, &part_ty, None);
-                let mut index = Vec::new();
+                // Its indices, or its range's start and stride, saved per
+                // iteration (a range's length is the same in every one).
+                let mut taped = |cx: &mut Ad, stms: &mut Vec<Stm>, se: &SubExp| match se {
+                    SubExp::Var(v) => {
+                        let ty = cx.types[v].clone();
+                        SubExp::Var(tape(cx, stms, *v, &ty, None))
+                    }
+                    c => *c,
+                };
+                let mut logged = Vec::new();
                 for d in slice {
-                    index.push(match d {
-                        DimIndex::Fix(SubExp::Var(v)) => {
-                            let ty = self.types[v].clone();
-                            SubExp::Var(tape(self, &mut stms, *v, &ty, None))
-                        }
-                        DimIndex::Fix(c) => *c,
-                        DimIndex::Slice { .. } => return Err(internal(span, "a logged update of a range".into())),
+                    logged.push(match d {
+                        DimIndex::Fix(x) => DimIndex::Fix(taped(self, &mut stms, x)),
+                        DimIndex::Slice { start, len, stride } => DimIndex::Slice {
+                            start: taped(self, &mut stms, start),
+                            len: *len,
+                            stride: taped(self, &mut stms, stride),
+                        },
                     });
                 }
-                logs[c].updates.push(undo::Logged { index, old, flag: None });
+                logs[c].updates.push(undo::Logged { slice: logged, old, flag: None });
                 bound_here.extend(bs.pat.iter().map(|p| p.name));
                 stms.push(bs.clone());
                 continue;

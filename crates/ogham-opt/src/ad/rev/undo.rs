@@ -19,7 +19,9 @@
 //!
 //! A parameter is logged when its body's uses of it form one chain of
 //! updates: each `update` whose slice fixes indices (an element, or a row
-//! of known size) consumes the latest link, nothing else consumes the
+//! of known size) or takes ranges of a length the same in every iteration
+//! (`ys with [i:i+2] = …`, whose length the simplifier finds is `2`)
+//! consumes the latest link, nothing else consumes the
 //! parameter or a value that may alias it (a view, a branch's result), and
 //! the body returns the last link in the parameter's place. Its type must
 //! not depend on the loop (no size carried by another parameter). A loop
@@ -62,8 +64,11 @@ pub(super) struct UndoLog {
 /// One update of a logged parameter, as its forward loop saved it.
 #[derive(Clone, Debug)]
 pub(super) struct Logged {
-    /// Each index: a constant, or the tape (`[T]i64`) of its values.
-    pub(super) index: Vec<SubExp>,
+    /// Where the update writes: each index, or a range's start and stride,
+    /// a constant or the tape (`[T]i64`) of its values; a range's length
+    /// is the same in every iteration (a constant, or bound before the
+    /// loop).
+    pub(super) slice: Vec<DimIndex>,
     /// The tape of the overwritten elements (`[T]elem` or `[T]row`).
     pub(super) old: VName,
     /// For an update in a branch of an `if`, the tape (`[T]bool`) of
@@ -112,29 +117,48 @@ impl UndoState {
 }
 
 /// The parameters of a loop (with its body) that may be logged.
-pub(super) fn chains(params: &[(Param, SubExp)], body: &Body) -> Vec<Chain> {
+pub(super) fn chains(params: &[(Param, SubExp)], i: VName, body: &Body) -> Vec<Chain> {
     let names: HashSet<VName> = params.iter().map(|(p, _)| p.name).collect();
+    // A range's length must be the same in every iteration: the tape of
+    // what its update overwrites has rows of that length.
+    let free = ogham_ir::visit::free_vars_body(body);
+    let invariant = |se: &SubExp| match se {
+        SubExp::Const(_) => true,
+        SubExp::Var(v) => free.contains(v) && !names.contains(v) && *v != i,
+    };
+    let ranges = |d: &DimIndex| match d {
+        DimIndex::Fix(_) => true,
+        DimIndex::Slice { len, .. } => invariant(len),
+    };
     let mut out = Vec::new();
     for (k, (p, _)) in params.iter().enumerate() {
         if p.ty.rank() == 0 || ogham_ir::visit::type_vars(&p.ty).any(|d| names.contains(&d)) {
             continue;
         }
-        if let Some(updates) = chain_of(p.name, k, body) {
+        if let Some(updates) = chain_of(p.name, k, body, &ranges) {
             out.push(Chain { param: k, updates });
         }
     }
     out
 }
 
+/// Only fixed indices, the slices of updates in branches and re-executed
+/// scopes ([`chain_of`]).
+fn fixed(d: &DimIndex) -> bool {
+    matches!(d, DimIndex::Fix(_))
+}
+
 /// The results of the updates of `p`'s chain in `body`, if its uses form
-/// one and the body returns its last link as its `k`th result.
-fn chain_of(p: VName, k: usize, body: &Body) -> Option<Vec<VName>> {
+/// one and the body returns its last link as its `k`th result. `slice_ok`
+/// says which dimensions an update's slice may have (fixed indices, and
+/// for a loop's own updates ranges of invariant length).
+fn chain_of(p: VName, k: usize, body: &Body, slice_ok: &dyn Fn(&DimIndex) -> bool) -> Option<Vec<VName>> {
     let mut head = p;
     let mut aliases: HashSet<VName> = HashSet::from_iter([p]);
     let mut updates = Vec::new();
     for s in &body.stms {
         if let Exp::Update { array, slice, .. } = &s.exp {
-            if *array == head && s.pat.len() == 1 && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
+            if *array == head && s.pat.len() == 1 && slice.iter().all(slice_ok) {
                 head = s.pat[0].name;
                 aliases.insert(head);
                 updates.push(head);
@@ -175,8 +199,8 @@ fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
         return None;
     }
     (0..s.pat.len()).find_map(|k| {
-        let t = chain_of(head, k, then_body)?;
-        let e = chain_of(head, k, else_body)?;
+        let t = chain_of(head, k, then_body, &fixed)?;
+        let e = chain_of(head, k, else_body, &fixed)?;
         (!(t.is_empty() && e.is_empty())).then_some(s.pat[k].name)
     })
 }
@@ -233,7 +257,7 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
     }
     let free = ogham_ir::visit::free_vars_exp(&s.exp);
     let plain = |v: VName, k: usize, b: &Body| {
-        let updates = chain_of(v, k, b)?;
+        let updates = chain_of(v, k, b, &fixed)?;
         let top = |u: &VName| {
             b.stms.iter().any(|x| x.pat.first().is_some_and(|p| p.name == *u) && matches!(x.exp, Exp::Update { .. }))
         };
@@ -302,14 +326,14 @@ impl super::Ad {
         let pat = s.pat.clone();
         stms.push(s);
         for (c, first, dims) in saved {
-            let mut index = Vec::new();
+            let mut slice = Vec::new();
             for p in &pat[first..first + dims] {
-                index.push(SubExp::Var(tape(self, stms, p.name, &p.ty)));
+                slice.push(DimIndex::Fix(SubExp::Var(tape(self, stms, p.name, &p.ty))));
             }
             let (o, f) = (&pat[first + dims], &pat[first + dims + 1]);
             let old = tape(self, stms, o.name, &o.ty);
             let flag = Some(tape(self, stms, f.name, &f.ty));
-            logs[c].updates.push(Logged { index, old, flag });
+            logs[c].updates.push(Logged { slice, old, flag });
         }
         Ok(names)
     }
@@ -352,8 +376,8 @@ impl super::Ad {
     /// chain overwrites just before it, and logs nested `if`s in turn.
     /// Returns the branch's slots and their values.
     fn log_branch(&mut self, b: &mut Body, k: usize, head: VName, span: ogham_ir::Span) -> R<(Vec<Slot>, Vec<SubExp>)> {
-        let chain =
-            chain_of(head, k, b).ok_or_else(|| internal(span, "a conditional link's branch lost its chain".into()))?;
+        let chain = chain_of(head, k, b, &fixed)
+            .ok_or_else(|| internal(span, "a conditional link's branch lost its chain".into()))?;
         let (mut slots, mut values) = (Vec::new(), Vec::new());
         let mut current = head;
         for link in chain {
@@ -418,15 +442,21 @@ impl super::Ad {
             let flag = u.flag.map(|f| self.bind(out, "logged_flag", ogham_ir::Type::Prim(PrimType::Bool), at(f), span));
             let mut inner = Vec::new();
             let put = if flag.is_some() { &mut inner } else { &mut *out };
+            let read = |cx: &mut Self, put: &mut Vec<Stm>, se: &SubExp| match se {
+                SubExp::Var(t) => {
+                    let ity = cx.types[t].row();
+                    SubExp::Var(cx.bind(put, "logged_index", ity, at(*t), span))
+                }
+                c => *c,
+            };
             let mut slice = Vec::new();
-            for d in &u.index {
-                slice.push(DimIndex::Fix(match d {
-                    SubExp::Var(t) => {
-                        let ity = self.types[t].row();
-                        SubExp::Var(self.bind(put, "logged_index", ity, at(*t), span))
+            for d in &u.slice {
+                slice.push(match d {
+                    DimIndex::Fix(x) => DimIndex::Fix(read(self, put, x)),
+                    DimIndex::Slice { start, len, stride } => {
+                        DimIndex::Slice { start: read(self, put, start), len: *len, stride: read(self, put, stride) }
                     }
-                    c => *c,
-                }));
+                });
             }
             let oty = self.types[&u.old].row();
             let old = self.bind(put, "logged_old", oty, at(u.old), span);
