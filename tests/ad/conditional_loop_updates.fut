@@ -131,3 +131,21 @@ entry by_case [n] (xs: [n]f64) : [n]f64 =
                          case _ -> ys with [i] = ys[i] * ys[i - 1]
               in f64.sum ys)
       xs 1
+
+-- The `if`'s condition reads the carried array: its adjoint from the
+-- branches is built there, and the element read adds to it in place (no
+-- copy of the adjoint array per reverse iteration).
+--
+-- By hand, x = [a, b, c] all taken: y1 = ab, y2 = abc, Σ = a + ab + abc,
+-- gradient [1 + b + bc, a + ac, ab] = [1, 0, 6] at [2, 3, -1]. With a ≤ 0
+-- the first update is skipped: Σ = a + b + bc, gradient [1, 1 + c, b] =
+-- [1, 3, 3] at [-1, 3, 2].
+-- ==
+-- entry: condition_reads
+-- input { [2.0, 3.0, -1.0] } output { [1.0, 0.0, 6.0] }
+-- input { [-1.0, 3.0, 2.0] } output { [1.0, 3.0, 3.0] }
+entry condition_reads [n] (xs: [n]f64) : [n]f64 =
+  vjp (\xs -> let ys = loop ys = copy xs for i in 1..<n do
+                         if ys[i - 1] > 0 then ys with [i] = ys[i] * ys[i - 1] else ys
+              in f64.sum ys)
+      xs 1

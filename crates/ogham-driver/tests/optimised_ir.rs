@@ -372,3 +372,15 @@ fn range_updates_in_a_loop_are_logged_not_saved_whole() {
         assert_eq!(whole_rows, 0, "{entry}: {printed}");
     }
 }
+
+#[test]
+fn a_condition_reading_a_logged_array_copies_no_adjoint() {
+    // The `if` of the loop reads the carried array in its condition: the
+    // adjoint array the branches return is theirs, and the read's
+    // contribution is added to it in place, not to a copy made per
+    // reverse iteration.
+    let prog = optimised("../ad/conditional_loop_updates.fut");
+    let gradient = prog.fun("condition_reads").expect("condition_reads");
+    let copies_in_loops = count_in_loops(&gradient.body, &|e| matches!(e, Exp::Copy(_)));
+    assert_eq!(copies_in_loops, 0, "{}", ogham_ir::print::program(&prog));
+}

@@ -1276,8 +1276,20 @@ impl Ad {
             er.push(ea.of[v]);
             pat.push(self.fresh_typed("dacc", &ty));
         }
+        // A free variable's adjoint from the branches is an array made
+        // here when each branch's is (built in the branch, or a zero):
+        // the first contribution to its adjoint may then be updated in
+        // place after the `if` (a loop's array whose element the `if`'s
+        // condition reads: no copy of the adjoint per reverse iteration).
+        let mut fresh = Vec::new();
         for v in &fvs {
             let ty = self.types[v].clone();
+            let owned = |a: &Adjoints, free: &BTreeSet<VName>| match a.of.get(v) {
+                Some(SubExp::Var(x)) if free.contains(v) => a.owned.contains(x),
+                Some(_) if free.contains(v) => false,
+                _ => true,
+            };
+            fresh.push(ty.rank() > 0 && owned(&ta, &tfree) && owned(&ea, &efree));
             tr.push(match ta.of.get(v) {
                 Some(a) if tfree.contains(v) => *a,
                 _ => self.zero(&mut ts, &ty, span),
@@ -1309,8 +1321,12 @@ impl Ad {
             }
             adj.owned.insert(p.name);
         }
-        for (v, p) in fvs.iter().zip(&pat[threaded.len() + through.len()..]) {
-            self.add(out, adj, *v, SubExp::Var(p.name), span);
+        for ((v, p), fresh) in fvs.iter().zip(&pat[threaded.len() + through.len()..]).zip(fresh) {
+            if fresh {
+                self.add_fresh(out, adj, *v, p.name, span);
+            } else {
+                self.add(out, adj, *v, SubExp::Var(p.name), span);
+            }
         }
         Ok(restores)
     }
