@@ -358,13 +358,23 @@ fn conditional_updates_in_a_loop_are_logged_not_saved_whole() {
 }
 
 #[test]
-fn range_updates_in_a_loop_are_logged_not_saved_whole() {
+fn range_updates_and_scatters_in_a_loop_are_logged_not_saved_whole() {
     // A loop updating a range of its array of the same length in every
-    // iteration logs the range per iteration: no array of rank 2 or more
-    // has rows as long as the input (the array saved per iteration).
-    let prog = optimised("../ad/slice_updates_in_loops.fut");
+    // iteration, or scattering the same number of values, logs what it
+    // overwrites per iteration: no array of rank 2 or more has rows as
+    // long as the input (the array saved per iteration).
+    for (file, entries) in [
+        ("slice_updates_in_loops.fut", ["window", "blocks"]),
+        ("scatter_updates_in_loops.fut", ["one", "out_of_range"]),
+    ] {
+        logged_not_saved_whole(file, &entries);
+    }
+}
+
+fn logged_not_saved_whole(file: &str, entries: &[&str]) {
+    let prog = optimised(&format!("../ad/{file}"));
     let printed = ogham_ir::print::program(&prog);
-    for entry in ["window", "blocks"] {
+    for entry in entries {
         let gradient = prog.fun(entry).expect("entry");
         let input = gradient.params.iter().find(|p| p.ty.rank() == 1).expect("the input array");
         let n: SubExp = input.ty.shape()[0];

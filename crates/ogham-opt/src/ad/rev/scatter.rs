@@ -13,6 +13,10 @@ use ogham_ir::{BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Param, PrimType, Soac,
 use super::{unsupported, var_of, Adjoints, Checkpoints, R};
 use crate::ad::Ad;
 
+/// The most values of a scatter whose landing positions the return sweep
+/// finds by comparing them pairwise ([`Ad::gather_written`]).
+const FEW_WRITES: i64 = 16;
+
 /// `ty` without its `k` outer dimensions.
 pub(in crate::ad) fn drop_dims(ty: &Type, k: usize) -> Type {
     if k >= ty.rank() {
@@ -80,7 +84,14 @@ impl Ad {
     }
 
     /// `ȳ` at the indices `idx`, for the positions whose write landed
-    /// (zero for the others and out of range).
+    /// (zero for the others and out of range). Which of several positions
+    /// with the same index landed is found by scattering the positions
+    /// into an array of the destination's shape, or, for at most
+    /// [`FEW_WRITES`] positions (a constant), by comparing each with the
+    /// ones after it, the last of equal ones landing: their values are
+    /// equal by scatter's contract, so either way exactly one gets the
+    /// adjoint, and a scatter of a few values in a loop costs no array of
+    /// the destination's size per iteration.
     fn gather_written(
         &mut self,
         out: &mut Vec<Stm>,
@@ -92,25 +103,37 @@ impl Ad {
     ) -> VName {
         let i64t = Type::Prim(PrimType::I64);
         let ty = self.types[&ybar].clone();
-        let wshape = ty.shape()[..idx.len()].to_vec();
-        let wty = Type::Array { elem: PrimType::I64, shape: wshape.clone() };
-        let none =
-            self.bind(out, "writer", wty.clone(), Exp::Replicate { shape: wshape, value: SubExp::i64(-1) }, span);
+        let few = matches!(w, SubExp::Const(ogham_ir::PrimValue::I64(k)) if k <= FEW_WRITES);
+        let writers = if few {
+            None
+        } else {
+            let wshape = ty.shape()[..idx.len()].to_vec();
+            let wty = Type::Array { elem: PrimType::I64, shape: wshape.clone() };
+            let none =
+                self.bind(out, "writer", wty.clone(), Exp::Replicate { shape: wshape, value: SubExp::i64(-1) }, span);
+            let iota = self.indices(out, w, span);
+            Some(self.scatter_nd(out, none, idx, SubExp::Var(iota), w, &wty, span))
+        };
         let iota = self.indices(out, w, span);
-        let writers = self.scatter_nd(out, none, idx, SubExp::Var(iota), w, &wty, span);
         let jp = self.fresh_typed("j", &i64t);
         let ips: Vec<Param> = idx.iter().map(|_| self.fresh_typed("i", &i64t)).collect();
         let mut body = Vec::new();
         let ok = self.in_range(&mut body, &ips, ty.shape(), span);
         let fix: Vec<DimIndex> = ips.iter().map(|p| DimIndex::Fix(SubExp::Var(p.name))).collect();
         let mut then = Vec::new();
-        let who = self.bind(&mut then, "who", i64t.clone(), Exp::Index { array: writers, slice: fix.clone() }, span);
-        let won = self.scalar(
-            &mut then,
-            PrimType::Bool,
-            Exp::CmpOp(CmpOp::Eq, PrimType::I64, SubExp::Var(who), SubExp::Var(jp.name)),
-            span,
-        );
+        let won = match writers {
+            Some(writers) => {
+                let index = Exp::Index { array: writers, slice: fix.clone() };
+                let who = self.bind(&mut then, "who", i64t.clone(), index, span);
+                self.scalar(
+                    &mut then,
+                    PrimType::Bool,
+                    Exp::CmpOp(CmpOp::Eq, PrimType::I64, SubExp::Var(who), SubExp::Var(jp.name)),
+                    span,
+                )
+            }
+            None => self.last_of_equal(&mut then, idx, &ips, jp.name, w, span),
+        };
         let mut read = Vec::new();
         let got = self.bind(&mut read, "got", elem.clone(), Exp::Index { array: ybar, slice: fix }, span);
         let mut other = Vec::new();
@@ -146,6 +169,50 @@ impl Ad {
         in_arrs.extend(idx);
         let exp = Exp::Soac(Soac::Screma { w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
         self.bind(out, "gathered", elem.array_of(w), exp, span)
+    }
+
+    /// Whether no position after `j` (of `w`) has the indices `ips`: a
+    /// loop over the positions.
+    fn last_of_equal(
+        &mut self,
+        out: &mut Vec<Stm>,
+        idx: &[VName],
+        ips: &[Param],
+        j: VName,
+        w: SubExp,
+        span: Span,
+    ) -> SubExp {
+        let boolt = Type::Prim(PrimType::Bool);
+        let later = self.fresh_typed("later", &boolt);
+        let k = self.names.fresh("k");
+        self.types.insert(k, Type::Prim(PrimType::I64));
+        let mut body = Vec::new();
+        let mut same = self.scalar(
+            &mut body,
+            PrimType::Bool,
+            Exp::CmpOp(CmpOp::Lt, PrimType::I64, SubExp::Var(j), SubExp::Var(k)),
+            span,
+        );
+        for (is, p) in idx.iter().zip(ips) {
+            let slice = vec![DimIndex::Fix(SubExp::Var(k))];
+            let at = self.bind(&mut body, "other", Type::Prim(PrimType::I64), Exp::Index { array: *is, slice }, span);
+            let eq = self.scalar(
+                &mut body,
+                PrimType::Bool,
+                Exp::CmpOp(CmpOp::Eq, PrimType::I64, SubExp::Var(at), SubExp::Var(p.name)),
+                span,
+            );
+            same = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, same, eq, span);
+        }
+        let any = self.bin(&mut body, BinOp::LogOr, PrimType::Bool, SubExp::Var(later.name), same, span);
+        let found = self.fresh_typed("later", &boolt);
+        let exp = Exp::Loop {
+            params: vec![(later, SubExp::Const(ogham_ir::PrimValue::Bool(false)))],
+            form: ogham_ir::LoopForm::For { i: k, bound: w },
+            body: Body { stms: body, result: vec![any] },
+        };
+        out.push(Stm { pat: vec![found.clone()], exp, attrs: Default::default(), span });
+        self.scalar(out, PrimType::Bool, Exp::UnOp(ogham_ir::UnOp::Not, PrimType::Bool, SubExp::Var(found.name)), span)
     }
 
     /// Whether every index is within its dimension.

@@ -297,7 +297,34 @@ impl Ad {
                         },
                     });
                 }
-                logs[c].updates.push(undo::Logged { slice: logged, old, flag: None });
+                logs[c].updates.push(undo::Logged { place: undo::Place::Slice(logged), old, flag: None });
+                bound_here.extend(bs.pat.iter().map(|p| p.name));
+                stms.push(bs.clone());
+                continue;
+            }
+            if let (Some(c), Exp::Soac(Soac::Scatter { w, arrs, dests, .. })) = (logged, &bs.exp) {
+                // What the scatter overwrites (zero where an index is out
+                // of range) and its index arrays, saved per iteration, as
+                // arrays of its `w` values (the same in every iteration).
+                let Some((idx, _)) = self.scatter_parts(arrs, dests).into_iter().next() else {
+                    return Err(internal(span, "a logged scatter without its index arrays".into()));
+                };
+                let ty = self.types[&dests[0]].clone();
+                let elem = super::scatter::drop_dims(&ty, idx.len());
+                let old = self.gather_nd(&mut stms, dests[0], &idx, *w, &elem, span);
+                let old = tape(self, &mut stms, old, &elem.array_of(*w), None);
+                let ity = Type::Prim(PrimType::I64).array_of(*w);
+                let mut indices = Vec::new();
+                for is in idx {
+                    let shaped = if self.types[&is].shape().first() == Some(w) {
+                        is
+                    } else {
+                        let exp = Exp::Reshape { array: is, shape: vec![*w] };
+                        self.bind(&mut stms, "logged_indices", ity.clone(), exp, span)
+                    };
+                    indices.push(tape(self, &mut stms, shaped, &ity, None));
+                }
+                logs[c].updates.push(undo::Logged { place: undo::Place::Scatter { w: *w, indices }, old, flag: None });
                 bound_here.extend(bs.pat.iter().map(|p| p.name));
                 stms.push(bs.clone());
                 continue;

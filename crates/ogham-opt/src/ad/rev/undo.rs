@@ -21,7 +21,9 @@
 //! updates: each `update` whose slice fixes indices (an element, or a row
 //! of known size) or takes ranges of a length the same in every iteration
 //! (`ys with [i:i+2] = …`, whose length the simplifier finds is `2`)
-//! consumes the latest link, nothing else consumes the
+//! consumes the latest link (or a `scatter` of a number of values the
+//! same in every iteration, logged as its index arrays and what it
+//! overwrote, and scattered back), nothing else consumes the
 //! parameter or a value that may alias it (a view, a branch's result), and
 //! the body returns the last link in the parameter's place. Its type must
 //! not depend on the loop (no size carried by another parameter). A loop
@@ -46,7 +48,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ogham_ir::{Body, DimIndex, Exp, Param, PrimType, Stm, SubExp, Type, VName};
+use ogham_ir::{Body, DimIndex, Exp, Param, PrimType, Soac, Stm, SubExp, Type, VName};
 
 use super::R;
 use crate::ad::internal;
@@ -64,17 +66,27 @@ pub(super) struct UndoLog {
 /// One update of a logged parameter, as its forward loop saved it.
 #[derive(Clone, Debug)]
 pub(super) struct Logged {
-    /// Where the update writes: each index, or a range's start and stride,
-    /// a constant or the tape (`[T]i64`) of its values; a range's length
-    /// is the same in every iteration (a constant, or bound before the
-    /// loop).
-    pub(super) slice: Vec<DimIndex>,
+    /// Where the update writes.
+    pub(super) place: Place,
     /// The tape of the overwritten elements (`[T]elem` or `[T]row`).
     pub(super) old: VName,
     /// For an update in a branch of an `if`, the tape (`[T]bool`) of
     /// whether the iteration made it (its indices and old elements are
     /// placeholders where it did not).
     pub(super) flag: Option<VName>,
+}
+
+/// Where a logged update writes.
+#[derive(Clone, Debug)]
+pub(super) enum Place {
+    /// An `update`: each index, or a range's start and stride, a constant
+    /// or the tape (`[T]i64`) of its values; a range's length is the same
+    /// in every iteration (a constant, or bound before the loop).
+    Slice(Vec<DimIndex>),
+    /// A `scatter` of `w` values (the same in every iteration): the tapes
+    /// (`[T][w]i64`) of its index arrays, one per dimension written; what
+    /// it overwrote is `[T][w]elem`, zero where an index was out of range.
+    Scatter { w: SubExp, indices: Vec<VName> },
 }
 
 /// A parameter that may be logged: its position, and the results of the
@@ -126,44 +138,46 @@ pub(super) fn chains(params: &[(Param, SubExp)], i: VName, body: &Body) -> Vec<C
         SubExp::Const(_) => true,
         SubExp::Var(v) => free.contains(v) && !names.contains(v) && *v != i,
     };
-    let ranges = |d: &DimIndex| match d {
-        DimIndex::Fix(_) => true,
-        DimIndex::Slice { len, .. } => invariant(len),
-    };
     let mut out = Vec::new();
     for (k, (p, _)) in params.iter().enumerate() {
         if p.ty.rank() == 0 || ogham_ir::visit::type_vars(&p.ty).any(|d| names.contains(&d)) {
             continue;
         }
-        if let Some(updates) = chain_of(p.name, k, body, &ranges) {
+        if let Some(updates) = chain_of(p.name, k, body, Some(&invariant)) {
             out.push(Chain { param: k, updates });
         }
     }
     out
 }
 
-/// Only fixed indices, the slices of updates in branches and re-executed
-/// scopes ([`chain_of`]).
-fn fixed(d: &DimIndex) -> bool {
-    matches!(d, DimIndex::Fix(_))
-}
-
 /// The results of the updates of `p`'s chain in `body`, if its uses form
-/// one and the body returns its last link as its `k`th result. `slice_ok`
-/// says which dimensions an update's slice may have (fixed indices, and
-/// for a loop's own updates ranges of invariant length).
-fn chain_of(p: VName, k: usize, body: &Body, slice_ok: &dyn Fn(&DimIndex) -> bool) -> Option<Vec<VName>> {
+/// one and the body returns its last link as its `k`th result. The links
+/// are updates of elements and rows at fixed indices, `if`s of such
+/// chains, and, for a loop's own body (`loop_sizes`, which says which
+/// sizes are the same in every iteration), updates of ranges and
+/// `scatter`s of a number of values the same in every iteration.
+fn chain_of(p: VName, k: usize, body: &Body, loop_sizes: Option<&dyn Fn(&SubExp) -> bool>) -> Option<Vec<VName>> {
+    let invariant = |se: &SubExp| loop_sizes.is_some_and(|f| f(se));
+    let slice_ok = |d: &DimIndex| match d {
+        DimIndex::Fix(_) => true,
+        DimIndex::Slice { len, .. } => invariant(len),
+    };
     let mut head = p;
     let mut aliases: HashSet<VName> = HashSet::from_iter([p]);
     let mut updates = Vec::new();
     for s in &body.stms {
-        if let Exp::Update { array, slice, .. } = &s.exp {
-            if *array == head && s.pat.len() == 1 && slice.iter().all(slice_ok) {
-                head = s.pat[0].name;
-                aliases.insert(head);
-                updates.push(head);
-                continue;
+        let link = match &s.exp {
+            Exp::Update { array, slice, .. } => *array == head && slice.iter().all(slice_ok),
+            Exp::Soac(Soac::Scatter { w, dests, map, .. }) => {
+                dests[..] == [head] && invariant(w) && super::is_identity(map)
             }
+            _ => false,
+        };
+        if link && s.pat.len() == 1 {
+            head = s.pat[0].name;
+            aliases.insert(head);
+            updates.push(head);
+            continue;
         }
         if let Some(r) = conditional_link(s, head) {
             head = r;
@@ -199,8 +213,8 @@ fn conditional_link(s: &Stm, head: VName) -> Option<VName> {
         return None;
     }
     (0..s.pat.len()).find_map(|k| {
-        let t = chain_of(head, k, then_body, &fixed)?;
-        let e = chain_of(head, k, else_body, &fixed)?;
+        let t = chain_of(head, k, then_body, None)?;
+        let e = chain_of(head, k, else_body, None)?;
         (!(t.is_empty() && e.is_empty())).then_some(s.pat[k].name)
     })
 }
@@ -257,7 +271,7 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
     }
     let free = ogham_ir::visit::free_vars_exp(&s.exp);
     let plain = |v: VName, k: usize, b: &Body| {
-        let updates = chain_of(v, k, b, &fixed)?;
+        let updates = chain_of(v, k, b, None)?;
         let top = |u: &VName| {
             b.stms.iter().any(|x| x.pat.first().is_some_and(|p| p.name == *u) && matches!(x.exp, Exp::Update { .. }))
         };
@@ -333,7 +347,7 @@ impl super::Ad {
             let (o, f) = (&pat[first + dims], &pat[first + dims + 1]);
             let old = tape(self, stms, o.name, &o.ty);
             let flag = Some(tape(self, stms, f.name, &f.ty));
-            logs[c].updates.push(Logged { slice, old, flag });
+            logs[c].updates.push(Logged { place: Place::Slice(slice), old, flag });
         }
         Ok(names)
     }
@@ -376,7 +390,7 @@ impl super::Ad {
     /// chain overwrites just before it, and logs nested `if`s in turn.
     /// Returns the branch's slots and their values.
     fn log_branch(&mut self, b: &mut Body, k: usize, head: VName, span: ogham_ir::Span) -> R<(Vec<Slot>, Vec<SubExp>)> {
-        let chain = chain_of(head, k, b, &fixed)
+        let chain = chain_of(head, k, b, None)
             .ok_or_else(|| internal(span, "a conditional link's branch lost its chain".into()))?;
         let (mut slots, mut values) = (Vec::new(), Vec::new());
         let mut current = head;
@@ -449,18 +463,41 @@ impl super::Ad {
                 }
                 c => *c,
             };
-            let mut slice = Vec::new();
-            for d in &u.slice {
-                slice.push(match d {
-                    DimIndex::Fix(x) => DimIndex::Fix(read(self, put, x)),
-                    DimIndex::Slice { start, len, stride } => {
-                        DimIndex::Slice { start: read(self, put, start), len: *len, stride: read(self, put, stride) }
-                    }
-                });
-            }
             let oty = self.types[&u.old].row();
-            let old = self.bind(put, "logged_old", oty, at(u.old), span);
-            let mut undo = Exp::Update { array: current, slice, value: SubExp::Var(old) };
+            let mut undo = match &u.place {
+                Place::Slice(dims) => {
+                    let mut slice = Vec::new();
+                    for d in dims {
+                        slice.push(match d {
+                            DimIndex::Fix(x) => DimIndex::Fix(read(self, put, x)),
+                            DimIndex::Slice { start, len, stride } => DimIndex::Slice {
+                                start: read(self, put, start),
+                                len: *len,
+                                stride: read(self, put, stride),
+                            },
+                        });
+                    }
+                    let old = self.bind(put, "logged_old", oty, at(u.old), span);
+                    Exp::Update { array: current, slice, value: SubExp::Var(old) }
+                }
+                // Scattered back: an index out of range writes nothing.
+                Place::Scatter { w, indices } => {
+                    let mut is = Vec::new();
+                    for t in indices {
+                        let ity = self.types[t].row();
+                        is.push(self.bind(put, "logged_index", ity, at(*t), span));
+                    }
+                    let old = self.bind(put, "logged_old", oty, at(u.old), span);
+                    let mut scatter = Vec::new();
+                    let back = self.scatter_nd(&mut scatter, current, &is, SubExp::Var(old), *w, &param.ty, span);
+                    let last = scatter.pop().filter(|x| x.pat[0].name == back);
+                    put.extend(scatter);
+                    match last {
+                        Some(x) => x.exp,
+                        None => Exp::SubExp(SubExp::Var(back)),
+                    }
+                }
+            };
             if let Some(flag) = flag {
                 let undone = self.bind(&mut inner, "undone", param.ty.clone(), undo, span);
                 undo = Exp::If {
