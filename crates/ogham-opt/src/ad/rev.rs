@@ -42,7 +42,9 @@
 //! (tuples of scalars, and rows through a vectorised operator) are in
 //! [`scan`]; histograms with any other operator, or of more dimensions,
 //! in [`hist`]. A `scatter` saves the elements it overwrites and
-//! restores them like an update ([`scatter`]).
+//! restores them like an update ([`scatter`]); so does a one-dimensional
+//! `hist (+)` (the elements at its indices), where other histograms
+//! save their destinations whole.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
@@ -119,6 +121,11 @@ struct Checkpoints {
     /// The destinations a `hist` consumes, each with a copy saved before
     /// it, by the name of the `hist`'s first result.
     dests: HashMap<VName, Vec<(VName, VName)>>,
+    /// A one-dimensional `hist (+)`'s destinations, each with the elements
+    /// at its indices saved before it (zero out of range), by the name of
+    /// its first result: its rule needs no more, and the return sweep
+    /// restores them by scattering them back.
+    added: HashMap<VName, Vec<(VName, VName)>>,
     /// The free arrays a branch consumes, with the copies saved before it,
     /// by the name of the `if`'s first result.
     consumed: HashMap<VName, Vec<(VName, VName)>>,
@@ -613,6 +620,18 @@ impl Ad {
                     ck.scatters.insert(s.pat[0].name, saved);
                     out.push(s.clone());
                 }
+                Exp::Soac(Soac::Hist { w, arrs, ops, map })
+                    if matches!(&ops[..], [op] if op.shape.len() == 1 && is_addition(&op.op)) && is_identity(map) =>
+                {
+                    // What `+` changes: the elements at its indices.
+                    let mut saved = Vec::new();
+                    for &d in &ops[0].dests {
+                        let elem = self.types[&d].row();
+                        saved.push((d, self.gather(out, d, arrs[0], *w, &elem, s.span)));
+                    }
+                    ck.added.insert(s.pat[0].name, saved);
+                    out.push(s.clone());
+                }
                 Exp::Soac(Soac::Hist { ops, .. }) if ops.len() == 1 => {
                     // The destinations are consumed: the return sweep of
                     // what read them before reads copies.
@@ -871,6 +890,27 @@ impl Ad {
         }
         if let Exp::Soac(Soac::Scatter { w, arrs, .. }) = &s.exp {
             return self.rev_scatter(s, *w, arrs, ck, adj, out);
+        }
+        if let (Exp::Soac(Soac::Hist { w, arrs, .. }), Some(saved)) =
+            (&s.exp, s.pat.first().and_then(|p| ck.added.get(&p.name)))
+        {
+            let bars: Vec<Option<SubExp>> = s.pat.iter().map(|p| adj.of.get(&p.name).copied()).collect();
+            if bars.iter().any(Option::is_some) {
+                self.rev_hist(s, &bars, ck, adj, out)?;
+            }
+            // The destinations restored: what `+` changed scattered back.
+            let mut restores = Vec::new();
+            for (p, (d, old)) in s.pat.iter().zip(saved) {
+                let (y, ty) = (p.name, p.ty.clone());
+                let from = if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
+                    self.bind(out, "kept", ty.clone(), Exp::Copy(y), s.span)
+                } else {
+                    y
+                };
+                let restored = self.scatter_into(out, from, arrs[0], SubExp::Var(*old), *w, &ty, s.span);
+                restores.push((*d, restored));
+            }
+            return Ok(restores);
         }
         let first = s.pat.first().map(|p| p.name).unwrap_or(VName(u32::MAX));
         let mut restore = ck.dests.get(&first).cloned().unwrap_or_default();

@@ -302,16 +302,23 @@ impl Ad {
                 stms.push(bs.clone());
                 continue;
             }
-            if let (Some(c), Exp::Soac(Soac::Scatter { w, arrs, dests, .. })) = (logged, &bs.exp) {
-                // What the scatter overwrites (zero where an index is out
-                // of range) and its index arrays, saved per iteration, as
-                // arrays of its `w` values (the same in every iteration).
-                let Some((idx, _)) = self.scatter_parts(arrs, dests).into_iter().next() else {
-                    return Err(internal(span, "a logged scatter without its index arrays".into()));
-                };
-                let ty = self.types[&dests[0]].clone();
+            let scattered = match &bs.exp {
+                Exp::Soac(Soac::Scatter { w, arrs, dests, .. }) => {
+                    self.scatter_parts(arrs, dests).into_iter().next().map(|(idx, _)| (dests[0], idx, w))
+                }
+                Exp::Soac(Soac::Hist { w, arrs, ops, .. }) => {
+                    ops.first().map(|op| (op.dests[0], arrs[..op.shape.len()].to_vec(), w))
+                }
+                _ => None,
+            };
+            if let (Some(c), Some((dest, idx, w))) = (logged, scattered) {
+                // What the scatter or histogram overwrites (zero where an
+                // index is out of range) and its index arrays, saved per
+                // iteration, as arrays of its `w` values (the same in
+                // every iteration).
+                let ty = self.types[&dest].clone();
                 let elem = super::scatter::drop_dims(&ty, idx.len());
-                let old = self.gather_nd(&mut stms, dests[0], &idx, *w, &elem, span);
+                let old = self.gather_nd(&mut stms, dest, &idx, *w, &elem, span);
                 let old = tape(self, &mut stms, old, &elem.array_of(*w), None);
                 let ity = Type::Prim(PrimType::I64).array_of(*w);
                 let mut indices = Vec::new();

@@ -21,9 +21,9 @@
 //! updates: each `update` whose slice fixes indices (an element, or a row
 //! of known size) or takes ranges of a length the same in every iteration
 //! (`ys with [i:i+2] = …`, whose length the simplifier finds is `2`)
-//! consumes the latest link (or a `scatter` of a number of values the
-//! same in every iteration, logged as its index arrays and what it
-//! overwrote, and scattered back), nothing else consumes the
+//! consumes the latest link (or a `scatter` or `reduce_by_index` of a
+//! number of values the same in every iteration, logged as its index
+//! arrays and what it overwrote, and scattered back), nothing else consumes the
 //! parameter or a value that may alias it (a view, a branch's result), and
 //! the body returns the last link in the parameter's place. Its type must
 //! not depend on the loop (no size carried by another parameter). A loop
@@ -83,7 +83,8 @@ pub(super) enum Place {
     /// or the tape (`[T]i64`) of its values; a range's length is the same
     /// in every iteration (a constant, or bound before the loop).
     Slice(Vec<DimIndex>),
-    /// A `scatter` of `w` values (the same in every iteration): the tapes
+    /// A `scatter` or `hist` of `w` values (the same in every iteration):
+    /// the tapes
     /// (`[T][w]i64`) of its index arrays, one per dimension written; what
     /// it overwrote is `[T][w]elem`, zero where an index was out of range.
     Scatter { w: SubExp, indices: Vec<VName> },
@@ -170,6 +171,9 @@ fn chain_of(p: VName, k: usize, body: &Body, loop_sizes: Option<&dyn Fn(&SubExp)
             Exp::Update { array, slice, .. } => *array == head && slice.iter().all(slice_ok),
             Exp::Soac(Soac::Scatter { w, dests, map, .. }) => {
                 dests[..] == [head] && invariant(w) && super::is_identity(map)
+            }
+            Exp::Soac(Soac::Hist { w, ops, map, .. }) => {
+                matches!(&ops[..], [op] if op.dests[..] == [head]) && invariant(w) && super::is_identity(map)
             }
             _ => false,
         };
@@ -270,13 +274,6 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
         return None;
     }
     let free = ogham_ir::visit::free_vars_exp(&s.exp);
-    let plain = |v: VName, k: usize, b: &Body| {
-        let updates = chain_of(v, k, b, None)?;
-        let top = |u: &VName| {
-            b.stms.iter().any(|x| x.pat.first().is_some_and(|p| p.name == *u) && matches!(x.exp, Exp::Update { .. }))
-        };
-        updates.iter().all(top).then_some(())
-    };
     // Anything else the branches read that may share memory with what
     // they update must be a view of it taken before the `if`, which the
     // branches take again (the return sweep reads it after the update it
@@ -304,10 +301,37 @@ pub(super) fn in_place(s: &Stm, ck: &super::Checkpoints) -> Option<InPlace> {
     }
     let mut arrays = Vec::new();
     for v in consumed {
-        let k = (0..s.pat.len()).find(|&k| plain(v, k, then_body).is_some() && plain(v, k, else_body).is_some())?;
+        let k = (0..s.pat.len()).find(|&k| restorable(v, k, then_body) && restorable(v, k, else_body))?;
         arrays.push((v, k));
     }
     Some(InPlace { arrays, views })
+}
+
+/// Whether `b` changes `v` only by updates at its top level and by `if`s
+/// whose branches do so in turn (`else if`, `match`), returning it as its
+/// `k`th result: each update's return sweep can then restore it in place
+/// (a nested `if` in a branch is in turn not run again, its results being
+/// unread: [`in_place`] in the branch's scope).
+fn restorable(v: VName, k: usize, b: &Body) -> bool {
+    let Some(updates) = chain_of(v, k, b, None) else { return false };
+    let mut head = v;
+    for u in updates {
+        let Some(x) = b.stms.iter().find(|x| x.pat.iter().any(|p| p.name == u)) else { return false };
+        let ok = match &x.exp {
+            Exp::Update { .. } => true,
+            Exp::If { then_body, else_body, .. } => x
+                .pat
+                .iter()
+                .position(|p| p.name == u)
+                .is_some_and(|kk| restorable(head, kk, then_body) && restorable(head, kk, else_body)),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        head = u;
+    }
+    true
 }
 
 impl super::Ad {
