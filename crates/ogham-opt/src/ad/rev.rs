@@ -901,13 +901,8 @@ impl Ad {
             // The destinations restored: what `+` changed scattered back.
             let mut restores = Vec::new();
             for (p, (d, old)) in s.pat.iter().zip(saved) {
-                let (y, ty) = (p.name, p.ty.clone());
-                let from = if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
-                    self.bind(out, "kept", ty.clone(), Exp::Copy(y), s.span)
-                } else {
-                    y
-                };
-                let restored = self.scatter_into(out, from, arrs[0], SubExp::Var(*old), *w, &ty, s.span);
+                let from = self.restore_target(out, ck, p.name, s.span);
+                let restored = self.scatter_into(out, from, arrs[0], SubExp::Var(*old), *w, &p.ty, s.span);
                 restores.push((*d, restored));
             }
             return Ok(restores);
@@ -1123,15 +1118,22 @@ impl Ad {
             adj.of.remove(&y);
             self.add(out, adj, a, SubExp::Var(cleared), span);
         }
-        // A result of the scope is still needed: restore into a copy.
-        let from = if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
-            self.bind(out, "kept", ty.clone(), Exp::Copy(y), span)
-        } else {
-            y
-        };
+        let from = self.restore_target(out, ck, y, span);
         let restored =
             self.bind(out, "restored", ty, Exp::Update { array: from, slice: slice.to_vec(), value: old }, span);
         Ok((a, restored))
+    }
+
+    /// The array a return sweep restores the in-place result `y` of an
+    /// update, scatter or histogram into: `y` itself, or a copy where `y`
+    /// is a result of the scope (or a loop's initial value), still needed.
+    fn restore_target(&mut self, out: &mut Vec<Stm>, ck: &Checkpoints, y: VName, span: Span) -> VName {
+        if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
+            let ty = self.types[&y].clone();
+            self.bind(out, "kept", ty, Exp::Copy(y), span)
+        } else {
+            y
+        }
     }
 
     /// `reshape` of an adjoint to `shape`.

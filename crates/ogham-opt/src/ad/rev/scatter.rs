@@ -72,11 +72,7 @@ impl Ad {
                 adj.of.remove(&y);
                 self.add(out, adj, xs, SubExp::Var(cleared), span);
             }
-            let from = if ck.results.contains(&y) || ck.loop_inits.contains(&y) {
-                self.bind(out, "kept", ty.clone(), Exp::Copy(y), span)
-            } else {
-                y
-            };
+            let from = self.restore_target(out, ck, y, span);
             let restored = self.scatter_nd(out, from, &idx, SubExp::Var(old), w, &ty, span);
             restores.push((xs, restored));
         }
@@ -104,6 +100,7 @@ impl Ad {
         let i64t = Type::Prim(PrimType::I64);
         let ty = self.types[&ybar].clone();
         let few = matches!(w, SubExp::Const(ogham_ir::PrimValue::I64(k)) if k <= FEW_WRITES);
+        let iota = self.indices(out, w, span);
         let writers = if few {
             None
         } else {
@@ -111,10 +108,8 @@ impl Ad {
             let wty = Type::Array { elem: PrimType::I64, shape: wshape.clone() };
             let none =
                 self.bind(out, "writer", wty.clone(), Exp::Replicate { shape: wshape, value: SubExp::i64(-1) }, span);
-            let iota = self.indices(out, w, span);
             Some(self.scatter_nd(out, none, idx, SubExp::Var(iota), w, &wty, span))
         };
-        let iota = self.indices(out, w, span);
         let jp = self.fresh_typed("j", &i64t);
         let ips: Vec<Param> = idx.iter().map(|_| self.fresh_typed("i", &i64t)).collect();
         let mut body = Vec::new();
@@ -125,12 +120,7 @@ impl Ad {
             Some(writers) => {
                 let index = Exp::Index { array: writers, slice: fix.clone() };
                 let who = self.bind(&mut then, "who", i64t.clone(), index, span);
-                self.scalar(
-                    &mut then,
-                    PrimType::Bool,
-                    Exp::CmpOp(CmpOp::Eq, PrimType::I64, SubExp::Var(who), SubExp::Var(jp.name)),
-                    span,
-                )
+                self.cmp(&mut then, CmpOp::Eq, PrimType::I64, SubExp::Var(who), SubExp::Var(jp.name), span)
             }
             None => self.last_of_equal(&mut then, idx, &ips, jp.name, w, span),
         };
@@ -187,21 +177,11 @@ impl Ad {
         let k = self.names.fresh("k");
         self.types.insert(k, Type::Prim(PrimType::I64));
         let mut body = Vec::new();
-        let mut same = self.scalar(
-            &mut body,
-            PrimType::Bool,
-            Exp::CmpOp(CmpOp::Lt, PrimType::I64, SubExp::Var(j), SubExp::Var(k)),
-            span,
-        );
+        let mut same = self.cmp(&mut body, CmpOp::Lt, PrimType::I64, SubExp::Var(j), SubExp::Var(k), span);
         for (is, p) in idx.iter().zip(ips) {
             let slice = vec![DimIndex::Fix(SubExp::Var(k))];
             let at = self.bind(&mut body, "other", Type::Prim(PrimType::I64), Exp::Index { array: *is, slice }, span);
-            let eq = self.scalar(
-                &mut body,
-                PrimType::Bool,
-                Exp::CmpOp(CmpOp::Eq, PrimType::I64, SubExp::Var(at), SubExp::Var(p.name)),
-                span,
-            );
+            let eq = self.cmp(&mut body, CmpOp::Eq, PrimType::I64, SubExp::Var(at), SubExp::Var(p.name), span);
             same = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, same, eq, span);
         }
         let any = self.bin(&mut body, BinOp::LogOr, PrimType::Bool, SubExp::Var(later.name), same, span);
@@ -302,6 +282,12 @@ impl Ad {
         ty: &Type,
         span: Span,
     ) -> VName {
+        let exp = self.scatter_exp(dest, is, vs, w, ty);
+        self.bind(out, "scattered", ty.clone(), exp, span)
+    }
+
+    /// The expression of [`Ad::scatter_nd`].
+    pub(super) fn scatter_exp(&mut self, dest: VName, is: &[VName], vs: SubExp, w: SubExp, ty: &Type) -> Exp {
         let i64t = Type::Prim(PrimType::I64);
         let elem = drop_dims(ty, is.len());
         let mut params: Vec<Param> = is.iter().map(|_| self.fresh_typed("i", &i64t)).collect();
@@ -312,7 +298,6 @@ impl Ad {
         let lam = Lambda { params, body: Body { stms: vec![], result }, ret };
         let mut arrs = is.to_vec();
         arrs.push(var_of(vs));
-        let exp = Exp::Soac(Soac::Scatter { w, arrs, dests: vec![dest], map: lam });
-        self.bind(out, "scattered", ty.clone(), exp, span)
+        Exp::Soac(Soac::Scatter { w, arrs, dests: vec![dest], map: lam })
     }
 }

@@ -23,8 +23,9 @@
 //! (`ys with [i:i+2] = …`, whose length the simplifier finds is `2`)
 //! consumes the latest link (or a `scatter` or `reduce_by_index` of a
 //! number of values the same in every iteration, logged as its index
-//! arrays and what it overwrote, and scattered back), nothing else consumes the
-//! parameter or a value that may alias it (a view, a branch's result), and
+//! arrays and what it overwrote, and scattered back), nothing else
+//! consumes the parameter or a value that may alias it (a view, a
+//! branch's result), and
 //! the body returns the last link in the parameter's place. Its type must
 //! not depend on the loop (no size carried by another parameter). A loop
 //! taped inside an enclosing loop's forward sweep ([`super::tape`]) saves
@@ -84,9 +85,9 @@ pub(super) enum Place {
     /// in every iteration (a constant, or bound before the loop).
     Slice(Vec<DimIndex>),
     /// A `scatter` or `hist` of `w` values (the same in every iteration):
-    /// the tapes
-    /// (`[T][w]i64`) of its index arrays, one per dimension written; what
-    /// it overwrote is `[T][w]elem`, zero where an index was out of range.
+    /// the tapes (`[T][w]i64`) of its index arrays, one per dimension
+    /// written; what it overwrote is `[T][w]elem`, zero where an index was
+    /// out of range.
     Scatter { w: SubExp, indices: Vec<VName> },
 }
 
@@ -512,14 +513,7 @@ impl super::Ad {
                         is.push(self.bind(put, "logged_index", ity, at(*t), span));
                     }
                     let old = self.bind(put, "logged_old", oty, at(u.old), span);
-                    let mut scatter = Vec::new();
-                    let back = self.scatter_nd(&mut scatter, current, &is, SubExp::Var(old), *w, &param.ty, span);
-                    let last = scatter.pop().filter(|x| x.pat[0].name == back);
-                    put.extend(scatter);
-                    match last {
-                        Some(x) => x.exp,
-                        None => Exp::SubExp(SubExp::Var(back)),
-                    }
+                    self.scatter_exp(current, &is, SubExp::Var(old), *w, &param.ty)
                 }
             };
             if let Some(flag) = flag {
