@@ -55,25 +55,35 @@
 //! largest data set, whose objective needs 18 MB). So the nest then runs
 //! (unless every array made holds one scalar per iteration of level 0, as
 //! a matrix–vector product's do: no more than the level's own rows)
-//! in a loop over chunks of level 0's iterations, as many as make
-//! [`Target::chunk_bytes`] of those arrays (at least one), as many
-//! iterations in each, give or take one: each chunk runs the
-//! outermost `withacc` on its rows (its accumulators threaded through the
-//! loop, its other mapped results written into their rows of arrays made
-//! before it) and adds its sums into the loop's (with an outer level
-//! `i₁`, each `i₁`'s part as soon as it is computed, in a `withacc` over
-//! `i₁`, so that it is added while in cache). The GMM gradient at
-//! n = 10 000 then takes 22 MB, and less time (395 against 460 ms: the
-//! arrays stay in the caches). The chunk's size is the target's, the
-//! second-level caches of the cores that run it (see
-//! [`Target::chunk_bytes`]): on AMD Zen 3 (512 KB per core), sequentially
-//! 512 KB (40 of GMM's points), on two threads 1 MB.
+//! over chunks of level 0's iterations, as many as make
+//! [`Target::chunk_bytes`] of those arrays (at least one; on several
+//! threads a multiple of [`Target::threads`] where there are that many
+//! iterations), as many iterations in each, give or take one: a `withacc`
+//! over the chunks, each of which runs the outermost `withacc` on its
+//! rows (the outer one's accumulators its own, its other mapped results
+//! written into their rows of arrays made before it) and adds its sums
+//! into an accumulator of zeros (with an outer level `i₁`, each `i₁`'s
+//! part as soon as it is computed, in a `withacc` over `i₁`, so that it
+//! is added while in cache). The GMM gradient at n = 10 000 then takes
+//! 22 MB, and less time (395 against 460 ms: the arrays stay in the
+//! caches). The chunk's size is the target's, the second-level cache of
+//! the core that computes it: on AMD Zen 3 (512 KB per core), 512 KB (40
+//! of GMM's points). Sequentially the chunks run one after the other; the
+//! multicore backend runs them in parallel, each thread its own chunks,
+//! adding into partial copies of the accumulators that it folds at the
+//! end (GMM's `[K][d][d]` sums: 800 KB per thread). When the chunks ran
+//! one after the other on both threads, each chunk's parallel loops
+//! split between the cores, the GMM gradient at n = 10 000 on a Xeon with
+//! 2 MB of L2 per core took 1.13x as long (4 MB chunks: every array a
+//! core wrote, the other read half of), and synchronised its threads at
+//! least five times per chunk.
 //!
 //! [`Target::chunk_bytes`]: crate::Target::chunk_bytes
+//! [`Target::threads`]: crate::Target::threads
 //!
-//! The sums run over `p` in order, chunk after chunk; only the rounding of
-//! the additions changes, as with any accumulator (their operator is
-//! associative and commutative by contract).
+//! The sums run over `p` in order, chunk after chunk (sequentially); only
+//! the rounding of the additions changes, as with any accumulator (their
+//! operator is associative and commutative by contract).
 //!
 //! Conditions, so the sums are exactly the updates: the chain of `a_l` is
 //! linear (each used once, as the next level's accumulator or the update,
@@ -82,20 +92,21 @@
 //! `A`'s element type, and the sizes of the arrays made in step 1 are
 //! bound before the nest.
 
+use crate::Target;
 use ogham_ir::builder::BodyBuilder;
 use ogham_ir::visit::{bodies, count_uses, exp_binders, lambdas, nested_bodies_mut, type_vars};
 use ogham_ir::{
-    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Span,
-    Stm, SubExp, Type, VName,
+    BinOp, Body, DimIndex, Exp, Lambda, NameTable, Operator, Param, PrimType, PrimValue, Program, Soac, Span, Stm,
+    SubExp, Type, VName,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Rewrites every function of the program (see the module documentation).
-pub fn accreduce_program(prog: &mut Program, chunk_bytes: i64) {
+pub fn accreduce_program(prog: &mut Program, target: &Target) {
     for f in &mut prog.funs {
         let mut defs = HashMap::default();
         definitions(&f.body, &mut defs);
-        body(&mut f.body, &defs, chunk_bytes, &mut prog.names);
+        body(&mut f.body, &defs, target, &mut prog.names);
     }
 }
 
@@ -121,17 +132,17 @@ pub(crate) fn is_iota(defs: &Defs, arr: VName, w: SubExp) -> bool {
 }
 
 /// Rewrites `b` and the bodies nested in it.
-fn body(b: &mut Body, defs: &Defs, chunk_bytes: i64, names: &mut NameTable) {
+fn body(b: &mut Body, defs: &Defs, target: &Target, names: &mut NameTable) {
     let mut i = 0;
     while i < b.stms.len() {
         let mut pending = Vec::new();
         while let Some(found) = plan(&b.stms[i], defs) {
             pending.push(prepare(b, i, found, defs, names));
         }
-        let (before, after) = if pending.is_empty() { (0, 0) } else { finish(b, i, pending, chunk_bytes, names) };
+        let (before, after) = if pending.is_empty() { (0, 0) } else { finish(b, i, pending, target, names) };
         i += before;
         for nb in nested_bodies_mut(&mut b.stms[i].exp) {
-            body(nb, defs, chunk_bytes, names);
+            body(nb, defs, target, names);
         }
         i += 1 + after;
     }
@@ -516,17 +527,17 @@ fn whole(plan: &Plan) -> Vec<DimIndex> {
 /// Step 3 of the rewrites `pending` of statement `i` of `b`: the sums
 /// after it, or, when it makes arrays for them, a loop over chunks of its
 /// iterations, each running the statement on its chunk and adding its
-/// sums (so the arrays take `chunk_bytes` at most, not one element per
+/// sums (so the arrays take a chunk's bytes at most, not one element per
 /// update). Returns how many statements went before the statement (or the
 /// loop that replaced it) and after it.
-fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, chunk_bytes: i64, names: &mut NameTable) -> (usize, usize) {
+fn finish(b: &mut Body, i: usize, pending: Vec<Pending>, target: &Target, names: &mut NameTable) -> (usize, usize) {
     // Arrays of one scalar per iteration (a matrix–vector product's) take
     // no more memory than the level's own rows: no chunks for them.
     let pat = &b.stms[i].pat;
     let made = pending.iter().flat_map(|p| [p.xs, p.ys]).any(|v| pat.iter().any(|q| q.name == v && q.ty.rank() > 1));
     let mut out = BodyBuilder::new(pending[0].plan.span);
     let before = if made {
-        let before = chunks(b, i, &pending, chunk_bytes, names);
+        let before = chunks(b, i, &pending, target, names);
         let pat = &b.stms[i + before].pat;
         for (p, s) in pending.iter().zip(&pat[pat.len() - pending.len()..]) {
             bind_result(&mut out, p, s.name);
@@ -561,13 +572,19 @@ fn bind_result(out: &mut BodyBuilder, p: &Pending, sums: VName) {
 }
 
 /// Replaces statement `i` of `b` (a `withacc` over `n` iterations with
-/// the arrays `pending` made among its mapped results) by a loop over
-/// chunks of its iterations: the `withacc` on each chunk's rows, the
-/// other mapped results written into their rows of arrays made before
-/// the loop, and each pending rewrite's sums of the chunk added to its
-/// loop parameter, which the loop returns after its other results.
-/// Returns how many statements went before the loop.
-fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: &mut NameTable) -> usize {
+/// the arrays `pending` made among its mapped results) by a `withacc`
+/// over chunks of its iterations: for each chunk, the `withacc` on the
+/// chunk's rows (the outer one's accumulators its own), the other mapped
+/// results written into their rows of arrays made before it (write-only
+/// accumulators, each chunk writing rows of its own), and each pending
+/// rewrite's sums of the chunk added into an accumulator of zeros, which
+/// the outer `withacc` returns after its other results. The chunks are
+/// independent but for the additions, so the multicore backend runs
+/// them in parallel, each thread its chunks with its own partial copies
+/// of the sums, and a chunk's arrays stay in its core's cache; run
+/// sequentially it is a loop over the chunks. Returns how many
+/// statements went before it.
+fn chunks(b: &mut Body, i: usize, pending: &[Pending], target: &Target, names: &mut NameTable) -> usize {
     let stm = b.stms.remove(i);
     let span = stm.span;
     let Exp::Soac(Soac::WithAcc { w: n, arrs, accs, map }) = stm.exp else { unreachable!("the plan's level 0") };
@@ -591,13 +608,25 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
         per = arith(&mut pre, names, BinOp::Add, per, bytes);
     }
     let per = arith(&mut pre, names, BinOp::Max, per, SubExp::i64(1));
-    let size = arith(&mut pre, names, BinOp::Quot, SubExp::i64(chunk_bytes), per);
+    let size = arith(&mut pre, names, BinOp::Quot, SubExp::i64(target.chunk_bytes), per);
     let size = arith(&mut pre, names, BinOp::Max, size, SubExp::i64(1));
     let span_n = arith(&mut pre, names, BinOp::Add, n, size);
     let span_n = arith(&mut pre, names, BinOp::Sub, span_n, SubExp::i64(1));
-    let count = arith(&mut pre, names, BinOp::Quot, span_n, size);
-    // The loop's parameters: the accumulated arrays, the other mapped
-    // results (written row by row into arrays made here), the sums.
+    let mut count = arith(&mut pre, names, BinOp::Quot, span_n, size);
+    if target.threads > 1 {
+        // A multiple of the threads where there are that many iterations
+        // (GMM at n = 1000 on two threads: 8 chunks of 125 points rather
+        // than 7 of 143, four for one thread and three for the other).
+        let t = SubExp::i64(target.threads);
+        let up = arith(&mut pre, names, BinOp::Add, count, t);
+        let up = arith(&mut pre, names, BinOp::Sub, up, SubExp::i64(1));
+        let up = arith(&mut pre, names, BinOp::Quot, up, t);
+        let up = arith(&mut pre, names, BinOp::Mul, up, t);
+        let up = arith(&mut pre, names, BinOp::Min, up, n);
+        count = arith(&mut pre, names, BinOp::Max, count, up);
+    }
+    // The accumulators over the chunks: the accumulated arrays, the other
+    // mapped results (written row by row into arrays made here), the sums.
     let mut params: Vec<(Param, SubExp)> = Vec::new();
     for (q, a) in stm.pat[..nacc].iter().zip(&accs) {
         let base = names.base(q.name).to_string();
@@ -621,7 +650,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
         );
         params.push((Param { name: names.fresh("sums"), ty }, SubExp::Var(zeros)));
     }
-    // The loop body: one chunk.
+    // The body: one chunk, the row `c` of `iota count`.
     let c = names.fresh("chunk");
     let mut body = BodyBuilder::new(span);
     // Chunk c is iterations c·n/count up to (c+1)·n/count: as many in
@@ -665,8 +694,8 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
         let q = &stm.pat[k];
         let dest = params[nacc + j].0.name;
         let value = SubExp::Var(chunk_of[&q.name]);
-        let written =
-            body.bind(names, "rows", q.ty.clone(), Exp::Update { array: dest, slice: rows(len, &q.ty), value });
+        let write = Exp::UpdAcc { acc: dest, slice: rows(len, &q.ty), value, op: None };
+        let written = body.bind(names, "rows", q.ty.clone(), write);
         results.push(SubExp::Var(written));
     }
     for (j, p) in pending.iter().enumerate() {
@@ -682,16 +711,27 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], chunk_bytes: i64, names: 
         results.push(SubExp::Var(body.bind(names, "sums", ty, sums)));
     }
     let body = body.finish(results);
-    // The loop binds the statement's results and the sums.
-    let mut loop_pat: Vec<Param> = stm.pat[..nacc].to_vec();
-    loop_pat.extend(outputs.iter().map(|&k| stm.pat[k].clone()));
+    // The outer `withacc` binds the statement's results and the sums.
+    let mut pat: Vec<Param> = stm.pat[..nacc].to_vec();
+    pat.extend(outputs.iter().map(|&k| stm.pat[k].clone()));
     for (q, _) in &params[nacc + outputs.len()..] {
-        loop_pat.push(Param { name: names.fresh("sums"), ty: q.ty.clone() });
+        pat.push(Param { name: names.fresh("sums"), ty: q.ty.clone() });
     }
-    let form = LoopForm::For { i: c, bound: count };
+    let index = pre.bind(
+        names,
+        "chunks",
+        i64t.array_of(count),
+        Exp::Iota { n: count, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+    );
+    let outer_accs = params.iter().map(|(_, init)| init.as_var().expect("accumulators and arrays made here")).collect();
+    let ret = params.iter().map(|(q, _)| q.ty.clone()).collect();
+    let mut lparams: Vec<Param> = params.into_iter().map(|(q, _)| q).collect();
+    lparams.push(Param { name: c, ty: i64t });
+    let map = Lambda { params: lparams, body, ret };
     let before = pre.stms.len();
     let mut stms = pre.stms;
-    stms.push(Stm { pat: loop_pat, exp: Exp::Loop { params, form, body }, attrs: stm.attrs, span });
+    let exp = Exp::Soac(Soac::WithAcc { w: count, arrs: vec![index], accs: outer_accs, map });
+    stms.push(Stm { pat, exp, attrs: stm.attrs, span });
     b.stms.splice(i..i, stms);
     before
 }

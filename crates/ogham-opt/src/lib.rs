@@ -121,14 +121,18 @@ pub struct Pass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
     /// The bytes of the arrays [`accreduce`] makes for one chunk of a
-    /// nest's iterations: the second-level caches of the cores that share
-    /// a chunk's work measured best. GMM's gradient on AMD Zen 3 (512 KB
-    /// of L2 per core): sequentially, chunks of 512 KB ran it 1.15x as
-    /// fast as 1 MB and 1.2x as fast as 256 KB; on two threads, which
-    /// split each chunk's arrays between their cores, 1 MB ran it 1.1x as
-    /// fast as 512 KB. On a Xeon with 2 MB of L2, 2 to 8 MB ran it alike
-    /// on two threads, and 1 MB took 1.15x as long.
+    /// nest's iterations, which one core computes and reads back: the
+    /// second-level cache of a core measured best. GMM's gradient on AMD
+    /// Zen 3 (512 KB of L2 per core): chunks of 512 KB ran it 1.15x as
+    /// fast as 1 MB and 1.2x as fast as 256 KB. On a Xeon with 2 MB of L2
+    /// per core, two threads each running chunks of their own, 2 MB ran
+    /// it 1.1x as fast as 4 MB.
     pub chunk_bytes: i64,
+    /// The threads that run the program's parallel loops (1 for the
+    /// sequential backend): [`accreduce`] makes a multiple of this many
+    /// chunks where there are enough iterations, so that the threads
+    /// get as many each.
+    pub threads: i64,
 }
 
 impl Default for Target {
@@ -140,22 +144,18 @@ impl Default for Target {
 impl Target {
     /// The target when the machine is not known (`--portable`, the tests,
     /// `ogham dev`), so that the IR does not depend on the machine: chunks
-    /// of 1 MB.
-    pub const PORTABLE: Target = Target { chunk_bytes: 1 << 20 };
+    /// of 1 MB, one thread.
+    pub const PORTABLE: Target = Target { chunk_bytes: 1 << 20, threads: 1 };
 
     /// This machine's, as `-march=native` compiles for it, for a program
     /// whose parallel loops run on `threads` cores (1 for the sequential
     /// backend): chunks of the second-level cache of its first core
-    /// (Linux's `sysfs`) times `threads`, between 256 KB and 16 MB;
-    /// [`Target::PORTABLE`] where the cache is not known.
+    /// (Linux's `sysfs`), between 256 KB and 16 MB, or of 1 MB where the
+    /// cache is not known.
     pub fn host(threads: usize) -> Target {
-        match l2_bytes() {
-            Some(l2) => {
-                let threads = i64::try_from(threads.max(1)).unwrap_or(i64::MAX);
-                Target { chunk_bytes: l2.saturating_mul(threads).clamp(1 << 18, 1 << 24) }
-            }
-            None => Target::PORTABLE,
-        }
+        let threads = i64::try_from(threads.max(1)).unwrap_or(i64::MAX);
+        let chunk_bytes = l2_bytes().map_or(Target::PORTABLE.chunk_bytes, |l2| l2.clamp(1 << 18, 1 << 24));
+        Target { chunk_bytes, threads }
     }
 }
 
@@ -205,8 +205,9 @@ mod target_tests {
         for threads in [0, 1, 2, 64, usize::MAX] {
             let t = Target::host(threads);
             assert!((1 << 18..=1 << 24).contains(&t.chunk_bytes), "{t:?}");
+            assert!(t.threads >= 1, "{t:?}");
         }
-        assert!(Target::host(1).chunk_bytes <= Target::host(2).chunk_bytes);
+        assert_eq!(Target::host(1).chunk_bytes, Target::host(2).chunk_bytes);
         assert_eq!(Target::default(), Target::PORTABLE);
     }
 }
@@ -305,7 +306,7 @@ pub const PASSES: &[Pass] = &[
         name: "accreduce",
         summary: "an accumulator updated with products at an index the outermost withacc does not vary is summed by matrix products instead (seed 004 §5.1)",
         run: |p, target| {
-            accreduce::accreduce_program(p, target.chunk_bytes);
+            accreduce::accreduce_program(p, target);
             Ok(())
         },
     },

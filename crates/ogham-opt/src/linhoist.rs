@@ -560,15 +560,23 @@ fn rewrite(b: &mut Body, i: usize, p: Plan, names: &mut NameTable) -> usize {
                     None
                 }
             });
+            // The statement that makes the body's result binds M' itself:
+            // M may be the accumulator of an enclosing withacc (accreduce's
+            // chunks), which `let M' = …` would read.
+            let result = once.result[0].as_var();
+            let binder = once.stms.iter_mut().flat_map(|s| s.pat.iter_mut()).find(|q| Some(q.name) == result);
+            match binder {
+                Some(q) => q.name = m_out.name,
+                None => once.stms.push(Stm {
+                    pat: vec![m_out],
+                    exp: Exp::SubExp(once.result[0]),
+                    attrs: StmAttrs::default(),
+                    span,
+                }),
+            }
             let n = once.stms.len();
-            once.stms.push(Stm {
-                pat: vec![m_out],
-                exp: Exp::SubExp(once.result[0]),
-                attrs: StmAttrs::default(),
-                span,
-            });
             b.stms.splice(i + 1..i + 1, once.stms);
-            n + 1
+            n
         }
     };
     let zero = Stm {

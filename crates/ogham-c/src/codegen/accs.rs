@@ -723,6 +723,23 @@ impl Gen<'_> {
             let (sname2, fname2, saved2) = self.begin_task(&[accs[*i]], &fields2);
             self.line(&format!("int64_t pitch = OG_PITCH(og_shape_elems({rank}, {d}.shape), {t});"));
             self.line(&format!("const {t} *part = ({t} *)og_mem_data(cl->{p}.mem) + cl->{p}.offset;"));
+            // A row-major destination (as accumulators mostly are) is
+            // folded element by element in one vectorisable loop per
+            // chunk (GMM's [K][d][d] sums with an index computed by three
+            // divisions per element took 5% of its gradient at n = 1000).
+            self.line(&format!("if (og_is_contiguous(&{d}, {rank})) {{"));
+            self.indent += 1;
+            self.line(&format!("{t} *restrict dst = ({t} *)og_mem_data({d}.mem) + {d}.offset;"));
+            self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
+            self.indent += 1;
+            self.line(&format!("const {t} *restrict src = part + c * pitch;"));
+            let step = binop(*op, *elem, "dst[e]", "src[e]")?;
+            self.line(&format!("for (int64_t e = start; e < end; e++) dst[e] = {step};"));
+            self.indent -= 1;
+            self.line("}");
+            self.line("return 0;");
+            self.indent -= 1;
+            self.line("}");
             self.line("for (int64_t e = start; e < end; e++) {");
             self.indent += 1;
             // The element's place in the destination, which may be any view.
