@@ -621,9 +621,12 @@ impl Ad {
                     out.push(s.clone());
                 }
                 Exp::Soac(Soac::Hist { w, arrs, ops, map })
-                    if matches!(&ops[..], [op] if op.shape.len() == 1 && is_addition(&op.op)) && is_identity(map) =>
+                    if (matches!(&ops[..], [op] if op.shape.len() == 1 && is_addition(&op.op))
+                        || hist_extreme::few_extremes(w, ops))
+                        && is_identity(map) =>
                 {
-                    // What `+` changes: the elements at its indices.
+                    // What `+` (or `min`, `max` of a few values) changes:
+                    // the elements at its indices.
                     let mut saved = Vec::new();
                     for &d in &ops[0].dests {
                         let elem = self.types[&d].row();

@@ -15,7 +15,7 @@ use crate::ad::Ad;
 
 /// The most values of a scatter whose landing positions the return sweep
 /// finds by comparing them pairwise ([`Ad::gather_written`]).
-const FEW_WRITES: i64 = 16;
+pub(super) const FEW_WRITES: i64 = 16;
 
 /// `ty` without its `k` outer dimensions.
 pub(in crate::ad) fn drop_dims(ty: &Type, k: usize) -> Type {
