@@ -421,18 +421,21 @@ fn nested_conditional_updates_restore_in_place() {
 }
 
 #[test]
-fn few_extremes_in_a_loop_touch_only_their_buckets() {
-    // `reduce_by_index` with `max` of two values per iteration: the
-    // return sweep reads the destination's elements saved at the indices
-    // and compares the values pairwise; no copy of the destination, and no
-    // array of its size (a bucket per element), is made per iteration.
-    let prog = optimised("../ad/hist_extreme_few.fut");
-    let gradient = prog.fun("in_loop").expect("in_loop");
-    let n: SubExp = gradient.params.iter().find(|p| p.ty.rank() == 1).expect("the input array").ty.shape()[0];
-    let per_iteration = count_in_loops(&gradient.body, &|e| match e {
-        Exp::Copy(_) => true,
-        Exp::Replicate { shape, .. } => shape.contains(&n),
-        _ => false,
-    });
-    assert_eq!(per_iteration, 0, "{}", ogham_ir::print::program(&prog));
+fn few_values_into_buckets_in_a_loop_touch_only_their_buckets() {
+    // `reduce_by_index` with `max`, and with `*`, of two values per
+    // iteration: the return sweep reads the destination's elements saved
+    // at the indices and combines the values pairwise; no copy of the
+    // destination, and no array of its size (a bucket per element), is
+    // made per iteration.
+    for (file, entry) in [("hist_extreme_few.fut", "in_loop"), ("hist_few_values.fut", "mul_loop")] {
+        let prog = optimised(&format!("../ad/{file}"));
+        let gradient = prog.fun(entry).expect("entry");
+        let n: SubExp = gradient.params.iter().find(|p| p.ty.rank() == 1).expect("the input array").ty.shape()[0];
+        let per_iteration = count_in_loops(&gradient.body, &|e| match e {
+            Exp::Copy(_) => true,
+            Exp::Replicate { shape, .. } => shape.contains(&n),
+            _ => false,
+        });
+        assert_eq!(per_iteration, 0, "{entry}: {}", ogham_ir::print::program(&prog));
+    }
 }

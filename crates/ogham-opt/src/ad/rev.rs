@@ -622,10 +622,10 @@ impl Ad {
                 }
                 Exp::Soac(Soac::Hist { w, arrs, ops, map })
                     if (matches!(&ops[..], [op] if op.shape.len() == 1 && is_addition(&op.op))
-                        || hist_extreme::few_extremes(w, ops))
+                        || hist::few_values(w, ops))
                         && is_identity(map) =>
                 {
-                    // What `+` (or `min`, `max` of a few values) changes:
+                    // What `+` (or any operator of a few values) changes:
                     // the elements at its indices.
                     let mut saved = Vec::new();
                     for &d in &ops[0].dests {

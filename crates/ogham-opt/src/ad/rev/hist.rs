@@ -11,14 +11,39 @@
 //! `all` the bucket's combination (a `hist` from the neutral element).
 //! Multi-dimensional histograms are flattened first. `+` keeps its
 //! special rule (a gather of the result's adjoint), in `rev.rs`.
+//!
+//! A one-dimensional `hist` of a few values (a constant number, at most
+//! [`FEW_WRITES`]) saves only the destination's elements at its indices,
+//! as `hist (+)` does ([`few_values`]), and its return sweep combines the
+//! values pairwise instead of sorting them ([`Ad::rev_hist_few`]): each
+//! value's `before` and `after` are the combinations of the values of its
+//! bucket before and after it in index order, and its bucket's first
+//! value also gives the destination's element its adjoint, written into
+//! the result's adjoint in place (the other buckets' pass through). Work
+//! O(values²) instead of O(buckets + values): in a loop, `reduce_by_index`
+//! with `*` of two values into n buckets per iteration ran its return
+//! sweep in O(n) per iteration.
+//!
+//! [`FEW_WRITES`]: super::scatter::FEW_WRITES
 
 use ogham_ir::{
     BinOp, Body, CmpOp, ConvOp, DimIndex, Exp, HistOp, Lambda, LoopForm, Operator, Param, PrimType, Soac, Stm, SubExp,
     Type, UnOp, VName,
 };
 
+use super::scatter::FEW_WRITES;
 use super::{Adjoints, Checkpoints, R};
 use crate::ad::{internal, Ad};
+
+/// Whether a `hist` saves the destination's elements at its indices
+/// (before it) rather than a copy of the destination, its return sweep
+/// needing no more ([`Ad::rev_hist_few`], and `min` and `max`'s rule):
+/// one-dimensional, of one operator, of a constant number of values, at
+/// most [`FEW_WRITES`].
+pub(super) fn few_values(w: &SubExp, ops: &[HistOp]) -> bool {
+    matches!(w, SubExp::Const(ogham_ir::PrimValue::I64(k)) if *k <= FEW_WRITES)
+        && matches!(ops, [op] if op.shape.len() == 1)
+}
 
 impl Ad {
     pub(super) fn rev_hist_general(
@@ -29,6 +54,10 @@ impl Ad {
         adj: &mut Adjoints,
         out: &mut Vec<Stm>,
     ) -> R<()> {
+        if let Some(saved) = ck.added.get(&s.pat[0].name) {
+            let olds: Vec<VName> = saved.iter().map(|(_, o)| *o).collect();
+            return self.rev_hist_few(s, bars, &olds, adj, out);
+        }
         let Exp::Soac(Soac::Hist { w, arrs, ops, .. }) = &s.exp else { return Ok(()) };
         let (w, span) = (*w, s.span);
         let op = &ops[0];
@@ -206,6 +235,204 @@ impl Ad {
         }
         let _ = k;
         Ok(())
+    }
+
+    /// The return sweep of a [`few_values`] `hist` of any operator, from
+    /// the destination's elements at its indices before it (`olds`, one
+    /// array per destination): see the module documentation.
+    fn rev_hist_few(
+        &mut self,
+        s: &Stm,
+        bars: &[Option<SubExp>],
+        olds: &[VName],
+        adj: &mut Adjoints,
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        let Exp::Soac(Soac::Hist { w, arrs, ops, .. }) = &s.exp else { return Ok(()) };
+        let (w, span) = (*w, s.span);
+        let op = &ops[0];
+        let nb = op.shape[0];
+        let (is, vs) = (arrs[0], &arrs[1..]);
+        let i64t = Type::Prim(PrimType::I64);
+        let elems: Vec<Type> = vs.iter().map(|v| self.types[v].row()).collect();
+        let at = |v: VName, i: SubExp| Exp::Index { array: v, slice: vec![DimIndex::Fix(i)] };
+        let mut hbars = Vec::new();
+        for (p, b) in s.pat.iter().zip(bars) {
+            hbars.push(b.is_some().then(|| self.owned_adjoint(out, adj, p.name, span)));
+        }
+        // Per value j, in bucket b: its adjoint, the adjoint of the
+        // destination's element (from the bucket's first value), and the
+        // bucket to write it into (-1: none).
+        let (jp, bp) = (self.fresh_typed("j", &i64t), self.fresh_typed("b", &i64t));
+        let xs: Vec<Param> = elems.iter().map(|t| self.fresh_typed("x", t)).collect();
+        let os: Vec<Param> = elems.iter().map(|t| self.fresh_typed("old", t)).collect();
+        let (j, b) = (SubExp::Var(jp.name), SubExp::Var(bp.name));
+        let mut body = Vec::new();
+        let above = self.cmp(&mut body, CmpOp::Le, PrimType::I64, SubExp::i64(0), b, span);
+        let below = self.cmp(&mut body, CmpOp::Lt, PrimType::I64, b, nb, span);
+        let inside = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, above, below, span);
+        let mut then = Vec::new();
+        let mut hbs = Vec::new();
+        for hb in &hbars {
+            hbs.push(match hb {
+                Some(hb) => {
+                    let row = self.types[hb].row();
+                    Some(SubExp::Var(self.bind(&mut then, "dhist", row, at(*hb, b), span)))
+                }
+                None => None,
+            });
+        }
+        let before = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Lt), &elems, span);
+        let after = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Gt), &elems, span);
+        let ov: Vec<SubExp> = os.iter().map(|p| SubExp::Var(p.name)).collect();
+        let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
+        // The value's adjoint: the operator's return sweep in
+        // `((old ⊙ before) ⊙ x) ⊙ after`.
+        let mut fwd = Vec::new();
+        let t1 = self.apply_op(&mut fwd, &op.op, &ov, &before, &elems, span);
+        let t2 = self.apply_op(&mut fwd, &op.op, &t1, &xv, &elems, span);
+        let t3 = self.apply_op(&mut fwd, &op.op, &t2, &after, &elems, span);
+        then.extend(fwd.clone());
+        let mut inner = Adjoints::default();
+        for (t, hb) in t3.iter().zip(&hbs) {
+            if let (SubExp::Var(t), Some(hb)) = (t, hb) {
+                self.add(&mut then, &mut inner, *t, *hb, span);
+            }
+        }
+        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut then)?;
+        let mut results = Vec::new();
+        for x in &xs {
+            results.push(self.adjoint_or_zero(&mut then, &inner, x.name, span));
+        }
+        // The destination's element's: the return sweep in `old ⊙ all`,
+        // all the bucket's values, written by its first value.
+        let earlier = self.fold_bucket(&mut then, op, (is, &[]), b, (j, CmpOp::Lt), &[], span);
+        let first = self.cmp(&mut then, CmpOp::Eq, PrimType::I64, earlier[0], SubExp::i64(0), span);
+        let all = self.fold_bucket(&mut then, op, (is, vs), b, (w, CmpOp::Lt), &elems, span);
+        let mut fwd = Vec::new();
+        let t = self.apply_op(&mut fwd, &op.op, &ov, &all, &elems, span);
+        then.extend(fwd.clone());
+        let mut inner = Adjoints::default();
+        for (t, hb) in t.iter().zip(&hbs) {
+            if let (SubExp::Var(t), Some(hb)) = (t, hb) {
+                self.add(&mut then, &mut inner, *t, *hb, span);
+            }
+        }
+        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut then)?;
+        for o in &os {
+            results.push(self.adjoint_or_zero(&mut then, &inner, o.name, span));
+        }
+        let to = self.select(&mut then, PrimType::I64, first, b, SubExp::i64(-1), span);
+        results.push(to);
+        let mut other = Vec::new();
+        let mut zeros = Vec::new();
+        for t in elems.iter().chain(&elems) {
+            zeros.push(self.zero(&mut other, t, span));
+        }
+        zeros.push(SubExp::i64(-1));
+        let mut tys: Vec<Type> = elems.iter().chain(&elems).cloned().collect();
+        tys.push(i64t.clone());
+        let pat: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dv", t)).collect();
+        body.push(Stm {
+            pat: pat.clone(),
+            exp: Exp::If {
+                cond: inside,
+                then_body: Body { stms: then, result: results },
+                else_body: Body { stms: other, result: zeros },
+            },
+            attrs: Default::default(),
+            span,
+        });
+        let mut params = vec![jp, bp];
+        params.extend(xs);
+        params.extend(os);
+        let lam = Lambda {
+            params,
+            body: Body { stms: body, result: pat.iter().map(|p| SubExp::Var(p.name)).collect() },
+            ret: tys.clone(),
+        };
+        let iota = self.indices(out, w, span);
+        let mut in_arrs = vec![iota, is];
+        in_arrs.extend(vs);
+        in_arrs.extend(olds);
+        let outs: Vec<Param> = tys.iter().map(|t| self.fresh_typed("dvs", &t.array_of(w))).collect();
+        let exp = Exp::Soac(Soac::Screma { w, arrs: in_arrs, scans: vec![], reduces: vec![], map: lam });
+        out.push(Stm { pat: outs.clone(), exp, attrs: s.attrs, span });
+        let n = elems.len();
+        for (v, p) in vs.iter().zip(&outs[..n]) {
+            self.add(out, adj, *v, SubExp::Var(p.name), span);
+        }
+        let to = outs[2 * n].name;
+        for (((p, d), hb), dd) in s.pat.iter().zip(&op.dests).zip(&hbars).zip(&outs[n..2 * n]) {
+            let Some(hb) = hb else { continue };
+            let written = self.scatter_into(out, *hb, to, SubExp::Var(dd.name), w, &p.ty, span);
+            adj.owned.insert(written);
+            adj.of.remove(&p.name);
+            self.add(out, adj, *d, SubExp::Var(written), span);
+        }
+        Ok(())
+    }
+
+    /// The combination, by `op` from its neutral element, of the values
+    /// `vs` (one array per operand) at the positions `k` of bucket `b`
+    /// with `k cmp j`, in index order: a loop over the `w` positions.
+    /// With no values, how many such positions there are.
+    #[allow(clippy::too_many_arguments)]
+    fn fold_bucket(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: &HistOp,
+        (is, vs): (VName, &[VName]),
+        b: SubExp,
+        (j, cmp): (SubExp, CmpOp),
+        elems: &[Type],
+        span: Span,
+    ) -> Vec<SubExp> {
+        let (w, i64t) = (self.types[&is].shape()[0], Type::Prim(PrimType::I64));
+        let tys: Vec<Type> = if vs.is_empty() { vec![i64t.clone()] } else { elems.to_vec() };
+        let k = self.fresh_typed("k", &i64t);
+        let accs: Vec<Param> = tys.iter().map(|t| self.fresh_typed("acc", t)).collect();
+        let mut body = Vec::new();
+        let at = |v: VName| Exp::Index { array: v, slice: vec![DimIndex::Fix(SubExp::Var(k.name))] };
+        let bk = self.bind(&mut body, "other", i64t.clone(), at(is), span);
+        let same = self.cmp(&mut body, CmpOp::Eq, PrimType::I64, SubExp::Var(bk), b, span);
+        let order = self.cmp(&mut body, cmp, PrimType::I64, SubExp::Var(k.name), j, span);
+        let take = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, same, order, span);
+        let av: Vec<SubExp> = accs.iter().map(|p| SubExp::Var(p.name)).collect();
+        let mut then = Vec::new();
+        let combined = if vs.is_empty() {
+            vec![self.bin(&mut then, BinOp::Add, PrimType::I64, av[0], SubExp::i64(1), span)]
+        } else {
+            let mut xv = Vec::new();
+            for (v, t) in vs.iter().zip(elems) {
+                xv.push(SubExp::Var(self.bind(&mut then, "other", t.clone(), at(*v), span)));
+            }
+            self.apply_op(&mut then, &op.op, &av, &xv, elems, span)
+        };
+        let next: Vec<Param> = tys.iter().map(|t| self.fresh_typed("acc", t)).collect();
+        body.push(Stm {
+            pat: next.clone(),
+            exp: Exp::If {
+                cond: take,
+                then_body: Body { stms: then, result: combined },
+                else_body: Body { stms: Vec::new(), result: av },
+            },
+            attrs: Default::default(),
+            span,
+        });
+        let inits: Vec<SubExp> = if vs.is_empty() { vec![SubExp::i64(0)] } else { op.op.neutral.clone() };
+        let found: Vec<Param> = tys.iter().map(|t| self.fresh_typed("folded", t)).collect();
+        out.push(Stm {
+            pat: found.clone(),
+            exp: Exp::Loop {
+                params: accs.into_iter().zip(inits).collect(),
+                form: LoopForm::For { i: k.name, bound: w },
+                body: Body { stms: body, result: next.iter().map(|p| SubExp::Var(p.name)).collect() },
+            },
+            attrs: Default::default(),
+            span,
+        });
+        found.into_iter().map(|p| SubExp::Var(p.name)).collect()
     }
 
     /// `a` (a histogram's destination or its adjoint, `r` bucket

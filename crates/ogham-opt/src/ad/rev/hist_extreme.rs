@@ -14,7 +14,7 @@
 //!
 //! A `hist` of a few values (a constant number, at most
 //! [`FEW_WRITES`]) saves only the destination's elements at its indices,
-//! as `hist (+)` does, not a copy of it ([`few_extremes`]), and its return
+//! as `hist (+)` does, not a copy of it ([`few_values`]), and its return
 //! sweep works on the values alone: a value's adjoint is its bucket's
 //! where it equals the result, the destination's element does not, and no
 //! earlier value of the bucket does (compared pairwise); the destination's
@@ -24,6 +24,7 @@
 //! return sweep in O(n) per iteration.
 //!
 //! [`FEW_WRITES`]: super::scatter::FEW_WRITES
+//! [`few_values`]: super::hist::few_values
 
 use ogham_ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, HistOp, Lambda, Operator, PrimType, Soac, Span, Stm, StmAttrs, SubExp, Type,
@@ -31,7 +32,6 @@ use ogham_ir::{
 };
 
 use super::reduce::single_binop;
-use super::scatter::FEW_WRITES;
 use super::{Adjoints, Checkpoints, R};
 use crate::ad::rules::konst;
 use crate::ad::{internal, Ad};
@@ -146,7 +146,7 @@ impl Ad {
         Ok(true)
     }
 
-    /// The return sweep of a [`few_extremes`] `hist` with result `h`, from
+    /// The return sweep of a [`few_values`](super::hist::few_values) `hist` with result `h`, from
     /// its indices, values and the destination's elements at its indices
     /// before it (`old`, zero out of range): see the module documentation.
     #[allow(clippy::too_many_arguments)]
@@ -268,17 +268,4 @@ impl Ad {
         self.add(out, adj, dest, SubExp::Var(cleared), span);
         self.add(out, adj, vs, SubExp::Var(dvs), span);
     }
-}
-
-/// Whether a `hist` is one whose return sweep [`Ad::rev_hist_extreme`]
-/// makes from the destination's elements at its indices alone (saved
-/// before it instead of a copy of the destination): one-dimensional,
-/// `min` or `max` on floats, of a constant number of values, at most
-/// [`FEW_WRITES`].
-pub(super) fn few_extremes(w: &SubExp, ops: &[HistOp]) -> bool {
-    let [op] = ops else { return false };
-    matches!(w, SubExp::Const(ogham_ir::PrimValue::I64(k)) if *k <= FEW_WRITES)
-        && op.shape.len() == 1
-        && op.dests.len() == 1
-        && matches!(single_binop(&op.op.lambda), Some((BinOp::Min | BinOp::Max, t)) if t.is_float())
 }
