@@ -133,24 +133,13 @@ impl Ad {
         let wm2 = self.bin(&mut then, BinOp::Sub, PrimType::I64, w, SubExp::i64(2), span);
         let next = self.bin(&mut then, BinOp::Sub, PrimType::I64, wm2, pos, span);
         let rv = self.read_or_neutral(&mut then, last, &right[1..], next, &op.op.neutral, &elems, span);
-        let mut fwd = Vec::new();
         let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
-        let t1 = self.apply_op(&mut fwd, &op.op, &dv, &lv, &elems, span);
-        let t2 = self.apply_op(&mut fwd, &op.op, &t1, &xv, &elems, span);
-        let t3 = self.apply_op(&mut fwd, &op.op, &t2, &rv, &elems, span);
-        then.extend(fwd.clone());
-        let mut inner = Adjoints::default();
-        for ((t, hb), e) in t3.iter().zip(&hbars).zip(&elems) {
-            if let (SubExp::Var(t), Some(hb)) = (t, hb) {
-                let b = self.bind(&mut then, "dhist", e.clone(), at(*hb, key), span);
-                self.add(&mut then, &mut inner, *t, SubExp::Var(b), span);
-            }
+        let mut hbs = Vec::new();
+        for (hb, e) in hbars.iter().zip(&elems) {
+            hbs.push(hb.map(|hb| SubExp::Var(self.bind(&mut then, "dhist", e.clone(), at(hb, key), span))));
         }
-        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut then)?;
-        let mut found = Vec::new();
-        for x in &xs {
-            found.push(self.adjoint_or_zero(&mut then, &inner, x.name, span));
-        }
+        let wrt: Vec<VName> = xs.iter().map(|p| p.name).collect();
+        let found = self.op_sweep(&mut then, &op.op, &[&dv, &lv, &xv, &rv], &hbs, &wrt, &elems, span)?;
         let mut other = Vec::new();
         let mut zeros = Vec::new();
         for t in &elems {
@@ -201,22 +190,12 @@ impl Ad {
                 hps.push(None);
             }
         }
-        let mut fwd = Vec::new();
         let dv: Vec<SubExp> = ds.iter().map(|p| SubExp::Var(p.name)).collect();
         let av: Vec<SubExp> = alls.iter().map(|p| SubExp::Var(p.name)).collect();
-        let t = self.apply_op(&mut fwd, &op.op, &dv, &av, &elems, span);
-        let mut body = fwd.clone();
-        let mut inner = Adjoints::default();
-        for (t, hp) in t.iter().zip(&hps) {
-            if let (SubExp::Var(t), Some(hp)) = (t, hp) {
-                self.add(&mut body, &mut inner, *t, SubExp::Var(hp.name), span);
-            }
-        }
-        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut body)?;
-        let mut results = Vec::new();
-        for d in &ds {
-            results.push(self.adjoint_or_zero(&mut body, &inner, d.name, span));
-        }
+        let hbs: Vec<Option<SubExp>> = hps.iter().map(|hp| hp.as_ref().map(|p| SubExp::Var(p.name))).collect();
+        let wrt: Vec<VName> = ds.iter().map(|p| p.name).collect();
+        let mut body = Vec::new();
+        let results = self.op_sweep(&mut body, &op.op, &[&dv, &av], &hbs, &wrt, &elems, span)?;
         let mut params = ds;
         params.extend(alls);
         params.extend(hps.into_iter().flatten());
@@ -288,40 +267,16 @@ impl Ad {
         let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
         // The value's adjoint: the operator's return sweep in
         // `((old ⊙ before) ⊙ x) ⊙ after`.
-        let mut fwd = Vec::new();
-        let t1 = self.apply_op(&mut fwd, &op.op, &ov, &before, &elems, span);
-        let t2 = self.apply_op(&mut fwd, &op.op, &t1, &xv, &elems, span);
-        let t3 = self.apply_op(&mut fwd, &op.op, &t2, &after, &elems, span);
-        then.extend(fwd.clone());
-        let mut inner = Adjoints::default();
-        for (t, hb) in t3.iter().zip(&hbs) {
-            if let (SubExp::Var(t), Some(hb)) = (t, hb) {
-                self.add(&mut then, &mut inner, *t, *hb, span);
-            }
-        }
-        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut then)?;
-        let mut results = Vec::new();
-        for x in &xs {
-            results.push(self.adjoint_or_zero(&mut then, &inner, x.name, span));
-        }
+        let wrt: Vec<VName> = xs.iter().map(|p| p.name).collect();
+        let chain = [&ov[..], &before, &xv, &after];
+        let mut results = self.op_sweep(&mut then, &op.op, &chain, &hbs, &wrt, &elems, span)?;
         // The destination's element's: the return sweep in `old ⊙ all`,
         // all the bucket's values, written by its first value.
         let earlier = self.fold_bucket(&mut then, op, (is, &[]), b, (j, CmpOp::Lt), &[], span);
         let first = self.cmp(&mut then, CmpOp::Eq, PrimType::I64, earlier[0], SubExp::i64(0), span);
         let all = self.fold_bucket(&mut then, op, (is, vs), b, (w, CmpOp::Lt), &elems, span);
-        let mut fwd = Vec::new();
-        let t = self.apply_op(&mut fwd, &op.op, &ov, &all, &elems, span);
-        then.extend(fwd.clone());
-        let mut inner = Adjoints::default();
-        for (t, hb) in t.iter().zip(&hbs) {
-            if let (SubExp::Var(t), Some(hb)) = (t, hb) {
-                self.add(&mut then, &mut inner, *t, *hb, span);
-            }
-        }
-        self.reverse(&fwd, &Checkpoints::default(), &mut inner, &mut then)?;
-        for o in &os {
-            results.push(self.adjoint_or_zero(&mut then, &inner, o.name, span));
-        }
+        let wrt: Vec<VName> = os.iter().map(|p| p.name).collect();
+        results.extend(self.op_sweep(&mut then, &op.op, &[&ov, &all], &hbs, &wrt, &elems, span)?);
         let to = self.select(&mut then, PrimType::I64, first, b, SubExp::i64(-1), span);
         results.push(to);
         let mut other = Vec::new();
@@ -371,6 +326,41 @@ impl Ad {
             self.add(out, adj, *d, SubExp::Var(written), span);
         }
         Ok(())
+    }
+
+    /// The operator's return sweep in `c₀ ⊙ c₁ ⊙ …` (the `chain`, each
+    /// of the operator's `k` values, combined from the left), pushed to
+    /// `out` after the combination itself: the adjoints of `wrt` (zero
+    /// where none) when the result's are `hbs` (none: zero).
+    #[allow(clippy::too_many_arguments)]
+    fn op_sweep(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: &Operator,
+        chain: &[&[SubExp]],
+        hbs: &[Option<SubExp>],
+        wrt: &[VName],
+        elems: &[Type],
+        span: Span,
+    ) -> R<Vec<SubExp>> {
+        let mut fwd = Vec::new();
+        let mut t = chain[0].to_vec();
+        for c in &chain[1..] {
+            t = self.apply_op(&mut fwd, op, &t, c, elems, span);
+        }
+        out.extend(fwd.clone());
+        let mut inner = Adjoints::default();
+        for (t, hb) in t.iter().zip(hbs) {
+            if let (SubExp::Var(t), Some(hb)) = (t, hb) {
+                self.add(out, &mut inner, *t, *hb, span);
+            }
+        }
+        self.reverse(&fwd, &Checkpoints::default(), &mut inner, out)?;
+        let mut adjoints = Vec::new();
+        for v in wrt {
+            adjoints.push(self.adjoint_or_zero(out, &inner, *v, span));
+        }
+        Ok(adjoints)
     }
 
     /// The combination, by `op` from its neutral element, of the values
