@@ -138,8 +138,13 @@ impl Ad {
             BinOp::Sub if !boolean => (Some(one), Some(konst(t, -1.0))),
             BinOp::Mul if !boolean => (Some(b), Some(a)),
             BinOp::Min | BinOp::Max if !boolean => {
-                // The operand returned (the first one on ties).
-                let c = self.cmp(out, if op == BinOp::Min { CmpOp::Le } else { CmpOp::Ge }, t, a, b, span);
+                // The operand returned (the first one on ties; for floats,
+                // the one that is not NaN: `f64.min 1 nan` is 1).
+                let mut c = self.cmp(out, if op == BinOp::Min { CmpOp::Le } else { CmpOp::Ge }, t, a, b, span);
+                if float {
+                    let nan = self.cmp(out, CmpOp::Ne, t, b, b, span);
+                    c = self.bin(out, BinOp::LogOr, PrimType::Bool, c, nan, span);
+                }
                 let pa = self.select(out, t, c, one, konst(t, 0.0), span);
                 let pb = self.select(out, t, c, konst(t, 0.0), one, span);
                 (Some(pa), Some(pb))
