@@ -627,10 +627,10 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], target: &Target, names: &
     }
     // The accumulators over the chunks: the accumulated arrays, the other
     // mapped results (written row by row into arrays made here), the sums.
-    let mut params: Vec<(Param, SubExp)> = Vec::new();
+    let mut params: Vec<(Param, VName)> = Vec::new();
     for (q, a) in stm.pat[..nacc].iter().zip(&accs) {
         let base = names.base(q.name).to_string();
-        params.push((Param { name: names.fresh(&base), ty: q.ty.clone() }, SubExp::Var(*a)));
+        params.push((Param { name: names.fresh(&base), ty: q.ty.clone() }, *a));
     }
     let outputs: Vec<usize> = (nacc..stm.pat.len()).filter(|&k| !made.contains(&stm.pat[k].name)).collect();
     for &k in &outputs {
@@ -638,7 +638,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], target: &Target, names: &
         let scratch =
             pre.bind(names, "rows", q.ty.clone(), Exp::Scratch { elem: q.ty.elem(), shape: q.ty.shape().to_vec() });
         let base = names.base(q.name).to_string();
-        params.push((Param { name: names.fresh(&base), ty: q.ty.clone() }, SubExp::Var(scratch)));
+        params.push((Param { name: names.fresh(&base), ty: q.ty.clone() }, scratch));
     }
     for p in pending {
         let ty = Type::Array { elem: p.plan.elem, shape: p.plan.widths[1..].to_vec() };
@@ -648,7 +648,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], target: &Target, names: &
             ty.clone(),
             Exp::Replicate { shape: ty.shape().to_vec(), value: SubExp::Const(PrimValue::zero(p.plan.elem)) },
         );
-        params.push((Param { name: names.fresh("sums"), ty }, SubExp::Var(zeros)));
+        params.push((Param { name: names.fresh("sums"), ty }, zeros));
     }
     // The body: one chunk, the row `c` of `iota count`.
     let c = names.fresh("chunk");
@@ -723,7 +723,7 @@ fn chunks(b: &mut Body, i: usize, pending: &[Pending], target: &Target, names: &
         i64t.array_of(count),
         Exp::Iota { n: count, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
     );
-    let outer_accs = params.iter().map(|(_, init)| init.as_var().expect("accumulators and arrays made here")).collect();
+    let outer_accs = params.iter().map(|(_, init)| *init).collect();
     let ret = params.iter().map(|(q, _)| q.ty.clone()).collect();
     let mut lparams: Vec<Param> = params.into_iter().map(|(q, _)| q).collect();
     lparams.push(Param { name: c, ty: i64t });
