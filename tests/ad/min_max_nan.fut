@@ -38,7 +38,12 @@ entry smax32 (x: f32) (y: f32) : (f32, f32) = vjp (\(x, y) -> f32.max x y) (x, y
 -- reduce_by_index with min into [0, 1] at [1, 1] of [nan, v], cotangent
 -- [10, 100]: bucket 1 is min (min 1 nan) v. With v = 3 it keeps the
 -- destination's 1 (adjoint 100, the values 0); with v = 0.5 it is v's
--- (the destination's element 0, v's 100, the NaN's 0). `few` has a
+-- (the destination's element 0, v's 100, the NaN's 0). Into a NaN
+-- destination's element, ∞ and ∞: the first ∞ is the result (min nan ∞
+-- is ∞, then ∞ on a tie), though ∞ is also the neutral element. A NaN
+-- element of the destination that no value reaches keeps its adjoint (10);
+-- where all are NaN, the result is the destination's NaN, and so is its
+-- adjoint. `few` has a
 -- constant number of values (two), `many` as many as its argument, and
 -- `user` and `user_many` an operator of their own (the general rule's
 -- return sweep, pairwise for few values, by sorting for many).
@@ -50,6 +55,12 @@ entry smax32 (x: f32) (y: f32) : (f32, f32) = vjp (\(x, y) -> f32.max x y) (x, y
 -- output { [10.0, 0.0] [0.0, 100.0] }
 -- input { [0.0, 1.0] [1i64, 1i64] [0.5, f64.nan] }
 -- output { [10.0, 0.0] [100.0, 0.0] }
+-- input { [0.0, f64.nan] [1i64, 1i64] [f64.inf, f64.inf] }
+-- output { [10.0, 0.0] [100.0, 0.0] }
+-- input { [f64.nan, 1.0] [1i64, 1i64] [3.0, 0.5] }
+-- output { [10.0, 0.0] [0.0, 100.0] }
+-- input { [0.0, f64.nan] [1i64, 1i64] [f64.nan, f64.nan] }
+-- output { [10.0, 100.0] [0.0, 0.0] }
 
 entry few (d: [2]f64) (is: [2]i64) (vs: [2]f64) : ([2]f64, [2]f64) =
   vjp (\(d, v) -> reduce_by_index (copy d) f64.min f64.inf [is[0], is[1]] [v[0], v[1]]) (d, vs) [10, 100]

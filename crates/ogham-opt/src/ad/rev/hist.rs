@@ -16,8 +16,10 @@
 //! [`FEW_WRITES`]) saves only the destination's elements at its indices,
 //! as `hist (+)` does ([`few_values`]), and its return sweep combines the
 //! values pairwise instead of sorting them ([`Ad::rev_hist_few`]): each
-//! value's `before` and `after` are the combinations of the values of its
-//! bucket before and after it in index order, and its bucket's first
+//! value's `before` is the destination's element combined with the values
+//! of its bucket before it, its `after` those after it (combined with it
+//! only where there are any: never the neutral element, which would take
+//! the adjoint on a tie), in index order, and its bucket's first
 //! value also gives the destination's element its adjoint, written into
 //! the result's adjoint in place (the other buckets' pass through). Work
 //! O(values²) instead of O(buckets + values): in a loop, `reduce_by_index`
@@ -37,7 +39,7 @@ use crate::ad::{internal, Ad};
 
 /// Whether a `hist` saves the destination's elements at its indices
 /// (before it) rather than a copy of the destination, its return sweep
-/// needing no more ([`Ad::rev_hist_few`], and `min` and `max`'s rule):
+/// needing no more ([`Ad::rev_hist_few`], for every operator):
 /// one-dimensional, of one operator, of a constant number of values, at
 /// most [`FEW_WRITES`].
 pub(super) fn few_values(w: &SubExp, ops: &[HistOp]) -> bool {
@@ -139,7 +141,7 @@ impl Ad {
             hbs.push(hb.map(|hb| SubExp::Var(self.bind(&mut then, "dhist", e.clone(), at(hb, key), span))));
         }
         let wrt: Vec<VName> = xs.iter().map(|p| p.name).collect();
-        let found = self.op_sweep(&mut then, &op.op, &[&dv, &lv, &xv, &rv], &hbs, &wrt, &elems, span)?;
+        let found = self.op_sweep(&mut then, &op.op, (&[&dv, &lv, &xv, &rv], None), &hbs, &wrt, &elems, span)?;
         let mut other = Vec::new();
         let mut zeros = Vec::new();
         for t in &elems {
@@ -195,7 +197,7 @@ impl Ad {
         let hbs: Vec<Option<SubExp>> = hps.iter().map(|hp| hp.as_ref().map(|p| SubExp::Var(p.name))).collect();
         let wrt: Vec<VName> = ds.iter().map(|p| p.name).collect();
         let mut body = Vec::new();
-        let results = self.op_sweep(&mut body, &op.op, &[&dv, &av], &hbs, &wrt, &elems, span)?;
+        let results = self.op_sweep(&mut body, &op.op, (&[&dv, &av], None), &hbs, &wrt, &elems, span)?;
         let mut params = ds;
         params.extend(alls);
         params.extend(hps.into_iter().flatten());
@@ -261,22 +263,28 @@ impl Ad {
                 None => None,
             });
         }
-        let before = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Lt), &elems, span);
-        let after = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Gt), &elems, span);
         let ov: Vec<SubExp> = os.iter().map(|p| SubExp::Var(p.name)).collect();
         let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
         // The value's adjoint: the operator's return sweep in
-        // `((old ⊙ before) ⊙ x) ⊙ after`.
+        // `(before ⊙ x) ⊙ after`, as the histogram combined them: `before`
+        // from the destination's element and `⊙ after` only where values
+        // follow, never the neutral element, which could take the
+        // adjoint on a tie (min with ∞: `min ∞ ∞` is its first operand's).
+        let before = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Lt), (&elems, Some(&ov)), span);
+        let after = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Gt), (&elems, None), span);
+        let later = self.fold_bucket(&mut then, op, (is, &[]), b, (j, CmpOp::Gt), (&[], None), span);
+        let follow = self.cmp(&mut then, CmpOp::Lt, PrimType::I64, SubExp::i64(0), later[0], span);
         let wrt: Vec<VName> = xs.iter().map(|p| p.name).collect();
-        let chain = [&ov[..], &before, &xv, &after];
-        let mut results = self.op_sweep(&mut then, &op.op, &chain, &hbs, &wrt, &elems, span)?;
-        // The destination's element's: the return sweep in `old ⊙ all`,
-        // all the bucket's values, written by its first value.
-        let earlier = self.fold_bucket(&mut then, op, (is, &[]), b, (j, CmpOp::Lt), &[], span);
+        let chain = [&before[..], &xv, &after];
+        let mut results = self.op_sweep(&mut then, &op.op, (&chain, Some(follow)), &hbs, &wrt, &elems, span)?;
+        // The destination's element's: the return sweep in
+        // `(old ⊙ x) ⊙ after` for the bucket's first value `x`, which
+        // writes it.
+        let earlier = self.fold_bucket(&mut then, op, (is, &[]), b, (j, CmpOp::Lt), (&[], None), span);
         let first = self.cmp(&mut then, CmpOp::Eq, PrimType::I64, earlier[0], SubExp::i64(0), span);
-        let all = self.fold_bucket(&mut then, op, (is, vs), b, (w, CmpOp::Lt), &elems, span);
         let wrt: Vec<VName> = os.iter().map(|p| p.name).collect();
-        results.extend(self.op_sweep(&mut then, &op.op, &[&ov, &all], &hbs, &wrt, &elems, span)?);
+        let chain = [&ov[..], &xv, &after];
+        results.extend(self.op_sweep(&mut then, &op.op, (&chain, Some(follow)), &hbs, &wrt, &elems, span)?);
         let to = self.select(&mut then, PrimType::I64, first, b, SubExp::i64(-1), span);
         results.push(to);
         let mut other = Vec::new();
@@ -329,15 +337,16 @@ impl Ad {
     }
 
     /// The operator's return sweep in `c₀ ⊙ c₁ ⊙ …` (the `chain`, each
-    /// of the operator's `k` values, combined from the left), pushed to
-    /// `out` after the combination itself: the adjoints of `wrt` (zero
-    /// where none) when the result's are `hbs` (none: zero).
+    /// of the operator's `k` values, combined from the left; the last
+    /// combination only where `last` holds, if given), pushed to `out`
+    /// after the combination itself: the adjoints of `wrt` (zero where
+    /// none) when the result's are `hbs` (none: zero).
     #[allow(clippy::too_many_arguments)]
     fn op_sweep(
         &mut self,
         out: &mut Vec<Stm>,
         op: &Operator,
-        chain: &[&[SubExp]],
+        (chain, last): (&[&[SubExp]], Option<SubExp>),
         hbs: &[Option<SubExp>],
         wrt: &[VName],
         elems: &[Type],
@@ -345,8 +354,26 @@ impl Ad {
     ) -> R<Vec<SubExp>> {
         let mut fwd = Vec::new();
         let mut t = chain[0].to_vec();
-        for c in &chain[1..] {
-            t = self.apply_op(&mut fwd, op, &t, c, elems, span);
+        for (i, c) in chain.iter().enumerate().skip(1) {
+            match last {
+                Some(cond) if i + 1 == chain.len() => {
+                    let mut then = Vec::new();
+                    let combined = self.apply_op(&mut then, op, &t, c, elems, span);
+                    let pat: Vec<Param> = elems.iter().map(|ty| self.fresh_typed("op", ty)).collect();
+                    fwd.push(Stm {
+                        pat: pat.clone(),
+                        exp: Exp::If {
+                            cond,
+                            then_body: Body { stms: then, result: combined },
+                            else_body: Body { stms: Vec::new(), result: t },
+                        },
+                        attrs: Default::default(),
+                        span,
+                    });
+                    t = pat.iter().map(|p| SubExp::Var(p.name)).collect();
+                }
+                _ => t = self.apply_op(&mut fwd, op, &t, c, elems, span),
+            }
         }
         out.extend(fwd.clone());
         let mut inner = Adjoints::default();
@@ -363,10 +390,12 @@ impl Ad {
         Ok(adjoints)
     }
 
-    /// The combination, by `op` from its neutral element, of the values
-    /// `vs` (one array per operand) at the positions `k` of bucket `b`
-    /// with `k cmp j`, in index order: a loop over the `w` positions.
-    /// With no values, how many such positions there are.
+    /// The combination, by `op`, of the values `vs` (one array per
+    /// operand, of types `elems`) at the positions `k` of bucket `b` with
+    /// `k cmp j`, in index order, from `init`, or from the first such value
+    /// where there is no `init` (`elems`' neutral element where there is
+    /// none at all): a loop over the `w` positions. With no values, how
+    /// many such positions there are.
     #[allow(clippy::too_many_arguments)]
     fn fold_bucket(
         &mut self,
@@ -375,11 +404,15 @@ impl Ad {
         (is, vs): (VName, &[VName]),
         b: SubExp,
         (j, cmp): (SubExp, CmpOp),
-        elems: &[Type],
+        (elems, init): (&[Type], Option<&[SubExp]>),
         span: Span,
     ) -> Vec<SubExp> {
-        let (w, i64t) = (self.types[&is].shape()[0], Type::Prim(PrimType::I64));
-        let tys: Vec<Type> = if vs.is_empty() { vec![i64t.clone()] } else { elems.to_vec() };
+        let (w, i64t, boolt) = (self.types[&is].shape()[0], Type::Prim(PrimType::I64), Type::Prim(PrimType::Bool));
+        let from_first = !vs.is_empty() && init.is_none();
+        let mut tys: Vec<Type> = if vs.is_empty() { vec![i64t.clone()] } else { elems.to_vec() };
+        if from_first {
+            tys.push(boolt.clone());
+        }
         let k = self.fresh_typed("k", &i64t);
         let accs: Vec<Param> = tys.iter().map(|t| self.fresh_typed("acc", t)).collect();
         let mut body = Vec::new();
@@ -397,7 +430,29 @@ impl Ad {
             for (v, t) in vs.iter().zip(elems) {
                 xv.push(SubExp::Var(self.bind(&mut then, "other", t.clone(), at(*v), span)));
             }
-            self.apply_op(&mut then, &op.op, &av, &xv, elems, span)
+            let n = elems.len();
+            if from_first {
+                // The first value taken as it is: combined with the
+                // neutral element, a NaN would be lost (`min ∞ nan` is ∞).
+                let mut both = Vec::new();
+                let c = self.apply_op(&mut both, &op.op, &av[..n], &xv, elems, span);
+                let pat: Vec<Param> = elems.iter().map(|t| self.fresh_typed("acc", t)).collect();
+                then.push(Stm {
+                    pat: pat.clone(),
+                    exp: Exp::If {
+                        cond: av[n],
+                        then_body: Body { stms: both, result: c },
+                        else_body: Body { stms: Vec::new(), result: xv },
+                    },
+                    attrs: Default::default(),
+                    span,
+                });
+                let mut r: Vec<SubExp> = pat.iter().map(|p| SubExp::Var(p.name)).collect();
+                r.push(SubExp::Const(ogham_ir::PrimValue::Bool(true)));
+                r
+            } else {
+                self.apply_op(&mut then, &op.op, &av, &xv, elems, span)
+            }
         };
         let next: Vec<Param> = tys.iter().map(|t| self.fresh_typed("acc", t)).collect();
         body.push(Stm {
@@ -410,7 +465,14 @@ impl Ad {
             attrs: Default::default(),
             span,
         });
-        let inits: Vec<SubExp> = if vs.is_empty() { vec![SubExp::i64(0)] } else { op.op.neutral.clone() };
+        let mut inits: Vec<SubExp> = match init {
+            _ if vs.is_empty() => vec![SubExp::i64(0)],
+            Some(init) => init.to_vec(),
+            None => op.op.neutral.clone(),
+        };
+        if from_first {
+            inits.push(SubExp::Const(ogham_ir::PrimValue::Bool(false)));
+        }
         let found: Vec<Param> = tys.iter().map(|t| self.fresh_typed("folded", t)).collect();
         out.push(Stm {
             pat: found.clone(),
@@ -422,7 +484,8 @@ impl Ad {
             attrs: Default::default(),
             span,
         });
-        found.into_iter().map(|p| SubExp::Var(p.name)).collect()
+        let n = if from_first { tys.len() - 1 } else { tys.len() };
+        found.into_iter().take(n).map(|p| SubExp::Var(p.name)).collect()
     }
 
     /// `a` (a histogram's destination or its adjoint, `r` bucket
