@@ -706,7 +706,8 @@ impl Ad {
         reversed?;
         self.undo.restores = restored.iter().map(|&(_, from, to)| (from, to)).collect();
         // Views of it the forward sweep took before the update (a row, a
-        // reshape, a transposition) are taken again from the restored array.
+        // reshape, a transposition) are taken again from the restored array,
+        // and its aliases are the restored array.
         for (at, from, to) in restored.into_iter().rev() {
             let mut tail = Body { stms: out.split_off(at), result: Vec::new() };
             let mut renames = vec![(from, to)];
@@ -731,6 +732,14 @@ impl Ad {
                         }
                     }
                     out.append(&mut again.stms);
+                    continue;
+                }
+                if let (Exp::SubExp(SubExp::Var(src)), [p]) = (&s.exp, &s.pat[..]) {
+                    // An alias (`loop x = …` binds one to the parameter):
+                    // the restored array under the alias's name too.
+                    if let Some(new_src) = renamed(&renames, *src) {
+                        renames.push((p.name, new_src));
+                    }
                     continue;
                 }
                 let Some(src) = view_source(s) else { continue };
