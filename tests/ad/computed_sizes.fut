@@ -106,3 +106,14 @@ entry middle_vjp [n] (xs: [n]f64) (ys: [3]f64) : [n]f64 = vjp middle3 xs ys
 -- input { [0.0, 0.0, 0.0, 0.0, 0.0] [1.0, 2.0, 3.0, 4.0, 5.0] }
 -- output { [2.0, 3.0, 4.0] }
 entry middle_jvp [n] (xs: [n]f64) (d: [n]f64) : [3]f64 = jvp middle3 xs d
+
+-- A result declared `[]f64` whose size the compiler knows (a constant
+-- after simplification): `gradcheck` gives its cotangent sizes of its
+-- own all the same (it took the size for a known one, and the `vjp`
+-- entry it generates failed the causality check). x³ three times.
+-- ==
+-- entry: known_existential
+-- input { 0.5 } output { [0.125, 0.125, 0.125] }
+-- gradcheck input { 0.5 }
+entry known_existential (x: f64) : []f64 =
+  let n = 3 in loop xs = replicate n x for _i < 2 do map (* x) xs

@@ -30,8 +30,8 @@ pub(crate) fn vjp_entry(f: &str) -> String {
 }
 
 /// An entry point to check: its name, number of inputs, and per output,
-/// where the entry computes its size (`filter`), its type as Futhark
-/// prints it without sizes (`[]f64`).
+/// where its size is no parameter of the entry (`filter`, or a constant),
+/// its type as Futhark prints it without sizes (`[]f64`).
 #[derive(Clone)]
 pub(crate) struct Checked {
     pub(crate) name: String,
@@ -44,10 +44,17 @@ impl Checked {
     /// is no entry point).
     pub(crate) fn of(fun: &ogham_ir::FunDef) -> Option<Checked> {
         let io = fun.entry.as_ref()?;
-        // A result size that is no parameter is existential.
+        // A result size that is no parameter is existential, and so may
+        // be a constant, as an existential size may have become after
+        // simplification (`let n = 3 in replicate n x` declared `[]f64`):
+        // where no size is a parameter (with one, the coercion's sizes
+        // would be ambiguous, the inputs' being unannotated).
+        let param = |v: ogham_ir::VName| fun.params.iter().any(|p| p.name == v);
         let computed = |part: usize| {
             fun.ret.get(part).is_some_and(|t| {
-                t.shape().iter().any(|d| d.as_var().is_some_and(|v| fun.params.iter().all(|p| p.name != v)))
+                let dims = t.shape();
+                dims.iter().any(|d| d.as_var().is_some_and(|v| !param(v)))
+                    || (!dims.is_empty() && dims.iter().all(|d| d.as_var().is_none()))
             })
         };
         let outputs =
