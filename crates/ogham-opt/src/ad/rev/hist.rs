@@ -254,14 +254,8 @@ impl Ad {
         let inside = self.bin(&mut body, BinOp::LogAnd, PrimType::Bool, above, below, span);
         let mut then = Vec::new();
         let mut hbs = Vec::new();
-        for hb in &hbars {
-            hbs.push(match hb {
-                Some(hb) => {
-                    let row = self.types[hb].row();
-                    Some(SubExp::Var(self.bind(&mut then, "dhist", row, at(*hb, b), span)))
-                }
-                None => None,
-            });
+        for (hb, e) in hbars.iter().zip(&elems) {
+            hbs.push(hb.map(|hb| SubExp::Var(self.bind(&mut then, "dhist", e.clone(), at(hb, b), span))));
         }
         let ov: Vec<SubExp> = os.iter().map(|p| SubExp::Var(p.name)).collect();
         let xv: Vec<SubExp> = xs.iter().map(|p| SubExp::Var(p.name)).collect();
@@ -271,12 +265,12 @@ impl Ad {
         // follow, never the neutral element, which could take the
         // adjoint on a tie (min with ∞: `min ∞ ∞` is its first operand's).
         let before = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Lt), (&elems, Some(&ov)), span);
-        let after = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Gt), (&elems, None), span);
-        let later = self.fold_bucket(&mut then, op, (is, &[]), b, (j, CmpOp::Gt), (&[], None), span);
-        let follow = self.cmp(&mut then, CmpOp::Lt, PrimType::I64, SubExp::i64(0), later[0], span);
+        let mut after = self.fold_bucket(&mut then, op, (is, vs), b, (j, CmpOp::Gt), (&elems, None), span);
+        // Whether any value follows: the flag of the fold from the first.
+        let follow = after.pop();
         let wrt: Vec<VName> = xs.iter().map(|p| p.name).collect();
         let chain = [&before[..], &xv, &after];
-        let mut results = self.op_sweep(&mut then, &op.op, (&chain, Some(follow)), &hbs, &wrt, &elems, span)?;
+        let mut results = self.op_sweep(&mut then, &op.op, (&chain, follow), &hbs, &wrt, &elems, span)?;
         // The destination's element's: the return sweep in
         // `(old ⊙ x) ⊙ after` for the bucket's first value `x`, which
         // writes it.
@@ -284,7 +278,7 @@ impl Ad {
         let first = self.cmp(&mut then, CmpOp::Eq, PrimType::I64, earlier[0], SubExp::i64(0), span);
         let wrt: Vec<VName> = os.iter().map(|p| p.name).collect();
         let chain = [&ov[..], &xv, &after];
-        results.extend(self.op_sweep(&mut then, &op.op, (&chain, Some(follow)), &hbs, &wrt, &elems, span)?);
+        results.extend(self.op_sweep(&mut then, &op.op, (&chain, follow), &hbs, &wrt, &elems, span)?);
         let to = self.select(&mut then, PrimType::I64, first, b, SubExp::i64(-1), span);
         results.push(to);
         let mut other = Vec::new();
@@ -394,8 +388,8 @@ impl Ad {
     /// operand, of types `elems`) at the positions `k` of bucket `b` with
     /// `k cmp j`, in index order, from `init`, or from the first such value
     /// where there is no `init` (`elems`' neutral element where there is
-    /// none at all): a loop over the `w` positions. With no values, how
-    /// many such positions there are.
+    /// none at all), then whether there was one: a loop over the `w`
+    /// positions. With no values, how many such positions there are.
     #[allow(clippy::too_many_arguments)]
     fn fold_bucket(
         &mut self,
@@ -484,8 +478,7 @@ impl Ad {
             attrs: Default::default(),
             span,
         });
-        let n = if from_first { tys.len() - 1 } else { tys.len() };
-        found.into_iter().take(n).map(|p| SubExp::Var(p.name)).collect()
+        found.into_iter().map(|p| SubExp::Var(p.name)).collect()
     }
 
     /// `a` (a histogram's destination or its adjoint, `r` bucket
