@@ -831,8 +831,12 @@ fn product_level(
         let (n, c) = (plan.widths[0], plan.widths[m]);
         if let Some(recipe) = &cols.1.recipe {
             // Y for the outer indices, computed here as compact rows,
-            // and Xᵀ a view of the materialised array, which the tiles
-            // copy as they read it whatever its layout (no compact copy).
+            // and Xᵀ read from a compact copy of X's slice, as below: the
+            // tiles copy the columns they read (Y), not the rows (X), so
+            // from GMM's `[n][K][d]` array a tile's steps were 12.8 KB
+            // apart, and the product took 1.0–1.05 times the forward
+            // product's time; 0.56–0.67 times with the copy, which takes
+            // 7% of the gradient (samples in one run each, n = 10 000).
             let r = plan.widths[m - 1];
             let y = recompute(out, recipe, cols.2, plan, fixed, names);
             let yt = out.bind(
@@ -841,7 +845,7 @@ fn product_level(
                 Type::Array { elem: t, shape: vec![c, n] },
                 Exp::Rearrange { array: y, perm: vec![1, 0] },
             );
-            let xt = transposed(out, rows, (m - 1, false), plan, fixed, names);
+            let xt = transposed(out, rows, (m - 1, true), plan, fixed, names);
             let exp = matrix_product(xt, yt, (r, c, n), t, plan.rows_left, plan.span, names);
             return out.bind(names, "dprod", result_ty(m - 1), exp);
         }
