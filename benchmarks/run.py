@@ -10,8 +10,9 @@ Steps: generate missing data files (gen.py); build ogham (`cargo build
 benchmark with `ogham bench --backend c` and `--backend multicore` (one
 run each: this checks that it compiles and runs, and gives the compile
 times), keeping the executables in build/. Then, one benchmark, entry point
-and data set at a time, time every program on it in turn, in --rounds
-rounds: ogham sequential, ogham multicore, the reference's sequential and
+and data set at a time (an AD benchmark's objective and gradient together,
+so that its AD overhead is a ratio of times taken in the same rounds too),
+time every program on it in turn, in --rounds rounds: ogham sequential, ogham multicore, the reference's sequential and
 OpenMP builds (OMP_NUM_THREADS, default 2), and where the benchmark has
 one the OpenBLAS reference (matmul, the k-means objective of kmeans_ad) on
 one thread and on OMP_NUM_THREADS threads, with OpenBLAS's kernels for the
@@ -101,6 +102,18 @@ def label(bench, entry):
 def keys(bench):
     """(bench, entry, dataset name) of every measurement of a benchmark."""
     return [(bench, e, dataset_name(f)) for e in entries(bench) for f, _ in gen.DATASETS[bench]]
+
+
+def turns(bench):
+    """The measurements of a benchmark timed in the same rounds, taking
+    turns: each on its own, but an AD benchmark's objective and gradient
+    on one data set together, so that the two sides of its AD overhead see
+    the same machine (timed one after the other, minutes apart, GMM's
+    sequential overhead on a noisy machine read 2.7 in one run and 3.4 in
+    the next)."""
+    if bench not in OVERHEAD:
+        return [[k] for k in keys(bench)]
+    return [[(bench, e, dataset_name(f)) for e in OVERHEAD[bench]] for f, _ in gen.DATASETS[bench]]
 
 
 def prog_path(bench):
@@ -328,28 +341,32 @@ def main(argv):
     ref_results, omp_results = {}, {}
     blas_results, blas_omp_results = {}, {}
     for b in benches:
-        for key in keys(b):
-            _, entry, name = key
-            fname = name[len("data/"):]
-            # (results, executable, environment) of every program timed on this data set.
+        for group in turns(b):
+            # (key, results, executable, environment) of every program timed
+            # on this data set, for every entry point of the group.
             programs = []
-            for backend in backends:
-                failed = checked[backend].get(key)
-                if isinstance(failed, str) or not os.path.exists(ogham_exe(backend, b)):
-                    ogham_results[backend][key] = failed if isinstance(failed, str) else "no executable"
-                else:
-                    programs.append((ogham_results[backend], ogham_exe(backend, b), dict(os.environ)))
-            programs.append((ref_results, refs.exe(b), reference_env()))
-            if refs.has_openmp(b):
-                programs.append((omp_results, refs.exe(b, True), reference_env(omp=True)))
-            if b in with_blas and refs.BLAS_OF[b][1] == entry:
-                blas = refs.BLAS_OF[b][0]
-                programs.append((blas_results, refs.exe(blas), reference_env(blas=True)))
-                programs.append((blas_omp_results, refs.exe(blas, True), reference_env(omp=True, blas=True)))
-            print("timing %s %s: %d programs, %d rounds" % (label(b, entry), fname, len(programs), rounds),
-                  file=sys.stderr, flush=True)
+            for key in group:
+                _, entry, _ = key
+                for backend in backends:
+                    failed = checked[backend].get(key)
+                    if isinstance(failed, str) or not os.path.exists(ogham_exe(backend, b)):
+                        ogham_results[backend][key] = failed if isinstance(failed, str) else "no executable"
+                    else:
+                        programs.append((key, ogham_results[backend], ogham_exe(backend, b), dict(os.environ)))
+                programs.append((key, ref_results, refs.exe(b), reference_env()))
+                if refs.has_openmp(b):
+                    programs.append((key, omp_results, refs.exe(b, True), reference_env(omp=True)))
+                if b in with_blas and refs.BLAS_OF[b][1] == entry:
+                    blas = refs.BLAS_OF[b][0]
+                    programs.append((key, blas_results, refs.exe(blas), reference_env(blas=True)))
+                    programs.append(
+                        (key, blas_omp_results, refs.exe(blas, True), reference_env(omp=True, blas=True)))
+            fname = group[0][2][len("data/"):]
+            print("timing %s %s: %d programs, %d rounds" % (" and ".join(label(b, k[1]) for k in group), fname,
+                                                            len(programs), rounds), file=sys.stderr, flush=True)
             for r in range(rounds):
-                for results, exe, env in programs:
+                for key, results, exe, env in programs:
+                    _, entry, _ = key
                     so_far = results.get(key, [])
                     if isinstance(so_far, str):
                         continue
