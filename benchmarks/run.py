@@ -12,10 +12,11 @@ run each: this checks that it compiles and runs, and gives the compile
 times), keeping the executables in build/. Then, one benchmark, entry point
 and data set at a time (an AD benchmark's objective and gradient together,
 so that its AD overhead is a ratio of times taken in the same rounds too),
-time every program on it in turn, in --rounds rounds: ogham sequential, ogham multicore, the reference's sequential and
-OpenMP builds (OMP_NUM_THREADS, default 2), and where the benchmark has
-one the OpenBLAS reference (matmul, the k-means objective of kmeans_ad) on
-one thread and on OMP_NUM_THREADS threads, with OpenBLAS's kernels for the
+time every program on it in turn, in --rounds rounds: ogham sequential,
+ogham multicore, the reference's sequential and OpenMP builds
+(OMP_NUM_THREADS, default 2), and where the benchmark has one the OpenBLAS
+reference (matmul, the k-means objective of kmeans_ad) on one thread and
+on OMP_NUM_THREADS threads, with OpenBLAS's kernels for the
 CPU's vector instructions (OPENBLAS_CORETYPE, unless set: OpenBLAS may not
 recognise a new CPU by its model and fall back to SSE3). Each is run as
 `PROG -e ENTRY -t FILE -r N -n < DATA`; the first of its N + 1 runs is a
