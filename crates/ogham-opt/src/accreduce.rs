@@ -829,39 +829,33 @@ fn product_level(
     let result_ty = |from: usize| Type::Array { elem: t, shape: plan.widths[from..].to_vec() };
     if l + 1 >= m {
         let (n, c) = (plan.widths[0], plan.widths[m]);
-        if let Some(recipe) = &cols.1.recipe {
-            // Y for the outer indices, computed here as compact rows,
-            // and Xᵀ read from a compact copy of X's slice, as below: the
-            // tiles copy the columns they read (Y), not the rows (X), so
-            // from GMM's `[n][K][d]` array a tile's steps were 12.8 KB
-            // apart, and the product took 1.0–1.05 times the forward
-            // product's time; 0.56–0.67 times with the copy, which takes
-            // 7% of the gradient (samples in one run each, n = 10 000).
-            let r = plan.widths[m - 1];
+        let yt = if let Some(recipe) = &cols.1.recipe {
+            // Y for the outer indices (`m ≥ 2`), computed here as compact
+            // rows.
             let y = recompute(out, recipe, cols.2, plan, fixed, names);
-            let yt = out.bind(
+            out.bind(
                 names,
                 "tr",
                 Type::Array { elem: t, shape: vec![c, n] },
                 Exp::Rearrange { array: y, perm: vec![1, 0] },
-            );
-            let xt = transposed(out, rows, (m - 1, true), plan, fixed, names);
-            let exp = matrix_product(xt, yt, (r, c, n), t, plan.rows_left, plan.span, names);
-            return out.bind(names, "dprod", result_ty(m - 1), exp);
-        }
-        // Yᵀ a view (the tiles copy the columns they read).
-        let yt = transposed(out, cols, (m, false), plan, fixed, names);
+            )
+        } else {
+            // Yᵀ a view (the tiles copy the columns they read).
+            transposed(out, cols, (m, false), plan, fixed, names)
+        };
         if m == 1 {
             let (xs, _) = slice(out, rows, plan, fixed, names);
             let exp = vector_product(xs, yt, (c, n), t, plan.rows_left, plan.span, names);
             return out.bind(names, "dprod", result_ty(1), exp);
         }
-        // Xᵀ read in place too, from a compact copy of the slice when it
-        // fixes outer indices: a tile reads its rows' elements at one step
-        // together, and from GMM's `[n][K][d]` array the steps were 12.8
-        // KB apart (the gradient at n = 10 000: 540 ms, 480 ms with the
-        // copy; copying the transpose row-major instead cost as much as it
-        // saved).
+        // Xᵀ read from a compact copy of the slice when it fixes outer
+        // indices: the tiles copy the columns they read, not the rows, and
+        // a tile reads its rows' elements at one step together; from GMM's
+        // `[n][K][d]` array the steps were 12.8 KB apart (the gradient at n
+        // = 10 000: 540 ms, 480 ms with the copy; copying the transpose
+        // row-major instead cost as much as it saved; with Y recomputed,
+        // the product took 1.0–1.05 times the forward product's samples,
+        // 0.56–0.67 times with the copy, which takes 7% of the gradient).
         let r = plan.widths[m - 1];
         let xt = transposed(out, rows, (m - 1, true), plan, fixed, names);
         let exp = matrix_product(xt, yt, (r, c, n), t, plan.rows_left, plan.span, names);
