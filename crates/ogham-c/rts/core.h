@@ -168,6 +168,17 @@ typedef bool og_bool;
 #define OG_CLEAN_UPPER() ((void)0)
 #endif
 
+/* A call of a libm function that stays a call (`exp`, `tanh`, `pow`; not
+   `sqrt` or `floor`, which are instructions): the upper halves are cleared
+   right before it, for the same reason. GCC is meant to clear them before
+   every call itself, and mostly does, but not always: in the parallel task
+   of a map whose elements run a loop (the D-LSTM's gradient written per
+   channel), it copied array descriptors with 512-bit moves and then called
+   `exp` and `tanh` with the upper halves set, and the task took 470 ms
+   instead of 90. A `vzeroupper` costs a cycle, and the registers are the
+   callee's to clobber anyway. */
+#define OG_LIBM(call) (OG_CLEAN_UPPER(), (call))
+
 /* Error paths: the C compiler lays them out of the way and, more
    importantly, predicts the branches to them as not taken. Without it, a
    function with hundreds of run-time checks (a gradient) has its deeper
@@ -203,7 +214,12 @@ typedef struct og_mem {
   int64_t bytes;
   struct og_mem *prev, *next; /* on ctx->live, newest first; guarded by ctx->lock */
   struct og_ctx *ctx;         /* owner, for the byte counters and the list; NULL once detached */
-  uint64_t call : 62;         /* the call that allocated it (og_ctx.call), 0 outside calls */
+  uint64_t call : 61;         /* the call that allocated it (og_ctx.call), 0 outside calls */
+  /* On the list of the thread that allocated it inside the running
+   * parallel job (og_job_live) rather than on its context's: see there.
+   * Only that thread references it until the job ends, so, like a local
+   * block, its reference count needs no atomic operations. */
+  uint64_t in_job_list : 1;
   /* Allocated inside a parallel task, so only its thread ever references
    * it (tasks copy their results out): the reference count needs no atomic
    * operations. */
@@ -241,6 +257,10 @@ typedef struct og_ctx {
    * front, so the blocks allocated by the running call are always the
    * first ones on the list (see og_call_begin). */
   og_mem live;
+  /* A parallel job's blocks are on their threads' lists until it ends
+   * (og_job_live); its start's cur_bytes plus the sum of its threads'
+   * peaks bounds what it had alive at once. */
+  int64_t job_base_bytes, job_peak_sum;
   uint64_t call;           /* the running entry-point call; 0 between calls */
   uint64_t calls;          /* how many calls have begun */
   /* Tuning parameters (`#[param(name)]`), numbered as og_tuning_names:
@@ -470,6 +490,45 @@ static inline void og_block_cache_flush(void) {
   }
 }
 
+#if OG_MULTICORE
+/* A block allocated inside a parallel job goes on a list of its thread's
+ * (og_job_live, empty while its links are NULL) rather than on the
+ * context's, and the thread counts its bytes (og_job_bytes, and the most
+ * it had at once, og_job_peak): the context's list and counters are shared
+ * by the threads and so guarded by a mutex, and a job whose tasks allocate
+ * (a map whose elements build small arrays: the D-LSTM's recurrence run
+ * per channel) spent more time waiting for it than computing. Only the
+ * allocating thread references such a block until the job ends (tasks copy
+ * their results out), so only it unlinks it; when the thread has run its
+ * last chunk, it moves what is left of its list to the context's, under
+ * the mutex once (og_job_list_flush), so that after the job every block is
+ * on the context's list again, where og_call_end finds what a failed call
+ * left behind. */
+OG_GLOBAL _Thread_local og_mem og_job_live;
+OG_GLOBAL _Thread_local int64_t og_job_bytes, og_job_peak;
+
+/* Moves the calling thread's job list to the context's list and its byte
+ * counts to the context's counters (the end of its part of a job). */
+static inline void og_job_list_flush(og_ctx *ctx) {
+  og_mem *first = og_job_live.next;
+  if (first == NULL && og_job_bytes == 0 && og_job_peak == 0) return;
+  pthread_mutex_lock(&ctx->lock);
+  if (first != NULL && first != &og_job_live) {
+    og_mem *last = og_job_live.prev;
+    for (og_mem *m = first; m != &og_job_live; m = m->next) m->in_job_list = 0;
+    last->next = ctx->live.next;
+    ctx->live.next->prev = last;
+    ctx->live.next = first;
+    first->prev = &ctx->live;
+  }
+  ctx->cur_bytes += og_job_bytes;
+  ctx->job_peak_sum += og_job_peak;
+  pthread_mutex_unlock(&ctx->lock);
+  og_job_live.next = og_job_live.prev = NULL;
+  og_job_bytes = og_job_peak = 0;
+}
+#endif
+
 /* Allocates a block of `bytes` bytes with one reference; NULL (with an error
  * recorded) when out of memory. */
 static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) {
@@ -507,8 +566,22 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   m->pinned = 0;
   m->bytes = bytes;
   m->ctx = ctx;
-  og_ctx_lock(ctx);
   m->call = ctx->call;
+#if OG_MULTICORE
+  if (og_in_job) {
+    if (og_job_live.next == NULL) og_job_live.next = og_job_live.prev = &og_job_live;
+    m->in_job_list = 1;
+    m->prev = &og_job_live;
+    m->next = og_job_live.next;
+    og_job_live.next->prev = m;
+    og_job_live.next = m;
+    og_job_bytes += bytes;
+    if (og_job_bytes > og_job_peak) og_job_peak = og_job_bytes;
+    return m;
+  }
+  m->in_job_list = 0;
+#endif
+  og_ctx_lock(ctx);
   m->prev = &ctx->live;
   m->next = ctx->live.next;
   ctx->live.next->prev = m;
@@ -529,7 +602,7 @@ static inline void og_pin(og_mem *m, bool on) {
 static inline void og_ref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
-  if (!og_in_job || m->local) {
+  if (!og_in_job || m->local || m->in_job_list) {
     m->refcount++;
   } else if (!m->pinned) {
     __atomic_add_fetch(&m->refcount, 1, __ATOMIC_RELAXED);
@@ -544,6 +617,15 @@ static inline void og_ref(og_mem *m) {
  * reference left) inlines into the generated code in both builds. */
 static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
   og_ctx *ctx = m->ctx;
+#if OG_MULTICORE
+  if (m->in_job_list) {
+    m->prev->next = m->next;
+    m->next->prev = m->prev;
+    og_job_bytes -= m->bytes;
+    og_mem_release(m);
+    return;
+  }
+#endif
   if (ctx != NULL) {
     og_ctx_lock(ctx);
     m->prev->next = m->next;
@@ -558,7 +640,7 @@ static inline void og_unref(og_mem *m) {
   if (m == NULL) return;
 #if OG_MULTICORE
   int64_t left;
-  if (!og_in_job || m->local) {
+  if (!og_in_job || m->local || m->in_job_list) {
     left = --m->refcount;
   } else if (!m->pinned) {
     left = __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL);
@@ -717,7 +799,7 @@ typedef struct og_site {
 
 static inline int64_t og_refcount(og_mem *m) {
 #if OG_MULTICORE
-  if (!og_in_job || m->local) return m->refcount;
+  if (!og_in_job || m->local || m->in_job_list) return m->refcount;
   return __atomic_load_n(&m->refcount, __ATOMIC_ACQUIRE);
 #else
   return m->refcount;

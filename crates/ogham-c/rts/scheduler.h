@@ -17,6 +17,7 @@ struct og_pool {
   uint64_t generation;
   bool job_open, shutdown;
   int active;
+  og_ctx *ctx;
   og_task_fn fn;
   void *closure;
   int64_t n, nchunks;
@@ -45,6 +46,7 @@ static inline void og_pool_run_chunks(struct og_pool *p, og_task_fn fn, void *cl
       __atomic_store_n(&p->failed, 1, __ATOMIC_RELAXED);
     }
   }
+  og_job_list_flush(p->ctx);
   og_in_job = outer;
 }
 
@@ -190,7 +192,10 @@ static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t
 #if OG_MULTICORE
   struct og_pool *p = ctx->pool;
   if (p != NULL && p->nworkers > 0 && nchunks > 1 && !og_in_job) {
+    ctx->job_base_bytes = ctx->cur_bytes;
+    ctx->job_peak_sum = 0;
     pthread_mutex_lock(&p->lock);
+    p->ctx = ctx;
     p->fn = fn;
     p->closure = closure;
     p->n = n;
@@ -208,6 +213,7 @@ static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t
     __atomic_store_n(&p->job_open, false, __ATOMIC_RELEASE);
     int failed = p->failed;
     pthread_mutex_unlock(&p->lock);
+    if (ctx->job_base_bytes + ctx->job_peak_sum > ctx->peak_bytes) ctx->peak_bytes = ctx->job_base_bytes + ctx->job_peak_sum;
     return failed;
   }
   for (int64_t c = 0; c < nchunks; c++) {

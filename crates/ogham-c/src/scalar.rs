@@ -95,13 +95,13 @@ pub(crate) fn binop(op: BinOp, t: PrimType, a: &str, b: &str) -> Res<String> {
             BinOp::Div => format!("({a} / {b})"),
             BinOp::Mod => format!("og_fmod_{ty}({a}, {b})"),
             BinOp::Quot => format!("trunc{f}({a} / {b})"),
-            BinOp::Rem => format!("fmod{f}({a}, {b})"),
-            BinOp::Pow => format!("pow{f}({a}, {b})"),
+            BinOp::Rem => format!("OG_LIBM(fmod{f}({a}, {b}))"),
+            BinOp::Pow => format!("OG_LIBM(pow{f}({a}, {b}))"),
             BinOp::Min => format!("og_fmin_{ty}({a}, {b})"),
             BinOp::Max => format!("og_fmax_{ty}({a}, {b})"),
-            BinOp::Atan2 => format!("atan2{f}({a}, {b})"),
-            BinOp::Hypot => format!("hypot{f}({a}, {b})"),
-            BinOp::NextAfter => format!("nextafter{f}({a}, {b})"),
+            BinOp::Atan2 => format!("OG_LIBM(atan2{f}({a}, {b}))"),
+            BinOp::Hypot => format!("OG_LIBM(hypot{f}({a}, {b}))"),
+            BinOp::NextAfter => format!("OG_LIBM(nextafter{f}({a}, {b}))"),
             BinOp::CopySign => format!("copysign{f}({a}, {b})"),
             BinOp::Ldexp => format!("ldexp{f}({a}, (int)({b}))"),
             _ => return unsupported(),
@@ -192,12 +192,16 @@ pub(crate) fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
     if t.is_float() {
         let f = if t == PrimType::F32 { "f" } else { "" };
         let ty = ctype(t);
-        let libm = |n: &str| format!("{n}{f}({a})");
+        // `insn` for the functions the C compiler makes instructions of
+        // (with -fno-math-errno), `libm` for real calls, which first
+        // clear the vector registers' upper halves (`OG_LIBM`).
+        let insn = |n: &str| format!("{n}{f}({a})");
+        let libm = |n: &str| format!("OG_LIBM({n}{f}({a}))");
         return Ok(match op {
             UnOp::Neg => format!("(-{a})"),
-            UnOp::Abs => libm("fabs"),
+            UnOp::Abs => insn("fabs"),
             UnOp::Sgn => format!("og_sgn_{ty}({a})"),
-            UnOp::Sqrt => libm("sqrt"),
+            UnOp::Sqrt => insn("sqrt"),
             UnOp::Rsqrt => format!("og_rsqrt_{ty}({a})"),
             UnOp::Cbrt => libm("cbrt"),
             UnOp::Exp => libm("exp"),
@@ -227,10 +231,10 @@ pub(crate) fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
             UnOp::Lgamma => libm("lgamma"),
             UnOp::Erf => libm("erf"),
             UnOp::Erfc => libm("erfc"),
-            UnOp::Ceil => libm("ceil"),
-            UnOp::Floor => libm("floor"),
-            UnOp::Trunc => libm("trunc"),
-            UnOp::Round => libm("rint"),
+            UnOp::Ceil => insn("ceil"),
+            UnOp::Floor => insn("floor"),
+            UnOp::Trunc => insn("trunc"),
+            UnOp::Round => insn("rint"),
             UnOp::Recip => format!("(({ty})1 / {a})"),
             UnOp::IsNan => format!("(isnan({a}) != 0)"),
             UnOp::IsInf => format!("(isinf({a}) != 0)"),
