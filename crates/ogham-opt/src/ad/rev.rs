@@ -981,7 +981,17 @@ impl Ad {
                 let shape = self.types[array].shape().to_vec();
                 let ty = self.types[array].clone();
                 let v = self.reshaped(out, ybar(), shape, ty, span);
-                self.add(out, adj, *array, v, span);
+                // The reshape of an adjoint that may be updated in place
+                // may be too, in its place: a loop's array parameter of a
+                // size the loop carries (`out with [t] = …`) has its
+                // reverse loop's adjoint parameter reshaped to it, and the
+                // update's rule then copied all of it every iteration.
+                match (ybar(), v) {
+                    (SubExp::Var(y), SubExp::Var(v)) if adj.owned.remove(&y) => {
+                        self.add_fresh(out, adj, *array, v, span)
+                    }
+                    _ => self.add(out, adj, *array, v, span),
+                }
             }
             Exp::Rearrange { array, perm } => {
                 let mut inverse = vec![0; perm.len()];

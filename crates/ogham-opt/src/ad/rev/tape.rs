@@ -25,11 +25,16 @@
 //! again in the re-executed copy by their position among the body's
 //! loops and calls, which renaming and splitting of SOACs keep.
 //!
+//! A loop also tapes the elementary functions of its body (`exp`, `tanh`:
+//! one number per iteration, where it saves its parameters anyway), which
+//! its re-executed body then reads instead of computing them again.
+//!
 //! A `map` saves the same way, per element ([`Ad::forward_map`]): the
 //! forward `map` also returns what its function computes that is costly
 //! to compute again (elementary functions, reductions such as dot
-//! products, nested maps' results and what they save in turn), and the
-//! return sweep's copy of the function reads them from its parameters.
+//! products, nested maps' results and what they save in turn, and its
+//! `for` loops' results with their checkpoints and tapes), and the return
+//! sweep's copy of the function reads them from its parameters.
 
 use ogham_ir::{BinOp, DimIndex, Exp, Lambda, LoopForm, Param, PrimType, Soac, Stm, SubExp, Type, VName};
 use rustc_hash::FxHashSet as HashSet;
@@ -79,17 +84,26 @@ pub(super) struct Replay {
 }
 
 /// Whether a statement of a loop body may be taped: a `for` loop or a
-/// call, with results.
+/// call, with results, or an elementary function (one number per
+/// iteration, where the loop saves its parameters anyway; the D-LSTM's
+/// gates, computed once instead of twice when a `map` runs the loop).
 fn tapeable(s: &Stm) -> bool {
-    !s.pat.is_empty() && matches!(s.exp, Exp::Loop { form: LoopForm::For { .. }, .. } | Exp::Apply { .. })
+    (!s.pat.is_empty() && matches!(s.exp, Exp::Loop { form: LoopForm::For { .. }, .. } | Exp::Apply { .. }))
+        || costly(s)
 }
 
 /// Whether a statement of a `map`'s function may be saved by the forward
 /// `map`: an elementary function, a reduction to scalars (a dot product:
-/// work in the length of its input, one value to save) or a nested `map`
-/// (what it saves in turn).
+/// work in the length of its input, one value to save), a nested `map`
+/// (what it saves in turn) or a `for` loop (its results and its
+/// checkpoints, per element).
 fn saveable(s: &Stm) -> bool {
-    costly(s) || reduction(s) || nested_map(s)
+    costly(s) || reduction(s) || nested_map(s) || tapeable_loop(s)
+}
+
+/// A `for` loop with results.
+fn tapeable_loop(s: &Stm) -> bool {
+    !s.pat.is_empty() && matches!(s.exp, Exp::Loop { form: LoopForm::For { .. }, .. })
 }
 
 /// A reduction (no scans, no map left after splitting) with scalar results.
@@ -114,6 +128,40 @@ fn costly(s: &Stm) -> bool {
             Exp::BinOp(op, ..) => op.is_elementary_function(),
             _ => false,
         }
+}
+
+/// The statements at the top of `lam`'s body that compute an integer from
+/// values bound outside it, without failing (`c - 1`: the bound of a loop
+/// in the function, and so a size of its checkpoints), moved out of it so
+/// that the forward `map` can return what has such a size per element
+/// ([`Ad::loop_residuals`]); and the function without them. Its return
+/// sweep's copy keeps its own.
+fn hoist_integers(lam: &Lambda) -> (Vec<Stm>, Lambda) {
+    let mut inside: HashSet<VName> = lam.params.iter().map(|p| p.name).collect();
+    let (mut hoisted, mut kept) = (Vec::new(), Vec::new());
+    for s in &lam.body.stms {
+        let integer = matches!(s.pat.as_slice(), [p] if matches!(p.ty, Type::Prim(t) if t.is_int()));
+        let total = match &s.exp {
+            Exp::BinOp(op, _, _, b) => {
+                let divides = matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow);
+                !divides || matches!(b, SubExp::Const(c) if c.as_i64() > 0)
+            }
+            Exp::UnOp(..) | Exp::CmpOp(..) | Exp::SubExp(_) => true,
+            _ => false,
+        };
+        let free = ogham_ir::visit::free_vars_exp(&s.exp).iter().all(|v| !inside.contains(v));
+        if integer && total && free {
+            hoisted.push(s.clone());
+        } else {
+            inside.extend(s.pat.iter().map(|p| p.name));
+            kept.push(s.clone());
+        }
+    }
+    if hoisted.is_empty() {
+        return (hoisted, lam.clone());
+    }
+    let body = ogham_ir::Body { stms: kept, result: lam.body.result.clone() };
+    (hoisted, Lambda { params: lam.params.clone(), body, ret: lam.ret.clone() })
 }
 
 /// Each statement with its position among the statements `taped` picks
@@ -348,6 +396,14 @@ impl Ad {
                 bound_here.extend(names);
                 continue;
             }
+            if let Some(k) = k.filter(|_| costly(bs)) {
+                stms.push(bs.clone());
+                let p = &bs.pat[0];
+                saved.push(tape(self, &mut stms, p.name, &p.ty, None));
+                layouts.push(TapeLayout { stm: k, results: 1, extra: 0, kind: TapeKind::Value });
+                bound_here.insert(p.name);
+                continue;
+            }
             if let Some(k) = k.filter(|_| tape_inner || !matches!(bs.exp, Exp::Loop { .. })) {
                 let mut swept = Vec::new();
                 // A taped loop saves its parameters whole (its layout).
@@ -442,7 +498,29 @@ impl Ad {
         if s.pat.is_empty() || !(reread || elementary) {
             return out.push(s.clone());
         }
-        let Some((lam, layouts, saved)) = self.map_residuals(map, true) else { return out.push(s.clone()) };
+        let (hoisted, map) = hoist_integers(map);
+        // The iteration counts of the function's loops whose bounds come
+        // from outside it, computed outside it (as `forward_for` does for
+        // its inner loops), so that their checkpoints have sizes the
+        // forward map can return.
+        let bound_inside: HashSet<VName> = map.body.stms.iter().flat_map(|t| t.pat.iter().map(|p| p.name)).collect();
+        let (mut counts, mut added) = (Vec::new(), Vec::new());
+        for t in &map.body.stms {
+            if let Exp::Loop { form: LoopForm::For { bound: SubExp::Var(v), .. }, .. } = &t.exp {
+                if !bound_inside.contains(v) && !self.lengths.contains_key(v) {
+                    let n = self.iterations(SubExp::Var(*v), &mut counts, s.span);
+                    self.lengths.insert(*v, n);
+                    added.push(*v);
+                }
+            }
+        }
+        let residuals = self.map_residuals(&map, true);
+        for v in added {
+            self.lengths.remove(&v);
+        }
+        let Some((lam, layouts, saved)) = residuals else { return out.push(s.clone()) };
+        out.extend(hoisted);
+        out.extend(counts);
         let mut pat = s.pat.clone();
         for t in &lam.ret[pat.len()..] {
             pat.push(self.fresh_typed("residual", &t.array_of(*w)));
@@ -485,6 +563,20 @@ impl Ad {
         };
         for (bs, k) in positions(&lam.body.stms, saveable) {
             let mut bs = bs.clone();
+            if let Some(k) = k.filter(|_| tapeable_loop(&bs)) {
+                if let Some((swept, results, extra, kind)) = self.loop_residuals(&bs, &lam.body, &inside) {
+                    for p in &results {
+                        save(p, &mut result, &mut ret);
+                    }
+                    for v in &extra {
+                        save(&Param { name: *v, ty: self.types[v].clone() }, &mut result, &mut ret);
+                    }
+                    layouts.push(TapeLayout { stm: k, results: bs.pat.len(), extra: extra.len(), kind });
+                    inside.extend(swept.iter().flat_map(|t| t.pat.iter().map(|p| p.name)));
+                    stms.extend(swept);
+                    continue;
+                }
+            }
             match k {
                 Some(k) if nested_map(&bs) => 'nested: {
                     let Exp::Soac(Soac::Screma { w, map, .. }) = &mut bs.exp else { break 'nested };
@@ -507,7 +599,7 @@ impl Ad {
                     }
                     layouts.push(TapeLayout { stm: k, results, extra: elems.len(), kind: TapeKind::Map(kinds) });
                 }
-                Some(k) if elementary || reduction(&bs) => {
+                Some(k) if (elementary && costly(&bs)) || reduction(&bs) => {
                     for p in &bs.pat {
                         save(p, &mut result, &mut ret);
                     }
@@ -523,6 +615,45 @@ impl Ad {
         }
         let body = ogham_ir::Body { stms, result };
         Some((Lambda { params: lam.params.clone(), body, ret }, layouts, saved))
+    }
+
+    /// The forward sweep of the `for` loop `s` of a `map`'s function
+    /// (`body`) that the forward `map` runs: the statements that replace
+    /// it, the checkpoints it saves (its parameters whole, per iteration,
+    /// and what its own loops and calls save), and their layout; `None`
+    /// where a checkpoint's type depends on what the function computes
+    /// (`inside`), so that the forward `map` cannot return it per element.
+    /// The return sweep of the map's function then reads them instead of
+    /// running the loop again: the D-LSTM's recurrence written per
+    /// channel, a `map` of loops over time, ran every step three times
+    /// (the forward `map`, the forward sweep in the reverse `map`, the
+    /// reverse loop's re-execution) and twice with this.
+    fn loop_residuals(
+        &mut self,
+        s: &Stm,
+        body: &ogham_ir::Body,
+        inside: &HashSet<VName>,
+    ) -> Option<(Vec<Stm>, Vec<Param>, Vec<VName>, TapeKind)> {
+        let mut swept = Vec::new();
+        let mut inner = Checkpoints::of(body);
+        // Saved whole, as the tapes of a loop's inner loops are.
+        self.undo.off = true;
+        let ok = self.forward(std::slice::from_ref(s), &mut swept, &mut inner);
+        self.undo.off = false;
+        ok.ok()?;
+        let first = s.pat[0].name;
+        let extra = inner.loops.get(&first)?.clone();
+        // The loop's results with the types its forward sweep gives them
+        // (the sizes it carries fixed to their initial values).
+        let swept_loop = swept.iter().find(|t| t.pat.first().is_some_and(|p| p.name == first))?;
+        let results = swept_loop.pat[..s.pat.len()].to_vec();
+        let mut bound = inside.clone();
+        bound.extend(swept.iter().flat_map(|t| t.pat.iter().map(|p| p.name)));
+        let fixed = |ty: &Type| ogham_ir::visit::type_vars(ty).all(|d| !bound.contains(&d));
+        if !extra.iter().all(|v| fixed(&self.types[v])) || !results.iter().all(|p| fixed(&p.ty)) {
+            return None;
+        }
+        Some((swept, results, extra, TapeKind::Loop(inner.tapes.get(&first).cloned().unwrap_or_default())))
     }
 
     /// The forward sweep of a re-executed loop body: the statements its
@@ -563,8 +694,17 @@ impl Ad {
                     let exp = if copy { Exp::Copy(*a) } else { Exp::SubExp(SubExp::Var(*a)) };
                     out.push(stm(p.clone(), exp, s.span));
                 }
-                if let TapeKind::Map(inner) = &lay.kind {
-                    ck.maps.insert(s.pat[0].name, (inner.clone(), arrays[lay.results..].to_vec()));
+                match &lay.kind {
+                    TapeKind::Map(inner) => {
+                        ck.maps.insert(s.pat[0].name, (inner.clone(), arrays[lay.results..].to_vec()));
+                    }
+                    TapeKind::Loop(inner) => {
+                        ck.loops.insert(s.pat[0].name, arrays[lay.results..].to_vec());
+                        if !inner.is_empty() {
+                            ck.tapes.insert(s.pat[0].name, inner.clone());
+                        }
+                    }
+                    TapeKind::Call(_) | TapeKind::Value => {}
                 }
                 continue;
             };
