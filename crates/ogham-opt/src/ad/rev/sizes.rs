@@ -5,10 +5,11 @@
 //! such a loop is rewritten to keep its initial sizes: uses of a size
 //! parameter become its initial value, and each iteration checks that the
 //! sizes it returns are those (a located run-time error otherwise; a
-//! compile-time error where both are constants and differ).
+//! compile-time error where both are constants and differ, or where the
+//! body returns the initial size plus or minus a constant: `xs ++ [x]`).
 
 use ogham_ir::visit::{substitute_type, substitute_uses};
-use ogham_ir::{CmpOp, Exp, Param, PrimType, Stm, SubExp, Type, VName};
+use ogham_ir::{BinOp, CmpOp, Exp, Param, PrimType, Stm, SubExp, Type, VName};
 
 use super::R;
 use crate::ad::Ad;
@@ -39,6 +40,15 @@ impl Ad {
         let span = s.span;
         for &(k, _, init) in &sizes {
             let next = body.result[k];
+            if differs(&body.stms, next, init) {
+                return Err(Rejection {
+                    name: "loop-shape-change",
+                    span,
+                    message: "reverse-mode automatic differentiation (`vjp`) of a loop whose carried arrays change \
+                              shape between iterations is not supported."
+                        .into(),
+                });
+            }
             if let (SubExp::Const(a), SubExp::Const(b)) = (next, init) {
                 if a != b {
                     return Err(Rejection {
@@ -93,5 +103,20 @@ impl Ad {
             self.types.insert(p.name, p.ty.clone());
         }
         Ok(Some(Stm { pat, exp: Exp::Loop { params, form: form.clone(), body }, attrs: s.attrs, span }))
+    }
+}
+
+/// Whether the size `next` a loop body returns provably differs from the
+/// size `init` it started with: the body computes it as `init` plus or
+/// minus a nonzero constant (`xs ++ [x]`, `xs[1:]`), directly or from
+/// constants.
+fn differs(stms: &[Stm], next: SubExp, init: SubExp) -> bool {
+    let SubExp::Var(v) = next else { return false };
+    let Some(def) = stms.iter().find(|s| s.pat.first().is_some_and(|p| p.name == v)) else { return false };
+    let nonzero = |x: &SubExp| matches!(x, SubExp::Const(c) if c.as_i64() != 0);
+    match &def.exp {
+        Exp::BinOp(BinOp::Add, PrimType::I64, a, b) => (*a == init && nonzero(b)) || (*b == init && nonzero(a)),
+        Exp::BinOp(BinOp::Sub, PrimType::I64, a, b) => *a == init && nonzero(b),
+        _ => false,
     }
 }
