@@ -627,7 +627,13 @@ impl Ad {
     /// running the loop again: the D-LSTM's recurrence written per
     /// channel, a `map` of loops over time, ran every step three times
     /// (the forward `map`, the forward sweep in the reverse `map`, the
-    /// reverse loop's re-execution) and twice with this.
+    /// reverse loop's re-execution) and twice with this (once with the
+    /// loop's tapes of elementary functions). The memory is that of the
+    /// same loop run outside the `map` over all elements at once (a loop
+    /// over time of a `map` over the elements, which saves its
+    /// parameters and tapes its inner loops per iteration): proportional
+    /// to the work, where re-executing needed only one element's
+    /// checkpoints per thread at a time.
     fn loop_residuals(
         &mut self,
         s: &Stm,
