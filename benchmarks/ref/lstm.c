@@ -8,17 +8,48 @@
  * The forward sweep of the gradient keeps every step's gates and states
  * (O(c·l·b) numbers); the backward sweep runs the steps in reverse,
  * carrying the adjoints of the hidden and cell states from one step to the
- * one before. Nothing here is worth running in parallel (each step depends
- * on the one before, and a layer is 14 numbers wide), so the OpenMP build
- * is the same sequential code. */
+ * one before.
+ *
+ * Every step depends on the one before, but the cell is diagonal: channel
+ * j of every layer's states depends only on channel j of the input and of
+ * the states before, and only the loss (a log-softmax over the channels of
+ * each step's prediction) mixes channels, without feeding back into the
+ * states. So the recurrence runs per range of channels, forward and
+ * backward, and the loss per step: with -fopenmp each thread takes a
+ * contiguous range of the channels (the inner loops run over the range,
+ * several channels' exp and tanh in flight at once, as in the sequential
+ * build over all of them), and the steps' losses are shared among the
+ * threads. The sequential build runs the same code with one range. Its
+ * gradient is bit-identical to computing the loss inside the recurrence,
+ * as this reference did before; its objective adds each step's terms
+ * before adding them to the total (as lstm.fut does), which moves the last
+ * digits. (Before, it said nothing here was worth running in parallel,
+ * and its OpenMP build ran the sequential code.) */
 #include "futio.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* A range of channels [j0, j1) (w of them) and what the forward sweep
+ * keeps of them: states [c][l][w] (step 0: the initial state), gates,
+ * change and tanh(cell) [c-1][l][w], the top layer's hidden state
+ * [c-1][w]. Each range has arrays of its own, so that threads write no
+ * cache line another one writes (channel j of a [..][b] row shares its
+ * line with its neighbours); the gradient of a range's columns is
+ * accumulated in its own arrays too, and written out at the end. */
+struct range {
+  int64_t j0, j1, w;
+  double *hs, *cs, *fg, *ig, *og, *ch, *th, *top;
+  double *gw, *ge;  /* the range's gradient: [2l][4][w] and [3][w] */
+};
 
 struct env {
   int64_t l, b, c;
   const double *main_p, *extra, *state, *seq;
-  /* Forward sweep, per step and layer, b numbers each. */
-  double *hs, *cs;                   /* states after each step: [c][l][b] (step 0: the initial state) */
-  double *fg, *ig, *og, *ch, *th;    /* gates, change and tanh(cell) per step: [c-1][l][b] */
+  int nranges;      /* one per thread */
+  struct range *ranges;
+  double *term;     /* the objective's term per step: [c-1] */
+  double *z, *sg;   /* per step: Σ_j exp(y_j), Σ_j seq[t+1][j] */
   double *g_main, *g_extra;
   double result;
   int entry;
@@ -26,12 +57,13 @@ struct env {
 
 static inline double sigmoid(double x) { return 1 / (1 + exp(-x)); }
 
-/* One step of one layer: h, c the layer's states before the step (h_out,
- * c_out after), x its input; the gates are stored when f etc. are given. */
-static inline void layer(int64_t b, const double *restrict w, const double *restrict bias, const double *h,
+/* One step of one layer for the w channels of a range: w and bias point at
+ * the range's first channel in main's rows (gate g at g·b), h, c, x at its
+ * states and input; the gates are stored when f etc. are given. */
+static inline void layer(int64_t b, int64_t w_, const double *restrict w, const double *restrict bias, const double *h,
                          const double *c, const double *x, double *h_out, double *c_out, double *f, double *ig,
                          double *og, double *ch, double *th) {
-  for (int64_t j = 0; j < b; j++) {
+  for (int64_t j = 0; j < w_; j++) {
     double fj = sigmoid(x[j] * w[j] + bias[j]);
     double ij = sigmoid(h[j] * w[b + j] + bias[b + j]);
     double oj = sigmoid(x[j] * w[2 * b + j] + bias[2 * b + j]);
@@ -44,79 +76,118 @@ static inline void layer(int64_t b, const double *restrict w, const double *rest
   }
 }
 
-/* The forward sweep; returns Σ_t Σ_j seq[t+1][j]·(y_j - lse(y)). With
- * `keep`, the states after every step and the gates are stored. */
-static double forward(struct env *e, int keep) {
-  const int64_t l = e->l, b = e->b, c = e->c;
-  const double *e0 = e->extra, *e1 = e->extra + b, *e2 = e->extra + 2 * b;
-  double x[b], y[b];
-  double *h = e->hs, *cl = e->cs; /* the current states, [l][b] */
+/* The recurrence for a range: the top layer's hidden state after every
+ * step into r->top, and with `keep` every step's states and gates (without
+ * it, only the current states, in r->hs and r->cs). */
+static void recurrence(const struct env *e, struct range *r, int keep) {
+  const int64_t l = e->l, b = e->b, c = e->c, w = r->w, j0 = r->j0;
+  const double *e0 = e->extra + j0;
+  double x[w];
+  double *h = r->hs, *cl = r->cs;
   for (int64_t i = 0; i < l; i++) {
-    memcpy(h + i * b, e->state + 2 * i * b, sizeof(double) * (size_t)b);
-    memcpy(cl + i * b, e->state + (2 * i + 1) * b, sizeof(double) * (size_t)b);
+    memcpy(h + i * w, e->state + 2 * i * b + j0, sizeof(double) * (size_t)w);
+    memcpy(cl + i * w, e->state + (2 * i + 1) * b + j0, sizeof(double) * (size_t)w);
   }
-  double total = 0;
   for (int64_t t = 0; t < c - 1; t++) {
-    const double *in = e->seq + t * b;
-    for (int64_t j = 0; j < b; j++) x[j] = in[j] * e0[j];
-    double *hn = keep ? h + l * b : h, *cn = keep ? cl + l * b : cl;
+    const double *in = e->seq + t * b + j0;
+    for (int64_t j = 0; j < w; j++) x[j] = in[j] * e0[j];
+    double *hn = keep ? h + l * w : h, *cn = keep ? cl + l * w : cl;
     const double *xp = x;
     for (int64_t i = 0; i < l; i++) {
-      const double *w = e->main_p + 2 * i * 4 * b, *bias = w + 4 * b;
-      size_t at = (size_t)((t * l + i) * b);
-      layer(b, w, bias, h + i * b, cl + i * b, xp, hn + i * b, cn + i * b, keep ? e->fg + at : NULL,
-            e->ig + at, e->og + at, e->ch + at, e->th + at);
-      xp = hn + i * b;
+      const double *wt = e->main_p + 2 * i * 4 * b + j0, *bias = wt + 4 * b;
+      size_t at = (size_t)((t * l + i) * w);
+      layer(b, w, wt, bias, h + i * w, cl + i * w, xp, hn + i * w, cn + i * w, keep ? r->fg + at : NULL,
+            r->ig + at, r->og + at, r->ch + at, r->th + at);
+      xp = hn + i * w;
     }
-    double s = 0;
-    for (int64_t j = 0; j < b; j++) {
-      y[j] = xp[j] * e1[j] + e2[j];
-      s += exp(y[j]);
-    }
-    const double lse = log(s);
-    const double *gold = in + b;
-    for (int64_t j = 0; j < b; j++) total += gold[j] * (y[j] - lse);
+    memcpy(r->top + t * w, xp, sizeof(double) * (size_t)w);
     if (keep) { h = hn; cl = cn; }
   }
+}
+
+/* Runs `fn` on every range, one per thread. */
+static void each_range(struct env *e, int keep, void (*fn)(const struct env *, struct range *, int)) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(e->nranges)
+#endif
+  for (int k = 0; k < e->nranges; k++) fn(e, &e->ranges[k], keep);
+}
+
+/* The top layer's hidden state of channel j after step t. */
+static inline double top_of(const struct env *e, int64_t t, int64_t j) {
+  for (int k = 0; k < e->nranges; k++) {
+    const struct range *r = &e->ranges[k];
+    if (j < r->j1) return r->top[t * r->w + (j - r->j0)];
+  }
+  return 0;
+}
+
+/* The forward sweep: the recurrence per range of channels, then each
+ * step's loss; returns Σ_t Σ_j seq[t+1][j]·(y_j - lse(y)), summed over the
+ * steps in order. */
+static double forward(struct env *e, int keep) {
+  const int64_t b = e->b, c = e->c;
+  const double *e1 = e->extra + b, *e2 = e->extra + 2 * b;
+  each_range(e, keep, recurrence);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+  for (int64_t t = 0; t < c - 1; t++) {
+    const double *gold = e->seq + (t + 1) * b;
+    double y[b], s = 0, sg = 0;
+    for (int64_t j = 0; j < b; j++) {
+      y[j] = top_of(e, t, j) * e1[j] + e2[j];
+      s += exp(y[j]);
+      sg += gold[j];
+    }
+    const double lse = log(s);
+    double term = 0;
+    for (int64_t j = 0; j < b; j++) term += gold[j] * (y[j] - lse);
+    e->term[t] = term;
+    e->z[t] = s;
+    e->sg[t] = sg;
+  }
+  double total = 0;
+  for (int64_t t = 0; t < c - 1; t++) total += e->term[t];
   return total;
 }
 
-static void backward(struct env *e) {
-  const int64_t l = e->l, b = e->b, c = e->c;
-  const double *e0 = e->extra, *e1 = e->extra + b, *e2 = e->extra + 2 * b;
-  double *ge0 = e->g_extra, *ge1 = e->g_extra + b, *ge2 = e->g_extra + 2 * b;
-  memset(e->g_main, 0, sizeof(double) * (size_t)(8 * l * b));
-  memset(e->g_extra, 0, sizeof(double) * (size_t)(3 * b));
-  double dh[l * b], dc[l * b], dxp[b], x[b], y[b];
+/* The backward sweep for a range: every adjoint it computes is of its
+ * channels (the weights and biases of channel j are columns j of main,
+ * and so are the extra parameters'), so ranges need no combining. */
+static void backward_range(const struct env *e, struct range *r, int keep) {
+  (void)keep;
+  const int64_t l = e->l, b = e->b, c = e->c, w = r->w, j0 = r->j0;
+  const double *e0 = e->extra + j0, *e1 = e->extra + b + j0, *e2 = e->extra + 2 * b + j0;
+  double *ge0 = r->ge, *ge1 = r->ge + w, *ge2 = r->ge + 2 * w;
+  memset(r->gw, 0, sizeof(double) * (size_t)(8 * l * w));
+  memset(r->ge, 0, sizeof(double) * (size_t)(3 * w));
+  double dh[l * w], dc[l * w], dxp[w], x[w];
   memset(dh, 0, sizeof dh);
   memset(dc, 0, sizeof dc);
   const double scale = -1.0 / (double)((c - 1) * b);
   for (int64_t t = c - 2; t >= 0; t--) {
-    const double *in = e->seq + t * b, *gold = in + b;
-    const double *hprev = e->hs + t * l * b, *cprev = e->cs + t * l * b, *hnew = e->hs + (t + 1) * l * b;
-    const double *top = hnew + (l - 1) * b;
+    const double *in = e->seq + t * b + j0, *gold = in + b;
+    const double *hprev = r->hs + t * l * w, *cprev = r->cs + t * l * w, *hnew = r->hs + (t + 1) * l * w;
+    const double *top = hnew + (l - 1) * w;
     /* The loss: y = top·e1 + e2, d/dy_j Σ g (y - lse y) = g_j - softmax(y)_j Σ g. */
-    double z = 0, sg = 0;
-    for (int64_t j = 0; j < b; j++) {
-      y[j] = top[j] * e1[j] + e2[j];
-      z += exp(y[j]);
-      sg += gold[j];
-    }
-    for (int64_t j = 0; j < b; j++) {
-      double dy = scale * (gold[j] - exp(y[j]) / z * sg);
+    const double z = e->z[t], sg = e->sg[t];
+    for (int64_t j = 0; j < w; j++) {
+      const double y = top[j] * e1[j] + e2[j];
+      double dy = scale * (gold[j] - exp(y) / z * sg);
       ge1[j] += dy * top[j];
       ge2[j] += dy;
       dxp[j] = dy * e1[j];
     }
-    for (int64_t j = 0; j < b; j++) x[j] = in[j] * e0[j];
+    for (int64_t j = 0; j < w; j++) x[j] = in[j] * e0[j];
     for (int64_t i = l - 1; i >= 0; i--) {
-      const double *w = e->main_p + 2 * i * 4 * b;
-      double *gw = e->g_main + 2 * i * 4 * b, *gb = gw + 4 * b;
-      const size_t at = (size_t)((t * l + i) * b);
-      const double *f = e->fg + at, *ig = e->ig + at, *og = e->og + at, *ch = e->ch + at, *th = e->th + at;
-      const double *h = hprev + i * b, *cp = cprev + i * b, *xin = i == 0 ? x : hnew + (i - 1) * b;
-      double *dhi = dh + i * b, *dci = dc + i * b;
-      for (int64_t j = 0; j < b; j++) {
+      const double *wt = e->main_p + 2 * i * 4 * b + j0;
+      double *gw = r->gw + 2 * i * 4 * w, *gb = gw + 4 * w;
+      const size_t at = (size_t)((t * l + i) * w);
+      const double *f = r->fg + at, *ig = r->ig + at, *og = r->og + at, *ch = r->ch + at, *th = r->th + at;
+      const double *h = hprev + i * w, *cp = cprev + i * w, *xin = i == 0 ? x : hnew + (i - 1) * w;
+      double *dhi = dh + i * w, *dci = dc + i * w;
+      for (int64_t j = 0; j < w; j++) {
         const double dhn = dxp[j] + dhi[j];
         const double dcn = dci[j] + dhn * og[j] * (1 - th[j] * th[j]);
         const double dzf = dcn * cp[j] * f[j] * (1 - f[j]);
@@ -125,19 +196,24 @@ static void backward(struct env *e) {
         const double dzc = dcn * ig[j] * (1 - ch[j] * ch[j]);
         gw[j] += dzf * xin[j];
         gb[j] += dzf;
-        gw[b + j] += dzi * h[j];
-        gb[b + j] += dzi;
-        gw[2 * b + j] += dzo * xin[j];
-        gb[2 * b + j] += dzo;
-        gw[3 * b + j] += dzc * h[j];
-        gb[3 * b + j] += dzc;
-        dxp[j] = dzf * w[j] + dzo * w[2 * b + j];
-        dhi[j] = dzi * w[b + j] + dzc * w[3 * b + j];
+        gw[w + j] += dzi * h[j];
+        gb[w + j] += dzi;
+        gw[2 * w + j] += dzo * xin[j];
+        gb[2 * w + j] += dzo;
+        gw[3 * w + j] += dzc * h[j];
+        gb[3 * w + j] += dzc;
+        dxp[j] = dzf * wt[j] + dzo * wt[2 * b + j];
+        dhi[j] = dzi * wt[b + j] + dzc * wt[3 * b + j];
         dci[j] = dcn * f[j];
       }
     }
-    for (int64_t j = 0; j < b; j++) ge0[j] += dxp[j] * in[j];
+    for (int64_t j = 0; j < w; j++) ge0[j] += dxp[j] * in[j];
   }
+  /* The range's columns of the gradient. */
+  for (int64_t i = 0; i < 2 * l; i++)
+    for (int64_t g = 0; g < 4; g++)
+      memcpy(e->g_main + i * 4 * b + g * b + j0, r->gw + (i * 4 + g) * w, sizeof(double) * (size_t)w);
+  for (int64_t k = 0; k < 3; k++) memcpy(e->g_extra + k * b + j0, r->ge + k * w, sizeof(double) * (size_t)w);
 }
 
 static void body(void *p) {
@@ -146,7 +222,7 @@ static void body(void *p) {
     e->result = -forward(e, 0) / (double)((e->c - 1) * e->b);
   } else {
     forward(e, 1);
-    backward(e);
+    each_range(e, 1, backward_range);
   }
 }
 
@@ -164,14 +240,34 @@ int main(int argc, char **argv) {
     die("inconsistent sizes");
   if (e.c < 2) die("the sequence needs at least two elements");
   e.entry = o.entry;
-  const size_t states = (size_t)(e.c * e.l * e.b), gates = (size_t)((e.c - 1) * e.l * e.b);
-  e.hs = malloc(sizeof(double) * states + 1);
-  e.cs = malloc(sizeof(double) * states + 1);
-  e.fg = malloc(sizeof(double) * gates + 1);
-  e.ig = malloc(sizeof(double) * gates + 1);
-  e.og = malloc(sizeof(double) * gates + 1);
-  e.ch = malloc(sizeof(double) * gates + 1);
-  e.th = malloc(sizeof(double) * gates + 1);
+  /* One range of channels per thread, each of its own arrays. */
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  e.nranges = threads < e.b ? threads : (int)e.b;
+  if (e.nranges < 1) e.nranges = 1;
+  e.ranges = calloc((size_t)e.nranges, sizeof(struct range));
+  for (int k = 0; k < e.nranges; k++) {
+    struct range *r = &e.ranges[k];
+    r->j0 = e.b * k / e.nranges;
+    r->j1 = e.b * (k + 1) / e.nranges;
+    r->w = r->j1 - r->j0;
+    const size_t states = (size_t)(e.c * e.l * r->w), gates = (size_t)((e.c - 1) * e.l * r->w);
+    r->hs = malloc(sizeof(double) * states + 64);
+    r->cs = malloc(sizeof(double) * states + 64);
+    r->fg = malloc(sizeof(double) * gates + 64);
+    r->ig = malloc(sizeof(double) * gates + 64);
+    r->og = malloc(sizeof(double) * gates + 64);
+    r->ch = malloc(sizeof(double) * gates + 64);
+    r->th = malloc(sizeof(double) * gates + 64);
+    r->top = malloc(sizeof(double) * (size_t)((e.c - 1) * r->w) + 64);
+    r->gw = malloc(sizeof(double) * (size_t)(8 * e.l * r->w) + 64);
+    r->ge = malloc(sizeof(double) * (size_t)(3 * r->w) + 64);
+  }
+  e.term = malloc(sizeof(double) * (size_t)(e.c - 1) + 1);
+  e.z = malloc(sizeof(double) * (size_t)(e.c - 1) + 1);
+  e.sg = malloc(sizeof(double) * (size_t)(e.c - 1) + 1);
   e.g_main = malloc(sizeof(double) * (size_t)(8 * e.l * e.b) + 1);
   e.g_extra = malloc(sizeof(double) * (size_t)(3 * e.b) + 1);
   run_timed(&o, body, &e);
