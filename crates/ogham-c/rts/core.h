@@ -490,6 +490,20 @@ static inline void og_block_cache_flush(void) {
   }
 }
 
+/* Puts `m` at the front of the circular list whose sentinel is `head`. */
+static inline void og_list_push(og_mem *head, og_mem *m) {
+  m->prev = head;
+  m->next = head->next;
+  head->next->prev = m;
+  head->next = m;
+}
+
+/* Takes `m` off the list it is on. */
+static inline void og_list_unlink(og_mem *m) {
+  m->prev->next = m->next;
+  m->next->prev = m->prev;
+}
+
 #if OG_MULTICORE
 /* A block allocated inside a parallel job goes on a list of its thread's
  * (og_job_live, empty while its links are NULL) rather than on the
@@ -571,10 +585,7 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   if (og_in_job) {
     if (og_job_live.next == NULL) og_job_live.next = og_job_live.prev = &og_job_live;
     m->in_job_list = 1;
-    m->prev = &og_job_live;
-    m->next = og_job_live.next;
-    og_job_live.next->prev = m;
-    og_job_live.next = m;
+    og_list_push(&og_job_live, m);
     og_job_bytes += bytes;
     if (og_job_bytes > og_job_peak) og_job_peak = og_job_bytes;
     return m;
@@ -582,10 +593,7 @@ static inline og_mem *og_mem_alloc(og_ctx *ctx, int64_t bytes, const char *loc) 
   m->in_job_list = 0;
 #endif
   og_ctx_lock(ctx);
-  m->prev = &ctx->live;
-  m->next = ctx->live.next;
-  ctx->live.next->prev = m;
-  ctx->live.next = m;
+  og_list_push(&ctx->live, m);
   ctx->cur_bytes += bytes;
   if (ctx->cur_bytes > ctx->peak_bytes) ctx->peak_bytes = ctx->cur_bytes;
   og_ctx_unlock(ctx);
@@ -619,8 +627,7 @@ static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
   og_ctx *ctx = m->ctx;
 #if OG_MULTICORE
   if (m->in_job_list) {
-    m->prev->next = m->next;
-    m->next->prev = m->prev;
+    og_list_unlink(m);
     og_job_bytes -= m->bytes;
     og_mem_release(m);
     return;
@@ -628,8 +635,7 @@ static __attribute__((noinline)) void og_mem_last_unref(og_mem *m) {
 #endif
   if (ctx != NULL) {
     og_ctx_lock(ctx);
-    m->prev->next = m->next;
-    m->next->prev = m->prev;
+    og_list_unlink(m);
     ctx->cur_bytes -= m->bytes;
     og_ctx_unlock(ctx);
   }

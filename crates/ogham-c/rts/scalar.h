@@ -122,7 +122,7 @@ static inline uint64_t og_mulhi_uint64_t(uint64_t a, uint64_t b) {
 /* Float helpers shared by f32 and f64 (suffix f for float). */
 #define OG_FLOAT_OPS(T, SFX, PI)                                                              \
   static inline T og_fmod_##T(T a, T b) {                                                     \
-    T r = OG_LIBM(fmod##SFX(a, b));                                                                    \
+    T r = OG_LIBM(fmod##SFX(a, b));                                                           \
     if (r != 0 && ((r < 0) != (b < 0))) r += b;                                               \
     return r;                                                                                 \
   }                                                                                           \
@@ -135,11 +135,11 @@ static inline uint64_t og_mulhi_uint64_t(uint64_t a, uint64_t b) {
   static inline T og_fmax_##T(T a, T b) { return ((b > a) | (a != a)) ? b : a; }               \
   static inline T og_lerp_##T(T v0, T v1, T t) { return v0 + (v1 - v0) * t; }                 \
   static inline T og_rsqrt_##T(T a) { return (T)1 / sqrt##SFX(a); }                           \
-  static inline T og_sinpi_##T(T a) { return OG_LIBM(sin##SFX(PI * a)); }                              \
-  static inline T og_cospi_##T(T a) { return OG_LIBM(cos##SFX(PI * a)); }                              \
-  static inline T og_tanpi_##T(T a) { return OG_LIBM(tan##SFX(PI * a)); }                              \
-  static inline T og_asinpi_##T(T a) { return OG_LIBM(asin##SFX(a)) / PI; }                           \
-  static inline T og_acospi_##T(T a) { return OG_LIBM(acos##SFX(a)) / PI; }                           \
+  static inline T og_sinpi_##T(T a) { return OG_LIBM(sin##SFX(PI * a)); }                     \
+  static inline T og_cospi_##T(T a) { return OG_LIBM(cos##SFX(PI * a)); }                     \
+  static inline T og_tanpi_##T(T a) { return OG_LIBM(tan##SFX(PI * a)); }                     \
+  static inline T og_asinpi_##T(T a) { return OG_LIBM(asin##SFX(a)) / PI; }                   \
+  static inline T og_acospi_##T(T a) { return OG_LIBM(acos##SFX(a)) / PI; }                   \
   static inline T og_atanpi_##T(T a) { return OG_LIBM(atan##SFX(a)) / PI; }
 
 OG_FLOAT_OPS(float, f, 3.14159265358979323846f)

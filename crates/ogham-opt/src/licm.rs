@@ -61,7 +61,7 @@ fn failing_functions(prog: &Program) -> HashSet<String> {
 }
 
 /// Whether running the statement may fail (or not terminate).
-fn may_fail(stm: &Stm, failing: &HashSet<String>) -> bool {
+pub(crate) fn may_fail(stm: &Stm, failing: &HashSet<String>) -> bool {
     let checked = |slice: &[DimIndex]| !stm.attrs.unsafe_ && !slice.is_empty();
     let here = match &stm.exp {
         Exp::Assert { .. } => true,

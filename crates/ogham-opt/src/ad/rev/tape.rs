@@ -72,6 +72,29 @@ enum TapeKind {
     Map(Vec<TapeLayout>),
 }
 
+impl TapeKind {
+    /// Records in `ck`, for the return sweep of the taped statement whose
+    /// first result is `first`, what its forward sweep saved (`extra`, read
+    /// back from the tapes).
+    fn record(&self, ck: &mut Checkpoints, first: VName, extra: Vec<VName>) {
+        match self {
+            TapeKind::Loop(inner) => {
+                ck.loops.insert(first, extra);
+                if !inner.is_empty() {
+                    ck.tapes.insert(first, inner.clone());
+                }
+            }
+            TapeKind::Call(f) => {
+                ck.calls.insert(first, (f.clone(), extra));
+            }
+            TapeKind::Map(inner) => {
+                ck.maps.insert(first, (inner.clone(), extra));
+            }
+            TapeKind::Value => {}
+        }
+    }
+}
+
 /// A re-execution's tapes: the layouts and the tapes in order. In a loop
 /// body, the tapes are arrays read at the iteration's index; in a `map`'s
 /// function (no index), they are the function's parameters, one element
@@ -141,14 +164,8 @@ fn hoist_integers(lam: &Lambda) -> (Vec<Stm>, Lambda) {
     let (mut hoisted, mut kept) = (Vec::new(), Vec::new());
     for s in &lam.body.stms {
         let integer = matches!(s.pat.as_slice(), [p] if matches!(p.ty, Type::Prim(t) if t.is_int()));
-        let total = match &s.exp {
-            Exp::BinOp(op, _, _, b) => {
-                let divides = matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow);
-                !divides || matches!(b, SubExp::Const(c) if c.as_i64() > 0)
-            }
-            Exp::UnOp(..) | Exp::CmpOp(..) | Exp::SubExp(_) => true,
-            _ => false,
-        };
+        let scalar_op = matches!(s.exp, Exp::BinOp(..) | Exp::UnOp(..) | Exp::Conv(..) | Exp::SubExp(_));
+        let total = scalar_op && !crate::licm::may_fail(s, &Default::default());
         let free = ogham_ir::visit::free_vars_exp(&s.exp).iter().all(|v| !inside.contains(v));
         if integer && total && free {
             hoisted.push(s.clone());
@@ -700,18 +717,7 @@ impl Ad {
                     let exp = if copy { Exp::Copy(*a) } else { Exp::SubExp(SubExp::Var(*a)) };
                     out.push(stm(p.clone(), exp, s.span));
                 }
-                match &lay.kind {
-                    TapeKind::Map(inner) => {
-                        ck.maps.insert(s.pat[0].name, (inner.clone(), arrays[lay.results..].to_vec()));
-                    }
-                    TapeKind::Loop(inner) => {
-                        ck.loops.insert(s.pat[0].name, arrays[lay.results..].to_vec());
-                        if !inner.is_empty() {
-                            ck.tapes.insert(s.pat[0].name, inner.clone());
-                        }
-                    }
-                    TapeKind::Call(_) | TapeKind::Value => {}
-                }
+                lay.kind.record(ck, s.pat[0].name, arrays[lay.results..].to_vec());
                 continue;
             };
             for (p, a) in s.pat.iter().zip(arrays) {
@@ -729,19 +735,7 @@ impl Ad {
                 let exp = Exp::Index { array: *a, slice: vec![DimIndex::Fix(index)] };
                 extra.push(self.bind(out, "taped", ty, exp, s.span));
             }
-            let first = s.pat[0].name;
-            match &lay.kind {
-                TapeKind::Loop(inner) => {
-                    ck.loops.insert(first, extra);
-                    if !inner.is_empty() {
-                        ck.tapes.insert(first, inner.clone());
-                    }
-                }
-                TapeKind::Call(f) => {
-                    ck.calls.insert(first, (f.clone(), extra));
-                }
-                TapeKind::Value | TapeKind::Map(_) => {}
-            }
+            lay.kind.record(ck, s.pat[0].name, extra);
         }
         Ok(())
     }
