@@ -102,6 +102,12 @@ struct ProgramReport {
 pub fn run_tests(paths: &[PathBuf], opts: &TestOptions) -> Summary {
     // Every test checks every pass: the verifier runs after each.
     crate::pipeline::set_verify(true);
+    // Multicore code is optimised for two threads, as on a machine with two
+    // cores, so that the passes that depend on the threads (`lanes`,
+    // `accreduce`'s chunks) are tested on every machine alike.
+    if opts.backend == Backend::Multicore {
+        crate::pipeline::set_target(ogham_opt::Target { threads: 2, ..ogham_opt::Target::PORTABLE });
+    }
     let programs = find_programs(paths);
     let next = AtomicUsize::new(0);
     let summary = Mutex::new(Summary::default());

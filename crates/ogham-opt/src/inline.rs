@@ -135,7 +135,7 @@ fn count_stms(body: &Body) -> usize {
 
 /// Replaces the calls of `leaves` in `body` (at any depth) by copies of
 /// their bodies; returns whether any was replaced.
-fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usize>) -> bool {
+pub(crate) fn inline_body(body: &mut Body, prog: &mut Program, leaves: &HashMap<String, usize>) -> bool {
     let mut changed = false;
     let stms = std::mem::take(&mut body.stms);
     for mut stm in stms {
@@ -363,7 +363,7 @@ pub(crate) fn collect_binders(body: &Body, out: &mut Vec<VName>) {
 }
 
 /// Renames the binders of `body` (see [`collect_binders`]) by `map`.
-fn rename_binders(body: &mut Body, map: &HashMap<VName, VName>) {
+pub(crate) fn rename_binders(body: &mut Body, map: &HashMap<VName, VName>) {
     let re = |v: &mut VName| {
         if let Some(w) = map.get(v) {
             *v = *w;

@@ -32,6 +32,10 @@
 //! - [`accreduce`]: an accumulator that a nest of `withacc`s updates
 //!   with products at an index its outermost level does not vary is
 //!   summed over that level by matrix products (seed 004 §5.1).
+//! - [`lanes`]: a sequential loop that works lane by lane on narrow arrays
+//!   (a recurrence over time of maps of width `b`) runs as a map over
+//!   ranges of lanes, one per thread, each range running the whole loop
+//!   (only for targets with more than one thread).
 //! - [`argmin`]: a `min` or `max` reduction whose values are then searched
 //!   for the first equal to its result (reverse mode's rule for them)
 //!   becomes one sequential loop computing both.
@@ -59,6 +63,7 @@ pub mod fission;
 pub mod fuse;
 pub mod inline;
 pub mod interchange;
+pub mod lanes;
 pub mod layout;
 pub mod licm;
 pub mod linhoist;
@@ -251,6 +256,14 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "lanes",
+        summary: "a sequential loop that works lane by lane on narrow arrays runs as a map over ranges of lanes, one per thread, each running the whole loop",
+        run: |p, target| {
+            lanes::lanes_program(p, target);
+            Ok(())
+        },
+    },
+    Pass {
         name: "interchange",
         summary: "a map over points whose every iteration maps (and reduces) over per-component matrices runs the component map outside",
         run: |p, _| {
@@ -370,6 +383,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "cse",
     "inline",
     "simplify",
+    "lanes",
     "ad",
     "interchange",
     "fission",

@@ -1,5 +1,6 @@
 //! IR-in, IR-out tests of the passes: every `tests/ir/<pass>/*.ir` file of
-//! the repository holds a line `-- passes: a,b,c`, the input program, a
+//! the repository holds a line `-- passes: a,b,c` (and optionally
+//! `-- threads: N`, the threads the passes optimise for), the input program, a
 //! line `-- output:` and the program expected after running those passes
 //! (the verifier checks the input and the output of every pass). Both are
 //! compared in printed form, so layout does not matter.
@@ -33,7 +34,13 @@ fn run_one(path: &Path, bless: bool) -> Result<(), String> {
     let (input, expected) = text.split_once(OUTPUT_MARK).ok_or("no `-- output:` line")?;
     let mut prog = ogham_ir::parse::parse_program(input).map_err(|e| format!("input does not parse: {e}"))?;
     ogham_ir::verify::verify_after("input", &prog)?;
-    ogham_opt::run(&mut prog, &passes, &ogham_opt::Target::PORTABLE, true, |_, _| {}).map_err(|f| f.message())?;
+    // `-- threads: N`: optimise for N threads (the multicore backend's target).
+    let threads = match text.lines().find_map(|l| l.trim().strip_prefix("-- threads:")) {
+        Some(n) => n.trim().parse::<i64>().map_err(|e| format!("bad `-- threads:` line: {e}"))?,
+        None => 1,
+    };
+    let target = ogham_opt::Target { threads, ..ogham_opt::Target::PORTABLE };
+    ogham_opt::run(&mut prog, &passes, &target, true, |_, _| {}).map_err(|f| f.message())?;
     let actual = ogham_ir::print::program(&prog);
     if bless {
         let blessed = format!("{}{OUTPUT_MARK}\n{actual}", input);

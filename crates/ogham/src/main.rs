@@ -95,6 +95,10 @@ enum Command {
         /// pass's time includes verifying its result).
         #[arg(long)]
         time: bool,
+        /// Optimise for this many threads (as `ogham multicore` does for the
+        /// machine's cores) instead of one; only the IR's speed depends on it.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Generate random values, like `futhark dataset`.
     Dataset {
@@ -169,7 +173,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Command::Dev { program, ir, kernels, passes, print_after, list_passes, time } => {
+        Command::Dev { program, ir, kernels, passes, print_after, list_passes, time, threads } => {
+            if threads > 1 {
+                ogham_driver::pipeline::set_target(ogham_opt::Target { threads: threads as i64, ..ogham_opt::Target::PORTABLE });
+            }
             let kernels = match kernels.as_deref() {
                 None => None,
                 Some("sequential" | "c") => Some(ogham_c::Backend::Sequential),

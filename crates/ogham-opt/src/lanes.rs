@@ -1,0 +1,943 @@
+//! Lane interchange: a sequential loop whose body works lane by lane on
+//! narrow arrays runs as a map over ranges of lanes, each range running
+//! the whole loop.
+//!
+//! A recurrence such as the D-LSTM's
+//!
+//! ```text
+//! loop (hs, cs, total) for t < n do
+//!   let (hs', cs', y) = … maps of width b over hs, cs, seq[t] …
+//!   in (hs', cs', total + loss y)
+//! ```
+//!
+//! runs its maps of width `b` (14 for ADBench's) once per step: too narrow
+//! to share among threads, so the whole loop runs on one. But lane `j` of
+//! every state depends only on lane `j` before: the loop is a map over the
+//! lanes of loops. This pass rewrites it as that map, over as many ranges
+//! of lanes as there are threads ([`Target::threads`]; it does nothing for
+//! one), each range stepping its lanes together, so that every thread runs
+//! the recurrence for its own lanes (with the range's maps still wide
+//! enough to keep several elementary functions in flight):
+//!
+//! ```text
+//! let parts = map(nr, iota nr, \r ->
+//!     let lo = r * w   let wr = min(w, b - lo)
+//!     loop (hs, cs) = (copy hs0[:, lo:lo+wr], …) for t < n do …   -- width wr
+//!     in (pad hs to width w, …))
+//! let hs = copy (reshape (rearrange parts))[:, 0:b]   -- each result
+//! ```
+//!
+//! **Lanes.** The analysis gives every variable of the loop a class: `Inv`
+//! (the same in every lane: scalars, free arrays, anything computed from
+//! them only), `Lane(k)` (an array whose axis `k`, of size `b`, holds one
+//! value per lane, each computed from that lane's values only), or `Mixed`
+//! (anything else: a reduction over the lanes, a lane read at an index).
+//! A `map` of width `b` whose inputs are `Lane(0)` or `Inv` and whose
+//! function captures only `Inv` values gives `Lane(0)`; indexing and
+//! in-place updates of a `Lane(k)` array at `Inv` indices before axis `k`
+//! keep the lane axis; loops and branches join their parameters' classes
+//! to a fixed point. In a range, a `Lane(k)` value has width `wr` on axis
+//! `k`, and an `Inv` array read as lanes (a map's input, an update's value,
+//! a loop's initial value) is sliced to the range's lanes; `Inv` statements
+//! run in every range, as they did in the loop (they are cheap where this
+//! applies: indexing the sequence, its narrow maps).
+//!
+//! **The lanes' mixture.** A carried value that mixes the lanes without
+//! feeding the lanes back (the LSTM's loss) is computed by a second loop
+//! after the first, which stacks, per iteration, the lane values the
+//! mixture reads (`[n][b]` each) for it. The stacks cost memory
+//! proportional to the loop's length, as reverse mode's checkpoints of the
+//! same loop do; the rewritten loop runs only where they take at most
+//! [`MAX_STACK_BYTES`] (a run-time test: otherwise the loop as written
+//! runs).
+//!
+//! The ranges: `nr` is the largest divisor of `b` no greater than the
+//! threads, so that every range has the same width `w = b / nr` (one range
+//! where `b` is prime to the threads: the loop then runs as before, on one
+//! thread, and the rewrite with stacks is not taken).
+//!
+//! The rewrite applies to a `for` loop outside every SOAC (in a function's
+//! body, a branch or an outer loop), tried outermost first; calls in its
+//! body are inlined first. It needs at least one `Lane` parameter and every
+//! statement of the loop either free of `Mixed` values or wholly `Mixed`.
+//! Every element is computed by the same scalar operations in the same
+//! order, so results do not change.
+//!
+//! Not inside `jvp` and `vjp` (`Ad` lambdas): reverse mode differentiates
+//! the map over ranges of loops correctly, but its return sweep, run per
+//! range on narrower arrays, did 1.7 times the work of the loop's as
+//! written (the D-LSTM's gradient on two threads took as long as on one:
+//! 35 ms against 34 ms), so the gradient keeps the loop.
+
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
+
+use crate::inline::{collect_binders, fresh_like, inline_body, rename_binders};
+use crate::Target;
+use ogham_ir::visit::{free_vars_exp, free_vars_lambda, recursive_functions, rename_uses, type_vars};
+use ogham_ir::{
+    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Param, PrimType, Program, Soac, Span, Stm,
+    StmAttrs, SubExp, Type, VName,
+};
+
+/// The most memory the stacks of one rewritten loop may take (see the
+/// module doc): 64 MiB.
+pub const MAX_STACK_BYTES: i64 = 1 << 26;
+
+/// Rewrites every loop that works lane by lane (see the module doc).
+pub fn lanes_program(prog: &mut Program, target: &Target) {
+    if target.threads < 2 {
+        return;
+    }
+    let recursive = recursive_functions(prog);
+    let leaves: HashMap<String, usize> = prog
+        .funs
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !recursive.contains(&f.name))
+        .map(|(k, f)| (f.name.clone(), k))
+        .collect();
+    for fi in 0..prog.funs.len() {
+        let mut body = prog.funs[fi].body.clone();
+        let mut types: HashMap<VName, Type> = prog.funs[fi].params.iter().map(|p| (p.name, p.ty.clone())).collect();
+        collect_types(&body, &mut types);
+        let mut leaves = leaves.clone();
+        leaves.remove(&prog.funs[fi].name);
+        if walk(&mut body, prog, &leaves, &mut types, target.threads) {
+            prog.funs[fi].body = body;
+        }
+    }
+}
+
+/// Tries every `for` loop of `body` outside SOACs, outermost first.
+fn walk(
+    body: &mut Body,
+    prog: &mut Program,
+    leaves: &HashMap<String, usize>,
+    types: &mut HashMap<VName, Type>,
+    threads: i64,
+) -> bool {
+    let mut changed = false;
+    let mut out = Vec::with_capacity(body.stms.len());
+    for mut stm in std::mem::take(&mut body.stms) {
+        if matches!(&stm.exp, Exp::Loop { form: LoopForm::For { .. }, .. }) {
+            if let Some(stms) = rewrite_loop(&stm, prog, leaves, types, threads) {
+                out.extend(stms);
+                changed = true;
+                continue;
+            }
+        }
+        match &mut stm.exp {
+            Exp::Loop { body, .. } => changed |= walk(body, prog, leaves, types, threads),
+            Exp::If { then_body, else_body, .. } => {
+                changed |= walk(then_body, prog, leaves, types, threads);
+                changed |= walk(else_body, prog, leaves, types, threads);
+            }
+            _ => {}
+        }
+        out.push(stm);
+    }
+    body.stms = out;
+    changed
+}
+
+/// The type of every variable `body` binds, at any depth.
+fn collect_types(body: &Body, types: &mut HashMap<VName, Type>) {
+    for stm in &body.stms {
+        for p in &stm.pat {
+            types.insert(p.name, p.ty.clone());
+        }
+        if let Exp::Loop { params, form, .. } = &stm.exp {
+            for (p, _) in params {
+                types.insert(p.name, p.ty.clone());
+            }
+            if let LoopForm::For { i, .. } = form {
+                types.insert(*i, Type::Prim(PrimType::I64));
+            }
+        }
+        for l in ogham_ir::visit::lambdas(&stm.exp) {
+            for p in &l.params {
+                types.insert(p.name, p.ty.clone());
+            }
+            collect_types(&l.body, types);
+        }
+        for b in ogham_ir::visit::bodies(&stm.exp) {
+            collect_types(b, types);
+        }
+    }
+}
+
+/// A variable's relation to the lanes (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Inv,
+    Lane(usize),
+    Mixed,
+}
+
+/// The classes of the variables of one loop, for lanes of width `b`.
+struct Lanes<'a> {
+    b: SubExp,
+    class: HashMap<VName, Class>,
+    types: &'a HashMap<VName, Type>,
+}
+
+impl Lanes<'_> {
+    fn of(&self, v: VName) -> Class {
+        self.class.get(&v).copied().unwrap_or(Class::Inv)
+    }
+
+    fn of_se(&self, s: &SubExp) -> Class {
+        s.as_var().map_or(Class::Inv, |v| self.of(v))
+    }
+
+    /// Whether `ty` has `b` on axis `k`.
+    fn lane_axis(&self, ty: &Type, k: usize) -> bool {
+        ty.shape().get(k) == Some(&self.b)
+    }
+
+    /// The class of a value that is `a` on some paths and `c` on others.
+    fn join(&self, a: Class, c: Class, ty: &Type) -> Class {
+        match (a, c) {
+            _ if a == c => a,
+            (Class::Inv, Class::Lane(k)) | (Class::Lane(k), Class::Inv) if self.lane_axis(ty, k) => Class::Lane(k),
+            _ => Class::Mixed,
+        }
+    }
+
+    /// The lane axis of `array[slice]` for a `Lane(k)` array: the slice's
+    /// fixed indices before `k` removed; `None` if the slice picks lanes.
+    fn sliced_axis(&self, k: usize, slice: &[DimIndex]) -> Option<usize> {
+        if let Some(d) = slice.get(k) {
+            match d {
+                DimIndex::Slice { start, len, stride }
+                    if *start == SubExp::i64(0) && *len == self.b && *stride == SubExp::i64(1) => {}
+                _ => return None,
+            }
+        }
+        Some(k - slice.iter().take(k).filter(|d| matches!(d, DimIndex::Fix(_))).count())
+    }
+
+    fn body(&mut self, body: &Body) -> Vec<Class> {
+        for stm in &body.stms {
+            let classes = self.stm(stm);
+            for (p, c) in stm.pat.iter().zip(classes) {
+                self.class.insert(p.name, c);
+            }
+        }
+        body.result.iter().map(|r| self.of_se(r)).collect()
+    }
+
+    /// The classes of a loop's parameters (and results), starting from
+    /// `seed` and joined with the body's results to a fixed point.
+    fn loop_classes(&mut self, params: &[(Param, SubExp)], form: &LoopForm, body: &Body, seed: Vec<Class>) -> Vec<Class> {
+        let all = |c| vec![c; params.len()];
+        if let LoopForm::For { i, bound } = form {
+            if self.of_se(bound) != Class::Inv {
+                return all(Class::Mixed);
+            }
+            self.class.insert(*i, Class::Inv);
+        }
+        let mut pc = seed;
+        for (c, (p, _)) in pc.iter_mut().zip(params) {
+            if matches!(c, Class::Lane(k) if !self.lane_axis(&p.ty, *k)) {
+                *c = Class::Mixed;
+            }
+        }
+        loop {
+            for ((p, _), c) in params.iter().zip(&pc) {
+                self.class.insert(p.name, *c);
+            }
+            let rc = self.body(body);
+            let next: Vec<Class> =
+                pc.iter().zip(rc).zip(params).map(|((a, c), (p, _))| self.join(*a, c, &p.ty)).collect();
+            if next == pc {
+                break;
+            }
+            pc = next;
+        }
+        if let LoopForm::While { cond } = form {
+            if self.of(*cond) != Class::Inv {
+                return all(Class::Mixed);
+            }
+        }
+        pc
+    }
+
+    fn stm(&mut self, stm: &Stm) -> Vec<Class> {
+        let all = |c| vec![c; stm.pat.len()];
+        let mut lane = false;
+        for v in free_vars_exp(&stm.exp) {
+            match self.of(v) {
+                Class::Mixed => return all(Class::Mixed),
+                Class::Lane(_) => lane = true,
+                Class::Inv => {}
+            }
+        }
+        if !lane {
+            return all(Class::Inv);
+        }
+        match &stm.exp {
+            Exp::SubExp(SubExp::Var(v)) | Exp::Copy(v) => all(self.of(*v)),
+            Exp::Index { array, slice } => match self.of(*array) {
+                Class::Lane(k) => all(self.sliced_axis(k, slice).map_or(Class::Mixed, Class::Lane)),
+                _ => all(Class::Mixed),
+            },
+            Exp::Update { array, slice, value } => {
+                let Class::Lane(k) = self.of(*array) else { return all(Class::Mixed) };
+                let Some(kv) = self.sliced_axis(k, slice) else { return all(Class::Mixed) };
+                let ok = match value {
+                    SubExp::Var(v) => match self.of(*v) {
+                        Class::Lane(j) => j == kv,
+                        Class::Inv => self.types.get(v).is_some_and(|t| self.lane_axis(t, kv)),
+                        Class::Mixed => false,
+                    },
+                    SubExp::Const(_) => false,
+                };
+                all(if ok { Class::Lane(k) } else { Class::Mixed })
+            }
+            Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map })
+                if scans.is_empty() && reduces.is_empty() && *w == self.b =>
+            {
+                let captures_lanes = free_vars_lambda(map).into_iter().any(|v| self.of(v) != Class::Inv);
+                let rows = arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)));
+                all(if rows && !captures_lanes { Class::Lane(0) } else { Class::Mixed })
+            }
+            Exp::Loop { params, form, body } => {
+                let seed: Vec<Class> = params.iter().map(|(_, init)| self.of_se(init)).collect();
+                self.loop_classes(params, form, body, seed)
+            }
+            Exp::If { cond, then_body, else_body } => {
+                if self.of_se(cond) != Class::Inv {
+                    return all(Class::Mixed);
+                }
+                let t = self.body(then_body);
+                let e = self.body(else_body);
+                t.into_iter().zip(e).zip(&stm.pat).map(|((a, c), p)| self.join(a, c, &p.ty)).collect()
+            }
+            _ => all(Class::Mixed),
+        }
+    }
+}
+
+/// Rewrites one `for` loop statement (see the module doc), or `None`
+/// where it does not work lane by lane.
+fn rewrite_loop(
+    stm: &Stm,
+    prog: &mut Program,
+    leaves: &HashMap<String, usize>,
+    types: &mut HashMap<VName, Type>,
+    threads: i64,
+) -> Option<Vec<Stm>> {
+    let mut stm = stm.clone();
+    if let Exp::Loop { body, .. } = &mut stm.exp {
+        for _ in 0..16 {
+            if !inline_body(body, prog, leaves) {
+                break;
+            }
+        }
+        collect_types(body, types);
+    }
+    let Exp::Loop { params, form, body } = &stm.exp else { return None };
+    for (p, _) in params {
+        types.insert(p.name, p.ty.clone());
+    }
+    // The lanes' width is known before the loop.
+    let mut inside = Vec::new();
+    collect_binders(&Body { stms: vec![stm.clone()], result: vec![] }, &mut inside);
+    let inside: BTreeSet<VName> = inside.into_iter().collect();
+    for b in widths(body).into_iter().filter(|w| w.as_var().is_none_or(|v| !inside.contains(&v))) {
+        // A parameter with one axis of width `b` starts as that axis's lanes.
+        let seed: Vec<Class> = params
+            .iter()
+            .map(|(p, _)| {
+                let axes: Vec<usize> = (0..p.ty.rank()).filter(|&k| p.ty.shape()[k] == b).collect();
+                match axes[..] {
+                    [k] => Class::Lane(k),
+                    [] => Class::Inv,
+                    _ => Class::Mixed,
+                }
+            })
+            .collect();
+        let mut lanes = Lanes { b, class: HashMap::default(), types };
+        let pc = lanes.loop_classes(params, form, body, seed);
+        if !pc.iter().any(|c| matches!(c, Class::Lane(_))) {
+            continue;
+        }
+        let class = lanes.class;
+        let rewrite = Rewrite { b, class, types, names: &mut prog.names, threads, span: stm.span, scratch: BTreeSet::new() };
+        if let Some(stms) = rewrite.run(&stm, &pc) {
+            return Some(stms);
+        }
+    }
+    None
+}
+
+/// The widths of the plain maps in `body` (outside lambdas), in order.
+fn widths(body: &Body) -> Vec<SubExp> {
+    fn go(body: &Body, out: &mut Vec<SubExp>) {
+        for stm in &body.stms {
+            if let Exp::Soac(Soac::Screma { w, scans, reduces, .. }) = &stm.exp {
+                if scans.is_empty() && reduces.is_empty() && !out.contains(w) {
+                    out.push(*w);
+                }
+            }
+            for b in ogham_ir::visit::bodies(&stm.exp) {
+                go(b, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(body, &mut out);
+    out.retain(|w| *w != SubExp::i64(0) && *w != SubExp::i64(1));
+    out
+}
+
+/// The widths of the SOACs of `s`, at any depth (lambdas included).
+fn soac_widths(s: &Stm) -> Vec<SubExp> {
+    let mut out = Vec::new();
+    if let Exp::Soac(soac) = &s.exp {
+        out.push(match soac {
+            Soac::Screma { w, .. } | Soac::Hist { w, .. } | Soac::Scatter { w, .. } | Soac::WithAcc { w, .. } => *w,
+        });
+    }
+    for l in ogham_ir::visit::lambdas(&s.exp) {
+        out.extend(l.body.stms.iter().flat_map(soac_widths));
+    }
+    for b in ogham_ir::visit::bodies(&s.exp) {
+        out.extend(b.stms.iter().flat_map(soac_widths));
+    }
+    out
+}
+
+fn i64_ty() -> Type {
+    Type::Prim(PrimType::I64)
+}
+
+fn with_dim(ty: &Type, k: usize, d: SubExp) -> Type {
+    let mut shape = ty.shape().to_vec();
+    shape[k] = d;
+    Type::Array { elem: ty.elem(), shape }
+}
+
+fn bytes_of(t: PrimType) -> i64 {
+    t.byte_size() as i64
+}
+
+struct Rewrite<'a, 'n> {
+    b: SubExp,
+    class: HashMap<VName, Class>,
+    types: &'a HashMap<VName, Type>,
+    names: &'n mut NameTable,
+    threads: i64,
+    span: Span,
+    /// The stacks: loop parameters whose initial value is a scratch array.
+    scratch: BTreeSet<VName>,
+}
+
+impl Rewrite<'_, '_> {
+    fn of(&self, v: VName) -> Class {
+        self.class.get(&v).copied().unwrap_or(Class::Inv)
+    }
+
+    fn stm(&self, pat: Vec<Param>, exp: Exp) -> Stm {
+        Stm { pat, exp, attrs: StmAttrs::default(), span: self.span }
+    }
+
+    fn bind(&mut self, out: &mut Vec<Stm>, base: &str, ty: Type, exp: Exp) -> VName {
+        let name = self.names.fresh(base);
+        out.push(self.stm(vec![Param { name, ty }], exp));
+        name
+    }
+
+    fn binop(&mut self, out: &mut Vec<Stm>, base: &str, op: BinOp, a: SubExp, c: SubExp) -> SubExp {
+        SubExp::Var(self.bind(out, base, i64_ty(), Exp::BinOp(op, PrimType::I64, a, c)))
+    }
+
+    /// The whole rewrite: fission of the lanes' mixture, then the map over
+    /// ranges, under a run-time test of the stacks' size where there are
+    /// stacks.
+    fn run(mut self, stm: &Stm, pc: &[Class]) -> Option<Vec<Stm>> {
+        let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
+        let i = *i;
+        let bound = *bound;
+        // Every statement of the body is wholly Mixed or free of Mixed.
+        let mut mixed_stm = Vec::with_capacity(body.stms.len());
+        for s in &body.stms {
+            let mut binders = Vec::new();
+            collect_binders(&Body { stms: vec![s.clone()], result: vec![] }, &mut binders);
+            let any = binders.iter().any(|v| self.of(*v) == Class::Mixed);
+            let whole = s.pat.iter().all(|p| self.of(p.name) == Class::Mixed);
+            if any && !whole {
+                return None;
+            }
+            mixed_stm.push(any);
+        }
+        // An `Inv` statement runs in every range, on one thread: only
+        // SOACs as narrow as the lanes (the LSTM's input scaled per step).
+        let b = self.b;
+        let narrow = |s: &Stm| soac_widths(s).iter().all(|w| *w == b);
+        let inv = |s: &Stm| s.pat.iter().all(|p| self.of(p.name) == Class::Inv);
+        if body.stms.iter().zip(&mixed_stm).any(|(s, m)| !m && inv(s) && !narrow(s)) {
+            return None;
+        }
+        let is_lane = |this: &Self, v: VName| matches!(this.of(v), Class::Lane(_));
+        let lane_stm: Vec<bool> = body
+            .stms
+            .iter()
+            .zip(&mixed_stm)
+            .map(|(s, m)| !m && s.pat.iter().any(|p| is_lane(&self, p.name)))
+            .collect();
+        let mixed_params: Vec<bool> = pc.iter().map(|c| *c == Class::Mixed).collect();
+        let body_binders: BTreeSet<VName> = {
+            let mut v = Vec::new();
+            collect_binders(body, &mut v);
+            v.into_iter().chain(params.iter().map(|(p, _)| p.name)).chain([i]).collect()
+        };
+
+        // The lane values the mixture reads: stacked by the first loop.
+        let mut stacked: Vec<VName> = Vec::new();
+        if mixed_params.iter().any(|m| *m) {
+            let mut needed: BTreeSet<VName> = BTreeSet::new();
+            for (s, l) in body.stms.iter().zip(&lane_stm) {
+                if !l {
+                    needed.extend(free_vars_exp(&s.exp));
+                }
+            }
+            for (r, (p, _)) in body.result.iter().zip(params) {
+                if !is_lane(&self, p.name) {
+                    needed.extend(r.as_var());
+                }
+            }
+            let lane_params = params.iter().map(|(p, _)| p.name).filter(|v| is_lane(&self, *v));
+            let lane_bound = body.stms.iter().zip(&lane_stm).filter(|(_, l)| **l).flat_map(|(s, _)| s.pat.iter().map(|p| p.name));
+            stacked = lane_params.chain(lane_bound).filter(|v| needed.contains(v)).collect();
+            for v in &stacked {
+                let t = self.types.get(v)?;
+                if type_vars(t).any(|x| body_binders.contains(&x)) {
+                    return None;
+                }
+            }
+        }
+
+        // Loop 1: the lanes' loop, stacking what the mixture reads.
+        let keep: Vec<usize> = (0..params.len()).filter(|&k| !mixed_params[k]).collect();
+        let mut l1_params: Vec<(Param, SubExp)> = keep.iter().map(|&k| params[k].clone()).collect();
+        let mut l1_result: Vec<SubExp> = keep.iter().map(|&k| body.result[k]).collect();
+        let mut l1_pat: Vec<Param> = keep.iter().map(|&k| stm.pat[k].clone()).collect();
+        let mut upd_for: HashMap<VName, (VName, VName, Type)> = HashMap::default();
+        // The stacks' length: the iterations, none for a negative bound.
+        let mut out = Vec::new();
+        let len = match bound {
+            SubExp::Const(c) => SubExp::i64(c.as_i64().max(0)),
+            _ if stacked.is_empty() => bound,
+            _ => self.binop(&mut out, "iterations", BinOp::Max, bound, SubExp::i64(0)),
+        };
+        for v in &stacked {
+            let st = self.types[v].array_of(len);
+            let (sp, su) = (self.names.fresh("stack"), self.names.fresh("stack"));
+            let c = match self.of(*v) {
+                Class::Lane(k) => Class::Lane(k + 1),
+                c => c,
+            };
+            self.class.insert(sp, c);
+            self.class.insert(su, c);
+            self.scratch.insert(sp);
+            l1_params.push((Param { name: sp, ty: st.clone() }, SubExp::i64(0)));
+            l1_result.push(SubExp::Var(su));
+            l1_pat.push(Param { name: self.names.fresh("stacked"), ty: st.clone() });
+            upd_for.insert(*v, (sp, su, st));
+        }
+        let stacked_out: Vec<VName> = l1_pat[keep.len()..].iter().map(|p| p.name).collect();
+        let update = |this: &Self, out: &mut Vec<Stm>, v: VName| {
+            if let Some((sp, su, st)) = upd_for.get(&v) {
+                out.push(this.stm(
+                    vec![Param { name: *su, ty: st.clone() }],
+                    Exp::Update { array: *sp, slice: vec![DimIndex::Fix(SubExp::Var(i))], value: SubExp::Var(v) },
+                ));
+            }
+        };
+        let mut l1_stms: Vec<Stm> = Vec::new();
+        for (p, _) in params {
+            update(&self, &mut l1_stms, p.name);
+        }
+        for (s, m) in body.stms.iter().zip(&mixed_stm) {
+            if !m {
+                l1_stms.push(s.clone());
+                for p in &s.pat {
+                    update(&self, &mut l1_stms, p.name);
+                }
+            }
+        }
+        let l1_classes: Vec<Class> = l1_params.iter().map(|(p, _)| self.of(p.name)).collect();
+        let (nr, w) = self.split(&mut out);
+        let mut lanes_version = Vec::new();
+        let l1_body = Body { stms: l1_stms, result: l1_result };
+        self.ranges(&mut lanes_version, &l1_pat, &l1_classes, l1_params, i, bound, l1_body, (nr, w))?;
+        if !mixed_params.iter().any(|m| *m) {
+            out.extend(lanes_version);
+            return Some(out);
+        }
+
+        // Loop 2: the mixture (and the Inv statements it reads), reading
+        // the stacks; it binds the Mixed parameters' results.
+        let stack_of: HashMap<VName, VName> = stacked.iter().copied().zip(stacked_out).collect();
+        let read = |this: &Self, p: &Param| {
+            stack_of.get(&p.name).map(|&st| {
+                this.stm(vec![p.clone()], Exp::Index { array: st, slice: vec![DimIndex::Fix(SubExp::Var(i))] })
+            })
+        };
+        let mut l2_stms: Vec<Stm> = params.iter().filter_map(|(p, _)| read(&self, p)).collect();
+        for (s, l) in body.stms.iter().zip(&lane_stm) {
+            if *l {
+                l2_stms.extend(s.pat.iter().filter_map(|p| read(&self, p)));
+            } else {
+                l2_stms.push(s.clone());
+            }
+        }
+        let l2_keep: Vec<usize> = (0..params.len()).filter(|&k| !is_lane(&self, params[k].0.name)).collect();
+        let l2 = Stm {
+            pat: l2_keep.iter().map(|&k| stm.pat[k].clone()).collect(),
+            exp: Exp::Loop {
+                params: l2_keep.iter().map(|&k| params[k].clone()).collect(),
+                form: LoopForm::For { i, bound },
+                body: Body { stms: l2_stms, result: l2_keep.iter().map(|&k| body.result[k]).collect() },
+            },
+            attrs: stm.attrs,
+            span: stm.span,
+        };
+        // Loop 1 binds the Inv parameters' results already.
+        let mut l2 = Body { stms: vec![l2], result: vec![] };
+        let mixed_pat: BTreeSet<VName> =
+            stm.pat.iter().zip(&mixed_params).filter(|(_, m)| **m).map(|(p, _)| p.name).collect();
+        fresh_binders(&mut l2, self.names, |v| !mixed_pat.contains(&v));
+        lanes_version.extend(l2.stms);
+
+        // The run-time test: the stacks' bytes against MAX_STACK_BYTES,
+        // saturating (a size over the limit stays over it), and more than
+        // one range.
+        let over = SubExp::i64(MAX_STACK_BYTES + 1);
+        let mut total = SubExp::i64(0);
+        for (_, _, st) in upd_for.values() {
+            let mut n = SubExp::i64(bytes_of(st.elem()));
+            for d in st.shape() {
+                let capped = self.binop(&mut out, "bytes", BinOp::Min, *d, over);
+                let prod = self.binop(&mut out, "bytes", BinOp::Mul, n, capped);
+                n = self.binop(&mut out, "bytes", BinOp::Min, prod, over);
+            }
+            let sum = self.binop(&mut out, "bytes", BinOp::Add, total, n);
+            total = self.binop(&mut out, "bytes", BinOp::Min, sum, over);
+        }
+        let small = self.bind(
+            &mut out,
+            "fits",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, total, SubExp::i64(MAX_STACK_BYTES)),
+        );
+        let shared = self.bind(
+            &mut out,
+            "fits",
+            Type::Prim(PrimType::Bool),
+            Exp::CmpOp(ogham_ir::CmpOp::Gt, PrimType::I64, nr, SubExp::i64(1)),
+        );
+        let fits = self.bind(
+            &mut out,
+            "fits",
+            Type::Prim(PrimType::Bool),
+            Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(small), SubExp::Var(shared)),
+        );
+        let result: Vec<SubExp> = stm.pat.iter().map(|p| SubExp::Var(p.name)).collect();
+        let mut then_body = Body { stms: lanes_version, result: result.clone() };
+        fresh_binders(&mut then_body, self.names, |_| true);
+        let mut else_body = Body { stms: vec![stm.clone()], result };
+        fresh_binders(&mut else_body, self.names, |_| true);
+        out.push(Stm {
+            pat: stm.pat.clone(),
+            exp: Exp::If { cond: SubExp::Var(fits), then_body, else_body },
+            attrs: StmAttrs::default(),
+            span: stm.span,
+        });
+        Some(out)
+    }
+
+    /// The number of ranges `nr` and their width `w`: `nr` the largest
+    /// divisor of `b` no greater than the threads, so that every range has
+    /// the same width (what reverse mode needs to save a range's
+    /// checkpoints as rows of one array); one range of all lanes where `b`
+    /// is prime to the threads, and for no lanes.
+    fn split(&mut self, out: &mut Vec<Stm>) -> (SubExp, SubExp) {
+        let b = self.b;
+        let some = self.binop(out, "nr", BinOp::Max, b, SubExp::i64(1));
+        let d0 = self.binop(out, "nr", BinOp::Min, some, SubExp::i64(self.threads));
+        let bool_ty = Type::Prim(PrimType::Bool);
+        let rem0 = self.binop(out, "nr", BinOp::Mod, b, d0);
+        let c0 = self.bind(out, "nr", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem0, SubExp::i64(0)));
+        let (d, c) = (self.names.fresh("nr"), self.names.fresh("nr"));
+        let mut body = Vec::new();
+        let d1 = self.binop(&mut body, "nr", BinOp::Sub, SubExp::Var(d), SubExp::i64(1));
+        let rem = self.binop(&mut body, "nr", BinOp::Mod, b, d1);
+        let c1 = self.bind(&mut body, "nr", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem, SubExp::i64(0)));
+        let (nr, done) = (self.names.fresh("nr"), self.names.fresh("nr"));
+        out.push(self.stm(
+            vec![Param { name: nr, ty: i64_ty() }, Param { name: done, ty: bool_ty.clone() }],
+            Exp::Loop {
+                params: vec![(Param { name: d, ty: i64_ty() }, d0), (Param { name: c, ty: bool_ty }, SubExp::Var(c0))],
+                form: LoopForm::While { cond: c },
+                body: Body { stms: body, result: vec![d1, SubExp::Var(c1)] },
+            },
+        ));
+        let w = self.binop(out, "w", BinOp::Div, b, SubExp::Var(nr));
+        (SubExp::Var(nr), w)
+    }
+
+    /// Binds `pat` to the results of the loop (`params`, `body`) run as a
+    /// map over ranges of lanes, each range with its own lanes of the
+    /// `Lane` parameters and a copy of the `Inv` ones.
+    #[allow(clippy::too_many_arguments)]
+    fn ranges(
+        &mut self,
+        out: &mut Vec<Stm>,
+        pat: &[Param],
+        classes: &[Class],
+        params: Vec<(Param, SubExp)>,
+        i: VName,
+        bound: SubExp,
+        body: Body,
+        (nr, w): (SubExp, SubExp),
+    ) -> Option<()> {
+        let rs = self.bind(
+            out,
+            "ranges",
+            Type::Array { elem: PrimType::I64, shape: vec![nr] },
+            Exp::Iota { n: nr, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+        );
+
+        // The range's lambda.
+        let r = self.names.fresh("range");
+        let mut lam = Vec::new();
+        let lo = self.binop(&mut lam, "lo", BinOp::Mul, SubExp::Var(r), w);
+        let wr = w;
+        let mut range_params = Vec::with_capacity(params.len());
+        for ((p, init), c) in params.iter().zip(classes) {
+            if self.scratch.contains(&p.name) {
+                let ty = match c {
+                    Class::Lane(k) => with_dim(&p.ty, *k, wr),
+                    _ => p.ty.clone(),
+                };
+                let init = self.bind(&mut lam, "stack", ty.clone(), Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() });
+                range_params.push((Param { name: p.name, ty }, SubExp::Var(init)));
+                continue;
+            }
+            let (ty, init) = match c {
+                Class::Lane(k) => {
+                    let ty = with_dim(&p.ty, *k, wr);
+                    let v = self.lanes_of(&mut lam, *init, &p.ty, *k, lo, wr)?;
+                    (ty, v)
+                }
+                _ => (p.ty.clone(), *init),
+            };
+            let init = match (&ty, init) {
+                (Type::Array { .. }, SubExp::Var(v)) => SubExp::Var(self.bind(&mut lam, "init", ty.clone(), Exp::Copy(v))),
+                (_, init) => init,
+            };
+            range_params.push((Param { name: p.name, ty }, init));
+        }
+        let mut body = body;
+        self.rewrite_body(&mut body, lo, wr)?;
+        let range_pat: Vec<Param> = pat
+            .iter()
+            .zip(classes)
+            .map(|(p, c)| Param {
+                name: fresh_like(self.names, p.name),
+                ty: match c {
+                    Class::Lane(k) => with_dim(&p.ty, *k, wr),
+                    _ => p.ty.clone(),
+                },
+            })
+            .collect();
+        lam.push(self.stm(
+            range_pat.clone(),
+            Exp::Loop { params: range_params, form: LoopForm::For { i, bound }, body },
+        ));
+        let lam_result: Vec<SubExp> = range_pat.iter().map(|p| SubExp::Var(p.name)).collect();
+        let lam_ret: Vec<Type> = range_pat.iter().map(|p| p.ty.clone()).collect();
+        let lambda = Lambda {
+            params: vec![Param { name: r, ty: i64_ty() }],
+            body: Body { stms: lam, result: lam_result },
+            ret: lam_ret.clone(),
+        };
+        let parts_pat: Vec<Param> =
+            lam_ret.iter().map(|t| Param { name: self.names.fresh("parts"), ty: t.array_of(nr) }).collect();
+        let parts: Vec<VName> = parts_pat.iter().map(|p| p.name).collect();
+        out.push(self.stm(
+            parts_pat,
+            Exp::Soac(Soac::Screma { w: nr, arrs: vec![rs], scans: vec![], reduces: vec![], map: lambda }),
+        ));
+        // Reassembly: the ranges' lanes side by side on their axis.
+        for ((p, c), part) in pat.iter().zip(classes).zip(parts) {
+            match c {
+                Class::Lane(k) => {
+                    let rank = p.ty.rank();
+                    let mut perm: Vec<usize> = (1..=*k).collect();
+                    perm.push(0);
+                    perm.extend(*k + 1..=rank);
+                    let mut shape: Vec<SubExp> = p.ty.shape()[..*k].to_vec();
+                    shape.push(nr);
+                    shape.push(w);
+                    shape.extend_from_slice(&p.ty.shape()[*k + 1..]);
+                    let tr = if *k == 0 {
+                        part
+                    } else {
+                        let ty = Type::Array { elem: p.ty.elem(), shape };
+                        self.bind(out, "parts", ty, Exp::Rearrange { array: part, perm })
+                    };
+                    let flat =
+                        self.bind(out, "parts", p.ty.clone(), Exp::Reshape { array: tr, shape: p.ty.shape().to_vec() });
+                    out.push(self.stm(vec![p.clone()], Exp::Copy(flat)));
+                }
+                _ => {
+                    out.push(self.stm(
+                        vec![p.clone()],
+                        Exp::Index { array: part, slice: vec![DimIndex::Fix(SubExp::i64(0))] },
+                    ));
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// `v[:, …, lo:lo+len, …]`, the slice on axis `k` (a view).
+    fn lanes_of(&mut self, out: &mut Vec<Stm>, v: SubExp, ty: &Type, k: usize, lo: SubExp, len: SubExp) -> Option<SubExp> {
+        let v = v.as_var()?;
+        let mut slice: Vec<DimIndex> = ty.shape()[..k]
+            .iter()
+            .map(|d| DimIndex::Slice { start: SubExp::i64(0), len: *d, stride: SubExp::i64(1) })
+            .collect();
+        slice.push(DimIndex::Slice { start: lo, len, stride: SubExp::i64(1) });
+        Some(SubExp::Var(self.bind(out, "lanes", with_dim(ty, k, len), Exp::Index { array: v, slice })))
+    }
+
+    /// A copy of `lanes_of`'s slice of an `Inv` value that becomes a
+    /// `Lane(k)` one.
+    fn own_lanes(&mut self, out: &mut Vec<Stm>, v: SubExp, k: usize, lo: SubExp, wr: SubExp) -> Option<SubExp> {
+        let ty = self.types.get(&v.as_var()?)?.clone();
+        let s = self.lanes_of(out, v, &ty, k, lo, wr)?;
+        let t = with_dim(&ty, k, wr);
+        Some(SubExp::Var(self.bind(out, "lanes", t, Exp::Copy(s.as_var()?))))
+    }
+
+    /// Narrows the loop body to the range's lanes `lo .. lo + wr`.
+    fn rewrite_body(&mut self, body: &mut Body, lo: SubExp, wr: SubExp) -> Option<()> {
+        let mut out = Vec::with_capacity(body.stms.len());
+        for mut stm in std::mem::take(&mut body.stms) {
+            let lane = stm.pat.iter().any(|p| matches!(self.of(p.name), Class::Lane(_)));
+            if !lane {
+                out.push(stm);
+                continue;
+            }
+            for p in &mut stm.pat {
+                if let Class::Lane(k) = self.of(p.name) {
+                    p.ty = with_dim(&p.ty, k, wr);
+                }
+            }
+            match &mut stm.exp {
+                Exp::Soac(Soac::Screma { w, arrs, map, .. }) => {
+                    *w = wr;
+                    for (a, lp) in arrs.iter_mut().zip(&map.params) {
+                        if self.of(*a) == Class::Inv {
+                            let row = lp.ty.clone();
+                            let ty = row.array_of(wr);
+                            *a = self.bind(
+                                &mut out,
+                                "lanes",
+                                ty,
+                                Exp::Index {
+                                    array: *a,
+                                    slice: vec![DimIndex::Slice { start: lo, len: wr, stride: SubExp::i64(1) }],
+                                },
+                            );
+                        }
+                    }
+                }
+                Exp::Index { array, slice } => {
+                    if let Class::Lane(k) = self.of(*array) {
+                        if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
+                            *len = wr;
+                        }
+                    }
+                }
+                Exp::Update { array, slice, value } => {
+                    let Class::Lane(k) = self.of(*array) else { return None };
+                    if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
+                        *len = wr;
+                    }
+                    if self.of(value.as_var()?) == Class::Inv {
+                        let kv = k - slice.iter().take(k).filter(|d| matches!(d, DimIndex::Fix(_))).count();
+                        let ty = self.types.get(&value.as_var()?)?.clone();
+                        *value = self.lanes_of(&mut out, *value, &ty, kv, lo, wr)?;
+                    }
+                }
+                Exp::Loop { params, body, .. } => {
+                    for (p, init) in params.iter_mut() {
+                        if let Class::Lane(k) = self.of(p.name) {
+                            if self.of_se(init) == Class::Inv {
+                                *init = self.own_lanes(&mut out, *init, k, lo, wr)?;
+                            }
+                            p.ty = with_dim(&p.ty, k, wr);
+                        }
+                    }
+                    let classes: Vec<Class> = params.iter().map(|(p, _)| self.of(p.name)).collect();
+                    self.rewrite_body(body, lo, wr)?;
+                    self.narrow_results(body, &classes, lo, wr)?;
+                }
+                Exp::If { then_body, else_body, .. } => {
+                    let classes: Vec<Class> = stm.pat.iter().map(|p| self.of(p.name)).collect();
+                    for b in [then_body, else_body] {
+                        self.rewrite_body(b, lo, wr)?;
+                        self.narrow_results(b, &classes, lo, wr)?;
+                    }
+                }
+                Exp::SubExp(_) | Exp::Copy(_) => {}
+                _ => return None,
+            }
+            out.push(stm);
+        }
+        body.stms = out;
+        Some(())
+    }
+
+    fn of_se(&self, s: &SubExp) -> Class {
+        s.as_var().map_or(Class::Inv, |v| self.of(v))
+    }
+
+    /// The `Inv` results of `body` where `classes` says `Lane`: sliced.
+    fn narrow_results(&mut self, body: &mut Body, classes: &[Class], lo: SubExp, wr: SubExp) -> Option<()> {
+        for (r, c) in body.result.iter_mut().zip(classes) {
+            if let Class::Lane(k) = c {
+                if self.of_se(r) == Class::Inv {
+                    let mut stms = std::mem::take(&mut body.stms);
+                    *r = self.own_lanes(&mut stms, *r, *k, lo, wr)?;
+                    body.stms = stms;
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+
+/// Gives every variable `body` binds (at any depth, patterns included) a
+/// fresh name where `rename` says so, in its uses and results too.
+fn fresh_binders(body: &mut Body, names: &mut NameTable, rename: impl Fn(VName) -> bool) {
+    let mut binders = Vec::new();
+    collect_binders(body, &mut binders);
+    let map: HashMap<VName, VName> =
+        binders.into_iter().filter(|v| rename(*v)).map(|v| (v, fresh_like(names, v))).collect();
+    rename_binders(body, &map);
+    rename_uses(body, &|v| map.get(&v).copied());
+    for r in &mut body.result {
+        if let Some(w) = r.as_var().and_then(|v| map.get(&v)) {
+            *r = SubExp::Var(*w);
+        }
+    }
+}
