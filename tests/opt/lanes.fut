@@ -1,9 +1,13 @@
 -- Loops that work lane by lane (`ogham-opt`'s `lanes`): the multicore
 -- tests optimise for two threads, so these loops run there as a map over
--- ranges of lanes, each range running the whole loop (`recur` and `decay`
--- with an even number of lanes; an odd number runs as one range), and the
--- loops that mix their lanes (`normalise`) as written. Expected values
--- computed independently in Python (`math.tanh`, `math.exp`, `math.log`).
+-- ranges of lanes, each range running the whole loop (`recur`, `decay`,
+-- `ramp`, `mix`, `rows` and `table` with an even number of lanes; an odd
+-- number runs as one range), and the loop that mixes its lanes
+-- (`normalise`) as written. `recur`, `mix` and `rows` carry a sum of the
+-- lanes, which a second loop computes from stacks of the first's lanes;
+-- `mix` with a negative count (no iteration); `table` gives rows of lanes
+-- to a table of zeros made in the loop. Expected values computed
+-- independently in Python (`math.tanh`, `math.exp`, `math.log`).
 -- ==
 -- entry: recur
 -- input { [[-0.352f64, -0.698f64, 0.302f64, -0.855f64], [0.072f64, -0.269f64, -0.884f64, 0.015f64], [-0.925f64, -0.133f64, -0.86f64, -0.819f64]] [[-0.151f64, 0.654f64, -0.752f64, -0.554f64], [0.255f64, 0.895f64, 0.154f64, -0.207f64], [0.953f64, -0.907f64, 0.717f64, -0.421f64]] [[-0.711f64, -0.764f64, -0.383f64, 0.632f64], [-0.639f64, 0.163f64, 0.278f64, -0.255f64], [0.095f64, -0.874f64, -0.881f64, -0.588f64]] [[0.361f64, -0.145f64, -0.372f64, 0.171f64], [-0.094f64, -0.4f64, 0.589f64, 0.398f64], [-0.512f64, 0.149f64, 0.05f64, 0.75f64], [0.459f64, -0.424f64, 0.96f64, -0.764f64], [-0.164f64, 0.514f64, -0.696f64, -0.022f64]] }
@@ -44,6 +48,16 @@
 -- output { 0.0f64 [0.5f64, -1.25f64] }
 -- input { [1.5f64, -0.5f64, 0.25f64, 3.0f64, -2.0f64, 1.0f64] 5i64 }
 -- output { 52.741100892947344f64 [1.9611777545748375f64, 1.9608251471212625f64, 1.9611227752139795f64, 1.9611808503242112f64, 1.9598731251477637f64, 1.9611714287548265f64] }
+-- ==
+-- entry: rows
+-- input { [[0.5f64, -0.25f64, 0.75f64], [1.0f64, 0.5f64, -0.5f64], [-0.75f64, 0.25f64, 0.125f64], [0.375f64, -1.0f64, 0.625f64]] [[0.1f64, 0.2f64, 0.3f64], [-0.1f64, -0.2f64, -0.3f64], [0.5f64, 0.0f64, -0.5f64], [0.25f64, 0.75f64, -0.25f64]] [[0.3f64, -0.6f64, 0.9f64], [-0.2f64, 0.4f64, 0.1f64]] }
+-- output { 1.6461753040816625f64 [[-0.03180150066022059f64, 0.49519322136636f64, 0.6087769349225272f64], [-0.0026246737480220476f64, 0.09750533288515544f64, -0.2829658863950827f64], [-0.14287104887806934f64, 0.2596542340451291f64, 0.18345948154010125f64], [-0.05945907068292109f64, 0.854892419378469f64, 0.45788222236575077f64]] }
+-- ==
+-- entry: table
+-- input { 4i64 3i64 }
+-- output { [[3.25f64, 3.375f64, 3.5f64, 3.625f64], [4.25f64, 4.375f64, 4.5f64, 4.625f64]] }
+-- input { 6i64 2i64 }
+-- output { [[1.5f64, 1.75f64, 2.0f64, 2.25f64, 2.5f64, 2.75f64], [2.5f64, 2.75f64, 3.0f64, 3.25f64, 3.5f64, 3.75f64]] }
 
 def cell (w: f64) (u: f64) (h: f64) (x: f64) : f64 = f64.tanh (w * h + u * x)
 
@@ -87,3 +101,21 @@ entry mix [b] (xs: [b]f64) (n: i64) : (f64, [b]f64) =
       let xs' = map (\x -> f64.tanh x + 1) xs
       in (xs', total + f64.sum xs')
   in (total, xs)
+
+-- A map over rows of lanes: the rows are the lanes here (the map of
+-- width l), and the sum of row 0 mixes them.
+entry rows [l][b][c] (ws: [l][b]f64) (h0: [l][b]f64) (seq: [c][b]f64) : (f64, [l][b]f64) =
+  let (hs, total) =
+    loop (hs, total) = (copy h0, 0) for t < c do
+      let hs' = map2 (\w h -> map3 (\w h x -> f64.tanh (w * h + x)) w h seq[t]) ws hs
+      in (hs', total + f64.sum hs'[0])
+  in (total, hs)
+
+-- A table of zeros (the same in every range) given rows of lanes.
+entry table (b: i64) (n: i64) : [2][b]f64 =
+  let tab0 = [replicate b 0, map f64.i64 (iota b)]
+  in loop tab = tab0 for t < n do
+       let r = map (\x -> x * 0.5 + f64.i64 t) tab[1]
+       let z = replicate 2 (replicate b 0)
+       let z = z with [0] = r
+       in z with [1] = map (+ 1) r

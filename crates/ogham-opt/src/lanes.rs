@@ -63,11 +63,20 @@
 //! Every element is computed by the same scalar operations in the same
 //! order, so results do not change.
 //!
-//! Not inside `jvp` and `vjp` (`Ad` lambdas): reverse mode differentiates
-//! the map over ranges of loops correctly, but its return sweep, run per
-//! range on narrower arrays, did 1.7 times the work of the loop's as
-//! written (the D-LSTM's gradient on two threads took as long as on one:
-//! 35 ms against 34 ms), so the gradient keeps the loop.
+//! Not inside `jvp` and `vjp` (`Ad` lambdas), nor after `ad` on what
+//! they became. Each range runs every statement of the loop on its lanes,
+//! so a statement's fixed cost (the C backend's allocation, views, checks
+//! and kernel call) is paid once per range: the objective's loop has few
+//! statements per elementary function and runs 1.8 times as fast on two
+//! threads, but the D-LSTM's gradient has many more (the adjoints, their
+//! accumulation, the saved values). Rewritten before `ad`, its return
+//! sweep per range did 1.7 times the loop's work on one thread (35 ms
+//! against 34 ms on two); rewritten after `ad` (forward and return sweeps
+//! alike), twice the work (40 ms against 34 ms), and with only its
+//! forward sweep rewritten, 35 ms. The gradient keeps its loops.
+//!
+//! A `for` loop marked `#[sequential]` is left alone (the run-time test's
+//! fallback is marked so).
 
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
@@ -120,7 +129,7 @@ fn walk(
     let mut changed = false;
     let mut out = Vec::with_capacity(body.stms.len());
     for mut stm in std::mem::take(&mut body.stms) {
-        if matches!(&stm.exp, Exp::Loop { form: LoopForm::For { .. }, .. }) {
+        if matches!(&stm.exp, Exp::Loop { form: LoopForm::For { .. }, .. }) && !stm.attrs.sequential {
             if let Some(stms) = rewrite_loop(&stm, prog, leaves, types, threads) {
                 out.extend(stms);
                 changed = true;
@@ -283,8 +292,21 @@ impl Lanes<'_> {
                 Class::Lane(k) => all(self.sliced_axis(k, slice).map_or(Class::Mixed, Class::Lane)),
                 _ => all(Class::Mixed),
             },
-            Exp::Update { array, slice, value } => {
-                let Class::Lane(k) = self.of(*array) else { return all(Class::Mixed) };
+            Exp::Update { array, slice, value } | Exp::UpdAcc { acc: array, slice, value, .. } => {
+                let k = match (self.of(*array), value.as_var().map(|v| self.of(v))) {
+                    (Class::Lane(k), _) => k,
+                    // An `Inv` array (zeros, say) given a row of lanes: its
+                    // lanes are the dimension that row goes to.
+                    (Class::Inv, Some(Class::Lane(j))) => {
+                        let rank = self.types.get(array).map_or(0, |t| t.rank());
+                        let free = (0..rank).filter(|&d| !matches!(slice.get(d), Some(DimIndex::Fix(_))));
+                        match free.clone().nth(j) {
+                            Some(k) if self.types.get(array).is_some_and(|t| self.lane_axis(t, k)) => k,
+                            _ => return all(Class::Mixed),
+                        }
+                    }
+                    _ => return all(Class::Mixed),
+                };
                 let Some(kv) = self.sliced_axis(k, slice) else { return all(Class::Mixed) };
                 let ok = match value {
                     SubExp::Var(v) => match self.of(*v) {
@@ -302,6 +324,28 @@ impl Lanes<'_> {
                 let captures_lanes = free_vars_lambda(map).into_iter().any(|v| self.of(v) != Class::Inv);
                 let rows = arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)));
                 all(if rows && !captures_lanes { Class::Lane(0) } else { Class::Mixed })
+            }
+            // A map over something else (rows of lanes): its rows of a
+            // `Lane(k)` array have the lanes on axis `k - 1`.
+            Exp::Soac(Soac::Screma { arrs, scans, reduces, map, .. }) if scans.is_empty() && reduces.is_empty() => {
+                if free_vars_lambda(map).into_iter().any(|v| self.of(v) != Class::Inv) {
+                    return all(Class::Mixed);
+                }
+                for (a, p) in arrs.iter().zip(&map.params) {
+                    let c = match self.of(*a) {
+                        Class::Lane(k) if k > 0 => Class::Lane(k - 1),
+                        Class::Inv => Class::Inv,
+                        _ => return all(Class::Mixed),
+                    };
+                    self.class.insert(p.name, c);
+                }
+                let rc = self.body(&map.body);
+                rc.into_iter()
+                    .map(|c| match c {
+                        Class::Lane(j) => Class::Lane(j + 1),
+                        c => c,
+                    })
+                    .collect()
             }
             Exp::Loop { params, form, body } => {
                 let seed: Vec<Class> = params.iter().map(|(_, init)| self.of_se(init)).collect();
@@ -649,7 +693,10 @@ impl Rewrite<'_, '_> {
         let result: Vec<SubExp> = stm.pat.iter().map(|p| SubExp::Var(p.name)).collect();
         let mut then_body = Body { stms: lanes_version, result: result.clone() };
         fresh_binders(&mut then_body, self.names, |_| true);
-        let mut else_body = Body { stms: vec![stm.clone()], result };
+        // The loop as written, `#[sequential]` so that it stays so.
+        let mut fallback = stm.clone();
+        fallback.attrs.sequential = true;
+        let mut else_body = Body { stms: vec![fallback], result };
         fresh_binders(&mut else_body, self.names, |_| true);
         out.push(Stm {
             pat: stm.pat.clone(),
@@ -841,6 +888,20 @@ impl Rewrite<'_, '_> {
                 }
             }
             match &mut stm.exp {
+                Exp::Soac(Soac::Screma { w, map, .. }) if *w != self.b => {
+                    for p in &mut map.params {
+                        if let Class::Lane(k) = self.of(p.name) {
+                            p.ty = with_dim(&p.ty, k, wr);
+                        }
+                    }
+                    let classes: Vec<Class> = stm.pat.iter().map(|p| self.of(p.name)).collect();
+                    for (t, c) in map.ret.iter_mut().zip(&classes) {
+                        if let Class::Lane(j) = c {
+                            *t = with_dim(t, j - 1, wr);
+                        }
+                    }
+                    self.rewrite_body(&mut map.body, lo, wr)?;
+                }
                 Exp::Soac(Soac::Screma { w, arrs, map, .. }) => {
                     *w = wr;
                     for (a, lp) in arrs.iter_mut().zip(&map.params) {
@@ -866,8 +927,11 @@ impl Rewrite<'_, '_> {
                         }
                     }
                 }
-                Exp::Update { array, slice, value } => {
-                    let Class::Lane(k) = self.of(*array) else { return None };
+                Exp::Update { array, slice, value } | Exp::UpdAcc { acc: array, slice, value, .. } => {
+                    let Class::Lane(k) = self.of(stm.pat.first()?.name) else { return None };
+                    if self.of(*array) == Class::Inv {
+                        *array = self.own_lanes(&mut out, SubExp::Var(*array), k, lo, wr)?.as_var()?;
+                    }
                     if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
                         *len = wr;
                     }
