@@ -20,11 +20,11 @@
 //! enough to keep several elementary functions in flight):
 //!
 //! ```text
-//! let parts = map(nr, iota nr, \r ->
-//!     let lo = r * w   let wr = min(w, b - lo)
-//!     loop (hs, cs) = (copy hs0[:, lo:lo+wr], …) for t < n do …   -- width wr
-//!     in (pad hs to width w, …))
-//! let hs = copy (reshape (rearrange parts))[:, 0:b]   -- each result
+//! let parts = map(nr, iota nr, \r ->          -- w = b / nr
+//!     let lo = r * w
+//!     loop (hs, cs) = (copy hs0[:, lo:lo+w], …) for t < n do …   -- width w
+//!     in (hs, …))
+//! let hs = copy (reshape [l][b] (rearrange [1, 0, 2] parts))   -- each result
 //! ```
 //!
 //! **Lanes.** The analysis gives every variable of the loop a class: `Inv`
@@ -32,15 +32,20 @@
 //! them only), `Lane(k)` (an array whose axis `k`, of size `b`, holds one
 //! value per lane, each computed from that lane's values only), or `Mixed`
 //! (anything else: a reduction over the lanes, a lane read at an index).
-//! A `map` of width `b` whose inputs are `Lane(0)` or `Inv` and whose
-//! function captures only `Inv` values gives `Lane(0)`; indexing and
-//! in-place updates of a `Lane(k)` array at `Inv` indices before axis `k`
-//! keep the lane axis; loops and branches join their parameters' classes
-//! to a fixed point. In a range, a `Lane(k)` value has width `wr` on axis
-//! `k`, and an `Inv` array read as lanes (a map's input, an update's value,
-//! a loop's initial value) is sliced to the range's lanes; `Inv` statements
-//! run in every range, as they did in the loop (they are cheap where this
-//! applies: indexing the sequence, its narrow maps).
+//! A `map` of width `b` whose inputs are `Lane(0)` or `Inv` (even all
+//! `Inv`) and whose function captures only `Inv` values gives `Lane(0)`;
+//! a `map` of another width over rows of `Lane(k)` arrays (`k > 0`) has
+//! rows with lanes on axis `k - 1` and gives `Lane(j + 1)` for a
+//! `Lane(j)` result; indexing and in-place updates (and additions) of a
+//! `Lane(k)` array at `Inv` indices before axis `k` keep the lane axis,
+//! and an `Inv` array (zeros) given a row of lanes becomes lanes; loops
+//! and branches join their parameters' classes to a fixed point. In a
+//! range, a `Lane(k)` value has width `w` on axis `k`, and an `Inv` array
+//! read as lanes (a map's input, an update's value, a loop's initial
+//! value) is sliced to the range's lanes. `Inv` statements run in every
+//! range, so they may not be SOACs or calls (a `partition`'s scan over
+//! all lanes in the loop would run again per range, on one thread): only
+//! scalar work and indexing.
 //!
 //! **The lanes' mixture.** A carried value that mixes the lanes without
 //! feeding the lanes back (the LSTM's loss) is computed by a second loop
@@ -275,6 +280,16 @@ impl Lanes<'_> {
 
     fn stm(&mut self, stm: &Stm) -> Vec<Class> {
         let all = |c| vec![c; stm.pat.len()];
+        // A map of the lanes' width is lanes even when it reads only `Inv`
+        // arrays (the sequence's row scaled per step): each range maps its
+        // own lanes.
+        if let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &stm.exp {
+            let plain = scans.is_empty() && reduces.is_empty() && *w == self.b;
+            if plain && free_vars_lambda(map).into_iter().all(|v| self.of(v) == Class::Inv) {
+                let rows = arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)));
+                return all(if rows { Class::Lane(0) } else { Class::Mixed });
+            }
+        }
         let mut lane = false;
         for v in free_vars_exp(&stm.exp) {
             match self.of(v) {
@@ -437,21 +452,11 @@ fn widths(body: &Body) -> Vec<SubExp> {
     out
 }
 
-/// The widths of the SOACs of `s`, at any depth (lambdas included).
-fn soac_widths(s: &Stm) -> Vec<SubExp> {
-    let mut out = Vec::new();
-    if let Exp::Soac(soac) = &s.exp {
-        out.push(match soac {
-            Soac::Screma { w, .. } | Soac::Hist { w, .. } | Soac::Scatter { w, .. } | Soac::WithAcc { w, .. } => *w,
-        });
-    }
-    for l in ogham_ir::visit::lambdas(&s.exp) {
-        out.extend(l.body.stms.iter().flat_map(soac_widths));
-    }
-    for b in ogham_ir::visit::bodies(&s.exp) {
-        out.extend(b.stms.iter().flat_map(soac_widths));
-    }
-    out
+/// Whether `s` holds a SOAC or a call, at any depth.
+fn heavy(s: &Stm) -> bool {
+    matches!(s.exp, Exp::Soac(_) | Exp::Apply { .. })
+        || ogham_ir::visit::lambdas(&s.exp).iter().any(|l| l.body.stms.iter().any(heavy))
+        || ogham_ir::visit::bodies(&s.exp).iter().any(|b| b.stms.iter().any(heavy))
 }
 
 fn i64_ty() -> Type {
@@ -517,12 +522,11 @@ impl Rewrite<'_, '_> {
             }
             mixed_stm.push(any);
         }
-        // An `Inv` statement runs in every range, on one thread: only
-        // SOACs as narrow as the lanes (the LSTM's input scaled per step).
-        let b = self.b;
-        let narrow = |s: &Stm| soac_widths(s).iter().all(|w| *w == b);
+        // An `Inv` statement runs in every range, on one thread: no SOAC
+        // (a `partition`'s scan over all lanes) and no call, whose work
+        // would be repeated per range and no longer parallel.
         let inv = |s: &Stm| s.pat.iter().all(|p| self.of(p.name) == Class::Inv);
-        if body.stms.iter().zip(&mixed_stm).any(|(s, m)| !m && inv(s) && !narrow(s)) {
+        if body.stms.iter().zip(&mixed_stm).any(|(s, m)| !m && inv(s) && heavy(s)) {
             return None;
         }
         let is_lane = |this: &Self, v: VName| matches!(this.of(v), Class::Lane(_));
