@@ -52,21 +52,25 @@
 //! after the first, which stacks, per iteration, the lane values the
 //! mixture reads (`[n][b]` each) for it. The stacks cost memory
 //! proportional to the loop's length, as reverse mode's checkpoints of the
-//! same loop do; the rewritten loop runs only where they take at most
-//! [`MAX_STACK_BYTES`] (a run-time test: otherwise the loop as written
-//! runs).
+//! same loop do (bounded below). The mixture's statements then run after
+//! all the iterations of the lanes' statements: of two run-time errors,
+//! one in each, the lanes' may be reported where the loop as written
+//! reported the mixture's.
 //!
 //! The ranges: `nr` is the largest divisor of `b` no greater than the
-//! threads, so that every range has the same width `w = b / nr` (one range
-//! where `b` is prime to the threads: the loop then runs as before, on one
-//! thread, and the rewrite with stacks is not taken).
+//! threads, so that every range has the same width `w = b / nr`. The
+//! rewritten loop runs only where the ranges occupy at least half the
+//! threads (or each lane has a range of its own) and the stacks take at
+//! most [`MAX_STACK_BYTES`] (a run-time test); otherwise the loop as written runs, whose maps share
+//! their lanes among the threads in every iteration (a prime `b` of a
+//! million lanes keeps its parallel maps).
 //!
 //! The rewrite applies to a `for` loop outside every SOAC (in a function's
 //! body, a branch or an outer loop), tried outermost first; calls in its
 //! body are inlined first. It needs at least one `Lane` parameter and every
 //! statement of the loop either free of `Mixed` values or wholly `Mixed`.
 //! Every element is computed by the same scalar operations in the same
-//! order, so results do not change.
+//! order, so results do not change (bit for bit: the D-LSTM's objective).
 //!
 //! Not inside `jvp` and `vjp` (`Ad` lambdas), nor after `ad` on what
 //! they became. Each range runs every statement of the loop on its lanes,
@@ -90,8 +94,8 @@ use crate::inline::{collect_binders, fresh_like, inline_body, rename_binders};
 use crate::Target;
 use ogham_ir::visit::{free_vars_exp, free_vars_lambda, recursive_functions, rename_uses, type_vars};
 use ogham_ir::{
-    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Param, PrimType, Program, Soac, Span, Stm,
-    StmAttrs, SubExp, Type, VName,
+    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Param, PrimType, Program, Soac, Span, Stm, StmAttrs,
+    SubExp, Type, VName,
 };
 
 /// The most memory the stacks of one rewritten loop may take (see the
@@ -244,7 +248,13 @@ impl Lanes<'_> {
 
     /// The classes of a loop's parameters (and results), starting from
     /// `seed` and joined with the body's results to a fixed point.
-    fn loop_classes(&mut self, params: &[(Param, SubExp)], form: &LoopForm, body: &Body, seed: Vec<Class>) -> Vec<Class> {
+    fn loop_classes(
+        &mut self,
+        params: &[(Param, SubExp)],
+        form: &LoopForm,
+        body: &Body,
+        seed: Vec<Class>,
+    ) -> Vec<Class> {
         let all = |c| vec![c; params.len()];
         if let LoopForm::For { i, bound } = form {
             if self.of_se(bound) != Class::Inv {
@@ -424,7 +434,8 @@ fn rewrite_loop(
             continue;
         }
         let class = lanes.class;
-        let rewrite = Rewrite { b, class, types, names: &mut prog.names, threads, span: stm.span, scratch: BTreeSet::new() };
+        let rewrite =
+            Rewrite { b, class, types, names: &mut prog.names, threads, span: stm.span, scratch: BTreeSet::new() };
         if let Some(stms) = rewrite.run(&stm, &pc) {
             return Some(stms);
         }
@@ -530,12 +541,8 @@ impl Rewrite<'_, '_> {
             return None;
         }
         let is_lane = |this: &Self, v: VName| matches!(this.of(v), Class::Lane(_));
-        let lane_stm: Vec<bool> = body
-            .stms
-            .iter()
-            .zip(&mixed_stm)
-            .map(|(s, m)| !m && s.pat.iter().any(|p| is_lane(&self, p.name)))
-            .collect();
+        let lane_stm: Vec<bool> =
+            body.stms.iter().zip(&mixed_stm).map(|(s, m)| !m && s.pat.iter().any(|p| is_lane(&self, p.name))).collect();
         let mixed_params: Vec<bool> = pc.iter().map(|c| *c == Class::Mixed).collect();
         let body_binders: BTreeSet<VName> = {
             let mut v = Vec::new();
@@ -558,7 +565,8 @@ impl Rewrite<'_, '_> {
                 }
             }
             let lane_params = params.iter().map(|(p, _)| p.name).filter(|v| is_lane(&self, *v));
-            let lane_bound = body.stms.iter().zip(&lane_stm).filter(|(_, l)| **l).flat_map(|(s, _)| s.pat.iter().map(|p| p.name));
+            let lane_bound =
+                body.stms.iter().zip(&lane_stm).filter(|(_, l)| **l).flat_map(|(s, _)| s.pat.iter().map(|p| p.name));
             stacked = lane_params.chain(lane_bound).filter(|v| needed.contains(v)).collect();
             for v in &stacked {
                 let t = self.types.get(v)?;
@@ -622,48 +630,47 @@ impl Rewrite<'_, '_> {
         let mut lanes_version = Vec::new();
         let l1_body = Body { stms: l1_stms, result: l1_result };
         self.ranges(&mut lanes_version, &l1_pat, &l1_classes, l1_params, i, bound, l1_body, (nr, w))?;
-        if !mixed_params.iter().any(|m| *m) {
-            out.extend(lanes_version);
-            return Some(out);
-        }
-
-        // Loop 2: the mixture (and the Inv statements it reads), reading
-        // the stacks; it binds the Mixed parameters' results.
-        let stack_of: HashMap<VName, VName> = stacked.iter().copied().zip(stacked_out).collect();
-        let read = |this: &Self, p: &Param| {
-            stack_of.get(&p.name).map(|&st| {
-                this.stm(vec![p.clone()], Exp::Index { array: st, slice: vec![DimIndex::Fix(SubExp::Var(i))] })
-            })
-        };
-        let mut l2_stms: Vec<Stm> = params.iter().filter_map(|(p, _)| read(&self, p)).collect();
-        for (s, l) in body.stms.iter().zip(&lane_stm) {
-            if *l {
-                l2_stms.extend(s.pat.iter().filter_map(|p| read(&self, p)));
-            } else {
-                l2_stms.push(s.clone());
+        if mixed_params.iter().any(|m| *m) {
+            // Loop 2: the mixture (and the Inv statements it reads), reading
+            // the stacks; it binds the Mixed parameters' results.
+            let stack_of: HashMap<VName, VName> = stacked.iter().copied().zip(stacked_out).collect();
+            let read = |this: &Self, p: &Param| {
+                stack_of.get(&p.name).map(|&st| {
+                    this.stm(vec![p.clone()], Exp::Index { array: st, slice: vec![DimIndex::Fix(SubExp::Var(i))] })
+                })
+            };
+            let mut l2_stms: Vec<Stm> = params.iter().filter_map(|(p, _)| read(&self, p)).collect();
+            for (s, l) in body.stms.iter().zip(&lane_stm) {
+                if *l {
+                    l2_stms.extend(s.pat.iter().filter_map(|p| read(&self, p)));
+                } else {
+                    l2_stms.push(s.clone());
+                }
             }
+            let l2_keep: Vec<usize> = (0..params.len()).filter(|&k| !is_lane(&self, params[k].0.name)).collect();
+            let l2 = Stm {
+                pat: l2_keep.iter().map(|&k| stm.pat[k].clone()).collect(),
+                exp: Exp::Loop {
+                    params: l2_keep.iter().map(|&k| params[k].clone()).collect(),
+                    form: LoopForm::For { i, bound },
+                    body: Body { stms: l2_stms, result: l2_keep.iter().map(|&k| body.result[k]).collect() },
+                },
+                attrs: stm.attrs,
+                span: stm.span,
+            };
+            // Loop 1 binds the Inv parameters' results already.
+            let mut l2 = Body { stms: vec![l2], result: vec![] };
+            let mixed_pat: BTreeSet<VName> =
+                stm.pat.iter().zip(&mixed_params).filter(|(_, m)| **m).map(|(p, _)| p.name).collect();
+            fresh_binders(&mut l2, self.names, |v| !mixed_pat.contains(&v));
+            lanes_version.extend(l2.stms);
         }
-        let l2_keep: Vec<usize> = (0..params.len()).filter(|&k| !is_lane(&self, params[k].0.name)).collect();
-        let l2 = Stm {
-            pat: l2_keep.iter().map(|&k| stm.pat[k].clone()).collect(),
-            exp: Exp::Loop {
-                params: l2_keep.iter().map(|&k| params[k].clone()).collect(),
-                form: LoopForm::For { i, bound },
-                body: Body { stms: l2_stms, result: l2_keep.iter().map(|&k| body.result[k]).collect() },
-            },
-            attrs: stm.attrs,
-            span: stm.span,
-        };
-        // Loop 1 binds the Inv parameters' results already.
-        let mut l2 = Body { stms: vec![l2], result: vec![] };
-        let mixed_pat: BTreeSet<VName> =
-            stm.pat.iter().zip(&mixed_params).filter(|(_, m)| **m).map(|(p, _)| p.name).collect();
-        fresh_binders(&mut l2, self.names, |v| !mixed_pat.contains(&v));
-        lanes_version.extend(l2.stms);
 
-        // The run-time test: the stacks' bytes against MAX_STACK_BYTES,
-        // saturating (a size over the limit stays over it), and more than
-        // one range.
+        // The run-time test: ranges for at least half the threads (or a
+        // range per lane), and the stacks' bytes at most MAX_STACK_BYTES,
+        // saturating (a size over the limit stays over it). Otherwise the
+        // loop as written, whose maps share their lanes among the threads
+        // every iteration.
         let over = SubExp::i64(MAX_STACK_BYTES + 1);
         let mut total = SubExp::i64(0);
         for (_, _, st) in upd_for.values() {
@@ -682,11 +689,33 @@ impl Rewrite<'_, '_> {
             Type::Prim(PrimType::Bool),
             Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, total, SubExp::i64(MAX_STACK_BYTES)),
         );
+        let bool_ty = Type::Prim(PrimType::Bool);
+        let several = self.bind(
+            &mut out,
+            "fits",
+            bool_ty.clone(),
+            Exp::CmpOp(ogham_ir::CmpOp::Gt, PrimType::I64, nr, SubExp::i64(1)),
+        );
+        let twice = self.binop(&mut out, "fits", BinOp::Mul, nr, SubExp::i64(2));
+        let half = self.bind(
+            &mut out,
+            "fits",
+            bool_ty.clone(),
+            Exp::CmpOp(ogham_ir::CmpOp::Gt, PrimType::I64, twice, SubExp::i64(self.threads)),
+        );
+        let each =
+            self.bind(&mut out, "fits", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Eq, PrimType::I64, nr, self.b));
+        let enough = self.bind(
+            &mut out,
+            "fits",
+            bool_ty.clone(),
+            Exp::BinOp(BinOp::LogOr, PrimType::Bool, SubExp::Var(half), SubExp::Var(each)),
+        );
         let shared = self.bind(
             &mut out,
             "fits",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(ogham_ir::CmpOp::Gt, PrimType::I64, nr, SubExp::i64(1)),
+            bool_ty,
+            Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(several), SubExp::Var(enough)),
         );
         let fits = self.bind(
             &mut out,
@@ -722,12 +751,18 @@ impl Rewrite<'_, '_> {
         let d0 = self.binop(out, "nr", BinOp::Min, some, SubExp::i64(self.threads));
         let bool_ty = Type::Prim(PrimType::Bool);
         let rem0 = self.binop(out, "nr", BinOp::Mod, b, d0);
-        let c0 = self.bind(out, "nr", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem0, SubExp::i64(0)));
+        let c0 =
+            self.bind(out, "nr", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem0, SubExp::i64(0)));
         let (d, c) = (self.names.fresh("nr"), self.names.fresh("nr"));
         let mut body = Vec::new();
         let d1 = self.binop(&mut body, "nr", BinOp::Sub, SubExp::Var(d), SubExp::i64(1));
         let rem = self.binop(&mut body, "nr", BinOp::Mod, b, d1);
-        let c1 = self.bind(&mut body, "nr", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem, SubExp::i64(0)));
+        let c1 = self.bind(
+            &mut body,
+            "nr",
+            bool_ty.clone(),
+            Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem, SubExp::i64(0)),
+        );
         let (nr, done) = (self.names.fresh("nr"), self.names.fresh("nr"));
         out.push(self.stm(
             vec![Param { name: nr, ty: i64_ty() }, Param { name: done, ty: bool_ty.clone() }],
@@ -775,7 +810,12 @@ impl Rewrite<'_, '_> {
                     Class::Lane(k) => with_dim(&p.ty, *k, wr),
                     _ => p.ty.clone(),
                 };
-                let init = self.bind(&mut lam, "stack", ty.clone(), Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() });
+                let init = self.bind(
+                    &mut lam,
+                    "stack",
+                    ty.clone(),
+                    Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() },
+                );
                 range_params.push((Param { name: p.name, ty }, SubExp::Var(init)));
                 continue;
             }
@@ -788,7 +828,9 @@ impl Rewrite<'_, '_> {
                 _ => (p.ty.clone(), *init),
             };
             let init = match (&ty, init) {
-                (Type::Array { .. }, SubExp::Var(v)) => SubExp::Var(self.bind(&mut lam, "init", ty.clone(), Exp::Copy(v))),
+                (Type::Array { .. }, SubExp::Var(v)) => {
+                    SubExp::Var(self.bind(&mut lam, "init", ty.clone(), Exp::Copy(v)))
+                }
                 (_, init) => init,
             };
             range_params.push((Param { name: p.name, ty }, init));
@@ -806,10 +848,9 @@ impl Rewrite<'_, '_> {
                 },
             })
             .collect();
-        lam.push(self.stm(
-            range_pat.clone(),
-            Exp::Loop { params: range_params, form: LoopForm::For { i, bound }, body },
-        ));
+        lam.push(
+            self.stm(range_pat.clone(), Exp::Loop { params: range_params, form: LoopForm::For { i, bound }, body }),
+        );
         let lam_result: Vec<SubExp> = range_pat.iter().map(|p| SubExp::Var(p.name)).collect();
         let lam_ret: Vec<Type> = range_pat.iter().map(|p| p.ty.clone()).collect();
         let lambda = Lambda {
@@ -847,10 +888,12 @@ impl Rewrite<'_, '_> {
                     out.push(self.stm(vec![p.clone()], Exp::Copy(flat)));
                 }
                 _ => {
-                    out.push(self.stm(
-                        vec![p.clone()],
-                        Exp::Index { array: part, slice: vec![DimIndex::Fix(SubExp::i64(0))] },
-                    ));
+                    out.push(
+                        self.stm(
+                            vec![p.clone()],
+                            Exp::Index { array: part, slice: vec![DimIndex::Fix(SubExp::i64(0))] },
+                        ),
+                    );
                 }
             }
         }
@@ -858,7 +901,15 @@ impl Rewrite<'_, '_> {
     }
 
     /// `v[:, …, lo:lo+len, …]`, the slice on axis `k` (a view).
-    fn lanes_of(&mut self, out: &mut Vec<Stm>, v: SubExp, ty: &Type, k: usize, lo: SubExp, len: SubExp) -> Option<SubExp> {
+    fn lanes_of(
+        &mut self,
+        out: &mut Vec<Stm>,
+        v: SubExp,
+        ty: &Type,
+        k: usize,
+        lo: SubExp,
+        len: SubExp,
+    ) -> Option<SubExp> {
         let v = v.as_var()?;
         let mut slice: Vec<DimIndex> = ty.shape()[..k]
             .iter()
@@ -992,7 +1043,6 @@ impl Rewrite<'_, '_> {
         Some(())
     }
 }
-
 
 /// Gives every variable `body` binds (at any depth, patterns included) a
 /// fresh name where `rename` says so, in its uses and results too.
