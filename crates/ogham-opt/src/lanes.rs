@@ -90,6 +90,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
+use crate::ad::collect_types_body;
 use crate::inline::{collect_binders, fresh_like, inline_body, rename_binders};
 use crate::Target;
 use ogham_ir::visit::{free_vars_exp, free_vars_lambda, recursive_functions, rename_uses, type_vars};
@@ -118,7 +119,7 @@ pub fn lanes_program(prog: &mut Program, target: &Target) {
     for fi in 0..prog.funs.len() {
         let mut body = prog.funs[fi].body.clone();
         let mut types: HashMap<VName, Type> = prog.funs[fi].params.iter().map(|p| (p.name, p.ty.clone())).collect();
-        collect_types(&body, &mut types);
+        collect_types_body(&body, &mut types);
         let mut leaves = leaves.clone();
         leaves.remove(&prog.funs[fi].name);
         if walk(&mut body, prog, &leaves, &mut types, target.threads) {
@@ -157,32 +158,6 @@ fn walk(
     }
     body.stms = out;
     changed
-}
-
-/// The type of every variable `body` binds, at any depth.
-fn collect_types(body: &Body, types: &mut HashMap<VName, Type>) {
-    for stm in &body.stms {
-        for p in &stm.pat {
-            types.insert(p.name, p.ty.clone());
-        }
-        if let Exp::Loop { params, form, .. } = &stm.exp {
-            for (p, _) in params {
-                types.insert(p.name, p.ty.clone());
-            }
-            if let LoopForm::For { i, .. } = form {
-                types.insert(*i, Type::Prim(PrimType::I64));
-            }
-        }
-        for l in ogham_ir::visit::lambdas(&stm.exp) {
-            for p in &l.params {
-                types.insert(p.name, p.ty.clone());
-            }
-            collect_types(&l.body, types);
-        }
-        for b in ogham_ir::visit::bodies(&stm.exp) {
-            collect_types(b, types);
-        }
-    }
 }
 
 /// A variable's relation to the lanes (see the module doc).
@@ -405,7 +380,7 @@ fn rewrite_loop(
                 break;
             }
         }
-        collect_types(body, types);
+        collect_types_body(body, types);
     }
     let Exp::Loop { params, form, body } = &stm.exp else { return None };
     for (p, _) in params {
