@@ -95,8 +95,8 @@ use crate::inline::{collect_binders, fresh_like, inline_body, rename_binders};
 use crate::Target;
 use ogham_ir::visit::{free_vars_exp, free_vars_lambda, recursive_functions, rename_uses, type_vars};
 use ogham_ir::{
-    BinOp, Body, DimIndex, Exp, Lambda, LoopForm, NameTable, Param, PrimType, Program, Soac, Span, Stm, StmAttrs,
-    SubExp, Type, VName,
+    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, LoopForm, NameTable, Param, PrimType, Program, Soac, Span, Stm,
+    StmAttrs, SubExp, Type, VName,
 };
 
 /// The most memory the stacks of one rewritten loop may take (see the
@@ -168,20 +168,39 @@ enum Class {
     Mixed,
 }
 
-/// The classes of the variables of one loop, for lanes of width `b`.
+/// The classes of a loop's variables (a variable not in it, bound
+/// outside the loop, is `Inv`).
+#[derive(Default)]
+struct Classes(HashMap<VName, Class>);
+
+impl Classes {
+    fn of(&self, v: VName) -> Class {
+        self.0.get(&v).copied().unwrap_or(Class::Inv)
+    }
+
+    fn of_se(&self, s: &SubExp) -> Class {
+        s.as_var().map_or(Class::Inv, |v| self.of(v))
+    }
+
+    fn insert(&mut self, v: VName, c: Class) {
+        self.0.insert(v, c);
+    }
+}
+
+/// The analysis of one loop, for lanes of width `b`.
 struct Lanes<'a> {
     b: SubExp,
-    class: HashMap<VName, Class>,
+    class: Classes,
     types: &'a HashMap<VName, Type>,
 }
 
 impl Lanes<'_> {
     fn of(&self, v: VName) -> Class {
-        self.class.get(&v).copied().unwrap_or(Class::Inv)
+        self.class.of(v)
     }
 
     fn of_se(&self, s: &SubExp) -> Class {
-        s.as_var().map_or(Class::Inv, |v| self.of(v))
+        self.class.of_se(s)
     }
 
     /// Whether `ty` has `b` on axis `k`.
@@ -269,10 +288,10 @@ impl Lanes<'_> {
         // arrays (the sequence's row scaled per step): each range maps its
         // own lanes.
         if let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &stm.exp {
-            let plain = scans.is_empty() && reduces.is_empty() && *w == self.b;
-            if plain && free_vars_lambda(map).into_iter().all(|v| self.of(v) == Class::Inv) {
+            if scans.is_empty() && reduces.is_empty() && *w == self.b {
+                let own = free_vars_lambda(map).into_iter().all(|v| self.of(v) == Class::Inv);
                 let rows = arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)));
-                return all(if rows { Class::Lane(0) } else { Class::Mixed });
+                return all(if own && rows { Class::Lane(0) } else { Class::Mixed });
             }
         }
         let mut lane = false;
@@ -317,13 +336,6 @@ impl Lanes<'_> {
                     SubExp::Const(_) => false,
                 };
                 all(if ok { Class::Lane(k) } else { Class::Mixed })
-            }
-            Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map })
-                if scans.is_empty() && reduces.is_empty() && *w == self.b =>
-            {
-                let captures_lanes = free_vars_lambda(map).into_iter().any(|v| self.of(v) != Class::Inv);
-                let rows = arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)));
-                all(if rows && !captures_lanes { Class::Lane(0) } else { Class::Mixed })
             }
             // A map over something else (rows of lanes): its rows of a
             // `Lane(k)` array have the lanes on axis `k - 1`.
@@ -403,7 +415,7 @@ fn rewrite_loop(
                 }
             })
             .collect();
-        let mut lanes = Lanes { b, class: HashMap::default(), types };
+        let mut lanes = Lanes { b, class: Classes::default(), types };
         let pc = lanes.loop_classes(params, form, body, seed);
         if !pc.iter().any(|c| matches!(c, Class::Lane(_))) {
             continue;
@@ -449,19 +461,19 @@ fn i64_ty() -> Type {
     Type::Prim(PrimType::I64)
 }
 
+fn bool_ty() -> Type {
+    Type::Prim(PrimType::Bool)
+}
+
 fn with_dim(ty: &Type, k: usize, d: SubExp) -> Type {
     let mut shape = ty.shape().to_vec();
     shape[k] = d;
     Type::Array { elem: ty.elem(), shape }
 }
 
-fn bytes_of(t: PrimType) -> i64 {
-    t.byte_size() as i64
-}
-
 struct Rewrite<'a, 'n> {
     b: SubExp,
-    class: HashMap<VName, Class>,
+    class: Classes,
     types: &'a HashMap<VName, Type>,
     names: &'n mut NameTable,
     threads: i64,
@@ -472,7 +484,7 @@ struct Rewrite<'a, 'n> {
 
 impl Rewrite<'_, '_> {
     fn of(&self, v: VName) -> Class {
-        self.class.get(&v).copied().unwrap_or(Class::Inv)
+        self.class.of(v)
     }
 
     fn stm(&self, pat: Vec<Param>, exp: Exp) -> Stm {
@@ -489,9 +501,19 @@ impl Rewrite<'_, '_> {
         SubExp::Var(self.bind(out, base, i64_ty(), Exp::BinOp(op, PrimType::I64, a, c)))
     }
 
+    /// `a op c` of two `i64`s, a `bool`.
+    fn cmp(&mut self, out: &mut Vec<Stm>, base: &str, op: CmpOp, a: SubExp, c: SubExp) -> SubExp {
+        SubExp::Var(self.bind(out, base, bool_ty(), Exp::CmpOp(op, PrimType::I64, a, c)))
+    }
+
+    /// `a && c` or `a || c`.
+    fn logic(&mut self, out: &mut Vec<Stm>, op: BinOp, a: SubExp, c: SubExp) -> SubExp {
+        SubExp::Var(self.bind(out, "fits", bool_ty(), Exp::BinOp(op, PrimType::Bool, a, c)))
+    }
+
     /// The whole rewrite: fission of the lanes' mixture, then the map over
-    /// ranges, under a run-time test of the stacks' size where there are
-    /// stacks.
+    /// ranges, under the run-time test (see the module doc), with the loop
+    /// as written as its other branch.
     fn run(mut self, stm: &Stm, pc: &[Class]) -> Option<Vec<Stm>> {
         let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
         let i = *i;
@@ -649,7 +671,7 @@ impl Rewrite<'_, '_> {
         let over = SubExp::i64(MAX_STACK_BYTES + 1);
         let mut total = SubExp::i64(0);
         for (_, _, st) in upd_for.values() {
-            let mut n = SubExp::i64(bytes_of(st.elem()));
+            let mut n = SubExp::i64(st.elem().byte_size() as i64);
             for d in st.shape() {
                 let capped = self.binop(&mut out, "bytes", BinOp::Min, *d, over);
                 let prod = self.binop(&mut out, "bytes", BinOp::Mul, n, capped);
@@ -658,46 +680,14 @@ impl Rewrite<'_, '_> {
             let sum = self.binop(&mut out, "bytes", BinOp::Add, total, n);
             total = self.binop(&mut out, "bytes", BinOp::Min, sum, over);
         }
-        let small = self.bind(
-            &mut out,
-            "fits",
-            Type::Prim(PrimType::Bool),
-            Exp::CmpOp(ogham_ir::CmpOp::Le, PrimType::I64, total, SubExp::i64(MAX_STACK_BYTES)),
-        );
-        let bool_ty = Type::Prim(PrimType::Bool);
-        let several = self.bind(
-            &mut out,
-            "fits",
-            bool_ty.clone(),
-            Exp::CmpOp(ogham_ir::CmpOp::Gt, PrimType::I64, nr, SubExp::i64(1)),
-        );
+        let small = self.cmp(&mut out, "fits", CmpOp::Le, total, SubExp::i64(MAX_STACK_BYTES));
+        let several = self.cmp(&mut out, "fits", CmpOp::Gt, nr, SubExp::i64(1));
         let twice = self.binop(&mut out, "fits", BinOp::Mul, nr, SubExp::i64(2));
-        let half = self.bind(
-            &mut out,
-            "fits",
-            bool_ty.clone(),
-            Exp::CmpOp(ogham_ir::CmpOp::Gt, PrimType::I64, twice, SubExp::i64(self.threads)),
-        );
-        let each =
-            self.bind(&mut out, "fits", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Eq, PrimType::I64, nr, self.b));
-        let enough = self.bind(
-            &mut out,
-            "fits",
-            bool_ty.clone(),
-            Exp::BinOp(BinOp::LogOr, PrimType::Bool, SubExp::Var(half), SubExp::Var(each)),
-        );
-        let shared = self.bind(
-            &mut out,
-            "fits",
-            bool_ty,
-            Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(several), SubExp::Var(enough)),
-        );
-        let fits = self.bind(
-            &mut out,
-            "fits",
-            Type::Prim(PrimType::Bool),
-            Exp::BinOp(BinOp::LogAnd, PrimType::Bool, SubExp::Var(small), SubExp::Var(shared)),
-        );
+        let half = self.cmp(&mut out, "fits", CmpOp::Gt, twice, SubExp::i64(self.threads));
+        let each = self.cmp(&mut out, "fits", CmpOp::Eq, nr, self.b);
+        let enough = self.logic(&mut out, BinOp::LogOr, half, each);
+        let shared = self.logic(&mut out, BinOp::LogAnd, several, enough);
+        let fits = self.logic(&mut out, BinOp::LogAnd, small, shared);
         let result: Vec<SubExp> = stm.pat.iter().map(|p| SubExp::Var(p.name)).collect();
         let mut then_body = Body { stms: lanes_version, result: result.clone() };
         fresh_binders(&mut then_body, self.names, |_| true);
@@ -708,7 +698,7 @@ impl Rewrite<'_, '_> {
         fresh_binders(&mut else_body, self.names, |_| true);
         out.push(Stm {
             pat: stm.pat.clone(),
-            exp: Exp::If { cond: SubExp::Var(fits), then_body, else_body },
+            exp: Exp::If { cond: fits, then_body, else_body },
             attrs: StmAttrs::default(),
             span: stm.span,
         });
@@ -717,34 +707,26 @@ impl Rewrite<'_, '_> {
 
     /// The number of ranges `nr` and their width `w`: `nr` the largest
     /// divisor of `b` no greater than the threads, so that every range has
-    /// the same width (what reverse mode needs to save a range's
-    /// checkpoints as rows of one array); one range of all lanes where `b`
-    /// is prime to the threads, and for no lanes.
+    /// the same width and the map's results are regular arrays; one range
+    /// of all lanes where `b` is prime to the threads, and for no lanes.
     fn split(&mut self, out: &mut Vec<Stm>) -> (SubExp, SubExp) {
         let b = self.b;
         let some = self.binop(out, "nr", BinOp::Max, b, SubExp::i64(1));
         let d0 = self.binop(out, "nr", BinOp::Min, some, SubExp::i64(self.threads));
-        let bool_ty = Type::Prim(PrimType::Bool);
         let rem0 = self.binop(out, "nr", BinOp::Mod, b, d0);
-        let c0 =
-            self.bind(out, "nr", bool_ty.clone(), Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem0, SubExp::i64(0)));
+        let c0 = self.cmp(out, "nr", CmpOp::Ne, rem0, SubExp::i64(0));
         let (d, c) = (self.names.fresh("nr"), self.names.fresh("nr"));
         let mut body = Vec::new();
         let d1 = self.binop(&mut body, "nr", BinOp::Sub, SubExp::Var(d), SubExp::i64(1));
         let rem = self.binop(&mut body, "nr", BinOp::Mod, b, d1);
-        let c1 = self.bind(
-            &mut body,
-            "nr",
-            bool_ty.clone(),
-            Exp::CmpOp(ogham_ir::CmpOp::Ne, PrimType::I64, rem, SubExp::i64(0)),
-        );
+        let c1 = self.cmp(&mut body, "nr", CmpOp::Ne, rem, SubExp::i64(0));
         let (nr, done) = (self.names.fresh("nr"), self.names.fresh("nr"));
         out.push(self.stm(
-            vec![Param { name: nr, ty: i64_ty() }, Param { name: done, ty: bool_ty.clone() }],
+            vec![Param { name: nr, ty: i64_ty() }, Param { name: done, ty: bool_ty() }],
             Exp::Loop {
-                params: vec![(Param { name: d, ty: i64_ty() }, d0), (Param { name: c, ty: bool_ty }, SubExp::Var(c0))],
+                params: vec![(Param { name: d, ty: i64_ty() }, d0), (Param { name: c, ty: bool_ty() }, c0)],
                 form: LoopForm::While { cond: c },
-                body: Body { stms: body, result: vec![d1, SubExp::Var(c1)] },
+                body: Body { stms: body, result: vec![d1, c1] },
             },
         ));
         let w = self.binop(out, "w", BinOp::Div, b, SubExp::Var(nr));
@@ -777,12 +759,11 @@ impl Rewrite<'_, '_> {
         let r = self.names.fresh("range");
         let mut lam = Vec::new();
         let lo = self.binop(&mut lam, "lo", BinOp::Mul, SubExp::Var(r), w);
-        let wr = w;
         let mut range_params = Vec::with_capacity(params.len());
         for ((p, init), c) in params.iter().zip(classes) {
             if self.scratch.contains(&p.name) {
                 let ty = match c {
-                    Class::Lane(k) => with_dim(&p.ty, *k, wr),
+                    Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
                 };
                 let init = self.bind(
@@ -796,8 +777,8 @@ impl Rewrite<'_, '_> {
             }
             let (ty, init) = match c {
                 Class::Lane(k) => {
-                    let ty = with_dim(&p.ty, *k, wr);
-                    let v = self.lanes_of(&mut lam, *init, &p.ty, *k, lo, wr)?;
+                    let ty = with_dim(&p.ty, *k, w);
+                    let v = self.lanes_of(&mut lam, *init, &p.ty, *k, lo, w)?;
                     (ty, v)
                 }
                 _ => (p.ty.clone(), *init),
@@ -811,14 +792,14 @@ impl Rewrite<'_, '_> {
             range_params.push((Param { name: p.name, ty }, init));
         }
         let mut body = body;
-        self.rewrite_body(&mut body, lo, wr)?;
+        self.rewrite_body(&mut body, lo, w)?;
         let range_pat: Vec<Param> = pat
             .iter()
             .zip(classes)
             .map(|(p, c)| Param {
                 name: fresh_like(self.names, p.name),
                 ty: match c {
-                    Class::Lane(k) => with_dim(&p.ty, *k, wr),
+                    Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
                 },
             })
@@ -896,15 +877,15 @@ impl Rewrite<'_, '_> {
 
     /// A copy of `lanes_of`'s slice of an `Inv` value that becomes a
     /// `Lane(k)` one.
-    fn own_lanes(&mut self, out: &mut Vec<Stm>, v: SubExp, k: usize, lo: SubExp, wr: SubExp) -> Option<SubExp> {
+    fn own_lanes(&mut self, out: &mut Vec<Stm>, v: SubExp, k: usize, lo: SubExp, w: SubExp) -> Option<SubExp> {
         let ty = self.types.get(&v.as_var()?)?.clone();
-        let s = self.lanes_of(out, v, &ty, k, lo, wr)?;
-        let t = with_dim(&ty, k, wr);
+        let s = self.lanes_of(out, v, &ty, k, lo, w)?;
+        let t = with_dim(&ty, k, w);
         Some(SubExp::Var(self.bind(out, "lanes", t, Exp::Copy(s.as_var()?))))
     }
 
-    /// Narrows the loop body to the range's lanes `lo .. lo + wr`.
-    fn rewrite_body(&mut self, body: &mut Body, lo: SubExp, wr: SubExp) -> Option<()> {
+    /// Narrows the loop body to the range's lanes `lo .. lo + w`.
+    fn rewrite_body(&mut self, body: &mut Body, lo: SubExp, w: SubExp) -> Option<()> {
         let mut out = Vec::with_capacity(body.stms.len());
         for mut stm in std::mem::take(&mut body.stms) {
             let lane = stm.pat.iter().any(|p| matches!(self.of(p.name), Class::Lane(_)));
@@ -914,37 +895,37 @@ impl Rewrite<'_, '_> {
             }
             for p in &mut stm.pat {
                 if let Class::Lane(k) = self.of(p.name) {
-                    p.ty = with_dim(&p.ty, k, wr);
+                    p.ty = with_dim(&p.ty, k, w);
                 }
             }
             match &mut stm.exp {
-                Exp::Soac(Soac::Screma { w, map, .. }) if *w != self.b => {
+                Exp::Soac(Soac::Screma { w: width, map, .. }) if *width != self.b => {
                     for p in &mut map.params {
                         if let Class::Lane(k) = self.of(p.name) {
-                            p.ty = with_dim(&p.ty, k, wr);
+                            p.ty = with_dim(&p.ty, k, w);
                         }
                     }
                     let classes: Vec<Class> = stm.pat.iter().map(|p| self.of(p.name)).collect();
                     for (t, c) in map.ret.iter_mut().zip(&classes) {
                         if let Class::Lane(j) = c {
-                            *t = with_dim(t, j - 1, wr);
+                            *t = with_dim(t, j - 1, w);
                         }
                     }
-                    self.rewrite_body(&mut map.body, lo, wr)?;
+                    self.rewrite_body(&mut map.body, lo, w)?;
                 }
-                Exp::Soac(Soac::Screma { w, arrs, map, .. }) => {
-                    *w = wr;
+                Exp::Soac(Soac::Screma { w: width, arrs, map, .. }) => {
+                    *width = w;
                     for (a, lp) in arrs.iter_mut().zip(&map.params) {
                         if self.of(*a) == Class::Inv {
                             let row = lp.ty.clone();
-                            let ty = row.array_of(wr);
+                            let ty = row.array_of(w);
                             *a = self.bind(
                                 &mut out,
                                 "lanes",
                                 ty,
                                 Exp::Index {
                                     array: *a,
-                                    slice: vec![DimIndex::Slice { start: lo, len: wr, stride: SubExp::i64(1) }],
+                                    slice: vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }],
                                 },
                             );
                         }
@@ -953,42 +934,42 @@ impl Rewrite<'_, '_> {
                 Exp::Index { array, slice } => {
                     if let Class::Lane(k) = self.of(*array) {
                         if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
-                            *len = wr;
+                            *len = w;
                         }
                     }
                 }
                 Exp::Update { array, slice, value } | Exp::UpdAcc { acc: array, slice, value, .. } => {
                     let Class::Lane(k) = self.of(stm.pat.first()?.name) else { return None };
                     if self.of(*array) == Class::Inv {
-                        *array = self.own_lanes(&mut out, SubExp::Var(*array), k, lo, wr)?.as_var()?;
+                        *array = self.own_lanes(&mut out, SubExp::Var(*array), k, lo, w)?.as_var()?;
                     }
                     if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
-                        *len = wr;
+                        *len = w;
                     }
                     if self.of(value.as_var()?) == Class::Inv {
                         let kv = k - slice.iter().take(k).filter(|d| matches!(d, DimIndex::Fix(_))).count();
                         let ty = self.types.get(&value.as_var()?)?.clone();
-                        *value = self.lanes_of(&mut out, *value, &ty, kv, lo, wr)?;
+                        *value = self.lanes_of(&mut out, *value, &ty, kv, lo, w)?;
                     }
                 }
                 Exp::Loop { params, body, .. } => {
                     for (p, init) in params.iter_mut() {
                         if let Class::Lane(k) = self.of(p.name) {
                             if self.of_se(init) == Class::Inv {
-                                *init = self.own_lanes(&mut out, *init, k, lo, wr)?;
+                                *init = self.own_lanes(&mut out, *init, k, lo, w)?;
                             }
-                            p.ty = with_dim(&p.ty, k, wr);
+                            p.ty = with_dim(&p.ty, k, w);
                         }
                     }
                     let classes: Vec<Class> = params.iter().map(|(p, _)| self.of(p.name)).collect();
-                    self.rewrite_body(body, lo, wr)?;
-                    self.narrow_results(body, &classes, lo, wr)?;
+                    self.rewrite_body(body, lo, w)?;
+                    self.narrow_results(body, &classes, lo, w)?;
                 }
                 Exp::If { then_body, else_body, .. } => {
                     let classes: Vec<Class> = stm.pat.iter().map(|p| self.of(p.name)).collect();
                     for b in [then_body, else_body] {
-                        self.rewrite_body(b, lo, wr)?;
-                        self.narrow_results(b, &classes, lo, wr)?;
+                        self.rewrite_body(b, lo, w)?;
+                        self.narrow_results(b, &classes, lo, w)?;
                     }
                 }
                 Exp::SubExp(_) | Exp::Copy(_) => {}
@@ -1001,16 +982,16 @@ impl Rewrite<'_, '_> {
     }
 
     fn of_se(&self, s: &SubExp) -> Class {
-        s.as_var().map_or(Class::Inv, |v| self.of(v))
+        self.class.of_se(s)
     }
 
     /// The `Inv` results of `body` where `classes` says `Lane`: sliced.
-    fn narrow_results(&mut self, body: &mut Body, classes: &[Class], lo: SubExp, wr: SubExp) -> Option<()> {
+    fn narrow_results(&mut self, body: &mut Body, classes: &[Class], lo: SubExp, w: SubExp) -> Option<()> {
         for (r, c) in body.result.iter_mut().zip(classes) {
             if let Class::Lane(k) = c {
                 if self.of_se(r) == Class::Inv {
                     let mut stms = std::mem::take(&mut body.stms);
-                    *r = self.own_lanes(&mut stms, *r, *k, lo, wr)?;
+                    *r = self.own_lanes(&mut stms, *r, *k, lo, w)?;
                     body.stms = stms;
                 }
             }

@@ -175,7 +175,10 @@ fn main() -> ExitCode {
         }
         Command::Dev { program, ir, kernels, passes, print_after, list_passes, time, threads } => {
             if threads > 1 {
-                ogham_driver::pipeline::set_target(ogham_opt::Target { threads: threads as i64, ..ogham_opt::Target::PORTABLE });
+                ogham_driver::pipeline::set_target(ogham_opt::Target {
+                    threads: threads as i64,
+                    ..ogham_opt::Target::PORTABLE
+                });
             }
             let kernels = match kernels.as_deref() {
                 None => None,
