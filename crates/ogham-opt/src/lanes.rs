@@ -34,6 +34,10 @@
 //! (anything else: a reduction over the lanes, a lane read at an index).
 //! A `map` of width `b` whose inputs are `Lane(0)` or `Inv` (even all
 //! `Inv`) and whose function captures only `Inv` values gives `Lane(0)`;
+//! so does a `withacc` of width `b`, whose accumulators (reverse mode's
+//! saved values and the adjoints of free arrays) are updated element by
+//! element at the lane's own index (the element of an `iota b` input) on
+//! one axis `k`, each giving `Lane(k)`;
 //! a `map` of another width over rows of `Lane(k)` arrays (`k > 0`) has
 //! rows with lanes on axis `k - 1` and gives `Lane(j + 1)` for a
 //! `Lane(j)` result; indexing and in-place updates (and additions) of a
@@ -42,9 +46,16 @@
 //! and branches join their parameters' classes to a fixed point. In a
 //! range, a `Lane(k)` value has width `w` on axis `k`, and an `Inv` array
 //! read as lanes (a map's input, an update's value, a loop's initial
-//! value) is sliced to the range's lanes. `Inv` statements run in every
+//! value) is sliced to the range's lanes (a scratch array is a scratch
+//! array of the range's width instead; a `withacc`'s lane index counts
+//! the range's lanes). `Inv` statements run in every
 //! range, so they may not be SOACs or calls (a `partition`'s scan over
-//! all lanes in the loop would run again per range, on one thread): only
+//! all lanes in the loop would run again per range, on one thread), with
+//! one way out: such a statement that reads no value the loop changes
+//! (only the counter, parameters passed on unchanged and values from
+//! outside) runs before the loop, for all the iterations at once, in a map
+//! over them whose stacked results the loop reads (reverse mode's
+//! softmax per step in the D-LSTM's return sweep). Otherwise only
 //! scalar work and indexing.
 //!
 //! **The lanes' mixture.** A carried value that mixes the lanes without
@@ -72,17 +83,20 @@
 //! Every element is computed by the same scalar operations in the same
 //! order, so results do not change (bit for bit: the D-LSTM's objective).
 //!
-//! Not inside `jvp` and `vjp` (`Ad` lambdas), nor after `ad` on what
-//! they became. Each range runs every statement of the loop on its lanes,
-//! so a statement's fixed cost (the C backend's allocation, views, checks
-//! and kernel call) is paid once per range: the objective's loop has few
-//! statements per elementary function and runs 1.8 times as fast on two
-//! threads, but the D-LSTM's gradient has many more (the adjoints, their
-//! accumulation, the saved values). Rewritten before `ad`, its return
-//! sweep per range did 1.7 times the loop's work on one thread (35 ms
-//! against 34 ms on two); rewritten after `ad` (forward and return sweeps
-//! alike), twice the work (40 ms against 34 ms), and with only its
-//! forward sweep rewritten, 35 ms. The gradient keeps its loops.
+//! Not inside `jvp` and `vjp` (`Ad` lambdas): the pass runs twice,
+//! before `ad` for the loops the program wrote and after it (and after
+//! fusion) for the loops `ad` made of them, the forward sweep that saves
+//! its values in place and the return sweep. Each range runs every
+//! statement of the loop on its lanes, so a statement's fixed cost (the C
+//! backend's allocation, views, checks and kernel call) is paid once per
+//! range: the objective's loop has few statements per elementary
+//! function and runs 1.8 times as fast on two threads, but the D-LSTM's
+//! gradient has many more (the adjoints, their accumulation, the saved
+//! values), and the ranges' saved values are reassembled (copied) between
+//! the two sweeps. Its sweeps per range on two threads took 37-38 ms
+//! against 41 ms as written (36 ms at best against 41), the sequential
+//! gradient 37.6 ms: the work on two threads is 1.85 times the
+//! sequential work, a fifth of it copies.
 //!
 //! A `for` loop marked `#[sequential]` is left alone (the run-time test's
 //! fallback is marked so).
@@ -122,35 +136,67 @@ pub fn lanes_program(prog: &mut Program, target: &Target) {
         collect_types_body(&body, &mut types);
         let mut leaves = leaves.clone();
         leaves.remove(&prog.funs[fi].name);
-        if walk(&mut body, prog, &leaves, &mut types, target.threads) {
+        let mut fun =
+            Fun { leaves, types, iotas: HashMap::default(), scratches: BTreeSet::new(), threads: target.threads };
+        collect_made(&body, &mut fun);
+        if walk(&mut body, prog, &mut fun) {
             prog.funs[fi].body = body;
         }
     }
 }
 
-/// Tries every `for` loop of `body` outside SOACs, outermost first.
-fn walk(
-    body: &mut Body,
-    prog: &mut Program,
-    leaves: &HashMap<String, usize>,
-    types: &mut HashMap<VName, Type>,
+/// What the rewrite needs to know of the function it works in.
+struct Fun {
+    /// The functions that may be inlined into a loop (not this one).
+    leaves: HashMap<String, usize>,
+    /// The types of the function's variables.
+    types: HashMap<VName, Type>,
+    /// Its `iota n` arrays (from 0 by 1), with their `n`.
+    iotas: HashMap<VName, SubExp>,
+    /// Its scratch arrays.
+    scratches: BTreeSet<VName>,
     threads: i64,
-) -> bool {
+}
+
+/// Records every `iota n` (from 0 by 1) of `body`, at any depth, and every
+/// scratch array.
+fn collect_made(body: &Body, fun: &mut Fun) {
+    for stm in &body.stms {
+        match (&stm.exp, &stm.pat[..]) {
+            (Exp::Iota { n, start, step, .. }, [p]) if *start == SubExp::i64(0) && *step == SubExp::i64(1) => {
+                fun.iotas.insert(p.name, *n);
+            }
+            (Exp::Scratch { .. }, [p]) => {
+                fun.scratches.insert(p.name);
+            }
+            _ => {}
+        }
+        for b in ogham_ir::visit::bodies(&stm.exp) {
+            collect_made(b, fun);
+        }
+        for l in ogham_ir::visit::lambdas(&stm.exp) {
+            collect_made(&l.body, fun);
+        }
+    }
+}
+
+/// Tries every `for` loop of `body` outside SOACs, outermost first.
+fn walk(body: &mut Body, prog: &mut Program, fun: &mut Fun) -> bool {
     let mut changed = false;
     let mut out = Vec::with_capacity(body.stms.len());
     for mut stm in std::mem::take(&mut body.stms) {
         if matches!(&stm.exp, Exp::Loop { form: LoopForm::For { .. }, .. }) && !stm.attrs.sequential {
-            if let Some(stms) = rewrite_loop(&stm, prog, leaves, types, threads) {
+            if let Some(stms) = rewrite_loop(&stm, prog, fun) {
                 out.extend(stms);
                 changed = true;
                 continue;
             }
         }
         match &mut stm.exp {
-            Exp::Loop { body, .. } => changed |= walk(body, prog, leaves, types, threads),
+            Exp::Loop { body, .. } => changed |= walk(body, prog, fun),
             Exp::If { then_body, else_body, .. } => {
-                changed |= walk(then_body, prog, leaves, types, threads);
-                changed |= walk(else_body, prog, leaves, types, threads);
+                changed |= walk(then_body, prog, fun);
+                changed |= walk(else_body, prog, fun);
             }
             _ => {}
         }
@@ -192,6 +238,8 @@ struct Lanes<'a> {
     b: SubExp,
     class: Classes,
     types: &'a HashMap<VName, Type>,
+    /// The function's `iota n` arrays (from 0 by 1), with their `n`.
+    iotas: &'a HashMap<VName, SubExp>,
 }
 
 impl Lanes<'_> {
@@ -282,6 +330,60 @@ impl Lanes<'_> {
         pc
     }
 
+    /// A `withacc` of the lanes' width: lanes like a map of that width
+    /// (inputs `Inv` or `Lane(0)`, only `Inv` values captured), where every
+    /// accumulator is updated element by element at the lane's own index
+    /// on one axis (reverse mode's adjoints of free arrays and its saved
+    /// values), from an `iota b` input whose element serves as nothing
+    /// else. Each accumulator's result has its lanes on that axis, the
+    /// mapped results on axis 0.
+    fn withacc(&self, arrs: &[VName], accs: &[VName], map: &Lambda) -> Option<Vec<Class>> {
+        if free_vars_lambda(map).into_iter().any(|v| self.of(v) != Class::Inv)
+            || !arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)))
+        {
+            return None;
+        }
+        let rows = map.params.get(accs.len()..)?;
+        let index: BTreeSet<VName> =
+            arrs.iter().zip(rows).filter(|(a, _)| self.iotas.get(a) == Some(&self.b)).map(|(_, p)| p.name).collect();
+        let mut out = Vec::with_capacity(accs.len() + map.ret.len());
+        for (pos, a) in accs.iter().enumerate() {
+            let k = acc_lane_axis(map, pos, &index)?;
+            if !self.lane_axis(self.types.get(a)?, k) || !matches!(self.of(*a), Class::Inv | Class::Lane(_)) {
+                return None;
+            }
+            if matches!(self.of(*a), Class::Lane(j) if j != k) {
+                return None;
+            }
+            out.push(Class::Lane(k));
+        }
+        // The lane index serves only as the updates' lane component.
+        for s in &map.body.stms {
+            let used = match &s.exp {
+                Exp::UpdAcc { slice, value, .. } => {
+                    let mut v: BTreeSet<VName> = value.as_var().into_iter().collect();
+                    for d in slice {
+                        if let DimIndex::Fix(SubExp::Var(x)) = d {
+                            if !index.contains(x) {
+                                v.insert(*x);
+                            }
+                        }
+                    }
+                    v
+                }
+                e => free_vars_exp(e),
+            };
+            if used.iter().any(|v| index.contains(v)) {
+                return None;
+            }
+        }
+        if map.body.result.iter().any(|r| r.as_var().is_some_and(|v| index.contains(&v))) {
+            return None;
+        }
+        out.extend(std::iter::repeat_n(Class::Lane(0), map.ret.len() - accs.len()));
+        Some(out)
+    }
+
     fn stm(&mut self, stm: &Stm) -> Vec<Class> {
         let all = |c| vec![c; stm.pat.len()];
         // A map of the lanes' width is lanes even when it reads only `Inv`
@@ -292,6 +394,11 @@ impl Lanes<'_> {
                 let own = free_vars_lambda(map).into_iter().all(|v| self.of(v) == Class::Inv);
                 let rows = arrs.iter().all(|a| matches!(self.of(*a), Class::Inv | Class::Lane(0)));
                 return all(if own && rows { Class::Lane(0) } else { Class::Mixed });
+            }
+        }
+        if let Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) = &stm.exp {
+            if *w == self.b {
+                return self.withacc(arrs, accs, map).unwrap_or_else(|| all(Class::Mixed));
             }
         }
         let mut lane = false;
@@ -378,26 +485,28 @@ impl Lanes<'_> {
 
 /// Rewrites one `for` loop statement (see the module doc), or `None`
 /// where it does not work lane by lane.
-fn rewrite_loop(
-    stm: &Stm,
-    prog: &mut Program,
-    leaves: &HashMap<String, usize>,
-    types: &mut HashMap<VName, Type>,
-    threads: i64,
-) -> Option<Vec<Stm>> {
+fn rewrite_loop(stm: &Stm, prog: &mut Program, fun: &mut Fun) -> Option<Vec<Stm>> {
     let mut stm = stm.clone();
     if let Exp::Loop { body, .. } = &mut stm.exp {
         for _ in 0..16 {
-            if !inline_body(body, prog, leaves) {
+            if !inline_body(body, prog, &fun.leaves) {
                 break;
             }
         }
-        collect_types_body(body, types);
+        collect_types_body(body, &mut fun.types);
+        collect_made(body, fun);
     }
     let Exp::Loop { params, form, body } = &stm.exp else { return None };
     for (p, _) in params {
-        types.insert(p.name, p.ty.clone());
+        fun.types.insert(p.name, p.ty.clone());
     }
+    // A parameter sized by another (an array whose rows change size) is
+    // not narrowed.
+    let names: BTreeSet<VName> = params.iter().map(|(p, _)| p.name).collect();
+    if params.iter().any(|(p, _)| type_vars(&p.ty).any(|v| names.contains(&v))) {
+        return None;
+    }
+    let (types, iotas, scratches, threads) = (&fun.types, &fun.iotas, &fun.scratches, fun.threads);
     // The lanes' width is known before the loop.
     let mut inside = Vec::new();
     collect_binders(&Body { stms: vec![stm.clone()], result: vec![] }, &mut inside);
@@ -415,14 +524,24 @@ fn rewrite_loop(
                 }
             })
             .collect();
-        let mut lanes = Lanes { b, class: Classes::default(), types };
+        let mut lanes = Lanes { b, class: Classes::default(), types, iotas };
         let pc = lanes.loop_classes(params, form, body, seed);
         if !pc.iter().any(|c| matches!(c, Class::Lane(_))) {
             continue;
         }
         let class = lanes.class;
-        let rewrite =
-            Rewrite { b, class, types, names: &mut prog.names, threads, span: stm.span, scratch: BTreeSet::new() };
+        let rewrite = Rewrite {
+            b,
+            class,
+            types,
+            iotas,
+            scratches,
+            names: &mut prog.names,
+            threads,
+            span: stm.span,
+            scratch: BTreeSet::new(),
+            hoisted_stacks: Vec::new(),
+        };
         if let Some(stms) = rewrite.run(&stm, &pc) {
             return Some(stms);
         }
@@ -430,14 +549,19 @@ fn rewrite_loop(
     None
 }
 
-/// The widths of the plain maps in `body` (outside lambdas), in order.
+/// The widths of the plain maps and `withacc`s in `body` (outside lambdas),
+/// in order.
 fn widths(body: &Body) -> Vec<SubExp> {
     fn go(body: &Body, out: &mut Vec<SubExp>) {
         for stm in &body.stms {
-            if let Exp::Soac(Soac::Screma { w, scans, reduces, .. }) = &stm.exp {
-                if scans.is_empty() && reduces.is_empty() && !out.contains(w) {
-                    out.push(*w);
+            match &stm.exp {
+                Exp::Soac(Soac::Screma { w, scans, reduces, .. })
+                    if scans.is_empty() && reduces.is_empty() && !out.contains(w) =>
+                {
+                    out.push(*w)
                 }
+                Exp::Soac(Soac::WithAcc { w, .. }) if !out.contains(w) => out.push(*w),
+                _ => {}
             }
             for b in ogham_ir::visit::bodies(&stm.exp) {
                 go(b, out);
@@ -448,6 +572,57 @@ fn widths(body: &Body) -> Vec<SubExp> {
     go(body, &mut out);
     out.retain(|w| *w != SubExp::i64(0) && *w != SubExp::i64(1));
     out
+}
+
+/// The axis on which the accumulator `acc` of a `withacc`'s function
+/// (`body`) is updated at a lane's own index (an element of `index`), if
+/// it is only that: each update of the accumulator (and of what each
+/// update returns) a whole element at constant or captured indices but
+/// one, the lane index, always on the same axis; the last one returned.
+fn acc_lane_axis(map: &Lambda, pos: usize, index: &BTreeSet<VName>) -> Option<usize> {
+    let body = &map.body;
+    let acc = map.params.get(pos)?.name;
+    let local: BTreeSet<VName> = {
+        let mut v: Vec<VName> = map.params.iter().map(|p| p.name).collect();
+        collect_binders(body, &mut v);
+        v.into_iter().collect()
+    };
+    let mut cur = acc;
+    let mut axis = None;
+    for s in &body.stms {
+        match &s.exp {
+            Exp::UpdAcc { acc: a, slice, .. } if *a == cur => {
+                let mut k = None;
+                for (d, ix) in slice.iter().enumerate() {
+                    match ix {
+                        DimIndex::Fix(SubExp::Var(x)) if index.contains(x) => {
+                            if k.replace(d).is_some() {
+                                return None;
+                            }
+                        }
+                        DimIndex::Fix(SubExp::Var(x)) if local.contains(x) || index.contains(x) => return None,
+                        DimIndex::Fix(_) => {}
+                        DimIndex::Slice { .. } => return None,
+                    }
+                }
+                let k = k?;
+                if axis.replace(k).is_some_and(|a| a != k) {
+                    return None;
+                }
+                cur = s.pat.first()?.name;
+            }
+            e => {
+                if free_vars_exp(e).contains(&cur) {
+                    return None;
+                }
+            }
+        }
+    }
+    let uses = body.result.iter().filter(|r| r.as_var() == Some(cur)).count();
+    if uses != 1 || body.result.get(pos)?.as_var() != Some(cur) {
+        return None;
+    }
+    axis
 }
 
 /// Whether `s` holds a SOAC or a call, at any depth.
@@ -475,11 +650,17 @@ struct Rewrite<'a, 'n> {
     b: SubExp,
     class: Classes,
     types: &'a HashMap<VName, Type>,
+    iotas: &'a HashMap<VName, SubExp>,
+    /// The function's scratch arrays: a range's part of one is a scratch
+    /// array of its own, not a copy.
+    scratches: &'a BTreeSet<VName>,
     names: &'n mut NameTable,
     threads: i64,
     span: Span,
     /// The stacks: loop parameters whose initial value is a scratch array.
     scratch: BTreeSet<VName>,
+    /// The types of the stacks of hoisted statements.
+    hoisted_stacks: Vec<Type>,
 }
 
 impl Rewrite<'_, '_> {
@@ -515,28 +696,22 @@ impl Rewrite<'_, '_> {
     /// ranges, under the run-time test (see the module doc), with the loop
     /// as written as its other branch.
     fn run(mut self, stm: &Stm, pc: &[Class]) -> Option<Vec<Stm>> {
-        let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
+        let Exp::Loop { form: LoopForm::For { i, bound }, body, .. } = &stm.exp else { return None };
         let i = *i;
         let bound = *bound;
-        // Every statement of the body is wholly Mixed or free of Mixed.
-        let mut mixed_stm = Vec::with_capacity(body.stms.len());
-        for s in &body.stms {
-            let mut binders = Vec::new();
-            collect_binders(&Body { stms: vec![s.clone()], result: vec![] }, &mut binders);
-            let any = binders.iter().any(|v| self.of(*v) == Class::Mixed);
-            let whole = s.pat.iter().all(|p| self.of(p.name) == Class::Mixed);
-            if any && !whole {
-                return None;
-            }
-            mixed_stm.push(any);
-        }
-        // An `Inv` statement runs in every range, on one thread: no SOAC
-        // (a `partition`'s scan over all lanes) and no call, whose work
-        // would be repeated per range and no longer parallel.
-        let inv = |s: &Stm| s.pat.iter().all(|p| self.of(p.name) == Class::Inv);
-        if body.stms.iter().zip(&mixed_stm).any(|(s, m)| !m && inv(s) && heavy(s)) {
-            return None;
-        }
+        let mixed_stm = self.mixed_stms(body)?;
+        // An `Inv` statement runs in every range, on one thread: a SOAC
+        // (a `partition`'s scan over all lanes) or a call there would
+        // repeat its work per range, no longer in parallel. One that reads
+        // no value the loop changes runs before it instead, for all the
+        // iterations at once (reverse mode's log-sum-exp of the D-LSTM's
+        // prediction per step); any other is refused.
+        let original = stm;
+        let mut out = Vec::new();
+        let (stm, hoisted) = self.hoist(stm, &mixed_stm, &mut out)?;
+        let stm = &stm;
+        let Exp::Loop { params, body, .. } = &stm.exp else { return None };
+        let mixed_stm = self.mixed_stms(body)?;
         let is_lane = |this: &Self, v: VName| matches!(this.of(v), Class::Lane(_));
         let lane_stm: Vec<bool> =
             body.stms.iter().zip(&mixed_stm).map(|(s, m)| !m && s.pat.iter().any(|p| is_lane(&self, p.name))).collect();
@@ -580,7 +755,6 @@ impl Rewrite<'_, '_> {
         let mut l1_pat: Vec<Param> = keep.iter().map(|&k| stm.pat[k].clone()).collect();
         let mut upd_for: HashMap<VName, (VName, VName, Type)> = HashMap::default();
         // The stacks' length: the iterations, none for a negative bound.
-        let mut out = Vec::new();
         let len = match bound {
             SubExp::Const(c) => SubExp::i64(c.as_i64().max(0)),
             _ if stacked.is_empty() => bound,
@@ -670,7 +844,9 @@ impl Rewrite<'_, '_> {
         // every iteration.
         let over = SubExp::i64(MAX_STACK_BYTES + 1);
         let mut total = SubExp::i64(0);
-        for (_, _, st) in upd_for.values() {
+        let stack_types: Vec<Type> =
+            upd_for.values().map(|(_, _, st)| st.clone()).chain(self.hoisted_stacks.clone()).collect();
+        for st in &stack_types {
             let mut n = SubExp::i64(st.elem().byte_size() as i64);
             for d in st.shape() {
                 let capped = self.binop(&mut out, "bytes", BinOp::Min, *d, over);
@@ -689,10 +865,10 @@ impl Rewrite<'_, '_> {
         let shared = self.logic(&mut out, BinOp::LogAnd, several, enough);
         let fits = self.logic(&mut out, BinOp::LogAnd, small, shared);
         let result: Vec<SubExp> = stm.pat.iter().map(|p| SubExp::Var(p.name)).collect();
-        let mut then_body = Body { stms: lanes_version, result: result.clone() };
+        let mut then_body = Body { stms: hoisted.into_iter().chain(lanes_version).collect(), result: result.clone() };
         fresh_binders(&mut then_body, self.names, |_| true);
         // The loop as written, `#[sequential]` so that it stays so.
-        let mut fallback = stm.clone();
+        let mut fallback = original.clone();
         fallback.attrs.sequential = true;
         let mut else_body = Body { stms: vec![fallback], result };
         fresh_binders(&mut else_body, self.names, |_| true);
@@ -703,6 +879,146 @@ impl Rewrite<'_, '_> {
             span: stm.span,
         });
         Some(out)
+    }
+
+    /// Whether each statement of `body` is wholly `Mixed`; `None` if one
+    /// is partly so.
+    fn mixed_stms(&self, body: &Body) -> Option<Vec<bool>> {
+        let mut mixed = Vec::with_capacity(body.stms.len());
+        for s in &body.stms {
+            let mut binders = Vec::new();
+            collect_binders(&Body { stms: vec![s.clone()], result: vec![] }, &mut binders);
+            let any = binders.iter().any(|v| self.of(*v) == Class::Mixed);
+            let whole = s.pat.iter().all(|p| self.of(p.name) == Class::Mixed);
+            if any && !whole {
+                return None;
+            }
+            mixed.push(any);
+        }
+        Some(mixed)
+    }
+
+    /// The loop `stm` with its heavy `Inv` statements (see [`heavy`]) read
+    /// from stacks, and the map over the iterations that stacks them,
+    /// computing them and the statements they need before the loop; `None`
+    /// if one of them reads a value the loop changes (a parameter other
+    /// than one it passes on unchanged) or what an update, a loop or a
+    /// branch made. `mixed` tells the body's wholly `Mixed` statements.
+    /// The stacks' length is bound in `before`, which comes before the
+    /// run-time test.
+    fn hoist(&mut self, stm: &Stm, mixed: &[bool], before: &mut Vec<Stm>) -> Option<(Stm, Vec<Stm>)> {
+        let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
+        let inv = |s: &Stm| s.pat.iter().all(|p| self.of(p.name) == Class::Inv);
+        let hoist: Vec<bool> = body.stms.iter().zip(mixed).map(|(s, m)| !m && inv(s) && heavy(s)).collect();
+        if !hoist.iter().any(|h| *h) {
+            return Some((stm.clone(), Vec::new()));
+        }
+        // What is known before the loop, per iteration: the counter, the
+        // parameters passed on unchanged, and what the pure `Inv`
+        // statements compute from them and from values bound outside.
+        let mut inside = Vec::new();
+        collect_binders(body, &mut inside);
+        let inside: BTreeSet<VName> = inside.into_iter().chain(params.iter().map(|(p, _)| p.name)).collect();
+        let fixed: Vec<(Param, SubExp)> = params
+            .iter()
+            .zip(&body.result)
+            .filter(|((p, _), r)| r.as_var() == Some(p.name))
+            .map(|((p, init), _)| (p.clone(), *init))
+            .collect();
+        let mut known: BTreeSet<VName> = fixed.iter().map(|(p, _)| p.name).chain([*i]).collect();
+        for (s, m) in body.stms.iter().zip(mixed) {
+            let pure = !matches!(
+                s.exp,
+                Exp::Update { .. }
+                    | Exp::UpdAcc { .. }
+                    | Exp::Loop { .. }
+                    | Exp::If { .. }
+                    | Exp::Apply { .. }
+                    | Exp::Scratch { .. }
+                    | Exp::Ad { .. }
+                    | Exp::Soac(Soac::Hist { .. } | Soac::Scatter { .. } | Soac::WithAcc { .. })
+            );
+            if !m && inv(s) && pure && free_vars_exp(&s.exp).iter().all(|v| known.contains(v) || !inside.contains(v)) {
+                known.extend(s.pat.iter().map(|p| p.name));
+            }
+        }
+        // The statements the hoisted ones need, in order.
+        let mut need: BTreeSet<VName> = BTreeSet::new();
+        let mut take = vec![false; body.stms.len()];
+        for (k, s) in body.stms.iter().enumerate().rev() {
+            if hoist[k] || s.pat.iter().any(|p| need.contains(&p.name)) {
+                if !s.pat.iter().all(|p| known.contains(&p.name)) {
+                    return None;
+                }
+                take[k] = true;
+                need.extend(free_vars_exp(&s.exp));
+            }
+        }
+        let results: Vec<Param> =
+            body.stms.iter().zip(&hoist).filter(|(_, h)| **h).flat_map(|(s, _)| s.pat.iter().cloned()).collect();
+        if results.iter().any(|p| type_vars(&p.ty).any(|x| inside.contains(&x))) {
+            return None;
+        }
+        let mut pre = Vec::new();
+        let len = match bound {
+            SubExp::Const(c) => SubExp::i64(c.as_i64().max(0)),
+            _ => self.binop(before, "iterations", BinOp::Max, *bound, SubExp::i64(0)),
+        };
+        let its = self.bind(
+            &mut pre,
+            "iterations",
+            Type::Array { elem: PrimType::I64, shape: vec![len] },
+            Exp::Iota { n: len, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+        );
+        let mut lam_stms: Vec<Stm> = fixed
+            .iter()
+            .filter(|(p, _)| need.contains(&p.name))
+            .map(|(p, init)| self.stm(vec![p.clone()], Exp::SubExp(*init)))
+            .collect();
+        lam_stms.extend(body.stms.iter().zip(&take).filter(|(_, t)| **t).map(|(s, _)| s.clone()));
+        let mut lam_body = Body { stms: lam_stms, result: results.iter().map(|p| SubExp::Var(p.name)).collect() };
+        fresh_binders(&mut lam_body, self.names, |_| true);
+        let it = fresh_like(self.names, *i);
+        rename_uses(&mut lam_body, &|v| (v == *i).then_some(it));
+        let stacks: Vec<Param> =
+            results.iter().map(|p| Param { name: fresh_like(self.names, p.name), ty: p.ty.array_of(len) }).collect();
+        pre.push(self.stm(
+            stacks.clone(),
+            Exp::Soac(Soac::Screma {
+                w: len,
+                arrs: vec![its],
+                scans: vec![],
+                reduces: vec![],
+                map: Lambda {
+                    params: vec![Param { name: it, ty: i64_ty() }],
+                    body: lam_body,
+                    ret: results.iter().map(|p| p.ty.clone()).collect(),
+                },
+            }),
+        ));
+        // The loop reads its iteration's row of each stack.
+        let row: HashMap<VName, VName> = results.iter().map(|p| p.name).zip(stacks.iter().map(|p| p.name)).collect();
+        let mut stms = Vec::with_capacity(body.stms.len());
+        for (s, h) in body.stms.iter().zip(&hoist) {
+            if !*h {
+                stms.push(s.clone());
+                continue;
+            }
+            for p in &s.pat {
+                stms.push(self.stm(
+                    vec![p.clone()],
+                    Exp::Index { array: row[&p.name], slice: vec![DimIndex::Fix(SubExp::Var(*i))] },
+                ));
+            }
+        }
+        for p in &stacks {
+            self.hoisted_stacks.push(p.ty.clone());
+        }
+        let mut loop_stm = stm.clone();
+        if let Exp::Loop { body, .. } = &mut loop_stm.exp {
+            body.stms = stms;
+        }
+        Some((loop_stm, pre))
     }
 
     /// The number of ranges `nr` and their width `w`: `nr` the largest
@@ -761,7 +1077,7 @@ impl Rewrite<'_, '_> {
         let lo = self.binop(&mut lam, "lo", BinOp::Mul, SubExp::Var(r), w);
         let mut range_params = Vec::with_capacity(params.len());
         for ((p, init), c) in params.iter().zip(classes) {
-            if self.scratch.contains(&p.name) {
+            if self.scratch.contains(&p.name) || init.as_var().is_some_and(|v| self.scratches.contains(&v)) {
                 let ty = match c {
                     Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
@@ -919,6 +1235,55 @@ impl Rewrite<'_, '_> {
                         if self.of(*a) == Class::Inv {
                             let row = lp.ty.clone();
                             let ty = row.array_of(w);
+                            *a = self.bind(
+                                &mut out,
+                                "lanes",
+                                ty,
+                                Exp::Index {
+                                    array: *a,
+                                    slice: vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }],
+                                },
+                            );
+                        }
+                    }
+                }
+                Exp::Soac(Soac::WithAcc { w: width, arrs, accs, map }) => {
+                    *width = w;
+                    let na = accs.len();
+                    // The accumulators narrowed to the range's lanes (an
+                    // `Inv` array its own copy of them), in the function
+                    // too, along every update's chain.
+                    let mut narrowed: HashMap<VName, Type> = HashMap::default();
+                    for (pos, a) in accs.iter_mut().enumerate() {
+                        let Class::Lane(k) = self.of(stm.pat[pos].name) else { return None };
+                        if self.of(*a) == Class::Inv {
+                            *a = self.own_lanes(&mut out, SubExp::Var(*a), k, lo, w)?.as_var()?;
+                        }
+                        let p = &mut map.params[pos];
+                        p.ty = with_dim(&p.ty, k, w);
+                        map.ret[pos] = p.ty.clone();
+                        narrowed.insert(p.name, p.ty.clone());
+                    }
+                    for s in &mut map.body.stms {
+                        if let Exp::UpdAcc { acc, .. } = &s.exp {
+                            if let Some(ty) = narrowed.get(acc).cloned() {
+                                s.pat[0].ty = ty.clone();
+                                narrowed.insert(s.pat[0].name, ty);
+                            }
+                        }
+                    }
+                    // The lane index counts the range's lanes; other `Inv`
+                    // inputs are sliced to them.
+                    for (a, lp) in arrs.iter_mut().zip(&map.params[na..]) {
+                        if self.iotas.get(a) == Some(&self.b) {
+                            *a = self.bind(
+                                &mut out,
+                                "lane",
+                                Type::Array { elem: PrimType::I64, shape: vec![w] },
+                                Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
+                            );
+                        } else if self.of(*a) == Class::Inv {
+                            let ty = lp.ty.array_of(w);
                             *a = self.bind(
                                 &mut out,
                                 "lanes",
