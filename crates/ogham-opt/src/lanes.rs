@@ -1191,6 +1191,13 @@ impl Rewrite<'_, '_> {
         Some(SubExp::Var(self.bind(out, "lanes", with_dim(ty, k, len), Exp::Index { array: v, slice })))
     }
 
+    /// The range's rows `lo .. lo + w` of the `Inv` input `a` of a map (or
+    /// `withacc`) whose function takes rows of type `row` (a view).
+    fn rows_of(&mut self, out: &mut Vec<Stm>, a: VName, row: &Type, lo: SubExp, w: SubExp) -> VName {
+        let slice = vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }];
+        self.bind(out, "lanes", row.array_of(w), Exp::Index { array: a, slice })
+    }
+
     /// A copy of `lanes_of`'s slice of an `Inv` value that becomes a
     /// `Lane(k)` one.
     fn own_lanes(&mut self, out: &mut Vec<Stm>, v: SubExp, k: usize, lo: SubExp, w: SubExp) -> Option<SubExp> {
@@ -1233,17 +1240,7 @@ impl Rewrite<'_, '_> {
                     *width = w;
                     for (a, lp) in arrs.iter_mut().zip(&map.params) {
                         if self.of(*a) == Class::Inv {
-                            let row = lp.ty.clone();
-                            let ty = row.array_of(w);
-                            *a = self.bind(
-                                &mut out,
-                                "lanes",
-                                ty,
-                                Exp::Index {
-                                    array: *a,
-                                    slice: vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }],
-                                },
-                            );
+                            *a = self.rows_of(&mut out, *a, &lp.ty, lo, w);
                         }
                     }
                 }
@@ -1283,16 +1280,7 @@ impl Rewrite<'_, '_> {
                                 Exp::Iota { n: w, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
                             );
                         } else if self.of(*a) == Class::Inv {
-                            let ty = lp.ty.array_of(w);
-                            *a = self.bind(
-                                &mut out,
-                                "lanes",
-                                ty,
-                                Exp::Index {
-                                    array: *a,
-                                    slice: vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }],
-                                },
-                            );
+                            *a = self.rows_of(&mut out, *a, &lp.ty, lo, w);
                         }
                     }
                 }
