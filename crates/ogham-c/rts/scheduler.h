@@ -226,3 +226,45 @@ static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t
   return fn(closure, 0, n, 0);
 #endif
 }
+
+#if OG_MULTICORE
+/* A copy of the rows [start, end) of the outer dimension, a chunk of
+ * og_copy_fresh_par's copy. */
+typedef struct {
+  const og_arr *dst, *src;
+  int64_t esize;
+  int rank;
+} og_copy_job;
+
+static int og_copy_rows(void *closure, int64_t start, int64_t end, int64_t chunk) {
+  (void)chunk;
+  const og_copy_job *job = closure;
+  og_arr d = *job->dst, s = *job->src;
+  d.offset += start * d.stride[0];
+  s.offset += start * s.stride[0];
+  d.shape[0] = s.shape[0] = end - start;
+  og_copy_into(&d, &s, job->esize, job->rank);
+  return 0;
+}
+#endif
+
+/* og_copy_fresh, in multicore code outside jobs the rows of a copy of at
+ * least a megabyte shared among the threads (the D-LSTM gradient's saved
+ * values put back side by side after their ranges of lanes: rows of 7
+ * doubles, 18 MB). Returns 1 on error. */
+static inline int og_copy_fresh_par(og_ctx *ctx, og_arr *out, const og_arr *src, int64_t esize, int rank,
+                                    const char *loc) {
+#if OG_MULTICORE
+  int64_t n = og_shape_elems(rank, src->shape);
+  struct og_pool *p = ctx->pool;
+  if (rank >= 1 && n >= ((int64_t)1 << 20) / esize && src->shape[0] >= 2 && !og_in_job && p != NULL &&
+      p->nworkers > 0) {
+    if (og_alloc_arr(ctx, out, esize, rank, src->shape, loc)) return 1;
+    og_copy_job job = {out, src, esize, rank};
+    int64_t threads = p->nworkers + 1;
+    int64_t nchunks = src->shape[0] < 4 * threads ? src->shape[0] : 4 * threads;
+    return og_parallel(ctx, og_copy_rows, &job, src->shape[0], nchunks);
+  }
+#endif
+  return og_copy_fresh(ctx, out, src, esize, rank, loc);
+}

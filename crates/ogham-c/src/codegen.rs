@@ -934,8 +934,15 @@ impl<'a> Gen<'a> {
                 let ty = pat[0].ty.clone();
                 self.declare(pat);
                 let loc = self.loc(stm.span);
+                // Outside parallel code, a large copy is shared among the
+                // threads (`og_copy_fresh_par`).
+                let copy = if self.opts.backend == Backend::Multicore && !self.in_parallel {
+                    "og_copy_fresh_par"
+                } else {
+                    "og_copy_fresh"
+                };
                 self.line(&format!(
-                    "if (og_copy_fresh(ctx, &{c}, &{}, {}, {}, {loc})) return og_propagate();",
+                    "if ({copy}(ctx, &{c}, &{}, {}, {}, {loc})) return og_propagate();",
                     vname(*array),
                     ty.elem().byte_size(),
                     ty.rank()

@@ -92,11 +92,11 @@
 //! range: the objective's loop has few statements per elementary
 //! function and runs 1.8 times as fast on two threads, but the D-LSTM's
 //! gradient has many more (the adjoints, their accumulation, the saved
-//! values), and the ranges' saved values are reassembled (copied) between
-//! the two sweeps. Its sweeps per range on two threads took 37-38 ms
-//! against 41 ms as written (36 ms at best against 41), the sequential
-//! gradient 37.6 ms: the work on two threads is 1.85 times the
-//! sequential work, a fifth of it copies.
+//! values), and the ranges' saved values are copied into the map's
+//! result, then put side by side for the return sweep. On two threads
+//! its rewritten sweeps do 1.7-1.85 times the sequential work, and the
+//! gradient took 0.8-1.1 times the sequential time (its times vary more
+//! than the objective's between runs; see `benchmarks/README.md`).
 //!
 //! A `for` loop marked `#[sequential]` is left alone (the run-time test's
 //! fallback is marked so).
@@ -1149,15 +1149,19 @@ impl Rewrite<'_, '_> {
                     shape.push(nr);
                     shape.push(w);
                     shape.extend_from_slice(&p.ty.shape()[*k + 1..]);
+                    // One copy: the ranges' lanes put side by side (a
+                    // fresh array in that order), then seen with the lanes
+                    // as one axis (a view). The other way round, a reshape
+                    // of the rearranged view would be a copy in the C
+                    // backend before the copy proper.
                     let tr = if *k == 0 {
                         part
                     } else {
                         let ty = Type::Array { elem: p.ty.elem(), shape };
-                        self.bind(out, "parts", ty, Exp::Rearrange { array: part, perm })
+                        let tr = self.bind(out, "parts", ty.clone(), Exp::Rearrange { array: part, perm });
+                        self.bind(out, "parts", ty, Exp::Copy(tr))
                     };
-                    let flat =
-                        self.bind(out, "parts", p.ty.clone(), Exp::Reshape { array: tr, shape: p.ty.shape().to_vec() });
-                    out.push(self.stm(vec![p.clone()], Exp::Copy(flat)));
+                    out.push(self.stm(vec![p.clone()], Exp::Reshape { array: tr, shape: p.ty.shape().to_vec() }));
                 }
                 _ => {
                     out.push(
