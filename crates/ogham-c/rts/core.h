@@ -891,7 +891,7 @@ static inline void og_copy_row(unsigned char *d, const unsigned char *s, int64_t
 static inline void og_copy_rec(int64_t esize, int rank, int dim, const int64_t *shape, unsigned char *dst, int64_t doff,
                         const int64_t *dstride, const unsigned char *src, int64_t soff, const int64_t *sstride) {
   if (rank == 0) {
-    memmove(dst + doff * esize, src + soff * esize, (size_t)esize);
+    og_copy_elem(dst + doff * esize, src + soff * esize, esize);
     return;
   }
   int64_t n = shape[dim];

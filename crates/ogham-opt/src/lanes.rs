@@ -105,6 +105,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
 use crate::ad::collect_types_body;
+use crate::fuse::may_consume;
 use crate::inline::{collect_binders, fresh_like, inline_body, rename_binders};
 use crate::Target;
 use ogham_ir::visit::{free_vars_exp, free_vars_lambda, recursive_functions, rename_uses, type_vars};
@@ -153,7 +154,8 @@ struct Fun {
     types: HashMap<VName, Type>,
     /// Its `iota n` arrays (from 0 by 1), with their `n`.
     iotas: HashMap<VName, SubExp>,
-    /// Its scratch arrays.
+    /// Its scratch arrays (a range's part of one is a scratch array of its
+    /// own, not a copy).
     scratches: BTreeSet<VName>,
     threads: i64,
 }
@@ -237,9 +239,7 @@ impl Classes {
 struct Lanes<'a> {
     b: SubExp,
     class: Classes,
-    types: &'a HashMap<VName, Type>,
-    /// The function's `iota n` arrays (from 0 by 1), with their `n`.
-    iotas: &'a HashMap<VName, SubExp>,
+    fun: &'a Fun,
 }
 
 impl Lanes<'_> {
@@ -344,12 +344,16 @@ impl Lanes<'_> {
             return None;
         }
         let rows = map.params.get(accs.len()..)?;
-        let index: BTreeSet<VName> =
-            arrs.iter().zip(rows).filter(|(a, _)| self.iotas.get(a) == Some(&self.b)).map(|(_, p)| p.name).collect();
+        let index: BTreeSet<VName> = arrs
+            .iter()
+            .zip(rows)
+            .filter(|(a, _)| self.fun.iotas.get(a) == Some(&self.b))
+            .map(|(_, p)| p.name)
+            .collect();
         let mut out = Vec::with_capacity(accs.len() + map.ret.len());
         for (pos, a) in accs.iter().enumerate() {
             let k = acc_lane_axis(map, pos, &index)?;
-            if !self.lane_axis(self.types.get(a)?, k) || !matches!(self.of(*a), Class::Inv | Class::Lane(_)) {
+            if !self.lane_axis(self.fun.types.get(a)?, k) || !matches!(self.of(*a), Class::Inv | Class::Lane(_)) {
                 return None;
             }
             if matches!(self.of(*a), Class::Lane(j) if j != k) {
@@ -424,10 +428,10 @@ impl Lanes<'_> {
                     // An `Inv` array (zeros, say) given a row of lanes: its
                     // lanes are the dimension that row goes to.
                     (Class::Inv, Some(Class::Lane(j))) => {
-                        let rank = self.types.get(array).map_or(0, |t| t.rank());
+                        let rank = self.fun.types.get(array).map_or(0, |t| t.rank());
                         let free = (0..rank).filter(|&d| !matches!(slice.get(d), Some(DimIndex::Fix(_))));
                         match free.clone().nth(j) {
-                            Some(k) if self.types.get(array).is_some_and(|t| self.lane_axis(t, k)) => k,
+                            Some(k) if self.fun.types.get(array).is_some_and(|t| self.lane_axis(t, k)) => k,
                             _ => return all(Class::Mixed),
                         }
                     }
@@ -437,7 +441,7 @@ impl Lanes<'_> {
                 let ok = match value {
                     SubExp::Var(v) => match self.of(*v) {
                         Class::Lane(j) => j == kv,
-                        Class::Inv => self.types.get(v).is_some_and(|t| self.lane_axis(t, kv)),
+                        Class::Inv => self.fun.types.get(v).is_some_and(|t| self.lane_axis(t, kv)),
                         Class::Mixed => false,
                     },
                     SubExp::Const(_) => false,
@@ -506,7 +510,7 @@ fn rewrite_loop(stm: &Stm, prog: &mut Program, fun: &mut Fun) -> Option<Vec<Stm>
     if params.iter().any(|(p, _)| type_vars(&p.ty).any(|v| names.contains(&v))) {
         return None;
     }
-    let (types, iotas, scratches, threads) = (&fun.types, &fun.iotas, &fun.scratches, fun.threads);
+    let fun: &Fun = fun;
     // The lanes' width is known before the loop.
     let mut inside = Vec::new();
     collect_binders(&Body { stms: vec![stm.clone()], result: vec![] }, &mut inside);
@@ -524,24 +528,13 @@ fn rewrite_loop(stm: &Stm, prog: &mut Program, fun: &mut Fun) -> Option<Vec<Stm>
                 }
             })
             .collect();
-        let mut lanes = Lanes { b, class: Classes::default(), types, iotas };
+        let mut lanes = Lanes { b, class: Classes::default(), fun };
         let pc = lanes.loop_classes(params, form, body, seed);
         if !pc.iter().any(|c| matches!(c, Class::Lane(_))) {
             continue;
         }
         let class = lanes.class;
-        let rewrite = Rewrite {
-            b,
-            class,
-            types,
-            iotas,
-            scratches,
-            names: &mut prog.names,
-            threads,
-            span: stm.span,
-            scratch: BTreeSet::new(),
-            hoisted_stacks: Vec::new(),
-        };
+        let rewrite = Rewrite { b, class, fun, names: &mut prog.names, span: stm.span, scratch: BTreeSet::new() };
         if let Some(stms) = rewrite.run(&stm, &pc) {
             return Some(stms);
         }
@@ -649,18 +642,11 @@ fn with_dim(ty: &Type, k: usize, d: SubExp) -> Type {
 struct Rewrite<'a, 'n> {
     b: SubExp,
     class: Classes,
-    types: &'a HashMap<VName, Type>,
-    iotas: &'a HashMap<VName, SubExp>,
-    /// The function's scratch arrays: a range's part of one is a scratch
-    /// array of its own, not a copy.
-    scratches: &'a BTreeSet<VName>,
+    fun: &'a Fun,
     names: &'n mut NameTable,
-    threads: i64,
     span: Span,
     /// The stacks: loop parameters whose initial value is a scratch array.
     scratch: BTreeSet<VName>,
-    /// The types of the stacks of hoisted statements.
-    hoisted_stacks: Vec<Type>,
 }
 
 impl Rewrite<'_, '_> {
@@ -708,7 +694,7 @@ impl Rewrite<'_, '_> {
         // prediction per step); any other is refused.
         let original = stm;
         let mut out = Vec::new();
-        let (stm, hoisted) = self.hoist(stm, &mixed_stm, &mut out)?;
+        let (stm, hoisted, hoisted_stacks) = self.hoist(stm, &mixed_stm, &mut out)?;
         let stm = &stm;
         let Exp::Loop { params, body, .. } = &stm.exp else { return None };
         let mixed_stm = self.mixed_stms(body)?;
@@ -741,7 +727,7 @@ impl Rewrite<'_, '_> {
                 body.stms.iter().zip(&lane_stm).filter(|(_, l)| **l).flat_map(|(s, _)| s.pat.iter().map(|p| p.name));
             stacked = lane_params.chain(lane_bound).filter(|v| needed.contains(v)).collect();
             for v in &stacked {
-                let t = self.types.get(v)?;
+                let t = self.fun.types.get(v)?;
                 if type_vars(t).any(|x| body_binders.contains(&x)) {
                     return None;
                 }
@@ -761,7 +747,7 @@ impl Rewrite<'_, '_> {
             _ => self.binop(&mut out, "iterations", BinOp::Max, bound, SubExp::i64(0)),
         };
         for v in &stacked {
-            let st = self.types[v].array_of(len);
+            let st = self.fun.types[v].array_of(len);
             let (sp, su) = (self.names.fresh("stack"), self.names.fresh("stack"));
             let c = match self.of(*v) {
                 Class::Lane(k) => Class::Lane(k + 1),
@@ -844,8 +830,7 @@ impl Rewrite<'_, '_> {
         // every iteration.
         let over = SubExp::i64(MAX_STACK_BYTES + 1);
         let mut total = SubExp::i64(0);
-        let stack_types: Vec<Type> =
-            upd_for.values().map(|(_, _, st)| st.clone()).chain(self.hoisted_stacks.clone()).collect();
+        let stack_types: Vec<Type> = upd_for.values().map(|(_, _, st)| st.clone()).chain(hoisted_stacks).collect();
         for st in &stack_types {
             let mut n = SubExp::i64(st.elem().byte_size() as i64);
             for d in st.shape() {
@@ -859,7 +844,7 @@ impl Rewrite<'_, '_> {
         let small = self.cmp(&mut out, "fits", CmpOp::Le, total, SubExp::i64(MAX_STACK_BYTES));
         let several = self.cmp(&mut out, "fits", CmpOp::Gt, nr, SubExp::i64(1));
         let twice = self.binop(&mut out, "fits", BinOp::Mul, nr, SubExp::i64(2));
-        let half = self.cmp(&mut out, "fits", CmpOp::Gt, twice, SubExp::i64(self.threads));
+        let half = self.cmp(&mut out, "fits", CmpOp::Gt, twice, SubExp::i64(self.fun.threads));
         let each = self.cmp(&mut out, "fits", CmpOp::Eq, nr, self.b);
         let enough = self.logic(&mut out, BinOp::LogOr, half, each);
         let shared = self.logic(&mut out, BinOp::LogAnd, several, enough);
@@ -899,23 +884,24 @@ impl Rewrite<'_, '_> {
     }
 
     /// The loop `stm` with its heavy `Inv` statements (see [`heavy`]) read
-    /// from stacks, and the map over the iterations that stacks them,
-    /// computing them and the statements they need before the loop; `None`
-    /// if one of them reads a value the loop changes (a parameter other
-    /// than one it passes on unchanged) or what an update, a loop or a
-    /// branch made. `mixed` tells the body's wholly `Mixed` statements.
+    /// from stacks, the map over the iterations that stacks them,
+    /// computing them and the statements they need before the loop, and
+    /// the stacks' types; `None` if one of them reads a value the loop
+    /// changes (a parameter other than one it passes on unchanged) or what
+    /// a statement that may consume an array made. `mixed` tells the body's wholly `Mixed` statements.
     /// The stacks' length is bound in `before`, which comes before the
     /// run-time test.
-    fn hoist(&mut self, stm: &Stm, mixed: &[bool], before: &mut Vec<Stm>) -> Option<(Stm, Vec<Stm>)> {
+    fn hoist(&mut self, stm: &Stm, mixed: &[bool], before: &mut Vec<Stm>) -> Option<(Stm, Vec<Stm>, Vec<Type>)> {
         let Exp::Loop { params, form: LoopForm::For { i, bound }, body } = &stm.exp else { return None };
         let inv = |s: &Stm| s.pat.iter().all(|p| self.of(p.name) == Class::Inv);
         let hoist: Vec<bool> = body.stms.iter().zip(mixed).map(|(s, m)| !m && inv(s) && heavy(s)).collect();
         if !hoist.iter().any(|h| *h) {
-            return Some((stm.clone(), Vec::new()));
+            return Some((stm.clone(), Vec::new(), Vec::new()));
         }
         // What is known before the loop, per iteration: the counter, the
-        // parameters passed on unchanged, and what the pure `Inv`
-        // statements compute from them and from values bound outside.
+        // parameters passed on unchanged, and what the `Inv` statements
+        // that consume nothing compute from them and from values bound
+        // outside.
         let mut inside = Vec::new();
         collect_binders(body, &mut inside);
         let inside: BTreeSet<VName> = inside.into_iter().chain(params.iter().map(|(p, _)| p.name)).collect();
@@ -927,17 +913,7 @@ impl Rewrite<'_, '_> {
             .collect();
         let mut known: BTreeSet<VName> = fixed.iter().map(|(p, _)| p.name).chain([*i]).collect();
         for (s, m) in body.stms.iter().zip(mixed) {
-            let pure = !matches!(
-                s.exp,
-                Exp::Update { .. }
-                    | Exp::UpdAcc { .. }
-                    | Exp::Loop { .. }
-                    | Exp::If { .. }
-                    | Exp::Apply { .. }
-                    | Exp::Scratch { .. }
-                    | Exp::Ad { .. }
-                    | Exp::Soac(Soac::Hist { .. } | Soac::Scatter { .. } | Soac::WithAcc { .. })
-            );
+            let pure = may_consume(&s.exp).is_empty();
             if !m && inv(s) && pure && free_vars_exp(&s.exp).iter().all(|v| known.contains(v) || !inside.contains(v)) {
                 known.extend(s.pat.iter().map(|p| p.name));
             }
@@ -1011,14 +987,11 @@ impl Rewrite<'_, '_> {
                 ));
             }
         }
-        for p in &stacks {
-            self.hoisted_stacks.push(p.ty.clone());
-        }
         let mut loop_stm = stm.clone();
         if let Exp::Loop { body, .. } = &mut loop_stm.exp {
             body.stms = stms;
         }
-        Some((loop_stm, pre))
+        Some((loop_stm, pre, stacks.into_iter().map(|p| p.ty).collect()))
     }
 
     /// The number of ranges `nr` and their width `w`: `nr` the largest
@@ -1028,7 +1001,7 @@ impl Rewrite<'_, '_> {
     fn split(&mut self, out: &mut Vec<Stm>) -> (SubExp, SubExp) {
         let b = self.b;
         let some = self.binop(out, "nr", BinOp::Max, b, SubExp::i64(1));
-        let d0 = self.binop(out, "nr", BinOp::Min, some, SubExp::i64(self.threads));
+        let d0 = self.binop(out, "nr", BinOp::Min, some, SubExp::i64(self.fun.threads));
         let rem0 = self.binop(out, "nr", BinOp::Mod, b, d0);
         let c0 = self.cmp(out, "nr", CmpOp::Ne, rem0, SubExp::i64(0));
         let (d, c) = (self.names.fresh("nr"), self.names.fresh("nr"));
@@ -1077,7 +1050,7 @@ impl Rewrite<'_, '_> {
         let lo = self.binop(&mut lam, "lo", BinOp::Mul, SubExp::Var(r), w);
         let mut range_params = Vec::with_capacity(params.len());
         for ((p, init), c) in params.iter().zip(classes) {
-            if self.scratch.contains(&p.name) || init.as_var().is_some_and(|v| self.scratches.contains(&v)) {
+            if self.scratch.contains(&p.name) || init.as_var().is_some_and(|v| self.fun.scratches.contains(&v)) {
                 let ty = match c {
                     Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
@@ -1205,7 +1178,7 @@ impl Rewrite<'_, '_> {
     /// A copy of `lanes_of`'s slice of an `Inv` value that becomes a
     /// `Lane(k)` one.
     fn own_lanes(&mut self, out: &mut Vec<Stm>, v: SubExp, k: usize, lo: SubExp, w: SubExp) -> Option<SubExp> {
-        let ty = self.types.get(&v.as_var()?)?.clone();
+        let ty = self.fun.types.get(&v.as_var()?)?.clone();
         let s = self.lanes_of(out, v, &ty, k, lo, w)?;
         let t = with_dim(&ty, k, w);
         Some(SubExp::Var(self.bind(out, "lanes", t, Exp::Copy(s.as_var()?))))
@@ -1276,7 +1249,7 @@ impl Rewrite<'_, '_> {
                     // The lane index counts the range's lanes; other `Inv`
                     // inputs are sliced to them.
                     for (a, lp) in arrs.iter_mut().zip(&map.params[na..]) {
-                        if self.iotas.get(a) == Some(&self.b) {
+                        if self.fun.iotas.get(a) == Some(&self.b) {
                             *a = self.bind(
                                 &mut out,
                                 "lane",
@@ -1305,7 +1278,7 @@ impl Rewrite<'_, '_> {
                     }
                     if self.of(value.as_var()?) == Class::Inv {
                         let kv = k - slice.iter().take(k).filter(|d| matches!(d, DimIndex::Fix(_))).count();
-                        let ty = self.types.get(&value.as_var()?)?.clone();
+                        let ty = self.fun.types.get(&value.as_var()?)?.clone();
                         *value = self.lanes_of(&mut out, *value, &ty, kv, lo, w)?;
                     }
                 }
