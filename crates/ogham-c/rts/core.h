@@ -910,6 +910,67 @@ static inline void og_copy_rec(int64_t esize, int rank, int dim, const int64_t *
   }
 }
 
+/* Copies `rows` rows of `n` contiguous elements of `E` bytes (a
+ * constant), the rows `ds` and `ss` elements apart; the blocks do not
+ * overlap. GCC would make each short row a call of memmove. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define OG_NO_MEMCPY_CALLS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define OG_NO_MEMCPY_CALLS
+#endif
+#define OG_COPY_ROWS(E)                                                                                  \
+  static inline OG_NO_MEMCPY_CALLS void og_copy_rows_##E(unsigned char *restrict d, const unsigned char *restrict s, int64_t rows, \
+                                      int64_t n, int64_t ds, int64_t ss) {                               \
+    for (int64_t r = 0; r < rows; r++) {                                                                 \
+      for (int64_t i = 0; i < n; i++) memcpy(d + i * E, s + i * E, E);                                   \
+      d += ds * E;                                                                                       \
+      s += ss * E;                                                                                       \
+    }                                                                                                    \
+  }
+OG_COPY_ROWS(8)
+OG_COPY_ROWS(4)
+#undef OG_COPY_ROWS
+
+/* Copies between two views of different memory blocks (no overlap) with
+ * their dimensions merged where both are laid out alike (`[d][t][nr][w]`
+ * from a rearranged `[nr][d][t][w]`: `[d·t][nr][w]`) and the innermost
+ * contiguous in both: the rows counted through the outer dimensions
+ * without a call per row. Returns 0 where the views do not allow it. A
+ * recursive call per dimension and per row made the D-LSTM gradient's
+ * ranges' saved values (rows of 7 doubles, 22 MB) copy at 1.4 GB/s. */
+static inline int og_copy_flat(const og_arr *dst, const og_arr *src, int64_t esize, int rank) {
+  int64_t shape[OG_MAX_RANK], ds[OG_MAX_RANK], ss[OG_MAX_RANK];
+  int k = 0;
+  for (int i = 0; i < rank; i++) {
+    if (src->shape[i] == 1) continue;
+    if (k > 0 && ds[k - 1] == dst->stride[i] * src->shape[i] && ss[k - 1] == src->stride[i] * src->shape[i]) {
+      shape[k - 1] *= src->shape[i];
+      ds[k - 1] = dst->stride[i];
+      ss[k - 1] = src->stride[i];
+      continue;
+    }
+    shape[k] = src->shape[i];
+    ds[k] = dst->stride[i];
+    ss[k] = src->stride[i];
+    k++;
+  }
+  if (k < 2 || k > 3 || ds[k - 1] != 1 || ss[k - 1] != 1 || (esize != 8 && esize != 4)) return 0;
+  unsigned char *d = og_mem_data(dst->mem) + dst->offset * esize;
+  const unsigned char *s = og_mem_data(src->mem) + src->offset * esize;
+  int64_t n = shape[k - 1], outer = k == 3 ? shape[0] : 1;
+  int64_t rows = shape[k - 2], drow = ds[k - 2], srow = ss[k - 2];
+  for (int64_t a = 0; a < outer; a++) {
+    unsigned char *da = d + (k == 3 ? a * ds[0] : 0) * esize;
+    const unsigned char *sa = s + (k == 3 ? a * ss[0] : 0) * esize;
+    if (esize == 8) {
+      og_copy_rows_8(da, sa, rows, n, drow, srow);
+    } else {
+      og_copy_rows_4(da, sa, rows, n, drow, srow);
+    }
+  }
+  return 1;
+}
+
 /* Copies the elements of `src` into `dst` (same shape). */
 static inline void og_copy_into(const og_arr *dst, const og_arr *src, int64_t esize, int rank) {
   if (og_shape_elems(rank, src->shape) == 0) return;
@@ -918,6 +979,7 @@ static inline void og_copy_into(const og_arr *dst, const og_arr *src, int64_t es
     memmove(og_mem_data(dst->mem) + dst->offset * esize, og_mem_data(src->mem) + src->offset * esize, (size_t)(n * esize));
     return;
   }
+  if (dst->mem != src->mem && og_copy_flat(dst, src, esize, rank)) return;
   og_copy_rec(esize, rank, 0, src->shape, og_mem_data(dst->mem), dst->offset, dst->stride, og_mem_data(src->mem),
               src->offset, src->stride);
 }

@@ -92,11 +92,41 @@
 //! range: the objective's loop has few statements per elementary
 //! function and runs 1.8 times as fast on two threads, but the D-LSTM's
 //! gradient has many more (the adjoints, their accumulation, the saved
-//! values), and the ranges' saved values are copied into the map's
-//! result, then put side by side for the return sweep. On two threads
-//! its rewritten sweeps do 1.7-1.85 times the sequential work, and the
-//! gradient took 0.8-1.1 times the sequential time (its times vary more
-//! than the objective's between runs; see `benchmarks/README.md`).
+//! values): on two threads its rewritten sweeps do 1.36 times the
+//! sequential work, and the gradient runs 1.48 times as fast as the
+//! sequential one (see `benchmarks/README.md`).
+//!
+//! **Shared stacks.** A stack (a parameter starting as a scratch array,
+//! reverse mode's saved values or the mixture's stacks) that the loop only
+//! ever overwrites ([`follow`]: in-place updates proven in bounds,
+//! overwriting `updacc`s, through inner loops and `withacc`s) is not a
+//! stack per range, copied into the map's result at the range's end: one
+//! array `[nr]…[w]…` holds every range's part, the accumulator of a
+//! `withacc` over the ranges (the map made one), and each update writes
+//! the range's own part (`updacc s[r, …]`, direct writes in parallel).
+//! The part is the range's own, first axis `r`: the stack in its final
+//! layout `[…][b]`, each range writing its lanes there (with the range
+//! index as the lane's offset) made the two threads write the same cache
+//! lines in every step (a row of 14 doubles has its 7th and 8th in one
+//! line), and its first loop took three times as long on two threads as
+//! on one; with lanes first (`[b][…]`, a view of the final layout) each
+//! step wrote 84 lines as far apart as a lane's values (131 KB), slower
+//! still. Not in a function that `ad` may still differentiate (one
+//! holding a `jvp` or `vjp`, or called from one's function): `ad` has no
+//! rule for `withacc`.
+//!
+//! **Parts read where they are.** Every stack on a lane axis after the
+//! first (lanes first, it is a view of its parts) leaves the rewritten
+//! loop's `if` as its parts (the loop as written cuts its stacks into
+//! parts, a copy on that path only) and is put side by side after it
+//! ([`Reassembly`]). A later loop over the same lanes that reads such a
+//! stack takes the earlier loop's split, and each of its ranges reads its
+//! lanes of a row of the stack (`stack[i, …][lo:lo+w]`) from its own part
+//! (`parts[r, i, …]`, [`Rewrite::own_part`]): the D-LSTM's return sweep
+//! reads the forward sweep's saved values so. Where then only the later
+//! loop's fallback reads the stack, the statements putting it side by
+//! side move into that branch ([`sink_reassemblies`]): the 22 MB of saved
+//! values the gradient copied per run are no longer copied.
 //!
 //! A `for` loop marked `#[sequential]` is left alone (the run-time test's
 //! fallback is marked so).
@@ -131,14 +161,25 @@ pub fn lanes_program(prog: &mut Program, target: &Target) {
         .filter(|(_, f)| !recursive.contains(&f.name))
         .map(|(k, f)| (f.name.clone(), k))
         .collect();
+    // `ad` does not differentiate `withacc`s yet: in a function that a
+    // `jvp` or `vjp` calls, or one holding one (its loops may be inlined
+    // into it), every range keeps stacks of its own.
+    let differentiated = differentiated(prog);
     for fi in 0..prog.funs.len() {
         let mut body = prog.funs[fi].body.clone();
         let mut types: HashMap<VName, Type> = prog.funs[fi].params.iter().map(|p| (p.name, p.ty.clone())).collect();
         collect_types_body(&body, &mut types);
         let mut leaves = leaves.clone();
         leaves.remove(&prog.funs[fi].name);
-        let mut fun =
-            Fun { leaves, types, iotas: HashMap::default(), scratches: BTreeSet::new(), threads: target.threads };
+        let mut fun = Fun {
+            leaves,
+            types,
+            iotas: HashMap::default(),
+            scratches: BTreeSet::new(),
+            threads: target.threads,
+            share: !differentiated.contains(&prog.funs[fi].name),
+            reassembled: HashMap::default(),
+        };
         collect_made(&body, &mut fun);
         if walk(&mut body, prog, &mut fun) {
             prog.funs[fi].body = body;
@@ -158,6 +199,66 @@ struct Fun {
     /// own, not a copy).
     scratches: BTreeSet<VName>,
     threads: i64,
+    /// Whether stacks may be shared by the ranges (see the module doc).
+    share: bool,
+    /// The stacks of the loops rewritten so far, put side by side after
+    /// their `if`, by the name they have there.
+    reassembled: HashMap<VName, Reassembly>,
+}
+
+/// A rewritten loop's stack put side by side from its ranges' parts after
+/// the loop's `if` (see the module doc): what a later loop split the same
+/// way reads per range instead.
+#[derive(Clone, Debug)]
+struct Reassembly {
+    /// The parts, `[nr]…[w]…`, bound by the `if`.
+    parts: VName,
+    /// The lane axis of the stack.
+    k: usize,
+    b: SubExp,
+    nr: SubExp,
+    w: SubExp,
+    /// The statements putting the parts side by side, by what they bind
+    /// (the last binds the stack).
+    stms: [VName; 3],
+}
+
+/// The functions `ad` may differentiate: those that hold a `jvp` or
+/// `vjp`, and those the lambdas of one call, directly or not.
+fn differentiated(prog: &Program) -> BTreeSet<String> {
+    fn ads(stms: &[Stm], holds: &mut bool, calls: &mut BTreeSet<String>) {
+        for s in stms {
+            if let Exp::Ad { .. } = &s.exp {
+                *holds = true;
+                for l in ogham_ir::visit::lambdas(&s.exp) {
+                    ogham_ir::visit::collect_calls(&l.body.stms, calls);
+                }
+            }
+            for b in ogham_ir::visit::bodies(&s.exp) {
+                ads(&b.stms, holds, calls);
+            }
+            for l in ogham_ir::visit::lambdas(&s.exp) {
+                ads(&l.body.stms, holds, calls);
+            }
+        }
+    }
+    let graph = ogham_ir::visit::call_graph(prog);
+    let mut out = BTreeSet::new();
+    let mut todo = Vec::new();
+    for f in &prog.funs {
+        let (mut holds, mut calls) = (false, BTreeSet::new());
+        ads(&f.body.stms, &mut holds, &mut calls);
+        if holds {
+            out.insert(f.name.clone());
+        }
+        todo.extend(calls);
+    }
+    while let Some(f) = todo.pop() {
+        if out.insert(f.clone()) {
+            todo.extend(graph.get(&f).into_iter().flatten().cloned());
+        }
+    }
+    out
 }
 
 /// Records every `iota n` (from 0 by 1) of `body`, at any depth, and every
@@ -205,7 +306,51 @@ fn walk(body: &mut Body, prog: &mut Program, fun: &mut Fun) -> bool {
         out.push(stm);
     }
     body.stms = out;
+    if changed {
+        sink_reassemblies(body, fun);
+    }
     changed
+}
+
+/// Moves the statements putting a stack's parts side by side into the
+/// one branch of the one `if` that reads the stack, if there is one: the
+/// fallback of a later loop that reads the parts instead (the D-LSTM's
+/// return sweep), so that the copy is made only where that loop runs as
+/// written.
+fn sink_reassemblies(body: &mut Body, fun: &Fun) {
+    let mut all: Vec<&Reassembly> = fun.reassembled.values().collect();
+    all.sort_by_key(|r| std::cmp::Reverse(r.stms[2]));
+    for r in all {
+        let stack = r.stms[2];
+        let Some(at) = body.stms.iter().position(|s| s.pat.iter().any(|p| p.name == stack)) else { continue };
+        if body.result.iter().any(|x| x.as_var() == Some(stack)) {
+            continue;
+        }
+        let users: Vec<usize> =
+            (0..body.stms.len()).filter(|&u| free_vars_exp(&body.stms[u].exp).contains(&stack)).collect();
+        let [u] = users[..] else { continue };
+        let Exp::If { cond, then_body, else_body } = &body.stms[u].exp else { continue };
+        let in_then = ogham_ir::visit::free_vars_body(then_body).contains(&stack);
+        let in_else = ogham_ir::visit::free_vars_body(else_body).contains(&stack);
+        if u < at || cond.as_var() == Some(stack) || in_then == in_else {
+            continue;
+        }
+        let chain: BTreeSet<VName> = r.stms.iter().copied().collect();
+        let mut moved = Vec::new();
+        let mut k = 0;
+        while k < body.stms.len() {
+            if body.stms[k].pat.iter().any(|p| chain.contains(&p.name)) {
+                moved.push(body.stms.remove(k));
+            } else {
+                k += 1;
+            }
+        }
+        let Some(u) = body.stms.iter().position(|s| free_vars_exp(&s.exp).contains(&stack)) else { return };
+        let Exp::If { then_body, else_body, .. } = &mut body.stms[u].exp else { return };
+        let branch = if in_then { then_body } else { else_body };
+        moved.append(&mut branch.stms);
+        branch.stms = moved;
+    }
 }
 
 /// A variable's relation to the lanes (see the module doc).
@@ -510,7 +655,6 @@ fn rewrite_loop(stm: &Stm, prog: &mut Program, fun: &mut Fun) -> Option<Vec<Stm>
     if params.iter().any(|(p, _)| type_vars(&p.ty).any(|v| names.contains(&v))) {
         return None;
     }
-    let fun: &Fun = fun;
     // The lanes' width is known before the loop.
     let mut inside = Vec::new();
     collect_binders(&Body { stms: vec![stm.clone()], result: vec![] }, &mut inside);
@@ -528,14 +672,25 @@ fn rewrite_loop(stm: &Stm, prog: &mut Program, fun: &mut Fun) -> Option<Vec<Stm>
                 }
             })
             .collect();
-        let mut lanes = Lanes { b, class: Classes::default(), fun };
+        let mut lanes = Lanes { b, class: Classes::default(), fun: &*fun };
         let pc = lanes.loop_classes(params, form, body, seed);
         if !pc.iter().any(|c| matches!(c, Class::Lane(_))) {
             continue;
         }
         let class = lanes.class;
-        let rewrite = Rewrite { b, class, fun, names: &mut prog.names, span: stm.span, scratch: BTreeSet::new() };
-        if let Some(stms) = rewrite.run(&stm, &pc) {
+        let rewrite = Rewrite {
+            b,
+            class,
+            fun: &*fun,
+            names: &mut prog.names,
+            span: stm.span,
+            scratch: BTreeSet::new(),
+            wide: BTreeSet::new(),
+            range: (SubExp::i64(0), SubExp::i64(1)),
+            derived: HashMap::default(),
+        };
+        if let Some((stms, made)) = rewrite.run(&stm, &pc) {
+            fun.reassembled.extend(made);
             return Some(stms);
         }
     }
@@ -618,6 +773,81 @@ fn acc_lane_axis(map: &Lambda, pos: usize, index: &BTreeSet<VName>) -> Option<us
     axis
 }
 
+/// Follows the array `start` through `body` along the chain of values
+/// made of it: in-place updates and overwriting `updacc`s of it, and the
+/// loop parameters, loop results, `withacc` accumulators and `withacc`
+/// results it becomes; every name on the chain goes into `chain`. Returns
+/// the chain's last name in `body` (its result, for a stack), or `None`
+/// where the chain is used in any other way (read, copied, combined with
+/// an operator, passed to a branch), so that the array is only ever
+/// overwritten, each write replacing its elements: writes that ranges of
+/// lanes can make into one shared array without combining.
+fn follow(body: &Body, start: VName, chain: &mut BTreeSet<VName>) -> Option<VName> {
+    let mut cur = start;
+    chain.insert(cur);
+    for s in &body.stms {
+        if !free_vars_exp(&s.exp).contains(&cur) {
+            continue;
+        }
+        let mentions = |e: &SubExp| e.as_var() == Some(cur);
+        let in_slice = |slice: &[DimIndex]| {
+            slice.iter().any(|d| match d {
+                DimIndex::Fix(x) => mentions(x),
+                DimIndex::Slice { start, len, stride } => mentions(start) || mentions(len) || mentions(stride),
+            })
+        };
+        cur = match &s.exp {
+            Exp::UpdAcc { acc: array, slice, value, op: None }
+                if *array == cur && !mentions(value) && !in_slice(slice) =>
+            {
+                s.pat.first()?.name
+            }
+            // An update that could fail stays one (an `updacc` skips what
+            // is out of bounds).
+            Exp::Update { array, slice, value }
+                if *array == cur && !mentions(value) && !in_slice(slice) && s.attrs.unsafe_ =>
+            {
+                s.pat.first()?.name
+            }
+            Exp::Loop { params, form, body: inner } => {
+                let pos = params.iter().position(|(_, init)| mentions(init))?;
+                if params.iter().filter(|(_, init)| mentions(init)).count() != 1
+                    || matches!(form, LoopForm::While { cond } if *cond == cur)
+                    || matches!(form, LoopForm::For { bound, .. } if mentions(bound))
+                    || ogham_ir::visit::free_vars_body(inner).contains(&cur)
+                {
+                    return None;
+                }
+                let end = follow(inner, params[pos].0.name, chain)?;
+                if inner.result.iter().filter(|r| r.as_var() == Some(end)).count() != 1
+                    || inner.result.get(pos)?.as_var() != Some(end)
+                {
+                    return None;
+                }
+                s.pat.get(pos)?.name
+            }
+            Exp::Soac(Soac::WithAcc { arrs, accs, map, .. })
+                if !arrs.contains(&cur) && !free_vars_lambda(map).contains(&cur) =>
+            {
+                let pos = accs.iter().position(|a| *a == cur)?;
+                if accs.iter().filter(|a| **a == cur).count() != 1 {
+                    return None;
+                }
+                let end = follow(&map.body, map.params.get(pos)?.name, chain)?;
+                if map.body.result.iter().filter(|r| r.as_var() == Some(end)).count() != 1
+                    || map.body.result.get(pos)?.as_var() != Some(end)
+                {
+                    return None;
+                }
+                s.pat.get(pos)?.name
+            }
+            _ => return None,
+        };
+        chain.insert(cur);
+    }
+    Some(cur)
+}
+
 /// Whether `s` holds a SOAC or a call, at any depth.
 fn heavy(s: &Stm) -> bool {
     matches!(s.exp, Exp::Soac(_) | Exp::Apply { .. })
@@ -647,6 +877,18 @@ struct Rewrite<'a, 'n> {
     span: Span,
     /// The stacks: loop parameters whose initial value is a scratch array.
     scratch: BTreeSet<VName>,
+    /// The stacks the ranges write in place, at their own lanes, as
+    /// accumulators of one `withacc` over the ranges, and every variable
+    /// made of them by updates, loops and `withacc`s ([`follow`]): these
+    /// keep their whole width.
+    wide: BTreeSet<VName>,
+    /// While a range's loop is rewritten: the range's index and the
+    /// number of ranges, the shared stacks' first axis.
+    range: (SubExp, SubExp),
+    /// The stacks of earlier loops split the same way, and the arrays
+    /// indexed from them, that a range reads its lanes of from their
+    /// parts: the parts, the indices so far, the lane axis left.
+    derived: HashMap<VName, (VName, Vec<DimIndex>, usize)>,
 }
 
 impl Rewrite<'_, '_> {
@@ -681,7 +923,7 @@ impl Rewrite<'_, '_> {
     /// The whole rewrite: fission of the lanes' mixture, then the map over
     /// ranges, under the run-time test (see the module doc), with the loop
     /// as written as its other branch.
-    fn run(mut self, stm: &Stm, pc: &[Class]) -> Option<Vec<Stm>> {
+    fn run(mut self, stm: &Stm, pc: &[Class]) -> Option<(Vec<Stm>, Vec<(VName, Reassembly)>)> {
         let Exp::Loop { form: LoopForm::For { i, bound }, body, .. } = &stm.exp else { return None };
         let i = *i;
         let bound = *bound;
@@ -764,10 +1006,13 @@ impl Rewrite<'_, '_> {
         let stacked_out: Vec<VName> = l1_pat[keep.len()..].iter().map(|p| p.name).collect();
         let update = |this: &Self, out: &mut Vec<Stm>, v: VName| {
             if let Some((sp, su, st)) = upd_for.get(&v) {
-                out.push(this.stm(
+                // In bounds: the stack has a row per iteration.
+                let mut s = this.stm(
                     vec![Param { name: *su, ty: st.clone() }],
                     Exp::Update { array: *sp, slice: vec![DimIndex::Fix(SubExp::Var(i))], value: SubExp::Var(v) },
-                ));
+                );
+                s.attrs.unsafe_ = true;
+                out.push(s);
             }
         };
         let mut l1_stms: Vec<Stm> = Vec::new();
@@ -783,10 +1028,31 @@ impl Rewrite<'_, '_> {
             }
         }
         let l1_classes: Vec<Class> = l1_params.iter().map(|(p, _)| self.of(p.name)).collect();
-        let (nr, w) = self.split(&mut out);
+        // The split of an earlier loop whose stacks this one reads: each
+        // range reads its own parts of them.
+        let earlier: Vec<(VName, Reassembly)> = free_vars_exp(&original.exp)
+            .into_iter()
+            .filter_map(|v| self.fun.reassembled.get(&v).filter(|r| r.b == self.b).map(|r| (v, r.clone())))
+            .collect();
+        let (nr, w) = match earlier.first() {
+            Some((_, r)) => (r.nr, r.w),
+            None => self.split(&mut out),
+        };
+        for (v, r) in &earlier {
+            if (r.nr, r.w) == (nr, w) {
+                self.derived.insert(*v, (r.parts, Vec::new(), r.k));
+            }
+        }
         let mut lanes_version = Vec::new();
         let l1_body = Body { stms: l1_stms, result: l1_result };
-        self.ranges(&mut lanes_version, &l1_pat, &l1_classes, l1_params, i, bound, l1_body, (nr, w))?;
+        let lifted = self.ranges(&mut lanes_version, &l1_pat, &l1_classes, l1_params, i, bound, l1_body, (nr, w))?;
+        // The stacks the mixture's loop reads are put side by side for it;
+        // the others leave the `if` as parts (below).
+        let (inside, lifted): (Vec<_>, Vec<_>) = lifted.into_iter().partition(|(j, _)| *j >= keep.len());
+        for (j, part) in inside {
+            let Class::Lane(k) = l1_classes[j] else { return None };
+            self.side_by_side(&mut lanes_version, part, &l1_pat[j], k, (nr, w));
+        }
         if mixed_params.iter().any(|m| *m) {
             // Loop 2: the mixture (and the Inv statements it reads), reading
             // the stacks; it binds the Mixed parameters' results.
@@ -850,20 +1116,61 @@ impl Rewrite<'_, '_> {
         let shared = self.logic(&mut out, BinOp::LogAnd, several, enough);
         let fits = self.logic(&mut out, BinOp::LogAnd, small, shared);
         let result: Vec<SubExp> = stm.pat.iter().map(|p| SubExp::Var(p.name)).collect();
-        let mut then_body = Body { stms: hoisted.into_iter().chain(lanes_version).collect(), result: result.clone() };
-        fresh_binders(&mut then_body, self.names, |_| true);
         // The loop as written, `#[sequential]` so that it stays so.
         let mut fallback = original.clone();
         fallback.attrs.sequential = true;
-        let mut else_body = Body { stms: vec![fallback], result };
+        let (mut pat, mut then_result, mut else_result) = (stm.pat.clone(), result.clone(), result);
+        let mut else_stms = vec![fallback];
+        // The stacks leave the `if` as their ranges' parts (the loop as
+        // written cuts its stacks into parts, a copy); they are put side by
+        // side after it, where a later loop split the same way may read
+        // its parts instead (and the copy may move into its fallback).
+        let mut after = Vec::new();
+        let mut made = Vec::new();
+        for (j, part) in lifted {
+            let Class::Lane(k) = l1_classes[j] else { return None };
+            let pos = keep[j];
+            let p = stm.pat[pos].clone();
+            let rank = p.ty.rank();
+            let part_ty = with_dim(&p.ty, k, w).array_of(nr);
+            let mut split: Vec<SubExp> = p.ty.shape()[..k].to_vec();
+            split.extend([nr, w]);
+            split.extend_from_slice(&p.ty.shape()[k + 1..]);
+            let split_ty = Type::Array { elem: p.ty.elem(), shape: split };
+            let seq = original.pat[pos].name;
+            let cut = self.bind(
+                &mut else_stms,
+                "parts",
+                split_ty.clone(),
+                Exp::Reshape { array: seq, shape: split_ty.shape().to_vec() },
+            );
+            let to_parts: Vec<usize> = std::iter::once(k).chain(0..k).chain(k + 1..=rank).collect();
+            let moved =
+                self.bind(&mut else_stms, "parts", part_ty.clone(), Exp::Rearrange { array: cut, perm: to_parts });
+            let fresh = self.bind(&mut else_stms, "parts", part_ty.clone(), Exp::Copy(moved));
+            else_result[pos] = SubExp::Var(fresh);
+            then_result[pos] = SubExp::Var(part);
+            let outer = Param { name: self.names.fresh("parts"), ty: part_ty };
+            pat[pos] = outer.clone();
+            let stms = self.side_by_side(&mut after, outer.name, &p, k, (nr, w));
+            let r = Reassembly { parts: outer.name, k, b: self.b, nr, w, stms };
+            made.push((p.name, r));
+        }
+        let mut then_body = Body { stms: hoisted.into_iter().chain(lanes_version).collect(), result: then_result };
+        // The rows of earlier stacks that the ranges now read from parts
+        // go, so that what puts those stacks side by side can move.
+        crate::dce::dce_body(&mut then_body, Default::default());
+        fresh_binders(&mut then_body, self.names, |_| true);
+        let mut else_body = Body { stms: else_stms, result: else_result };
         fresh_binders(&mut else_body, self.names, |_| true);
         out.push(Stm {
-            pat: stm.pat.clone(),
+            pat,
             exp: Exp::If { cond: fits, then_body, else_body },
             attrs: StmAttrs::default(),
             span: stm.span,
         });
-        Some(out)
+        out.extend(after);
+        Some((out, made))
     }
 
     /// Whether each statement of `body` is wholly `Mixed`; `None` if one
@@ -1036,7 +1343,7 @@ impl Rewrite<'_, '_> {
         bound: SubExp,
         body: Body,
         (nr, w): (SubExp, SubExp),
-    ) -> Option<()> {
+    ) -> Option<Vec<(usize, VName)>> {
         let rs = self.bind(
             out,
             "ranges",
@@ -1044,13 +1351,48 @@ impl Rewrite<'_, '_> {
             Exp::Iota { n: nr, start: SubExp::i64(0), step: SubExp::i64(1), elem: PrimType::I64 },
         );
 
+        // The stacks that every range can write in place at its own lanes
+        // (only ever overwritten): accumulators of a `withacc` over the
+        // ranges, whole arrays shared by all of them, so that no range
+        // keeps a part to be put side by side with the others' after.
+        let is_stack = |this: &Self, p: &Param, init: &SubExp| {
+            this.scratch.contains(&p.name) || init.as_var().is_some_and(|v| this.fun.scratches.contains(&v))
+        };
+        let stack: Vec<bool> = params.iter().map(|(p, init)| is_stack(self, p, init)).collect();
+        let mut wide = vec![false; params.len()];
+        for (k, ((p, init), c)) in params.iter().zip(classes).enumerate() {
+            if !self.fun.share || !is_stack(self, p, init) || !matches!(c, Class::Lane(_)) {
+                continue;
+            }
+            let mut chain = BTreeSet::new();
+            let end = follow(&body, p.name, &mut chain);
+            let once = |e: VName| body.result.iter().filter(|r| r.as_var() == Some(e)).count() == 1;
+            if end.is_some_and(|e| once(e) && body.result[k].as_var() == Some(e)) {
+                self.wide.extend(chain);
+                wide[k] = true;
+            }
+        }
+
         // The range's lambda.
         let r = self.names.fresh("range");
+        self.range = (SubExp::Var(r), nr);
         let mut lam = Vec::new();
         let lo = self.binop(&mut lam, "lo", BinOp::Mul, SubExp::Var(r), w);
         let mut range_params = Vec::with_capacity(params.len());
-        for ((p, init), c) in params.iter().zip(classes) {
-            if self.scratch.contains(&p.name) || init.as_var().is_some_and(|v| self.fun.scratches.contains(&v)) {
+        let (mut acc_params, mut shared) = (Vec::new(), Vec::new());
+        for (((p, init), c), wide) in params.iter().zip(classes).zip(&wide) {
+            if *wide {
+                let Class::Lane(k) = c else { return None };
+                let ty = with_dim(&p.ty, *k, w).array_of(nr);
+                let whole =
+                    self.bind(out, "stack", ty.clone(), Exp::Scratch { elem: ty.elem(), shape: ty.shape().to_vec() });
+                let acc = Param { name: self.names.fresh("stack"), ty: ty.clone() };
+                range_params.push((Param { name: p.name, ty }, SubExp::Var(acc.name)));
+                acc_params.push(acc);
+                shared.push(whole);
+                continue;
+            }
+            if is_stack(self, p, init) {
                 let ty = match c {
                     Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
@@ -1085,9 +1427,11 @@ impl Rewrite<'_, '_> {
         let range_pat: Vec<Param> = pat
             .iter()
             .zip(classes)
-            .map(|(p, c)| Param {
+            .zip(&wide)
+            .map(|((p, c), wide)| Param {
                 name: fresh_like(self.names, p.name),
                 ty: match c {
+                    Class::Lane(k) if *wide => with_dim(&p.ty, *k, w).array_of(nr),
                     Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
                 },
@@ -1096,45 +1440,52 @@ impl Rewrite<'_, '_> {
         lam.push(
             self.stm(range_pat.clone(), Exp::Loop { params: range_params, form: LoopForm::For { i, bound }, body }),
         );
-        let lam_result: Vec<SubExp> = range_pat.iter().map(|p| SubExp::Var(p.name)).collect();
-        let lam_ret: Vec<Type> = range_pat.iter().map(|p| p.ty.clone()).collect();
+        // The accumulators' results first, then the parts.
+        let order: Vec<usize> =
+            (0..pat.len()).filter(|&k| wide[k]).chain((0..pat.len()).filter(|&k| !wide[k])).collect();
+        let lam_result: Vec<SubExp> = order.iter().map(|&k| SubExp::Var(range_pat[k].name)).collect();
+        let lam_ret: Vec<Type> = order.iter().map(|&k| range_pat[k].ty.clone()).collect();
         let lambda = Lambda {
-            params: vec![Param { name: r, ty: i64_ty() }],
+            params: acc_params.into_iter().chain([Param { name: r, ty: i64_ty() }]).collect(),
             body: Body { stms: lam, result: lam_result },
             ret: lam_ret.clone(),
         };
-        let parts_pat: Vec<Param> =
-            lam_ret.iter().map(|t| Param { name: self.names.fresh("parts"), ty: t.array_of(nr) }).collect();
-        let parts: Vec<VName> = parts_pat.iter().map(|p| p.name).collect();
-        out.push(self.stm(
-            parts_pat,
-            Exp::Soac(Soac::Screma { w: nr, arrs: vec![rs], scans: vec![], reduces: vec![], map: lambda }),
-        ));
-        // Reassembly: the ranges' lanes side by side on their axis.
-        for ((p, c), part) in pat.iter().zip(classes).zip(parts) {
+        // The shared stacks hold every range's part already: they are put
+        // side by side as the map's parts are, in the order of `pat`.
+        let mut whole_pat: Vec<Param> = Vec::new();
+        let mut stacks = Vec::new();
+        for k in (0..pat.len()).filter(|k| wide[*k]) {
+            let part = Param { name: self.names.fresh("parts"), ty: range_pat[k].ty.clone() };
+            stacks.push((k, part.name));
+            whole_pat.push(part);
+        }
+        let parts_pat: Vec<Param> = lam_ret[whole_pat.len()..]
+            .iter()
+            .map(|t| Param { name: self.names.fresh("parts"), ty: t.array_of(nr) })
+            .collect();
+        let mut parts: Vec<VName> = Vec::with_capacity(pat.len());
+        let mut mapped = parts_pat.iter().map(|p| p.name);
+        for k in 0..pat.len() {
+            match stacks.iter().find(|(j, _)| *j == k) {
+                Some((_, v)) => parts.push(*v),
+                None => parts.push(mapped.next()?),
+            }
+        }
+        let soac = if shared.is_empty() {
+            Soac::Screma { w: nr, arrs: vec![rs], scans: vec![], reduces: vec![], map: lambda }
+        } else {
+            Soac::WithAcc { w: nr, arrs: vec![rs], accs: shared, map: lambda }
+        };
+        whole_pat.extend(parts_pat);
+        out.push(self.stm(whole_pat, Exp::Soac(soac)));
+        // Reassembly: the ranges' lanes side by side on their axis; a
+        // stack's parts are left to the caller.
+        let mut lifted = Vec::new();
+        for (pos, ((p, c), part)) in pat.iter().zip(classes).zip(parts).enumerate() {
             match c {
+                Class::Lane(k) if *k > 0 && stack[pos] => lifted.push((pos, part)),
                 Class::Lane(k) => {
-                    let rank = p.ty.rank();
-                    let mut perm: Vec<usize> = (1..=*k).collect();
-                    perm.push(0);
-                    perm.extend(*k + 1..=rank);
-                    let mut shape: Vec<SubExp> = p.ty.shape()[..*k].to_vec();
-                    shape.push(nr);
-                    shape.push(w);
-                    shape.extend_from_slice(&p.ty.shape()[*k + 1..]);
-                    // One copy: the ranges' lanes put side by side (a
-                    // fresh array in that order), then seen with the lanes
-                    // as one axis (a view). The other way round, a reshape
-                    // of the rearranged view would be a copy in the C
-                    // backend before the copy proper.
-                    let tr = if *k == 0 {
-                        part
-                    } else {
-                        let ty = Type::Array { elem: p.ty.elem(), shape };
-                        let tr = self.bind(out, "parts", ty.clone(), Exp::Rearrange { array: part, perm });
-                        self.bind(out, "parts", ty, Exp::Copy(tr))
-                    };
-                    out.push(self.stm(vec![p.clone()], Exp::Reshape { array: tr, shape: p.ty.shape().to_vec() }));
+                    self.side_by_side(out, part, p, *k, (nr, w));
                 }
                 _ => {
                     out.push(
@@ -1146,7 +1497,37 @@ impl Rewrite<'_, '_> {
                 }
             }
         }
-        Some(())
+        Some(lifted)
+    }
+
+    /// Binds `p` to the ranges' `parts` of it put side by side on its lane
+    /// axis `k`; returns what the statements bind, `p` last. One copy: the
+    /// ranges' lanes put side by side (a fresh array in that order), then
+    /// seen with the lanes as one axis (a view). The other way round, a
+    /// reshape of the rearranged view would be a copy in the C backend
+    /// before the copy proper.
+    fn side_by_side(
+        &mut self,
+        out: &mut Vec<Stm>,
+        parts: VName,
+        p: &Param,
+        k: usize,
+        (nr, w): (SubExp, SubExp),
+    ) -> [VName; 3] {
+        if k == 0 {
+            out.push(self.stm(vec![p.clone()], Exp::Reshape { array: parts, shape: p.ty.shape().to_vec() }));
+            return [parts, parts, p.name];
+        }
+        let rank = p.ty.rank();
+        let perm: Vec<usize> = (1..=k).chain([0]).chain(k + 1..=rank).collect();
+        let mut shape: Vec<SubExp> = p.ty.shape()[..k].to_vec();
+        shape.extend([nr, w]);
+        shape.extend_from_slice(&p.ty.shape()[k + 1..]);
+        let ty = Type::Array { elem: p.ty.elem(), shape };
+        let side = self.bind(out, "parts", ty.clone(), Exp::Rearrange { array: parts, perm });
+        let copied = self.bind(out, "parts", ty, Exp::Copy(side));
+        out.push(self.stm(vec![p.clone()], Exp::Reshape { array: copied, shape: p.ty.shape().to_vec() }));
+        [side, copied, p.name]
     }
 
     /// `v[:, …, lo:lo+len, …]`, the slice on axis `k` (a view).
@@ -1160,6 +1541,9 @@ impl Rewrite<'_, '_> {
         len: SubExp,
     ) -> Option<SubExp> {
         let v = v.as_var()?;
+        if let Some(part) = self.own_part(out, v, k, with_dim(ty, k, len)) {
+            return Some(SubExp::Var(part));
+        }
         let mut slice: Vec<DimIndex> = ty.shape()[..k]
             .iter()
             .map(|d| DimIndex::Slice { start: SubExp::i64(0), len: *d, stride: SubExp::i64(1) })
@@ -1171,8 +1555,23 @@ impl Rewrite<'_, '_> {
     /// The range's rows `lo .. lo + w` of the `Inv` input `a` of a map (or
     /// `withacc`) whose function takes rows of type `row` (a view).
     fn rows_of(&mut self, out: &mut Vec<Stm>, a: VName, row: &Type, lo: SubExp, w: SubExp) -> VName {
+        if let Some(part) = self.own_part(out, a, 0, row.array_of(w)) {
+            return part;
+        }
         let slice = vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }];
         self.bind(out, "lanes", row.array_of(w), Exp::Index { array: a, slice })
+    }
+
+    /// The range's lanes on axis `k` of `v`, a row of an earlier loop's
+    /// stack split the same way, read from the range's part of it (a view,
+    /// of type `ty`): no stack need be put side by side for this loop.
+    fn own_part(&mut self, out: &mut Vec<Stm>, v: VName, k: usize, ty: Type) -> Option<VName> {
+        let (parts, fixed, axis) = self.derived.get(&v)?.clone();
+        if axis != k {
+            return None;
+        }
+        let slice = std::iter::once(DimIndex::Fix(self.range.0)).chain(fixed).collect();
+        Some(self.bind(out, "part", ty, Exp::Index { array: parts, slice }))
     }
 
     /// A copy of `lanes_of`'s slice of an `Inv` value that becomes a
@@ -1188,6 +1587,18 @@ impl Rewrite<'_, '_> {
     fn rewrite_body(&mut self, body: &mut Body, lo: SubExp, w: SubExp) -> Option<()> {
         let mut out = Vec::with_capacity(body.stms.len());
         for mut stm in std::mem::take(&mut body.stms) {
+            // A row of an earlier loop's stack (not at a lane): its lanes
+            // are in the range's parts too.
+            if let (Exp::Index { array, slice }, [p]) = (&stm.exp, &stm.pat[..]) {
+                if let Some((parts, fixed, axis)) = self.derived.get(array) {
+                    if slice.len() <= *axis && slice.iter().all(|d| matches!(d, DimIndex::Fix(_))) {
+                        let mut fixed = fixed.clone();
+                        fixed.extend(slice.iter().cloned());
+                        let entry = (*parts, fixed, axis - slice.len());
+                        self.derived.insert(p.name, entry);
+                    }
+                }
+            }
             let lane = stm.pat.iter().any(|p| matches!(self.of(p.name), Class::Lane(_)));
             if !lane {
                 out.push(stm);
@@ -1195,7 +1606,7 @@ impl Rewrite<'_, '_> {
             }
             for p in &mut stm.pat {
                 if let Class::Lane(k) = self.of(p.name) {
-                    p.ty = with_dim(&p.ty, k, w);
+                    p.ty = self.narrowed(&p.ty, p.name, k, w);
                 }
             }
             match &mut stm.exp {
@@ -1230,6 +1641,13 @@ impl Rewrite<'_, '_> {
                     let mut narrowed: HashMap<VName, Type> = HashMap::default();
                     for (pos, a) in accs.iter_mut().enumerate() {
                         let Class::Lane(k) = self.of(stm.pat[pos].name) else { return None };
+                        if self.wide.contains(&map.params[pos].name) {
+                            let ty = self.narrowed(&map.params[pos].ty, map.params[pos].name, k, w);
+                            map.params[pos].ty = ty.clone();
+                            map.ret[pos] = ty.clone();
+                            narrowed.insert(map.params[pos].name, ty);
+                            continue;
+                        }
                         if self.of(*a) == Class::Inv {
                             *a = self.own_lanes(&mut out, SubExp::Var(*a), k, lo, w)?.as_var()?;
                         }
@@ -1260,6 +1678,33 @@ impl Rewrite<'_, '_> {
                             *a = self.rows_of(&mut out, *a, &lp.ty, lo, w);
                         }
                     }
+                    // A shared stack's updates: in the range's own part.
+                    for s in &mut map.body.stms {
+                        if let Exp::UpdAcc { acc, slice, .. } = &mut s.exp {
+                            if self.wide.contains(acc) {
+                                slice.insert(0, DimIndex::Fix(self.range.0));
+                            }
+                        }
+                    }
+                }
+                // An update of a shared stack: an overwriting `updacc` of
+                // the range's part, where the update was (proven in
+                // bounds, and the range's index is below their number).
+                Exp::Update { array, slice, value } | Exp::UpdAcc { acc: array, slice, value, .. }
+                    if self.wide.contains(array) =>
+                {
+                    let Class::Lane(k) = self.of(stm.pat.first()?.name) else { return None };
+                    if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
+                        *len = w;
+                    }
+                    if self.of(value.as_var()?) == Class::Inv {
+                        let kv = k - slice.iter().take(k).filter(|d| matches!(d, DimIndex::Fix(_))).count();
+                        let ty = self.fun.types.get(&value.as_var()?)?.clone();
+                        *value = self.lanes_of(&mut out, *value, &ty, kv, lo, w)?;
+                    }
+                    let mut part = vec![DimIndex::Fix(self.range.0)];
+                    part.append(slice);
+                    stm.exp = Exp::UpdAcc { acc: *array, slice: part, value: *value, op: None };
                 }
                 Exp::Index { array, slice } => {
                     if let Class::Lane(k) = self.of(*array) {
@@ -1284,6 +1729,11 @@ impl Rewrite<'_, '_> {
                 }
                 Exp::Loop { params, body, .. } => {
                     for (p, init) in params.iter_mut() {
+                        if self.wide.contains(&p.name) {
+                            let Class::Lane(k) = self.of(p.name) else { return None };
+                            p.ty = self.narrowed(&p.ty, p.name, k, w);
+                            continue;
+                        }
                         if let Class::Lane(k) = self.of(p.name) {
                             if self.of_se(init) == Class::Inv {
                                 *init = self.own_lanes(&mut out, *init, k, lo, w)?;
@@ -1313,6 +1763,18 @@ impl Rewrite<'_, '_> {
 
     fn of_se(&self, s: &SubExp) -> Class {
         self.class.of_se(s)
+    }
+
+    /// The type in a range of the variable `v` of type `ty` with lanes on
+    /// axis `k`: `w` lanes there, and for a shared stack every range's
+    /// part.
+    fn narrowed(&self, ty: &Type, v: VName, k: usize, w: SubExp) -> Type {
+        let t = with_dim(ty, k, w);
+        if self.wide.contains(&v) {
+            t.array_of(self.range.1)
+        } else {
+            t
+        }
     }
 
     /// The `Inv` results of `body` where `classes` says `Lane`: sliced.

@@ -409,6 +409,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "dce",
     "simplify",
     "fuse",
+    "bounds",
     "lanes",
     "bounds",
     "mapinto",
