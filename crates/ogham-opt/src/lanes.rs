@@ -339,7 +339,9 @@ fn sink_reassemblies(body: &mut Body, fun: &Fun) {
         let mut moved = Vec::new();
         let mut k = 0;
         while k < body.stms.len() {
-            if body.stms[k].pat.iter().any(|p| chain.contains(&p.name)) {
+            let s = &body.stms[k];
+            let reshaping = matches!(s.exp, Exp::Rearrange { .. } | Exp::Copy(_) | Exp::Reshape { .. });
+            if reshaping && s.pat.iter().any(|p| chain.contains(&p.name)) {
                 moved.push(body.stms.remove(k));
             } else {
                 k += 1;
