@@ -318,24 +318,33 @@ fn walk(body: &mut Body, prog: &mut Program, fun: &mut Fun) -> bool {
 /// return sweep), so that the copy is made only where that loop runs as
 /// written.
 fn sink_reassemblies(body: &mut Body, fun: &Fun) {
+    // Free variables once per statement (the rewritten loops' `if`s are
+    // large), then the moves, by the name of the `if`'s first binder.
+    let free: Vec<BTreeSet<VName>> = body.stms.iter().map(|s| free_vars_exp(&s.exp)).collect();
+    let mut branches: HashMap<usize, (BTreeSet<VName>, BTreeSet<VName>)> = HashMap::default();
     let mut all: Vec<&Reassembly> = fun.reassembled.values().collect();
     all.sort_by_key(|r| std::cmp::Reverse(r.stms[2]));
+    let mut moves: Vec<(BTreeSet<VName>, VName, bool)> = Vec::new();
     for r in all {
         let stack = r.stms[2];
         let Some(at) = body.stms.iter().position(|s| s.pat.iter().any(|p| p.name == stack)) else { continue };
         if body.result.iter().any(|x| x.as_var() == Some(stack)) {
             continue;
         }
-        let users: Vec<usize> =
-            (0..body.stms.len()).filter(|&u| free_vars_exp(&body.stms[u].exp).contains(&stack)).collect();
+        let users: Vec<usize> = (0..body.stms.len()).filter(|&u| free[u].contains(&stack)).collect();
         let [u] = users[..] else { continue };
         let Exp::If { cond, then_body, else_body } = &body.stms[u].exp else { continue };
-        let in_then = ogham_ir::visit::free_vars_body(then_body).contains(&stack);
-        let in_else = ogham_ir::visit::free_vars_body(else_body).contains(&stack);
+        let (then_free, else_free) = branches.entry(u).or_insert_with(|| {
+            (ogham_ir::visit::free_vars_body(then_body), ogham_ir::visit::free_vars_body(else_body))
+        });
+        let (in_then, in_else) = (then_free.contains(&stack), else_free.contains(&stack));
+        let Some(key) = body.stms[u].pat.first().map(|p| p.name) else { continue };
         if u < at || cond.as_var() == Some(stack) || in_then == in_else {
             continue;
         }
-        let chain: BTreeSet<VName> = r.stms.iter().copied().collect();
+        moves.push((r.stms.iter().copied().collect(), key, in_then));
+    }
+    for (chain, key, in_then) in moves {
         let mut moved = Vec::new();
         let mut k = 0;
         while k < body.stms.len() {
@@ -347,7 +356,7 @@ fn sink_reassemblies(body: &mut Body, fun: &Fun) {
                 k += 1;
             }
         }
-        let Some(u) = body.stms.iter().position(|s| free_vars_exp(&s.exp).contains(&stack)) else { return };
+        let Some(u) = body.stms.iter().position(|s| s.pat.first().map(|p| p.name) == Some(key)) else { return };
         let Exp::If { then_body, else_body, .. } = &mut body.stms[u].exp else { return };
         let branch = if in_then { then_body } else { else_body };
         moved.append(&mut branch.stms);
