@@ -874,6 +874,14 @@ fn bool_ty() -> Type {
     Type::Prim(PrimType::Bool)
 }
 
+/// `ty` with its lane axis `k` seen as `nr` ranges of `w` lanes.
+fn split_lanes(ty: &Type, k: usize, (nr, w): (SubExp, SubExp)) -> Type {
+    let mut shape: Vec<SubExp> = ty.shape()[..k].to_vec();
+    shape.extend([nr, w]);
+    shape.extend_from_slice(&ty.shape()[k + 1..]);
+    Type::Array { elem: ty.elem(), shape }
+}
+
 fn with_dim(ty: &Type, k: usize, d: SubExp) -> Type {
     let mut shape = ty.shape().to_vec();
     shape[k] = d;
@@ -1144,10 +1152,7 @@ impl Rewrite<'_, '_> {
             let p = stm.pat[pos].clone();
             let rank = p.ty.rank();
             let part_ty = with_dim(&p.ty, k, w).array_of(nr);
-            let mut split: Vec<SubExp> = p.ty.shape()[..k].to_vec();
-            split.extend([nr, w]);
-            split.extend_from_slice(&p.ty.shape()[k + 1..]);
-            let split_ty = Type::Array { elem: p.ty.elem(), shape: split };
+            let split_ty = split_lanes(&p.ty, k, (nr, w));
             let seq = original.pat[pos].name;
             let cut = self.bind(
                 &mut else_stms,
@@ -1366,13 +1371,15 @@ impl Rewrite<'_, '_> {
         // (only ever overwritten): accumulators of a `withacc` over the
         // ranges, whole arrays shared by all of them, so that no range
         // keeps a part to be put side by side with the others' after.
-        let is_stack = |this: &Self, p: &Param, init: &SubExp| {
-            this.scratch.contains(&p.name) || init.as_var().is_some_and(|v| this.fun.scratches.contains(&v))
-        };
-        let stack: Vec<bool> = params.iter().map(|(p, init)| is_stack(self, p, init)).collect();
+        let stack: Vec<bool> = params
+            .iter()
+            .map(|(p, init)| {
+                self.scratch.contains(&p.name) || init.as_var().is_some_and(|v| self.fun.scratches.contains(&v))
+            })
+            .collect();
         let mut wide = vec![false; params.len()];
-        for (k, ((p, init), c)) in params.iter().zip(classes).enumerate() {
-            if !self.fun.share || !is_stack(self, p, init) || !matches!(c, Class::Lane(_)) {
+        for (k, ((p, _), c)) in params.iter().zip(classes).enumerate() {
+            if !self.fun.share || !stack[k] || !matches!(c, Class::Lane(_)) {
                 continue;
             }
             let mut chain = BTreeSet::new();
@@ -1391,7 +1398,7 @@ impl Rewrite<'_, '_> {
         let lo = self.binop(&mut lam, "lo", BinOp::Mul, SubExp::Var(r), w);
         let mut range_params = Vec::with_capacity(params.len());
         let (mut acc_params, mut shared) = (Vec::new(), Vec::new());
-        for (((p, init), c), wide) in params.iter().zip(classes).zip(&wide) {
+        for ((((p, init), c), wide), stack) in params.iter().zip(classes).zip(&wide).zip(&stack) {
             if *wide {
                 let Class::Lane(k) = c else { return None };
                 let ty = with_dim(&p.ty, *k, w).array_of(nr);
@@ -1403,7 +1410,7 @@ impl Rewrite<'_, '_> {
                 shared.push(whole);
                 continue;
             }
-            if is_stack(self, p, init) {
+            if *stack {
                 let ty = match c {
                     Class::Lane(k) => with_dim(&p.ty, *k, w),
                     _ => p.ty.clone(),
@@ -1459,36 +1466,27 @@ impl Rewrite<'_, '_> {
         let lambda = Lambda {
             params: acc_params.into_iter().chain([Param { name: r, ty: i64_ty() }]).collect(),
             body: Body { stms: lam, result: lam_result },
-            ret: lam_ret.clone(),
+            ret: lam_ret,
         };
-        // The shared stacks hold every range's part already: they are put
-        // side by side as the map's parts are, in the order of `pat`.
-        let mut whole_pat: Vec<Param> = Vec::new();
-        let mut stacks = Vec::new();
-        for k in (0..pat.len()).filter(|k| wide[*k]) {
-            let part = Param { name: self.names.fresh("parts"), ty: range_pat[k].ty.clone() };
-            stacks.push((k, part.name));
-            whole_pat.push(part);
-        }
-        let parts_pat: Vec<Param> = lam_ret[whole_pat.len()..]
+        // The statement binds the shared stacks (every range's part
+        // already) then the map's parts; `parts` in the order of `pat`.
+        let soac_pat: Vec<Param> = order
             .iter()
-            .map(|t| Param { name: self.names.fresh("parts"), ty: t.array_of(nr) })
+            .map(|&k| Param {
+                name: self.names.fresh("parts"),
+                ty: if wide[k] { range_pat[k].ty.clone() } else { range_pat[k].ty.array_of(nr) },
+            })
             .collect();
-        let mut parts: Vec<VName> = Vec::with_capacity(pat.len());
-        let mut mapped = parts_pat.iter().map(|p| p.name);
-        for k in 0..pat.len() {
-            match stacks.iter().find(|(j, _)| *j == k) {
-                Some((_, v)) => parts.push(*v),
-                None => parts.push(mapped.next()?),
-            }
+        let mut parts: Vec<VName> = vec![r; pat.len()];
+        for (&k, q) in order.iter().zip(&soac_pat) {
+            parts[k] = q.name;
         }
         let soac = if shared.is_empty() {
             Soac::Screma { w: nr, arrs: vec![rs], scans: vec![], reduces: vec![], map: lambda }
         } else {
             Soac::WithAcc { w: nr, arrs: vec![rs], accs: shared, map: lambda }
         };
-        whole_pat.extend(parts_pat);
-        out.push(self.stm(whole_pat, Exp::Soac(soac)));
+        out.push(self.stm(soac_pat, Exp::Soac(soac)));
         // Reassembly: the ranges' lanes side by side on their axis; a
         // stack's parts are left to the caller.
         let mut lifted = Vec::new();
@@ -1531,10 +1529,7 @@ impl Rewrite<'_, '_> {
         }
         let rank = p.ty.rank();
         let perm: Vec<usize> = (1..=k).chain([0]).chain(k + 1..=rank).collect();
-        let mut shape: Vec<SubExp> = p.ty.shape()[..k].to_vec();
-        shape.extend([nr, w]);
-        shape.extend_from_slice(&p.ty.shape()[k + 1..]);
-        let ty = Type::Array { elem: p.ty.elem(), shape };
+        let ty = split_lanes(&p.ty, k, (nr, w));
         let side = self.bind(out, "parts", ty.clone(), Exp::Rearrange { array: parts, perm });
         let copied = self.bind(out, "parts", ty, Exp::Copy(side));
         out.push(self.stm(vec![p.clone()], Exp::Reshape { array: copied, shape: p.ty.shape().to_vec() }));
@@ -1652,26 +1647,24 @@ impl Rewrite<'_, '_> {
                     let mut narrowed: HashMap<VName, Type> = HashMap::default();
                     for (pos, a) in accs.iter_mut().enumerate() {
                         let Class::Lane(k) = self.of(stm.pat[pos].name) else { return None };
-                        if self.wide.contains(&map.params[pos].name) {
-                            let ty = self.narrowed(&map.params[pos].ty, map.params[pos].name, k, w);
-                            map.params[pos].ty = ty.clone();
-                            map.ret[pos] = ty.clone();
-                            narrowed.insert(map.params[pos].name, ty);
-                            continue;
-                        }
-                        if self.of(*a) == Class::Inv {
+                        let name = map.params[pos].name;
+                        if !self.wide.contains(&name) && self.of(*a) == Class::Inv {
                             *a = self.own_lanes(&mut out, SubExp::Var(*a), k, lo, w)?.as_var()?;
                         }
-                        let p = &mut map.params[pos];
-                        p.ty = with_dim(&p.ty, k, w);
-                        map.ret[pos] = p.ty.clone();
-                        narrowed.insert(p.name, p.ty.clone());
+                        let ty = self.narrowed(&map.params[pos].ty, name, k, w);
+                        map.params[pos].ty = ty.clone();
+                        map.ret[pos] = ty.clone();
+                        narrowed.insert(name, ty);
                     }
+                    // A shared stack's updates are of the range's own part.
                     for s in &mut map.body.stms {
-                        if let Exp::UpdAcc { acc, .. } = &s.exp {
+                        if let Exp::UpdAcc { acc, slice, .. } = &mut s.exp {
                             if let Some(ty) = narrowed.get(acc).cloned() {
                                 s.pat[0].ty = ty.clone();
                                 narrowed.insert(s.pat[0].name, ty);
+                            }
+                            if self.wide.contains(acc) {
+                                slice.insert(0, DimIndex::Fix(self.range.0));
                             }
                         }
                     }
@@ -1689,33 +1682,6 @@ impl Rewrite<'_, '_> {
                             *a = self.rows_of(&mut out, *a, &lp.ty, lo, w);
                         }
                     }
-                    // A shared stack's updates: in the range's own part.
-                    for s in &mut map.body.stms {
-                        if let Exp::UpdAcc { acc, slice, .. } = &mut s.exp {
-                            if self.wide.contains(acc) {
-                                slice.insert(0, DimIndex::Fix(self.range.0));
-                            }
-                        }
-                    }
-                }
-                // An update of a shared stack: an overwriting `updacc` of
-                // the range's part, where the update was (proven in
-                // bounds, and the range's index is below their number).
-                Exp::Update { array, slice, value } | Exp::UpdAcc { acc: array, slice, value, .. }
-                    if self.wide.contains(array) =>
-                {
-                    let Class::Lane(k) = self.of(stm.pat.first()?.name) else { return None };
-                    if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
-                        *len = w;
-                    }
-                    if self.of(value.as_var()?) == Class::Inv {
-                        let kv = k - slice.iter().take(k).filter(|d| matches!(d, DimIndex::Fix(_))).count();
-                        let ty = self.fun.types.get(&value.as_var()?)?.clone();
-                        *value = self.lanes_of(&mut out, *value, &ty, kv, lo, w)?;
-                    }
-                    let mut part = vec![DimIndex::Fix(self.range.0)];
-                    part.append(slice);
-                    stm.exp = Exp::UpdAcc { acc: *array, slice: part, value: *value, op: None };
                 }
                 Exp::Index { array, slice } => {
                     if let Class::Lane(k) = self.of(*array) {
@@ -1726,7 +1692,8 @@ impl Rewrite<'_, '_> {
                 }
                 Exp::Update { array, slice, value } | Exp::UpdAcc { acc: array, slice, value, .. } => {
                     let Class::Lane(k) = self.of(stm.pat.first()?.name) else { return None };
-                    if self.of(*array) == Class::Inv {
+                    let shared = self.wide.contains(array);
+                    if !shared && self.of(*array) == Class::Inv {
                         *array = self.own_lanes(&mut out, SubExp::Var(*array), k, lo, w)?.as_var()?;
                     }
                     if let Some(DimIndex::Slice { len, .. }) = slice.get_mut(k) {
@@ -1737,19 +1704,22 @@ impl Rewrite<'_, '_> {
                         let ty = self.fun.types.get(&value.as_var()?)?.clone();
                         *value = self.lanes_of(&mut out, *value, &ty, kv, lo, w)?;
                     }
+                    // A shared stack's: an overwriting `updacc` of the
+                    // range's part, where the update was (proven in bounds,
+                    // and the range's index is below their number).
+                    if shared {
+                        let mut part = vec![DimIndex::Fix(self.range.0)];
+                        part.append(slice);
+                        stm.exp = Exp::UpdAcc { acc: *array, slice: part, value: *value, op: None };
+                    }
                 }
                 Exp::Loop { params, body, .. } => {
                     for (p, init) in params.iter_mut() {
-                        if self.wide.contains(&p.name) {
-                            let Class::Lane(k) = self.of(p.name) else { return None };
-                            p.ty = self.narrowed(&p.ty, p.name, k, w);
-                            continue;
-                        }
                         if let Class::Lane(k) = self.of(p.name) {
-                            if self.of_se(init) == Class::Inv {
+                            if !self.wide.contains(&p.name) && self.of_se(init) == Class::Inv {
                                 *init = self.own_lanes(&mut out, *init, k, lo, w)?;
                             }
-                            p.ty = with_dim(&p.ty, k, w);
+                            p.ty = self.narrowed(&p.ty, p.name, k, w);
                         }
                     }
                     let classes: Vec<Class> = params.iter().map(|(p, _)| self.of(p.name)).collect();
