@@ -51,6 +51,9 @@ pub struct Options {
     /// machine's (no `-march=native`): for executables that are copied to
     /// other machines.
     pub portable: bool,
+    /// Verify each imperative kernel after every one of its passes, not
+    /// only after the last (`--verify`; always in `ogham test`).
+    pub verify: bool,
 }
 
 impl Default for Options {
@@ -62,6 +65,7 @@ impl Default for Options {
             cc: None,
             server: false,
             portable: false,
+            verify: cfg!(debug_assertions),
         }
     }
 }

@@ -66,7 +66,7 @@ pub fn compile_executable(
 ) -> Result<Duration, String> {
     compile_executable_with(
         compiled,
-        ogham_c::Options { backend, cc, ..ogham_c::Options::default() },
+        ogham_c::Options { backend, cc, ..c_options() },
         out,
         extra_cflags,
     )
@@ -131,7 +131,7 @@ impl BoundaryObjects {
         let opts = ogham_c::Options {
             backend,
             span_text: span_texts(&compiled.sources, &compiled.ir),
-            ..ogham_c::Options::default()
+            ..c_options()
         };
         let split = ogham_c::generate_split(&verified(&compiled.ir)?, &opts)?;
         let c_path = ogham_c::beside(out, "c");
@@ -235,7 +235,7 @@ pub fn write_library(compiled: &Compiled, backend: ogham_c::Backend, out: &Path)
         backend,
         library: true,
         span_text: span_texts(&compiled.sources, &compiled.ir),
-        ..ogham_c::Options::default()
+        ..c_options()
     };
     ogham_c::write_library(&verified(&compiled.ir)?, &opts, out)
 }
@@ -243,8 +243,15 @@ pub fn write_library(compiled: &Compiled, backend: ogham_c::Backend, out: &Path)
 /// The imperative kernels the C backend makes of a program's loops, after
 /// their passes, in their text form (`ogham dev --kernels`).
 pub fn kernels(ir: &ogham_ir::Program, backend: ogham_c::Backend) -> Result<Vec<String>, String> {
-    let opts = ogham_c::Options { backend, ..Default::default() };
+    let opts = ogham_c::Options { backend, ..c_options() };
     ogham_c::codegen::kernels(&verified(ir)?, &opts)
+}
+
+/// The code generation options every C compilation starts from: the
+/// imperative kernels are verified after each pass where the core IR is
+/// ([`crate::pipeline::verifying`]).
+pub fn c_options() -> ogham_c::Options {
+    ogham_c::Options { verify: crate::pipeline::verifying(), ..ogham_c::Options::default() }
 }
 
 /// The verifier's view of the program, which the C backend takes: code is

@@ -44,7 +44,7 @@ fn run_one(path: &Path, bless: bool) -> Result<(), String> {
         .collect::<Result<_, String>>()?;
     let (input, expected) = text.split_once(OUTPUT_MARK).ok_or("no `-- output:` line")?;
     let mut k = ogham_imp::parse::parse_kernel(&uncomment(input)).map_err(|e| format!("input does not parse: {e}"))?;
-    passes::run(&mut k, &list)?;
+    passes::run(&mut k, &list, true)?;
     let actual = ogham_imp::print::kernel(&k);
     if bless {
         std::fs::write(path, format!("{input}{OUTPUT_MARK}\n{actual}")).map_err(|e| format!("cannot bless: {e}"))?;

@@ -85,25 +85,34 @@ impl FunSummary {
     }
 }
 
-/// The summaries of every function of the program (by name), found by
+/// The summaries of the functions of the program that some function
+/// calls (by name): what walking a call needs. A function nothing calls
+/// (an entry point, or any function once the middle end has inlined
+/// everything) has none; its walk is the verifier's. They are found by
 /// iterating from "consumes nothing, returns fresh arrays" until nothing
-/// changes, so recursive functions are summarised too.
+/// changes, so recursive functions are summarised too; after the first
+/// round only the callers of functions whose summaries changed are walked
+/// again.
 pub fn summaries(prog: &Program) -> HashMap<String, FunSummary> {
+    let graph = crate::visit::call_graph(prog);
+    let called: HashSet<&str> = graph.values().flatten().map(String::as_str).collect();
+    let callees: Vec<&FunDef> = prog.funs.iter().filter(|f| called.contains(f.name.as_str())).collect();
     let mut sums: HashMap<String, FunSummary> =
-        prog.funs.iter().map(|f| (f.name.clone(), FunSummary::empty(f))).collect();
+        callees.iter().map(|f| (f.name.clone(), FunSummary::empty(f))).collect();
     let consts = const_arrays(prog);
-    loop {
-        let mut changed = false;
-        for f in &prog.funs {
+    let mut todo = callees.clone();
+    while !todo.is_empty() {
+        let mut changed: HashSet<&str> = HashSet::default();
+        for f in todo {
             let s = summarise(f, &sums, &consts);
-            if let Some(old) = sums.get_mut(&f.name) {
-                changed |= old.absorb(s);
+            if sums.get_mut(&f.name).is_some_and(|old| old.absorb(s)) {
+                changed.insert(&f.name);
             }
         }
-        if !changed {
-            return sums;
-        }
+        let calls_changed = |f: &FunDef| graph.get(&f.name).is_some_and(|cs| cs.iter().any(|c| changed.contains(c.as_str())));
+        todo = callees.iter().copied().filter(|f| calls_changed(f)).collect();
     }
+    sums
 }
 
 /// The program's constant arrays, as a [`Walker`]'s base: in scope in
@@ -196,11 +205,33 @@ pub struct Walker<'a> {
     base: &'a HashMap<VName, Names>,
     /// Arrays bound inside what is being walked.
     local: HashMap<VName, Names>,
+    /// In [`Walker::stm_and_nested`]: the effect of each statement of the
+    /// bodies walked, by its address.
+    nested: Option<NestedEffects>,
 }
+
+/// The effects of the statements nested in one, by their addresses: for
+/// each, from the last time it was walked (a loop's body is walked until
+/// the sharing of its parameters is known, and only the last walk sees
+/// them as the loop's effect does).
+pub type NestedEffects = HashMap<*const Stm, Effect>;
 
 impl<'a> Walker<'a> {
     pub fn new(sums: &'a HashMap<String, FunSummary>, base: &'a HashMap<VName, Names>) -> Walker<'a> {
-        Walker { sums, base, local: HashMap::default() }
+        Walker { sums, base, local: HashMap::default(), nested: None }
+    }
+
+    /// [`Walker::stm`], and the effect of every statement nested in `stm`
+    /// as the walk saw it: what walking each again, with the aliases in
+    /// scope where it is, would give. The verifier, which needs the effect
+    /// of every statement at every depth, walks each top-level statement
+    /// once with this instead of walking every nested statement again (its
+    /// time had grown with the depth of the nesting).
+    pub fn stm_and_nested(&mut self, stm: &Stm) -> (Effect, NestedEffects) {
+        let outer = self.nested.replace(NestedEffects::default());
+        let eff = self.stm(stm);
+        let nested = std::mem::replace(&mut self.nested, outer).unwrap_or_default();
+        (eff, nested)
     }
 
     fn get(&self, v: VName) -> Option<&Names> {
@@ -237,6 +268,9 @@ impl<'a> Walker<'a> {
         let mut binder: HashMap<VName, usize> = HashMap::default();
         for (at, stm) in body.stms.iter().enumerate() {
             let eff = self.stm(stm);
+            if let Some(nested) = &mut self.nested {
+                nested.insert(stm as *const Stm, eff.clone());
+            }
             consumed.extend(eff.consumed);
             for (i, p) in stm.pat.iter().enumerate() {
                 self.bind(p, eff.results.get(i).cloned().unwrap_or_default());

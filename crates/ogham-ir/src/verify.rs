@@ -38,7 +38,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::alias::{const_arrays, fun_base, summaries, FunSummary, Names, Problem, Walker};
+use crate::alias::{const_arrays, fun_base, summaries, FunSummary, Names, NestedEffects, Problem, Walker};
 use crate::visit::{for_each_operand, type_vars};
 use crate::{
     AdMode, BinOp, Body, ConvOp, DimIndex, EntryValue, Exp, FunDef, Lambda, LoopForm, Opaque, Operator, Param,
@@ -110,6 +110,7 @@ fn check_types(prog: &Program) -> Result<HashMap<VName, Type>, Vec<VerifyError>>
         consumed: HashMap::default(),
         views: HashMap::default(),
         updated_from: HashMap::default(),
+        nested_effects: NestedEffects::default(),
     };
     // The constants' bindings stay in scope for every function.
     v.fun = "the constants".to_string();
@@ -180,6 +181,10 @@ struct Verifier<'a> {
     views: HashMap<VName, (VName, Vec<DimIndex>)>,
     /// The results of updates in scope (`let u = x with [...] = …`): `u` to `x`.
     updated_from: HashMap<VName, VName>,
+    /// The effects of the statements nested in the top-level statement
+    /// being checked, from its walk ([`Walker::stm_and_nested`]), each
+    /// taken when its statement is checked.
+    nested_effects: NestedEffects,
 }
 
 /// How a variable was consumed: `var` (the variable itself, or one whose
@@ -340,6 +345,9 @@ impl Verifier<'_> {
             self.check_ret_shape(t, "the return type");
         }
         self.body(&f.body, &f.ret, "the function body");
+        // The parameters the body consumes (itself or through a view): still
+        // in scope, and the consumptions of its statements recorded.
+        let consumes: Vec<bool> = f.params.iter().map(|p| self.consumed.contains_key(&p.name)).collect();
         self.restore(mark);
         if let Some(entry) = &f.entry {
             for input in &entry.inputs {
@@ -349,7 +357,6 @@ impl Verifier<'_> {
                 self.entry_value(output, f.ret.len(), "output", "results");
             }
             // The caller keeps an input not declared unique: it may not be updated in place.
-            let consumes = self.sums.get(&f.name).map(|s| s.consumes.clone()).unwrap_or_default();
             for input in entry.inputs.iter().filter(|i| !i.unique) {
                 for &k in &input.parts {
                     if let (Some(true), Some(p)) = (consumes.get(k), f.params.get(k)) {
@@ -507,7 +514,14 @@ impl Verifier<'_> {
                 "{what} is #[interchange], but it is not a map of one reduction whose loops may be interchanged"
             ));
         }
-        let eff = Walker::new(&self.sums, &self.aliases).stm(stm);
+        let eff = match self.nested_effects.remove(&(stm as *const Stm)) {
+            Some(eff) => eff,
+            None => {
+                let (eff, nested) = Walker::new(&self.sums, &self.aliases).stm_and_nested(stm);
+                self.nested_effects.extend(nested);
+                eff
+            }
+        };
         // The operands written in the statement; those of nested statements
         // are checked there.
         let write_back = self.write_back(&stm.exp);

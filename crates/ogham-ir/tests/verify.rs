@@ -679,6 +679,28 @@ fn entry_points_consume_only_unique_inputs() {
     };
     accepts(&entry("*"));
     rejects(&entry(""), &["consumes its input `xs`", "xs_0", "not declared unique"]);
+    // Through a view of it, and in one branch of an `if`: the input is
+    // consumed all the same.
+    let deeper = |star: &str| {
+        format!(
+            "entry main (xs_0: [3i64]i64, c_1: bool) : (i64)
+  inputs (\"xs\": {star}\"[]i64\" [0], \"c\": \"bool\" [1])
+  outputs (\"i64\" [0]) {{
+  let (v_2: [2i64]i64) = index xs_0[1i64:+2i64*1i64]
+  let (r_3: i64) = if c_1 then {{
+      let (w_4: [2i64]i64) = update v_2[0i64] = 7i64
+      let (y_5: i64) = index w_4[1i64]
+      in (y_5)
+    }} else {{
+      in (0i64)
+    }}
+  in (r_3)
+}}
+"
+        )
+    };
+    accepts(&deeper("*"));
+    rejects(&deeper(""), &["consumes its input `xs`", "xs_0", "not declared unique"]);
 }
 
 #[test]

@@ -360,7 +360,7 @@ fn cmd_compile(args: &CompileArgs, backend: ogham_c::Backend) -> ExitCode {
         cc: args.cc.clone(),
         server: args.server,
         portable: args.portable,
-        ..ogham_c::Options::default()
+        ..native::c_options()
     };
     match native::compile_executable_with(&compiled, opts, &out, &[]) {
         Ok(_) => ExitCode::SUCCESS,

@@ -205,8 +205,8 @@ impl Gen<'_> {
         span: Span,
         bind: impl Fn(&Self, Binding) -> Res<String>,
     ) -> Res<()> {
-        let passes = ogham_imp::passes::for_target(self.target().fma);
-        ogham_imp::passes::run(&mut kernel, &passes).map_err(|e| format!("internal error: {e}"))?;
+        let same = |a: &ogham_imp::Kernel| a.params == kernel.params && a.body == kernel.body;
+        let known = self.kernel_defs.iter().position(|(lowered, _, _)| same(lowered));
         let mut args = Vec::new();
         for b in &bindings {
             args.push(match *b {
@@ -219,17 +219,29 @@ impl Gen<'_> {
             let d = args.get(c.param).ok_or("internal error: kernel check")?.clone();
             self.fail(&format!("{lo} < {hi} && ({d}) == 0"), c.span, "division by zero", &[]);
         }
-        let prefix = self.fresh("k");
-        kernel.name.clone_from(&prefix);
-        if let Some(kept) = &mut self.kernels {
-            kept.push(ogham_imp::print::kernel(&kernel));
-        }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
-        let fname = format!("og_kernel_{prefix}");
-        let mut def = String::new();
-        crate::kernel::function(&kernel, &fname, &mut def)?;
-        self.tasks.push(def);
-        crate::kernel::call(&kernel, &fname, &args, (self.indent, &oom), &mut self.out)
+        let i = match known {
+            Some(i) => i,
+            None => {
+                let lowered = kernel.clone();
+                let passes = ogham_imp::passes::for_target(self.target().fma);
+                ogham_imp::passes::run(&mut kernel, &passes, self.opts.verify)
+                    .map_err(|e| format!("internal error: {e}"))?;
+                let prefix = self.fresh("k");
+                kernel.name.clone_from(&prefix);
+                if let Some(kept) = &mut self.kernels {
+                    kept.push(ogham_imp::print::kernel(&kernel));
+                }
+                let fname = format!("og_kernel_{prefix}");
+                let mut def = String::new();
+                crate::kernel::function(&kernel, &fname, &mut def)?;
+                self.tasks.push(def);
+                self.kernel_defs.push((lowered, fname, kernel));
+                self.kernel_defs.len() - 1
+            }
+        };
+        let (_, fname, passed) = &self.kernel_defs[i];
+        crate::kernel::call(passed, fname, &args, (self.indent, &oom), &mut self.out)
     }
 }
 

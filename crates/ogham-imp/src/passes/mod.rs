@@ -69,13 +69,23 @@ pub fn for_target(fma: bool) -> Vec<Pass> {
     fma.then_some(CONTRACT).into_iter().chain(PIPELINE.iter().copied()).collect()
 }
 
-/// Runs `passes` on a kernel, verifying it before the first and after each;
-/// an error names the pass that broke it.
-pub fn run(k: &mut Kernel, passes: &[Pass]) -> Result<(), String> {
-    verify::kernel(k).map_err(|e| format!("kernel as lowered: {e}"))?;
+/// Runs `passes` on a kernel and verifies the result. With `verify_each`
+/// (`--verify`, `ogham test`, debug builds) it also verifies the kernel
+/// before the first pass and after each, and an error names the pass that
+/// broke it; otherwise the one check at the end costs a fifteenth of that
+/// (verifying after every pass had been a tenth of generating C).
+pub fn run(k: &mut Kernel, passes: &[Pass], verify_each: bool) -> Result<(), String> {
+    if verify_each {
+        verify::kernel(k).map_err(|e| format!("kernel as lowered: {e}"))?;
+    }
     for p in passes {
         (p.run)(k);
-        verify::kernel(k).map_err(|e| format!("after pass `{}`: {e}", p.name))?;
+        if verify_each {
+            verify::kernel(k).map_err(|e| format!("after pass `{}`: {e}", p.name))?;
+        }
+    }
+    if !verify_each {
+        verify::kernel(k).map_err(|e| format!("after the kernel passes (`--verify` names the pass): {e}"))?;
     }
     Ok(())
 }
