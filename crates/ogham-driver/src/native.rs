@@ -64,12 +64,7 @@ pub fn compile_executable(
     out: &Path,
     extra_cflags: &[&str],
 ) -> Result<Duration, String> {
-    compile_executable_with(
-        compiled,
-        ogham_c::Options { backend, cc, ..c_options() },
-        out,
-        extra_cflags,
-    )
+    compile_executable_with(compiled, ogham_c::Options { backend, cc, ..c_options() }, out, extra_cflags)
 }
 
 /// [`compile_executable`] with every code generation option given (the
@@ -128,11 +123,7 @@ impl BoundaryObjects {
         backend: ogham_c::Backend,
         out: &Path,
     ) -> Result<(), String> {
-        let opts = ogham_c::Options {
-            backend,
-            span_text: span_texts(&compiled.sources, &compiled.ir),
-            ..c_options()
-        };
+        let opts = ogham_c::Options { backend, span_text: span_texts(&compiled.sources, &compiled.ir), ..c_options() };
         let split = ogham_c::generate_split(&verified(&compiled.ir)?, &opts)?;
         let c_path = ogham_c::beside(out, "c");
         std::fs::write(&c_path, &split.program).map_err(|e| format!("cannot write {}: {e}", c_path.display()))?;

@@ -109,7 +109,8 @@ pub fn summaries(prog: &Program) -> HashMap<String, FunSummary> {
                 changed.insert(&f.name);
             }
         }
-        let calls_changed = |f: &FunDef| graph.get(&f.name).is_some_and(|cs| cs.iter().any(|c| changed.contains(c.as_str())));
+        let calls_changed =
+            |f: &FunDef| graph.get(&f.name).is_some_and(|cs| cs.iter().any(|c| changed.contains(c.as_str())));
         todo = callees.iter().copied().filter(|f| calls_changed(f)).collect();
     }
     sums

@@ -205,8 +205,6 @@ impl Gen<'_> {
         span: Span,
         bind: impl Fn(&Self, Binding) -> Res<String>,
     ) -> Res<()> {
-        let same = |a: &ogham_imp::Kernel| a.params == kernel.params && a.body == kernel.body;
-        let known = self.kernel_defs.iter().position(|(lowered, _, _)| same(lowered));
         let mut args = Vec::new();
         for b in &bindings {
             args.push(match *b {
@@ -220,6 +218,7 @@ impl Gen<'_> {
             self.fail(&format!("{lo} < {hi} && ({d}) == 0"), c.span, "division by zero", &[]);
         }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
+        let known = self.kernel_defs.iter().position(|(k, _, _)| k.params == kernel.params && k.body == kernel.body);
         let i = match known {
             Some(i) => i,
             None => {
