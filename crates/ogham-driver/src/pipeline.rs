@@ -272,6 +272,16 @@ impl Loader {
     }
 }
 
+/// Drops the prelude's definitions that the program cannot name (see
+/// [`ogham_types::prelude::prune`]); the prelude is the first file in
+/// `files` and in `sources`.
+fn prune_prelude(sources: &SourceMap, files: &mut [(Option<PathBuf>, Program, Vec<(String, usize)>)]) {
+    // One prelude file: a second would have to keep what it names in the first.
+    const _: () = assert!(ogham_types::prelude::PRELUDE.len() == 1);
+    let program_texts = sources.files[1..].iter().map(|f| f.text.as_str());
+    ogham_types::prelude::prune(&mut files[0].1, ogham_syntax::FileId(0), &sources.files[0].text, program_texts);
+}
+
 /// Compiles a file from disk.
 pub fn compile_file(path: &Path, stop: Stop) -> Result<Compiled, CompileError> {
     let bytes = std::fs::read(path)
@@ -323,10 +333,11 @@ fn compile_on_this_thread(
     loader.load_prelude();
     let mut stack: Vec<PathBuf> = path.map(Path::to_path_buf).into_iter().collect();
     loader.load(path, display_name, text, &mut stack);
-    let Loader { sources, files, diagnostics, .. } = loader;
+    let Loader { sources, mut files, diagnostics, .. } = loader;
     if !diagnostics.is_empty() {
         return Err(CompileError::from_diagnostics(&diagnostics, &sources));
     }
+    prune_prelude(&sources, &mut files);
     let last = files.len() - 1;
     let inputs: Vec<ogham_types::CheckInput<'_>> = files
         .iter()

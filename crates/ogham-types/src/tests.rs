@@ -427,3 +427,51 @@ fn exponential_types_are_too_large() {
     ok(&fine);
     ok(&format!("{f3}def main (x: i32) = f3 x == f3 x"));
 }
+
+/// The value definitions `prune` keeps of the prelude for `main`, by name.
+fn kept_after_pruning(main: &str) -> Vec<String> {
+    let mut programs = parse_all(main).unwrap_or_else(|d| panic!("parse errors: {d:?}"));
+    crate::prelude::prune(&mut programs[0], FileId(0), PRELUDE[0].1, [main]);
+    programs[0]
+        .decs
+        .iter()
+        .filter_map(|d| match d {
+            ogham_syntax::ast::Dec::Value(v) => Some(v.name.name.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn pruning_keeps_what_the_program_spells_and_what_that_names() {
+    // map2 is written with zip; nothing names iterate or scan.
+    let kept = kept_after_pruning("def main (xs: []f32) = map2 (+) xs xs |> f32.sum");
+    for name in ["map2", "zip", "|>"] {
+        assert!(kept.iter().any(|k| k == name), "{name} dropped: {kept:?}");
+    }
+    for name in ["iterate", "scan", "<|", "map3"] {
+        assert!(!kept.iter().any(|k| k == name), "{name} kept: {kept:?}");
+    }
+    // A backquoted name, an operator section, and a local variable that
+    // shares a definition's name (kept: pruning goes by spelling).
+    let kept = kept_after_pruning("def main (x: i32) = let flip = x in (`const` flip) 2 |> (<|) id");
+    for name in ["const", "flip", "<|", "id", "|>"] {
+        assert!(kept.iter().any(|k| k == name), "{name} dropped: {kept:?}");
+    }
+    // Names after `intrinsics.` are built-ins, not the prelude's definitions.
+    let kept = kept_after_pruning("def main (xs: []i32) = intrinsics.map (\\x -> x) xs");
+    assert!(!kept.iter().any(|k| k == "map"), "map kept: {kept:?}");
+    // Type abbreviations and module types stay; the pruned prelude checks.
+    let main = "def main (xs: []f64) = reduce (+) 0 (map f64.sqrt xs)";
+    let mut programs = parse_all(main).unwrap();
+    let before = programs[0].decs.len();
+    crate::prelude::prune(&mut programs[0], FileId(0), PRELUDE[0].1, [main]);
+    assert!(programs[0].decs.len() < before / 2, "{} of {before} declarations kept", programs[0].decs.len());
+    let n = programs.len();
+    let inputs: Vec<CheckInput> = programs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() })
+        .collect();
+    check(&inputs).unwrap_or_else(|d| panic!("{d:?}"));
+}
