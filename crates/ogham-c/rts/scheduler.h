@@ -1,17 +1,51 @@
 /* ogham runtime, scheduler: a small pthread pool running chunked parallel
- * loops. A job is `nchunks` chunks of an index range; chunks are handed out
- * dynamically (an atomic counter), and the calling thread works too. Each
- * chunk knows its number, so per-chunk partial results can be combined in
- * order afterwards (which non-commutative reductions and scans need).
- * Without OG_MULTICORE every job runs on the calling thread. */
+ * loops. A job is `nchunks` chunks of an index range, and the calling
+ * thread works too. Each thread owns an equal run of consecutive chunks
+ * (the caller the first) and takes its own first; a thread done with its
+ * run takes the chunks left in the others' (an atomic counter per run).
+ * So a loop run again and again (a stencil's steps) gives each thread the
+ * same part of the arrays every time, where its cache holds them, as
+ * OpenMP's static schedule does, and an uneven one is still balanced.
+ * Handed out from one shared counter, the chunks went to whichever thread
+ * asked first: each step wrote rows the other core had written or read
+ * the step before, and hotspot's steps took 1 to 4 times as long from one
+ * run to the next (on two cores whose caches are far apart). Each chunk
+ * knows its number, so per-chunk partial results can be combined in order
+ * afterwards (which non-commutative reductions and scans need), whichever
+ * thread ran it. Without OG_MULTICORE every job runs on the calling
+ * thread. */
 
 /* Runs chunk `chunk` = [start, end); returns nonzero on failure. */
 typedef int (*og_task_fn)(void *closure, int64_t start, int64_t end, int64_t chunk);
 
+/* A pause in a loop that waits for another thread. */
+static inline void og_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 #if OG_MULTICORE
+/* One thread's run of chunks: the next one not yet taken (atomic) and the
+ * end. A cache line each, so that threads taking their own chunks do not
+ * share one. */
+struct og_run {
+  int64_t next, end;
+  char pad[64 - 2 * sizeof(int64_t)];
+};
+
+/* A worker's argument: the pool and the worker's number (1, 2, …; the
+ * calling thread is 0), which says whose run of chunks it owns. */
+struct og_worker {
+  struct og_pool *pool;
+  int index;
+};
+
 struct og_pool {
   int nworkers;
   pthread_t *threads;
+  struct og_worker *workers;
+  struct og_run *runs; /* nworkers + 1 of them */
   pthread_mutex_t lock;
   pthread_cond_t work_cv, done_cv;
   uint64_t generation;
@@ -21,8 +55,7 @@ struct og_pool {
   og_task_fn fn;
   void *closure;
   int64_t n, nchunks;
-  int64_t next_chunk; /* atomic */
-  int failed;         /* atomic */
+  int failed; /* atomic */
 };
 
 static inline int64_t og_chunk_start(int64_t n, int64_t nchunks, int64_t c) {
@@ -35,15 +68,22 @@ static inline int64_t og_chunk_start(int64_t n, int64_t nchunks, int64_t c) {
  * called from a parallel task) runs its chunks on this thread, since the
  * pool has one job at a time. */
 
-static inline void og_pool_run_chunks(struct og_pool *p, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+/* Runs the chunks of thread `self`'s run, then those left in the others'. */
+static inline void og_pool_run_chunks(struct og_pool *p, int self, og_task_fn fn, void *closure, int64_t n,
+                                      int64_t nchunks) {
   int outer = og_in_job;
   og_in_job = 1;
-  for (;;) {
-    if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) break;
-    int64_t c = __atomic_fetch_add(&p->next_chunk, 1, __ATOMIC_RELAXED);
-    if (c >= nchunks) break;
-    if (fn(closure, og_chunk_start(n, nchunks, c), og_chunk_start(n, nchunks, c + 1), c)) {
-      __atomic_store_n(&p->failed, 1, __ATOMIC_RELAXED);
+  int nruns = p->nworkers + 1;
+  for (int k = 0; k < nruns; k++) {
+    struct og_run *run = &p->runs[(self + k) % nruns];
+    for (;;) {
+      if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) break;
+      if (__atomic_load_n(&run->next, __ATOMIC_RELAXED) >= run->end) break;
+      int64_t c = __atomic_fetch_add(&run->next, 1, __ATOMIC_RELAXED);
+      if (c >= run->end) break;
+      if (fn(closure, og_chunk_start(n, nchunks, c), og_chunk_start(n, nchunks, c + 1), c)) {
+        __atomic_store_n(&p->failed, 1, __ATOMIC_RELAXED);
+      }
     }
   }
   og_job_list_flush(p->ctx);
@@ -62,14 +102,10 @@ static inline void og_pool_run_chunks(struct og_pool *p, og_task_fn fn, void *cl
  * default. */
 #define OG_SPIN 20000
 
-static inline void og_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 
 static void *og_worker_main(void *arg) {
-  struct og_pool *p = arg;
+  struct og_worker *w = arg;
+  struct og_pool *p = w->pool;
   uint64_t seen = 0;
   for (;;) {
     for (int s = 0; s < OG_SPIN; s++) {
@@ -91,7 +127,7 @@ static void *og_worker_main(void *arg) {
     void *closure = p->closure;
     int64_t n = p->n, nchunks = p->nchunks;
     pthread_mutex_unlock(&p->lock);
-    og_pool_run_chunks(p, fn, closure, n, nchunks);
+    og_pool_run_chunks(p, w->index, fn, closure, n, nchunks);
     pthread_mutex_lock(&p->lock);
     __atomic_sub_fetch(&p->active, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&p->done_cv);
@@ -105,7 +141,14 @@ static inline int og_pool_start(og_ctx *ctx) {
   if (p == NULL) return 1;
   p->nworkers = ctx->num_threads - 1;
   p->threads = calloc((size_t)p->nworkers, sizeof(pthread_t));
-  if (p->threads == NULL) {
+  p->workers = calloc((size_t)p->nworkers, sizeof(struct og_worker));
+  void *runs = NULL;
+  if (posix_memalign(&runs, 64, sizeof(struct og_run) * (size_t)ctx->num_threads) != 0) runs = NULL;
+  p->runs = runs;
+  if (p->threads == NULL || p->workers == NULL || p->runs == NULL) {
+    free(p->threads);
+    free(p->workers);
+    free(p->runs);
     free(p);
     return 1;
   }
@@ -113,7 +156,8 @@ static inline int og_pool_start(og_ctx *ctx) {
   pthread_cond_init(&p->work_cv, NULL);
   pthread_cond_init(&p->done_cv, NULL);
   for (int i = 0; i < p->nworkers; i++) {
-    if (pthread_create(&p->threads[i], NULL, og_worker_main, p) != 0) {
+    p->workers[i] = (struct og_worker){p, i + 1};
+    if (pthread_create(&p->threads[i], NULL, og_worker_main, &p->workers[i]) != 0) {
       p->nworkers = i;
       break;
     }
@@ -134,6 +178,8 @@ static inline void og_pool_stop(og_ctx *ctx) {
   pthread_cond_destroy(&p->work_cv);
   pthread_cond_destroy(&p->done_cv);
   free(p->threads);
+  free(p->workers);
+  free(p->runs);
   free(p);
   ctx->pool = NULL;
 }
@@ -183,8 +229,36 @@ static inline int64_t og_grain(double cost) {
  * whatever the alignment of the buffer, no two chunks share a line. */
 #define OG_PITCH(n, t) ((((n) * (int64_t)sizeof(t) + 127) / 64) * 64 / (int64_t)sizeof(t))
 
-/* Runs fn over [0, n) in nchunks chunks; returns nonzero if any chunk failed. */
-static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+/* How many chunks a parallel scan of n iterations runs in: at least
+ * `nchunks`, and none of more than OG_SCAN_CHUNK iterations, so that a
+ * chunk's arrays are still in the core's cache when the chunk adds the
+ * prefix before it to its results (codegen's screma_scan_chained: 32K
+ * iterations of an i32 scan are 256 KiB of input and output). */
+#define OG_SCAN_CHUNK 32768
+static inline int64_t og_scan_chunks(int64_t n, int64_t nchunks) {
+  int64_t c = (n + OG_SCAN_CHUNK - 1) / OG_SCAN_CHUNK;
+  return c > nchunks ? c : nchunks;
+}
+
+/* Whether a chunk of the running parallel job has failed: a chunk waiting
+ * for another's result stops waiting then (the other may be the one that
+ * failed). */
+static inline bool og_job_failed(og_ctx *ctx) {
+#if OG_MULTICORE
+  return ctx->pool != NULL && __atomic_load_n(&ctx->pool->failed, __ATOMIC_RELAXED);
+#else
+  (void)ctx;
+  return false;
+#endif
+}
+
+/* Runs fn over [0, n) in nchunks chunks; returns nonzero if any chunk
+ * failed. With `in_order`, the chunks are handed out in order, to
+ * whichever thread asks first (all in the caller's run), instead of each
+ * thread taking its own run first: for chunks that wait for the chunk
+ * before them. */
+static inline int og_parallel_sched(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks,
+                                    bool in_order) {
   /* An empty input still runs chunk 0 over the empty range: reductions and
    * scans combine every chunk's partial result afterwards, and a chunk
    * initialises its partial to the neutral element. */
@@ -200,13 +274,17 @@ static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t
     p->closure = closure;
     p->n = n;
     p->nchunks = nchunks;
-    p->next_chunk = 0;
+    int nruns = p->nworkers + 1;
+    for (int t = 0; t < nruns; t++) {
+      p->runs[t].next = in_order ? (t == 0 ? 0 : nchunks) : (int64_t)(((__int128)t * nchunks) / nruns);
+      p->runs[t].end = in_order ? nchunks : (int64_t)(((__int128)(t + 1) * nchunks) / nruns);
+    }
     p->failed = 0;
     __atomic_store_n(&p->generation, p->generation + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&p->job_open, true, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&p->work_cv);
     pthread_mutex_unlock(&p->lock);
-    og_pool_run_chunks(p, fn, closure, n, nchunks);
+    og_pool_run_chunks(p, 0, fn, closure, n, nchunks);
     for (int s = 0; s < OG_SPIN && __atomic_load_n(&p->active, __ATOMIC_ACQUIRE) > 0; s++) og_cpu_relax();
     pthread_mutex_lock(&p->lock);
     while (p->active > 0) pthread_cond_wait(&p->done_cv, &p->lock);
@@ -223,8 +301,17 @@ static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t
 #else
   (void)ctx;
   (void)nchunks;
+  (void)in_order;
   return fn(closure, 0, n, 0);
 #endif
+}
+
+static inline int og_parallel(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+  return og_parallel_sched(ctx, fn, closure, n, nchunks, false);
+}
+
+static inline int og_parallel_in_order(og_ctx *ctx, og_task_fn fn, void *closure, int64_t n, int64_t nchunks) {
+  return og_parallel_sched(ctx, fn, closure, n, nchunks, true);
 }
 
 #if OG_MULTICORE

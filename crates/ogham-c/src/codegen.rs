@@ -1855,9 +1855,16 @@ impl<'a> Gen<'a> {
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let w = self.se(w);
+        if n_scan > 0 {
+            // A scan runs in chunks small enough to stay in a core's cache,
+            // handed out in order (see screma_scan_chained).
+            let chunks = self.fresh("nchunks_scan");
+            self.line(&format!("int64_t {chunks} = og_scan_chunks({w}, {nchunks});"));
+            return self.screma_scan_chained(stm, &w, arrs, scans, reduces, map, outs, &chunks);
+        }
         let free = self.task_free_vars(stm);
-        let acc_types: Vec<Type> = scans.iter().chain(reduces).flat_map(|o| o.lambda.ret.clone()).collect();
-        // Per-chunk partials: the scan carries (pass 1), the reduce results.
+        let acc_types: Vec<Type> = reduces.iter().flat_map(|o| o.lambda.ret.clone()).collect();
+        // Per-chunk partials: the reduce results.
         let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
         let partials: Vec<String> = (0..acc_types.len()).map(|_| self.fresh("partial")).collect();
         for (p, t) in partials.iter().zip(&acc_types) {
@@ -1868,15 +1875,14 @@ impl<'a> Gen<'a> {
             self.line(&format!("{t} *{p} = malloc((size_t){nchunks} * sizeof({t}));"));
             self.fail(&format!("{p} == NULL"), stm.span, "Out of memory.", &[]);
         }
-        // Pass 1: each chunk scans and reduces from the neutral elements.
+        // Each chunk reduces from the neutral elements.
         let (sname, fname, saved) = self.begin_task(&free, &fields);
         for (c, _) in outs {
             self.line(&format!("og_arr {c} = cl->{c};"));
         }
-        let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
         let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
-        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&scan_accs, &red_accs), &outs, stm.span)?;
-        for (acc, p) in scan_accs.concat().iter().chain(red_accs.concat().iter()).zip(&partials) {
+        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&[], &red_accs), &outs, stm.span)?;
+        for (acc, p) in red_accs.concat().iter().zip(&partials) {
             self.line(&format!("cl->{p}[chunk] = {acc};"));
         }
         self.end_task(&fname, saved);
@@ -1888,71 +1894,162 @@ impl<'a> Gen<'a> {
         self.line(&format!(
             "if (og_parallel(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_partials} (void){loc}; return og_propagate(); }}"
         ));
-        // Scans: turn chunk totals into carries (exclusive scan), then pass 2 adds each carry to its chunk.
+        self.combine_reduce_partials(stm, &w, reduces, n_scan, &partials, nchunks)
+    }
+
+    /// A parallel screma with scans, as one pass over the input: each chunk
+    /// (a few tens of KiB of its arrays, so that they stay in the core's
+    /// cache, [`og_scan_chunks`]) scans and reduces from the neutral
+    /// elements, waits for the chunk before it to publish its inclusive
+    /// prefix, publishes its own (that prefix combined with the chunk's
+    /// total), and adds the prefix before it to each of its scan results
+    /// while they are still in the cache. The chunks are handed out in
+    /// order (`og_parallel_in_order`), so the one a chunk waits for is
+    /// always running or done. Run as two passes over the whole arrays
+    /// (scan each chunk, then add each chunk's carry), a memory-bound scan
+    /// moved its results through memory twice and took 1.5 times as long
+    /// on two threads as on one. A chunk that fails publishes nothing: the
+    /// one waiting for it stops when the job has failed (`og_job_failed`).
+    #[allow(clippy::too_many_arguments)]
+    fn screma_scan_chained(
+        &mut self,
+        stm: &Stm,
+        w: &str,
+        arrs: &[VName],
+        scans: &[Operator],
+        reduces: &[Operator],
+        map: &Lambda,
+        outs: &[(String, Type)],
+        nchunks: &str,
+    ) -> Res<()> {
+        let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
+        let free = self.task_free_vars(stm);
+        let acc_types: Vec<Type> = scans.iter().chain(reduces).flat_map(|o| o.lambda.ret.clone()).collect();
+        // Per-chunk partials: the chunks' scan totals, the reduce results;
+        // then the scans' inclusive prefixes, and whether each is published.
+        let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
+        let partials: Vec<String> = (0..acc_types.len()).map(|_| self.fresh("partial")).collect();
+        let prefixes: Vec<String> = (0..n_scan).map(|_| self.fresh("prefix")).collect();
+        let ready = self.fresh("ready");
+        let arrays: Vec<(&String, &Type)> =
+            partials.iter().zip(&acc_types).chain(prefixes.iter().zip(&acc_types)).collect();
+        for (p, t) in &arrays {
+            fields.push(format!("{} *{p}", cty(t)));
+        }
+        fields.push(format!("int *{ready}"));
+        for (p, t) in &arrays {
+            let t = cty(t);
+            self.line(&format!("{t} *{p} = malloc((size_t){nchunks} * sizeof({t}));"));
+        }
+        self.line(&format!("int *{ready} = calloc((size_t){nchunks}, sizeof(int));"));
+        let free_all: String =
+            arrays.iter().map(|(p, _)| format!(" free({p});")).chain([format!(" free({ready});")]).collect();
+        let missing: Vec<String> =
+            arrays.iter().map(|(p, _)| format!("{p} == NULL")).chain([format!("{ready} == NULL")]).collect();
+        let loc = self.loc(stm.span);
+        self.line(&format!(
+            "if ({}) {{{free_all} return og_fail(ctx, {loc}, \"Out of memory.\"); }}",
+            missing.join(" || ")
+        ));
+        let (sname, fname, saved) = self.begin_task(&free, &fields);
+        for (c, _) in outs {
+            self.line(&format!("og_arr {c} = cl->{c};"));
+        }
+        let scan_accs: Vec<Vec<String>> = scans.iter().map(|o| self.init_accs(o)).collect();
+        let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
+        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&scan_accs, &red_accs), outs, stm.span)?;
+        for (acc, p) in scan_accs.concat().iter().chain(red_accs.concat().iter()).zip(&partials) {
+            self.line(&format!("cl->{p}[chunk] = {acc};"));
+        }
+        // The prefix before this chunk: the neutral elements for the first.
         let mut pos = 0;
+        let mut carries: Vec<Vec<String>> = Vec::new();
         for op in scans {
             let k = op.neutral.len();
-            let accs = self.init_accs(op);
-            let c = self.fresh("c");
-            self.line(&format!("for (int64_t {c} = 0; {c} < {nchunks}; {c}++) {{"));
+            let carry = self.init_accs(op);
+            let incl = self.init_accs(op);
+            self.line("if (chunk > 0) {");
             self.indent += 1;
-            let tmp: Vec<String> = (0..k).map(|i| self.fresh(&format!("chunk_total{i}"))).collect();
-            for (i, t) in tmp.iter().enumerate() {
-                self.line(&format!("{} {t} = {}[{c}];", cty(&acc_types[pos + i]), partials[pos + i]));
-                self.line(&format!("{}[{c}] = {};", partials[pos + i], accs[i]));
-            }
-            self.apply_op(op, &accs, &tmp)?;
-            self.indent -= 1;
-            self.line("}");
-            // Pass 2.
-            let scan_outs: Vec<(String, Type)> = outs[pos..pos + k].to_vec();
-            let mut fields2: Vec<String> = scan_outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
-            for i in 0..k {
-                fields2.push(format!("{} *{}", cty(&acc_types[pos + i]), partials[pos + i]));
-            }
-            let free2: Vec<VName> = {
-                let mut fv = ogham_ir::visit::free_vars_lambda(&op.lambda);
-                for n in &op.neutral {
-                    if let SubExp::Var(v) = n {
-                        fv.insert(*v);
-                    }
-                }
-                fv.into_iter().filter(|v| self.types.contains_key(v)).collect()
-            };
-            let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
-            for (c, _) in &scan_outs {
-                self.line(&format!("og_arr {c} = cl->{c};"));
-            }
-            self.line("if (chunk == 0) return 0;");
-            self.line("for (int64_t j = start; j < end; j++) {");
-            self.indent += 1;
-            let carry: Vec<String> = (0..k).map(|i| self.fresh(&format!("carry{i}"))).collect();
-            let cur: Vec<String> = (0..k).map(|i| self.fresh(&format!("cur{i}"))).collect();
-            for i in 0..k {
-                let t = &acc_types[pos + i];
-                self.line(&format!("{} {} = cl->{}[chunk];", cty(t), carry[i], partials[pos + i]));
-                let (arr, aty) = &scan_outs[i];
-                let e = Self::elem(arr, aty.elem(), &["j".to_string()]);
-                self.line(&format!("{} {} = {e};", cty(t), cur[i]));
-            }
-            self.apply_op(op, &carry, &cur)?;
-            for i in 0..k {
-                let (arr, aty) = &scan_outs[i];
-                let e = Self::elem(arr, aty.elem(), &["j".to_string()]);
-                self.line(&format!("{e} = {};", carry[i]));
-            }
-            self.indent -= 1;
-            self.line("}");
-            self.end_task(&fname2, saved2);
-            let mut extra2: Vec<(String, String)> = scan_outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
-            extra2.extend((0..k).map(|i| (partials[pos + i].clone(), partials[pos + i].clone())));
-            let cl2 = self.closure_init(&sname2, &free2, &extra2);
             self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {w}, {nchunks})) {{{free_partials} return og_propagate(); }}"
+                "while (__atomic_load_n(&cl->{ready}[chunk - 1], __ATOMIC_ACQUIRE) == 0) {{ if (og_job_failed(ctx)) return 1; og_cpu_relax(); }}"
             ));
+            for i in 0..k {
+                self.line(&format!("{} = cl->{}[chunk - 1];", carry[i], prefixes[pos + i]));
+                self.line(&format!("{} = {};", incl[i], carry[i]));
+            }
+            self.indent -= 1;
+            self.line("}");
+            let totals: Vec<String> = (0..k).map(|i| format!("cl->{}[chunk]", partials[pos + i])).collect();
+            self.apply_op(op, &incl, &totals)?;
+            for i in 0..k {
+                self.line(&format!("cl->{}[chunk] = {};", prefixes[pos + i], incl[i]));
+            }
+            carries.push(carry);
             pos += k;
         }
-        // Reduces: combine the chunks' partial results in order (none were computed when w is 0).
+        self.line(&format!("__atomic_store_n(&cl->{ready}[chunk], 1, __ATOMIC_RELEASE);"));
+        // Each scan result of the chunk, after the prefix before it.
+        self.line("if (chunk > 0) {");
+        self.indent += 1;
+        let mut pos = 0;
+        for (op, carry) in scans.iter().zip(&carries) {
+            let k = op.neutral.len();
+            let scan_outs: Vec<(String, Type)> = outs[pos..pos + k].to_vec();
+            self.line("for (int64_t j = start; j < end; j++) {");
+            self.indent += 1;
+            let acc: Vec<String> = (0..k).map(|i| self.fresh(&format!("carry{i}"))).collect();
+            let cur: Vec<String> = (0..k).map(|i| self.fresh(&format!("cur{i}"))).collect();
+            for i in 0..k {
+                let t = cty(&acc_types[pos + i]);
+                let (arr, aty) = &scan_outs[i];
+                let e = Self::elem(arr, aty.elem(), &["j".to_string()]);
+                self.line(&format!("{t} {} = {};", acc[i], carry[i]));
+                self.line(&format!("{t} {} = {e};", cur[i]));
+            }
+            self.apply_op(op, &acc, &cur)?;
+            for i in 0..k {
+                let (arr, aty) = &scan_outs[i];
+                let e = Self::elem(arr, aty.elem(), &["j".to_string()]);
+                self.line(&format!("{e} = {};", acc[i]));
+            }
+            self.indent -= 1;
+            self.line("}");
+            pos += k;
+        }
+        self.indent -= 1;
+        self.line("}");
+        self.end_task(&fname, saved);
+        let mut extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
+        extra.extend(arrays.iter().map(|(p, _)| ((*p).clone(), (*p).clone())));
+        extra.push((ready.clone(), ready.clone()));
+        let cl = self.closure_init(&sname, &free, &extra);
+        self.line(&format!(
+            "if (og_parallel_in_order(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_all} (void){loc}; return og_propagate(); }}"
+        ));
+        for p in &prefixes {
+            self.line(&format!("free({p});"));
+        }
+        self.line(&format!("free({ready});"));
+        let reduce_partials = partials[n_scan..].to_vec();
+        for p in &partials[..n_scan] {
+            self.line(&format!("free({p});"));
+        }
+        self.combine_reduce_partials(stm, w, reduces, n_scan, &reduce_partials, nchunks)
+    }
+
+    /// After a parallel screma: combines the chunks' partial reduce results
+    /// in order into the statement's reduce results (none were computed
+    /// when `w` is 0), and frees the partials.
+    fn combine_reduce_partials(
+        &mut self,
+        stm: &Stm,
+        w: &str,
+        reduces: &[Operator],
+        n_scan: usize,
+        partials: &[String],
+        nchunks: &str,
+    ) -> Res<()> {
+        let mut pos = 0;
         for (ri, op) in reduces.iter().enumerate() {
             let k = op.neutral.len();
             let accs = self.init_accs(op);
@@ -1970,7 +2067,7 @@ impl<'a> Gen<'a> {
             }
             pos += k;
         }
-        for p in &partials {
+        for p in partials {
             self.line(&format!("free({p});"));
         }
         Ok(())

@@ -1,7 +1,8 @@
 //! The `--library` output: the generated C API compiles warning-free with
 //! its header, and a C program using it (arrays, an opaque tuple output, an
 //! opaque record, a run-time error that must not end the process, store and
-//! restore) runs correctly, under the sanitizers where the C compiler has them.
+//! restore, large arrays on page boundaries) runs correctly, under the
+//! sanitizers where the C compiler has them.
 
 use std::path::Path;
 use std::process::Command;
@@ -47,6 +48,7 @@ const HARNESS: &str = r#"
 #include "prog.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #define CHECK(x) do { if (!(x)) { printf("FAILED line %d: %s\n", __LINE__, #x); return 1; } } while (0)
 int main(void) {
   struct futhark_context_config *cfg = futhark_context_config_new();
@@ -85,6 +87,23 @@ int main(void) {
   printf("error: %s", err);
   free(err);
   CHECK(futhark_entry_get(ctx, &got, ia, 1) == 0 && got == 6);
+  /* Arrays of over 64 KiB start on a page boundary (core.h,
+     og_mem_alloc_paged): every large array has the same address modulo
+     4096, so a stencil's stores and the next step's loads do not alias. */
+  enum { BIG = 20000 };
+  double *big = malloc(sizeof(double) * BIG);
+  for (int i = 0; i < BIG; i++) big[i] = i;
+  struct futhark_f64_1d *bin = futhark_new_f64_1d(ctx, big, BIG), *bout = NULL;
+  struct futhark_opaque_tup2_f64_arr1d_f64 *bst = NULL;
+  CHECK(futhark_entry_stats(ctx, &bst, bin) == 0);
+  CHECK(futhark_project_opaque_tup2_f64_arr1d_f64_1(ctx, &bout, bst) == 0);
+  CHECK(((uintptr_t)futhark_values_raw_f64_1d(ctx, bin) & 4095) == 0);
+  CHECK(((uintptr_t)futhark_values_raw_f64_1d(ctx, bout) & 4095) == 0);
+  CHECK(futhark_values_f64_1d(ctx, bout, big) == 0 && big[BIG - 1] == 2.0 * (BIG - 1));
+  futhark_free_f64_1d(ctx, bout);
+  futhark_free_opaque_tup2_f64_arr1d_f64(ctx, bst);
+  futhark_free_f64_1d(ctx, bin);
+  free(big);
   free(futhark_context_report(ctx));
   futhark_free_i64_1d(ctx, ia);
   futhark_free_opaque_pt(ctx, p);
