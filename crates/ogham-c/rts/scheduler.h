@@ -1,15 +1,19 @@
 /* ogham runtime, scheduler: a small pthread pool running chunked parallel
  * loops. A job is `nchunks` chunks of an index range, and the calling
  * thread works too. Each thread owns an equal run of consecutive chunks
- * (the caller the first) and takes its own first; a thread done with its
- * run takes the chunks left in the others' (an atomic counter per run).
- * So a loop run again and again (a stencil's steps) gives each thread the
- * same part of the arrays every time, where its cache holds them, as
- * OpenMP's static schedule does, and an uneven one is still balanced.
+ * (the caller the first) and takes its own from the front; a thread done
+ * with its run takes chunks from the back of the others', but not the
+ * last one left to an owner that has started (og_run_take). So a loop run
+ * again and again (a stencil's steps) gives each thread the same part of
+ * the arrays every time, where its cache holds them, as OpenMP's static
+ * schedule does, and an uneven one is still balanced to within a chunk.
  * Handed out from one shared counter, the chunks went to whichever thread
  * asked first: each step wrote rows the other core had written or read
  * the step before, and hotspot's steps took 1 to 4 times as long from one
- * run to the next (on two cores whose caches are far apart). Each chunk
+ * run to the next (on two cores whose caches are far apart); with any
+ * chunk left stolen, the noise of two threads' progress moved a few rows
+ * to the other core every step (46-51 ms a run against 42-44 ms without
+ * stealing; OpenMP's static schedule 41-42). Each chunk
  * knows its number, so per-chunk partial results can be combined in order
  * afterwards (which non-commutative reductions and scans need), whichever
  * thread ran it. Without OG_MULTICORE every job runs on the calling
@@ -26,13 +30,34 @@ static inline void og_cpu_relax(void) {
 }
 
 #if OG_MULTICORE
-/* One thread's run of chunks: the next one not yet taken (atomic) and the
- * end. A cache line each, so that threads taking their own chunks do not
- * share one. */
+/* One thread's run of chunks: the chunks not yet taken, [next, end), as
+ * one atomic word (next in the low half, end in the high; a job has fewer
+ * than 2^31 chunks, og_scan_chunks), so that the owner taking from the
+ * front and others from the back agree on what is left; and where the run
+ * began. A cache line each, so that threads taking their own chunks do
+ * not share one. */
 struct og_run {
-  int64_t next, end;
-  char pad[64 - 2 * sizeof(int64_t)];
+  uint64_t left;
+  int64_t first;
+  char pad[64 - sizeof(uint64_t) - sizeof(int64_t)];
 };
+
+/* Takes a chunk of `r`: the owner (and everyone, for a job whose chunks go
+ * in order) the first left; another thread the last, when at least two
+ * are left or the owner has taken none (it may be asleep). */
+static inline bool og_run_take(struct og_run *r, bool front, int64_t *chunk) {
+  uint64_t s = __atomic_load_n(&r->left, __ATOMIC_RELAXED);
+  for (;;) {
+    int64_t next = (int64_t)(uint32_t)s, end = (int64_t)(s >> 32);
+    if (next >= end) return false;
+    if (!front && end - next < 2 && next != r->first) return false;
+    uint64_t t = front ? s + 1 : s - ((uint64_t)1 << 32);
+    if (__atomic_compare_exchange_n(&r->left, &s, t, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      *chunk = front ? next : end - 1;
+      return true;
+    }
+  }
+}
 
 /* A worker's argument: the pool and the worker's number (1, 2, …; the
  * calling thread is 0), which says whose run of chunks it owns. */
@@ -55,6 +80,7 @@ struct og_pool {
   og_task_fn fn;
   void *closure;
   int64_t n, nchunks;
+  bool in_order;
   int failed; /* atomic */
 };
 
@@ -68,7 +94,8 @@ static inline int64_t og_chunk_start(int64_t n, int64_t nchunks, int64_t c) {
  * called from a parallel task) runs its chunks on this thread, since the
  * pool has one job at a time. */
 
-/* Runs the chunks of thread `self`'s run, then those left in the others'. */
+/* Runs the chunks of thread `self`'s run, then those it may take of the
+ * others'. */
 static inline void og_pool_run_chunks(struct og_pool *p, int self, og_task_fn fn, void *closure, int64_t n,
                                       int64_t nchunks) {
   int outer = og_in_job;
@@ -76,11 +103,8 @@ static inline void og_pool_run_chunks(struct og_pool *p, int self, og_task_fn fn
   int nruns = p->nworkers + 1;
   for (int k = 0; k < nruns; k++) {
     struct og_run *run = &p->runs[(self + k) % nruns];
-    for (;;) {
-      if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) break;
-      if (__atomic_load_n(&run->next, __ATOMIC_RELAXED) >= run->end) break;
-      int64_t c = __atomic_fetch_add(&run->next, 1, __ATOMIC_RELAXED);
-      if (c >= run->end) break;
+    int64_t c;
+    while (!__atomic_load_n(&p->failed, __ATOMIC_RELAXED) && og_run_take(run, k == 0 || p->in_order, &c)) {
       if (fn(closure, og_chunk_start(n, nchunks, c), og_chunk_start(n, nchunks, c + 1), c)) {
         __atomic_store_n(&p->failed, 1, __ATOMIC_RELAXED);
       }
@@ -236,7 +260,8 @@ static inline int64_t og_grain(double cost) {
  * iterations of an i32 scan are 256 KiB of input and output). */
 #define OG_SCAN_CHUNK 32768
 static inline int64_t og_scan_chunks(int64_t n, int64_t nchunks) {
-  int64_t c = (n + OG_SCAN_CHUNK - 1) / OG_SCAN_CHUNK;
+  int64_t c = n / OG_SCAN_CHUNK + 1;
+  if (c > ((int64_t)1 << 30)) c = (int64_t)1 << 30;
   return c > nchunks ? c : nchunks;
 }
 
@@ -274,10 +299,13 @@ static inline int og_parallel_sched(og_ctx *ctx, og_task_fn fn, void *closure, i
     p->closure = closure;
     p->n = n;
     p->nchunks = nchunks;
+    p->in_order = in_order;
     int nruns = p->nworkers + 1;
     for (int t = 0; t < nruns; t++) {
-      p->runs[t].next = in_order ? (t == 0 ? 0 : nchunks) : (int64_t)(((__int128)t * nchunks) / nruns);
-      p->runs[t].end = in_order ? nchunks : (int64_t)(((__int128)(t + 1) * nchunks) / nruns);
+      uint64_t first = in_order ? (t == 0 ? 0 : (uint64_t)nchunks) : (uint64_t)(((__int128)t * nchunks) / nruns);
+      uint64_t end = in_order ? (uint64_t)nchunks : (uint64_t)(((__int128)(t + 1) * nchunks) / nruns);
+      p->runs[t].left = first | end << 32;
+      p->runs[t].first = (int64_t)first;
     }
     p->failed = 0;
     __atomic_store_n(&p->generation, p->generation + 1, __ATOMIC_RELEASE);

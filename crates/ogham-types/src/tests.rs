@@ -25,7 +25,11 @@ fn parse_all(main: &str) -> Result<Vec<Program>, Vec<Diagnostic>> {
 }
 
 fn run(main: &str) -> Result<TypeInfo, Vec<Diagnostic>> {
-    let programs = parse_all(main).unwrap_or_else(|d| panic!("parse errors: {d:?}"));
+    check_all(&parse_all(main).unwrap_or_else(|d| panic!("parse errors: {d:?}")))
+}
+
+/// Checks parsed files, the last one the main file.
+fn check_all(programs: &[Program]) -> Result<TypeInfo, Vec<Diagnostic>> {
     let n = programs.len();
     let inputs: Vec<CheckInput> = programs
         .iter()
@@ -467,11 +471,5 @@ fn pruning_keeps_what_the_program_spells_and_what_that_names() {
     let before = programs[0].decs.len();
     crate::prelude::prune(&mut programs[0], FileId(0), PRELUDE[0].1, [main]);
     assert!(programs[0].decs.len() < before / 2, "{} of {before} declarations kept", programs[0].decs.len());
-    let n = programs.len();
-    let inputs: Vec<CheckInput> = programs
-        .iter()
-        .enumerate()
-        .map(|(i, p)| CheckInput { program: p, is_main: i + 1 == n, imports: Vec::new() })
-        .collect();
-    check(&inputs).unwrap_or_else(|d| panic!("{d:?}"));
+    check_all(&programs).unwrap_or_else(|d| panic!("{d:?}"));
 }
