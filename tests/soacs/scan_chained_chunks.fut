@@ -1,6 +1,6 @@
 -- Scans long enough that multicore code runs them in many chunks, each
 -- waiting for the prefix of the chunk before it (codegen's
--- screma_scan_chained: chunks of at most 32768 iterations, handed out in
+-- screma_par and scan_chain: chunks of at most 32768 iterations, handed out in
 -- order). Every result is known in closed form, so a chunk that took the
 -- wrong prefix, or combined it on the wrong side of a non-commutative
 -- operator, shows.

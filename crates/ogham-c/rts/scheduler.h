@@ -126,7 +126,6 @@ static inline void og_pool_run_chunks(struct og_pool *p, int self, og_task_fn fn
  * default. */
 #define OG_SPIN 20000
 
-
 static void *og_worker_main(void *arg) {
   struct og_worker *w = arg;
   struct og_pool *p = w->pool;
@@ -256,7 +255,7 @@ static inline int64_t og_grain(double cost) {
 /* How many chunks a parallel scan of n iterations runs in: at least
  * `nchunks`, and none of more than OG_SCAN_CHUNK iterations, so that a
  * chunk's arrays are still in the core's cache when the chunk adds the
- * prefix before it to its results (codegen's screma_scan_chained: 32K
+ * prefix before it to its results (codegen's scan_chain: 32K
  * iterations of an i32 scan are 256 KiB of input and output). */
 #define OG_SCAN_CHUNK 32768
 static inline int64_t og_scan_chunks(int64_t n, int64_t nchunks) {

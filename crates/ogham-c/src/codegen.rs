@@ -1842,6 +1842,20 @@ impl<'a> Gen<'a> {
         cl
     }
 
+    /// A parallel screma: each chunk scans and reduces from the neutral
+    /// elements, keeping its totals in per-chunk partials; the reduce
+    /// partials are combined in order afterwards.
+    ///
+    /// With scans, it is one pass over the input: the chunks (a few tens of
+    /// KiB of its arrays, so that they stay in the core's cache,
+    /// `og_scan_chunks`) are handed out in order (`og_parallel_in_order`),
+    /// and each then waits for the chunk before it to publish its inclusive
+    /// prefix, publishes its own and adds the prefix before it to its scan
+    /// results while they are still in the cache ([`Self::scan_chain`]).
+    /// Run as two passes over the whole arrays (scan each chunk, then add
+    /// each chunk's carry), a memory-bound scan moved its results through
+    /// memory twice and took 1.5 times as long on two threads as on one.
+    #[allow(clippy::too_many_arguments)]
     fn screma_par(
         &mut self,
         stm: &Stm,
@@ -1855,102 +1869,41 @@ impl<'a> Gen<'a> {
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let w = self.se(w);
-        if n_scan > 0 {
-            // A scan runs in chunks small enough to stay in a core's cache,
-            // handed out in order (see screma_scan_chained).
+        let chained = n_scan > 0;
+        let nchunks = if chained {
             let chunks = self.fresh("nchunks_scan");
             self.line(&format!("int64_t {chunks} = og_scan_chunks({w}, {nchunks});"));
-            return self.screma_scan_chained(stm, &w, arrs, scans, reduces, map, outs, &chunks);
-        }
-        let free = self.task_free_vars(stm);
-        let acc_types: Vec<Type> = reduces.iter().flat_map(|o| o.lambda.ret.clone()).collect();
-        // Per-chunk partials: the reduce results.
-        let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
-        let partials: Vec<String> = (0..acc_types.len()).map(|_| self.fresh("partial")).collect();
-        for (p, t) in partials.iter().zip(&acc_types) {
-            fields.push(format!("{} *{p}", cty(t)));
-        }
-        for (p, t) in partials.iter().zip(&acc_types) {
-            let t = cty(t);
-            self.line(&format!("{t} *{p} = malloc((size_t){nchunks} * sizeof({t}));"));
-            self.fail(&format!("{p} == NULL"), stm.span, "Out of memory.", &[]);
-        }
-        // Each chunk reduces from the neutral elements.
-        let (sname, fname, saved) = self.begin_task(&free, &fields);
-        for (c, _) in outs {
-            self.line(&format!("og_arr {c} = cl->{c};"));
-        }
-        let red_accs: Vec<Vec<String>> = reduces.iter().map(|o| self.init_accs(o)).collect();
-        self.screma_loop(("j", "start", "end"), arrs, scans, reduces, map, (&[], &red_accs), &outs, stm.span)?;
-        for (acc, p) in red_accs.concat().iter().zip(&partials) {
-            self.line(&format!("cl->{p}[chunk] = {acc};"));
-        }
-        self.end_task(&fname, saved);
-        let mut extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
-        extra.extend(partials.iter().map(|p| (p.clone(), p.clone())));
-        let cl = self.closure_init(&sname, &free, &extra);
-        let loc = self.loc(stm.span);
-        let free_partials: String = partials.iter().map(|p| format!(" free({p});")).collect();
-        self.line(&format!(
-            "if (og_parallel(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_partials} (void){loc}; return og_propagate(); }}"
-        ));
-        self.combine_reduce_partials(stm, &w, reduces, n_scan, &partials, nchunks)
-    }
-
-    /// A parallel screma with scans, as one pass over the input: each chunk
-    /// (a few tens of KiB of its arrays, so that they stay in the core's
-    /// cache, [`og_scan_chunks`]) scans and reduces from the neutral
-    /// elements, waits for the chunk before it to publish its inclusive
-    /// prefix, publishes its own (that prefix combined with the chunk's
-    /// total), and adds the prefix before it to each of its scan results
-    /// while they are still in the cache. The chunks are handed out in
-    /// order (`og_parallel_in_order`), so the one a chunk waits for is
-    /// always running or done. Run as two passes over the whole arrays
-    /// (scan each chunk, then add each chunk's carry), a memory-bound scan
-    /// moved its results through memory twice and took 1.5 times as long
-    /// on two threads as on one. A chunk that fails publishes nothing: the
-    /// one waiting for it stops when the job has failed (`og_job_failed`).
-    #[allow(clippy::too_many_arguments)]
-    fn screma_scan_chained(
-        &mut self,
-        stm: &Stm,
-        w: &str,
-        arrs: &[VName],
-        scans: &[Operator],
-        reduces: &[Operator],
-        map: &Lambda,
-        outs: &[(String, Type)],
-        nchunks: &str,
-    ) -> Res<()> {
-        let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
+            chunks
+        } else {
+            nchunks.to_string()
+        };
         let free = self.task_free_vars(stm);
         let acc_types: Vec<Type> = scans.iter().chain(reduces).flat_map(|o| o.lambda.ret.clone()).collect();
-        // Per-chunk partials: the chunks' scan totals, the reduce results;
-        // then the scans' inclusive prefixes, and whether each is published.
-        let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
+        // Per-chunk arrays: the chunks' scan totals and reduce results;
+        // with scans, their inclusive prefixes and whether each is published.
         let partials: Vec<String> = (0..acc_types.len()).map(|_| self.fresh("partial")).collect();
         let prefixes: Vec<String> = (0..n_scan).map(|_| self.fresh("prefix")).collect();
-        let ready = self.fresh("ready");
-        let arrays: Vec<(&String, &Type)> =
-            partials.iter().zip(&acc_types).chain(prefixes.iter().zip(&acc_types)).collect();
+        let ready = chained.then(|| self.fresh("ready"));
+        let mut arrays: Vec<(String, &str)> =
+            partials.iter().chain(&prefixes).cloned().zip(acc_types.iter().chain(&acc_types).map(cty)).collect();
         for (p, t) in &arrays {
-            fields.push(format!("{} *{p}", cty(t)));
-        }
-        fields.push(format!("int *{ready}"));
-        for (p, t) in &arrays {
-            let t = cty(t);
             self.line(&format!("{t} *{p} = malloc((size_t){nchunks} * sizeof({t}));"));
         }
-        self.line(&format!("int *{ready} = calloc((size_t){nchunks}, sizeof(int));"));
-        let free_all: String =
-            arrays.iter().map(|(p, _)| format!(" free({p});")).chain([format!(" free({ready});")]).collect();
-        let missing: Vec<String> =
-            arrays.iter().map(|(p, _)| format!("{p} == NULL")).chain([format!("{ready} == NULL")]).collect();
+        if let Some(r) = &ready {
+            self.line(&format!("int *{r} = calloc((size_t){nchunks}, sizeof(int));"));
+            arrays.push((r.clone(), "int"));
+        }
+        let free_all: String = arrays.iter().map(|(p, _)| format!(" free({p});")).collect();
         let loc = self.loc(stm.span);
-        self.line(&format!(
-            "if ({}) {{{free_all} return og_fail(ctx, {loc}, \"Out of memory.\"); }}",
-            missing.join(" || ")
-        ));
+        if !arrays.is_empty() {
+            let missing: Vec<String> = arrays.iter().map(|(p, _)| format!("{p} == NULL")).collect();
+            self.line(&format!(
+                "if ({}) {{{free_all} return og_fail(ctx, {loc}, \"Out of memory.\"); }}",
+                missing.join(" || ")
+            ));
+        }
+        let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
+        fields.extend(arrays.iter().map(|(p, t)| format!("{t} *{p}")));
         let (sname, fname, saved) = self.begin_task(&free, &fields);
         for (c, _) in outs {
             self.line(&format!("og_arr {c} = cl->{c};"));
@@ -1961,7 +1914,39 @@ impl<'a> Gen<'a> {
         for (acc, p) in scan_accs.concat().iter().chain(red_accs.concat().iter()).zip(&partials) {
             self.line(&format!("cl->{p}[chunk] = {acc};"));
         }
-        // The prefix before this chunk: the neutral elements for the first.
+        if let Some(r) = &ready {
+            self.scan_chain(scans, outs, &acc_types, &partials, &prefixes, r)?;
+        }
+        self.end_task(&fname, saved);
+        let mut extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
+        extra.extend(arrays.iter().map(|(p, _)| (p.clone(), p.clone())));
+        let cl = self.closure_init(&sname, &free, &extra);
+        let launch = if chained { "og_parallel_in_order" } else { "og_parallel" };
+        self.line(&format!(
+            "if ({launch}(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_all} (void){loc}; return og_propagate(); }}"
+        ));
+        for (p, _) in arrays.iter().filter(|(p, _)| !partials[n_scan..].contains(p)) {
+            self.line(&format!("free({p});"));
+        }
+        self.combine_reduce_partials(stm, &w, reduces, n_scan, &partials[n_scan..], &nchunks)
+    }
+
+    /// In a chunk's task, after its scan totals are in `partials`: waits for
+    /// the chunk before it to publish its inclusive prefix (the neutral
+    /// elements before the first chunk), publishes its own (that prefix
+    /// combined with the chunk's totals) in `prefixes` and `ready`, and adds
+    /// the prefix before it to each of the chunk's scan results. A chunk
+    /// that fails publishes nothing: the one waiting for it stops when the
+    /// job has failed (`og_job_failed`).
+    fn scan_chain(
+        &mut self,
+        scans: &[Operator],
+        outs: &[(String, Type)],
+        acc_types: &[Type],
+        partials: &[String],
+        prefixes: &[String],
+        ready: &str,
+    ) -> Res<()> {
         let mut pos = 0;
         let mut carries: Vec<Vec<String>> = Vec::new();
         for op in scans {
@@ -1994,23 +1979,20 @@ impl<'a> Gen<'a> {
         let mut pos = 0;
         for (op, carry) in scans.iter().zip(&carries) {
             let k = op.neutral.len();
-            let scan_outs: Vec<(String, Type)> = outs[pos..pos + k].to_vec();
             self.line("for (int64_t j = start; j < end; j++) {");
             self.indent += 1;
             let acc: Vec<String> = (0..k).map(|i| self.fresh(&format!("carry{i}"))).collect();
             let cur: Vec<String> = (0..k).map(|i| self.fresh(&format!("cur{i}"))).collect();
+            let elems: Vec<String> =
+                outs[pos..pos + k].iter().map(|(arr, aty)| Self::elem(arr, aty.elem(), &["j".to_string()])).collect();
             for i in 0..k {
                 let t = cty(&acc_types[pos + i]);
-                let (arr, aty) = &scan_outs[i];
-                let e = Self::elem(arr, aty.elem(), &["j".to_string()]);
                 self.line(&format!("{t} {} = {};", acc[i], carry[i]));
-                self.line(&format!("{t} {} = {e};", cur[i]));
+                self.line(&format!("{t} {} = {};", cur[i], elems[i]));
             }
             self.apply_op(op, &acc, &cur)?;
             for i in 0..k {
-                let (arr, aty) = &scan_outs[i];
-                let e = Self::elem(arr, aty.elem(), &["j".to_string()]);
-                self.line(&format!("{e} = {};", acc[i]));
+                self.line(&format!("{} = {};", elems[i], acc[i]));
             }
             self.indent -= 1;
             self.line("}");
@@ -2018,23 +2000,7 @@ impl<'a> Gen<'a> {
         }
         self.indent -= 1;
         self.line("}");
-        self.end_task(&fname, saved);
-        let mut extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
-        extra.extend(arrays.iter().map(|(p, _)| ((*p).clone(), (*p).clone())));
-        extra.push((ready.clone(), ready.clone()));
-        let cl = self.closure_init(&sname, &free, &extra);
-        self.line(&format!(
-            "if (og_parallel_in_order(ctx, {fname}, &{cl}, {w}, {nchunks})) {{{free_all} (void){loc}; return og_propagate(); }}"
-        ));
-        for p in &prefixes {
-            self.line(&format!("free({p});"));
-        }
-        self.line(&format!("free({ready});"));
-        let reduce_partials = partials[n_scan..].to_vec();
-        for p in &partials[..n_scan] {
-            self.line(&format!("free({p});"));
-        }
-        self.combine_reduce_partials(stm, w, reduces, n_scan, &reduce_partials, nchunks)
+        Ok(())
     }
 
     /// After a parallel screma: combines the chunks' partial reduce results
