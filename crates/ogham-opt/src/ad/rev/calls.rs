@@ -21,7 +21,7 @@
 //! derivative of [`Ad::reverse_derivative`], which runs the function's
 //! forward sweep again.
 
-use ogham_ir::{Body, Exp, FunDef, Param, Span, Stm, SubExp, Type, VName};
+use ogham_ir::{Body, Exp, FunDef, Param, Soac, Span, Stm, SubExp, Type, VName};
 use rustc_hash::FxHashSet as HashSet;
 
 use super::{Checkpoints, Sweeps, R};
@@ -182,29 +182,17 @@ impl Ad {
         // are the residuals. (Only what it reads: a cheap statement left
         // dead would make a residual of an array the forward half goes on
         // to update in place, such as the view of what an update
-        // overwrites, which the forward sweep saves a copy of.)
-        let mut bbody = Body { stms: back, result: adjoints };
-        let mut needed = ogham_ir::visit::free_vars_body(&bbody);
-        let mut cheap_stms: Vec<Stm> = Vec::new();
-        let again = |s: &Stm| cheap(s) && ogham_ir::visit::free_vars_exp(&s.exp).iter().all(|v| !stale.contains(v));
-        for s in fwd.iter().rev().filter(|s| again(s)) {
-            if s.pat.iter().any(|p| needed.contains(&p.name)) {
-                needed.extend(ogham_ir::visit::free_vars_exp(&s.exp));
-                needed.extend(s.pat.iter().flat_map(|p| ogham_ir::visit::type_vars(&p.ty)));
-                cheap_stms.push(s.clone());
-            }
-        }
-        cheap_stms.reverse();
-        cheap_stms.append(&mut bbody.stms);
-        bbody.stms = cheap_stms;
+        // overwrites, which the forward sweep saves a copy of.) Maps of
+        // scalar arithmetic whose elementary functions are residuals
+        // anyway are computed again from them where that passes fewer
+        // arrays ([`Ad::replayed_map`]).
+        let bbody = Body { stms: back, result: adjoints };
+        let plain = self.reverse_half(&fwd, &stale, bbody.clone(), false);
+        let replayed = self.reverse_half(&fwd, &stale, bbody, true);
+        let arrays = |r: &[Param]| r.iter().filter(|p| p.ty.rank() > 0).count();
+        let (bbody, residuals) =
+            if arrays(&replayed.1) < arrays(&plain.1) { replayed } else { plain };
         let used = ogham_ir::visit::free_vars_body(&bbody);
-        let residuals: Vec<Param> = fwd
-            .iter()
-            .filter(|s| !again(s))
-            .flat_map(|s| s.pat.iter())
-            .filter(|p| used.contains(&p.name))
-            .cloned()
-            .collect();
         // A residual the forward half goes on to overwrite is passed as a
         // copy taken where it is bound.
         let mut copies: Vec<(VName, VName)> = Vec::new();
@@ -236,6 +224,102 @@ impl Ad {
         let bret = params.iter().map(|p| p.ty.clone()).collect();
         let types = residuals.iter().map(|r| r.ty.clone()).collect();
         Ok(Some((Body { stms: fwd, result: fresult }, (bparams, bret, bbody), types)))
+    }
+
+    /// The reverse half's body: the forward statements it runs again (the
+    /// cheap ones it reads, and with `replay` the maps [`Ad::replayed_map`]
+    /// computes again) before the return sweep `bbody`; and the residuals,
+    /// the values of the other forward statements it reads.
+    fn reverse_half(&mut self, fwd: &[Stm], stale: &HashSet<VName>, mut bbody: Body, replay: bool) -> (Body, Vec<Param>) {
+        let fresh = |e: &Exp| ogham_ir::visit::free_vars_exp(e).iter().all(|v| !stale.contains(v));
+        let again = |s: &Stm| cheap(s) && fresh(&s.exp);
+        let mut needed = ogham_ir::visit::free_vars_body(&bbody);
+        let mut rerun: Vec<Stm> = Vec::new();
+        for s in fwd.iter().rev() {
+            if !s.pat.iter().any(|p| needed.contains(&p.name)) {
+                continue;
+            }
+            let run = if again(s) {
+                s.clone()
+            } else if let Some(r) = replay.then(|| self.replayed_map(s, &needed)).flatten().filter(|r| fresh(&r.exp)) {
+                r
+            } else {
+                continue;
+            };
+            needed.extend(ogham_ir::visit::free_vars_exp(&run.exp));
+            needed.extend(run.pat.iter().flat_map(|p| ogham_ir::visit::type_vars(&p.ty)));
+            rerun.push(run);
+        }
+        rerun.reverse();
+        rerun.append(&mut bbody.stms);
+        bbody.stms = rerun;
+        let used = ogham_ir::visit::free_vars_body(&bbody);
+        let residuals = fwd
+            .iter()
+            .filter(|s| !again(s))
+            .flat_map(|s| s.pat.iter())
+            .filter(|p| used.contains(&p.name))
+            .cloned()
+            .collect();
+        (bbody, residuals)
+    }
+
+    /// The forward half's `map` `s` computed again from its inputs and its
+    /// own results that hold elementary functions' values (those
+    /// [`Ad::forward_map`] added, or a result that is one): a `map` of
+    /// scalar statements whose every elementary function returns its
+    /// value, computing the results of `s` that `needed` holds and no
+    /// elementary function. Those results then need not be residuals: the
+    /// D-LSTM cell's gates `1 / (1 + exp (-z))` are computed again from
+    /// the saved `exp (-z)` (one division, which the return sweep of the
+    /// gate computes anyway) instead of being passed beside it, and the
+    /// new cell state from the gates. `None` for any other statement.
+    fn replayed_map(&mut self, s: &Stm, needed: &std::collections::BTreeSet<VName>) -> Option<Stm> {
+        let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return None };
+        let scalar = |t: &Stm| {
+            t.pat.iter().all(|p| p.ty.rank() == 0)
+                && !matches!(t.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
+        };
+        if !scans.is_empty() || !reduces.is_empty() || !map.body.stms.iter().all(scalar) {
+            return None;
+        }
+        let map = crate::inline::fresh_lambda(map, &mut self.names);
+        // Where each elementary function's value is among the results.
+        let mut read: Vec<(VName, usize)> = Vec::new();
+        for t in map.body.stms.iter().filter(|t| super::tape::costly(t)) {
+            let v = t.pat[0].name;
+            let k = map.body.result.iter().position(|r| *r == SubExp::Var(v))?;
+            read.push((v, k));
+        }
+        let from_saved: HashSet<usize> = read.iter().map(|(_, k)| *k).collect();
+        let wanted: Vec<usize> = (0..s.pat.len())
+            .filter(|k| !from_saved.contains(k) && needed.contains(&s.pat[*k].name))
+            .collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        let mut params = map.params.clone();
+        let mut inputs = arrs.clone();
+        let mut stms = Vec::with_capacity(map.body.stms.len());
+        for t in &map.body.stms {
+            match read.iter().find(|(v, _)| *v == t.pat[0].name).filter(|_| super::tape::costly(t)) {
+                Some(&(_, k)) => {
+                    let p = self.fresh_typed("saved", &map.ret[k]);
+                    stms.push(crate::ad::stm(t.pat[0].clone(), Exp::SubExp(SubExp::Var(p.name)), t.span));
+                    params.push(p);
+                    inputs.push(s.pat[k].name);
+                }
+                None => stms.push(t.clone()),
+            }
+        }
+        let lam = ogham_ir::Lambda {
+            params,
+            body: Body { stms, result: wanted.iter().map(|&k| map.body.result[k]).collect() },
+            ret: wanted.iter().map(|&k| map.ret[k].clone()).collect(),
+        };
+        crate::ad::collect_types_lambda(&lam, &mut self.types);
+        let exp = Exp::Soac(Soac::Screma { w: *w, arrs: inputs, scans: Vec::new(), reduces: Vec::new(), map: lam });
+        Some(Stm { pat: wanted.iter().map(|&k| s.pat[k].clone()).collect(), exp, attrs: s.attrs, span: s.span })
     }
 
     /// The forward sweep of a call: the forward half, its residuals

@@ -143,7 +143,7 @@ fn nested_map(s: &Stm) -> bool {
 }
 
 /// Whether a statement is a floating-point elementary function.
-fn costly(s: &Stm) -> bool {
+pub(super) fn costly(s: &Stm) -> bool {
     let float = matches!(s.pat.as_slice(), [p] if matches!(p.ty, Type::Prim(t) if t.is_float()));
     float
         && match s.exp {
