@@ -42,6 +42,9 @@
 //! - [`acchoist`]: inside a `withacc`, a loop or SOAC that reads rows but
 //!   no accumulator, with scalar results or arrays no larger than the
 //!   `withacc`'s own rows, runs in a `map` before it.
+//! - [`copyelide`]: a copy of a row taken before the array's update in
+//!   place (reverse mode's adjoint of an update) goes, the update moved
+//!   after the copy's readers, which read the row itself.
 //! - [`licm`]: statements of loops and lambdas that depend on nothing bound
 //!   inside them moved out.
 //!
@@ -56,6 +59,7 @@ pub mod accreduce;
 pub mod ad;
 pub mod argmin;
 pub mod bounds;
+pub mod copyelide;
 pub mod cse;
 pub mod dce;
 pub mod demand;
@@ -356,6 +360,14 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "copyelide",
+        summary: "a copy of a row taken before the array is updated in place goes, the update moved after the copy's readers",
+        run: |p, _| {
+            copyelide::copyelide_program(p);
+            Ok(())
+        },
+    },
+    Pass {
         name: "layout",
         summary: "mark the arrays the backends never build (#[virtual]) and the map-of-reduce nests they run interchanged (#[interchange])",
         run: |p, _| {
@@ -409,6 +421,7 @@ pub const DEFAULT_PIPELINE: &[&str] = &[
     "dce",
     "simplify",
     "fuse",
+    "copyelide",
     "bounds",
     "lanes",
     "bounds",
