@@ -11,7 +11,7 @@
 //!
 //! What is recorded ([`Ranges`]): loop indices (`for i < n`, and the rows of
 //! an `iota n` that a SOAC reads), copies, adding or subtracting a constant,
-//! `min` and `max`. Anything else is unknown, and its checks stay. A
+//! a loop index counted down (`(n - 1) - i`), `min` and `max`. Anything else is unknown, and its checks stay. A
 //! statement with a slice (not a single index) in any dimension keeps its
 //! checks.
 
@@ -196,7 +196,10 @@ impl Ranges {
                 (Some(k), _) => shifted(rb, k),
                 _ => None,
             },
-            BinOp::Sub => shifted(ra, constant(b)?.checked_neg()?),
+            BinOp::Sub => match constant(b) {
+                Some(k) => shifted(ra, k.checked_neg()?),
+                None => Self::reversed(&ra, &rb),
+            },
             BinOp::Max => {
                 let lo = if self.all_nonneg(&ra.lo, &ra.facts) { ra.lo.clone() } else { rb.lo.clone() };
                 Some(Range { lo, hi: [ra.hi.clone(), rb.hi.clone()].concat(), facts: facts() })
@@ -212,6 +215,21 @@ impl Ranges {
             }
             _ => None,
         }
+    }
+
+    /// `a - b` where `a` is exactly `n + c` and `b` runs over `[0, n + h]`
+    /// (a loop index counted down, `(n - 1) - k` for `k < n`, as reverse
+    /// mode's return sweeps read their checkpoints): between `c - h` and
+    /// `n + c`, wherever `b` exists.
+    fn reversed(ra: &Range, rb: &Range) -> Option<Range> {
+        let ([a_lo], [a_hi]) = (ra.lo.as_slice(), ra.hi.as_slice()) else { return None };
+        let ([b_lo], [b_hi]) = (rb.lo.as_slice(), rb.hi.as_slice()) else { return None };
+        let exact = a_lo == a_hi && a_lo.base.is_some();
+        if !exact || *b_lo != (Lin { base: None, off: 0 }) || b_hi.base != a_lo.base {
+            return None;
+        }
+        let lo = Lin { base: None, off: a_lo.off.checked_sub(b_hi.off)? };
+        Some(Range { lo: vec![lo], hi: vec![*a_hi], facts: [ra.facts.clone(), rb.facts.clone()].concat() })
     }
 
     fn of(&self, x: &SubExp) -> Range {
@@ -299,5 +317,26 @@ mod tests {
         assert!(!r.in_bounds(&int(0), &var(n)));
         assert!(r.in_bounds(&int(2), &int(3)));
         assert!(!r.in_bounds(&int(3), &int(3)));
+    }
+
+    #[test]
+    fn an_index_counted_down_is_in_bounds() {
+        // k over [0, n); d = (n - 1) - k lies in [0, n - 1]; (n - 2) - k
+        // may be -1, and n - k may be n.
+        let (n, k, nm1, d, nm2, e, f) = (1, 2, 3, 4, 5, 6, 7);
+        let mut r = Ranges::default();
+        r.loop_index(VName(k), &var(n));
+        r.stm(&stm(nm1, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n), int(1))));
+        r.stm(&stm(d, Exp::BinOp(BinOp::Sub, PrimType::I64, var(nm1), var(k))));
+        r.stm(&stm(nm2, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n), int(2))));
+        r.stm(&stm(e, Exp::BinOp(BinOp::Sub, PrimType::I64, var(nm2), var(k))));
+        r.stm(&stm(f, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n), var(k))));
+        assert!(r.in_bounds(&var(d), &var(n)));
+        assert!(!r.in_bounds(&var(e), &var(n)));
+        assert!(!r.in_bounds(&var(f), &var(n)));
+        // Counted down from another loop's bound, it says nothing.
+        let (m, g) = (8, 9);
+        r.stm(&stm(g, Exp::BinOp(BinOp::Sub, PrimType::I64, var(m), var(k))));
+        assert!(!r.in_bounds(&var(g), &var(n)));
     }
 }

@@ -882,6 +882,14 @@ fn split_lanes(ty: &Type, k: usize, (nr, w): (SubExp, SubExp)) -> Type {
     Type::Array { elem: ty.elem(), shape }
 }
 
+/// Marks the statement just bound (a slice of the range's lanes, in
+/// bounds by construction) as one no backend checks.
+fn unchecked(out: &mut [Stm]) {
+    if let Some(s) = out.last_mut() {
+        s.attrs.unsafe_ = true;
+    }
+}
+
 fn with_dim(ty: &Type, k: usize, d: SubExp) -> Type {
     let mut shape = ty.shape().to_vec();
     shape[k] = d;
@@ -1555,7 +1563,12 @@ impl Rewrite<'_, '_> {
             .map(|d| DimIndex::Slice { start: SubExp::i64(0), len: *d, stride: SubExp::i64(1) })
             .collect();
         slice.push(DimIndex::Slice { start: lo, len, stride: SubExp::i64(1) });
-        Some(SubExp::Var(self.bind(out, "lanes", with_dim(ty, k, len), Exp::Index { array: v, slice })))
+        let name = self.bind(out, "lanes", with_dim(ty, k, len), Exp::Index { array: v, slice });
+        // In bounds where the axis is the lanes' (`lo + w <= nr * w = b`).
+        if ty.shape().get(k) == Some(&self.b) {
+            unchecked(out);
+        }
+        Some(SubExp::Var(name))
     }
 
     /// The range's rows `lo .. lo + w` of the `Inv` input `a` of a map (or
@@ -1565,7 +1578,10 @@ impl Rewrite<'_, '_> {
             return part;
         }
         let slice = vec![DimIndex::Slice { start: lo, len: w, stride: SubExp::i64(1) }];
-        self.bind(out, "lanes", row.array_of(w), Exp::Index { array: a, slice })
+        let name = self.bind(out, "lanes", row.array_of(w), Exp::Index { array: a, slice });
+        // The input of a map (or `withacc`) over the `b` lanes: in bounds.
+        unchecked(out);
+        name
     }
 
     /// The range's lanes on axis `k` of `v`, a row of an earlier loop's

@@ -337,7 +337,9 @@ fn compose_slices(body: &mut Body, views: &mut HashMap<VName, (VName, Vec<DimInd
 
 /// An unchecked read of one element of an array whose elements are known
 /// without reading memory becomes that element: of `iota n 0 1`, element
-/// `i` is `i`; of a `replicate` of a scalar, every element is the value.
+/// `i` is `i`; of a `replicate` of a scalar, every element is the value,
+/// as of an unchecked slice of one, and a copy of either is a `replicate`
+/// of its shape.
 /// (A checked read keeps its bounds check; the `bounds` pass marks the
 /// reads it proves in bounds, and the pipeline simplifies after it.)
 fn fold_known_elements(body: &mut Body) {
@@ -366,10 +368,32 @@ fn fold_known_elements(body: &mut Body) {
             }
         }
     }
-    fn rewrite(body: &mut Body, known: &HashMap<VName, Option<SubExp>>) {
+    fn rewrite(body: &mut Body, known: &mut HashMap<VName, Option<SubExp>>) {
         for stm in &mut body.stms {
             for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
                 rewrite(b, known);
+            }
+            // An unchecked slice of a `replicate` holds its value too (a
+            // view, left as it is), and a copy of either is a `replicate`
+            // of its own shape (lanes' zeros cut from an adjoint's: no
+            // view to copy).
+            if let [p] = stm.pat.as_slice() {
+                match &stm.exp {
+                    Exp::Index { array, .. } if stm.attrs.unsafe_ && p.ty.rank() > 0 => {
+                        if let Some(Some(value)) = known.get(array).copied() {
+                            known.insert(p.name, Some(value));
+                        }
+                        continue;
+                    }
+                    Exp::Copy(a) => {
+                        if let Some(Some(value)) = known.get(a).copied() {
+                            stm.exp = Exp::Replicate { shape: p.ty.shape().to_vec(), value };
+                            known.insert(p.name, Some(value));
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
             }
             let Exp::Index { array, slice } = &stm.exp else { continue };
             let Some(elem) = known.get(array) else { continue };
@@ -388,7 +412,7 @@ fn fold_known_elements(body: &mut Body) {
     let mut known = HashMap::default();
     collect(body, &mut known);
     if !known.is_empty() {
-        rewrite(body, &known);
+        rewrite(body, &mut known);
     }
 }
 
