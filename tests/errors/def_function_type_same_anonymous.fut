@@ -1,7 +1,12 @@
 -- One anonymous size used twice through an abbreviation (`square []` is
--- `[d][d]`) must be one size in what the body returns.
+-- `[d][d]`) must be one size in what the body returns, and that size comes
+-- from outside the lambda: linking it to the lambda's `n + 1`, which names
+-- the lambda's own parameter, is already out of scope, and that is the
+-- error (as Futhark reports it), not the later mismatch of `n + 1` and
+-- `n + 2`. `tests/sizes/lambda_result_size_existential.fut` has the forms
+-- that fit.
 -- ==
--- error: Function body does not have expected type.*"n\+1" and "n\+2" do not match
+-- error: scope-violation.*"n" is a parameter
 
 type square [n] 't = [n][n]t
 

@@ -31,6 +31,10 @@ pub enum Mismatch {
     /// `iota : (n: i64) -> [n]i64`): outside that function, the size is
     /// anonymous.
     BoundSize(Dim),
+    /// A size of the expected type, from outside a function, would have
+    /// to equal a size that names the function's own parameter (`[d][d]t`
+    /// for `\n -> … [n+1][n+2]t`): the parameter and that size.
+    ScopeViolation(Dim, Dim),
     /// A variable's constraint rules the type out; whether the variable
     /// is on the actual side (so the type is the expected one).
     Constraint(Constraint, Ty, bool),
@@ -123,6 +127,14 @@ impl Checker {
                     "size-mismatch",
                     span,
                     format!("Sizes \"{s}\" and \"{s}\" do not match (expected `{e}`, but got `{a}`): \"{s}\" is the parameter of a function whose result size depends on it. This is because a type parameter would be instantiated with a type containing anonymous sizes."),
+                )
+            }
+            Mismatch::ScopeViolation(param, inner) => {
+                let (p, i) = (self.show_dim(&param), self.show_dim(&inner));
+                self.error(
+                    "scope-violation",
+                    span,
+                    format!("Cannot link a size of the expected type to \"{i}\" (scope-violation): \"{p}\" is a parameter of the function, not in scope outside it (expected `{e}`, but got `{a}`)."),
                 )
             }
             Mismatch::Occurs => self.error(
@@ -350,7 +362,25 @@ impl Checker {
                     }
                     _ => None,
                 };
-                self.unify(&xto, &yto, mode, span)?;
+                // The expected result's sizes, to tell, should unifying
+                // fail, whether one of them was first linked to a size of
+                // the actual function's own parameter: Futhark reports that
+                // (out of scope outside the function), not what follows.
+                let mut outer_sizes = Vec::new();
+                if let (None, Some(_)) = (x.param, y.param) {
+                    crate::ty::for_each_dim(&xto, &mut |d| outer_sizes.push(d.clone()));
+                }
+                if let Err(e) = self.unify(&xto, &yto, mode, span) {
+                    if let (None, Some(q)) = (x.param, y.param) {
+                        for d in outer_sizes {
+                            let now = self.store.resolve_dim(&d);
+                            if now != d && matches!(&now, Dim::Poly(p) if p.vars().any(|w| w == q)) {
+                                return Err(Mismatch::ScopeViolation(Dim::var(q), now));
+                            }
+                        }
+                    }
+                    return Err(e);
+                }
                 // A function whose result size is its argument (`iota`)
                 // where one whose result is some type to be inferred is
                 // expected (`map`'s `a -> b`): `b` cannot name that size
