@@ -11,9 +11,9 @@
 //!
 //! What is recorded ([`Ranges`]): loop indices (`for i < n`, and the rows of
 //! an `iota n` that a SOAC reads), copies, adding or subtracting a constant,
-//! a loop index counted down (`(n - 1) - i`), `min` and `max`. Anything else is unknown, and its checks stay. A
-//! statement with a slice (not a single index) in any dimension keeps its
-//! checks.
+//! a loop index counted down (`(n - 1) - i`), `min` and `max`. Anything
+//! else is unknown, and its checks stay. A statement with a slice (not a
+//! single index) in any dimension keeps its checks.
 
 use ogham_ir::{BinOp, Body, DimIndex, Exp, Lambda, PrimType, PrimValue, Program, Soac, Stm, SubExp, Type, VName};
 use rustc_hash::FxHashMap as HashMap;

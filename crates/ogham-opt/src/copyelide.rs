@@ -17,7 +17,7 @@
 //!
 //! ```text
 //! let part = index ybar[i]
-//! … 
+//! …
 //! let r = map(…, part, …)
 //! let cleared = update ybar[i] = zeros
 //! ```

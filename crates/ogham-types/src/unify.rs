@@ -362,21 +362,23 @@ impl Checker {
                     }
                     _ => None,
                 };
-                // The expected result's sizes, to tell, should unifying
-                // fail, whether one of them was first linked to a size of
-                // the actual function's own parameter: Futhark reports that
-                // (out of scope outside the function), not what follows.
-                let mut outer_sizes = Vec::new();
-                if let (None, Some(_)) = (x.param, y.param) {
-                    crate::ty::for_each_dim(&xto, &mut |d| outer_sizes.push(d.clone()));
-                }
                 if let Err(e) = self.unify(&xto, &yto, mode, span) {
+                    // Whether one of the expected result's sizes was first
+                    // linked to a size of the actual function's own
+                    // parameter: Futhark reports that (out of scope outside
+                    // the function), not what follows. (`xto` still holds
+                    // the sizes as they were; the store, what they became.)
                     if let (None, Some(q)) = (x.param, y.param) {
-                        for d in outer_sizes {
-                            let now = self.store.resolve_dim(&d);
-                            if now != d && matches!(&now, Dim::Poly(p) if p.vars().any(|w| w == q)) {
-                                return Err(Mismatch::ScopeViolation(Dim::var(q), now));
+                        let mut linked = None;
+                        crate::ty::for_each_dim(&xto, &mut |d| {
+                            let now = self.store.resolve_dim(d);
+                            if linked.is_none() && now != *d && matches!(&now, Dim::Poly(p) if p.vars().any(|w| w == q))
+                            {
+                                linked = Some(now);
                             }
+                        });
+                        if let Some(now) = linked {
+                            return Err(Mismatch::ScopeViolation(Dim::var(q), now));
                         }
                     }
                     return Err(e);

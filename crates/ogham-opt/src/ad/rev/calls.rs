@@ -187,11 +187,18 @@ impl Ad {
         // anyway are computed again from them where that passes fewer
         // arrays ([`Ad::replayed_map`]).
         let bbody = Body { stms: back, result: adjoints };
-        let plain = self.reverse_half(&fwd, &stale, bbody.clone(), false);
-        let replayed = self.reverse_half(&fwd, &stale, bbody, true);
-        let arrays = |r: &[Param]| r.iter().filter(|p| p.ty.rank() > 0).count();
-        let (bbody, residuals) =
-            if arrays(&replayed.1) < arrays(&plain.1) { replayed } else { plain };
+        let (replayed, residuals, any) = self.reverse_half(&fwd, &stale, bbody.clone(), true);
+        let (bbody, residuals) = if any {
+            let (plain, plain_residuals, _) = self.reverse_half(&fwd, &stale, bbody, false);
+            let arrays = |r: &[Param]| r.iter().filter(|p| p.ty.rank() > 0).count();
+            if arrays(&residuals) < arrays(&plain_residuals) {
+                (replayed, residuals)
+            } else {
+                (plain, plain_residuals)
+            }
+        } else {
+            (replayed, residuals)
+        };
         let used = ogham_ir::visit::free_vars_body(&bbody);
         // A residual the forward half goes on to overwrite is passed as a
         // copy taken where it is bound.
@@ -228,13 +235,21 @@ impl Ad {
 
     /// The reverse half's body: the forward statements it runs again (the
     /// cheap ones it reads, and with `replay` the maps [`Ad::replayed_map`]
-    /// computes again) before the return sweep `bbody`; and the residuals,
-    /// the values of the other forward statements it reads.
-    fn reverse_half(&mut self, fwd: &[Stm], stale: &HashSet<VName>, mut bbody: Body, replay: bool) -> (Body, Vec<Param>) {
+    /// computes again) before the return sweep `bbody`; the residuals, the
+    /// values of the other forward statements it reads; and whether it
+    /// computes any `map` again.
+    fn reverse_half(
+        &mut self,
+        fwd: &[Stm],
+        stale: &HashSet<VName>,
+        mut bbody: Body,
+        replay: bool,
+    ) -> (Body, Vec<Param>, bool) {
         let fresh = |e: &Exp| ogham_ir::visit::free_vars_exp(e).iter().all(|v| !stale.contains(v));
         let again = |s: &Stm| cheap(s) && fresh(&s.exp);
         let mut needed = ogham_ir::visit::free_vars_body(&bbody);
         let mut rerun: Vec<Stm> = Vec::new();
+        let mut any = false;
         for s in fwd.iter().rev() {
             if !s.pat.iter().any(|p| needed.contains(&p.name)) {
                 continue;
@@ -242,6 +257,7 @@ impl Ad {
             let run = if again(s) {
                 s.clone()
             } else if let Some(r) = replay.then(|| self.replayed_map(s, &needed)).flatten().filter(|r| fresh(&r.exp)) {
+                any = true;
                 r
             } else {
                 continue;
@@ -261,7 +277,7 @@ impl Ad {
             .filter(|p| used.contains(&p.name))
             .cloned()
             .collect();
-        (bbody, residuals)
+        (bbody, residuals, any)
     }
 
     /// The forward half's `map` `s` computed again from its inputs and its
@@ -276,11 +292,7 @@ impl Ad {
     /// new cell state from the gates. `None` for any other statement.
     fn replayed_map(&mut self, s: &Stm, needed: &std::collections::BTreeSet<VName>) -> Option<Stm> {
         let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return None };
-        let scalar = |t: &Stm| {
-            t.pat.iter().all(|p| p.ty.rank() == 0)
-                && !matches!(t.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
-        };
-        if !scans.is_empty() || !reduces.is_empty() || !map.body.stms.iter().all(scalar) {
+        if !scans.is_empty() || !reduces.is_empty() || !map.body.stms.iter().all(super::tape::scalar) {
             return None;
         }
         let map = crate::inline::fresh_lambda(map, &mut self.names);
@@ -292,9 +304,8 @@ impl Ad {
             read.push((v, k));
         }
         let from_saved: HashSet<usize> = read.iter().map(|(_, k)| *k).collect();
-        let wanted: Vec<usize> = (0..s.pat.len())
-            .filter(|k| !from_saved.contains(k) && needed.contains(&s.pat[*k].name))
-            .collect();
+        let wanted: Vec<usize> =
+            (0..s.pat.len()).filter(|k| !from_saved.contains(k) && needed.contains(&s.pat[*k].name)).collect();
         if wanted.is_empty() {
             return None;
         }
@@ -302,7 +313,7 @@ impl Ad {
         let mut inputs = arrs.clone();
         let mut stms = Vec::with_capacity(map.body.stms.len());
         for t in &map.body.stms {
-            match read.iter().find(|(v, _)| *v == t.pat[0].name).filter(|_| super::tape::costly(t)) {
+            match read.iter().find(|(v, _)| *v == t.pat[0].name) {
                 Some(&(_, k)) => {
                     let p = self.fresh_typed("saved", &map.ret[k]);
                     stms.push(crate::ad::stm(t.pat[0].clone(), Exp::SubExp(SubExp::Var(p.name)), t.span));

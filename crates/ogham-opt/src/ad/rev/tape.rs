@@ -142,6 +142,13 @@ fn nested_map(s: &Stm) -> bool {
         && !s.pat.is_empty()
 }
 
+/// Whether a statement of a function is scalar work: scalar results, and
+/// no loop, branch, SOAC or call.
+pub(super) fn scalar(s: &Stm) -> bool {
+    s.pat.iter().all(|p| p.ty.rank() == 0)
+        && !matches!(s.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
+}
+
 /// Whether a statement is a floating-point elementary function.
 pub(super) fn costly(s: &Stm) -> bool {
     let float = matches!(s.pat.as_slice(), [p] if matches!(p.ty, Type::Prim(t) if t.is_float()));
@@ -505,10 +512,6 @@ impl Ad {
     /// fusion does not join them.
     pub(super) fn forward_map(&mut self, s: &Stm, out: &mut Vec<Stm>, ck: &mut Checkpoints) {
         let Exp::Soac(Soac::Screma { w, arrs, scans, reduces, map }) = &s.exp else { return out.push(s.clone()) };
-        let scalar = |bs: &Stm| {
-            bs.pat.iter().all(|p| p.ty.rank() == 0)
-                && !matches!(bs.exp, Exp::Loop { .. } | Exp::If { .. } | Exp::Soac(_) | Exp::Apply { .. })
-        };
         let reread =
             s.pat.iter().any(|p| ck.reread.contains(&p.name) || (!self.reexecuting && ck.results.contains(&p.name)));
         let elementary = !self.reexecuting && map.body.stms.iter().all(scalar);
