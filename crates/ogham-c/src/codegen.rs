@@ -160,6 +160,8 @@ fn program_and_kernels(verified: &Verified, opts: &Options, keep_kernels: bool) 
     let _ = writeln!(c, "#define OG_NUM_TUNING_PARAMS {}", g.tuning.len());
     // Views hold this many dimensions (partial histograms of arrays add one).
     let _ = writeln!(c, "#define OG_MAX_RANK {}", (program_rank(prog) + 1).clamp(2, MAX_RANK));
+    // `og_tanh_double`'s constants (`scalar.h`), from the interpreter's `tanh`.
+    let _ = writeln!(c, "{}", crate::scalar::tanh_constants());
     for rts in [RTS_CORE, RTS_SCALAR, RTS_VALUES, RTS_SCHEDULER] {
         c.push_str(rts);
         c.push('\n');

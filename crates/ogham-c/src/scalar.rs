@@ -174,6 +174,19 @@ pub(crate) fn cmpop(op: CmpOp, t: PrimType, a: &str, b: &str) -> String {
     format!("({a} {o} {b})")
 }
 
+/// The `#define`s of `og_tanh_double`'s constants (`rts/scalar.h`): the
+/// polynomial and where it stops, exactly as `ogham_prim::ops::tanh` has
+/// them (Rust prints the shortest decimal that reads back as the same
+/// double, and C reads it so), so that both compute the same.
+pub(crate) fn tanh_constants() -> String {
+    let poly: Vec<String> = ogham_prim::ops::TANH_POLY.iter().map(|c| format!("{c:?}")).collect();
+    format!(
+        "#define OG_TANH_POLY {}\n#define OG_TANH_POLY_BELOW {:?}",
+        poly.join(", "),
+        ogham_prim::ops::TANH_POLY_BELOW
+    )
+}
+
 pub(crate) fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
     if t == PrimType::F16 {
         let inner = unop(op, PrimType::F32, &format!("og_f16_to_f32({a})"))?;
@@ -217,7 +230,7 @@ pub(crate) fn unop(op: UnOp, t: PrimType, a: &str) -> Res<String> {
             UnOp::Atan => libm("atan"),
             UnOp::Sinh => libm("sinh"),
             UnOp::Cosh => libm("cosh"),
-            UnOp::Tanh => libm("tanh"),
+            UnOp::Tanh => format!("og_tanh_{ty}({a})"),
             UnOp::Asinh => libm("asinh"),
             UnOp::Acosh => libm("acosh"),
             UnOp::Atanh => libm("atanh"),

@@ -149,6 +149,11 @@ struct Range {
 #[derive(Default)]
 pub struct Ranges {
     known: HashMap<VName, Range>,
+    /// Variables that are exactly another plus a constant (`n - 1`), kept
+    /// apart from their ranges: a size that is itself a `max` (`d = max
+    /// (c - 1) 0`) has no exact range, but `d - 1` is still exactly `d +
+    /// (-1)`, which is what a loop over `d` counted down needs.
+    exact: HashMap<VName, Lin>,
 }
 
 impl Ranges {
@@ -174,6 +179,26 @@ impl Ranges {
         if let Some(r) = range {
             self.known.insert(p.name, r);
         }
+        let exact = match &stm.exp {
+            Exp::SubExp(SubExp::Var(a)) => Some(self.exact_of(*a)),
+            Exp::BinOp(BinOp::Add, PrimType::I64, SubExp::Var(a), SubExp::Const(PrimValue::I64(k)))
+            | Exp::BinOp(BinOp::Add, PrimType::I64, SubExp::Const(PrimValue::I64(k)), SubExp::Var(a)) => {
+                self.exact_of(*a).shift(*k)
+            }
+            Exp::BinOp(BinOp::Sub, PrimType::I64, SubExp::Var(a), SubExp::Const(PrimValue::I64(k))) => {
+                k.checked_neg().and_then(|k| self.exact_of(*a).shift(k))
+            }
+            _ => None,
+        };
+        if let Some(e) = exact {
+            self.exact.insert(p.name, e);
+        }
+    }
+
+    /// `a` as exactly a variable plus a constant: itself, or what it was
+    /// derived from by adding constants.
+    fn exact_of(&self, a: VName) -> Lin {
+        self.exact.get(&a).copied().unwrap_or(Lin { base: Some(a), off: 0 })
     }
 
     fn binop(&self, op: BinOp, a: &SubExp, b: &SubExp) -> Option<Range> {
@@ -196,9 +221,14 @@ impl Ranges {
                 (Some(k), _) => shifted(rb, k),
                 _ => None,
             },
-            BinOp::Sub => match constant(b) {
-                Some(k) => shifted(ra, k.checked_neg()?),
-                None => Self::reversed(&ra, &rb),
+            BinOp::Sub => match (constant(b), a) {
+                (Some(k), _) => shifted(ra, k.checked_neg()?),
+                (None, SubExp::Var(v)) => {
+                    let e = self.exact_of(*v);
+                    let exact = Range { lo: vec![e], hi: vec![e], facts: ra.facts.clone() };
+                    Self::reversed(&exact, &rb).or_else(|| Self::reversed(&ra, &rb))
+                }
+                (None, _) => Self::reversed(&ra, &rb),
             },
             BinOp::Max => {
                 let lo = if self.all_nonneg(&ra.lo, &ra.facts) { ra.lo.clone() } else { rb.lo.clone() };
@@ -334,6 +364,15 @@ mod tests {
         assert!(r.in_bounds(&var(d), &var(n)));
         assert!(!r.in_bounds(&var(e), &var(n)));
         assert!(!r.in_bounds(&var(f), &var(n)));
+        // Counted down from a size that is itself a `max` (its range is not
+        // exact, but n2 - 1 is exactly n2 + (-1)).
+        let (c, n2, n2m1, k2, d2) = (10, 11, 12, 13, 14);
+        r.stm(&stm(n2, Exp::BinOp(BinOp::Max, PrimType::I64, var(c), int(0))));
+        r.stm(&stm(n2m1, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n2), int(1))));
+        r.loop_index(VName(k2), &var(n2));
+        r.stm(&stm(d2, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n2m1), var(k2))));
+        assert!(r.in_bounds(&var(d2), &var(n2)));
+        assert!(!r.in_bounds(&var(d2), &var(c)));
         // Counted down from another loop's bound, it says nothing.
         let (m, g) = (8, 9);
         r.stm(&stm(g, Exp::BinOp(BinOp::Sub, PrimType::I64, var(m), var(k))));

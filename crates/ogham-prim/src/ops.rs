@@ -498,7 +498,7 @@ macro_rules! float_ops {
                 UnOp::Atan => x.atan(),
                 UnOp::Sinh => x.sinh(),
                 UnOp::Cosh => x.cosh(),
-                UnOp::Tanh => x.tanh(),
+                UnOp::Tanh => tanh(x as f64) as $t,
                 UnOp::Asinh => x.asinh(),
                 UnOp::Acosh => x.acosh(),
                 UnOp::Atanh => x.atanh(),
@@ -726,6 +726,62 @@ pub fn erf(x: f64) -> f64 {
     } else {
         erfc_continued_fraction(-x) - 1.0
     }
+}
+
+/// Below this |x|, [`tanh`] is a polynomial; from it on, `1 − 2/(e^(2|x|) + 1)`.
+pub const TANH_POLY_BELOW: f64 = 0.55;
+
+/// `(tanh(a)/a − 1)/a²` on `a ∈ [0, 0.55]` as a polynomial in `y = a²`,
+/// highest degree first: the Chebyshev fit of degree 10 (mpmath's
+/// `chebyfit` at 50 digits), off by at most 7.7e-18 (2.3e-17 relative).
+pub const TANH_POLY: [f64; 11] = [
+    -2.060276537636634e-05,
+    8.511313685577672e-05,
+    -0.0002346347410887237,
+    0.0005889360520074057,
+    -0.001455661830100716,
+    0.003592110378689024,
+    -0.008863234397814355,
+    0.021869488493666944,
+    -0.053968253967434016,
+    0.13333333333332714,
+    -0.3333333333333333,
+];
+
+/// `y·P(y)` for [`TANH_POLY`] `P`, by Estrin's scheme: pairs of terms, then
+/// pairs of pairs by `y²`, `y⁴` and `y⁸`, a chain of 8 operations where
+/// Horner's rule makes one of 20 (`tanh`'s latency 22 -> 11 ns).
+fn y_times_tanh_poly(y: f64) -> f64 {
+    let c = &TANH_POLY;
+    let y2 = y * y;
+    let y4 = y2 * y2;
+    let y8 = y4 * y4;
+    let (q0, q1, q2) = (c[10] + c[9] * y, c[8] + c[7] * y, c[6] + c[5] * y);
+    let (q3, q4) = (c[4] + c[3] * y, c[2] + c[1] * y);
+    let (r0, r1, r2) = (q0 + q1 * y2, q2 + q3 * y2, q4 + c[0] * y2);
+    y * ((r0 + r1 * y4) + r2 * y8)
+}
+
+/// tanh(x), ogham's own, in f64 (f32 and f16 round this): the same operations
+/// as the C runtime's `og_tanh_double` (`scalar.h`, whose coefficients
+/// are these constants, printed by `ogham-c`), so the interpreter and the
+/// compiled code agree bit for bit, given the same `exp`.
+///
+/// glibc's `tanh` goes through `expm1`, slow enough to be half the time
+/// of an LSTM's gradient. Below [`TANH_POLY_BELOW`] this is `a + a·(y·P(y))`
+/// with `y = a²` and `P` [`TANH_POLY`] (the correction is
+/// at most a tenth of `a`, so its rounding errors hardly reach the
+/// result); from it on `1 − 2/(e^(2a) + 1)`, where `2/(e^(2a) + 1) ≤ 1/2`
+/// so the subtraction loses at most a bit. Measured against mpmath on
+/// 150 000 random arguments over [0, 20] and log-uniform ones down to
+/// 1e-30: at most 0.87 ulp below 0.55, 1.44 ulp in [0.55, 1) (near the
+/// switch), 0.86 above; glibc 2.36's `tanh` on the same arguments 2.09,
+/// 1.66 and 0.86 ulp. Exact at ±0 (sign kept), ±1 at ±∞, NaN for NaN,
+/// `x` for tiny `x`.
+pub fn tanh(x: f64) -> f64 {
+    let a = x.abs();
+    let r = if a < TANH_POLY_BELOW { a + a * (y_times_tanh_poly(a * a)) } else { 1.0 - 2.0 / ((2.0 * a).exp() + 1.0) };
+    r.copysign(x)
 }
 
 /// The complementary error function 1 − erf(x), accurate for large x.
