@@ -130,7 +130,7 @@ fn chase(known: &HashMap<VName, SubExp>, mut se: SubExp) -> SubExp {
 
 fn simplify_top(body: &mut Body) {
     fold_known_elements(body);
-    compose_slices(body, &mut HashMap::default());
+    compose_slices(body, &mut Views::default());
     let mut known = HashMap::default();
     *body = simplify_body(std::mem::take(body), &mut known, &mut Polys::default());
     if !known.is_empty() {
@@ -300,13 +300,33 @@ impl Places {
 /// So `take m (drop o a)` is one view of `a`, and a derivative adds `c`'s
 /// adjoint into `a`'s at that slice, rather than into a zero array the
 /// size of `b` added in turn (quadratic in a merge sort's pieces).
-fn compose_slices(body: &mut Body, views: &mut HashMap<VName, (VName, Vec<DimIndex>)>) {
+///
+/// And a view of a row is a view of the array: with `b = a[i, …]` (only
+/// single indices), `c = b[s…]` becomes `c = a[i, …, s…]`, unchecked when
+/// both were (`b`, often left unused, then goes): the D-LSTM's weights
+/// `ws[l][g][lo:+w]` are one view instead of three per gate and step.
+fn compose_slices(body: &mut Body, views: &mut Views) {
     let unit = |se: &SubExp| *se == SubExp::i64(1);
     for stm in &mut body.stms {
         for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
             compose_slices(b, views);
         }
+        let unsafe_ = stm.attrs.unsafe_;
         let Exp::Index { array, slice } = &mut stm.exp else { continue };
+        if let Some((outer, fixed, outer_unsafe)) = views.rows.get(array) {
+            let mut composed = fixed.clone();
+            composed.extend(slice.iter().cloned());
+            *array = *outer;
+            *slice = composed;
+            stm.attrs.unsafe_ = unsafe_ && *outer_unsafe;
+        }
+        let single = |d: &DimIndex| matches!(d, DimIndex::Fix(_));
+        if let [p] = &stm.pat[..] {
+            if p.ty.rank() > 0 && slice.iter().all(single) {
+                views.rows.insert(p.name, (*array, slice.clone(), stm.attrs.unsafe_));
+            }
+        }
+        let views = &mut views.slices;
         let all_unit_slices =
             |sl: &[DimIndex]| sl.iter().all(|d| matches!(d, DimIndex::Slice { stride, .. } if unit(stride)));
         if !all_unit_slices(slice) {
@@ -333,6 +353,14 @@ fn compose_slices(body: &mut Body, views: &mut HashMap<VName, (VName, Vec<DimInd
             views.insert(p.name, (*array, slice.clone()));
         }
     }
+}
+
+/// The views `compose_slices` has seen: unit-stride slices, and rows
+/// (single indices only) with whether they were unchecked.
+#[derive(Default)]
+struct Views {
+    slices: HashMap<VName, (VName, Vec<DimIndex>)>,
+    rows: HashMap<VName, (VName, Vec<DimIndex>, bool)>,
 }
 
 /// An unchecked read of one element of an array whose elements are known
