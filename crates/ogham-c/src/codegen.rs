@@ -1093,11 +1093,18 @@ impl<'a> Gen<'a> {
                 self.line(&format!("{} {n};", cty(&p.ty)));
             }
         }
-        let dests: Vec<Dest> = nexts.iter().map(|n| Dest::Fresh(n.clone())).collect();
+        // A parameter whose memory every iteration keeps is borrowed for the
+        // next iteration: taking a reference and dropping the old one would cancel.
+        let kept = memory_kept_params(params, body);
+        let dests: Vec<Dest> = nexts
+            .iter()
+            .zip(&kept)
+            .map(|(n, &k)| if k { Dest::Borrow(n.clone()) } else { Dest::Fresh(n.clone()) })
+            .collect();
         self.body(body, &dests)?;
-        for ((p, _), n) in params.iter().zip(&nexts) {
+        for (((p, _), n), &k) in params.iter().zip(&nexts).zip(&kept) {
             let c = vname(p.name);
-            if p.ty.is_array() {
+            if p.ty.is_array() && !k {
                 self.line(&format!("og_unref({c}.mem);"));
             }
             self.line(&format!("{c} = {n};"));
@@ -2139,6 +2146,55 @@ impl IsArray for Type {
     }
 }
 
+/// Which of a loop's parameters are arrays whose memory every iteration
+/// keeps: the body returns, in the parameter's place, the parameter itself
+/// or what in-place updates, accumulator updates, `withacc`s and inner
+/// loops of this kind made of it, all of which view the same block. The
+/// loop's own reference to the block then lasts from its first iteration
+/// to its result, and the reference the next iteration's binding would
+/// take cancels the one dropped from this one's, so neither is made (the
+/// D-LSTM gradient's saved values, carried as accumulators through its
+/// loops over time and layers: two calls per parameter and iteration).
+fn memory_kept_params(params: &[(Param, SubExp)], body: &Body) -> Vec<bool> {
+    params
+        .iter()
+        .zip(&body.result)
+        .map(|((p, _), r)| {
+            if !p.ty.is_array() {
+                return false;
+            }
+            let mut same: HashSet<VName> = HashSet::default();
+            same.insert(p.name);
+            for stm in &body.stms {
+                match &stm.exp {
+                    Exp::Update { array: a, .. } | Exp::UpdAcc { acc: a, .. } | Exp::SubExp(SubExp::Var(a))
+                        if same.contains(a) =>
+                    {
+                        same.insert(stm.pat[0].name);
+                    }
+                    Exp::Soac(Soac::WithAcc { accs, .. }) => {
+                        for (k, a) in accs.iter().enumerate() {
+                            if same.contains(a) {
+                                same.insert(stm.pat[k].name);
+                            }
+                        }
+                    }
+                    Exp::Loop { params: inner, body: inner_body, .. } => {
+                        let kept = memory_kept_params(inner, inner_body);
+                        for (k, (_, init)) in inner.iter().enumerate() {
+                            if kept[k] && matches!(init, SubExp::Var(x) if same.contains(x)) {
+                                same.insert(stm.pat[k].name);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            matches!(r, SubExp::Var(v) if same.contains(v))
+        })
+        .collect()
+}
+
 /// The C suffix of a type's runtime helpers (`og_add_int32_t`).
 /// Per result of a lambda: whether it is a variable the body does not bind
 /// (a parameter, so a row of a SOAC input, or a variable from outside),
@@ -2282,4 +2338,47 @@ fn program_rank(prog: &Program) -> usize {
         sig.chain([body(&f.body)]).max().unwrap_or(0)
     });
     consts.chain(funs).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop's parameters updated in place, through an accumulator, or by
+    /// an inner loop that keeps its own parameter's memory keep theirs;
+    /// one replaced by a copy, or by an inner loop's copy, does not.
+    #[test]
+    fn loop_parameters_that_keep_their_memory() {
+        let text = "\
+entry main (n_0: i64, xs_1: [n_0]f64) : ([n_0]f64, [n_0]f64, [n_0]f64, [n_0]f64, [n_0]f64)
+  inputs (\"n\": \"i64\" [0], \"xs\": \"[]f64\" [1])
+  outputs (\"[]f64\" [0], \"[]f64\" [1], \"[]f64\" [2], \"[]f64\" [3], \"[]f64\" [4]) {
+  let (a_2: [n_0]f64) = copy(xs_1)
+  let (b_3: [n_0]f64) = copy(xs_1)
+  let (c_4: [n_0]f64) = copy(xs_1)
+  let (d_5: [n_0]f64) = copy(xs_1)
+  let (e_6: [n_0]f64) = copy(xs_1)
+  let (ra_7: [n_0]f64, rb_8: [n_0]f64, rc_9: [n_0]f64, rd_10: [n_0]f64, re_11: [n_0]f64) = loop (pa_12: [n_0]f64 = a_2, pb_13: [n_0]f64 = b_3, pc_14: [n_0]f64 = c_4, pd_15: [n_0]f64 = d_5, pe_16: [n_0]f64 = e_6) for i_17 < n_0 {
+      let (x_18: f64) = index xs_1[i_17]
+      let (ua_19: [n_0]f64) = update pa_12[i_17] = x_18
+      let (ub_20: [n_0]f64) = updacc(add) pb_13[i_17] = x_18
+      let (uc_21: [n_0]f64) = copy(pc_14)
+      let (ud_22: [n_0]f64) = loop (q_23: [n_0]f64 = pd_15) for j_24 < n_0 {
+          let (uq_25: [n_0]f64) = update q_23[j_24] = x_18
+          in (uq_25)
+        }
+      let (ue_26: [n_0]f64) = loop (s_27: [n_0]f64 = pe_16) for j_28 < n_0 {
+          let (us_29: [n_0]f64) = copy(s_27)
+          in (us_29)
+        }
+      in (ua_19, ub_20, uc_21, ud_22, ue_26)
+    }
+  in (ra_7, rb_8, rc_9, rd_10, re_11)
+}
+";
+        let prog = ogham_ir::parse::parse_program(text).unwrap_or_else(|e| panic!("{e}"));
+        let stm = prog.funs[0].body.stms.iter().find(|s| matches!(s.exp, Exp::Loop { .. })).unwrap();
+        let Exp::Loop { params, body, .. } = &stm.exp else { unreachable!() };
+        assert_eq!(memory_kept_params(params, body), [true, true, false, true, false]);
+    }
 }
