@@ -2087,19 +2087,7 @@ impl<'a> Gen<'a> {
             self.line(&format!("for (int64_t j = 0; j < {w}; j++) {{"));
         }
         self.indent += 1;
-        let mut temps = Vec::new();
-        let mut bdests = Vec::new();
-        for (i, rt) in map.ret.iter().enumerate() {
-            let (t, dest) = self.iteration_temp(map, i);
-            bdests.push(dest);
-            temps.push((t, rt.clone()));
-        }
-        self.line("{");
-        self.indent += 1;
-        self.bind_rows(&map.params, arrs, "j")?;
-        self.body(&map.body, &bdests)?;
-        self.indent -= 1;
-        self.line("}");
+        let temps = self.hist_map_body(arrs, map, "j")?;
         for (d, (p, n)) in dests.iter().zip(&layout) {
             let dty = self.ty(*d)?.clone();
             let dc = vname(*d);
