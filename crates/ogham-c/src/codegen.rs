@@ -1601,43 +1601,35 @@ impl IsArray for Type {
 /// D-LSTM gradient's saved values, carried as accumulators through its
 /// loops over time and layers: two calls per parameter and iteration).
 fn memory_kept_params(params: &[(Param, SubExp)], body: &Body) -> Vec<bool> {
-    params
-        .iter()
-        .zip(&body.result)
-        .map(|((p, _), r)| {
-            if !p.ty.is_array() {
-                return false;
-            }
-            let mut same: HashSet<VName> = HashSet::default();
-            same.insert(p.name);
-            for stm in &body.stms {
-                match &stm.exp {
-                    Exp::Update { array: a, .. } | Exp::UpdAcc { acc: a, .. } | Exp::SubExp(SubExp::Var(a))
-                        if same.contains(a) =>
-                    {
-                        same.insert(stm.pat[0].name);
-                    }
-                    Exp::Soac(Soac::WithAcc { accs, .. }) => {
-                        for (k, a) in accs.iter().enumerate() {
-                            if same.contains(a) {
-                                same.insert(stm.pat[k].name);
-                            }
-                        }
-                    }
-                    Exp::Loop { params: inner, body: inner_body, .. } => {
-                        let kept = memory_kept_params(inner, inner_body);
-                        for (k, (_, init)) in inner.iter().enumerate() {
-                            if kept[k] && matches!(init, SubExp::Var(x) if same.contains(x)) {
-                                same.insert(stm.pat[k].name);
-                            }
-                        }
-                    }
-                    _ => {}
+    // The parameter (its position) whose block each variable views.
+    let mut root: HashMap<VName, usize> =
+        params.iter().enumerate().filter(|(_, (p, _))| p.ty.is_array()).map(|(k, (p, _))| (p.name, k)).collect();
+    for stm in &body.stms {
+        match &stm.exp {
+            Exp::Update { array: a, .. } | Exp::UpdAcc { acc: a, .. } | Exp::SubExp(SubExp::Var(a)) => {
+                if let Some(&k) = root.get(a) {
+                    root.insert(stm.pat[0].name, k);
                 }
             }
-            matches!(r, SubExp::Var(v) if same.contains(v))
-        })
-        .collect()
+            Exp::Soac(Soac::WithAcc { accs, .. }) => {
+                for (p, a) in stm.pat.iter().zip(accs) {
+                    if let Some(&k) = root.get(a) {
+                        root.insert(p.name, k);
+                    }
+                }
+            }
+            Exp::Loop { params: inner, body: inner_body, .. } => {
+                let kept = memory_kept_params(inner, inner_body);
+                for ((p, (_, init)), kept) in stm.pat.iter().zip(inner).zip(kept) {
+                    if let Some(&k) = init.as_var().and_then(|x| root.get(&x)).filter(|_| kept) {
+                        root.insert(p.name, k);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    body.result.iter().enumerate().map(|(k, r)| r.as_var().and_then(|v| root.get(&v)) == Some(&k)).collect()
 }
 
 /// The C suffix of a type's runtime helpers (`og_add_int32_t`).

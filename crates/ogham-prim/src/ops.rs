@@ -780,7 +780,7 @@ fn y_times_tanh_poly(y: f64) -> f64 {
 /// `x` for tiny `x`.
 pub fn tanh(x: f64) -> f64 {
     let a = x.abs();
-    let r = if a < TANH_POLY_BELOW { a + a * (y_times_tanh_poly(a * a)) } else { 1.0 - 2.0 / ((2.0 * a).exp() + 1.0) };
+    let r = if a < TANH_POLY_BELOW { a + a * y_times_tanh_poly(a * a) } else { 1.0 - 2.0 / ((2.0 * a).exp() + 1.0) };
     r.copysign(x)
 }
 
