@@ -856,12 +856,30 @@ static inline int64_t og_refcount(og_mem *m) {
 #endif
 }
 
+/* A fresh block for a site that kept none it could reuse: allocated, and
+ * kept in place of the older of the two. Out of line: it is the rare case. */
+static OG_NOINLINE int og_alloc_arr_new_at(og_ctx *ctx, og_site *site, og_arr *out, int64_t elem_size, int rank,
+                                           const int64_t *shape, const char *loc, bool local) {
+  if (og_alloc_arr(ctx, out, elem_size, rank, shape, loc)) return 1;
+  out->mem->local = local;
+  int i = site->kept[0] == NULL ? 0 : site->kept[1] == NULL ? 1 : site->next;
+  site->next = 1 - i;
+  og_unref(site->kept[i]);
+  og_ref(out->mem);
+  site->kept[i] = out->mem;
+  return 0;
+}
+
 /* og_alloc_arr through a site. A kept block is reused when it is large
  * enough and at most twice the size needed (so a site does not pin a
  * huge block for small arrays). `local`: the site is in a parallel task
- * (see og_mem.local). Returns 1 on error. */
-static inline int og_alloc_arr_at(og_ctx *ctx, og_site *site, og_arr *out, int64_t elem_size, int rank,
-                                  const int64_t *shape, const char *loc, bool local) {
+ * (see og_mem.local). Returns 1 on error. Always inlined, with the rank a
+ * constant at every call: the reuse is then a few compares and stores
+ * (it ran once per layer and step of the D-LSTM's sweeps, 113
+ * instructions a call as a function with loops over the rank). */
+static inline __attribute__((always_inline)) int og_alloc_arr_at(og_ctx *ctx, og_site *site, og_arr *out,
+                                                                 int64_t elem_size, int rank, const int64_t *shape,
+                                                                 const char *loc, bool local) {
   int64_t n = og_shape_elems(rank, shape), bytes;
   if (n >= 0 && !__builtin_mul_overflow(n, elem_size, &bytes)) {
     for (int i = 0; i < 2; i++) {
@@ -876,14 +894,7 @@ static inline int og_alloc_arr_at(og_ctx *ctx, og_site *site, og_arr *out, int64
       }
     }
   }
-  if (og_alloc_arr(ctx, out, elem_size, rank, shape, loc)) return 1;
-  out->mem->local = local;
-  int i = site->kept[0] == NULL ? 0 : site->kept[1] == NULL ? 1 : site->next;
-  site->next = 1 - i;
-  og_unref(site->kept[i]);
-  og_ref(out->mem);
-  site->kept[i] = out->mem;
-  return 0;
+  return og_alloc_arr_new_at(ctx, site, out, elem_size, rank, shape, loc, local);
 }
 
 static inline void og_site_release(og_site *site) {

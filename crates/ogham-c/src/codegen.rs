@@ -946,20 +946,25 @@ impl<'a> Gen<'a> {
                 let c = one(0);
                 let ty = pat[0].ty.clone();
                 self.declare(pat);
-                let loc = self.loc(stm.span);
+                let (esize, rank) = (ty.elem().byte_size(), ty.rank());
                 // Outside parallel code, a large copy is shared among the
-                // threads (`og_copy_fresh_par`).
-                let copy = if self.opts.backend == Backend::Multicore && !self.in_parallel {
-                    "og_copy_fresh_par"
-                } else {
-                    "og_copy_fresh"
-                };
-                self.line(&format!(
-                    "if ({copy}(ctx, &{c}, &{}, {}, {}, {loc})) return og_propagate();",
-                    vname(*array),
-                    ty.elem().byte_size(),
-                    ty.rank()
-                ));
+                // threads (`og_copy_fresh_par`); otherwise, in a repeated
+                // region (a loop's body, a lambda, a task), a copy's block
+                // comes from an allocation site, as other arrays allocated
+                // there do, not from malloc each time (the D-LSTM's sweeps
+                // copy their states once per layer and step).
+                let shared = self.opts.backend == Backend::Multicore && !self.in_parallel;
+                if !shared && self.frames.last().is_some_and(|f| !f.results.iter().any(|r| *r == c)) {
+                    let a = vname(*array);
+                    let dims: Vec<String> = (0..rank).map(|d| format!("{a}.shape[{d}]")).collect();
+                    self.alloc(&c, ty.elem(), &dims, stm.span);
+                    self.line(&format!("og_copy_into(&{c}, &{a}, {esize}, {rank});"));
+                    return Ok(());
+                }
+                let loc = self.loc(stm.span);
+                let copy = if shared { "og_copy_fresh_par" } else { "og_copy_fresh" };
+                let a = vname(*array);
+                self.line(&format!("if ({copy}(ctx, &{c}, &{a}, {esize}, {rank}, {loc})) return og_propagate();"));
                 self.own(&c);
             }
             Exp::ArrayLit { elems, elem_ty } => {

@@ -15,7 +15,9 @@
 //! constants (an integer division by zero) is left to fail at run time.
 //!
 //! An unchecked read of an element of `iota n 0 1` or of a `replicate` is
-//! that element (see `fold_known_elements`), a prefix of a unit-stride
+//! that element, and a SOAC's input every element of which is one known
+//! scalar is that scalar, bound in its function, not an array read (see
+//! `fold_known_elements`), a prefix of a unit-stride
 //! slice is a slice of the first array (`compose_slices`), an update of an
 //! element overwriting an unread update at the same place updates the
 //! first's array, and one writing back the element read there is that
@@ -401,6 +403,9 @@ fn fold_known_elements(body: &mut Body) {
             for b in ogham_ir::visit::nested_bodies_mut(&mut stm.exp) {
                 rewrite(b, known);
             }
+            if let Exp::Soac(soac) = &mut stm.exp {
+                replicated_inputs(soac, known);
+            }
             // An unchecked slice of a `replicate` holds its value too (a
             // view, left as it is), and a copy of either is a `replicate`
             // of its own shape (lanes' zeros cut from an adjoint's: no
@@ -441,6 +446,44 @@ fn fold_known_elements(body: &mut Body) {
     collect(body, &mut known);
     if !known.is_empty() {
         rewrite(body, &mut known);
+    }
+}
+
+/// A SOAC's input whose every element is one known scalar (a `replicate`,
+/// or an unchecked slice of one: reverse mode's adjoint of a sum, cut to a
+/// range's lanes) is not read: its function's parameter is bound to the
+/// value by its first statement instead, and the input goes, so the
+/// array need not be built (the D-LSTM's return sweep built and filled
+/// one per range and step). The last input stays: the SOAC keeps one.
+fn replicated_inputs(soac: &mut Soac, known: &HashMap<VName, Option<SubExp>>) {
+    let (arrs, map, first) = match soac {
+        Soac::Screma { arrs, map, .. } | Soac::Hist { arrs, map, .. } | Soac::Scatter { arrs, map, .. } => {
+            (arrs, map, 0)
+        }
+        Soac::WithAcc { arrs, accs, map, .. } => {
+            let n = accs.len();
+            (arrs, map, n)
+        }
+    };
+    if map.params.len() != first + arrs.len() {
+        return;
+    }
+    let mut k = 0;
+    while k < arrs.len() {
+        let value = match known.get(&arrs[k]) {
+            Some(Some(value)) if arrs.len() > 1 && map.params[first + k].ty.rank() == 0 => *value,
+            _ => {
+                k += 1;
+                continue;
+            }
+        };
+        arrs.remove(k);
+        let param = map.params.remove(first + k);
+        let span = map.body.stms.first().map(|s| s.span).unwrap_or_default();
+        map.body.stms.insert(
+            0,
+            ogham_ir::Stm { pat: vec![param], exp: Exp::SubExp(value), attrs: Default::default(), span },
+        );
     }
 }
 
