@@ -251,12 +251,6 @@ enum Dest {
     /// dropping a reference per iteration costs two atomic operations on a
     /// block that every thread shares in multicore code.)
     Borrow(String),
-    /// A loop parameter whose memory every iteration keeps
-    /// (`memory_kept_params`): the body's result is the parameter's own
-    /// view, so nothing is stored (the D-LSTM's sweeps carry 6 to 9 such
-    /// parameters through each loop, and copied each, 80 bytes, twice an
-    /// iteration).
-    Keep,
     /// An element or sub-array of an array: `arr[idxs…]` (scalars are stored, arrays copied).
     At { arr: String, rank: usize, elem: PrimType, idxs: Vec<String> },
 }
@@ -465,7 +459,6 @@ impl<'a> Gen<'a> {
                 let r = rank - idxs.len();
                 self.line(&format!("og_copy_into(&{v}, &{src}, {}, {r});", elem.byte_size()));
             }
-            (Dest::Keep, _) => {}
         }
     }
 
@@ -615,7 +608,7 @@ impl<'a> Gen<'a> {
                     }
                     Dest::At { .. } => self.own(&src),
                     // Never chosen for arrays the body owns (see `borrowed_results`).
-                    Dest::Borrow(_) | Dest::Keep => self.own(&src),
+                    Dest::Borrow(_) => self.own(&src),
                 }
             }
             self.store(d, &src, &ty);
@@ -1098,31 +1091,26 @@ impl<'a> Gen<'a> {
             LoopForm::While { cond } => self.line(&format!("while ({}) {{", vname(*cond))),
         }
         self.indent += 1;
-        // A parameter whose memory every iteration keeps is the same view in
-        // every iteration: the body's result is the parameter itself, so it
-        // is neither stored nor referenced again (taking a reference and
-        // dropping the old one would cancel).
-        let kept = memory_kept_params(params, body);
         let nexts: Vec<String> = params.iter().map(|(p, _)| format!("{}_next", vname(p.name))).collect();
-        for (((p, _), n), &k) in params.iter().zip(&nexts).zip(&kept) {
-            if k {
-                continue;
-            }
+        for ((p, _), n) in params.iter().zip(&nexts) {
             if p.ty.is_array() {
                 self.line(&format!("og_arr {n} = {{0}};"));
             } else {
                 self.line(&format!("{} {n};", cty(&p.ty)));
             }
         }
-        let dests: Vec<Dest> =
-            nexts.iter().zip(&kept).map(|(n, &k)| if k { Dest::Keep } else { Dest::Fresh(n.clone()) }).collect();
+        // A parameter whose memory every iteration keeps is borrowed for the
+        // next iteration: taking a reference and dropping the old one would cancel.
+        let kept = memory_kept_params(params, body);
+        let dests: Vec<Dest> = nexts
+            .iter()
+            .zip(&kept)
+            .map(|(n, &k)| if k { Dest::Borrow(n.clone()) } else { Dest::Fresh(n.clone()) })
+            .collect();
         self.body(body, &dests)?;
         for (((p, _), n), &k) in params.iter().zip(&nexts).zip(&kept) {
-            if k {
-                continue;
-            }
             let c = vname(p.name);
-            if p.ty.is_array() {
+            if p.ty.is_array() && !k {
                 self.line(&format!("og_unref({c}.mem);"));
             }
             self.line(&format!("{c} = {n};"));
