@@ -947,25 +947,25 @@ impl<'a> Gen<'a> {
                 let ty = pat[0].ty.clone();
                 self.declare(pat);
                 let (esize, rank) = (ty.elem().byte_size(), ty.rank());
-                // Outside parallel code, a large copy is shared among the
-                // threads (`og_copy_fresh_par`); otherwise, in a repeated
-                // region (a loop's body, a lambda, a task), a copy's block
-                // comes from an allocation site, as other arrays allocated
-                // there do, not from malloc each time (the D-LSTM's sweeps
-                // copy their states once per layer and step).
-                let shared = self.opts.backend == Backend::Multicore && !self.in_parallel;
-                if !shared && self.frames.last().is_some_and(|f| !f.results.iter().any(|r| *r == c)) {
-                    let a = vname(*array);
+                let a = vname(*array);
+                if self.opts.backend == Backend::Multicore && !self.in_parallel {
+                    // Outside parallel code, a large copy is shared among
+                    // the threads.
+                    let loc = self.loc(stm.span);
+                    self.line(&format!(
+                        "if (og_copy_fresh_par(ctx, &{c}, &{a}, {esize}, {rank}, {loc})) return og_propagate();"
+                    ));
+                    self.own(&c);
+                } else {
+                    // Allocated as any other array: in a repeated region (a
+                    // loop's body, a lambda, a task) through the region's
+                    // allocation site, not from malloc each time (the
+                    // D-LSTM's sweeps copy their states once per layer and
+                    // step).
                     let dims: Vec<String> = (0..rank).map(|d| format!("{a}.shape[{d}]")).collect();
                     self.alloc(&c, ty.elem(), &dims, stm.span);
                     self.line(&format!("og_copy_into(&{c}, &{a}, {esize}, {rank});"));
-                    return Ok(());
                 }
-                let loc = self.loc(stm.span);
-                let copy = if shared { "og_copy_fresh_par" } else { "og_copy_fresh" };
-                let a = vname(*array);
-                self.line(&format!("if ({copy}(ctx, &{c}, &{a}, {esize}, {rank}, {loc})) return og_propagate();"));
-                self.own(&c);
             }
             Exp::ArrayLit { elems, elem_ty } => {
                 let c = one(0);
