@@ -454,7 +454,7 @@ fn fold_known_elements(body: &mut Body) {
 /// range's lanes) is not read: its function's parameter is bound to the
 /// value by its first statement instead, and the input goes, so the
 /// array need not be built (the D-LSTM's return sweep built and filled
-/// one per range and step). The last input stays: the SOAC keeps one.
+/// one per range and step). One input stays: the SOAC keeps one.
 fn replicated_inputs(soac: &mut Soac, known: &HashMap<VName, Option<SubExp>>) {
     let (arrs, map, first) = match soac {
         Soac::Screma { arrs, map, .. } | Soac::Hist { arrs, map, .. } | Soac::Scatter { arrs, map, .. } => {
@@ -468,22 +468,16 @@ fn replicated_inputs(soac: &mut Soac, known: &HashMap<VName, Option<SubExp>>) {
     if map.params.len() != first + arrs.len() {
         return;
     }
-    let mut k = 0;
-    while k < arrs.len() {
-        let value = match known.get(&arrs[k]) {
-            Some(Some(value)) if arrs.len() > 1 && map.params[first + k].ty.rank() == 0 => *value,
-            _ => {
-                k += 1;
-                continue;
-            }
-        };
+    let span = map.body.stms.first().map(|s| s.span).unwrap_or_default();
+    for k in (0..arrs.len()).rev() {
+        let Some(Some(value)) = known.get(&arrs[k]).copied() else { continue };
+        if arrs.len() == 1 || map.params[first + k].ty.rank() != 0 {
+            continue;
+        }
         arrs.remove(k);
         let param = map.params.remove(first + k);
-        let span = map.body.stms.first().map(|s| s.span).unwrap_or_default();
-        map.body.stms.insert(
-            0,
-            ogham_ir::Stm { pat: vec![param], exp: Exp::SubExp(value), attrs: Default::default(), span },
-        );
+        let bind = ogham_ir::Stm { pat: vec![param], exp: Exp::SubExp(value), attrs: Default::default(), span };
+        map.body.stms.insert(0, bind);
     }
 }
 
