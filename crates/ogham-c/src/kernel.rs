@@ -71,7 +71,7 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         });
     }
     let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
-    let _ = writeln!(p.out, "static OG_NOINLINE int {fname}({params}) {{");
+    let _ = writeln!(p.out, "static OG_NOINLINE OG_KERNEL_ATTRS int {fname}({params}) {{");
     // The vector registers' upper halves cleared on entry and on return
     // (see `OG_CLEAN_UPPER` in the runtime).
     p.line("OG_CLEAN_UPPER();");

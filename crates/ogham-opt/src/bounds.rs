@@ -154,6 +154,9 @@ pub struct Ranges {
     /// (c - 1) 0`) has no exact range, but `d - 1` is still exactly `d +
     /// (-1)`, which is what a loop over `d` counted down needs.
     exact: HashMap<VName, Lin>,
+    /// Variables that are at least each of some others: `m = max a b` is
+    /// at least `a` and at least `b`.
+    at_least: HashMap<VName, Vec<VName>>,
 }
 
 impl Ranges {
@@ -192,6 +195,13 @@ impl Ranges {
         };
         if let Some(e) = exact {
             self.exact.insert(p.name, e);
+        }
+        if let Exp::BinOp(BinOp::Max, PrimType::I64, a, b) = &stm.exp {
+            let vars: Vec<VName> =
+                [a, b].into_iter().filter_map(|x| if let SubExp::Var(v) = x { Some(*v) } else { None }).collect();
+            if !vars.is_empty() {
+                self.at_least.insert(p.name, vars);
+            }
         }
     }
 
@@ -292,12 +302,32 @@ impl Ranges {
         if !self.all_nonneg(&r.lo, &r.facts) || r.hi.is_empty() {
             return false;
         }
-        r.hi.iter().all(|t| match (t.base, dim) {
+        let below = |t: &Lin| match (t.base, dim) {
             (None, SubExp::Const(PrimValue::I64(d))) => t.off < *d,
             (Some(b), SubExp::Var(d)) if b == *d => t.off < 0,
+            // Below a variable the size is at least (`max b 0`).
+            (Some(b), SubExp::Var(d)) if self.at_least.get(d).is_some_and(|vs| vs.contains(&b)) => t.off < 0,
             // A constant below every size, or below a size known to exceed it.
             (None, SubExp::Var(d)) => t.off < 0 || r.facts.iter().any(|f| f.base == Some(*d) && f.off <= -(t.off + 1)),
             _ => false,
+        };
+        // A bound on a variable that is exactly another plus a constant
+        // (`i < c - 1` bounds `i` by `c - 2`) is a bound on that other too.
+        let exact = |t: &Lin| t.base.and_then(|b| self.exact.get(&b)).and_then(|e| e.shift(t.off));
+        // And a bound `b + k` where `b` is at most the greatest of some
+        // terms is at most the greatest of those terms plus `k` (`i < d`
+        // for `d = max (c - 1) 0` is below `c`).
+        let through = |t: &Lin| {
+            let b = t.base?;
+            let hi = &self.known.get(&b)?.hi;
+            let shifted: Option<Vec<Lin>> = hi.iter().filter(|h| h.base != Some(b)).map(|h| h.shift(t.off)).collect();
+            let shifted = shifted?;
+            (!shifted.is_empty() && shifted.len() == hi.len()).then_some(shifted)
+        };
+        r.hi.iter().all(|t| {
+            below(t)
+                || exact(t).is_some_and(|e| below(&e))
+                || through(t).is_some_and(|terms| terms.iter().all(|h| below(h) || exact(h).is_some_and(|e| below(&e))))
         })
     }
 }
@@ -372,7 +402,31 @@ mod tests {
         r.loop_index(VName(k2), &var(n2));
         r.stm(&stm(d2, Exp::BinOp(BinOp::Sub, PrimType::I64, var(n2m1), var(k2))));
         assert!(r.in_bounds(&var(d2), &var(n2)));
-        assert!(!r.in_bounds(&var(d2), &var(c)));
+        // And of `c`, which `n2 = max c 0` equals for a size.
+        assert!(r.in_bounds(&var(d2), &var(c)));
+        // A loop up to a size minus one: its index and the index after it
+        // are in bounds of the size (`seq[t]` and `seq[t + 1]` for `t < c - 1`).
+        let (cs, cm1, t, tp1, tp2) = (20, 21, 22, 23, 24);
+        r.stm(&stm(cm1, Exp::BinOp(BinOp::Sub, PrimType::I64, var(cs), int(1))));
+        r.loop_index(VName(t), &var(cm1));
+        r.stm(&stm(tp1, Exp::BinOp(BinOp::Add, PrimType::I64, var(t), int(1))));
+        r.stm(&stm(tp2, Exp::BinOp(BinOp::Add, PrimType::I64, var(t), int(2))));
+        assert!(r.in_bounds(&var(t), &var(cs)));
+        assert!(r.in_bounds(&var(tp1), &var(cs)));
+        assert!(!r.in_bounds(&var(tp2), &var(cs)));
+        assert!(r.in_bounds(&var(t), &var(cm1)));
+        assert!(!r.in_bounds(&var(tp1), &var(cm1)));
+        // A loop up to `max (c - 1) 0`: its index is below `c`, not below `c - 1`.
+        let (mx, i2) = (25, 26);
+        r.stm(&stm(mx, Exp::BinOp(BinOp::Max, PrimType::I64, var(cm1), int(0))));
+        r.loop_index(VName(i2), &var(mx));
+        assert!(r.in_bounds(&var(i2), &var(cs)));
+        assert!(!r.in_bounds(&var(i2), &var(cm1)));
+        // Below the loop's bound, so below any size that is at least it.
+        let (at, i3) = (27, 28);
+        r.stm(&stm(at, Exp::BinOp(BinOp::Max, PrimType::I64, var(cm1), int(0))));
+        r.loop_index(VName(i3), &var(cm1));
+        assert!(r.in_bounds(&var(i3), &var(at)));
         // Counted down from another loop's bound, it says nothing.
         let (m, g) = (8, 9);
         r.stm(&stm(g, Exp::BinOp(BinOp::Sub, PrimType::I64, var(m), var(k))));

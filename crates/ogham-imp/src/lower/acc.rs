@@ -39,6 +39,12 @@ use crate::{BinOp, Block, CmpOp, Exp, Operand, ParamKind, Stm, Ty, Var};
 /// parameters and results are the accumulators) and the element type and
 /// rank of its mapped outputs (scalars rows: rank 1).
 pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered> {
+    element_updates(s, n_accs, w).or_else(|| super::arrays::withacc_region(s, n_accs, w))
+}
+
+/// [`withacc_loop`] where the map function's own statements update
+/// elements of the accumulators and make no arrays.
+fn element_updates(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered> {
     let map = s.map;
     if !s.scans.is_empty() || !s.reduces.is_empty() || map.params.len() < n_accs || map.ret.len() < n_accs {
         return None;
@@ -138,7 +144,7 @@ pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered
 
 impl Lowerer<'_, '_> {
     /// Whether `o` is the same in every iteration: a constant or a parameter.
-    fn invariant(&self, o: Operand) -> bool {
+    pub(crate) fn invariant(&self, o: Operand) -> bool {
         match o {
             Operand::Const(_) => true,
             Operand::Var(v) => self.k.params.iter().any(|p| p.var == v),

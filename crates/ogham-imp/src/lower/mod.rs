@@ -43,6 +43,7 @@
 //! [`passes::divide`](crate::passes::divide) relies on.
 
 pub mod acc;
+pub(crate) mod arrays;
 pub mod hist;
 pub mod tile;
 
@@ -53,6 +54,7 @@ use ogham_ir::{
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::{reassociable, BinOp, Block, ConvOp, Exp, Kernel, Operand, ParamKind, Stm, Ty, Var};
+use arrays::is_array;
 
 /// What the caller passes for a kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,13 +139,13 @@ pub fn screma_loop(s: &ScremaLoop) -> Option<Lowered> {
             && straight_line(&op.lambda.body)
     });
     if !s.map.ret.iter().all(|t| matches!(t, Type::Prim(_))) || !kernel_function(&s.map.body) || !scalar_ops {
-        return None;
+        return arrays::screma_region(s);
     }
     if s.inputs.len() != s.map.params.len() {
         return None;
     }
     if s.outs.iter().any(|(_, rank)| *rank != 1) {
-        return None;
+        return arrays::screma_region(s);
     }
     let mut l = Lowerer::new("screma", s);
     let lo = l.param("lo", Ty::Prim(PrimType::I64), ParamKind::Value, Binding::Lo);
@@ -365,6 +367,8 @@ pub(crate) struct Lowerer<'a, 'b> {
     /// kernel's loop (the map function's, outside branches and loops).
     every_iteration: bool,
     checks: Vec<Check>,
+    /// Buffers for arrays made inside the kernel ([`arrays`]).
+    pub(crate) bufs: arrays::Buffers,
 }
 
 impl<'a, 'b> Lowerer<'a, 'b> {
@@ -377,6 +381,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             s,
             every_iteration: false,
             checks: Vec::new(),
+            bufs: arrays::Buffers::default(),
         }
     }
 
@@ -578,6 +583,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     }
 
     fn stm(&mut self, s: &CStm, out: &mut Vec<Stm>) -> Option<()> {
+        if let Some(done) = self.array_stm(s, out) {
+            return done;
+        }
         if let CExp::Loop { params, form, body } = &s.exp {
             return self.loop_(s, params, form, body, out);
         }
@@ -597,6 +605,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             }
         }
         if let CExp::If { cond, then_body, else_body } = &s.exp {
+            if s.pat.iter().any(|p| is_array(&p.ty)) {
+                return None;
+            }
             let cond = self.operand(cond)?;
             let vars: Vec<Var> = s
                 .pat
@@ -669,8 +680,19 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         body: &Body,
         out: &mut Vec<Stm>,
     ) -> Option<()> {
+        // Scalar parameters are `mut` variables; array parameters views
+        // of memory the loop updates (see `arrays`).
         let mut vars = Vec::new();
+        let mut arrays = Vec::new();
+        self.record(&s.pat);
         for (p, init) in params {
+            self.record(std::slice::from_ref(p));
+            if is_array(&p.ty) {
+                let view = self.loop_array_param(p, init, out)?;
+                self.views.insert(p.name, view.clone());
+                arrays.push((view, p.ty.clone()));
+                continue;
+            }
             let init = self.operand(init)?;
             let base = self.base(p.name);
             let var = self.k.fresh(&base);
@@ -688,11 +710,23 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             }
             LoopForm::While { .. } => None,
         };
-        let results = self.nested_body(body, &mut stms)?;
+        let bound = match (form, index) {
+            (LoopForm::For { bound, .. }, Some(index)) => Some((index, self.operand(bound)?)),
+            _ => None,
+        };
+        let results = match bound {
+            Some((index, n)) => self.with_bound(index, n, |l| l.nested_results(body, &mut stms))?,
+            None => self.nested_results(body, &mut stms)?,
+        };
+        let (scalar_results, array_results): (Vec<_>, Vec<_>) =
+            params.iter().zip(results).partition(|((p, _), _)| !is_array(&p.ty));
+        let array_results: Vec<MapResult> = array_results.into_iter().map(|(_, r)| r).collect();
         let mut copies = Vec::new();
-        for (r, (_, t)) in results.iter().zip(&vars) {
+        for ((_, r), (_, t)) in scalar_results.iter().zip(&vars) {
+            let MapResult::Scalar(r) = r else { return None };
             copies.push(self.let_("next", *t, Exp::Operand(*r), &mut stms));
         }
+        self.loop_array_results(&arrays, &array_results, &mut stms)?;
         for ((var, _), c) in vars.iter().zip(copies) {
             stms.push(Stm::Set { var: *var, exp: Exp::Operand(c) });
         }
@@ -711,8 +745,12 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             }
             _ => return None,
         });
-        for (r, (var, _)) in s.pat.iter().zip(vars) {
+        let (scalar_pats, array_pats): (Vec<_>, Vec<_>) = s.pat.iter().partition(|p| !is_array(&p.ty));
+        for (r, (var, _)) in scalar_pats.into_iter().zip(vars) {
             self.env.insert(r.name, Operand::Var(var));
+        }
+        for (r, (view, _)) in array_pats.into_iter().zip(arrays) {
+            self.views.insert(r.name, view);
         }
         Some(())
     }
@@ -731,7 +769,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
     /// Element `idxs` of a free array: a load at `Σ i_d * stride_d` (the
     /// last stride a [`ParamKind::Stride`]), or the element of a virtual one.
     fn element(&mut self, array: VName, idxs: &[Operand], t: PrimType, out: &mut Vec<Stm>) -> Option<Exp> {
-        if let Some(v) = (self.s.virtual_of)(array) {
+        if let Some(v) = self.virtual_input(array) {
             let [i] = idxs else { return None };
             let x = match v {
                 Input::Iota { start, step, elem } => {
@@ -759,7 +797,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         if let Some(v) = self.views.get(&array) {
             return Some(v.clone());
         }
-        if (self.s.virtual_of)(array).is_some() {
+        if self.virtual_input(array).is_some() {
             return None;
         }
         let Type::Array { shape, elem } = (self.s.ty_of)(array)? else { return None };
@@ -807,6 +845,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         out: &mut Vec<Stm>,
     ) -> Option<()> {
         let w = self.operand(w)?;
+        let n_red: usize = reduces.iter().map(|op| op.neutral.len()).sum();
+        // The mapped results (after the reductions') go to buffers (see `arrays`).
+        let bufs = self.mapped_buffers(s.pat.get(n_red..)?, w)?;
         let mut accs: Vec<Vec<Var>> = Vec::new();
         for op in reduces {
             let mut v = Vec::new();
@@ -820,10 +861,11 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         }
         let i = self.k.fresh("i");
         let mut body = Vec::new();
+        self.record(&map.params);
         for (p, a) in map.params.iter().zip(arrs) {
             match &p.ty {
                 Type::Prim(t) => {
-                    let input = (self.s.virtual_of)(*a).unwrap_or(Input::Array(*a));
+                    let input = self.virtual_input(*a).unwrap_or(Input::Array(*a));
                     let x = self.row(&input, i, *t, &mut body)?;
                     self.env.insert(p.name, x);
                 }
@@ -834,7 +876,14 @@ impl<'a, 'b> Lowerer<'a, 'b> {
                 }
             }
         }
-        let results = self.nested_body(&map.body, &mut body)?;
+        let all = self.with_bound(i, w, |l| l.nested_results(&map.body, &mut body))?;
+        let results: Vec<Operand> = all[..n_red]
+            .iter()
+            .map(|r| match r {
+                MapResult::Scalar(x) => Some(*x),
+                MapResult::Row(_) => None,
+            })
+            .collect::<Option<_>>()?;
         let mut pos = 0;
         for (op, acc) in reduces.iter().zip(&accs) {
             let news = results.get(pos..pos + acc.len())?;
@@ -848,6 +897,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
             }
             pos += acc.len();
         }
+        for ((r, buf), t) in all.get(n_red..)?.iter().zip(&bufs).zip(map.ret.get(n_red..)?) {
+            self.store_row(buf, i, r, t, &mut body)?;
+        }
         out.push(Stm::For {
             index: i,
             lo: Operand::Const(PrimValue::I64(0)),
@@ -857,6 +909,9 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         });
         for (p, a) in s.pat.iter().zip(accs.iter().flatten()) {
             self.env.insert(p.name, Operand::Var(*a));
+        }
+        for (p, buf) in s.pat[n_red..].iter().zip(bufs) {
+            self.views.insert(p.name, buf);
         }
         Some(())
     }
