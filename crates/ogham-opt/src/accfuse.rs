@@ -289,10 +289,12 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
         let updated = Param { name: names.fresh(&base), ty: acc_ty };
         let mut slice = slice;
         slice.push(DimIndex::Fix(SubExp::Var(j)));
+        // In bounds when the row's update was, as below.
+        let attrs = StmAttrs { unsafe_: update.attrs.unsafe_, ..StmAttrs::default() };
         map.body.stms.push(Stm {
             pat: vec![updated.clone()],
             exp: Exp::UpdAcc { acc: cur, slice, value, op },
-            attrs: StmAttrs::default(),
+            attrs,
             span: update.span,
         });
         map.body.result[q] = SubExp::Var(updated.name);
@@ -326,10 +328,13 @@ fn rewrite(b: &mut Body, c: Candidate, names: &mut NameTable) {
     let mut slice = slice;
     slice.push(DimIndex::Fix(SubExp::Var(j)));
     let updated = Param { name: names.fresh(&base), ty: acc_ty.clone() };
+    // In bounds when the row's update was (`#[unsafe]`): `j` runs over the
+    // row, whose length is the map's width.
+    let attrs = StmAttrs { unsafe_: update.attrs.unsafe_, ..StmAttrs::default() };
     map.body.stms.push(Stm {
         pat: vec![updated.clone()],
         exp: Exp::UpdAcc { acc: acc_param.name, slice, value, op },
-        attrs: StmAttrs::default(),
+        attrs,
         span: update.span,
     });
     map.body.result.insert(n, SubExp::Var(updated.name));

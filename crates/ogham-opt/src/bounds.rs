@@ -1,5 +1,7 @@
 //! Bounds-check elimination: an `index` or `update` whose indices are all
-//! provably in bounds is marked `#[unsafe]`, so no backend checks it.
+//! provably in bounds is marked `#[unsafe]`, so no backend checks it; so
+//! is an `updacc` (which skips an update out of bounds), so that no
+//! backend tests it.
 //!
 //! A stencil's `t[i64.max 0 (i - 1), j]` inside `tabulate r c` needs no check:
 //! `i` runs over `[0, r - 1]`, so `i - 1 ≤ r - 2` and `max 0 (i - 1)` lies in
@@ -56,7 +58,7 @@ impl Marker {
             self.types.insert(p.name, p.ty.clone());
         }
         let arrs: Vec<VName> = match &stm.exp {
-            Exp::Index { array, slice } | Exp::Update { array, slice, .. } => {
+            Exp::Index { array, slice } | Exp::Update { array, slice, .. } | Exp::UpdAcc { acc: array, slice, .. } => {
                 if self.proven(*array, slice) {
                     stm.attrs.unsafe_ = true;
                 }
@@ -71,6 +73,8 @@ impl Marker {
                 Vec::new()
             }
             Exp::Soac(Soac::Screma { arrs, .. } | Soac::Hist { arrs, .. } | Soac::Scatter { arrs, .. }) => arrs.clone(),
+            // The function takes the accumulators, then the rows.
+            Exp::Soac(Soac::WithAcc { accs, arrs, .. }) => accs.iter().chain(arrs).copied().collect(),
             _ => Vec::new(),
         };
         match &mut stm.exp {

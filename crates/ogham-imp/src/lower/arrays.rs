@@ -33,7 +33,7 @@
 //! function statement by statement as before.
 
 use ogham_ir::{Body, DimIndex, Exp as CExp, Lambda, Soac, Stm as CStm, SubExp, Type, VName};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{Binding, Input, Lowered, Lowerer, MapResult, ScremaLoop, View};
 use crate::{BinOp, Block, CmpOp, Exp, Operand, ParamKind, PrimType, PrimValue, Stm, Ty, Var};
@@ -43,6 +43,11 @@ const I64: PrimType = PrimType::I64;
 pub(crate) fn is_array(t: &Type) -> bool {
     matches!(t, Type::Array { .. })
 }
+
+/// More elements than any buffer of a kernel can have: 2⁵⁶, so that the
+/// bytes of any element type still fit in 64 bits, and an allocation this
+/// large always fails.
+const ALLOC_CAP: i64 = 1 << 56;
 
 fn zero() -> Operand {
     Operand::Const(PrimValue::I64(0))
@@ -71,6 +76,14 @@ pub(crate) struct Buffers {
     /// The arrays made inside whose elements the kernel computes where
     /// they are read: every `iota`, and `#[virtual]` replicates.
     virt: HashMap<VName, Input>,
+    /// Loop parameters whose view is a whole buffer they own (allocated
+    /// for them, or taken over from their initial value).
+    owners: HashSet<VName>,
+    /// Variables that are sizes of arrays that exist (the function's
+    /// parameters', the SOAC's inputs' and the free arrays'), so never negative: an `iota`,
+    /// `replicate` or `scratch` of other sizes is not for a kernel, which
+    /// could not fail where the statement fails for a negative size.
+    sizes: HashSet<VName>,
 }
 
 /// The elements written by [`Lowerer::elementwise`]: another array's, or
@@ -81,28 +94,27 @@ enum Elems {
     Value(Operand),
 }
 
-/// Whether a function's body makes or updates arrays (so that only
-/// [`withacc_region`] or [`screma_region`] can make a kernel of it).
-fn makes_arrays(body: &Body) -> bool {
+/// Whether a function's body runs a loop over arrays (one with array
+/// parameters): the functions [`withacc_region`] and [`screma_region`]
+/// are for. Other functions that make arrays run faster statement by
+/// statement, where their SOACs get kernels of their own (vectorised,
+/// tiled, or parallel when the outer SOAC is small): the GMM gradient's
+/// map over points took a third longer as one kernel.
+fn loops_over_arrays(body: &Body) -> bool {
     body.stms.iter().any(|s| match &s.exp {
-        CExp::Copy(_) | CExp::Replicate { .. } | CExp::Scratch { .. } | CExp::Update { .. } | CExp::UpdAcc { .. } => {
-            true
-        }
-        CExp::Loop { params, body, .. } => params.iter().any(|(p, _)| is_array(&p.ty)) || makes_arrays(body),
-        CExp::Soac(Soac::WithAcc { .. }) => true,
-        CExp::Soac(Soac::Screma { map, .. }) => s.pat.iter().any(|p| is_array(&p.ty)) || makes_arrays(&map.body),
+        CExp::Loop { params, .. } => params.iter().any(|(p, _)| is_array(&p.ty)),
         _ => false,
     })
 }
 
 /// The kernel of a `withacc`'s loop whose map function makes or updates
-/// arrays (see the module documentation): its first `n` parameters and
+/// arrays in loops (see the module documentation): its first `n` parameters and
 /// results are the accumulators (any updates inside loops and nested
 /// SOACs), the rest of its results scalars stored to the outputs.
 pub(crate) fn withacc_region(s: &ScremaLoop, n: usize, w: &SubExp) -> Option<Lowered> {
     let map = s.map;
     let mapped = map.ret.get(n..)?;
-    if !makes_arrays(&map.body)
+    if !loops_over_arrays(&map.body)
         || !mapped.iter().all(|t| matches!(t, Type::Prim(_)))
         || s.outs.len() != mapped.len()
         || s.outs.iter().any(|(_, r)| *r != 1)
@@ -110,7 +122,7 @@ pub(crate) fn withacc_region(s: &ScremaLoop, n: usize, w: &SubExp) -> Option<Low
         return None;
     }
     let mut l = Lowerer::new("withacc", s);
-    ogham_ir::visit::count_uses(&map.body, &mut l.bufs.uses);
+    l.prepare(map);
     let lo = l.param("lo", Ty::Prim(I64), ParamKind::Value, Binding::Lo);
     let hi = l.param("hi", Ty::Prim(I64), ParamKind::Value, Binding::Hi);
     let outs = l.output_params();
@@ -158,14 +170,14 @@ pub(crate) fn withacc_region(s: &ScremaLoop, n: usize, w: &SubExp) -> Option<Low
 /// stored to row `j` of the outputs.
 pub(crate) fn screma_region(s: &ScremaLoop) -> Option<Lowered> {
     let map = s.map;
-    if !s.scans.is_empty() || !s.reduces.is_empty() || !makes_arrays(&map.body) || s.outs.len() != map.ret.len() {
+    if !s.scans.is_empty() || !s.reduces.is_empty() || !loops_over_arrays(&map.body) || s.outs.len() != map.ret.len() {
         return None;
     }
     if s.inputs.len() != map.params.len() {
         return None;
     }
     let mut l = Lowerer::new("screma", s);
-    ogham_ir::visit::count_uses(&map.body, &mut l.bufs.uses);
+    l.prepare(map);
     let lo = l.param("lo", Ty::Prim(I64), ParamKind::Value, Binding::Lo);
     let hi = l.param("hi", Ty::Prim(I64), ParamKind::Value, Binding::Hi);
     let mut outs = Vec::new();
@@ -195,6 +207,31 @@ pub(crate) fn screma_region(s: &ScremaLoop) -> Option<Lowered> {
 }
 
 impl Lowerer<'_, '_> {
+    /// What the lowering of `map` needs to know before it starts: how
+    /// often each variable is used, and which are sizes of arrays.
+    fn prepare(&mut self, map: &Lambda) {
+        ogham_ir::visit::count_uses(&map.body, &mut self.bufs.uses);
+        let free = ogham_ir::visit::free_vars_lambda(map);
+        let inputs = self.s.inputs.iter().filter_map(|i| match i {
+            Input::Array(a) => Some(*a),
+            _ => None,
+        });
+        let arrays: Vec<VName> = free.iter().copied().chain(inputs).collect();
+        let types = map.params.iter().map(|p| p.ty.clone()).chain(arrays.iter().filter_map(|v| (self.s.ty_of)(*v)));
+        for t in types {
+            self.bufs.sizes.extend(ogham_ir::visit::type_vars(&t));
+        }
+    }
+
+    /// Whether every one of `dims` is a constant at least 0 or a size (see
+    /// [`Buffers::sizes`]).
+    fn known_sizes(&self, dims: &[SubExp]) -> bool {
+        dims.iter().all(|d| match d {
+            SubExp::Const(c) => c.as_i64() >= 0,
+            SubExp::Var(v) => self.bufs.sizes.contains(v),
+        })
+    }
+
     /// The kernel: the buffers' allocations, `main`, and their release.
     fn finish(mut self, main: Stm) -> Lowered {
         let mut stms = std::mem::take(&mut self.bufs.pre);
@@ -242,6 +279,30 @@ impl Lowerer<'_, '_> {
         self.let_("n", I64, Exp::Bin(BinOp::Mul, I64, a, b), out)
     }
 
+    /// `a * b` for sizes `a` and `b` (at least 0), or [`ALLOC_CAP`] when
+    /// that is more.
+    fn mul_capped(&mut self, a: Operand, b: Operand, out: &mut Vec<Stm>) -> Operand {
+        if a == one() {
+            return self.cap(b, out);
+        }
+        let cap = Operand::Const(PrimValue::I64(ALLOC_CAP));
+        let bool_ = PrimType::Bool;
+        let zero_b = self.let_("none", bool_, Exp::Cmp(CmpOp::Eq, I64, b, zero()), out);
+        let divisor = self.let_("d", I64, Exp::Select(zero_b, one(), b), out);
+        let limit = self.let_("limit", I64, Exp::Bin(BinOp::Quot, I64, cap, divisor), out);
+        let fits = self.let_("fits", bool_, Exp::Cmp(CmpOp::Le, I64, a, limit), out);
+        let product = self.let_("n", I64, Exp::Bin(BinOp::Mul, I64, a, b), out);
+        self.let_("n", I64, Exp::Select(fits, product, cap), out)
+    }
+
+    /// `n`, or [`ALLOC_CAP`] when that is less.
+    fn cap(&mut self, n: Operand, out: &mut Vec<Stm>) -> Operand {
+        if let Operand::Const(PrimValue::I64(c)) = n {
+            return Operand::Const(PrimValue::I64(c.min(ALLOC_CAP)));
+        }
+        self.let_("n", I64, Exp::Bin(BinOp::Min, I64, n, Operand::Const(PrimValue::I64(ALLOC_CAP))), out)
+    }
+
     fn add(&mut self, a: Operand, b: Operand, out: &mut Vec<Stm>) -> Operand {
         if a == zero() {
             return b;
@@ -263,10 +324,14 @@ impl Lowerer<'_, '_> {
         for d in (0..dims.len().saturating_sub(1)).rev() {
             strides[d] = self.mul(strides[d + 1], dims[d + 1], &mut pre);
         }
-        let len = match dims.first() {
-            Some(d) => self.mul(strides[0], *d, &mut pre),
-            None => one(),
-        };
+        // The number of elements, or more than any memory holds when the
+        // product of the sizes would (then the allocation fails, out of
+        // memory), so that it never wraps round to a small buffer. The
+        // strides are then never used: no loop runs past the allocation.
+        let mut len = one();
+        for d in dims {
+            len = self.mul_capped(len, *d, &mut pre);
+        }
         let base = self.base(origin);
         let ptr = self.k.fresh(&base);
         pre.push(Stm::Alloc { var: ptr, elem, len });
@@ -408,10 +473,16 @@ impl Lowerer<'_, '_> {
                     Some(())
                 })()
             }
-            CExp::Iota { start, step, elem, .. } if array_pat => {
+            CExp::Iota { n, start, step, elem } if array_pat => {
+                if !self.known_sizes(std::slice::from_ref(n)) {
+                    return Some(None);
+                }
                 let input = Input::Iota { start: *start, step: *step, elem: *elem };
                 self.bufs.virt.insert(s.pat[0].name, input);
                 Some(())
+            }
+            CExp::Replicate { shape, .. } | CExp::Scratch { shape, .. } if array_pat && !self.known_sizes(shape) => {
+                return Some(None);
             }
             CExp::Replicate { shape, value } if array_pat && s.attrs.virtual_ && shape.len() == 1 => {
                 self.bufs.virt.insert(s.pat[0].name, Input::Replicate(*value));
@@ -446,7 +517,10 @@ impl Lowerer<'_, '_> {
                 }
                 self.update_in_place(s, *array, slice, value, None, false, out)
             }
-            CExp::UpdAcc { acc, slice, value, op } => self.update_in_place(s, *acc, slice, value, *op, true, out),
+            CExp::UpdAcc { acc, slice, value, op } => {
+                // `#[unsafe]`: proven in bounds, nothing to test.
+                self.update_in_place(s, *acc, slice, value, *op, !s.attrs.unsafe_, out)
+            }
             CExp::Soac(Soac::WithAcc { w, arrs, accs, map }) => self.nested_withacc(s, w, arrs, accs, map, out),
             _ => return None,
         })
@@ -655,6 +729,9 @@ impl Lowerer<'_, '_> {
             return None;
         }
         self.record(params);
+        for p in params {
+            self.bufs.sizes.extend(ogham_ir::visit::type_vars(&p.ty));
+        }
         for (p, a) in params.iter().zip(arrs) {
             match &p.ty {
                 Type::Prim(t) => {
@@ -702,15 +779,23 @@ impl Lowerer<'_, '_> {
         let SubExp::Var(a) = init else { return None };
         let v = self.view(*a)?;
         let is_acc = self.k.params.iter().any(|q| q.var == v.ptr && q.kind == ParamKind::Write);
-        let own = self.bufs.origin.get(&v.ptr) == Some(a)
-            && v.offset == zero()
-            && self.bufs.uses.get(a).copied().unwrap_or(0) == 1;
-        if is_acc || own {
+        // A buffer made for `a`, or the buffer an enclosing loop's
+        // parameter `a` owns, when `a` is used nowhere else: nothing else
+        // names that memory (the enclosing loop's initial value was taken
+        // over, and its result is bound after it).
+        let whole = self.bufs.origin.get(&v.ptr) == Some(a) || self.bufs.owners.contains(a);
+        let own = whole && v.offset == zero() && self.bufs.uses.get(a).copied().unwrap_or(0) == 1;
+        if is_acc {
+            return Some(v);
+        }
+        if own {
+            self.bufs.owners.insert(p.name);
             return Some(v);
         }
         let dims = self.dims(&p.ty)?;
         let buf = self.buffer(p.name, p.ty.elem(), &dims)?;
         self.elementwise(&buf, &Elems::View(v), &dims, None, out)?;
+        self.bufs.owners.insert(p.name);
         Some(buf)
     }
 

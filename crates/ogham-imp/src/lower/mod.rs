@@ -30,7 +30,9 @@
 //!
 //! A map over rows whose function is a matrix-product-shaped nest becomes
 //! a tiled kernel instead ([`tile`]); the loop of a `hist` into scalar
-//! buckets is a kernel too ([`hist`]).
+//! buckets is a kernel too ([`hist`]), and so is a map or `withacc` whose
+//! function makes and updates arrays in loops, with the memory planned
+//! when it is lowered ([`arrays`]).
 //!
 //! Integer division: by a nonzero constant, anywhere; by a free variable
 //! of the SOAC (the same in every iteration), only in the statements the
