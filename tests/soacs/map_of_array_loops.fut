@@ -36,3 +36,22 @@ entry swaps [n][m] (xs: [n][m]i64) : [n][m]i64 =
          let (a, b) = loop (a, b) = (copy row, map (* 10) row) for t < 3 do (map (+ t) b, a)
          in map2 (-) a b)
       xs
+
+-- A loop whose initial value is still used after it (`a`, not consumed:
+-- the loop makes a new array every step) must not run in that value's
+-- memory; a `while` loop carries an array and a counter. For the row
+-- [1, 2, 3]: a = [2, 4, 6], r = a + 3 = [5, 7, 9], r + a = [7, 11, 15];
+-- the while loop adds 0, 1 and 2 to [1, 2, 3]: [4, 5, 6], plus a.
+-- ==
+-- entry: kept
+-- input { [[1i64, 2i64, 3i64], [0i64, -1i64, 5i64]] }
+-- output { [[7i64, 11i64, 15i64], [3i64, -1i64, 23i64]]
+--          [[6i64, 9i64, 12i64], [3i64, 0i64, 18i64]] }
+
+entry kept [n][m] (xs: [n][m]i64) : ([n][m]i64, [n][m]i64) =
+  unzip (map (\row ->
+                let a = map (* 2) row
+                let r = loop p = a for _i < 3 do map (+ 1) p
+                let (w, _) = loop (p, k) = (copy row, 0) while k < 3 do (map (+ k) p, k + 1)
+                in (map2 (+) r a, map2 (+) w a))
+             xs)

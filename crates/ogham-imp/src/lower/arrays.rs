@@ -6,20 +6,26 @@
 //! statement by statement every step built array views, called a kernel
 //! per small map and took memory from an allocation site.
 //!
+//! Only functions that run a loop over arrays are lowered so
+//! ([`loops_over_arrays`]); others run faster statement by statement.
+//!
 //! Memory is planned when the kernel is lowered:
 //! - an array the function makes (`copy`, `replicate`, `scratch`, the
 //!   mapped results of a nested `map` or `withacc`) gets a buffer of its
 //!   own, allocated once before the kernel's loop ([`Buffers::pre`]) and
 //!   freed at its end, so every size must be known there (a constant or
-//!   a free variable); the buffer is reused by every execution of the
-//!   statement that makes the array;
+//!   a free variable, and for `iota`, `replicate` and `scratch` the size
+//!   of an array that exists, never negative: [`Buffers::sizes`]); the
+//!   buffer is reused by every execution of the statement that makes the
+//!   array, and its length is capped so that it never wraps round;
 //! - an array loop parameter has a buffer of its own, filled from the
 //!   initial value when the loop starts and from the body's result at the
 //!   end of each iteration (none when the body updated the parameter in
 //!   place). It takes over the initial value's buffer instead when that
-//!   value is a buffer made for it and used nowhere else, and it is the
-//!   accumulator itself when the initial value is one (an accumulator's
-//!   updates must land in its memory);
+//!   value is used nowhere else and is a buffer made for it or the one an
+//!   enclosing loop's parameter owns, and it is the accumulator itself
+//!   when the initial value is one (an accumulator's updates must land in
+//!   its memory);
 //! - `update` and `updacc` store into the buffer of the array they
 //!   consume, which must be one of the kernel's buffers or an
 //!   accumulator (a `write` pointer): nothing else the kernel reads
@@ -129,26 +135,17 @@ pub(crate) fn withacc_region(s: &ScremaLoop, n: usize, w: &SubExp) -> Option<Low
     let mut accs = Vec::new();
     for (r, p) in map.params[..n].iter().enumerate() {
         let Type::Array { elem, shape } = &p.ty else { return None };
-        let ptr = l.param("acc", Ty::Ptr(*elem), ParamKind::Write, Binding::AccData(r));
-        let strides = (0..shape.len())
-            .map(|d| {
-                let kind = if d + 1 == shape.len() { ParamKind::Stride } else { ParamKind::Value };
-                Operand::Var(l.param("acc_stride", Ty::Prim(I64), kind, Binding::AccStride(r, d)))
-            })
-            .collect();
-        l.views.insert(p.name, View { ptr, elem: *elem, offset: zero(), strides });
+        let view = l.strided("acc", *elem, shape.len(), Binding::AccData(r), |d| Binding::AccStride(r, d));
+        accs.push(view.ptr);
+        l.views.insert(p.name, view);
         l.bufs.types.insert(p.name, p.ty.clone());
-        accs.push(ptr);
     }
     let j = l.k.fresh("j");
     let width = l.operand(w)?;
     let mut body = Vec::new();
     l.bind_rows(j, n, &mut body)?;
     l.bufs.bounded.push((j, width));
-    l.every_iteration = true;
-    let results = l.results(&map.body, &mut body);
-    l.every_iteration = false;
-    let results = results?;
+    let results = l.every_iteration_results(&map.body, &mut body)?;
     for (r, acc) in results.iter().zip(&accs) {
         let MapResult::Row(v) = r else { return None };
         if v.ptr != *acc {
@@ -180,24 +177,13 @@ pub(crate) fn screma_region(s: &ScremaLoop) -> Option<Lowered> {
     l.prepare(map);
     let lo = l.param("lo", Ty::Prim(I64), ParamKind::Value, Binding::Lo);
     let hi = l.param("hi", Ty::Prim(I64), ParamKind::Value, Binding::Hi);
-    let mut outs = Vec::new();
-    for (o, (t, rank)) in s.outs.iter().enumerate() {
-        let ptr = l.param("out", Ty::Ptr(*t), ParamKind::Write, Binding::Out(o));
-        let strides: Vec<Operand> = (0..*rank)
-            .map(|d| {
-                let kind = if d + 1 == *rank { ParamKind::Stride } else { ParamKind::Value };
-                Operand::Var(l.param("out_stride", Ty::Prim(I64), kind, Binding::OutStride(o, d)))
-            })
-            .collect();
-        outs.push(View { ptr, elem: *t, offset: zero(), strides });
-    }
+    let outs: Vec<View> = (s.outs.iter().enumerate())
+        .map(|(o, (t, rank))| l.strided("out", *t, *rank, Binding::Out(o), |d| Binding::OutStride(o, d)))
+        .collect();
     let j = l.k.fresh("j");
     let mut body = Vec::new();
     l.bind_rows(j, 0, &mut body)?;
-    l.every_iteration = true;
-    let results = l.results(&map.body, &mut body);
-    l.every_iteration = false;
-    let results = results?;
+    let results = l.every_iteration_results(&map.body, &mut body)?;
     for ((r, out), ty) in results.iter().zip(&outs).zip(&map.ret) {
         l.store_row(out, j, r, ty, &mut body)?;
     }
@@ -230,6 +216,36 @@ impl Lowerer<'_, '_> {
             SubExp::Const(c) => c.as_i64() >= 0,
             SubExp::Var(v) => self.bufs.sizes.contains(v),
         })
+    }
+
+    /// A `write` pointer parameter bound to `ptr` and one stride parameter
+    /// per dimension, bound by `stride` (the innermost a
+    /// [`ParamKind::Stride`]): the view of an accumulator or output.
+    fn strided(
+        &mut self,
+        base: &str,
+        elem: PrimType,
+        rank: usize,
+        ptr: Binding,
+        stride: impl Fn(usize) -> Binding,
+    ) -> View {
+        let ptr = self.param(base, Ty::Ptr(elem), ParamKind::Write, ptr);
+        let strides = (0..rank)
+            .map(|d| {
+                let kind = if d + 1 == rank { ParamKind::Stride } else { ParamKind::Value };
+                Operand::Var(self.param(&format!("{base}_stride"), Ty::Prim(I64), kind, stride(d)))
+            })
+            .collect();
+        View { ptr, elem, offset: zero(), strides }
+    }
+
+    /// [`Self::results`] of the function's own statements, which run in
+    /// every iteration of the kernel's loop.
+    fn every_iteration_results(&mut self, body: &Body, out: &mut Vec<Stm>) -> Option<Vec<MapResult>> {
+        self.every_iteration = true;
+        let results = self.results(body, out);
+        self.every_iteration = false;
+        results
     }
 
     /// The kernel: the buffers' allocations, `main`, and their release.

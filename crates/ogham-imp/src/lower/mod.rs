@@ -863,21 +863,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         }
         let i = self.k.fresh("i");
         let mut body = Vec::new();
-        self.record(&map.params);
-        for (p, a) in map.params.iter().zip(arrs) {
-            match &p.ty {
-                Type::Prim(t) => {
-                    let input = self.virtual_input(*a).unwrap_or(Input::Array(*a));
-                    let x = self.row(&input, i, *t, &mut body)?;
-                    self.env.insert(p.name, x);
-                }
-                Type::Array { .. } => {
-                    let view = self.view(*a)?;
-                    let row = self.subview(&view, &[Operand::Var(i)], &mut body)?;
-                    self.views.insert(p.name, row);
-                }
-            }
-        }
+        self.rows(&map.params, arrs, i, &mut body)?;
         let all = self.with_bound(i, w, |l| l.nested_results(&map.body, &mut body))?;
         let results: Vec<Operand> = all[..n_red]
             .iter()
