@@ -15,13 +15,23 @@
 //! whose branches update the accumulator (each a chain of its own, or
 //! none) gives one per update of its longer branch: the branch with fewer
 //! returns the index -1 for the rest, which `scatter` and `hist` skip as
-//! out of range. Updates inside a loop or a nested `withacc` or `map` are
-//! not rewritten, and both modes reject the statement as before.
+//! out of range. A `for` loop whose one parameter is the accumulator, and
+//! whose trip count is the same for every element of the map, becomes a
+//! `map` over its iterations making each update's indices and values, and
+//! the `scatter` or `hist` runs over all of them (the map's width times
+//! the trip counts). These nest: loops in branches, branches in loops.
+//! Updates inside a nested `withacc` or `map`, or in a loop carrying
+//! anything else, are not rewritten, and both modes reject the statement
+//! as before.
+
+use std::collections::BTreeSet;
 
 use ogham_ir::{
-    BinOp, Body, DimIndex, Exp, HistOp, Lambda, Operator, Param, PrimType, PrimValue, Soac, Stm, SubExp, Type, VName,
+    BinOp, Body, DimIndex, Exp, HistOp, Lambda, LoopForm, Operator, Param, PrimType, PrimValue, Soac, Stm, SubExp,
+    Type, VName,
 };
 
+use super::rev::scatter::drop_dims;
 use crate::ad::Ad;
 
 /// One update of an accumulator: where it writes, what, and how.
@@ -32,6 +42,37 @@ struct Update {
     /// The combining operator and its neutral element (`None`: writes
     /// overwrite).
     op: Option<(BinOp, PrimValue)>,
+    /// The trip counts of the loops around the update in the map's
+    /// function, outermost first: its indices and value are arrays of
+    /// this shape, one element per iteration.
+    dims: Vec<SubExp>,
+}
+
+impl Update {
+    /// Whether `self` and `other` can be one update (the two branches'
+    /// updates of one position in their chains).
+    fn matches(&self, other: &Update) -> bool {
+        self.indices.len() == other.indices.len() && self.op == other.op && self.dims == other.dims
+    }
+
+    /// The types of its indices, then of its value, in an accumulator of
+    /// type `ty`.
+    fn part_types(&self, ty: &Type) -> Vec<Type> {
+        let k = self.indices.len();
+        let mut types: Vec<Type> = (0..k).map(|_| with_dims(Type::Prim(PrimType::I64), &self.dims)).collect();
+        types.push(with_dims(drop_dims(ty, k), &self.dims));
+        types
+    }
+
+    /// Its indices, then its value.
+    fn parts(&self) -> impl Iterator<Item = SubExp> + '_ {
+        self.indices.iter().copied().chain([self.value])
+    }
+}
+
+/// `ty` with the outer dimensions `dims`.
+fn with_dims(ty: Type, dims: &[SubExp]) -> Type {
+    dims.iter().rev().fold(ty, |t, d| t.array_of(*d))
 }
 
 /// `st` as an update of accumulator `acc` of type `ty` (by fixed indices
@@ -52,37 +93,64 @@ fn update_of(st: &Stm, acc: VName, ty: &Type) -> Option<(Update, VName)> {
     if indices.is_empty() {
         return None;
     }
-    Some((Update { indices, value: *value, op }, st.pat[0].name))
+    Some((Update { indices, value: *value, op, dims: Vec::new() }, st.pat[0].name))
 }
 
-/// The chain of updates of accumulator `acc` in a branch's body, with the
-/// names of their statements and the position of the branch's result
-/// that returns the last; `None` if the body uses the accumulator in any
-/// other way.
-fn branch_chain(body: &Body, mut acc: VName, ty: &Type) -> Option<(Vec<(VName, Update)>, usize)> {
-    let mut chain = Vec::new();
+/// How one step of an accumulator's chain is written in a body.
+enum Step {
+    /// An `updacc` statement (binding this name).
+    Direct(VName, Update),
+    /// An `if` binding the next accumulator (this name), with each
+    /// branch's steps.
+    Branch { next: VName, then_: Vec<Step>, else_: Vec<Step> },
+    /// A `for` loop over the accumulator alone binding the next (this
+    /// name), with its body's steps.
+    Loop { next: VName, body: Vec<Step> },
+}
+
+/// The steps that take accumulator `acc` (of type `ty`) in `body` to one
+/// of the body's results, and that result's position; `None` if the body
+/// uses the accumulator in any other way. `free`: the names bound outside
+/// the map's function (a loop's trip count must be one of them, or a
+/// constant).
+fn chain(body: &Body, mut acc: VName, ty: &Type, free: &BTreeSet<VName>) -> Option<(Vec<Step>, usize)> {
+    let mut steps = Vec::new();
     loop {
         let at: Vec<usize> = (0..body.result.len()).filter(|&r| body.result[r] == SubExp::Var(acc)).collect();
         if let [r] = at[..] {
-            return Some((chain, r));
+            return Some((steps, r));
         }
         if !at.is_empty() {
             return None;
         }
-        let (u, next) =
-            body.stms.iter().find_map(|st| update_of(st, acc, ty).map(|(u, n)| ((st.pat[0].name, u), n)))?;
-        chain.push(u);
+        let (step, next) = body.stms.iter().find_map(|st| step_of(st, acc, ty, free))?;
+        steps.push(step);
         acc = next;
     }
 }
 
-/// How one step of an accumulator's chain is written in the map's body.
-enum Step {
-    /// An `updacc` statement (binding this name).
-    Direct(VName, Update),
-    /// An `if` (at this position) binding the next accumulator (this
-    /// name), with each branch's updates.
-    Branch { pos: usize, next: VName, then_: Vec<(VName, Update)>, else_: Vec<(VName, Update)> },
+/// `st` as a step of the chain of accumulator `acc`, with the
+/// accumulator it binds.
+fn step_of(st: &Stm, acc: VName, ty: &Type, free: &BTreeSet<VName>) -> Option<(Step, VName)> {
+    match &st.exp {
+        Exp::UpdAcc { .. } => update_of(st, acc, ty).map(|(u, next)| (Step::Direct(next, u), next)),
+        Exp::If { then_body, else_body, .. } => {
+            let (then_, r) = chain(then_body, acc, ty, free)?;
+            let (else_, r2) = chain(else_body, acc, ty, free)?;
+            let next = st.pat[r].name;
+            (r == r2 && !(then_.is_empty() && else_.is_empty())).then_some((Step::Branch { next, then_, else_ }, next))
+        }
+        Exp::Loop { params, form: LoopForm::For { bound, .. }, body } => {
+            let [(p, init)] = &params[..] else { return None };
+            if *init != SubExp::Var(acc) || bound.as_var().is_some_and(|v| !free.contains(&v)) {
+                return None;
+            }
+            let (steps, r) = chain(body, p.name, ty, free)?;
+            let next = st.pat[0].name;
+            (r == 0 && !steps.is_empty()).then_some((Step::Loop { next, body: steps }, next))
+        }
+        _ => None,
+    }
 }
 
 impl Ad {
@@ -92,63 +160,31 @@ impl Ad {
         let Exp::Soac(Soac::WithAcc { w, arrs, accs, map }) = &s.exp else { return None };
         let (w, m) = (*w, accs.len());
         let span = s.span;
+        let free = ogham_ir::visit::free_vars_lambda(map);
         // Per accumulator, its chain of steps: each consumes the last.
         let mut chains: Vec<Vec<Step>> = Vec::with_capacity(m);
         for (j, p) in map.params[..m].iter().enumerate() {
-            let mut chain = Vec::new();
-            let mut current = p.name;
-            while SubExp::Var(current) != map.body.result[j] {
-                let (step, next) = map.body.stms.iter().enumerate().find_map(|(pos, st)| match &st.exp {
-                    Exp::UpdAcc { .. } => update_of(st, current, &p.ty).map(|(u, next)| (Step::Direct(next, u), next)),
-                    Exp::If { then_body, else_body, .. } => {
-                        let (then_, r) = branch_chain(then_body, current, &p.ty)?;
-                        let (else_, r2) = branch_chain(else_body, current, &p.ty)?;
-                        (r == r2 && !(then_.is_empty() && else_.is_empty()))
-                            .then(|| (Step::Branch { pos, next: st.pat[r].name, then_, else_ }, st.pat[r].name))
-                    }
-                    _ => None,
-                })?;
-                chain.push(step);
-                current = next;
-            }
-            if chain.is_empty() {
+            let (steps, r) = chain(&map.body, p.name, &p.ty, &free)?;
+            if r != j || steps.is_empty() {
                 return None;
             }
-            chains.push(chain);
+            chains.push(steps);
         }
-        // The map's body without the updates: each branch returns its
-        // updates' indices and values instead of the accumulator, and per
-        // accumulator its updates' indices and values in the body.
+        // The map's body without the updates: per accumulator its
+        // updates' indices and values.
         let mut stms = map.body.stms.clone();
         let mut updates: Vec<Vec<Update>> = Vec::with_capacity(m);
         for (chain, p) in chains.iter().zip(&map.params) {
-            let mut slots = Vec::new();
-            for step in chain {
-                match step {
-                    Step::Direct(_, u) => slots.push(u.clone()),
-                    Step::Branch { pos, next, then_, else_ } => {
-                        slots.extend(self.branch_updates(&mut stms[*pos], *next, then_, else_, &p.ty, span)?);
-                    }
-                }
-            }
-            updates.push(slots);
+            updates.push(self.take_updates(&mut stms, chain, &p.ty, span)?);
         }
-        let direct: Vec<VName> = chains
-            .iter()
-            .flatten()
-            .filter_map(|st| if let Step::Direct(n, _) = st { Some(*n) } else { None })
-            .collect();
-        stms.retain(|st| !matches!(&st.exp, Exp::UpdAcc { .. } if direct.contains(&st.pat[0].name)));
         // The map: per accumulator its indices and value, then the mapped
         // results.
         let mut part_types = Vec::new();
         let mut result = Vec::new();
         for (chain, p) in updates.iter().zip(&map.params) {
             for u in chain {
-                part_types.extend(u.indices.iter().map(|_| Type::Prim(ogham_ir::PrimType::I64)));
-                part_types.push(super::rev::scatter::drop_dims(&p.ty, u.indices.len()));
-                result.extend(u.indices.iter().copied());
-                result.push(u.value);
+                part_types.extend(u.part_types(&p.ty));
+                result.extend(u.parts());
             }
         }
         result.extend(map.body.result[m..].iter().copied());
@@ -170,9 +206,24 @@ impl Ad {
             let mut dest = *dest;
             for (c, u) in chain.iter().enumerate() {
                 let k = u.indices.len();
-                let ins = names[at..at + k + 1].to_vec();
-                let identity = self.identity_lambda(&part_types[at..at + k + 1]);
+                let mut ins = names[at..at + k + 1].to_vec();
+                // The parts' elements, without the loops' dimensions.
+                let elems: Vec<Type> = part_types[at..at + k + 1].iter().map(|t| drop_dims(t, u.dims.len())).collect();
                 at += k + 1;
+                // Updates made in loops: every iteration's, all in a row.
+                let mut width = w;
+                for d in &u.dims {
+                    width = self.bin(&mut out, BinOp::Mul, PrimType::I64, width, *d, span);
+                }
+                if !u.dims.is_empty() {
+                    for (x, t) in ins.iter_mut().zip(&elems) {
+                        let flat = t.array_of(width);
+                        let exp = Exp::Reshape { array: *x, shape: flat.shape().to_vec() };
+                        *x = self.bind(&mut out, "acc_flat", flat, exp, span);
+                    }
+                }
+                let identity = self.identity_lambda(&elems);
+                let w = width;
                 let exp = match u.op {
                     None => Exp::Soac(Soac::Scatter { w, arrs: ins, dests: vec![dest], map: identity }),
                     Some((op, neutral)) => {
@@ -205,57 +256,158 @@ impl Ad {
 }
 
 impl Ad {
+    /// Removes the updates of `steps` (one accumulator's chain, of type
+    /// `ty`) from `stms`, and gives them, their indices and values bound
+    /// in `stms`: an `if` returns its branches' updates' instead of the
+    /// accumulator (index -1 where a branch has fewer), and a loop becomes
+    /// a `map` over its iterations returning its body's.
+    fn take_updates(
+        &mut self,
+        stms: &mut Vec<Stm>,
+        steps: &[Step],
+        ty: &Type,
+        span: ogham_ir::Span,
+    ) -> Option<Vec<Update>> {
+        let mut out = Vec::new();
+        for step in steps {
+            match step {
+                Step::Direct(name, u) => {
+                    stms.retain(|st| !matches!(&st.exp, Exp::UpdAcc { .. } if st.pat[0].name == *name));
+                    out.push(u.clone());
+                }
+                Step::Branch { next, then_, else_ } => {
+                    let pos = stms.iter().position(|st| st.pat.iter().any(|q| q.name == *next))?;
+                    let mut if_ = stms[pos].clone();
+                    out.extend(self.branch_updates(&mut if_, *next, then_, else_, ty, span)?);
+                    stms[pos] = if_;
+                }
+                Step::Loop { next, body: inner } => {
+                    let pos = stms.iter().position(|st| st.pat.iter().any(|q| q.name == *next))?;
+                    let (iota, map, updates) = self.loop_updates(&stms[pos], inner, ty)?;
+                    stms.splice(pos..=pos, [iota, map]);
+                    out.extend(updates);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// `loop_` (a `for` loop over an accumulator alone, whose body's
+    /// updates are `steps`) as an `iota` and a `map` over it returning per
+    /// update its indices and values for every iteration, and those
+    /// updates.
+    fn loop_updates(&mut self, loop_: &Stm, steps: &[Step], ty: &Type) -> Option<(Stm, Stm, Vec<Update>)> {
+        let Exp::Loop { form: LoopForm::For { i, bound }, body, .. } = &loop_.exp else { return None };
+        let span = loop_.span;
+        let mut stms = body.stms.clone();
+        let inner = self.take_updates(&mut stms, steps, ty, span)?;
+        let counter = Param { name: *i, ty: Type::Prim(PrimType::I64) };
+        let iota = self.fresh_typed("acc_iterations", &counter.ty.array_of(*bound));
+        let iota_stm = Stm {
+            pat: vec![iota.clone()],
+            exp: Exp::Iota {
+                n: *bound,
+                start: SubExp::Const(PrimValue::I64(0)),
+                step: SubExp::Const(PrimValue::I64(1)),
+                elem: PrimType::I64,
+            },
+            attrs: loop_.attrs,
+            span,
+        };
+        let (mut result, mut ret, mut pat, mut updates) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for u in inner {
+            let mut parts = Vec::with_capacity(u.indices.len() + 1);
+            for (x, part_ty) in u.parts().zip(u.part_types(ty)) {
+                let q = self.fresh_typed("acc_parts", &part_ty.array_of(*bound));
+                result.push(x);
+                ret.push(part_ty);
+                parts.push(SubExp::Var(q.name));
+                pat.push(q);
+            }
+            let value = parts.pop().expect("the value is the last part");
+            let dims = std::iter::once(*bound).chain(u.dims.iter().copied()).collect();
+            updates.push(Update { indices: parts, value, op: u.op, dims });
+        }
+        let lambda = Lambda { params: vec![counter], body: Body { stms, result }, ret };
+        let map = Stm {
+            pat,
+            exp: Exp::Soac(Soac::Screma {
+                w: *bound,
+                arrs: vec![iota.name],
+                scans: vec![],
+                reduces: vec![],
+                map: lambda,
+            }),
+            attrs: loop_.attrs,
+            span,
+        };
+        Some((iota_stm, map, updates))
+    }
+
     /// Rewrites `if_`, whose branches update an accumulator (`then_` and
     /// `else_`) and bind the next as `next`, to return per update of the
-    /// longer branch its indices and value instead (index -1 where the
+    /// longer branch its indices and values instead (index -1 where the
     /// branch has no such update), and gives those updates.
     fn branch_updates(
         &mut self,
         if_: &mut Stm,
         next: VName,
-        then_: &[(VName, Update)],
-        else_: &[(VName, Update)],
+        then_: &[Step],
+        else_: &[Step],
         ty: &Type,
         span: ogham_ir::Span,
     ) -> Option<Vec<Update>> {
         let Exp::If { then_body, else_body, .. } = &mut if_.exp else { return None };
         let at = if_.pat.iter().position(|q| q.name == next)?;
-        let mut out = Vec::new();
+        let then_ = self.take_updates(&mut then_body.stms, then_, ty, span)?;
+        let else_ = self.take_updates(&mut else_body.stms, else_, ty, span)?;
+        // The updates of one position in both chains become one where they
+        // agree in kind; the others are each branch's own.
+        let mut pairs: Vec<(Option<&Update>, Option<&Update>)> = Vec::new();
         for i in 0..then_.len().max(else_.len()) {
-            let (t, e) = (then_.get(i).map(|u| &u.1), else_.get(i).map(|u| &u.1));
-            let (k, op) = match (t, e) {
-                (Some(t), Some(e)) if t.indices.len() != e.indices.len() || t.op != e.op => return None,
-                (Some(u), _) | (_, Some(u)) => (u.indices.len(), u.op),
-                (None, None) => unreachable!("i is below the longer branch's length"),
-            };
-            let value_ty = super::rev::scatter::drop_dims(ty, k);
+            match (then_.get(i), else_.get(i)) {
+                (Some(t), Some(e)) if t.matches(e) => pairs.push((Some(t), Some(e))),
+                (t, e) => {
+                    pairs.extend(t.map(|t| (Some(t), None)));
+                    pairs.extend(e.map(|e| (None, Some(e))));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (t, e) in pairs {
+            let u = t.or(e).expect("every pair has an update");
+            let (k, in_loops) = (u.indices.len(), !u.dims.is_empty());
             // The indices, then the value.
             let mut parts = Vec::with_capacity(k + 1);
-            for d in 0..=k {
-                let part_ty = if d < k { Type::Prim(PrimType::I64) } else { value_ty.clone() };
-                let q = self.fresh_typed(if d < k { "acc_index" } else { "acc_value" }, &part_ty);
+            for (d, part_ty) in u.part_types(ty).into_iter().enumerate() {
+                let q = self.fresh_typed("acc_part", &part_ty);
                 parts.push(SubExp::Var(q.name));
                 if_.pat.push(q);
                 for (body, u) in [(&mut *then_body, t), (&mut *else_body, e)] {
                     let part = match u {
-                        Some(u) => u.indices.get(d).copied().unwrap_or(u.value),
+                        Some(u) => u.parts().nth(d).expect("the branches' updates match"),
                         // No such update in this branch: an index out of
-                        // range, which `scatter` and `hist` skip.
-                        None if d == 0 => SubExp::Const(PrimValue::I64(-1)),
-                        None if d < k => SubExp::Const(PrimValue::I64(0)),
+                        // range, which `scatter` and `hist` skip (for
+                        // every iteration of the loops around it).
+                        None if d < k => {
+                            let skip = SubExp::Const(PrimValue::I64(if d == 0 { -1 } else { 0 }));
+                            if in_loops {
+                                let exp = Exp::Replicate { shape: part_ty.shape().to_vec(), value: skip };
+                                SubExp::Var(self.bind(&mut body.stms, "acc_skip", part_ty.clone(), exp, span))
+                            } else {
+                                skip
+                            }
+                        }
                         None => self.zero(&mut body.stms, &part_ty, span),
                     };
                     body.result.push(part);
                 }
             }
             let value = parts.pop().expect("the value is the last part");
-            out.push(Update { indices: parts, value, op });
+            out.push(Update { indices: parts, value, op: u.op, dims: u.dims.clone() });
         }
-        for (body, chain) in [(&mut *then_body, then_), (&mut *else_body, else_)] {
-            let names: Vec<VName> = chain.iter().map(|(n, _)| *n).collect();
-            body.stms.retain(|st| !matches!(&st.exp, Exp::UpdAcc { .. } if names.contains(&st.pat[0].name)));
-            body.result.remove(at);
-        }
+        then_body.result.remove(at);
+        else_body.result.remove(at);
         if_.pat.remove(at);
         Some(out)
     }
