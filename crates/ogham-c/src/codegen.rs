@@ -1527,12 +1527,6 @@ impl<'a> Gen<'a> {
         // Work out how many indices each destination takes: the value's rank says.
         let ranks = dests.iter().map(|d| self.rank_of(*d)).collect::<Res<Vec<usize>>>()?;
         let counts = ogham_ir::scatter_layout(&map.ret, ranks).ok_or("C backend: malformed scatter lambda")?;
-        let mut layout = Vec::new();
-        let mut pos = 0;
-        for n in counts {
-            layout.push((pos, n));
-            pos += n + 1;
-        }
         let w = self.se(w);
         let free = if parallel { self.task_free_vars(stm) } else { Vec::new() };
         let mut saved = None;
@@ -1544,10 +1538,43 @@ impl<'a> Gen<'a> {
             for (p, d) in stm.pat.iter().zip(dests) {
                 self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
             }
-            self.line("for (int64_t j = start; j < end; j++) {");
-        } else {
-            self.line(&format!("for (int64_t j = 0; j < {w}; j++) {{"));
         }
+        let range = if parallel { ("start".to_string(), "end".to_string()) } else { ("0".to_string(), w.clone()) };
+        let kernel = self.scatter_kernel((&range.0, &range.1), arrs, map, (dests, &counts), stm.span)?;
+        if !kernel {
+            self.scatter_iterations(range, arrs, map, dests, &counts)?;
+        }
+        if let Some(sv) = saved {
+            let (sname, fname) = names;
+            self.end_task(&fname, sv);
+            let cl = self.closure_init(&sname, &free, &[]);
+            let grain = grain(map);
+            self.line(&format!(
+                "if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}, {grain}))) return og_propagate();"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The loop of a `scatter` over iterations `lo .. hi`, statement by
+    /// statement: the map function, then per destination its store where
+    /// its indices (`counts` of them, then the value, in the function's
+    /// results) are in range.
+    fn scatter_iterations(
+        &mut self,
+        (lo, hi): (String, String),
+        arrs: &[VName],
+        map: &Lambda,
+        dests: &[VName],
+        counts: &[usize],
+    ) -> Res<()> {
+        let mut layout = Vec::with_capacity(counts.len());
+        let mut pos = 0;
+        for &n in counts {
+            layout.push((pos, n));
+            pos += n + 1;
+        }
+        self.line(&format!("for (int64_t j = {lo}; j < {hi}; j++) {{"));
         self.indent += 1;
         let temps = self.hist_map_body(arrs, map, "j")?;
         for (d, (p, n)) in dests.iter().zip(&layout) {
@@ -1573,15 +1600,6 @@ impl<'a> Gen<'a> {
         self.release_temps(map, &temps);
         self.indent -= 1;
         self.line("}");
-        if let Some(sv) = saved {
-            let (sname, fname) = names;
-            self.end_task(&fname, sv);
-            let cl = self.closure_init(&sname, &free, &[]);
-            let grain = grain(map);
-            self.line(&format!(
-                "if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}, {grain}))) return og_propagate();"
-            ));
-        }
         Ok(())
     }
 }

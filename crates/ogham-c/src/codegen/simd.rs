@@ -146,6 +146,34 @@ impl Gen<'_> {
         Ok(true)
     }
 
+    /// The kernel of a `scatter`'s loop over iterations `lo .. hi`, if its
+    /// function allows one (`ogham_imp::lower::scatter`); whether it did.
+    /// `dests` are the destinations and `counts` how many indices each
+    /// takes.
+    pub(super) fn scatter_kernel(
+        &mut self,
+        (lo, hi): (&str, &str),
+        arrs: &[VName],
+        map: &Lambda,
+        (dests, counts): (&[VName], &[usize]),
+        span: Span,
+    ) -> Res<bool> {
+        let lowered = self
+            .describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::scatter::scatter_loop(desc, dests, counts));
+        let Some(lowered) = lowered else { return Ok(false) };
+        let elems = dests.iter().map(|d| Ok(self.ty(*d)?.elem())).collect::<Res<Vec<PrimType>>>()?;
+        self.run_kernel(lowered, (lo, hi), span, |g, b| {
+            let dest = |i: usize| dests.get(i).map(|d| vname(*d)).ok_or("internal error: kernel destination");
+            Ok(match b {
+                Binding::Dest(i) => data_ptr(&dest(i)?, elems[i]),
+                Binding::DestStride(i, d) => format!("{}.stride[{d}]", dest(i)?),
+                Binding::DestShape(i, d) => format!("{}.shape[{d}]", dest(i)?),
+                b => g.common_binding(b)?,
+            })
+        })?;
+        Ok(true)
+    }
+
     /// The loop of a `withacc` over iterations `lo .. hi` as a kernel, if
     /// its function allows one (`ogham_imp::lower::acc`); whether it did.
     /// `accs` are the accumulators (C array views) and `outs` the mapped

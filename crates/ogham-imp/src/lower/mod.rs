@@ -30,7 +30,8 @@
 //!
 //! A map over rows whose function is a matrix-product-shaped nest becomes
 //! a tiled kernel instead ([`tile`]); the loop of a `hist` into scalar
-//! buckets is a kernel too ([`hist`]), and so is a map or `withacc` whose
+//! buckets is a kernel too ([`hist`]), as is the loop of a `scatter`
+//! ([`scatter`]), and so is a map or `withacc` whose
 //! function makes and updates arrays in loops, with the memory planned
 //! when it is lowered ([`arrays`]).
 //!
@@ -47,6 +48,7 @@
 pub mod acc;
 pub(crate) mod arrays;
 pub mod hist;
+pub mod scatter;
 pub mod tile;
 
 use ogham_ir::{
@@ -78,10 +80,13 @@ pub enum Binding {
     /// Stride `d` of output `i`.
     OutStride(usize, usize),
     /// A pointer to the first bucket of a `hist`'s destination `i` (the
-    /// destinations of every operator, in order).
+    /// destinations of every operator, in order), or to the first element
+    /// of a `scatter`'s destination `i`.
     Dest(usize),
     /// Stride `d` of destination `i`.
     DestStride(usize, usize),
+    /// Size of dimension `d` of a `scatter`'s destination `i`.
+    DestShape(usize, usize),
     /// The number of buckets of operator `i`.
     Buckets(usize),
     /// A pointer to the first element of a `withacc`'s accumulator `i`.
