@@ -220,3 +220,31 @@ entry rows [n][m][k] (d: [m][k]f64) (xs: [n][k]f64) : [m][k]f64 =
        loop acc for j < 2 do
          intrinsics.acc_write acc (2 * i + j) (map (* f64.i64 (j + 1)) (map (\x -> x * x) xs[i])))
     (iota n)
+
+-- A trip count given as an argument, which may be negative (no
+-- iteration). With k = 3, m = 2, x = [1, 2, 3]: element i adds x_i² at
+-- i, i + 1 and i + 2 (mod 2), so y = [1 + 2 + 4 + 18, 2 + 1 + 8 + 9] =
+-- [25, 20]; with ȳ = d = [1, 2], x̄_i = 2x_i Σ_j ȳ[(i + j) mod 2] = [2·4,
+-- 4·5, 6·4] = [8, 20, 24]. With k = -2 or 0 nothing is added.
+-- ==
+-- entry: bounded
+-- gradcheck input { 3i64 [1.0, 2.0] [1.0, 2.0, 3.0] }
+-- output { [25.0, 20.0] }
+-- input { -2i64 [1.0, 2.0] [1.0, 2.0, 3.0] }
+-- output { [1.0, 2.0] }
+
+-- ==
+-- entry: bounded_vjp
+-- input { 3i64 [1.0, 2.0] [1.0, 2.0, 3.0] }
+-- output { [8.0, 20.0, 24.0] }
+-- input { -2i64 [1.0, 2.0] [1.0, 2.0, 3.0] }
+-- output { [0.0, 0.0, 0.0] }
+-- input { 0i64 [1.0, 2.0] [1.0, 2.0, 3.0] }
+-- output { [0.0, 0.0, 0.0] }
+def bounded_f [n][m] (k: i64) (d: [m]f64) (xs: [n]f64) : [m]f64 =
+  intrinsics.hist_stream (copy d) (+) 0
+    (\(acc: *intrinsics.acc ([m]f64)) (i: i64) ->
+       loop acc for j < k do intrinsics.acc_write acc ((i + j) % m) (xs[i] * xs[i]))
+    (iota n)
+entry bounded [n][m] (k: i64) (d: [m]f64) (xs: [n]f64) : [m]f64 = bounded_f k d xs
+entry bounded_vjp [n][m] (k: i64) (d: [m]f64) (xs: [n]f64) : [n]f64 = vjp (\xs -> bounded_f k d xs) xs (copy d)

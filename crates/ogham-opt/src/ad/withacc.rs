@@ -174,8 +174,10 @@ impl Ad {
         // updates' indices and values.
         let mut stms = map.body.stms.clone();
         let mut updates: Vec<Vec<Update>> = Vec::with_capacity(m);
+        // Statements before the map: the loops' trip counts.
+        let mut out = Vec::new();
         for (chain, p) in chains.iter().zip(&map.params) {
-            updates.push(self.take_updates(&mut stms, chain, &p.ty, span)?);
+            updates.push(self.take_updates(&mut stms, chain, &p.ty, span, &mut out)?);
         }
         // The map: per accumulator its indices and value, then the mapped
         // results.
@@ -193,12 +195,12 @@ impl Ad {
         let mut parts: Vec<Param> = part_types.iter().map(|t| self.fresh_typed("acc_in", &t.array_of(w))).collect();
         let names: Vec<ogham_ir::VName> = parts.iter().map(|p| p.name).collect();
         parts.extend(s.pat[m..].iter().cloned());
-        let mut out = vec![Stm {
+        out.push(Stm {
             pat: parts,
             exp: Exp::Soac(Soac::Screma { w, arrs: arrs.clone(), scans: vec![], reduces: vec![], map: lambda }),
             attrs: s.attrs,
             span,
-        }];
+        });
         // Per update, a scatter or histogram, one after another into the
         // accumulator's array (in no particular order, as in a `withacc`).
         let mut at = 0;
@@ -267,6 +269,7 @@ impl Ad {
         steps: &[Step],
         ty: &Type,
         span: ogham_ir::Span,
+        pre: &mut Vec<Stm>,
     ) -> Option<Vec<Update>> {
         let mut out = Vec::new();
         for step in steps {
@@ -278,12 +281,12 @@ impl Ad {
                 Step::Branch { next, then_, else_ } => {
                     let pos = stms.iter().position(|st| st.pat.iter().any(|q| q.name == *next))?;
                     let mut if_ = stms[pos].clone();
-                    out.extend(self.branch_updates(&mut if_, *next, then_, else_, ty, span)?);
+                    out.extend(self.branch_updates(&mut if_, (*next, then_, else_), ty, span, pre)?);
                     stms[pos] = if_;
                 }
                 Step::Loop { next, body: inner } => {
                     let pos = stms.iter().position(|st| st.pat.iter().any(|q| q.name == *next))?;
-                    let (iota, map, updates) = self.loop_updates(&stms[pos], inner, ty)?;
+                    let (iota, map, updates) = self.loop_updates(&stms[pos], inner, ty, pre)?;
                     stms.splice(pos..=pos, [iota, map]);
                     out.extend(updates);
                 }
@@ -295,12 +298,24 @@ impl Ad {
     /// `loop_` (a `for` loop over an accumulator alone, whose body's
     /// updates are `steps`) as an `iota` and a `map` over it returning per
     /// update its indices and values for every iteration, and those
-    /// updates.
-    fn loop_updates(&mut self, loop_: &Stm, steps: &[Step], ty: &Type) -> Option<(Stm, Stm, Vec<Update>)> {
+    /// updates; the trip count (at least 0) is computed in `pre`, before
+    /// the `withacc`'s map.
+    fn loop_updates(
+        &mut self,
+        loop_: &Stm,
+        steps: &[Step],
+        ty: &Type,
+        pre: &mut Vec<Stm>,
+    ) -> Option<(Stm, Stm, Vec<Update>)> {
         let Exp::Loop { form: LoopForm::For { i, bound }, body, .. } = &loop_.exp else { return None };
         let span = loop_.span;
         let mut stms = body.stms.clone();
-        let inner = self.take_updates(&mut stms, steps, ty, span)?;
+        let inner = self.take_updates(&mut stms, steps, ty, span, pre)?;
+        // A loop to a negative bound runs no iteration: no negative size.
+        let bound = &match bound {
+            SubExp::Const(PrimValue::I64(b)) => SubExp::Const(PrimValue::I64((*b).max(0))),
+            _ => self.bin(pre, BinOp::Max, PrimType::I64, *bound, SubExp::Const(PrimValue::I64(0)), span),
+        };
         let counter = Param { name: *i, ty: Type::Prim(PrimType::I64) };
         let iota = self.fresh_typed("acc_iterations", &counter.ty.array_of(*bound));
         let iota_stm = Stm {
@@ -351,16 +366,15 @@ impl Ad {
     fn branch_updates(
         &mut self,
         if_: &mut Stm,
-        next: VName,
-        then_: &[Step],
-        else_: &[Step],
+        (next, then_, else_): (VName, &[Step], &[Step]),
         ty: &Type,
         span: ogham_ir::Span,
+        pre: &mut Vec<Stm>,
     ) -> Option<Vec<Update>> {
         let Exp::If { then_body, else_body, .. } = &mut if_.exp else { return None };
         let at = if_.pat.iter().position(|q| q.name == next)?;
-        let then_ = self.take_updates(&mut then_body.stms, then_, ty, span)?;
-        let else_ = self.take_updates(&mut else_body.stms, else_, ty, span)?;
+        let then_ = self.take_updates(&mut then_body.stms, then_, ty, span, pre)?;
+        let else_ = self.take_updates(&mut else_body.stms, else_, ty, span, pre)?;
         // The updates of one position in both chains become one where they
         // agree in kind; the others are each branch's own.
         let mut pairs: Vec<(Option<&Update>, Option<&Update>)> = Vec::new();
