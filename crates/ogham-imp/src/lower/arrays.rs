@@ -285,16 +285,6 @@ impl Lowerer<'_, '_> {
         ty.shape().iter().map(|d| self.operand(d)).collect()
     }
 
-    fn mul(&mut self, a: Operand, b: Operand, out: &mut Vec<Stm>) -> Operand {
-        if a == one() {
-            return b;
-        }
-        if b == one() {
-            return a;
-        }
-        self.let_("n", I64, Exp::Bin(BinOp::Mul, I64, a, b), out)
-    }
-
     /// `a * b` for sizes `a` and `b` (at least 0), or [`ALLOC_CAP`] when
     /// that is more.
     fn mul_capped(&mut self, a: Operand, b: Operand, out: &mut Vec<Stm>) -> Operand {
@@ -319,16 +309,6 @@ impl Lowerer<'_, '_> {
         self.let_("n", I64, Exp::Bin(BinOp::Min, I64, n, Operand::Const(PrimValue::I64(ALLOC_CAP))), out)
     }
 
-    fn add(&mut self, a: Operand, b: Operand, out: &mut Vec<Stm>) -> Operand {
-        if a == zero() {
-            return b;
-        }
-        if b == zero() {
-            return a;
-        }
-        self.let_("o", I64, Exp::Bin(BinOp::Add, I64, a, b), out)
-    }
-
     /// A buffer of `elem`s of sizes `dims` (known before the kernel's
     /// loop), in row-major order, for array `origin`.
     fn buffer(&mut self, origin: VName, elem: PrimType, dims: &[Operand]) -> Option<View> {
@@ -338,7 +318,7 @@ impl Lowerer<'_, '_> {
         let mut pre = std::mem::take(&mut self.bufs.pre);
         let mut strides = vec![one(); dims.len()];
         for d in (0..dims.len().saturating_sub(1)).rev() {
-            strides[d] = self.mul(strides[d + 1], dims[d + 1], &mut pre);
+            strides[d] = self.scaled(strides[d + 1], dims[d + 1], &mut pre);
         }
         // The number of elements, or more than any memory holds when the
         // product of the sizes would (then the allocation fails, out of
@@ -415,9 +395,9 @@ impl Lowerer<'_, '_> {
                 DimIndex::Slice { start, stride, .. } => (self.operand(start)?, Some(self.operand(stride)?)),
             };
             let term = self.scaled(start, *st, out);
-            offset = self.add(offset, term, out);
+            offset = self.offset_add(offset, term, out);
             if let Some(step) = step {
-                let s = self.mul(*st, step, out);
+                let s = self.scaled(*st, step, out);
                 strides.push(s);
             }
         }

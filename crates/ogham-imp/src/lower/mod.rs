@@ -535,12 +535,28 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         }
     }
 
-    /// `j * stride`, or `j` when the stride is the constant 1.
+    /// `j * stride`, or the other operand when one is the constant 1.
     pub(crate) fn scaled(&mut self, j: Operand, stride: Operand, out: &mut Vec<Stm>) -> Operand {
-        if stride == Operand::Const(PrimValue::I64(1)) {
+        let one = Operand::Const(PrimValue::I64(1));
+        if stride == one {
             return j;
         }
+        if j == one {
+            return stride;
+        }
         self.let_("o", PrimType::I64, Exp::Bin(BinOp::Mul, PrimType::I64, j, stride), out)
+    }
+
+    /// `a + b` on offsets, or the other operand when one is the constant 0.
+    pub(crate) fn offset_add(&mut self, a: Operand, b: Operand, out: &mut Vec<Stm>) -> Operand {
+        let zero = Operand::Const(PrimValue::I64(0));
+        if a == zero {
+            return b;
+        }
+        if b == zero {
+            return a;
+        }
+        self.let_("o", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, a, b), out)
     }
 
     /// Stores `value` at element `j` of an output; returns the offset.
@@ -829,11 +845,7 @@ impl<'a, 'b> Lowerer<'a, 'b> {
         let mut offset = view.offset;
         for (i, stride) in idxs.iter().zip(&view.strides) {
             let term = self.scaled(*i, *stride, out);
-            offset = if offset == Operand::Const(PrimValue::I64(0)) {
-                term
-            } else {
-                self.let_("o", PrimType::I64, Exp::Bin(BinOp::Add, PrimType::I64, offset, term), out)
-            };
+            offset = self.offset_add(offset, term, out);
         }
         Some(View { ptr: view.ptr, elem: view.elem, offset, strides: view.strides[idxs.len()..].to_vec() })
     }
