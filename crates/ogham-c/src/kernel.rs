@@ -60,10 +60,13 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
         names: (0..k.names.len()).map(|i| format!("{fname}_{i}")).collect(),
     };
     let mut params = Vec::new();
+    let mut shared = HashSet::default();
+    atomic_targets(&k.body, &mut shared);
     for param in &k.params {
         let name = p.name(param.var);
         params.push(match (param.ty, param.kind) {
             (Ty::Ptr(t), ParamKind::Read) => format!("const {} *restrict {name}", ctype(t)),
+            (Ty::Ptr(t), _) if shared.contains(&param.var) => format!("{} *{name}", ctype(t)),
             (Ty::Ptr(t), _) => format!("{} *restrict {name}", ctype(t)),
             // `og_bool` is the kernel's own type (declared in its body).
             (Ty::Prim(t), ParamKind::InOut) => format!("{} *restrict {name}_io", ctype(t)),
@@ -146,12 +149,30 @@ fn has_bools(k: &Kernel) -> bool {
         b.stms.iter().any(|s| match s {
             Stm::Let { ty, .. } | Stm::Mut { ty, .. } => *ty == PrimType::Bool,
             Stm::Array { elem, .. } => *elem == PrimType::Bool,
-            Stm::For { body, .. } | Stm::While { body, .. } => block(body),
+            Stm::For { body, .. } | Stm::While { body, .. } | Stm::Atomic { body, .. } => block(body),
             Stm::If { then_block, else_block, .. } => block(then_block) || block(else_block),
             _ => false,
         })
     }
     k.params.iter().any(|p| p.ty == Ty::Prim(PrimType::Bool)) || block(&k.body)
+}
+
+/// The pointers a kernel updates with `atomic`: not `restrict`, since
+/// other threads update their elements at the same time.
+fn atomic_targets(b: &Block, out: &mut HashSet<Var>) {
+    for s in &b.stms {
+        match s {
+            Stm::Atomic { ptr, .. } => {
+                out.insert(*ptr);
+            }
+            Stm::For { body, .. } | Stm::While { body, .. } => atomic_targets(body, out),
+            Stm::If { then_block, else_block, .. } => {
+                atomic_targets(then_block, out);
+                atomic_targets(else_block, out);
+            }
+            _ => {}
+        }
+    }
 }
 
 struct Printer<'a> {
@@ -331,6 +352,53 @@ impl Printer<'_> {
         Ok(())
     }
 
+    /// An atomic update of `p[index]` (see [`Stm::Atomic`]): one
+    /// `__atomic_fetch_*` when the body is one operation that has one (an
+    /// integer `add`, bitwise and logical operators), else a
+    /// compare-and-swap loop on the element's bits, the body run again
+    /// when another thread changed the element in between.
+    fn atomic(&mut self, ptr: Var, index: &Operand, old: Var, body: &Block, new: &Operand) -> Res<()> {
+        let elem = match self.kernel.params.iter().find(|q| q.var == ptr).map(|q| q.ty) {
+            Some(Ty::Ptr(t)) => t,
+            _ => return Err(format!("C backend: atomic update of {}, not a pointer parameter", self.name(ptr))),
+        };
+        let (p, i) = (self.name(ptr).to_string(), self.operand(index));
+        let bits = format!("uint{}_t", elem.byte_size() * 8);
+        let o = self.name(old).to_string();
+        if let ([Stm::Let { var, exp: Exp::Bin(op, t, a, b), .. }], Operand::Var(n)) = (body.stms.as_slice(), new) {
+            let other = match (a, b) {
+                (Operand::Var(v), x) | (x, Operand::Var(v)) if *v == old && *x != Operand::Var(old) => Some(*x),
+                _ => None,
+            };
+            if let (true, Some(x), Some(f)) = (var == n && *t == elem, other, crate::scalar::atomic_fetch(*op, elem)) {
+                let x = self.operand(&x);
+                self.line(&format!("{f}(({bits} *)&{p}[{i}], ({bits})({x}), __ATOMIC_RELAXED);"));
+                return Ok(());
+            }
+        }
+        self.types.insert(old, elem);
+        let t = ctype(elem);
+        self.line("{");
+        self.indent += 1;
+        self.line(&format!("{bits} *{o}_at = ({bits} *)&{p}[{i}];"));
+        self.line(&format!("{bits} {o}_seen = __atomic_load_n({o}_at, __ATOMIC_RELAXED);"));
+        self.line("for (;;) {");
+        self.indent += 1;
+        self.line(&format!("{t} {o}_mem; memcpy(&{o}_mem, &{o}_seen, sizeof {o}_mem);"));
+        self.line(&format!("{} {o} = {o}_mem;", scalar_type(elem)));
+        self.block(body)?;
+        let n = self.operand(new);
+        self.line(&format!("{t} {o}_next = {n}; {bits} {o}_want; memcpy(&{o}_want, &{o}_next, sizeof {o}_want);"));
+        self.line(&format!(
+            "if (__atomic_compare_exchange_n({o}_at, &{o}_seen, {o}_want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;"
+        ));
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
     fn block(&mut self, b: &Block) -> Res<()> {
         for s in &b.stms {
             self.stm(s)?;
@@ -381,6 +449,7 @@ impl Printer<'_> {
                 self.line(&format!("if ({p} == NULL) {{ {} }}", fail.join(" ")));
                 self.live.push(*var);
             }
+            Stm::Atomic { ptr, index, old, body, new } => self.atomic(*ptr, index, *old, body, new)?,
             // Through an integer, so that an address past the array's end
             // is never formed as a pointer.
             Stm::Prefetch { ptr, index } => {

@@ -26,6 +26,22 @@ pub(crate) fn ctype(t: PrimType) -> &'static str {
     }
 }
 
+/// The `__atomic_fetch_*` builtin doing `op` on the bits of type `t`, if any.
+pub(crate) fn atomic_fetch(op: BinOp, t: PrimType) -> Option<&'static str> {
+    if !(t.is_int() || t == PrimType::Bool) {
+        return None;
+    }
+    match op {
+        BinOp::Add if t.is_int() => Some("__atomic_fetch_add"),
+        BinOp::And | BinOp::LogAnd => Some("__atomic_fetch_and"),
+        BinOp::Or | BinOp::LogOr => Some("__atomic_fetch_or"),
+        BinOp::Xor => Some("__atomic_fetch_xor"),
+        BinOp::Min if t == PrimType::Bool => Some("__atomic_fetch_and"),
+        BinOp::Max if t == PrimType::Bool => Some("__atomic_fetch_or"),
+        _ => None,
+    }
+}
+
 /// A C literal for a constant.
 pub(crate) fn literal(v: PrimValue) -> String {
     fn float(x: f64, text: String, suffix: &str) -> String {

@@ -70,23 +70,25 @@ fn maps_over_rows_are_kernels() {
 }
 
 /// The loop of `benchmarks/histogram.fut` (`hist` of `x % k`) is a kernel
-/// on both backends (on multicore, one kernel called by two loops: the loop
-/// for a large histogram or a single chunk, and each chunk's loop into its
-/// partial histogram, which lower to the same kernel), in
-/// which the remainder by `k` goes through the `divide`
-/// pass (a `mulhi` in the loop) and the input is prefetched. The bins
-/// are never compared with the number of buckets (the parameter
+/// on both backends (on multicore, two: one called by the loop for a
+/// single chunk and by each chunk's loop into its partial histogram, and
+/// one whose tasks share the destination for a large histogram, with an
+/// `atomic` update), in which the remainder by `k` goes through the
+/// `divide` pass (a `mulhi` in the loop) and the input is prefetched. The
+/// bins are never compared with the number of buckets (the parameter
 /// `buckets_` appears only in the kernel's header): `x % k` is in range
 /// whenever k > 0.
 #[test]
 fn histogram_is_a_kernel() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/histogram.fut");
     let compiled = compile_file(&path, Stop::Ir).unwrap_or_else(|e| panic!("{}", e.rendered));
-    for (backend, expected) in [(ogham_c::Backend::Sequential, 1), (ogham_c::Backend::Multicore, 1)] {
+    for (backend, expected, atomic) in [(ogham_c::Backend::Sequential, 1, 0), (ogham_c::Backend::Multicore, 2, 1)] {
         let kernels = ogham_driver::native::kernels(&compiled.ir, backend).unwrap();
         let hist =
             kernels.iter().filter(|k| k.contains("buckets_") && k.contains("mulhi.u64") && k.contains("prefetch"));
         assert_eq!(hist.clone().count(), expected, "{backend:?}: histogram kernels:\n{}", kernels.join("\n"));
+        let shared = hist.clone().filter(|k| k.contains("atomic res_"));
+        assert_eq!(shared.count(), atomic, "{backend:?}: atomic histogram kernels:\n{}", kernels.join("\n"));
         for k in hist {
             assert_eq!(k.matches("buckets_").count(), 1, "{backend:?}: a bin compared with the buckets:\n{k}");
         }

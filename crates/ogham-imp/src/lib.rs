@@ -24,6 +24,10 @@
 //!   `accumulate`); only `write` pointers, local `array`s and `alloc`s are
 //!   stored to; a `while` loop's condition is a `mut` boolean; an `alloc`
 //!   is freed once, in the block that allocated it, and not used after;
+//! - only `write` pointers are updated by `atomic`, whose body only
+//!   computes (`let`s of arithmetic, no loads; `mut`s and `set`s of its
+//!   own variables; branches of such code) and whose old and new values
+//!   have the pointer's element type;
 //! - `accumulate` uses an associative operator ([`reassociable`]), and
 //!   multiplies its term by a second operand only for a float `add`: it
 //!   records that the sum it builds may be grouped in any way (the contract
@@ -155,6 +159,26 @@ pub enum Stm {
         ptr: Var,
         index: Operand,
         value: Operand,
+    },
+    /// Updates element `index` of a `write` pointer in one indivisible
+    /// step, even where tasks running in parallel update the same element
+    /// (a histogram's or an accumulator's bucket): binds `old` to the
+    /// element's value, runs `body` and stores `new`. The body only
+    /// computes: `let`s of arithmetic (no loads), `mut`s and `set`s of its
+    /// own variables and branches of such code, reading `old` and variables
+    /// bound outside it, so a printer may run it
+    /// more than once (a compare-and-swap loop retries it when another
+    /// task changed the element in between). Updates of one element
+    /// happen one after another in some order, so the update is an
+    /// associative and commutative operator (the contract of `hist` and of
+    /// accumulators) for the result not to depend on it, up to float
+    /// rounding.
+    Atomic {
+        ptr: Var,
+        index: Operand,
+        old: Var,
+        body: Block,
+        new: Operand,
     },
     /// A hint that element `index` of the pointer will be read soon, so
     /// the processor may start fetching it. It reads nothing and changes
@@ -327,6 +351,25 @@ pub fn exp_type(exp: &Exp, ty_of: impl Fn(Var) -> Option<Ty>) -> Option<PrimType
 }
 
 impl Block {
+    /// Whether the block only computes, as the body of a [`Stm::Atomic`]
+    /// must: `let`s of arithmetic (no loads), `mut`s, `set`s of variables
+    /// it binds itself, and branches of such code; so running it again
+    /// does nothing but compute the same values again.
+    pub fn computes_only(&self) -> bool {
+        fn walk(b: &Block, own: &rustc_hash::FxHashSet<Var>) -> bool {
+            b.stms.iter().all(|s| match s {
+                Stm::Let { exp, .. } => !matches!(exp, Exp::Load(..)),
+                Stm::Mut { .. } => true,
+                Stm::Set { var, exp } => own.contains(var) && !matches!(exp, Exp::Load(..)),
+                Stm::If { then_block, else_block, .. } => walk(then_block, own) && walk(else_block, own),
+                _ => false,
+            })
+        }
+        let mut own = rustc_hash::FxHashSet::default();
+        passes::binders(self, &mut own);
+        walk(self, &own)
+    }
+
     /// How often each variable is read ([`Stm::operands`]), in nested
     /// blocks too.
     pub fn uses(&self) -> rustc_hash::FxHashMap<Var, usize> {
@@ -338,7 +381,7 @@ impl Block {
                     }
                 }
                 match s {
-                    Stm::For { body, .. } | Stm::While { body, .. } => count(body, uses),
+                    Stm::For { body, .. } | Stm::While { body, .. } | Stm::Atomic { body, .. } => count(body, uses),
                     Stm::If { then_block, else_block, .. } => {
                         count(then_block, uses);
                         count(else_block, uses);
@@ -365,6 +408,7 @@ impl Stm {
                 [Operand::Var(*var), *value].into_iter().chain(*times).collect()
             }
             Stm::Store { ptr, index, value } => vec![Operand::Var(*ptr), *index, *value],
+            Stm::Atomic { ptr, index, new, .. } => vec![Operand::Var(*ptr), *index, *new],
             Stm::For { lo, hi, .. } => vec![*lo, *hi],
             Stm::If { cond, .. } => vec![*cond],
             Stm::While { cond, .. } => vec![Operand::Var(*cond)],

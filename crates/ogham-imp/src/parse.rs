@@ -175,7 +175,7 @@ fn lex(text: &str) -> PResult<Vec<Lexed>> {
 
 /// The words that start a statement.
 const STATEMENTS: &[&str] =
-    &["let", "mut", "set", "accumulate", "store", "array", "alloc", "free", "prefetch", "for", "while", "if"];
+    &["let", "mut", "set", "accumulate", "store", "atomic", "array", "alloc", "free", "prefetch", "for", "while", "if"];
 
 /// Splits `base_N` at its last underscore, when only digits follow it.
 fn split_var(w: &str) -> Option<(&str, &str)> {
@@ -482,6 +482,18 @@ impl Parser {
                 self.sym("]")?;
                 self.sym("=")?;
                 Ok(Stm::Store { ptr, index, value: self.operand()? })
+            }
+            "atomic" => {
+                let ptr = self.var()?;
+                self.sym("[")?;
+                let index = self.operand()?;
+                self.sym("]")?;
+                self.sym("(")?;
+                let old = self.var()?;
+                self.sym(")")?;
+                let body = self.block()?;
+                self.sym("=")?;
+                Ok(Stm::Atomic { ptr, index, old, body, new: self.operand()? })
             }
             "prefetch" => {
                 let ptr = self.var()?;

@@ -93,6 +93,11 @@ fn stm(k: &Kernel, s: &Stm, level: usize, out: &mut String) {
         Stm::Store { ptr, index, value } => {
             let _ = writeln!(out, "{pad}store {}[{}] = {}", k.name(*ptr), o(index), o(value));
         }
+        Stm::Atomic { ptr, index, old, body, new } => {
+            let _ = writeln!(out, "{pad}atomic {}[{}] ({}) {{", k.name(*ptr), o(index), k.name(*old));
+            block(k, body, level + 1, out);
+            let _ = writeln!(out, "{pad}}} = {}", o(new));
+        }
         Stm::Prefetch { ptr, index } => {
             let _ = writeln!(out, "{pad}prefetch {}[{}]", k.name(*ptr), o(index));
         }

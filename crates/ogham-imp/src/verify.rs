@@ -42,6 +42,7 @@ enum Site {
     Assign(Var),
     Accumulate(Var),
     Store(Var),
+    Atomic(Var),
     Prefetch(Var),
     Length(Var),
     Release(Var),
@@ -57,6 +58,7 @@ impl Site {
             Site::Assign(v) => format!("the assignment of {}", k.name(v)),
             Site::Accumulate(v) => format!("the accumulation into {}", k.name(v)),
             Site::Store(v) => format!("a store into {}", k.name(v)),
+            Site::Atomic(v) => format!("an atomic update of {}", k.name(v)),
             Site::Prefetch(v) => format!("a prefetch of {}", k.name(v)),
             Site::Length(v) => format!("the length of {}", k.name(v)),
             Site::Release(v) => format!("the release of {}", k.name(v)),
@@ -281,6 +283,35 @@ impl Verifier<'_> {
                 }
                 if !b.writable {
                     self.err(format!("{}: neither a write pointer nor a local array", self.what(site)));
+                }
+            }
+            Stm::Atomic { ptr, index, old, body, new } => {
+                let site = Site::Atomic(*ptr);
+                self.expect(index, PrimType::I64, site);
+                let Some(b) = self.lookup(*ptr, site) else { return };
+                let Ty::Ptr(elem) = b.ty else {
+                    return self.err(format!("{}: not a pointer", self.what(site)));
+                };
+                let writable = self.k.params.iter().any(|p| p.var == *ptr && p.kind == ParamKind::Write);
+                if !writable {
+                    self.err(format!("{}: not a write pointer", self.what(site)));
+                }
+                // The body: `let`s of arithmetic, in a scope of its own
+                // where `old` is bound, and `new` read at its end.
+                self.scope.push(Vec::new());
+                self.bind(*old, Binding { ty: Ty::Prim(elem), assignable: false, writable: false });
+                if !body.computes_only() {
+                    let what = self.what(site);
+                    self.err(format!(
+                        "{what}: its body does more than compute (a load, store, loop or outer assignment)"
+                    ));
+                }
+                for s in &body.stms {
+                    self.stm(s);
+                }
+                self.expect(new, elem, site);
+                for v in self.scope.pop().unwrap_or_default() {
+                    self.leave(v);
                 }
             }
             Stm::Prefetch { ptr, index } => {

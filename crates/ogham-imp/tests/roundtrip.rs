@@ -133,6 +133,17 @@ fn everything() -> Kernel {
     });
     body.push(Stm::Set { var: acc, exp: Exp::Operand(v(m)) });
     body.push(Stm::Prefetch { ptr: xs, index: c(PrimValue::I64(4096)) });
+    // An atomic update whose body branches.
+    let old = k.fresh("old");
+    let (gt, st) = let_(&mut k, "gt", Bool, Exp::Cmp(ogham_imp::CmpOp::Lt, F32, v(old), v(m)));
+    let pick = k.fresh("pick");
+    let choose = Stm::If {
+        cond: v(gt),
+        then_block: Block { stms: vec![Stm::Set { var: pick, exp: Exp::Operand(v(m)) }] },
+        else_block: Block::default(),
+    };
+    let atomic_body = vec![st, Stm::Mut { var: pick, ty: F32, init: v(old) }, choose];
+    body.push(Stm::Atomic { ptr: ys, index: v(n), old, body: Block { stms: atomic_body }, new: v(pick) });
     body.push(Stm::Free { var: heap });
     body.push(Stm::Free { var: big });
     k.body = Block { stms: body };
@@ -157,6 +168,7 @@ fn every_statement_and_expression() {
         "alloc heap_buf_",
         "free heap_buf_",
         "prefetch xs_3[4096i64]",
+        "atomic ys_4[n_0] (old_",
         "accumulate add.f32",
         "select ",
         "load xs_3[",

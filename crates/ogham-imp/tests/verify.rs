@@ -64,3 +64,38 @@ fn assignments_and_memory() {
          while c_5 { set c_5 = false } }",
     );
 }
+
+#[test]
+fn atomic_updates() {
+    accepts(
+        "kernel k(p_0: write f32*, i_1: i64, x_2: f32) { atomic p_0[i_1] (o_3) { let n_4: f32 = add.f32 o_3 x_2 } = n_4 }",
+    );
+    accepts(
+        "kernel k(p_0: write i32*, x_1: i32) { atomic p_0[0i64] (o_2) { mut m_3: i32 = o_2 \
+         let b_4: bool = lt.i32 o_2 x_1 if b_4 { set m_3 = x_1 } else { } } = m_3 }",
+    );
+    rejects("kernel k(p_0: read f32*, x_1: f32) { atomic p_0[0i64] (o_2) { } = x_1 }", "not a write pointer");
+    rejects(
+        "kernel k(n_0: i64, x_1: f32) { alloc b_2: [n_0]f32 atomic b_2[0i64] (o_3) { } = x_1 free b_2 }",
+        "not a write pointer",
+    );
+    rejects("kernel k(p_0: write f32*, x_1: f64) { atomic p_0[0i64] (o_2) { } = x_1 }", "expected f32");
+    rejects("kernel k(p_0: write f32*) { atomic p_0[0i32] (o_1) { } = o_1 }", "expected i64");
+    rejects(
+        "kernel k(p_0: write f32*, q_1: read f32*) { atomic p_0[0i64] (o_2) { let y_3: f32 = load q_1[0i64] } = y_3 }",
+        "does more than compute",
+    );
+    rejects(
+        "kernel k(p_0: write f32*, m_1: inout f32) { atomic p_0[0i64] (o_2) { set m_1 = o_2 } = o_2 }",
+        "does more than compute",
+    );
+    rejects(
+        "kernel k(p_0: write f32*, n_1: i64) { atomic p_0[0i64] (o_2) { for i_3 in 0i64 .. n_1 { } } = o_2 }",
+        "does more than compute",
+    );
+    // `old` and the body's variables are the body's alone.
+    rejects(
+        "kernel k(p_0: write f32*) { atomic p_0[0i64] (o_1) { let y_2: f32 = o_1 } = y_2 let z_3: f32 = y_2 }",
+        "out of its scope",
+    );
+}

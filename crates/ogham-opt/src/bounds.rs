@@ -13,7 +13,8 @@
 //!
 //! What is recorded ([`Ranges`]): loop indices (`for i < n`, and the rows of
 //! an `iota n` that a SOAC reads), copies, adding or subtracting a constant,
-//! a loop index counted down (`(n - 1) - i`), `min` and `max`. Anything
+//! a loop index counted down (`(n - 1) - i`), `min` and `max`, and `a mod
+//! n` indexing a dimension of size `n`. Anything
 //! else is unknown, and its checks stay. A statement with a slice (not a
 //! single index) in any dimension keeps its checks.
 
@@ -161,6 +162,11 @@ pub struct Ranges {
     /// Variables that are at least each of some others: `m = max a b` is
     /// at least `a` and at least `b`.
     at_least: HashMap<VName, Vec<VName>>,
+    /// Variables that are `a mod n` (rounding down: the sign of `n`), with
+    /// `n`. Below a size `n`, which is never negative, such a variable is
+    /// in `[0, n)` wherever it exists: with `n = 0` the `mod` fails before
+    /// anything uses it.
+    modulo: HashMap<VName, SubExp>,
 }
 
 impl Ranges {
@@ -199,6 +205,9 @@ impl Ranges {
         };
         if let Some(e) = exact {
             self.exact.insert(p.name, e);
+        }
+        if let Exp::BinOp(BinOp::Mod, PrimType::I64, _, n) = &stm.exp {
+            self.modulo.insert(p.name, *n);
         }
         if let Exp::BinOp(BinOp::Max, PrimType::I64, a, b) = &stm.exp {
             let vars: Vec<VName> =
@@ -302,6 +311,12 @@ impl Ranges {
     /// Whether `0 ≤ idx < dim` holds wherever `idx` is in scope; `dim` is an
     /// array's size.
     pub fn in_bounds(&self, idx: &SubExp, dim: &SubExp) -> bool {
+        if let SubExp::Var(i) = idx {
+            let positive = |n: &SubExp| matches!(n, SubExp::Const(PrimValue::I64(k)) if *k > 0);
+            if self.modulo.get(i).is_some_and(|n| n == dim && (positive(n) || matches!(n, SubExp::Var(_)))) {
+                return true;
+            }
+        }
         let r = self.of(idx);
         if !self.all_nonneg(&r.lo, &r.facts) || r.hi.is_empty() {
             return false;
@@ -435,5 +450,21 @@ mod tests {
         let (m, g) = (8, 9);
         r.stm(&stm(g, Exp::BinOp(BinOp::Sub, PrimType::I64, var(m), var(k))));
         assert!(!r.in_bounds(&var(g), &var(n)));
+    }
+
+    #[test]
+    fn a_remainder_modulo_the_size_is_in_bounds() {
+        // h = a mod n indexes a dimension of size n; mod 0 would have failed.
+        let (a, n, m, h, c, z) = (1, 2, 3, 4, 5, 6);
+        let mut r = Ranges::default();
+        r.stm(&stm(h, Exp::BinOp(BinOp::Mod, PrimType::I64, var(a), var(n))));
+        assert!(r.in_bounds(&var(h), &var(n)));
+        assert!(!r.in_bounds(&var(h), &var(m)));
+        r.stm(&stm(c, Exp::BinOp(BinOp::Mod, PrimType::I64, var(a), int(8))));
+        assert!(r.in_bounds(&var(c), &int(8)));
+        assert!(!r.in_bounds(&var(c), &int(7)));
+        // `rem` takes the sign of the dividend: not an index by itself.
+        r.stm(&stm(z, Exp::BinOp(BinOp::Rem, PrimType::I64, var(a), var(n))));
+        assert!(!r.in_bounds(&var(z), &var(n)));
     }
 }

@@ -40,6 +40,7 @@ use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Span, St
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res, Virtual};
+use crate::scalar::atomic_fetch;
 
 /// How the applications of a parallel `withacc` update one accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,22 +191,6 @@ const DENSE_PARTIALS_LIMIT: i64 = 1 << 25;
 /// The neutral element of an accumulator operator on `t`.
 fn neutral(op: BinOp, t: PrimType) -> Res<PrimValue> {
     op.neutral(t).ok_or_else(|| format!("C backend: `{op:?}` on {t} is not an accumulator operator"))
-}
-
-/// The `__atomic_fetch_*` builtin doing `op` on the bits of type `t`, if any.
-fn atomic_fetch(op: BinOp, t: PrimType) -> Option<&'static str> {
-    if !(t.is_int() || t == PrimType::Bool) {
-        return None;
-    }
-    match op {
-        BinOp::Add if t.is_int() => Some("__atomic_fetch_add"),
-        BinOp::And | BinOp::LogAnd => Some("__atomic_fetch_and"),
-        BinOp::Or | BinOp::LogOr => Some("__atomic_fetch_or"),
-        BinOp::Xor => Some("__atomic_fetch_xor"),
-        BinOp::Min if t == PrimType::Bool => Some("__atomic_fetch_and"),
-        BinOp::Max if t == PrimType::Bool => Some("__atomic_fetch_or"),
-        _ => None,
-    }
 }
 
 impl Gen<'_> {
@@ -497,8 +482,8 @@ impl Gen<'_> {
         span: Span,
     ) -> Res<()> {
         let n = accs.len();
-        let atomic = map.params[..n].iter().any(|p| self.atomic_accs.contains(&p.name));
-        if !atomic && self.with_acc_kernel(w, arrs, map, accs, outs, (start, end), span)? {
+        let atomic: Vec<bool> = map.params[..n].iter().map(|p| self.atomic_accs.contains(&p.name)).collect();
+        if self.with_acc_kernel(w, arrs, map, (accs, &atomic), outs, (start, end), span)? {
             return Ok(());
         }
         let j = self.fresh("j");

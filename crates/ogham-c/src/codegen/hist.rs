@@ -6,10 +6,28 @@
 
 use super::*;
 
+/// What a `hist` kernel is given for its destinations (per operator, C
+/// arrays shaped like its destinations): per destination a pointer to its
+/// first bucket and its strides, and per operator its number of buckets.
+fn kernel_dests(dests: &[Vec<(String, Type)>]) -> (Vec<(String, Vec<String>)>, Vec<String>) {
+    let ptrs = dests
+        .iter()
+        .flatten()
+        .map(|(d, t)| (simd::data_ptr(d, t.elem()), (0..t.rank()).map(|k| format!("{d}.stride[{k}]")).collect()))
+        .collect();
+    let buckets = dests.iter().map(|ds| ds.first().map(|d| format!("{}.shape[0]", d.0)).unwrap_or_default()).collect();
+    (ptrs, buckets)
+}
+
 impl Gen<'_> {
     /// Whether a `hist` can run with per-chunk partial histograms: one index
-    /// per operator and scalar buckets (the partials are plain C arrays).
+    /// per operator and scalar buckets (the partials are plain C arrays),
+    /// and operators whose merge of the partials is a kernel
+    /// ([`Self::hist_merges`]).
     pub(super) fn hist_parallelisable(&self, ops: &[HistOp]) -> Res<bool> {
+        if self.hist_merges(ops).is_none() {
+            return Ok(false);
+        }
         for op in ops {
             if op.shape.len() != 1 || op.op.lambda.params.iter().any(|p| p.ty.is_array()) {
                 return Ok(false);
@@ -101,7 +119,7 @@ impl Gen<'_> {
         }
         let ptrs: Vec<(String, Vec<String>)> =
             partials.iter().map(|(p, ..)| (p.clone(), vec!["1".to_string()])).collect();
-        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &sizes), stm.span)? {
+        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &sizes), stm.span, false)? {
             self.hist_partial_loop(arrs, ops, map, &partials, &sizes)?;
         }
         self.end_task(&fname, saved);
@@ -110,40 +128,17 @@ impl Gen<'_> {
         self.line(&format!(
             "if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) {{{free_all} return og_propagate(); }}"
         ));
-        // Pass 2: per operator, the buckets in parallel, each folding the chunks' partials in.
-        for (oi, op) in ops.iter().enumerate() {
+        // Pass 2: per operator, the buckets in parallel, each folding the
+        // chunks' partials in (a kernel, `ogham_imp::lower::merge`).
+        let merges = self.hist_merges(ops).ok_or("internal error: hist merge kernels")?;
+        for ((oi, op), merge) in ops.iter().enumerate().zip(merges) {
             let size = sizes[oi].clone();
-            let dests: Vec<VName> = op.dests.clone();
             let free2 = self.hist_merge_free_vars(op);
-            let mine: Vec<(String, &str, usize, usize)> =
-                partials.iter().filter(|x| x.2 == oi).map(|x| (x.0.clone(), x.1, x.2, x.3)).collect();
-            let mut fields2: Vec<String> = mine.iter().map(|(p, t, ..)| format!("{t} *{p}")).collect();
+            let mine: Vec<(String, &str)> = partials.iter().filter(|x| x.2 == oi).map(|x| (x.0.clone(), x.1)).collect();
+            let mut fields2: Vec<String> = mine.iter().map(|(p, t)| format!("{t} *{p}")).collect();
             fields2.push("int64_t nchunks".to_string());
             let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
-            self.line("for (int64_t b = start; b < end; b++) {");
-            self.indent += 1;
-            let mut accs = Vec::new();
-            for d in &dests {
-                let dty = self.ty(*d)?.clone();
-                let a = self.fresh("acc");
-                let e = Self::elem(&vname(*d), dty.elem(), &["b".to_string()]);
-                self.line(&format!("{} {a} = {e};", ctype(dty.elem())));
-                accs.push(a);
-            }
-            self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
-            self.indent += 1;
-            let news: Vec<String> =
-                mine.iter().map(|(p, t, ..)| format!("cl->{p}[c * OG_PITCH({size}, {t}) + b]")).collect();
-            self.apply_op(&op.op, &accs, &news)?;
-            self.indent -= 1;
-            self.line("}");
-            for (d, a) in dests.iter().zip(&accs) {
-                let dty = self.ty(*d)?.clone();
-                let e = Self::elem(&vname(*d), dty.elem(), &["b".to_string()]);
-                self.line(&format!("{e} = {a};"));
-            }
-            self.indent -= 1;
-            self.line("}");
+            self.hist_merge_kernel(merge, &op.dests, (&mine, &size), stm.span)?;
             self.end_task(&fname2, saved2);
             let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
             extra2.push(("nchunks".to_string(), nchunks.clone()));
@@ -216,6 +211,20 @@ impl Gen<'_> {
     ) -> Res<()> {
         let free = self.hist_task_free_vars(stm, ops);
         let (sname, fname, saved) = self.begin_task(&free, &[]);
+        let (ptrs, buckets) = kernel_dests(&self.hist_dests(ops)?);
+        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &buckets), stm.span, true)? {
+            self.hist_atomic_loop(arrs, ops, map)?;
+        }
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, &free, &[]);
+        let wc = self.se(w);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
+        Ok(())
+    }
+
+    /// [`Self::hist_atomic`]'s loop over `start .. end`, statement by
+    /// statement, for map functions that are no kernel's.
+    fn hist_atomic_loop(&mut self, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
         self.line("for (int64_t j = start; j < end; j++) {");
         self.indent += 1;
         let temps = self.hist_map_body(arrs, map, "j")?;
@@ -238,10 +247,6 @@ impl Gen<'_> {
         }
         self.indent -= 1;
         self.line("}");
-        self.end_task(&fname, saved);
-        let cl = self.closure_init(&sname, &free, &[]);
-        let wc = self.se(w);
-        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         Ok(())
     }
 
@@ -367,14 +372,8 @@ impl Gen<'_> {
         (start, end): (&str, &str),
         span: ogham_ir::Span,
     ) -> Res<()> {
-        let ptrs: Vec<(String, Vec<String>)> = dests
-            .iter()
-            .flatten()
-            .map(|(d, t)| (simd::data_ptr(d, t.elem()), (0..t.rank()).map(|k| format!("{d}.stride[{k}]")).collect()))
-            .collect();
-        let buckets: Vec<String> =
-            dests.iter().map(|ds| ds.first().map(|d| format!("{}.shape[0]", d.0)).unwrap_or_default()).collect();
-        if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span)? {
+        let (ptrs, buckets) = kernel_dests(dests);
+        if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span, false)? {
             return Ok(());
         }
         let j = self.fresh("j");

@@ -122,7 +122,9 @@ impl Gen<'_> {
     /// functions allow one (`ogham_imp::lower::hist`); whether they did.
     /// `dests` gives, per destination (every operator's, in order), a
     /// pointer to its first bucket and its strides, and `buckets`, per
-    /// operator, its number of buckets, all as C expressions.
+    /// operator, its number of buckets, all as C expressions. With
+    /// `atomic`, other tasks update the same buckets at the same time.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn hist_kernel(
         &mut self,
         (lo, hi): (&str, &str),
@@ -131,8 +133,10 @@ impl Gen<'_> {
         map: &Lambda,
         (dests, buckets): (&[(String, Vec<String>)], &[String]),
         span: Span,
+        atomic: bool,
     ) -> Res<bool> {
-        let lowered = self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::hist::hist_loop(desc, ops));
+        let lowered =
+            self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::hist::hist_loop(desc, ops, atomic));
         let Some(lowered) = lowered else { return Ok(false) };
         self.run_kernel(lowered, (lo, hi), span, |g, b| {
             let missing = || "internal error: kernel destination".to_string();
@@ -144,6 +148,46 @@ impl Gen<'_> {
             })
         })?;
         Ok(true)
+    }
+
+    /// The kernels folding a parallel `hist`'s partial histograms into each
+    /// operator's destinations (`ogham_imp::lower::merge`), if every
+    /// operator allows one.
+    pub(super) fn hist_merges(&self, ops: &[HistOp]) -> Option<Vec<Lowered>> {
+        ops.iter()
+            .map(|op| {
+                self.describe(&[], (&[], &[]), &op.op.lambda, &[], |desc| {
+                    ogham_imp::lower::merge::fold_partials(desc, &op.op)
+                })
+            })
+            .collect()
+    }
+
+    /// Runs a merge kernel of [`Self::hist_merges`] over buckets `start ..
+    /// end` of `dests`, in a task whose closure `cl` holds the partials
+    /// (per destination, its C pointer and element type, chunks `OG_PITCH(size)` apart)
+    /// and their number `nchunks`.
+    pub(super) fn hist_merge_kernel(
+        &mut self,
+        merge: Lowered,
+        dests: &[VName],
+        (partials, size): (&[(String, &str)], &str),
+        span: Span,
+    ) -> Res<()> {
+        self.run_kernel(merge, ("start", "end"), span, |g, b| {
+            let missing = || "internal error: merge kernel destination".to_string();
+            Ok(match b {
+                Binding::Dest(i) => {
+                    let d = *dests.get(i).ok_or_else(missing)?;
+                    data_ptr(&vname(d), g.ty(d)?.elem())
+                }
+                Binding::DestStride(i, 0) => format!("{}.stride[0]", vname(*dests.get(i).ok_or_else(missing)?)),
+                Binding::Partial(i) => format!("cl->{}", partials.get(i).ok_or_else(missing)?.0),
+                Binding::PartialPitch(i) => format!("OG_PITCH({size}, {})", partials.get(i).ok_or_else(missing)?.1),
+                Binding::Chunks => "cl->nchunks".to_string(),
+                b => g.common_binding(b)?,
+            })
+        })
     }
 
     /// The kernel of a `scatter`'s loop over iterations `lo .. hi`, if its
@@ -177,21 +221,22 @@ impl Gen<'_> {
     /// The loop of a `withacc` over iterations `lo .. hi` as a kernel, if
     /// its function allows one (`ogham_imp::lower::acc`); whether it did.
     /// `accs` are the accumulators (C array views) and `outs` the mapped
-    /// outputs, as in `with_acc_loop`.
+    /// outputs, as in `with_acc_loop`; `atomic` says which accumulators
+    /// other tasks update at the same time.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn with_acc_kernel(
         &mut self,
         w: &SubExp,
         arrs: &[VName],
         map: &Lambda,
-        accs: &[String],
+        (accs, atomic): (&[String], &[bool]),
         outs: &[(String, Type)],
         (lo, hi): (&str, &str),
         span: Span,
     ) -> Res<bool> {
         let n = accs.len();
         let lowered =
-            self.describe(arrs, (&[], &[]), map, outs, |desc| ogham_imp::lower::acc::withacc_loop(desc, n, w));
+            self.describe(arrs, (&[], &[]), map, outs, |desc| ogham_imp::lower::acc::withacc_loop(desc, n, w, atomic));
         let Some(lowered) = lowered else { return Ok(false) };
         let elems: Vec<PrimType> = map.params[..n].iter().map(|p| p.ty.elem()).collect();
         self.run_kernel(lowered, (lo, hi), span, |g, b| {

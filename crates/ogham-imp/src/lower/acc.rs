@@ -19,9 +19,9 @@
 //! with one stride per dimension: the `withacc` consumed its array, so
 //! nothing else the kernel reads reaches it. The caller says what it is:
 //! the array itself, or a chunk's private partial copy on the multicore
-//! backend. Accumulators that a parallel `withacc` updates atomically are
-//! not for this kernel (its updates are plain loads and stores), and the
-//! caller does not ask for one then.
+//! backend. An accumulator that a parallel `withacc`'s tasks all update
+//! at once (its destination itself, the caller says) is updated by
+//! [`Stm::Atomic`] statements, and the loop is not `ivdep` then.
 //!
 //! `updacc` statements must be in the map function's own body (not in a
 //! branch or loop), each accumulator updated with one operator, which is
@@ -37,14 +37,17 @@ use crate::{BinOp, Block, CmpOp, Exp, Operand, ParamKind, Stm, Ty, Var};
 /// The kernel of a `withacc`'s loop over `w` rows: `s` gives its inputs
 /// (one per row parameter), its map function (whose first `n_accs`
 /// parameters and results are the accumulators) and the element type and
-/// rank of its mapped outputs (scalars rows: rank 1).
-pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered> {
-    element_updates(s, n_accs, w).or_else(|| super::arrays::withacc_region(s, n_accs, w))
+/// rank of its mapped outputs (scalars rows: rank 1). `atomic` says, per
+/// accumulator, whether other tasks update it at the same time: its
+/// updates with an operator are then [`Stm::Atomic`].
+pub fn withacc_loop(s: &ScremaLoop, n_accs: usize, w: &SubExp, atomic: &[bool]) -> Option<Lowered> {
+    element_updates(s, n_accs, w, atomic)
+        .or_else(|| (!atomic.contains(&true)).then(|| super::arrays::withacc_region(s, n_accs, w)).flatten())
 }
 
 /// [`withacc_loop`] where the map function's own statements update
 /// elements of the accumulators and make no arrays.
-fn element_updates(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered> {
+fn element_updates(s: &ScremaLoop, n_accs: usize, w: &SubExp, atomic: &[bool]) -> Option<Lowered> {
     let map = s.map;
     if !s.scans.is_empty() || !s.reduces.is_empty() || map.params.len() < n_accs || map.ret.len() < n_accs {
         return None;
@@ -112,7 +115,8 @@ fn element_updates(s: &ScremaLoop, n_accs: usize, w: &SubExp) -> Option<Lowered>
         match &stm.exp {
             CExp::UpdAcc { acc, slice, value, op } => {
                 let r = *root.get(acc)?;
-                match l.update(r, &map.params[r].ty, slice, value, *op, (j, w), (&mut pre, &mut body))? {
+                let shared = atomic.get(r).copied().unwrap_or(false);
+                match l.update(r, &map.params[r].ty, slice, value, (*op, shared), (j, w), (&mut pre, &mut body))? {
                     Some(at) => own.push(at),
                     None => all_rows = false,
                 }
@@ -152,9 +156,10 @@ impl Lowerer<'_, '_> {
     }
 
     /// `updacc(op) acc[slice] = value` of accumulator `r` (of type `ty`),
-    /// an element update, in the loop over `j < w`. Returns the offset of
-    /// the element when the update is at `[i₁, …, iᵣ₋₁, j]` with every
-    /// `iₖ` the same in every iteration.
+    /// an element update, in the loop over `j < w`, atomic when `shared`
+    /// (other tasks update the accumulator too). Returns the offset of the
+    /// element when the update is at `[i₁, …, iᵣ₋₁, j]` with every `iₖ`
+    /// the same in every iteration, and not atomic.
     #[allow(clippy::too_many_arguments)]
     fn update(
         &mut self,
@@ -162,7 +167,7 @@ impl Lowerer<'_, '_> {
         ty: &Type,
         slice: &[DimIndex],
         value: &SubExp,
-        op: Option<ogham_ir::BinOp>,
+        (op, shared): (Option<ogham_ir::BinOp>, bool),
         (j, w): (Var, &SubExp),
         (pre, out): (&mut Vec<Stm>, &mut Vec<Stm>),
     ) -> Option<Option<Operand>> {
@@ -223,14 +228,21 @@ impl Lowerer<'_, '_> {
             (Some(a), Some(b)) => self.let_("o", i64, Exp::Bin(BinOp::Add, i64, a, b), &mut update),
             (a, b) => a.or(b)?,
         };
-        let new = match op {
+        match op {
+            Some(bop) if shared => {
+                let old = self.k.fresh("old");
+                let mut combine = Vec::new();
+                let new = self.let_("new", elem, Exp::Bin(bop, elem, Operand::Var(old), x), &mut combine);
+                update.push(Stm::Atomic { ptr, index: offset, old, body: Block { stms: combine }, new });
+                own_row = false;
+            }
             Some(bop) => {
                 let old = self.let_("old", elem, Exp::Load(ptr, offset), &mut update);
-                self.let_("new", elem, Exp::Bin(bop, elem, old, x), &mut update)
+                let new = self.let_("new", elem, Exp::Bin(bop, elem, old, x), &mut update);
+                update.push(Stm::Store { ptr, index: offset, value: new });
             }
-            None => x,
-        };
-        update.push(Stm::Store { ptr, index: offset, value: new });
+            None => update.push(Stm::Store { ptr, index: offset, value: x }),
+        }
         match inside {
             None => out.extend(update),
             Some((cond, _)) => {

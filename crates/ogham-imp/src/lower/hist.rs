@@ -28,8 +28,11 @@ use super::{straight_line, Binding, Lowered, Lowerer, MapResult, ScremaLoop, Vie
 use crate::{BinOp, Block, CmpOp, Exp, Operand, ParamKind, Stm, Ty, Var};
 
 /// The kernel of a `hist`'s loop: `s` gives its inputs and map function
-/// (with no scans, reductions or outputs) and `ops` its operators.
-pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp]) -> Option<Lowered> {
+/// (with no scans, reductions or outputs) and `ops` its operators. With
+/// `atomic`, the buckets are shared with other tasks running the same
+/// loop at the same time, and every update is a [`Stm::Atomic`] (scalar
+/// buckets, one destination per operator).
+pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp], atomic: bool) -> Option<Lowered> {
     if !s.scans.is_empty() || !s.reduces.is_empty() || !s.outs.is_empty() {
         return None;
     }
@@ -47,7 +50,7 @@ pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp]) -> Option<Lowered> {
         if op.shape.len() != 1 || !(scalar && straight_line(&lam.body) || row.is_some()) {
             return None;
         }
-        if lam.ret.len() != op.dests.len() {
+        if lam.ret.len() != op.dests.len() || atomic && (row.is_some() || op.dests.len() != 1) {
             return None;
         }
         let rank = if row.is_some() { 2 } else { 1 };
@@ -128,11 +131,23 @@ pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp]) -> Option<Lowered> {
                         MapResult::Row(_) => None,
                     })
                     .collect::<Option<_>>()?;
-                let olds: Vec<Operand> =
-                    bucket.iter().map(|v| l.let_("old", v.elem, Exp::Load(v.ptr, v.offset), &mut update)).collect();
-                let results = l.apply_values(&op.op, &olds, &news, &mut update)?;
-                for (v, r) in bucket.iter().zip(results) {
-                    update.push(Stm::Store { ptr: v.ptr, index: v.offset, value: r });
+                if atomic {
+                    let ([v], [new]) = (bucket.as_slice(), news.as_slice()) else { return None };
+                    let old = l.k.fresh("old");
+                    let mut combine = Vec::new();
+                    let r = *l.apply_values(&op.op, &[Operand::Var(old)], &[*new], &mut combine)?.first()?;
+                    let body = Block { stms: combine };
+                    if !body.computes_only() {
+                        return None;
+                    }
+                    update.push(Stm::Atomic { ptr: v.ptr, index: v.offset, old, body, new: r });
+                } else {
+                    let olds: Vec<Operand> =
+                        bucket.iter().map(|v| l.let_("old", v.elem, Exp::Load(v.ptr, v.offset), &mut update)).collect();
+                    let results = l.apply_values(&op.op, &olds, &news, &mut update)?;
+                    for (v, r) in bucket.iter().zip(results) {
+                        update.push(Stm::Store { ptr: v.ptr, index: v.offset, value: r });
+                    }
                 }
             }
             Some((width, g)) => {

@@ -30,7 +30,8 @@
 //!
 //! A map over rows whose function is a matrix-product-shaped nest becomes
 //! a tiled kernel instead ([`tile`]); the loop of a `hist` into scalar
-//! buckets is a kernel too ([`hist`]), as is the loop of a `scatter`
+//! buckets is a kernel too ([`hist`]), and so is the fold of a parallel
+//! `hist`'s partial histograms into its destinations ([`merge`]), as is the loop of a `scatter`
 //! ([`scatter`]), and so is a map or `withacc` whose
 //! function makes and updates arrays in loops, with the memory planned
 //! when it is lowered ([`arrays`]).
@@ -48,6 +49,7 @@
 pub mod acc;
 pub(crate) mod arrays;
 pub mod hist;
+pub mod merge;
 pub mod scatter;
 pub mod tile;
 
@@ -93,6 +95,14 @@ pub enum Binding {
     AccData(usize),
     /// Stride `d` of accumulator `i`.
     AccStride(usize, usize),
+    /// A pointer to the first chunk's partial results of destination `i`
+    /// ([`merge`]).
+    Partial(usize),
+    /// The distance, in elements, between two chunks' partial results of
+    /// destination `i`.
+    PartialPitch(usize),
+    /// The number of chunks whose partial results are merged.
+    Chunks,
 }
 
 /// A test the caller makes before running a kernel, when it runs any

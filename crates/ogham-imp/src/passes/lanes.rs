@@ -86,7 +86,7 @@ fn reduction(body: &Block) -> Option<Vec<(Var, BinOp, PrimType)>> {
                 Stm::Store { index, value, .. } => {
                     ![index, value].iter().any(|o| matches!(o, Operand::Var(v) if accs.contains(v)))
                 }
-                Stm::For { .. } | Stm::While { .. } => false,
+                Stm::For { .. } | Stm::While { .. } | Stm::Atomic { .. } => false,
                 Stm::If { cond, then_block, else_block } => {
                     !matches!(cond, Operand::Var(v) if accs.contains(v))
                         && ok(then_block, false, inside, accs)

@@ -173,6 +173,10 @@ pub(crate) fn binders(b: &Block, out: &mut rustc_hash::FxHashSet<Var>) {
                 binders(body, out);
             }
             Stm::While { body, .. } => binders(body, out),
+            Stm::Atomic { old, body, .. } => {
+                out.insert(*old);
+                binders(body, out);
+            }
             Stm::If { then_block, else_block, .. } => {
                 binders(then_block, out);
                 binders(else_block, out);
@@ -235,6 +239,12 @@ pub fn copy_block(k: &mut Kernel, b: &Block, subst: &mut HashMap<Var, Operand>) 
             },
             Stm::Store { ptr, index, value } => {
                 Stm::Store { ptr: var(subst, ptr), index: op(subst, index), value: op(subst, value) }
+            }
+            Stm::Atomic { ptr, index, old, body, new } => {
+                let (ptr, index) = (var(subst, ptr), op(subst, index));
+                let old = rebind(k, subst, old);
+                let body = copy_block(k, body, subst);
+                Stm::Atomic { ptr, index, old, body, new: op(subst, new) }
             }
             Stm::Prefetch { ptr, index } => Stm::Prefetch { ptr: var(subst, ptr), index: op(subst, index) },
             Stm::Array { var: v, elem, len } => Stm::Array { var: rebind(k, subst, v), elem: *elem, len: *len },

@@ -96,7 +96,9 @@ fn scatters(b: &Block, j: Var) -> bool {
                 }
                 false
             }
-            Stm::Store { index, .. } => !matches!(index, Operand::Var(i) if own.contains(i)),
+            Stm::Store { index, .. } | Stm::Atomic { index, .. } => {
+                !matches!(index, Operand::Var(i) if own.contains(i))
+            }
             Stm::If { then_block, else_block, .. } => {
                 walk(then_block, j, own, invariant) || walk(else_block, j, own, invariant)
             }

@@ -58,6 +58,11 @@ impl Simplify {
                     sub(&self.subst, index);
                     sub(&self.subst, value);
                 }
+                Stm::Atomic { index, body, new, .. } => {
+                    sub(&self.subst, index);
+                    *body = self.block(std::mem::take(body));
+                    sub(&self.subst, new);
+                }
                 Stm::Prefetch { index, .. } => sub(&self.subst, index),
                 Stm::Array { .. } | Stm::Free { .. } => {}
                 Stm::Alloc { len, .. } => sub(&self.subst, len),

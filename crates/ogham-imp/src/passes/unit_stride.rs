@@ -90,6 +90,8 @@ fn copies_of(b: &Block, j: Var) -> HashSet<Var> {
 pub(crate) fn stores_at(b: &Block, at: &dyn Fn(&Operand) -> bool) -> bool {
     b.stms.iter().all(|s| match s {
         Stm::Store { index, .. } => at(index),
+        // Atomic updates are for elements that iterations share.
+        Stm::Atomic { .. } => false,
         Stm::If { then_block, else_block, .. } => stores_at(then_block, at) && stores_at(else_block, at),
         Stm::For { body, .. } | Stm::While { body, .. } => stores_at(body, at),
         _ => true,

@@ -168,7 +168,7 @@ fn walk(s: &Stm, f: &mut dyn FnMut(&Stm)) {
 
 fn no_loops(b: &Block) -> bool {
     b.stms.iter().all(|s| match s {
-        Stm::For { .. } | Stm::While { .. } | Stm::Accumulate { .. } => false,
+        Stm::For { .. } | Stm::While { .. } | Stm::Accumulate { .. } | Stm::Atomic { .. } => false,
         Stm::Array { .. } | Stm::Alloc { .. } | Stm::Free { .. } => false,
         Stm::If { then_block, else_block, .. } => no_loops(then_block) && no_loops(else_block),
         _ => true,
