@@ -138,7 +138,11 @@ impl Gen<'_> {
             let mut fields2: Vec<String> = mine.iter().map(|(p, t)| format!("{t} *{p}")).collect();
             fields2.push("int64_t nchunks".to_string());
             let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
-            self.hist_merge_kernel(merge, &op.dests, (&mine, &size), stm.span)?;
+            let parts: Vec<(String, Vec<String>)> = mine
+                .iter()
+                .map(|(p, t)| (format!("cl->{p}"), vec![format!("OG_PITCH({size}, {t})"), "1".to_string()]))
+                .collect();
+            self.hist_merge_kernel(merge, &op.dests, &parts, stm.span)?;
             self.end_task(&fname2, saved2);
             let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
             extra2.push(("nchunks".to_string(), nchunks.clone()));
@@ -556,27 +560,20 @@ impl Gen<'_> {
             let mut fields2: Vec<String> = mine.iter().map(|(p, _)| format!("og_arr {p}")).collect();
             fields2.push("int64_t nchunks".to_string());
             let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
-            self.line("for (int64_t b = start; b < end; b++) {");
-            self.indent += 1;
-            self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
-            self.indent += 1;
-            let mut vals = Vec::new();
-            for (p, dty) in mine {
-                let v = self.fresh("x");
-                let rank = dty.rank() + 1;
-                if dty.rank() > 1 {
-                    self.line(&format!("og_arr {v} = og_row(og_row(cl->{p}, {rank}, c), {}, b);", rank - 1));
-                } else {
-                    let e = Self::elem(&format!("cl->{p}"), dty.elem(), &["c".to_string(), "b".to_string()]);
-                    self.line(&format!("{} {v} = {e};", ctype(dty.elem())));
-                }
-                vals.push(v);
+            if let Some(merge) = self.describe_merge(op) {
+                // Rows combined element by element: a kernel (`ogham_imp::lower::merge`).
+                let parts: Vec<(String, Vec<String>)> = mine
+                    .iter()
+                    .map(|(p, dty)| {
+                        let c = format!("cl->{p}");
+                        let strides = (0..=dty.rank()).map(|d| format!("{c}.stride[{d}]")).collect();
+                        (simd::data_ptr(&c, dty.elem()), strides)
+                    })
+                    .collect();
+                self.hist_merge_kernel(merge, &op.dests, &parts, stm.span)?;
+            } else {
+                self.hist_merge_rows(op, op_dests, mine)?;
             }
-            self.hist_update(op, op_dests, &["b".to_string()], &vals)?;
-            self.indent -= 1;
-            self.line("}");
-            self.indent -= 1;
-            self.line("}");
             self.end_task(&fname2, saved2);
             let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, _)| (p.clone(), p.clone())).collect();
             extra2.push(("nchunks".to_string(), nchunks.clone()));
@@ -587,6 +584,35 @@ impl Gen<'_> {
             ));
         }
         self.close_scope();
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// [`Self::hist_par_rows`]'s merge of `op`'s partials (`mine`: per
+    /// destination, the closure's field and the destination's type) into
+    /// buckets `start .. end` of `dests`, statement by statement: for
+    /// operators on arrays other than rows combined element by element.
+    fn hist_merge_rows(&mut self, op: &HistOp, dests: &[(String, Type)], mine: &[(String, Type)]) -> Res<()> {
+        self.line("for (int64_t b = start; b < end; b++) {");
+        self.indent += 1;
+        self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
+        self.indent += 1;
+        let mut vals = Vec::new();
+        for (p, dty) in mine {
+            let v = self.fresh("x");
+            let rank = dty.rank() + 1;
+            if dty.rank() > 1 {
+                self.line(&format!("og_arr {v} = og_row(og_row(cl->{p}, {rank}, c), {}, b);", rank - 1));
+            } else {
+                let e = Self::elem(&format!("cl->{p}"), dty.elem(), &["c".to_string(), "b".to_string()]);
+                self.line(&format!("{} {v} = {e};", ctype(dty.elem())));
+            }
+            vals.push(v);
+        }
+        self.hist_update(op, dests, &["b".to_string()], &vals)?;
+        self.indent -= 1;
+        self.line("}");
         self.indent -= 1;
         self.line("}");
         Ok(())

@@ -154,24 +154,24 @@ impl Gen<'_> {
     /// operator's destinations (`ogham_imp::lower::merge`), if every
     /// operator allows one.
     pub(super) fn hist_merges(&self, ops: &[HistOp]) -> Option<Vec<Lowered>> {
-        ops.iter()
-            .map(|op| {
-                self.describe(&[], (&[], &[]), &op.op.lambda, &[], |desc| {
-                    ogham_imp::lower::merge::fold_partials(desc, &op.op)
-                })
-            })
-            .collect()
+        ops.iter().map(|op| self.describe_merge(op)).collect()
+    }
+
+    /// The kernel folding a parallel `hist`'s partial histograms into
+    /// `op`'s destinations (`ogham_imp::lower::merge`), if it has one.
+    pub(super) fn describe_merge(&self, op: &HistOp) -> Option<Lowered> {
+        self.describe(&[], (&[], &[]), &op.op.lambda, &[], |desc| ogham_imp::lower::merge::fold_partials(desc, &op.op))
     }
 
     /// Runs a merge kernel of [`Self::hist_merges`] over buckets `start ..
-    /// end` of `dests`, in a task whose closure `cl` holds the partials
-    /// (per destination, its C pointer and element type, chunks `OG_PITCH(size)` apart)
-    /// and their number `nchunks`.
+    /// end` of `dests`, in a task whose closure `cl` holds their number
+    /// `nchunks`; `partials` gives, per destination, the C expressions of
+    /// its partials' pointer and strides.
     pub(super) fn hist_merge_kernel(
         &mut self,
         merge: Lowered,
         dests: &[VName],
-        (partials, size): (&[(String, &str)], &str),
+        partials: &[(String, Vec<String>)],
         span: Span,
     ) -> Res<()> {
         self.run_kernel(merge, ("start", "end"), span, |g, b| {
@@ -181,9 +181,9 @@ impl Gen<'_> {
                     let d = *dests.get(i).ok_or_else(missing)?;
                     data_ptr(&vname(d), g.ty(d)?.elem())
                 }
-                Binding::DestStride(i, 0) => format!("{}.stride[0]", vname(*dests.get(i).ok_or_else(missing)?)),
-                Binding::Partial(i) => format!("cl->{}", partials.get(i).ok_or_else(missing)?.0),
-                Binding::PartialPitch(i) => format!("OG_PITCH({size}, {})", partials.get(i).ok_or_else(missing)?.1),
+                Binding::DestStride(i, d) => format!("{}.stride[{d}]", vname(*dests.get(i).ok_or_else(missing)?)),
+                Binding::Partial(i) => partials.get(i).ok_or_else(missing)?.0.clone(),
+                Binding::PartialStride(i, d) => partials.get(i).and_then(|p| p.1.get(d)).ok_or_else(missing)?.clone(),
                 Binding::Chunks => "cl->nchunks".to_string(),
                 b => g.common_binding(b)?,
             })

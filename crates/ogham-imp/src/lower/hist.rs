@@ -22,7 +22,7 @@
 //! destination's, the values another array's). Others are left to the
 //! caller.
 
-use ogham_ir::{Exp as CExp, HistOp, Lambda, PrimType, PrimValue, Soac, SubExp, Type};
+use ogham_ir::{Exp as CExp, HistOp, Lambda, Operator, PrimType, PrimValue, Soac, SubExp, Type};
 
 use super::{straight_line, Binding, Lowered, Lowerer, MapResult, ScremaLoop, View};
 use crate::{BinOp, Block, CmpOp, Exp, Operand, ParamKind, Stm, Ty, Var};
@@ -44,7 +44,7 @@ pub fn hist_loop(s: &ScremaLoop, ops: &[HistOp], atomic: bool) -> Option<Lowered
     let mut pos = 0;
     for op in ops {
         let lam = &op.op.lambda;
-        let row = row_op(op);
+        let row = row_op(&op.op);
         let scalar = lam.params.iter().all(|p| matches!(p.ty, Type::Prim(_)))
             && lam.ret.iter().all(|t| matches!(t, Type::Prim(_)));
         if op.shape.len() != 1 || !(scalar && straight_line(&lam.body) || row.is_some()) {
@@ -197,8 +197,8 @@ fn is_mod_of(map: &Lambda, r: &SubExp, w: &SubExp) -> bool {
 /// An operator that combines rows element by element,
 /// `\(acc: [d]t, x: [d]t) -> map (g) acc x` with `g` scalar code that cannot
 /// fail (k-means' `map2 (+)`): the row width `d` and `g`.
-fn row_op(op: &HistOp) -> Option<(&SubExp, &Lambda)> {
-    let lam = &op.op.lambda;
+pub(crate) fn row_op(op: &Operator) -> Option<(&SubExp, &Lambda)> {
+    let lam = &op.lambda;
     let [acc, x] = lam.params.as_slice() else { return None };
     if acc.ty.rank() != 1 || x.ty.rank() != 1 {
         return None;

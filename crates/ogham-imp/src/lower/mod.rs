@@ -98,9 +98,9 @@ pub enum Binding {
     /// A pointer to the first chunk's partial results of destination `i`
     /// ([`merge`]).
     Partial(usize),
-    /// The distance, in elements, between two chunks' partial results of
-    /// destination `i`.
-    PartialPitch(usize),
+    /// Stride `d` of the partial results of destination `i` (dimension 0:
+    /// between chunks).
+    PartialStride(usize, usize),
     /// The number of chunks whose partial results are merged.
     Chunks,
 }
