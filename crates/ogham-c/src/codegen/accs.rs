@@ -21,9 +21,11 @@
 //!   plain updates; a second parallel pass over the elements folds the
 //!   partials into the destination (with a copy per chunk, 16 per thread
 //!   for load balance, clearing and folding the copies took 20% of the
-//!   k-means gradient's time);
-//! - *atomics*: otherwise, every update of the destination is atomic
-//!   (`__atomic_fetch_*` for integer and boolean `+`, `&`, `|`, `^`, a
+//!   k-means gradient's time); the clearing and the fold are kernels
+//!   (`ogham_imp::lower::merge::{fill, fold_elements}`);
+//! - *atomics*: otherwise, every update of the destination is atomic (in
+//!   the loop's kernel, `atomic` statements; statement by statement,
+//!   `__atomic_fetch_*` for integer and boolean `+`, `&`, `|`, `^`, a
 //!   compare-and-swap loop on the element's bits for the rest);
 //! - *direct*: an accumulator that is only overwritten (`updacc` without an
 //!   operator) is written directly, any write winning, as in `scatter`; so
@@ -39,8 +41,10 @@
 use ogham_ir::{BinOp, DimIndex, Exp, Lambda, PrimType, PrimValue, Soac, Span, Stm, SubExp, Type, VName};
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{binop, ctype, grain, literal, vname, Dest, Gen, IsArray, Res, Virtual};
+use super::simd::data_ptr;
+use super::{binop, ctype, grain, vname, Dest, Gen, IsArray, Res, Virtual};
 use crate::scalar::atomic_fetch;
+use ogham_imp::lower::Binding;
 
 /// How the applications of a parallel `withacc` update one accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -689,10 +693,12 @@ impl Gen<'_> {
                 self.line(&format!("{view}.shape[{k}] = {d}.shape[{k}];"));
             }
             self.line(&format!("og_set_row_major(&{view}, {rank});"));
-            let neutral = literal(neutral(*op, *elem)?);
-            self.line(&format!(
-                "for (int64_t e = 0; e < {count}; e++) (({t} *)og_mem_data({view}.mem))[{view}.offset + e] = {neutral};"
-            ));
+            let fill = ogham_imp::lower::merge::fill(neutral(*op, *elem)?);
+            let dest = data_ptr(&view, *elem);
+            self.run_kernel(fill, ("0", &count), stm.span, |g, b| match b {
+                Binding::Dest(0) => Ok(dest.clone()),
+                b => g.common_binding(b),
+            })?;
             srcs[*i] = view;
         }
         self.with_acc_loop(w, arrs, map, &srcs, outs, ("start", "end"), stm.span)?;
@@ -706,45 +712,34 @@ impl Gen<'_> {
             let (t, d) = (ctype(*elem), vname(accs[*i]));
             let fields2 = vec![format!("og_arr {p}"), "int64_t nchunks".to_string()];
             let (sname2, fname2, saved2) = self.begin_task(&[accs[*i]], &fields2);
-            self.line(&format!("int64_t pitch = OG_PITCH(og_shape_elems({rank}, {d}.shape), {t});"));
-            self.line(&format!("const {t} *part = ({t} *)og_mem_data(cl->{p}.mem) + cl->{p}.offset;"));
-            // A row-major destination (as accumulators mostly are) is
-            // folded element by element in one vectorisable loop per
-            // chunk (GMM's [K][d][d] sums with an index computed by three
+            // A kernel (`ogham_imp::lower::merge::fold_elements`) per chunk
+            // in order; a row-major destination (as accumulators mostly
+            // are) as one dimension, so that the fold is one vectorisable
+            // loop (GMM's [K][d][d] sums with an index computed by three
             // divisions per element took 5% of its gradient at n = 1000).
+            let count = format!("og_shape_elems({rank}, {d}.shape)");
+            let pitch = format!("OG_PITCH({count}, {t})");
+            let part = data_ptr(&format!("cl->{p}"), *elem);
             self.line(&format!("if (og_is_contiguous(&{d}, {rank})) {{"));
             self.indent += 1;
-            self.line(&format!("{t} *restrict dst = ({t} *)og_mem_data({d}.mem) + {d}.offset;"));
-            self.line("for (int64_t c = 0; c < cl->nchunks; c++) {");
-            self.indent += 1;
-            self.line(&format!("const {t} *restrict src = part + c * pitch;"));
-            let step = binop(*op, *elem, "dst[e]", "src[e]")?;
-            self.line(&format!("for (int64_t e = start; e < end; e++) dst[e] = {step};"));
+            let flat = ogham_imp::lower::merge::fold_elements(*op, *elem, 1).ok_or("internal error: fold kernel")?;
+            self.run_kernel(flat, ("start", "end"), stm.span, |g, b| {
+                Ok(match b {
+                    Binding::DestStride(0, 0) => "1".to_string(),
+                    Binding::DestShape(0, 0) => count.clone(),
+                    b => fold_binding(g, b, (&d, *elem), (&part, &pitch))?,
+                })
+            })?;
             self.indent -= 1;
-            self.line("}");
-            self.line("return 0;");
-            self.indent -= 1;
-            self.line("}");
-            self.line("for (int64_t e = start; e < end; e++) {");
+            self.line("} else {");
             self.indent += 1;
-            // The element's place in the destination, which may be any view.
-            let idxs: Vec<String> = (0..*rank).map(|k| format!("i{k}")).collect();
-            self.line("int64_t rest = e;");
-            for k in (0..*rank).rev() {
-                self.line(&format!("int64_t i{k} = rest % {d}.shape[{k}]; rest /= {d}.shape[{k}];"));
-            }
-            self.line("(void)rest;");
-            let e = Self::elem(&d, *elem, &idxs);
-            self.line(&format!("{t} x = {e};"));
-            let step = binop(*op, *elem, "x", "part[c * pitch + e]")?;
-            self.line(&format!("for (int64_t c = 0; c < cl->nchunks; c++) x = {step};"));
-            self.line(&format!("{e} = x;"));
+            let any = ogham_imp::lower::merge::fold_elements(*op, *elem, *rank).ok_or("internal error: fold kernel")?;
+            self.run_kernel(any, ("start", "end"), stm.span, |g, b| fold_binding(g, b, (&d, *elem), (&part, &pitch)))?;
             self.indent -= 1;
             self.line("}");
             self.end_task(&fname2, saved2);
             let extra2 = vec![(p.clone(), p.clone()), ("nchunks".to_string(), nchunks.to_string())];
             let cl2 = self.closure_init(&sname2, &[accs[*i]], &extra2);
-            let count = format!("og_shape_elems({rank}, {d}.shape)");
             self.line(&format!(
                 "if (og_parallel(ctx, {fname2}, &{cl2}, {count}, og_num_chunks(ctx, {count}, 4096))) return og_propagate();"
             ));
@@ -752,4 +747,20 @@ impl Gen<'_> {
         self.close_scope();
         Ok(())
     }
+}
+
+/// What a kernel of `ogham_imp::lower::merge::fold_elements` is given: the
+/// destination `dest` (a C array view, elements `elem`), its chunks'
+/// partials (`part`, a pointer, chunks `pitch` apart) and their number
+/// (`cl->nchunks`, in the task running it).
+fn fold_binding(g: &Gen, b: Binding, (dest, elem): (&str, PrimType), (part, pitch): (&str, &str)) -> Res<String> {
+    Ok(match b {
+        Binding::Dest(0) => data_ptr(dest, elem),
+        Binding::DestStride(0, d) => format!("{dest}.stride[{d}]"),
+        Binding::DestShape(0, d) => format!("{dest}.shape[{d}]"),
+        Binding::Partial(0) => part.to_string(),
+        Binding::PartialStride(0, 0) => pitch.to_string(),
+        Binding::Chunks => "cl->nchunks".to_string(),
+        b => g.common_binding(b)?,
+    })
 }

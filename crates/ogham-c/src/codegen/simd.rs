@@ -259,7 +259,7 @@ impl Gen<'_> {
     /// The C expression for a binding every kernel may have: a scalar, an
     /// array's data pointer or stride. (`lo` and `hi` are bound by
     /// [`Self::run_kernel`].)
-    fn common_binding(&self, b: Binding) -> Res<String> {
+    pub(super) fn common_binding(&self, b: Binding) -> Res<String> {
         Ok(match b {
             Binding::Scalar(v) => vname(v),
             Binding::Data(v) => data_ptr(&vname(v), self.ty(v)?.elem()),
@@ -271,7 +271,7 @@ impl Gen<'_> {
     /// Runs a lowered kernel's passes and prints it, its parameters bound
     /// by `bind` (and `lo`, `hi`), after the checks of its divisors (see
     /// `ogham_imp::lower`), which fail at their divisions' locations.
-    fn run_kernel(
+    pub(super) fn run_kernel(
         &mut self,
         (mut kernel, bindings, checks): Lowered,
         (lo, hi): (&str, &str),

@@ -29,6 +29,7 @@ use ogham_ir::{Operator, PrimType, PrimValue, Type};
 
 use super::hist::row_op;
 use super::{straight_line, Binding, Lowered, Lowerer, ScremaLoop};
+use crate::passes::let_;
 use crate::{Block, Exp, Operand, ParamKind, Stm, Ty, Var};
 
 /// The merge of a `hist` operator's partial histograms into its
@@ -142,4 +143,97 @@ fn offset(l: &mut Lowerer, terms: &[(Var, Operand)], out: &mut Vec<Stm>) -> Oper
         });
     }
     sum.unwrap_or(Operand::Const(PrimValue::I64(0)))
+}
+
+/// The fold of a parallel `withacc`'s partial accumulators into the
+/// accumulator, elements `lo .. hi` of it in row-major order: per chunk,
+/// in chunk order, `dest[e] = dest[e] op part[c * pitch + e]`, in an
+/// `ivdep` loop over the elements (the destination is the `withacc`'s own,
+/// the partials another array). A destination of `rank` dimensions is
+/// addressed through its shape and strides ([`Binding::DestShape`],
+/// [`Binding::DestStride`]); the caller passes a contiguous one as one
+/// dimension of stride 1. `op` is [`reassociable`](crate::reassociable).
+pub fn fold_elements(op: crate::BinOp, t: PrimType, rank: usize) -> Option<Lowered> {
+    if !crate::reassociable(op, t) || rank == 0 {
+        return None;
+    }
+    let i64 = PrimType::I64;
+    let mut k = crate::Kernel::new("fold");
+    let mut bindings = Vec::new();
+    let mut param = |k: &mut crate::Kernel, base: &str, ty: Ty, kind: ParamKind, b: Binding| {
+        bindings.push(b);
+        k.param(base, ty, kind)
+    };
+    let lo = param(&mut k, "lo", Ty::Prim(i64), ParamKind::Value, Binding::Lo);
+    let hi = param(&mut k, "hi", Ty::Prim(i64), ParamKind::Value, Binding::Hi);
+    let chunks = param(&mut k, "chunks", Ty::Prim(i64), ParamKind::Value, Binding::Chunks);
+    let dest = param(&mut k, "dest", Ty::Ptr(t), ParamKind::Write, Binding::Dest(0));
+    let mut dims = Vec::new();
+    for d in 0..rank {
+        let kind = if d + 1 == rank { ParamKind::Stride } else { ParamKind::Value };
+        let stride = param(&mut k, "dest_stride", Ty::Prim(i64), kind, Binding::DestStride(0, d));
+        let shape = param(&mut k, "dest_shape", Ty::Prim(i64), ParamKind::Value, Binding::DestShape(0, d));
+        dims.push((stride, shape));
+    }
+    let part = param(&mut k, "part", Ty::Ptr(t), ParamKind::Read, Binding::Partial(0));
+    let pitch = param(&mut k, "pitch", Ty::Prim(i64), ParamKind::Value, Binding::PartialStride(0, 0));
+    let (c, e) = (k.fresh("c"), k.fresh("e"));
+    let mut body = Vec::new();
+    // The element's offset in the destination: its row-major index split
+    // into one index per dimension, innermost first.
+    let mut rest = Operand::Var(e);
+    let mut at: Option<Operand> = None;
+    for (d, &(stride, shape)) in dims.iter().enumerate().rev() {
+        let index = if d == 0 {
+            rest
+        } else {
+            let i = let_(&mut k, &mut body, "i", i64, Exp::Bin(crate::BinOp::Rem, i64, rest, Operand::Var(shape)));
+            rest = let_(&mut k, &mut body, "rest", i64, Exp::Bin(crate::BinOp::Quot, i64, rest, Operand::Var(shape)));
+            i
+        };
+        let term = let_(&mut k, &mut body, "o", i64, Exp::Bin(crate::BinOp::Mul, i64, index, Operand::Var(stride)));
+        at = Some(match at {
+            None => term,
+            Some(a) => let_(&mut k, &mut body, "o", i64, Exp::Bin(crate::BinOp::Add, i64, a, term)),
+        });
+    }
+    let at = at?;
+    let base =
+        let_(&mut k, &mut body, "base", i64, Exp::Bin(crate::BinOp::Mul, i64, Operand::Var(c), Operand::Var(pitch)));
+    let from = let_(&mut k, &mut body, "from", i64, Exp::Bin(crate::BinOp::Add, i64, base, Operand::Var(e)));
+    let old = let_(&mut k, &mut body, "old", t, Exp::Load(dest, at));
+    let x = let_(&mut k, &mut body, "x", t, Exp::Load(part, from));
+    let new = let_(&mut k, &mut body, "new", t, Exp::Bin(op, t, old, x));
+    body.push(Stm::Store { ptr: dest, index: at, value: new });
+    let elements =
+        Stm::For { index: e, lo: Operand::Var(lo), hi: Operand::Var(hi), ivdep: true, body: Block { stms: body } };
+    let zero = Operand::Const(PrimValue::I64(0));
+    k.body.stms.push(Stm::For {
+        index: c,
+        lo: zero,
+        hi: Operand::Var(chunks),
+        ivdep: false,
+        body: Block { stms: vec![elements] },
+    });
+    Some((k, bindings, Vec::new()))
+}
+
+/// Elements `lo .. hi` of a `write` pointer ([`Binding::Dest`]) set to
+/// `value`: a partial result's neutral element before a chunk starts.
+pub fn fill(value: PrimValue) -> Lowered {
+    let (i64, t) = (PrimType::I64, value.prim_type());
+    let mut k = crate::Kernel::new("fill");
+    let lo = k.param("lo", Ty::Prim(i64), ParamKind::Value);
+    let hi = k.param("hi", Ty::Prim(i64), ParamKind::Value);
+    let dest = k.param("dest", Ty::Ptr(t), ParamKind::Write);
+    let e = k.fresh("e");
+    let store = Stm::Store { ptr: dest, index: Operand::Var(e), value: Operand::Const(value) };
+    k.body.stms.push(Stm::For {
+        index: e,
+        lo: Operand::Var(lo),
+        hi: Operand::Var(hi),
+        ivdep: true,
+        body: Block { stms: vec![store] },
+    });
+    (k, vec![Binding::Lo, Binding::Hi, Binding::Dest(0)], Vec::new())
 }
