@@ -125,6 +125,7 @@ fn program_and_kernels(verified: &Verified, opts: &Options, keep_kernels: bool) 
         atomic_accs: HashSet::default(),
         kernels: keep_kernels.then(Vec::new),
         kernel_defs: Vec::new(),
+        launched: Default::default(),
     };
     let mut protos = String::new();
     let mut funs = g.constants(&consts)?;
@@ -313,6 +314,9 @@ struct Gen<'a> {
     /// mode) calls that function instead of being passed and printed again:
     /// GMM's 118 kernels were 26 distinct ones, three quarters of its C.
     kernel_defs: Vec<(ogham_imp::Kernel, String, ogham_imp::Kernel)>,
+    /// The kernels of `kernel_defs`, by position, whose parallel task
+    /// (`crate::kernel::launch_task`) has been defined.
+    launched: rustc_hash::FxHashSet<usize>,
 }
 
 /// A region of generated code that runs repeatedly (a loop or SOAC
@@ -1528,31 +1532,30 @@ impl<'a> Gen<'a> {
         let ranks = dests.iter().map(|d| self.rank_of(*d)).collect::<Res<Vec<usize>>>()?;
         let counts = ogham_ir::scatter_layout(&map.ret, ranks).ok_or("C backend: malformed scatter lambda")?;
         let w = self.se(w);
-        let free = if parallel { self.task_free_vars(stm) } else { Vec::new() };
-        let mut saved = None;
-        let mut names = (String::new(), String::new());
-        if parallel {
-            let (s, f, sv) = self.begin_task(&free, &[]);
-            saved = Some(sv);
-            names = (s, f);
-            for (p, d) in stm.pat.iter().zip(dests) {
-                self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
+        let lowered = self.scatter_lowered(arrs, map, (dests, &counts));
+        if !parallel {
+            match lowered {
+                Some(k) => self.run_kernel(k, ("0", &w), stm.span, |g, b| simd::scatter_binding(g, b, dests))?,
+                None => self.scatter_iterations(("0".to_string(), w), arrs, map, dests, &counts)?,
             }
+            return Ok(());
         }
-        let range = if parallel { ("start".to_string(), "end".to_string()) } else { ("0".to_string(), w.clone()) };
-        let kernel = self.scatter_kernel((&range.0, &range.1), arrs, map, (dests, &counts), stm.span)?;
-        if !kernel {
-            self.scatter_iterations(range, arrs, map, dests, &counts)?;
+        let chunks = format!("og_num_chunks(ctx, {w}, {})", grain(map));
+        if let Some(k) = lowered {
+            // A kernel, as a parallel job.
+            let job = self.launch_kernel(k, (&w, &chunks), stm.span, |g, b| simd::scatter_binding(g, b, dests))?;
+            self.line(&format!("if ({job}) return og_propagate();"));
+            return Ok(());
         }
-        if let Some(sv) = saved {
-            let (sname, fname) = names;
-            self.end_task(&fname, sv);
-            let cl = self.closure_init(&sname, &free, &[]);
-            let grain = grain(map);
-            self.line(&format!(
-                "if (og_parallel(ctx, {fname}, &{cl}, {w}, og_num_chunks(ctx, {w}, {grain}))) return og_propagate();"
-            ));
+        let free = self.task_free_vars(stm);
+        let (sname, fname, saved) = self.begin_task(&free, &[]);
+        for (p, d) in stm.pat.iter().zip(dests) {
+            self.line(&format!("og_arr {} = {};", vname(p.name), vname(*d)));
         }
+        self.scatter_iterations(("start".to_string(), "end".to_string()), arrs, map, dests, &counts)?;
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, &free, &[]);
+        self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {w}, {chunks})) return og_propagate();"));
         Ok(())
     }
 

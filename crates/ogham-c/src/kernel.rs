@@ -4,7 +4,10 @@
 //! runs by a call ([`call`]) that binds each parameter to a C expression
 //! of the caller: pointers `restrict`, `const` when only read, the
 //! statements one C statement each, and the final values of `inout`
-//! parameters written back. Nothing is decided here: the
+//! parameters written back. A kernel whose loop runs in parallel chunks
+//! is started as a job of the runtime ([`launch`]): a struct holds its
+//! arguments, and one task per kernel ([`launch_task`]) runs it on each
+//! chunk, as its `lo .. hi`. Nothing is decided here: the
 //! loop structure, the versioning and the vector lanes are the kernel's,
 //! made by `ogham-imp`'s passes; this module only spells them in C, with
 //! what the C compiler needs to be told: `ivdep`, OpenMP's `inscan` for
@@ -104,6 +107,72 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
     p.line("return 0;");
     p.out.push_str("}\n");
     Ok(())
+}
+
+/// Prints, as definitions at file scope, what runs kernel `k` (the C
+/// function `fname`, [`function`]) as a parallel job of the runtime: the
+/// struct `og_args_{fname}` holding the context, the location to fail at
+/// when the kernel runs out of memory, and the value of every parameter
+/// but the two at positions `lo` and `hi`, and the task
+/// `og_launch_{fname}`, which runs the kernel on its chunk `start .. end`
+/// (as those two parameters) with the other values from the struct.
+/// [`launch`] fills the struct and starts the job. A parallel job's
+/// chunks run at the same time, so no parameter may be `inout`.
+pub(crate) fn launch_task(k: &Kernel, fname: &str, (lo, hi): (usize, usize), out: &mut String) -> Res<()> {
+    let _ = writeln!(out, "struct og_args_{fname} {{\n  og_ctx *ctx;\n  const char *loc;");
+    let mut args = Vec::new();
+    for (i, param) in k.params.iter().enumerate() {
+        if i == lo || i == hi {
+            args.push(if i == lo { "start".to_string() } else { "end".to_string() });
+            continue;
+        }
+        let field = match (param.ty, param.kind) {
+            (_, ParamKind::InOut) => {
+                return Err(format!("C backend: kernel {} has an inout parameter and cannot run in parallel", k.name))
+            }
+            (Ty::Ptr(t), ParamKind::Read) => format!("const {} *p{i}", ctype(t)),
+            (Ty::Ptr(t), _) => format!("{} *p{i}", ctype(t)),
+            (Ty::Prim(t), _) => format!("{} p{i}", ctype(t)),
+        };
+        let _ = writeln!(out, "  {field};");
+        args.push(format!("a->p{i}"));
+    }
+    let _ = writeln!(out, "}};");
+    let _ = writeln!(out, "static int og_launch_{fname}(void *closure, int64_t start, int64_t end, int64_t chunk) {{");
+    let _ = writeln!(out, "  struct og_args_{fname} *a = closure;\n  (void)chunk;");
+    let _ = writeln!(out, "  if ({fname}({})) return og_fail(a->ctx, a->loc, \"Out of memory.\");", args.join(", "));
+    let _ = writeln!(out, "  return 0;\n}}");
+    Ok(())
+}
+
+/// Prints, at `indent`, the start of a parallel job running kernel `k`
+/// (the C function `fname`, its task made by [`launch_task`]) over
+/// iterations `0 .. n` in `nchunks` chunks: the struct of its arguments
+/// (`args[i]` the C expression of parameter `i`; those of the chunk's
+/// bounds are not used), a local variable named `cl`, and `loc`, the
+/// location of the SOAC as a C string. Returns the C expression that runs
+/// the job, non-zero when it failed.
+pub(crate) fn launch(
+    k: &Kernel,
+    fname: &str,
+    (args, loc, cl): (&[String], &str, &str),
+    (n, nchunks): (&str, &str),
+    (lo, hi, indent): (usize, usize, usize),
+    out: &mut String,
+) -> Res<String> {
+    if args.len() != k.params.len() {
+        return Err(format!("C backend: kernel {} has {} parameters, given {}", k.name, k.params.len(), args.len()));
+    }
+    let pad = "  ".repeat(indent);
+    let _ = writeln!(out, "{pad}struct og_args_{fname} {cl};");
+    let _ = writeln!(out, "{pad}{cl}.ctx = ctx;");
+    let _ = writeln!(out, "{pad}{cl}.loc = {loc};");
+    for (i, arg) in args.iter().enumerate() {
+        if i != lo && i != hi {
+            let _ = writeln!(out, "{pad}{cl}.p{i} = {arg};");
+        }
+    }
+    Ok(format!("og_parallel(ctx, og_launch_{fname}, &{cl}, {n}, {nchunks})"))
 }
 
 /// Prints, at `indent`, a call of kernel `k` as the C function `fname`

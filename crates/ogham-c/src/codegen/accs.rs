@@ -567,8 +567,6 @@ impl Gen<'_> {
                 free.push(*a);
             }
         }
-        let out_fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
-        let out_extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
         self.line("} else {");
         self.indent += 1;
         if !combined.is_empty() {
@@ -602,27 +600,56 @@ impl Gen<'_> {
             self.line("} else {");
             self.indent += 1;
         }
-        // Atomic updates of the destinations.
-        let (sname, fname, saved) = self.begin_task(&free, &out_fields);
-        for (c, _) in outs {
-            self.line(&format!("og_arr {c} = cl->{c};"));
+        // Atomic updates of the destinations: a kernel as a parallel job
+        // when the function allows one.
+        let atomic: Vec<bool> = (0..n).map(|i| combined.contains(&i)).collect();
+        if let Some(lowered) = self.with_acc_lowered(w, arrs, map, &atomic, outs) {
+            let job = self.launch_kernel(lowered, (wc, &nchunks), stm.span, |g, b| {
+                super::simd::with_acc_binding(g, b, map, &dests, outs)
+            })?;
+            self.line(&format!("if ({job}) return og_propagate();"));
+        } else {
+            self.with_acc_atomic_task(stm, (w, wc, &nchunks), arrs, map, outs, (&roots, &combined, &dests, &free))?;
         }
-        let mine: Vec<VName> = roots.iter().filter(|(_, r)| combined.contains(r)).map(|(v, _)| *v).collect();
-        self.atomic_accs.extend(mine.iter().copied());
-        let res = self.with_acc_loop(w, arrs, map, &dests, outs, ("start", "end"), stm.span);
-        for v in &mine {
-            self.atomic_accs.remove(v);
-        }
-        res?;
-        self.end_task(&fname, saved);
-        let cl = self.closure_init(&sname, &free, &out_extra);
-        self.pinned_job(&dests, &format!("og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})"));
         if !combined.is_empty() {
             self.indent -= 1;
             self.line("}");
         }
         self.indent -= 1;
         self.line("}");
+        Ok(())
+    }
+
+    /// [`Self::with_acc_par`]'s atomic updates of the destinations by a
+    /// task running the loop statement by statement: every variable made
+    /// of a `combined` accumulator's parameter (`roots`) is updated
+    /// atomically.
+    #[allow(clippy::type_complexity)]
+    fn with_acc_atomic_task(
+        &mut self,
+        stm: &Stm,
+        (w, wc, nchunks): (&SubExp, &str, &str),
+        arrs: &[VName],
+        map: &Lambda,
+        outs: &[(String, Type)],
+        (roots, combined, dests, free): (&HashMap<VName, usize>, &[usize], &[String], &[VName]),
+    ) -> Res<()> {
+        let out_fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
+        let out_extra: Vec<(String, String)> = outs.iter().map(|(c, _)| (c.clone(), c.clone())).collect();
+        let (sname, fname, saved) = self.begin_task(free, &out_fields);
+        for (c, _) in outs {
+            self.line(&format!("og_arr {c} = cl->{c};"));
+        }
+        let mine: Vec<VName> = roots.iter().filter(|(_, r)| combined.contains(r)).map(|(v, _)| *v).collect();
+        self.atomic_accs.extend(mine.iter().copied());
+        let res = self.with_acc_loop(w, arrs, map, dests, outs, ("start", "end"), stm.span);
+        for v in &mine {
+            self.atomic_accs.remove(v);
+        }
+        res?;
+        self.end_task(&fname, saved);
+        let cl = self.closure_init(&sname, free, &out_extra);
+        self.pinned_job(dests, &format!("og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})"));
         Ok(())
     }
 
@@ -710,39 +737,36 @@ impl Gen<'_> {
         // Pass 2: per accumulator, its elements in parallel, each folding in the chunks' partials in order.
         for (i, p, elem, rank, op) in &partials {
             let (t, d) = (ctype(*elem), vname(accs[*i]));
-            let fields2 = vec![format!("og_arr {p}"), "int64_t nchunks".to_string()];
-            let (sname2, fname2, saved2) = self.begin_task(&[accs[*i]], &fields2);
             // A kernel (`ogham_imp::lower::merge::fold_elements`) per chunk
-            // in order; a row-major destination (as accumulators mostly
-            // are) as one dimension, so that the fold is one vectorisable
-            // loop (GMM's [K][d][d] sums with an index computed by three
-            // divisions per element took 5% of its gradient at n = 1000).
+            // in order, run as a parallel job over the elements; a
+            // row-major destination (as accumulators mostly are) as one
+            // dimension, so that the fold is one vectorisable loop (GMM's
+            // [K][d][d] sums with an index computed by three divisions per
+            // element took 5% of its gradient at n = 1000).
             let count = format!("og_shape_elems({rank}, {d}.shape)");
             let pitch = format!("OG_PITCH({count}, {t})");
-            let part = data_ptr(&format!("cl->{p}"), *elem);
+            let part = data_ptr(p, *elem);
+            let size = (count.as_str(), format!("og_num_chunks(ctx, {count}, 4096)"));
+            let bind = (d.as_str(), *elem, part.as_str(), pitch.as_str(), nchunks);
             self.line(&format!("if (og_is_contiguous(&{d}, {rank})) {{"));
             self.indent += 1;
             let flat = ogham_imp::lower::merge::fold_elements(*op, *elem, 1).ok_or("internal error: fold kernel")?;
-            self.run_kernel(flat, ("start", "end"), stm.span, |g, b| {
+            let job = self.launch_kernel(flat, (size.0, &size.1), stm.span, |g, b| {
                 Ok(match b {
                     Binding::DestStride(0, 0) => "1".to_string(),
                     Binding::DestShape(0, 0) => count.clone(),
-                    b => fold_binding(g, b, (&d, *elem), (&part, &pitch))?,
+                    b => fold_binding(g, b, bind)?,
                 })
             })?;
+            self.line(&format!("if ({job}) return og_propagate();"));
             self.indent -= 1;
             self.line("} else {");
             self.indent += 1;
             let any = ogham_imp::lower::merge::fold_elements(*op, *elem, *rank).ok_or("internal error: fold kernel")?;
-            self.run_kernel(any, ("start", "end"), stm.span, |g, b| fold_binding(g, b, (&d, *elem), (&part, &pitch)))?;
+            let job = self.launch_kernel(any, (size.0, &size.1), stm.span, |g, b| fold_binding(g, b, bind))?;
+            self.line(&format!("if ({job}) return og_propagate();"));
             self.indent -= 1;
             self.line("}");
-            self.end_task(&fname2, saved2);
-            let extra2 = vec![(p.clone(), p.clone()), ("nchunks".to_string(), nchunks.to_string())];
-            let cl2 = self.closure_init(&sname2, &[accs[*i]], &extra2);
-            self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {count}, og_num_chunks(ctx, {count}, 4096))) return og_propagate();"
-            ));
         }
         self.close_scope();
         Ok(())
@@ -751,16 +775,19 @@ impl Gen<'_> {
 
 /// What a kernel of `ogham_imp::lower::merge::fold_elements` is given: the
 /// destination `dest` (a C array view, elements `elem`), its chunks'
-/// partials (`part`, a pointer, chunks `pitch` apart) and their number
-/// (`cl->nchunks`, in the task running it).
-fn fold_binding(g: &Gen, b: Binding, (dest, elem): (&str, PrimType), (part, pitch): (&str, &str)) -> Res<String> {
+/// partials (`part`, a pointer, chunks `pitch` apart) and their number.
+fn fold_binding(
+    g: &Gen,
+    b: Binding,
+    (dest, elem, part, pitch, chunks): (&str, PrimType, &str, &str, &str),
+) -> Res<String> {
     Ok(match b {
         Binding::Dest(0) => data_ptr(dest, elem),
         Binding::DestStride(0, d) => format!("{dest}.stride[{d}]"),
         Binding::DestShape(0, d) => format!("{dest}.shape[{d}]"),
         Binding::Partial(0) => part.to_string(),
         Binding::PartialStride(0, 0) => pitch.to_string(),
-        Binding::Chunks => "cl->nchunks".to_string(),
+        Binding::Chunks => chunks.to_string(),
         b => g.common_binding(b)?,
     })
 }

@@ -119,7 +119,7 @@ impl Gen<'_> {
         }
         let ptrs: Vec<(String, Vec<String>)> =
             partials.iter().map(|(p, ..)| (p.clone(), vec!["1".to_string()])).collect();
-        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &sizes), stm.span, false)? {
+        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &sizes), stm.span)? {
             self.hist_partial_loop(arrs, ops, map, &partials, &sizes)?;
         }
         self.end_task(&fname, saved);
@@ -133,24 +133,14 @@ impl Gen<'_> {
         let merges = self.hist_merges(ops).ok_or("internal error: hist merge kernels")?;
         for ((oi, op), merge) in ops.iter().enumerate().zip(merges) {
             let size = sizes[oi].clone();
-            let free2 = self.hist_merge_free_vars(op);
-            let mine: Vec<(String, &str)> = partials.iter().filter(|x| x.2 == oi).map(|x| (x.0.clone(), x.1)).collect();
-            let mut fields2: Vec<String> = mine.iter().map(|(p, t)| format!("{t} *{p}")).collect();
-            fields2.push("int64_t nchunks".to_string());
-            let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
-            let parts: Vec<(String, Vec<String>)> = mine
+            let parts: Vec<(String, Vec<String>)> = partials
                 .iter()
-                .map(|(p, t)| (format!("cl->{p}"), vec![format!("OG_PITCH({size}, {t})"), "1".to_string()]))
+                .filter(|x| x.2 == oi)
+                .map(|(p, t, ..)| (p.clone(), vec![format!("OG_PITCH({size}, {t})"), "1".to_string()]))
                 .collect();
-            self.hist_merge_kernel(merge, &op.dests, &parts, stm.span)?;
-            self.end_task(&fname2, saved2);
-            let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, ..)| (p.clone(), p.clone())).collect();
-            extra2.push(("nchunks".to_string(), nchunks.clone()));
-            let cl2 = self.closure_init(&sname2, &free2, &extra2);
-            self.line(&format!(
-                "if (og_parallel(ctx, {fname2}, &{cl2}, {size}, og_num_chunks(ctx, {size}, {}))) {{{free_all} return og_propagate(); }}",
-                grain(&op.op.lambda)
-            ));
+            let chunks = format!("og_num_chunks(ctx, {size}, {})", grain(&op.op.lambda));
+            let job = self.hist_merge_launch(merge, &op.dests, (&parts, &nchunks), (&size, &chunks), stm.span)?;
+            self.line(&format!("if ({job}) {{{free_all} return og_propagate(); }}"));
         }
         self.line(free_all.trim_start());
         self.indent -= 1;
@@ -213,15 +203,20 @@ impl Gen<'_> {
         map: &Lambda,
         nchunks: &str,
     ) -> Res<()> {
+        let wc = self.se(w);
+        if let Some(lowered) = self.hist_lowered(arrs, ops, map, true) {
+            // A kernel with atomic updates, as a parallel job.
+            let (ptrs, buckets) = kernel_dests(&self.hist_dests(ops)?);
+            let job = self
+                .launch_kernel(lowered, (&wc, nchunks), stm.span, |g, b| simd::hist_binding(g, b, (&ptrs, &buckets)))?;
+            self.line(&format!("if ({job}) return og_propagate();"));
+            return Ok(());
+        }
         let free = self.hist_task_free_vars(stm, ops);
         let (sname, fname, saved) = self.begin_task(&free, &[]);
-        let (ptrs, buckets) = kernel_dests(&self.hist_dests(ops)?);
-        if !self.hist_kernel(("start", "end"), arrs, ops, map, (&ptrs, &buckets), stm.span, true)? {
-            self.hist_atomic_loop(arrs, ops, map)?;
-        }
+        self.hist_atomic_loop(arrs, ops, map)?;
         self.end_task(&fname, saved);
         let cl = self.closure_init(&sname, &free, &[]);
-        let wc = self.se(w);
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         Ok(())
     }
@@ -377,7 +372,7 @@ impl Gen<'_> {
         span: ogham_ir::Span,
     ) -> Res<()> {
         let (ptrs, buckets) = kernel_dests(dests);
-        if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span, false)? {
+        if self.hist_kernel((start, end), arrs, ops, map, (&ptrs, &buckets), span)? {
             return Ok(());
         }
         let j = self.fresh("j");
@@ -556,29 +551,30 @@ impl Gen<'_> {
         self.line(&format!("if (og_parallel(ctx, {fname}, &{cl}, {wc}, {nchunks})) return og_propagate();"));
         // Pass 2: per operator, its buckets in parallel, each folding in the chunks' partials in chunk order.
         for ((op, op_dests), mine) in ops.iter().zip(&dests).zip(&partials) {
-            let free2 = self.hist_merge_free_vars(op);
-            let mut fields2: Vec<String> = mine.iter().map(|(p, _)| format!("og_arr {p}")).collect();
-            fields2.push("int64_t nchunks".to_string());
-            let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
+            let size = &op_dests[0].0;
             if let Some(merge) = self.describe_merge(op) {
                 // Rows combined element by element: a kernel (`ogham_imp::lower::merge`).
                 let parts: Vec<(String, Vec<String>)> = mine
                     .iter()
                     .map(|(p, dty)| {
-                        let c = format!("cl->{p}");
-                        let strides = (0..=dty.rank()).map(|d| format!("{c}.stride[{d}]")).collect();
-                        (simd::data_ptr(&c, dty.elem()), strides)
+                        let strides = (0..=dty.rank()).map(|d| format!("{p}.stride[{d}]")).collect();
+                        (simd::data_ptr(p, dty.elem()), strides)
                     })
                     .collect();
-                self.hist_merge_kernel(merge, &op.dests, &parts, stm.span)?;
-            } else {
-                self.hist_merge_rows(op, op_dests, mine)?;
+                let (n, chunks) = (format!("{size}.shape[0]"), format!("og_num_chunks(ctx, {size}.shape[0], 1)"));
+                let job = self.hist_merge_launch(merge, &op.dests, (&parts, &nchunks), (&n, &chunks), stm.span)?;
+                self.line(&format!("if ({job}) return og_propagate();"));
+                continue;
             }
+            let free2 = self.hist_merge_free_vars(op);
+            let mut fields2: Vec<String> = mine.iter().map(|(p, _)| format!("og_arr {p}")).collect();
+            fields2.push("int64_t nchunks".to_string());
+            let (sname2, fname2, saved2) = self.begin_task(&free2, &fields2);
+            self.hist_merge_rows(op, op_dests, mine)?;
             self.end_task(&fname2, saved2);
             let mut extra2: Vec<(String, String)> = mine.iter().map(|(p, _)| (p.clone(), p.clone())).collect();
             extra2.push(("nchunks".to_string(), nchunks.clone()));
             let cl2 = self.closure_init(&sname2, &free2, &extra2);
-            let size = &op_dests[0].0;
             self.line(&format!(
                 "if (og_parallel(ctx, {fname2}, &{cl2}, {size}.shape[0], og_num_chunks(ctx, {size}.shape[0], 1))) return og_propagate();"
             ));

@@ -390,6 +390,16 @@ impl Gen<'_> {
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let w = self.se(w);
+        if scans.is_empty() && reduces.is_empty() {
+            // A map whose loop is a kernel: a parallel job of the kernel.
+            if let Some(lowered) = self.screma_lowered(arrs, (scans, reduces), map, outs) {
+                let job = self.launch_kernel(lowered, (&w, nchunks), stm.span, |g, b| {
+                    simd::output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))
+                })?;
+                self.line(&format!("if ({job}) return og_propagate();"));
+                return Ok(());
+            }
+        }
         let chained = n_scan > 0;
         let nchunks = if chained {
             let chunks = self.fresh("nchunks_scan");

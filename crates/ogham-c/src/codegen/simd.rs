@@ -75,12 +75,7 @@ impl Gen<'_> {
         outs: &[(String, Type)],
         span: Span,
     ) -> Res<bool> {
-        let target = self.target();
-        let lowered = self.describe(arrs, (scans, reduces), map, outs, |desc| {
-            let tiled = ogham_imp::lower::tile::tiled(desc, &target).map(|(k, b)| (k, b, Vec::new()));
-            tiled.or_else(|| ogham_imp::lower::screma_loop(desc))
-        });
-        let Some(lowered) = lowered else { return Ok(false) };
+        let Some(lowered) = self.screma_lowered(arrs, (scans, reduces), map, outs) else { return Ok(false) };
         let accs: Vec<&String> = scan_accs.iter().chain(red_accs).flatten().collect();
         self.run_kernel(lowered, (lo, hi), span, |g, b| {
             Ok(match b {
@@ -89,6 +84,22 @@ impl Gen<'_> {
             })
         })?;
         Ok(true)
+    }
+
+    /// The kernel of a screma's loop (tiled, or `ogham_imp::lower::screma_loop`),
+    /// if its functions allow one.
+    pub(super) fn screma_lowered(
+        &self,
+        arrs: &[VName],
+        ops: (&[Operator], &[Operator]),
+        map: &Lambda,
+        outs: &[(String, Type)],
+    ) -> Option<Lowered> {
+        let target = self.target();
+        self.describe(arrs, ops, map, outs, |desc| {
+            let tiled = ogham_imp::lower::tile::tiled(desc, &target).map(|(k, b)| (k, b, Vec::new()));
+            tiled.or_else(|| ogham_imp::lower::screma_loop(desc))
+        })
     }
 
     /// Runs `f` on the description of a SOAC's loop: its input arrays (or
@@ -122,8 +133,7 @@ impl Gen<'_> {
     /// functions allow one (`ogham_imp::lower::hist`); whether they did.
     /// `dests` gives, per destination (every operator's, in order), a
     /// pointer to its first bucket and its strides, and `buckets`, per
-    /// operator, its number of buckets, all as C expressions. With
-    /// `atomic`, other tasks update the same buckets at the same time.
+    /// operator, its number of buckets, all as C expressions.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn hist_kernel(
         &mut self,
@@ -131,23 +141,19 @@ impl Gen<'_> {
         arrs: &[VName],
         ops: &[HistOp],
         map: &Lambda,
-        (dests, buckets): (&[(String, Vec<String>)], &[String]),
+        dests: (&[(String, Vec<String>)], &[String]),
         span: Span,
-        atomic: bool,
     ) -> Res<bool> {
-        let lowered =
-            self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::hist::hist_loop(desc, ops, atomic));
-        let Some(lowered) = lowered else { return Ok(false) };
-        self.run_kernel(lowered, (lo, hi), span, |g, b| {
-            let missing = || "internal error: kernel destination".to_string();
-            Ok(match b {
-                Binding::Dest(i) => dests.get(i).ok_or_else(missing)?.0.clone(),
-                Binding::DestStride(i, d) => dests.get(i).ok_or_else(missing)?.1.get(d).ok_or_else(missing)?.clone(),
-                Binding::Buckets(i) => buckets.get(i).ok_or_else(missing)?.clone(),
-                b => g.common_binding(b)?,
-            })
-        })?;
+        let Some(lowered) = self.hist_lowered(arrs, ops, map, false) else { return Ok(false) };
+        self.run_kernel(lowered, (lo, hi), span, |g, b| hist_binding(g, b, dests))?;
         Ok(true)
+    }
+
+    /// The kernel of a `hist`'s loop (`ogham_imp::lower::hist`), if its
+    /// functions allow one; with `atomic`, for tasks that update the same
+    /// buckets at the same time.
+    pub(super) fn hist_lowered(&self, arrs: &[VName], ops: &[HistOp], map: &Lambda, atomic: bool) -> Option<Lowered> {
+        self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::hist::hist_loop(desc, ops, atomic))
     }
 
     /// The kernels folding a parallel `hist`'s partial histograms into each
@@ -163,18 +169,20 @@ impl Gen<'_> {
         self.describe(&[], (&[], &[]), &op.op.lambda, &[], |desc| ogham_imp::lower::merge::fold_partials(desc, &op.op))
     }
 
-    /// Runs a merge kernel of [`Self::hist_merges`] over buckets `start ..
-    /// end` of `dests`, in a task whose closure `cl` holds their number
-    /// `nchunks`; `partials` gives, per destination, the C expressions of
-    /// its partials' pointer and strides.
-    pub(super) fn hist_merge_kernel(
+    /// Starts a merge kernel of [`Self::hist_merges`] as a parallel job
+    /// over buckets `0 .. n` of `dests` in `nchunks` chunks; `partials`
+    /// gives, per destination, the C expressions of its partials' pointer
+    /// and strides, and `parts` their number. Returns the C expression
+    /// that runs the job ([`Self::launch_kernel`]).
+    pub(super) fn hist_merge_launch(
         &mut self,
         merge: Lowered,
         dests: &[VName],
-        partials: &[(String, Vec<String>)],
+        (partials, parts): (&[(String, Vec<String>)], &str),
+        (n, nchunks): (&str, &str),
         span: Span,
-    ) -> Res<()> {
-        self.run_kernel(merge, ("start", "end"), span, |g, b| {
+    ) -> Res<String> {
+        self.launch_kernel(merge, (n, nchunks), span, |g, b| {
             let missing = || "internal error: merge kernel destination".to_string();
             Ok(match b {
                 Binding::Dest(i) => {
@@ -184,38 +192,22 @@ impl Gen<'_> {
                 Binding::DestStride(i, d) => format!("{}.stride[{d}]", vname(*dests.get(i).ok_or_else(missing)?)),
                 Binding::Partial(i) => partials.get(i).ok_or_else(missing)?.0.clone(),
                 Binding::PartialStride(i, d) => partials.get(i).and_then(|p| p.1.get(d)).ok_or_else(missing)?.clone(),
-                Binding::Chunks => "cl->nchunks".to_string(),
+                Binding::Chunks => parts.to_string(),
                 b => g.common_binding(b)?,
             })
         })
     }
 
-    /// The kernel of a `scatter`'s loop over iterations `lo .. hi`, if its
-    /// function allows one (`ogham_imp::lower::scatter`); whether it did.
-    /// `dests` are the destinations and `counts` how many indices each
-    /// takes.
-    pub(super) fn scatter_kernel(
-        &mut self,
-        (lo, hi): (&str, &str),
+    /// The kernel of a `scatter`'s loop (`ogham_imp::lower::scatter`), if
+    /// its function allows one. `dests` are the destinations and `counts`
+    /// how many indices each takes.
+    pub(super) fn scatter_lowered(
+        &self,
         arrs: &[VName],
         map: &Lambda,
         (dests, counts): (&[VName], &[usize]),
-        span: Span,
-    ) -> Res<bool> {
-        let lowered = self
-            .describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::scatter::scatter_loop(desc, dests, counts));
-        let Some(lowered) = lowered else { return Ok(false) };
-        let elems = dests.iter().map(|d| Ok(self.ty(*d)?.elem())).collect::<Res<Vec<PrimType>>>()?;
-        self.run_kernel(lowered, (lo, hi), span, |g, b| {
-            let dest = |i: usize| dests.get(i).map(|d| vname(*d)).ok_or("internal error: kernel destination");
-            Ok(match b {
-                Binding::Dest(i) => data_ptr(&dest(i)?, elems[i]),
-                Binding::DestStride(i, d) => format!("{}.stride[{d}]", dest(i)?),
-                Binding::DestShape(i, d) => format!("{}.shape[{d}]", dest(i)?),
-                b => g.common_binding(b)?,
-            })
-        })?;
-        Ok(true)
+    ) -> Option<Lowered> {
+        self.describe(arrs, (&[], &[]), map, &[], |desc| ogham_imp::lower::scatter::scatter_loop(desc, dests, counts))
     }
 
     /// The loop of a `withacc` over iterations `lo .. hi` as a kernel, if
@@ -234,20 +226,24 @@ impl Gen<'_> {
         (lo, hi): (&str, &str),
         span: Span,
     ) -> Res<bool> {
-        let n = accs.len();
-        let lowered =
-            self.describe(arrs, (&[], &[]), map, outs, |desc| ogham_imp::lower::acc::withacc_loop(desc, n, w, atomic));
-        let Some(lowered) = lowered else { return Ok(false) };
-        let elems: Vec<PrimType> = map.params[..n].iter().map(|p| p.ty.elem()).collect();
-        self.run_kernel(lowered, (lo, hi), span, |g, b| {
-            let missing = || "internal error: kernel accumulator".to_string();
-            Ok(match b {
-                Binding::AccData(i) => data_ptr(accs.get(i).ok_or_else(missing)?, elems[i]),
-                Binding::AccStride(i, d) => format!("{}.stride[{d}]", accs.get(i).ok_or_else(missing)?),
-                b => output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))?,
-            })
-        })?;
+        let Some(lowered) = self.with_acc_lowered(w, arrs, map, atomic, outs) else { return Ok(false) };
+        self.run_kernel(lowered, (lo, hi), span, |g, b| with_acc_binding(g, b, map, accs, outs))?;
         Ok(true)
+    }
+
+    /// The kernel of a `withacc`'s loop (`ogham_imp::lower::acc`), if its
+    /// function allows one; `atomic` says, per accumulator, whether other
+    /// tasks update it at the same time.
+    pub(super) fn with_acc_lowered(
+        &self,
+        w: &SubExp,
+        arrs: &[VName],
+        map: &Lambda,
+        atomic: &[bool],
+        outs: &[(String, Type)],
+    ) -> Option<Lowered> {
+        let n = atomic.len();
+        self.describe(arrs, (&[], &[]), map, outs, |desc| ogham_imp::lower::acc::withacc_loop(desc, n, w, atomic))
     }
 
     /// How the map function's parameters get their rows: the input arrays,
@@ -273,7 +269,7 @@ impl Gen<'_> {
     /// `ogham_imp::lower`), which fail at their divisions' locations.
     pub(super) fn run_kernel(
         &mut self,
-        (mut kernel, bindings, checks): Lowered,
+        (kernel, bindings, checks): Lowered,
         (lo, hi): (&str, &str),
         span: Span,
         bind: impl Fn(&Self, Binding) -> Res<String>,
@@ -291,35 +287,129 @@ impl Gen<'_> {
             self.fail(&format!("{lo} < {hi} && ({d}) == 0"), c.span, "division by zero", &[]);
         }
         let oom = format!("return og_fail(ctx, {}, \"Out of memory.\");", self.loc(span));
-        let known = self.kernel_defs.iter().position(|(k, _, _)| k.params == kernel.params && k.body == kernel.body);
-        let i = match known {
-            Some(i) => i,
-            None => {
-                let lowered = kernel.clone();
-                let passes = ogham_imp::passes::for_target(self.target().fma);
-                ogham_imp::passes::run(&mut kernel, &passes, self.opts.verify)
-                    .map_err(|e| format!("internal error: {e}"))?;
-                let prefix = self.fresh("k");
-                kernel.name.clone_from(&prefix);
-                if let Some(kept) = &mut self.kernels {
-                    kept.push(ogham_imp::print::kernel(&kernel));
-                }
-                let fname = format!("og_kernel_{prefix}");
-                let mut def = String::new();
-                crate::kernel::function(&kernel, &fname, &mut def)?;
-                self.tasks.push(def);
-                self.kernel_defs.push((lowered, fname, kernel));
-                self.kernel_defs.len() - 1
-            }
-        };
+        let i = self.kernel_def(kernel)?;
         let (_, fname, passed) = &self.kernel_defs[i];
         crate::kernel::call(passed, fname, &args, (self.indent, &oom), &mut self.out)
     }
+
+    /// The position in `kernel_defs` of a lowered kernel, after its passes
+    /// and its C function (added to the file's definitions the first time).
+    fn kernel_def(&mut self, mut kernel: ogham_imp::Kernel) -> Res<usize> {
+        let known = self.kernel_defs.iter().position(|(k, _, _)| k.params == kernel.params && k.body == kernel.body);
+        if let Some(i) = known {
+            return Ok(i);
+        }
+        let lowered = kernel.clone();
+        let passes = ogham_imp::passes::for_target(self.target().fma);
+        ogham_imp::passes::run(&mut kernel, &passes, self.opts.verify).map_err(|e| format!("internal error: {e}"))?;
+        let prefix = self.fresh("k");
+        kernel.name.clone_from(&prefix);
+        if let Some(kept) = &mut self.kernels {
+            kept.push(ogham_imp::print::kernel(&kernel));
+        }
+        let fname = format!("og_kernel_{prefix}");
+        let mut def = String::new();
+        crate::kernel::function(&kernel, &fname, &mut def)?;
+        self.tasks.push(def);
+        self.kernel_defs.push((lowered, fname, kernel));
+        Ok(self.kernel_defs.len() - 1)
+    }
+
+    /// Starts a lowered kernel as a parallel job over iterations `0 .. n`
+    /// in `nchunks` chunks, each chunk running the kernel on its part of
+    /// the range (`crate::kernel::launch`); its other parameters are bound
+    /// by `bind` to C expressions of the function starting the job, and
+    /// its divisors are checked first, as [`Self::run_kernel`] does.
+    /// Returns the C expression that runs the job, non-zero when it failed.
+    pub(super) fn launch_kernel(
+        &mut self,
+        (kernel, bindings, checks): Lowered,
+        (n, nchunks): (&str, &str),
+        span: Span,
+        bind: impl Fn(&Self, Binding) -> Res<String>,
+    ) -> Res<String> {
+        let at = |b: Binding| bindings.iter().position(|x| *x == b).ok_or("internal error: kernel without its range");
+        let (lo, hi) = (at(Binding::Lo)?, at(Binding::Hi)?);
+        let mut args = Vec::new();
+        for b in &bindings {
+            args.push(match *b {
+                Binding::Lo => "0".to_string(),
+                Binding::Hi => n.to_string(),
+                b => bind(self, b)?,
+            });
+        }
+        for c in &checks {
+            let d = args.get(c.param).ok_or("internal error: kernel check")?.clone();
+            self.fail(&format!("0 < {n} && ({d}) == 0"), c.span, "division by zero", &[]);
+        }
+        let i = self.kernel_def(kernel)?;
+        if !self.launched.contains(&i) {
+            let (_, fname, passed) = &self.kernel_defs[i];
+            let mut def = String::new();
+            crate::kernel::launch_task(passed, fname, (lo, hi), &mut def)?;
+            self.tasks.push(def);
+            self.launched.insert(i);
+        }
+        let cl = self.fresh("args");
+        let loc = self.loc(span);
+        let (_, fname, passed) = &self.kernel_defs[i];
+        crate::kernel::launch(passed, fname, (&args, &loc, &cl), (n, nchunks), (lo, hi, self.indent), &mut self.out)
+    }
+}
+
+/// The C expression for a binding of a `hist` kernel's parameter: per
+/// destination (every operator's, in order), a pointer to its first bucket
+/// and its strides, and per operator its number of buckets.
+pub(super) fn hist_binding(
+    g: &Gen,
+    b: Binding,
+    (dests, buckets): (&[(String, Vec<String>)], &[String]),
+) -> Res<String> {
+    let missing = || "internal error: kernel destination".to_string();
+    Ok(match b {
+        Binding::Dest(i) => dests.get(i).ok_or_else(missing)?.0.clone(),
+        Binding::DestStride(i, d) => dests.get(i).ok_or_else(missing)?.1.get(d).ok_or_else(missing)?.clone(),
+        Binding::Buckets(i) => buckets.get(i).ok_or_else(missing)?.clone(),
+        b => g.common_binding(b)?,
+    })
+}
+
+/// The C expression for a binding of a `scatter` kernel's parameter:
+/// `dests` are the destinations.
+pub(super) fn scatter_binding(g: &Gen, b: Binding, dests: &[VName]) -> Res<String> {
+    let dest = |i: usize| dests.get(i).copied().ok_or("internal error: kernel destination");
+    Ok(match b {
+        Binding::Dest(i) => data_ptr(&vname(dest(i)?), g.ty(dest(i)?)?.elem()),
+        Binding::DestStride(i, d) => format!("{}.stride[{d}]", vname(dest(i)?)),
+        Binding::DestShape(i, d) => format!("{}.shape[{d}]", vname(dest(i)?)),
+        b => g.common_binding(b)?,
+    })
+}
+
+/// The C expression for a binding of a `withacc` kernel's parameter:
+/// `accs` are the accumulators and `outs` the mapped outputs (C array
+/// views).
+pub(super) fn with_acc_binding(
+    g: &Gen,
+    b: Binding,
+    map: &Lambda,
+    accs: &[String],
+    outs: &[(String, Type)],
+) -> Res<String> {
+    let missing = || "internal error: kernel accumulator".to_string();
+    Ok(match b {
+        Binding::AccData(i) => {
+            let elem = map.params.get(i).ok_or_else(missing)?.ty.elem();
+            data_ptr(accs.get(i).ok_or_else(missing)?, elem)
+        }
+        Binding::AccStride(i, d) => format!("{}.stride[{d}]", accs.get(i).ok_or_else(missing)?),
+        b => output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))?,
+    })
 }
 
 /// The C expression for an output's pointer or stride binding (`outs`:
 /// the outputs' C views and types); `None` for other bindings.
-fn output_binding(outs: &[(String, Type)], b: Binding) -> Option<Res<String>> {
+pub(super) fn output_binding(outs: &[(String, Type)], b: Binding) -> Option<Res<String>> {
     let missing = || "internal error: kernel output".to_string();
     match b {
         Binding::Out(i) => Some(outs.get(i).map(|(c, t)| data_ptr(c, t.elem())).ok_or_else(missing)),
