@@ -116,19 +116,28 @@ pub(crate) fn function(k: &Kernel, fname: &str, out: &mut String) -> Res<()> {
 /// but the two at positions `lo` and `hi`, and the task
 /// `og_launch_{fname}`, which runs the kernel on its chunk `start .. end`
 /// (as those two parameters) with the other values from the struct.
-/// [`launch`] fills the struct and starts the job. A parallel job's
-/// chunks run at the same time, so no parameter may be `inout`.
+/// An `inout` parameter (a reduction's accumulator) starts in every chunk
+/// from the struct's value, and its final value goes to element `chunk`
+/// of the array the struct points to beside it (`r{i}`): the chunks'
+/// partial results. [`launch`] fills the struct and starts the job.
 pub(crate) fn launch_task(k: &Kernel, fname: &str, (lo, hi): (usize, usize), out: &mut String) -> Res<()> {
     let _ = writeln!(out, "struct og_args_{fname} {{\n  og_ctx *ctx;\n  const char *loc;");
     let mut args = Vec::new();
+    let mut locals = String::new();
+    let mut results = String::new();
     for (i, param) in k.params.iter().enumerate() {
         if i == lo || i == hi {
             args.push(if i == lo { "start".to_string() } else { "end".to_string() });
             continue;
         }
         let field = match (param.ty, param.kind) {
-            (_, ParamKind::InOut) => {
-                return Err(format!("C backend: kernel {} has an inout parameter and cannot run in parallel", k.name))
+            (Ty::Prim(t), ParamKind::InOut) => {
+                let t = ctype(t);
+                let _ = writeln!(locals, "  {t} v{i} = a->p{i};");
+                let _ = writeln!(results, "  a->r{i}[chunk] = v{i};");
+                args.push(format!("&v{i}"));
+                let _ = writeln!(out, "  {t} p{i};\n  {t} *r{i};");
+                continue;
             }
             (Ty::Ptr(t), ParamKind::Read) => format!("const {} *p{i}", ctype(t)),
             (Ty::Ptr(t), _) => format!("{} *p{i}", ctype(t)),
@@ -140,7 +149,9 @@ pub(crate) fn launch_task(k: &Kernel, fname: &str, (lo, hi): (usize, usize), out
     let _ = writeln!(out, "}};");
     let _ = writeln!(out, "static int og_launch_{fname}(void *closure, int64_t start, int64_t end, int64_t chunk) {{");
     let _ = writeln!(out, "  struct og_args_{fname} *a = closure;\n  (void)chunk;");
+    out.push_str(&locals);
     let _ = writeln!(out, "  if ({fname}({})) return og_fail(a->ctx, a->loc, \"Out of memory.\");", args.join(", "));
+    out.push_str(&results);
     let _ = writeln!(out, "  return 0;\n}}");
     Ok(())
 }
@@ -148,28 +159,35 @@ pub(crate) fn launch_task(k: &Kernel, fname: &str, (lo, hi): (usize, usize), out
 /// Prints, at `indent`, the start of a parallel job running kernel `k`
 /// (the C function `fname`, its task made by [`launch_task`]) over
 /// iterations `0 .. n` in `nchunks` chunks: the struct of its arguments
-/// (`args[i]` the C expression of parameter `i`; those of the chunk's
-/// bounds are not used), a local variable named `cl`, and `loc`, the
-/// location of the SOAC as a C string. Returns the C expression that runs
-/// the job, non-zero when it failed.
+/// (`args[i]` the C expression of parameter `i`, for an `inout` one its
+/// initial value in every chunk, with `results[i]` the array of the
+/// chunks' final values; those of the chunk's bounds are not used), a
+/// local variable named `cl`, and `loc`, the location of the SOAC as a C
+/// string. Returns the C expression that runs the job, non-zero when it
+/// failed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn launch(
     k: &Kernel,
     fname: &str,
-    (args, loc, cl): (&[String], &str, &str),
+    (args, results, loc, cl): (&[String], &[Option<String>], &str, &str),
     (n, nchunks): (&str, &str),
     (lo, hi, indent): (usize, usize, usize),
     out: &mut String,
 ) -> Res<String> {
-    if args.len() != k.params.len() {
+    if args.len() != k.params.len() || results.len() != k.params.len() {
         return Err(format!("C backend: kernel {} has {} parameters, given {}", k.name, k.params.len(), args.len()));
     }
     let pad = "  ".repeat(indent);
     let _ = writeln!(out, "{pad}struct og_args_{fname} {cl};");
     let _ = writeln!(out, "{pad}{cl}.ctx = ctx;");
     let _ = writeln!(out, "{pad}{cl}.loc = {loc};");
-    for (i, arg) in args.iter().enumerate() {
+    for (i, (arg, param)) in args.iter().zip(&k.params).enumerate() {
         if i != lo && i != hi {
             let _ = writeln!(out, "{pad}{cl}.p{i} = {arg};");
+        }
+        if param.kind == ParamKind::InOut {
+            let r = results[i].as_ref().ok_or_else(|| format!("C backend: kernel {}: no partial results", k.name))?;
+            let _ = writeln!(out, "{pad}{cl}.r{i} = {r};");
         }
     }
     Ok(format!("og_parallel(ctx, og_launch_{fname}, &{cl}, {n}, {nchunks})"))

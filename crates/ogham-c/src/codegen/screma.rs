@@ -390,16 +390,6 @@ impl Gen<'_> {
     ) -> Res<()> {
         let n_scan: usize = scans.iter().map(|o| o.neutral.len()).sum();
         let w = self.se(w);
-        if scans.is_empty() && reduces.is_empty() {
-            // A map whose loop is a kernel: a parallel job of the kernel.
-            if let Some(lowered) = self.screma_lowered(arrs, (scans, reduces), map, outs) {
-                let job = self.launch_kernel(lowered, (&w, nchunks), stm.span, |g, b| {
-                    simd::output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))
-                })?;
-                self.line(&format!("if ({job}) return og_propagate();"));
-                return Ok(());
-            }
-        }
         let chained = n_scan > 0;
         let nchunks = if chained {
             let chunks = self.fresh("nchunks_scan");
@@ -432,6 +422,24 @@ impl Gen<'_> {
                 "if ({}) {{{free_all} return og_fail(ctx, {loc}, \"Out of memory.\"); }}",
                 missing.join(" || ")
             ));
+        }
+        if !chained {
+            if let Some(lowered) = self.screma_lowered(arrs, (scans, reduces), map, outs) {
+                // The loop is a kernel: a parallel job of it, each chunk's
+                // reductions starting from the neutral elements and ending
+                // in `partials[chunk]` (`crate::kernel::launch_task`).
+                let accs: Vec<String> = reduces.iter().flat_map(|o| self.init_accs(o)).collect();
+                let job = self.launch_reducing(lowered, (&w, &nchunks), &partials, stm.span, |g, b| {
+                    Ok(match b {
+                        ogham_imp::lower::Binding::Acc(i) => {
+                            accs.get(i).cloned().ok_or("internal error: kernel accumulator")?
+                        }
+                        b => simd::output_binding(outs, b).unwrap_or_else(|| g.common_binding(b))?,
+                    })
+                })?;
+                self.line(&format!("if ({job}) {{{free_all} return og_propagate(); }}"));
+                return self.combine_reduce_partials(stm, &w, reduces, n_scan, &partials, &nchunks);
+            }
         }
         let mut fields: Vec<String> = outs.iter().map(|(c, _)| format!("og_arr {c}")).collect();
         fields.extend(arrays.iter().map(|(p, t)| format!("{t} *{p}")));

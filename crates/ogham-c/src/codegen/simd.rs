@@ -323,8 +323,23 @@ impl Gen<'_> {
     /// Returns the C expression that runs the job, non-zero when it failed.
     pub(super) fn launch_kernel(
         &mut self,
+        lowered: Lowered,
+        (n, nchunks): (&str, &str),
+        span: Span,
+        bind: impl Fn(&Self, Binding) -> Res<String>,
+    ) -> Res<String> {
+        self.launch_reducing(lowered, (n, nchunks), &[], span, bind)
+    }
+
+    /// [`Self::launch_kernel`] for a kernel with accumulators
+    /// ([`Binding::Acc`]): `bind` gives each accumulator's value at the
+    /// start of every chunk, and `results[i]`, a C array of one element
+    /// per chunk, receives accumulator `i`'s final value in each chunk.
+    pub(super) fn launch_reducing(
+        &mut self,
         (kernel, bindings, checks): Lowered,
         (n, nchunks): (&str, &str),
+        results: &[String],
         span: Span,
         bind: impl Fn(&Self, Binding) -> Res<String>,
     ) -> Res<String> {
@@ -350,10 +365,18 @@ impl Gen<'_> {
             self.tasks.push(def);
             self.launched.insert(i);
         }
+        let mut partials = Vec::new();
+        for b in &bindings {
+            partials.push(match *b {
+                Binding::Acc(a) => Some(results.get(a).ok_or("internal error: kernel accumulator")?.clone()),
+                _ => None,
+            });
+        }
         let cl = self.fresh("args");
         let loc = self.loc(span);
         let (_, fname, passed) = &self.kernel_defs[i];
-        crate::kernel::launch(passed, fname, (&args, &loc, &cl), (n, nchunks), (lo, hi, self.indent), &mut self.out)
+        let (indent, out) = (self.indent, &mut self.out);
+        crate::kernel::launch(passed, fname, (&args, &partials, &loc, &cl), (n, nchunks), (lo, hi, indent), out)
     }
 }
 
