@@ -2,7 +2,13 @@
 //! multicore code the three parallel forms, chosen at run time: per-chunk
 //! partial histograms folded by a second parallel pass (`hist_par`), rows
 //! of buckets combined element by element (`hist_par_rows`), and atomic
-//! updates of the destination (`hist_atomic`).
+//! updates of the destination (`hist_atomic`). The loops are kernels of
+//! `ogham_imp::lower::hist` where the map function allows one (with
+//! `atomic` updates for `hist_atomic`), and the second passes kernels of
+//! `ogham_imp::lower::merge` (but for buckets of more than one
+//! dimension); a pass that is one kernel runs as a parallel job of it
+//! (`Gen::launch_kernel`). The statement-by-statement forms here are for
+//! the rest.
 
 use super::*;
 
