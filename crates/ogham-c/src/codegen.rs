@@ -1342,8 +1342,9 @@ impl<'a> Gen<'a> {
                 }
             }
             Soac::Hist { w, arrs, ops, map } => {
-                if parallel && self.hist_parallelisable(ops)? {
-                    self.hist_par(stm, w, arrs, ops, map)
+                let merges = if parallel { self.hist_par_merges(ops)? } else { None };
+                if let Some(merges) = merges {
+                    self.hist_par(stm, (w, arrs), ops, map, merges)
                 } else if parallel && self.hist_rows_parallelisable(ops)? {
                     self.hist_par_rows(stm, w, arrs, ops, map)
                 } else {

@@ -165,7 +165,6 @@ pub(crate) fn launch_task(k: &Kernel, fname: &str, (lo, hi): (usize, usize), out
 /// local variable named `cl`, and `loc`, the location of the SOAC as a C
 /// string. Returns the C expression that runs the job, non-zero when it
 /// failed.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn launch(
     k: &Kernel,
     fname: &str,

@@ -26,25 +26,23 @@ fn kernel_dests(dests: &[Vec<(String, Type)>]) -> (Vec<(String, Vec<String>)>, V
 }
 
 impl Gen<'_> {
-    /// Whether a `hist` can run with per-chunk partial histograms: one index
-    /// per operator and scalar buckets (the partials are plain C arrays),
-    /// and operators whose merge of the partials is a kernel
-    /// ([`Self::hist_merges`]).
-    pub(super) fn hist_parallelisable(&self, ops: &[HistOp]) -> Res<bool> {
-        if self.hist_merges(ops).is_none() {
-            return Ok(false);
-        }
+    /// The kernels merging per-chunk partial histograms into each
+    /// operator's destinations ([`Self::hist_merges`]), when a `hist` can
+    /// run with such partials: one index per operator and scalar buckets
+    /// (the partials are plain C arrays), and operators whose merge is a
+    /// kernel.
+    pub(super) fn hist_par_merges(&self, ops: &[HistOp]) -> Res<Option<Vec<ogham_imp::lower::Lowered>>> {
         for op in ops {
             if op.shape.len() != 1 || op.op.lambda.params.iter().any(|p| p.ty.is_array()) {
-                return Ok(false);
+                return Ok(None);
             }
             for d in &op.dests {
                 if self.rank_of(*d)? != 1 {
-                    return Ok(false);
+                    return Ok(None);
                 }
             }
         }
-        Ok(true)
+        Ok(self.hist_merges(ops))
     }
 
     /// A parallel `hist`: when the histograms are small next to the input
@@ -55,7 +53,15 @@ impl Gen<'_> {
     /// and commutative, so the order of combination does not matter. Large
     /// histograms run sequentially instead (no atomics: operators are
     /// arbitrary lambdas).
-    pub(super) fn hist_par(&mut self, stm: &Stm, w: &SubExp, arrs: &[VName], ops: &[HistOp], map: &Lambda) -> Res<()> {
+    /// `merges` are the kernels of the second pass ([`Self::hist_par_merges`]).
+    pub(super) fn hist_par(
+        &mut self,
+        stm: &Stm,
+        (w, arrs): (&SubExp, &[VName]),
+        ops: &[HistOp],
+        map: &Lambda,
+        merges: Vec<ogham_imp::lower::Lowered>,
+    ) -> Res<()> {
         self.bind_hist_results(stm, ops);
         let wc = self.se(w);
         let nchunks = self.fresh("nchunks");
@@ -136,7 +142,6 @@ impl Gen<'_> {
         ));
         // Pass 2: per operator, the buckets in parallel, each folding the
         // chunks' partials in (a kernel, `ogham_imp::lower::merge`).
-        let merges = self.hist_merges(ops).ok_or("internal error: hist merge kernels")?;
         for ((oi, op), merge) in ops.iter().enumerate().zip(merges) {
             let size = sizes[oi].clone();
             let parts: Vec<(String, Vec<String>)> = partials

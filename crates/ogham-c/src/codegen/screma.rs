@@ -428,7 +428,7 @@ impl Gen<'_> {
                 // The loop is a kernel: a parallel job of it, each chunk's
                 // reductions starting from the neutral elements and ending
                 // in `partials[chunk]` (`crate::kernel::launch_task`).
-                let accs: Vec<String> = reduces.iter().flat_map(|o| self.init_accs(o)).collect();
+                let accs: Vec<String> = reduces.iter().flat_map(|o| &o.neutral).map(|n| self.se(n)).collect();
                 let job = self.launch_reducing(lowered, (&w, &nchunks), &partials, stm.span, |g, b| {
                     Ok(match b {
                         ogham_imp::lower::Binding::Acc(i) => {

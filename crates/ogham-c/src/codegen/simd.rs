@@ -134,7 +134,6 @@ impl Gen<'_> {
     /// `dests` gives, per destination (every operator's, in order), a
     /// pointer to its first bucket and its strides, and `buckets`, per
     /// operator, its number of buckets, all as C expressions.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn hist_kernel(
         &mut self,
         (lo, hi): (&str, &str),

@@ -56,17 +56,17 @@ pub fn fold_partials(s: &ScremaLoop, op: &Operator) -> Option<Lowered> {
     let hi = l.param("hi", Ty::Prim(i64), ParamKind::Value, Binding::Hi);
     let chunks = l.param("chunks", Ty::Prim(i64), ParamKind::Value, Binding::Chunks);
     // Per destination: its pointer and strides, its partials' pointer and strides.
+    let strides = |l: &mut Lowerer, base: &str, n: usize, bind: &dyn Fn(usize) -> Binding| -> Vec<Operand> {
+        (0..n)
+            .map(|d| {
+                let kind = if d + 1 == n { ParamKind::Stride } else { ParamKind::Value };
+                Operand::Var(l.param(base, Ty::Prim(i64), kind, bind(d)))
+            })
+            .collect()
+    };
     let mut comps: Vec<(Var, Vec<Operand>, Var, Vec<Operand>)> = Vec::new();
     for (i, t) in elems.iter().enumerate() {
         let dest = l.param("dest", Ty::Ptr(*t), ParamKind::Write, Binding::Dest(i));
-        let strides = |l: &mut Lowerer, base: &str, n: usize, bind: &dyn Fn(usize) -> Binding| -> Vec<Operand> {
-            (0..n)
-                .map(|d| {
-                    let kind = if d + 1 == n { ParamKind::Stride } else { ParamKind::Value };
-                    Operand::Var(l.param(base, Ty::Prim(i64), kind, bind(d)))
-                })
-                .collect()
-        };
         let ds = strides(&mut l, "dest_stride", rank, &|d| Binding::DestStride(i, d));
         let part = l.param("part", Ty::Ptr(*t), ParamKind::Read, Binding::Partial(i));
         let ps = strides(&mut l, "part_stride", rank + 1, &|d| Binding::PartialStride(i, d));
